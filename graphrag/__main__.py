@@ -1,0 +1,5 @@
+"""`python -m graphrag` runs the CLI."""
+
+from graphrag.cli.main import main
+
+main()

@@ -1,0 +1,59 @@
+"""`graphrag apps`: list and delete applications."""
+
+from __future__ import annotations
+
+import click
+
+from graphrag.cli.options import db_option, engine_for, json_option, print_json
+from graphrag.db.apps import delete_app, list_apps
+
+
+@click.group("apps", invoke_without_command=True)
+@db_option
+@json_option
+@click.pass_context
+def apps_group(ctx: click.Context, db_url: str | None, as_json: bool) -> None:
+    """Applications (indexed repositories). Without a subcommand: list them."""
+    if ctx.invoked_subcommand is None:
+        ctx.invoke(apps_list, db_url=db_url, as_json=as_json)
+
+
+@apps_group.command("list")
+@db_option
+@json_option
+def apps_list(db_url: str | None, as_json: bool) -> None:
+    """List applications with their row counts."""
+    _, engine = engine_for(db_url)
+    apps = list_apps(engine)
+    if as_json:
+        print_json(apps)
+        return
+    if not apps:
+        click.echo("no applications")
+    for app in apps:
+        c = app["counts"]
+        click.echo(
+            f"{app['name']}\t{app['root_path'] or '-'}\tfiles {c['files']}\tnodes {c['nodes']}"
+            f"\tedges {c['edges']}\tchunks {c['chunks']}\tdocuments {c['documents']}"
+        )
+
+
+@apps_group.command("delete")
+@click.argument("name")
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+@db_option
+@json_option
+def apps_delete(name: str, yes: bool, db_url: str | None, as_json: bool) -> None:
+    """Delete an application and everything indexed for it."""
+    _, engine = engine_for(db_url)
+    if not yes:
+        click.confirm(f"Delete application {name!r} and all its data?", abort=True)
+    removed = delete_app(engine, name)
+    if as_json:
+        print_json({"deleted": name, "removed": removed})
+    else:
+        click.echo(f"deleted {name}: " + ", ".join(f"{k} {v}" for k, v in removed.items()))
+
+
+def register(cli: click.Group) -> None:
+    cli.add_command(apps_group)

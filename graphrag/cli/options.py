@@ -1,0 +1,50 @@
+"""Options shared by every command, as decorators (accepted after the command name)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+from sqlalchemy import Engine
+
+from graphrag.config import Settings, load_settings
+from graphrag.db.engine import get_engine
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def db_option(fn: F) -> F:
+    return click.option(
+        "--db", "db_url", envvar="GRAPHRAG_DATABASE_URL", default=None, metavar="URL",
+        help="PostgreSQL URL (default: the embedded server in $GRAPHRAG_HOME).",
+    )(fn)
+
+
+def json_option(fn: F) -> F:
+    return click.option("--json", "as_json", is_flag=True, help="Print JSON.")(fn)
+
+
+def app_option(fn: F) -> F:
+    return click.option("--app", "app_name", required=True, metavar="NAME",
+                        help="Application (indexed repository or knowledge base).")(fn)
+
+
+def settings_for(db_url: str | None) -> Settings:
+    return load_settings().with_overrides(database_url=db_url)
+
+
+def engine_for(db_url: str | None, *, migrate: bool = True) -> tuple[Settings, Engine]:
+    settings = settings_for(db_url)
+    return settings, get_engine(settings, migrate=migrate)
+
+
+def print_json(data: Any) -> None:
+    click.echo(json.dumps(data, indent=2, default=str, ensure_ascii=False))
+
+
+def progress_enabled(as_json: bool) -> bool:
+    """Progress bars go to stderr, only for humans at a terminal."""
+    return not as_json and sys.stderr.isatty()

@@ -1,0 +1,55 @@
+"""Settings in one place: environment variables ``GRAPHRAG_*`` and CLI flags."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import platformdirs
+
+EMBED_DIM = 384
+
+
+def _env_int(name: str, default: int) -> int:
+    value = os.environ.get(name)
+    return int(value) if value else default
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Resolved settings. Build with :func:`load_settings`; override with ``replace``."""
+
+    home: Path
+    database_url: str | None = None
+    model_path: str | None = None
+    max_file_bytes: int = 1024 * 1024
+    max_upload_bytes: int = 100 * 1024 * 1024
+    llm_base_url: str | None = None
+    llm_model: str | None = None
+    llm_api_key: str | None = field(default=None, repr=False)
+    workers: int = 0  # 0 = one per CPU
+
+    @property
+    def pgdata(self) -> Path:
+        return self.home / "pgdata"
+
+    def with_overrides(self, **kwargs: object) -> Settings:
+        """Copy with the given non-None values replaced."""
+        return replace(self, **{k: v for k, v in kwargs.items() if v is not None})
+
+
+def load_settings() -> Settings:
+    """Read settings from the environment."""
+    home = os.environ.get("GRAPHRAG_HOME") or platformdirs.user_data_dir("graphrag")
+    return Settings(
+        home=Path(home).expanduser(),
+        database_url=os.environ.get("GRAPHRAG_DATABASE_URL") or None,
+        model_path=os.environ.get("GRAPHRAG_MODEL_PATH") or None,
+        max_file_bytes=_env_int("GRAPHRAG_MAX_FILE_BYTES", 1024 * 1024),
+        max_upload_bytes=_env_int("GRAPHRAG_MAX_UPLOAD_BYTES", 100 * 1024 * 1024),
+        llm_base_url=os.environ.get("GRAPHRAG_LLM_BASE_URL") or None,
+        llm_model=os.environ.get("GRAPHRAG_LLM_MODEL") or None,
+        llm_api_key=os.environ.get("GRAPHRAG_LLM_API_KEY") or None,
+        workers=_env_int("GRAPHRAG_WORKERS", 0),
+    )

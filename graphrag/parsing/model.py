@@ -1,0 +1,203 @@
+"""Language-neutral parse results: what every language extractor produces.
+
+Extractors (one module per language in ``graphrag/parsing/languages/``) turn one
+file into a :class:`ParseResult`. They know nothing about other files. The
+cross-file resolver in ``graphrag/graph/`` turns many ParseResults into nodes and
+edges. ParseResults are stored as JSON per file (``to_dict``/``from_dict``) so that
+an incremental run can re-resolve the whole graph without re-parsing unchanged files.
+
+FQN conventions (the ids tests and ``expected_graph.json`` files use):
+
+* Python: module = repo-relative path, ``/`` -> ``.``, without ``.py``; ``pkg/__init__.py``
+  is module ``pkg``. Symbols: ``app.services.users.UserService.get_user``; nested
+  functions ``module.outer.inner``.
+* Java / Kotlin: ``<package>.<Class>.<member>``; Kotlin top-level functions and
+  properties ``<package>.<name>``; nested classes ``<package>.<Outer>.<Inner>``.
+  Module of a file = its package (empty package -> file stem).
+* TypeScript / JavaScript: module = repo-relative path without extension (``/`` kept);
+  symbols ``<module>:<Name>`` and ``<module>:<Class>.<member>``, e.g.
+  ``src/services/userService:UserService.getUser``.
+* Go: package = module path from ``go.mod`` + ``/`` + repo-relative dir (the module path
+  alone for the root dir). Symbols ``<pkg>.<Func>``, ``<pkg>.<Type>``, methods
+  ``<pkg>.<Type>.<Method>`` (pointer receivers too).
+* Anonymous handlers (an inline Express arrow function, a Go ``func(w, r)`` literal
+  passed to HandleFunc) become ENDPOINT symbols named ``"<METHOD> <route>"`` with fqn
+  ``<module or pkg><sep><METHOD> <route>`` (sep ``:`` for TS/JS, ``.`` otherwise).
+
+Lines are 1-based inclusive. ``char_start``/``char_end`` are character (not byte)
+offsets into the decoded text, end exclusive.
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+SYMBOL_KINDS = (
+    "CLASS", "INTERFACE", "ENUM", "OBJECT", "FUNCTION", "METHOD", "CONSTRUCTOR",
+    "FIELD", "ENDPOINT",
+)
+
+
+@dataclass
+class Symbol:
+    """A declaration found in a file.
+
+    ``parent`` is the fqn of the enclosing symbol, or None when the file itself
+    contains it. ``meta`` carries language facts the resolver and later steps use:
+    ``return_type`` (as written), ``params`` (list of ``[name, type-or-null]``),
+    ``decorators``/``annotations`` (as written), ``static`` (bool), and for ENDPOINT
+    ``http_method`` (upper case; several joined by ``,``; ``ANY`` when unrestricted)
+    and ``route`` (class/router prefix already joined, starting with ``/``).
+    ``key_suffix`` tells overloads apart in the stable key, e.g. ``"(int,String)"``.
+    """
+
+    kind: str
+    name: str
+    fqn: str
+    parent: str | None
+    line_start: int
+    line_end: int
+    char_start: int
+    char_end: int
+    signature: str | None = None
+    doc_comment: str | None = None
+    meta: dict[str, Any] = field(default_factory=dict)
+    key_suffix: str = ""
+
+
+@dataclass
+class Import:
+    """A name bound in the file by an import.
+
+    ``alias`` is the local name (``UserService``, ``np``, ``store``); ``target`` the
+    fqn it refers to in our conventions (a module, package, class or function;
+    possibly outside the repository). A wildcard import has alias ``"*"`` and the
+    module/package as target. For TS/JS relative imports the target is already the
+    resolved module path (``./user`` in ``src/a.ts`` -> ``src/user``) plus
+    ``:Name`` for named imports; a namespace/default-module import targets the module.
+    """
+
+    alias: str
+    target: str
+    line: int
+
+
+@dataclass
+class Call:
+    """A call (or handler reference) inside ``caller`` (fqn; None = file level).
+
+    ``receiver`` is the receiver chain as written, simplified: None for a bare call
+    ``foo()``; ``["self"]``/``["this"]``/``["super"]``; ``["repo"]`` for
+    ``repo.find()``; ``["self", "repo"]`` / ``["this", "repo"]`` for
+    ``self.repo.find()``; ``["store"]`` for a package-qualified ``store.New()``;
+    ``["?"]`` when the receiver is an expression we cannot name (a call result, an
+    index...). ``kind``: ``call``; ``new`` for an instantiation (``new Foo()``,
+    Python/Kotlin ``Foo()`` is recorded as ``call`` and the resolver decides);
+    ``ref`` for a function passed as a value (``handler`` in
+    ``HandleFunc("/x", handler)``, ``this::save``).
+    """
+
+    caller: str | None
+    name: str
+    receiver: list[str] | None
+    line: int
+    kind: str = "call"
+
+
+@dataclass
+class Heritage:
+    """``cls`` (fqn) derives from ``base`` (as written, generics stripped, qualified
+    names kept like ``models.Base``). ``relation``: ``extends``, ``implements``,
+    ``unknown`` (Kotlin supertypes without ``()``; the resolver decides by the
+    target's kind) or ``embeds`` (Go struct embedding)."""
+
+    cls: str
+    base: str
+    relation: str
+    line: int
+
+
+@dataclass
+class Registration:
+    """A route registered by a call (Express ``router.get('/x', h)``, Go
+    ``mux.HandleFunc("/x", h)``). ``handler`` names the handler like a Call
+    (``name`` + ``receiver``) when it is a reference; when it is an inline function
+    the extractor emits an ENDPOINT symbol and sets ``inline_fqn`` instead."""
+
+    http_method: str
+    route: str
+    line: int
+    caller: str | None
+    handler_name: str | None = None
+    handler_receiver: list[str] | None = None
+    inline_fqn: str | None = None
+
+
+@dataclass
+class ParseResult:
+    """Everything one file contributes. ``var_types`` maps a scope fqn to the types
+    of names visible in it: for a class scope its fields (declared fields, Kotlin/TS
+    constructor properties, Python ``self.x = ...`` assignments); for a function
+    scope its parameters and local variables. A type is either a type as written
+    (``UserRepository``, ``store.Store``, generics and ``?``/``*``/``[]`` stripped)
+    or ``"=call:<dotted callee>"`` when only the initialising call is known
+    (``x := store.NewStore()`` -> ``"=call:store.NewStore"``; Python
+    ``self.repo = UserRepository(db)`` -> ``"=call:UserRepository"``); the resolver
+    evaluates it to a class or to the callee's return type."""
+
+    path: str
+    lang: str
+    module: str
+    package: str | None
+    symbols: list[Symbol] = field(default_factory=list)
+    imports: list[Import] = field(default_factory=list)
+    calls: list[Call] = field(default_factory=list)
+    heritage: list[Heritage] = field(default_factory=list)
+    registrations: list[Registration] = field(default_factory=list)
+    var_types: dict[str, dict[str, str]] = field(default_factory=dict)
+    error_count: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-able dict (stored in ``files.parse_data``)."""
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ParseResult:
+        """Inverse of :meth:`to_dict`."""
+        return cls(
+            path=data["path"],
+            lang=data["lang"],
+            module=data["module"],
+            package=data.get("package"),
+            symbols=[Symbol(**s) for s in data.get("symbols", [])],
+            imports=[Import(**i) for i in data.get("imports", [])],
+            calls=[Call(**c) for c in data.get("calls", [])],
+            heritage=[Heritage(**h) for h in data.get("heritage", [])],
+            registrations=[Registration(**r) for r in data.get("registrations", [])],
+            var_types=data.get("var_types", {}),
+            error_count=data.get("error_count", 0),
+        )
+
+
+class CharOffsets:
+    """Maps tree-sitter byte offsets to character offsets of the decoded text.
+
+    ASCII files (the common case) map 1:1 without any table."""
+
+    def __init__(self, source: bytes) -> None:
+        text = source.decode("utf-8", errors="replace")
+        self._identity = len(text) == len(source)
+        self._byte_starts: list[int] = []
+        if not self._identity:
+            pos = 0
+            for ch in text:
+                self._byte_starts.append(pos)
+                pos += len(ch.encode("utf-8", errors="replace"))
+            self._byte_starts.append(pos)
+
+    def __call__(self, byte_offset: int) -> int:
+        if self._identity:
+            return byte_offset
+        return bisect.bisect_right(self._byte_starts, byte_offset) - 1

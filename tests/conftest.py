@@ -1,0 +1,81 @@
+"""Shared fixtures: one real embedded PostgreSQL + pgvector per test session.
+
+Every test gets its own ``GRAPHRAG_HOME`` (a temporary folder) while pointing
+``GRAPHRAG_DATABASE_URL`` at the session's server, so CLI subprocesses and library calls
+share the database but never the user's real data.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import Engine, text
+
+from graphrag.config import load_settings
+from graphrag.db.engine import get_engine
+from graphrag.db.server import embedded_url, stop_embedded
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+SAMPLE_REPOS = REPO_ROOT / "sample_repos"
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+
+
+@pytest.fixture(scope="session")
+def db_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    home = tmp_path_factory.mktemp("graphrag-home")
+    yield home
+    stop_embedded(home / "pgdata")
+
+
+@pytest.fixture(scope="session")
+def db_url(db_home: Path) -> str:
+    if os.environ.get("GRAPHRAG_TEST_DATABASE_URL"):
+        return os.environ["GRAPHRAG_TEST_DATABASE_URL"]
+    return embedded_url(db_home / "pgdata")
+
+
+@pytest.fixture(autouse=True)
+def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request) -> Path:
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("GRAPHRAG_HOME", str(home))
+    if "db_url" in request.fixturenames or "engine" in request.fixturenames:
+        monkeypatch.setenv("GRAPHRAG_DATABASE_URL", request.getfixturevalue("db_url"))
+    else:
+        monkeypatch.delenv("GRAPHRAG_DATABASE_URL", raising=False)
+    return home
+
+
+@pytest.fixture
+def engine(db_url: str) -> Engine:
+    return get_engine(load_settings().with_overrides(database_url=db_url))
+
+
+_counter = itertools.count()
+
+
+@pytest.fixture
+def app_name(engine: Engine, request) -> Iterator[str]:
+    """A fresh application name, deleted after the test."""
+    name = f"t{os.getpid()}_{next(_counter)}_{request.node.name[:30]}"
+    yield name
+    with engine.begin() as conn:
+        conn.execute(text("DELETE FROM applications WHERE name = :n"), {"n": name})
+
+
+def run_cli(*args: str, env: dict[str, str] | None = None, input: str | None = None,
+            timeout: float = 600) -> subprocess.CompletedProcess[str]:
+    """Run the real `graphrag` console script in a subprocess."""
+    full_env = {**os.environ, **(env or {})}
+    return subprocess.run(
+        [sys.executable, "-m", "graphrag", *args], capture_output=True, text=True,
+        env=full_env, input=input, timeout=timeout,
+    )
