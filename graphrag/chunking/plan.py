@@ -1,0 +1,145 @@
+"""The data a strategy works on (a node row, its edges) and what it produces (ChunkPlan)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+CODE_STAGES = ("extract-snippet", "summarize", "embed", "link-edges")
+DOC_STAGES = ("render-doc", "embed", "link-edges")
+
+
+@dataclass(frozen=True, slots=True)
+class NodeRow:
+    """The columns of ``nodes`` chunking reads."""
+
+    id: int
+    kind: str
+    name: str | None
+    fqn: str | None
+    package_name: str | None
+    file_path: str | None
+    lang: str | None
+    line_start: int | None
+    line_end: int | None
+    signature: str | None
+    doc_comment: str | None
+    parent_id: int | None
+    content_hash: str | None
+    rank: float = 0.0
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def span(self) -> tuple[int, int] | None:
+        if self.line_start is None or self.line_end is None:
+            return None
+        return (self.line_start, max(self.line_start, self.line_end))
+
+
+@dataclass(frozen=True, slots=True)
+class EdgeRow:
+    """An outgoing edge of a node (``lines``: call-site lines, may be empty)."""
+
+    src_id: int
+    dst_id: int
+    kind: str
+    confidence: float
+    lines: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ChunkPlan:
+    """One planned chunk row (the seed's ChunkPlan); the pipeline fills its content later."""
+
+    plan_id: str
+    node_id: int
+    source: str  # "code" | "doc"
+    kind: str  # "snippet" | "explanation"
+    lang: str | None
+    chunk_index: int
+    span: tuple[int, int] | None
+    title: str | None
+    section_path: tuple[str, ...]
+    relations: tuple[dict[str, Any], ...]
+    pipeline: dict[str, Any]
+    priority: int
+    rank_boost: float
+    plan_hash: str
+
+
+def priority_for(node: NodeRow) -> int:
+    """The seed's priorities: endpoints and methods first, then classes."""
+    if node.kind in ("ENDPOINT", "METHOD"):
+        return 10
+    return 5 if node.kind == "CLASS" else 0
+
+
+def section_path(node: NodeRow) -> tuple[str, ...]:
+    """Package parts followed by the node's name, e.g. ("com", "acme", "UserService")."""
+    parts: list[str] = node.package_name.split(".") if node.package_name else []
+    if node.name:
+        parts.append(node.name)
+    return tuple(parts)
+
+
+def calls_relations(edges: list[EdgeRow], span: tuple[int, int] | None = None,
+                    ) -> tuple[dict[str, Any], ...]:
+    """Outgoing CALLS edges as relation hints, with each edge's own confidence.
+
+    With ``span``, only edges with a call site inside it (edges without recorded lines are
+    kept everywhere), so each part of a split node carries the calls it makes."""
+    out = []
+    for e in edges:
+        if e.kind != "CALLS":
+            continue
+        if span is not None and e.lines and not any(span[0] <= ln <= span[1] for ln in e.lines):
+            continue
+        out.append({"kind": "CALLS", "dst_node_id": e.dst_id,
+                    "confidence": round(float(e.confidence), 4)})
+    return tuple(out)
+
+
+def rank_boost(node: NodeRow) -> float:
+    """Search multiplier from PageRank: 1 for an unranked node, growing with its rank."""
+    return round(1.0 + float(node.rank or 0.0), 6)
+
+
+def plan_hash(node: NodeRow, strategy: str, version: int, plan: dict[str, Any]) -> str:
+    """sha256 over everything a plan was derived from; re-planning compares it.
+
+    rank_boost is left out on purpose: ranks move with every graph change and must not
+    reset the stages of an unchanged chunk (the writer refreshes it separately)."""
+    material = {
+        "node": [node.content_hash, node.signature, node.doc_comment, node.fqn, node.span],
+        "strategy": [strategy, version],
+        "plan": plan,
+    }
+    blob = json.dumps(material, sort_keys=True, separators=(",", ":"), default=list)
+    return hashlib.sha256(blob.encode()).hexdigest()
+
+
+def make_plan(node: NodeRow, *, strategy: str, version: int, source: str, kind: str,
+              lang: str | None, span: tuple[int, int] | None, relations: tuple[dict, ...],
+              stages: tuple[str, ...], params: dict[str, Any], index: int | None = None,
+              ) -> ChunkPlan:
+    """Assemble a ChunkPlan and its hash; ``index`` given -> ``{node}:{source}:{kind}:{i}``."""
+    plan_id = f"{node.id}:{source}:{kind}" + ("" if index is None else f":{index}")
+    priority = priority_for(node)
+    pipeline = {
+        "stages": list(stages),
+        "params": params,
+        "service": {"strategy": strategy, "priority": priority},
+    }
+    sect = section_path(node)
+    hashed = {
+        "id": plan_id, "source": source, "kind": kind, "lang": lang, "span": span,
+        "title": node.fqn, "section_path": sect, "relations": relations, "pipeline": pipeline,
+    }
+    return ChunkPlan(
+        plan_id=plan_id, node_id=node.id, source=source, kind=kind, lang=lang,
+        chunk_index=index or 0, span=span, title=node.fqn, section_path=sect,
+        relations=relations, pipeline=pipeline, priority=priority, rank_boost=rank_boost(node),
+        plan_hash=plan_hash(node, strategy, version, hashed),
+    )

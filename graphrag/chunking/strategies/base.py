@@ -1,0 +1,55 @@
+"""The strategy interface and the two chunk shapes both built-in strategies share."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from graphrag.chunking.context import PageContext
+from graphrag.chunking.language import detect_language
+from graphrag.chunking.plan import (
+    CODE_STAGES,
+    DOC_STAGES,
+    ChunkPlan,
+    EdgeRow,
+    NodeRow,
+    calls_relations,
+    make_plan,
+)
+
+
+class ChunkStrategy(Protocol):
+    """Turns one node (with its outgoing edges) into zero or more chunk plans."""
+
+    name: str
+    version: int  # bump when the plans change for the same input: re-plans every chunk
+
+    def build_chunks(self, node: NodeRow, edges: list[EdgeRow], page: PageContext,
+                     ) -> list[ChunkPlan]: ...
+
+
+def doc_plan(node: NodeRow, edges: list[EdgeRow], strategy: str, version: int) -> ChunkPlan:
+    """The seed's DOC chunk ``{id}:doc:explanation``, in the doc comment's language."""
+    return make_plan(
+        node, strategy=strategy, version=version, source="doc", kind="explanation",
+        lang=detect_language(node.doc_comment), span=node.span,
+        relations=calls_relations(edges), stages=DOC_STAGES,
+        params={"signature": node.signature or "",
+                "hasDocComment": bool(node.doc_comment and node.doc_comment.strip())},
+    )
+
+
+def code_plan(node: NodeRow, edges: list[EdgeRow], strategy: str, version: int, *,
+              span: tuple[int, int] | None = None, index: int | None = None,
+              elide: tuple[tuple[int, int], ...] = ()) -> ChunkPlan:
+    """A CODE chunk ``{id}:code:snippet[:{i}]`` in the node's programming language."""
+    params: dict = {"filePath": node.file_path or "",
+                    "hasSourceInNode": bool(node.meta.get("source"))}
+    if elide:
+        params["elide"] = [list(r) for r in elide]
+    part = span or node.span
+    return make_plan(
+        node, strategy=strategy, version=version, source="code", kind="snippet",
+        lang=node.lang, span=part,
+        relations=calls_relations(edges, part if index is not None else None),
+        stages=CODE_STAGES, params=params, index=index,
+    )

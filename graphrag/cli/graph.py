@@ -1,0 +1,67 @@
+"""`graphrag graph export|node`: look at the stored graph."""
+
+from __future__ import annotations
+
+import click
+
+from graphrag.cli.options import app_option, db_option, engine_for, json_option, print_json
+from graphrag.db.apps import get_app
+from graphrag.graph.analysis import export_graph, to_graphml
+from graphrag.graph.queries import node_details
+
+
+@click.group("graph")
+def graph_group() -> None:
+    """The code graph: export it, inspect a node."""
+
+
+@graph_group.command("export")
+@app_option
+@click.option("--format", "fmt", type=click.Choice(["json", "graphml"]), default="json",
+              show_default=True)
+@click.option("--output", "-o", type=click.File("w"), default="-", help="File (default stdout).")
+@db_option
+@json_option
+def graph_export(app_name: str, fmt: str, output, db_url: str | None, as_json: bool) -> None:
+    """Export the application's nodes and edges as JSON or GraphML."""
+    _, engine = engine_for(db_url)
+    with engine.connect() as conn:
+        data = export_graph(conn, get_app(conn, app_name).id)
+    if fmt == "graphml" and not as_json:
+        output.write(to_graphml(data))
+    else:
+        import json
+
+        output.write(json.dumps(data, indent=1, default=str, ensure_ascii=False) + "\n")
+
+
+@graph_group.command("node")
+@click.argument("fqn")
+@app_option
+@db_option
+@json_option
+def graph_node(fqn: str, app_name: str, db_url: str | None, as_json: bool) -> None:
+    """Show the node FQN with its callers, callees, parents and children."""
+    _, engine = engine_for(db_url)
+    with engine.connect() as conn:
+        nodes = node_details(conn, get_app(conn, app_name).id, fqn)
+    if as_json:
+        print_json(nodes)
+        return
+    for n in nodes:
+        click.echo(f"{n['kind']} {n['fqn']}  ({n['file_path']}:{n['line_start']}-{n['line_end']})")
+        if n["signature"]:
+            click.echo(f"  signature: {n['signature']}")
+        if n["meta"].get("route"):
+            click.echo(f"  route: {n['meta'].get('http_method')} {n['meta']['route']}")
+        for label in ("parents", "children", "extends", "implements", "subtypes",
+                      "overrides", "callers", "callees"):
+            for r in n[label]:
+                extra = f" [{r['resolution']} {r['confidence']:.2f}]" if label in (
+                    "callers", "callees") else ""
+                click.echo(f"  {label[:-1] if label.endswith('s') else label}: "
+                           f"{r['kind']} {r['fqn']}{extra}")
+
+
+def register(cli: click.Group) -> None:
+    cli.add_command(graph_group)

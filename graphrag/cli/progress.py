@@ -1,0 +1,30 @@
+"""Progress bars on stderr (rich), driven by the library's progress callbacks."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+ProgressFn = Callable[[str, int, int], None]
+
+
+@contextmanager
+def progress_bars(enabled: bool) -> Iterator[ProgressFn | None]:
+    """Yield a ``progress(phase, done, total)`` callback, or None when disabled."""
+    if not enabled:
+        yield None
+        return
+    console = Console(stderr=True)
+    with Progress(TextColumn("{task.description:<10}"), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), console=console, transient=False) as bars:
+        tasks: dict[str, int] = {}
+
+        def update(phase: str, done: int, total: int) -> None:
+            if phase not in tasks:
+                tasks[phase] = bars.add_task(phase, total=total or None)
+            bars.update(tasks[phase], completed=done, total=total or None)
+
+        yield update

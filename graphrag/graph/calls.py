@@ -1,0 +1,127 @@
+"""CALLS edges and ENDPOINT promotion from Registrations."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from graphrag.graph.edges import EdgeSet
+from graphrag.graph.model import GraphNode
+from graphrag.graph.scopes import Ctx, Ent, Scopes
+from graphrag.graph.symbols import CALLABLE_KINDS, TYPE_KINDS, FileScope
+
+MAX_UNRESOLVED = 50
+
+# Names too common in standard libraries to link by name alone (unique-name fallback).
+_COMMON_NAMES = """
+get set add put remove delete find map filter reduce push pop append extend insert len
+print println printf format toString equals hashCode join split forEach contains has
+keys values items entries update clear close open read write run start stop send log
+error info debug warn then catch finally next sort sorted copy apply call bind length
+size isEmpty parse stringify emit on off once trim replace lower upper strip toLowerCase
+toUpperCase includes indexOf slice splice substring startsWith endsWith count sum min max
+range list dict str int float bool tuple type isinstance iter enumerate zip any all abs
+round require fetch setTimeout setInterval resolve reject listen use flush encode decode
+dumps loads exists mkdir exit sleep now of valueOf compareTo iterator stream collect
+toList toMap let also apply takeIf with repeat lazy require check assert assertEquals
+Println Printf Sprintf Errorf Fatal Fatalf New make new panic recover cap Error String
+lock unlock wait notify getClass name value main init
+"""
+_COMMON = frozenset(_COMMON_NAMES.split())
+
+
+def resolve_calls(scopes: Scopes, edges: EdgeSet) -> dict[str, list[str]]:
+    """Add CALLS edges; return unresolved call names per caller node key."""
+    unresolved: dict[str, list[str]] = defaultdict(list)
+    for scope in scopes.table.files.values():
+        for call in sorted(scope.result.calls, key=lambda c: c.line):
+            caller = _caller(scopes, scope, call.caller)
+            ctx = Ctx(scope, caller if caller.kind != "FILE" else None)
+            target = resolve_call(scopes, ctx, call.receiver, call.name, call.kind)
+            if target is None:
+                names = unresolved[caller.key]
+                text = ".".join([*(call.receiver or []), call.name])
+                if text not in names and len(names) < MAX_UNRESOLVED:
+                    names.append(text)
+                continue
+            node, resolution = target
+            edges.add(caller.key, node.key, "CALLS", resolution, call.line)
+    return unresolved
+
+
+def _caller(scopes: Scopes, scope: FileScope, fqn: str | None) -> GraphNode:
+    if fqn is None:
+        return scope.node
+    node = scope.by_fqn.get(fqn) or scopes.table.by_fqn.get((scope.ns, fqn))
+    return node if node is not None else scope.node
+
+
+def resolve_call(scopes: Scopes, ctx: Ctx, receiver: list[str] | None, name: str,
+                 kind: str = "call") -> tuple[GraphNode, str] | None:
+    """Target node and resolution rule of one call, or None when there is no edge."""
+    found = scopes.callee(ctx, receiver, name, kind)
+    if found is None:
+        return None
+    if found.kind == "unknown":
+        return _unique_name(scopes, ctx, name)
+    return _target(scopes, found, kind)
+
+
+def _target(scopes: Scopes, found: Ent, kind: str) -> tuple[GraphNode, str] | None:
+    node = found.node
+    if found.kind not in ("node", "static") or node is None:
+        return None
+    if node.kind in CALLABLE_KINDS:
+        return node, found.resolution or "local"
+    if node.kind in TYPE_KINDS and kind != "ref":
+        ctor = scopes.constructor(node)
+        return (ctor, "constructor") if ctor is not None else None
+    return None
+
+
+def _unique_name(scopes: Scopes, ctx: Ctx, name: str) -> tuple[GraphNode, str] | None:
+    """Last resort: the only function/method of the repository with this name."""
+    if name in _COMMON or name.startswith("__"):
+        return None
+    candidates = scopes.table.callables_by_name.get((ctx.file.ns, name), [])
+    if len(candidates) != 1:
+        return None
+    return candidates[0], "unique-name"
+
+
+def promote_endpoints(scopes: Scopes, edges: EdgeSet) -> None:
+    """Registered handlers become ENDPOINT nodes with ``http_method`` and ``route``."""
+    table = scopes.table
+    found: dict[str, list[tuple[int, str, str, str]]] = defaultdict(list)
+    for path, scope in table.files.items():
+        for reg in scope.result.registrations:
+            node = _registered(scopes, scope, reg.inline_fqn, reg.caller,
+                               reg.handler_name, reg.handler_receiver)
+            if node is not None:
+                found[node.key].append((reg.line, path, reg.http_method, reg.route))
+    for key, regs in found.items():
+        node = table.by_key[key]
+        regs.sort()
+        methods = list(dict.fromkeys(r[2].upper() for r in regs))
+        routes = list(dict.fromkeys(r[3] for r in regs))
+        node.kind = "ENDPOINT"
+        node.meta["http_method"] = ",".join(methods)
+        node.meta["route"] = routes[0]
+        if len(routes) > 1:
+            node.meta["routes"] = routes
+
+
+def _registered(scopes: Scopes, scope: FileScope, inline_fqn: str | None,
+                caller_fqn: str | None, name: str | None,
+                receiver: list[str] | None) -> GraphNode | None:
+    table = scopes.table
+    if inline_fqn is not None:
+        return scope.by_fqn.get(inline_fqn) or table.by_fqn.get((scope.ns, inline_fqn))
+    if name is None:
+        return None
+    caller = _caller(scopes, scope, caller_fqn)
+    ctx = Ctx(scope, caller if caller.kind != "FILE" else None)
+    target = resolve_call(scopes, ctx, receiver, name, "ref")
+    if target is None or target[0].kind not in ("FUNCTION", "METHOD", "ENDPOINT"):
+        return None
+    return target[0]
+

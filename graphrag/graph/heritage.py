@@ -1,0 +1,90 @@
+"""EXTENDS / IMPLEMENTS (declared and Go method sets) and OVERRIDES edges."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from graphrag.graph.edges import EdgeSet
+from graphrag.graph.model import GraphNode
+from graphrag.graph.scopes import Ctx, Scopes
+from graphrag.graph.symbols import CALLABLE_KINDS, TYPE_KINDS
+
+
+def resolve_heritage(scopes: Scopes, edges: EdgeSet) -> None:
+    """Declared supertypes, then Go implicit interface implementation."""
+    table = scopes.table
+    for path, scope in table.files.items():
+        for her in sorted(scope.result.heritage, key=lambda h: h.line):
+            cls = scope.by_fqn.get(her.cls) or table.by_fqn.get((scope.ns, her.cls))
+            if cls is None or cls.kind not in TYPE_KINDS:
+                continue
+            # The base is named from the scope around the class (imports, outer classes).
+            base = scopes.type_node(Ctx(table.files[path], table.parent(cls)), her.base)
+            if base is None or base.key == cls.key:
+                continue  # external base class: no edge
+            kind, resolution = _classify(her.relation, cls, base)
+            bases = scopes.supers.setdefault(cls.key, [])
+            if all(b.key != base.key for b in bases):
+                bases.append(base)
+            edges.add(cls.key, base.key, kind, resolution, her.line)
+    scopes.reset_hierarchy_cache()
+    _go_method_sets(scopes, edges)
+    scopes.reset_hierarchy_cache()
+
+
+def _classify(relation: str, cls: GraphNode, base: GraphNode) -> tuple[str, str]:
+    if relation == "embeds":
+        return "EXTENDS", "embedding"
+    if cls.kind == "INTERFACE":
+        return "EXTENDS", "declared"
+    if relation == "implements" or (relation == "unknown" and base.kind == "INTERFACE"):
+        return "IMPLEMENTS", "declared"
+    return "EXTENDS", "declared"
+
+
+def _method_names(scopes: Scopes, node: GraphNode) -> set[str]:
+    """Method names of a Go type including those of embedded types."""
+    names: set[str] = set()
+    for owner in (node, *scopes.ancestors(node)):
+        names.update(m.name for m in scopes.table.member_nodes(owner)
+                     if m.kind in CALLABLE_KINDS)
+    return names
+
+
+def _go_method_sets(scopes: Scopes, edges: EdgeSet) -> None:
+    """A Go struct whose method set covers an interface's implements it."""
+    table = scopes.table
+    structs = [n for n in table.symbol_nodes if n.lang == "go" and n.kind == "CLASS"]
+    interfaces = [n for n in table.symbol_nodes if n.lang == "go" and n.kind == "INTERFACE"]
+    struct_methods = {s.key: _method_names(scopes, s) for s in structs}
+    by_method: dict[str, list[GraphNode]] = defaultdict(list)
+    for struct in structs:
+        for name in struct_methods[struct.key]:
+            by_method[name].append(struct)
+    for iface in interfaces:
+        wanted = _method_names(scopes, iface)
+        if not wanted:
+            continue  # `interface{}` is implemented by everything: no edge
+        rarest = min(sorted(wanted), key=lambda name: len(by_method.get(name, ())))
+        for struct in by_method.get(rarest, []):
+            if wanted <= struct_methods[struct.key] and \
+                    not edges.has(struct.key, iface.key, "IMPLEMENTS"):
+                scopes.supers.setdefault(struct.key, []).append(iface)
+                edges.add(struct.key, iface.key, "IMPLEMENTS", "method-set")
+
+
+def resolve_overrides(scopes: Scopes, edges: EdgeSet) -> None:
+    """A method overrides the same-named method of its nearest ancestor."""
+    table = scopes.table
+    for node in table.symbol_nodes:
+        if node.kind not in ("METHOD", "ENDPOINT", "FUNCTION"):
+            continue
+        owner = table.parent(node)
+        if owner is None or owner.kind not in TYPE_KINDS:
+            continue
+        for anc in scopes.ancestors(owner):
+            target = next((m for m in table.members(anc, node.name)
+                           if m.kind in CALLABLE_KINDS and m.kind != "CONSTRUCTOR"), None)
+            if target is not None:
+                edges.add(node.key, target.key, "OVERRIDES", "declared")
+                break

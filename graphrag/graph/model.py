@@ -1,0 +1,84 @@
+"""In-memory graph produced by the resolver: nodes, edges and their stable keys.
+
+Keys never contain the node kind (an ENDPOINT promotion changes a FUNCTION's kind
+but not its identity) and depend only on the file path and the fqn, so they survive
+re-indexing and serve as the upsert key of incremental sync.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+REPO_KEY = "repo"
+
+# Symbol keys are shared by languages that share one namespace of fqns.
+_LANG_FAMILY = {"typescript": "js", "tsx": "js", "javascript": "js"}
+
+
+def lang_family(lang: str) -> str:
+    """Key family of a language: TS/TSX/JS share ``js``; others are themselves."""
+    return _LANG_FAMILY.get(lang, lang)
+
+
+def file_key(path: str) -> str:
+    """Stable key of a FILE node."""
+    return f"file:{path}"
+
+
+def package_key(lang: str, name: str) -> str:
+    """Stable key of a PACKAGE node."""
+    return f"package:{lang}:{name}"
+
+
+def symbol_key(lang: str, fqn: str, key_suffix: str = "") -> str:
+    """Stable key of a symbol before duplicate numbering (``#2``, ``#3`` ...)."""
+    return f"sym:{lang_family(lang)}:{fqn}{key_suffix}"
+
+
+@dataclass
+class GraphNode:
+    """One node of the code graph (REPOSITORY, PACKAGE, FILE or a symbol)."""
+
+    key: str
+    kind: str
+    name: str
+    fqn: str
+    parent_key: str | None
+    file_path: str | None
+    lang: str | None
+    package_name: str | None = None
+    line_start: int | None = None
+    line_end: int | None = None
+    char_start: int | None = None
+    char_end: int | None = None
+    signature: str | None = None
+    doc_comment: str | None = None
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class GraphEdge:
+    """A directed edge; identity is ``(src_key, dst_key, kind)``.
+
+    ``lines`` holds every call/import site (sorted, unique) merged into this edge."""
+
+    src_key: str
+    dst_key: str
+    kind: str
+    confidence: float = 1.0
+    resolution: str | None = None
+    lines: list[int] = field(default_factory=list)
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Graph:
+    """Nodes and edges of one repository."""
+
+    nodes: list[GraphNode] = field(default_factory=list)
+    edges: list[GraphEdge] = field(default_factory=list)
+
+    def node_by_key(self) -> dict[str, GraphNode]:
+        """Index of nodes by key (built on demand)."""
+        return {n.key: n for n in self.nodes}

@@ -1,0 +1,46 @@
+"""Read-side queries over the stored graph (`graphrag graph node`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import Connection, text
+
+from graphrag.errors import InvalidInput
+
+_BRIEF = "n.id, n.kind, n.name, n.fqn, n.file_path, n.line_start, n.line_end"
+
+
+def find_nodes(conn: Connection, app_id: int, fqn: str) -> list[dict[str, Any]]:
+    """Nodes whose fqn equals ``fqn`` (several for overloads)."""
+    return [dict(r) for r in conn.execute(text(
+        f"SELECT {_BRIEF}, n.signature, n.doc_comment, n.package_name, n.lang, n.rank, n.meta,"
+        " n.parent_id FROM nodes n WHERE n.application_id = :a AND n.fqn = :f ORDER BY n.id"),
+        {"a": app_id, "f": fqn}).mappings()]
+
+
+def node_details(conn: Connection, app_id: int, fqn: str) -> list[dict[str, Any]]:
+    """Each node with that fqn, with its callers, callees, parents and children."""
+    found = find_nodes(conn, app_id, fqn)
+    if not found:
+        raise InvalidInput(f"no node with fqn {fqn!r} in this application")
+    for node in found:
+        nid = node["id"]
+        node["callees"] = _related(conn, nid, "CALLS", outgoing=True)
+        node["callers"] = _related(conn, nid, "CALLS", outgoing=False)
+        node["children"] = _related(conn, nid, "CONTAINS", outgoing=True)
+        node["parents"] = _related(conn, nid, "CONTAINS", outgoing=False)
+        node["extends"] = _related(conn, nid, "EXTENDS", outgoing=True)
+        node["implements"] = _related(conn, nid, "IMPLEMENTS", outgoing=True)
+        node["subtypes"] = (_related(conn, nid, "EXTENDS", outgoing=False)
+                            + _related(conn, nid, "IMPLEMENTS", outgoing=False))
+        node["overrides"] = _related(conn, nid, "OVERRIDES", outgoing=True)
+    return found
+
+
+def _related(conn: Connection, node_id: int, kind: str, *, outgoing: bool) -> list[dict]:
+    near, far = ("src_id", "dst_id") if outgoing else ("dst_id", "src_id")
+    return [dict(r) for r in conn.execute(text(
+        f"SELECT {_BRIEF}, e.confidence, e.resolution, e.lines FROM edges e"
+        f" JOIN nodes n ON n.id = e.{far} WHERE e.{near} = :id AND e.kind = :k"
+        " ORDER BY n.fqn, n.id"), {"id": node_id, "k": kind}).mappings()]

@@ -1,0 +1,504 @@
+"""Name lookup and type evaluation: what a name, a receiver chain or a declared type
+refers to, seen from one scope of one file.
+
+A lookup result is an :class:`Ent`. Its ``kind`` says what was found:
+
+* ``node``      a symbol (function, class, ...), with the resolution rule that found it
+* ``module`` / ``package``   a module (file or Java/Kotlin package) or Go package
+* ``instance``  a value whose type is the class/interface in ``node``
+* ``static``    the class in ``node`` used as a value (static access, companion)
+* ``super``     ``super`` inside the class in ``node``
+* ``bound``     a local name whose type we cannot resolve (parameter of a function type,
+                external type): never guessed
+* ``external``  something outside the repository
+* ``unknown``   nothing known (an untyped receiver): the unique-name fallback may apply
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from graphrag.graph.model import GraphNode
+from graphrag.graph.symbols import CALLABLE_KINDS, TYPE_KINDS, FileScope, SymbolTable
+
+_MAX_DEPTH = 8
+_OPTIONAL = re.compile(r"^(?:typing\.)?Optional\[(.*)\]$")
+
+
+@dataclass(frozen=True)
+class Ent:
+    """What a name or expression denotes (see module docstring)."""
+
+    kind: str
+    node: GraphNode | None = None
+    name: str = ""
+    resolution: str = ""
+
+
+UNKNOWN = Ent("unknown")
+EXTERNAL = Ent("external")
+BOUND = Ent("bound")
+
+
+@dataclass(frozen=True)
+class Ctx:
+    """Lookup position: a file and the innermost enclosing symbol (None = file level)."""
+
+    file: FileScope
+    scope: GraphNode | None
+
+
+def clean_type(text: str) -> str:
+    """Reduce a type as written to a plain (possibly dotted) name."""
+    text = text.strip().strip("'\"")
+    match = _OPTIONAL.match(text)
+    if match:
+        text = match.group(1)
+    if text.startswith("(") and text.endswith(")"):  # Go multiple results: first one
+        text = text[1:-1].split(",")[0].strip()
+    if "|" in text:  # `X | None`, `X | undefined`: the first real member
+        parts = [p.strip() for p in text.split("|")]
+        text = next((p for p in parts if p not in ("None", "null", "undefined")), parts[0])
+    text = text.split("<", 1)[0].split("[", 1)[0]
+    text = text.lstrip("*&").rstrip("?!").replace("...", "")
+    if " " in text:  # Go `[]*T` leftovers, Kotlin `suspend` etc.: keep the last word
+        text = text.split()[-1]
+    return text.lstrip("*&")
+
+
+class Scopes:
+    """Lookups over a :class:`SymbolTable`; ``supers`` is filled by heritage resolution."""
+
+    def __init__(self, table: SymbolTable) -> None:
+        self.table = table
+        self.supers: dict[str, list[GraphNode]] = {}
+        self._ancestors: dict[str, list[GraphNode]] = {}
+        self._type_memo: dict[tuple[str, str | None, str], Ent] = {}
+
+    # ------------------------------------------------------------- hierarchy
+    def reset_hierarchy_cache(self) -> None:
+        """Forget memoized ancestors (call after changing ``supers``)."""
+        self._ancestors.clear()
+        self._type_memo.clear()
+
+    def ancestors(self, node: GraphNode) -> list[GraphNode]:
+        """Supertypes of ``node``, nearest first (breadth first), without ``node``."""
+        cached = self._ancestors.get(node.key)
+        if cached is not None:
+            return cached
+        out: list[GraphNode] = []
+        seen = {node.key}
+        frontier = [node]
+        while frontier:
+            nxt: list[GraphNode] = []
+            for cur in frontier:
+                for base in self.supers.get(cur.key, []):
+                    if base.key not in seen:
+                        seen.add(base.key)
+                        out.append(base)
+                        nxt.append(base)
+            frontier = nxt
+        self._ancestors[node.key] = out
+        return out
+
+    def companions(self, node: GraphNode) -> list[GraphNode]:
+        """Kotlin companion objects declared in class ``node``."""
+        return [m for m in self.table.member_nodes(node)
+                if m.kind == "OBJECT" and (m.meta.get("companion") or m.name == "Companion")]
+
+    def own_callable(self, node: GraphNode, name: str) -> GraphNode | None:
+        return next((m for m in self.table.members(node, name) if m.kind in CALLABLE_KINDS),
+                    None)
+
+    def find_method(self, node: GraphNode, name: str, companion: bool = False
+                    ) -> tuple[GraphNode, bool] | None:
+        """Method ``name`` of type ``node`` or its ancestors; bool = declared in ``node``."""
+        hit = self.own_callable(node, name)
+        if hit is not None:
+            return hit, True
+        if companion:
+            for obj in self.companions(node):
+                hit = self.own_callable(obj, name)
+                if hit is not None:
+                    return hit, True
+        for anc in self.ancestors(node):
+            hit = self.own_callable(anc, name)
+            if hit is not None:
+                return hit, False
+        return None
+
+    def constructor(self, node: GraphNode) -> GraphNode | None:
+        """The explicitly declared constructor of class ``node``, if any."""
+        return next((m for m in self.table.member_nodes(node) if m.kind == "CONSTRUCTOR"),
+                    None)
+
+    def field_type(self, node: GraphNode, name: str) -> Ent | None:
+        """Type of field ``name`` of class ``node`` (own fields first, then inherited)."""
+        for owner in (node, *self.ancestors(node)):
+            text = self.table.var_types(owner).get(name)
+            if text is not None:
+                return self.eval_type(self.ctx_of(owner), text)
+        return None
+
+    def ctx_of(self, node: GraphNode) -> Ctx:
+        """Lookup position inside symbol ``node``."""
+        return Ctx(self.table.file_of[node.key], node)
+
+    def enclosing_type(self, ctx: Ctx) -> GraphNode | None:
+        return next((n for n in self.table.chain(ctx.scope) if n.kind in TYPE_KINDS), None)
+
+    # ---------------------------------------------------------------- lookups
+    def lookup(self, ctx: Ctx, name: str, mode: str) -> Ent | None:
+        """Resolve a simple ``name`` from ``ctx``.
+
+        ``mode``: ``call`` (a bare call: locals bind, Java/Kotlin see members of
+        enclosing classes), ``value`` (a receiver: locals and fields give instances),
+        ``type`` (a type name: only declarations and imports)."""
+        table = self.table
+        for scope in table.chain(ctx.scope):
+            if scope.kind in CALLABLE_KINDS:
+                local = table.members(scope, name)
+                if local:
+                    return Ent("node", local[0], resolution="local")
+                if mode != "type" and name in table.var_types(scope):
+                    return self._var(Ctx(ctx.file, scope), table.var_types(scope)[name], mode)
+            elif scope.kind in TYPE_KINDS:
+                found = self._in_type_scope(scope, name, mode, ctx.file.ns)
+                if found is not None:
+                    return found
+        return self._file_level(ctx, name, mode)
+
+    def _in_type_scope(self, scope: GraphNode, name: str, mode: str, ns: str) -> Ent | None:
+        if mode == "call" and ns == "jvm":  # implicit `this` (and companion) in Java/Kotlin
+            hit = self.find_method(scope, name, companion=True)
+            if hit is not None:
+                return Ent("node", hit[0], resolution="self" if hit[1] else "inherited")
+        if mode == "value":
+            typed = self.field_type(scope, name)
+            if typed is not None:
+                return typed if typed.kind != "external" else BOUND
+        nested = [m for m in self.table.members(scope, name) if m.kind in TYPE_KINDS]
+        return Ent("node", nested[0], resolution="local") if nested else None
+
+    def _var(self, ctx: Ctx, text: str, mode: str) -> Ent:
+        if mode == "call":
+            return BOUND
+        typed = self.eval_type(ctx, text)
+        return typed if typed.kind == "instance" else BOUND
+
+    def _file_level(self, ctx: Ctx, name: str, mode: str) -> Ent | None:
+        table, scope = self.table, ctx.file
+        result, ns = scope.result, scope.ns
+        if mode != "type":
+            text = _module_var(scope, name)
+            if text is not None:
+                return self._var(Ctx(scope, None), text, mode)
+        node = scope.top.get(name)
+        if node is not None:
+            return Ent("node", node, resolution="local")
+        imp = scope.imports.get(name)
+        if imp is not None:
+            return _with_resolution(self.resolve_target(ns, imp.target), "import")
+        same = "package" if ns in ("jvm", "go") else "local"
+        node = table.module_members.get((ns, result.module), {}).get(name)
+        if node is not None:
+            return Ent("node", node, resolution=same)
+        if result.package:
+            node = table.package_members.get((ns, result.package), {}).get(name)
+            if node is not None:
+                return Ent("node", node, resolution="package")
+        for target in scope.wildcards:
+            found = self.member_of(self.resolve_target(ns, target), name)
+            if found is not None and found.kind not in ("unknown", "external"):
+                return _with_resolution(found, "import")
+        return None
+
+    # ------------------------------------------------------- modules, imports
+    def resolve_target(self, ns: str, target: str, depth: int = 0) -> Ent:
+        """What an import target (fqn in our conventions) denotes."""
+        table = self.table
+        if depth > _MAX_DEPTH:
+            return EXTERNAL
+        if ns == "js":
+            return self._resolve_js_target(target, depth)
+        node = table.by_fqn.get((ns, target))
+        if node is not None:
+            return Ent("node", node)
+        if (ns, target) in table.package_nodes:
+            return Ent("package", name=target)
+        if table.module_exists(ns, target):
+            return Ent("module", name=target)
+        head, _, last = target.rpartition(".")
+        if head:
+            found = self.member_of(self.resolve_target(ns, head, depth + 1), last, depth + 1)
+            if found is not None and found.kind != "unknown":
+                return Ent(found.kind, found.node, found.name)
+        return EXTERNAL
+
+    def _resolve_js_target(self, target: str, depth: int) -> Ent:
+        module, _, name = target.partition(":")
+        found = self._js_module(module)
+        if found is None:
+            return EXTERNAL
+        if not name:
+            return Ent("module", name=found)
+        if name == "default":
+            for scope in self.table.module_files.get(("js", found), []):
+                for node in scope.top.values():
+                    if node.meta.get("export_default"):
+                        return Ent("node", node)
+                imp = scope.imports.get("default")
+                if imp is not None:
+                    return self.resolve_target("js", imp.target, depth + 1)
+            return EXTERNAL
+        head, *rest = name.split(".")
+        ent = self.member_of(Ent("module", name=found), head, depth + 1)
+        for part in rest:
+            if ent is None or ent.kind in ("unknown", "external"):
+                break
+            ent = self.member_of(ent, part, depth + 1)
+        return ent if ent is not None and ent.kind != "unknown" else EXTERNAL
+
+    def _js_module(self, module: str) -> str | None:
+        for candidate in (module, f"{module}/index"):
+            if self.table.module_exists("js", candidate):
+                return candidate
+        return None
+
+    def member_of(self, ent: Ent | None, name: str, depth: int = 0) -> Ent | None:
+        """Member ``name`` of a module, package, class (static) or instance."""
+        if ent is None:
+            return None
+        if ent.kind == "module":
+            return self._module_member(ent.name, name, depth)
+        if ent.kind == "package":
+            return self._package_member(ent.name, name)
+        if ent.kind in ("node", "static") and ent.node is not None:
+            if ent.node.kind in TYPE_KINDS:
+                return self._static_member(ent.node, name)
+            return UNKNOWN
+        if ent.kind == "instance" and ent.node is not None:
+            typed = self.field_type(ent.node, name)
+            if typed is None:
+                return UNKNOWN
+            return typed if typed.kind == "instance" else EXTERNAL
+        if ent.kind in ("external", "bound"):
+            return EXTERNAL
+        return UNKNOWN
+
+    def _module_member(self, module: str, name: str, depth: int) -> Ent | None:
+        table = self.table
+        for ns in self._namespaces_of_module(module):
+            node = table.module_members.get((ns, module), {}).get(name)
+            if node is not None:
+                return Ent("node", node)
+            for scope in table.module_files.get((ns, module), []):
+                text = _module_var(scope, name)
+                if text is not None:
+                    typed = self.eval_type(Ctx(scope, None), text)
+                    return typed if typed.kind == "instance" else EXTERNAL
+                imp = scope.imports.get(name)  # a re-export (`from .x import Y`)
+                if imp is not None and depth < _MAX_DEPTH:
+                    return self.resolve_target(ns, imp.target, depth + 1)
+            sep = "/" if ns == "js" else "."
+            sub = f"{module}{sep}{name}"
+            if table.module_exists(ns, sub) or (ns, sub) in table.package_nodes:
+                kind = "package" if (ns, sub) in table.package_nodes else "module"
+                return Ent(kind, name=sub)
+        return UNKNOWN
+
+    def _namespaces_of_module(self, module: str) -> list[str]:
+        # Module names are unique enough across namespaces; try each that knows it.
+        return [ns for ns in ("python", "jvm", "js", "go")
+                if (ns, module) in self.table.module_files]
+
+    def _package_member(self, package: str, name: str) -> Ent | None:
+        for ns in ("jvm", "go"):
+            node = self.table.package_members.get((ns, package), {}).get(name)
+            if node is not None:
+                return Ent("node", node)
+        return self._module_member(package, name, _MAX_DEPTH)
+
+    def _static_member(self, cls: GraphNode, name: str) -> Ent:
+        nested = [m for m in self.table.members(cls, name) if m.kind in TYPE_KINDS]
+        if nested:
+            return Ent("static", nested[0])
+        typed = self.field_type(cls, name)
+        if typed is not None:
+            return typed if typed.kind == "instance" else EXTERNAL
+        if cls.kind == "ENUM" and any(m.kind == "FIELD" for m in self.table.members(cls, name)):
+            return Ent("instance", cls)  # an enum constant
+        for obj in self.companions(cls):
+            found = self._static_member(obj, name)
+            if found.kind != "unknown":
+                return found
+        return UNKNOWN
+
+    # -------------------------------------------------------- receiver chains
+    def eval_chain(self, ctx: Ctx, chain: list[str], mode: str = "value") -> Ent:
+        """Evaluate a receiver chain (``["self", "repo"]``, ``["store"]``) to an Ent."""
+        if not chain:
+            return UNKNOWN
+        head = chain[0]
+        start = 1
+        if head in ("self", "this"):
+            cls = self.enclosing_type(ctx)
+            ent = Ent("instance", cls, resolution="self") if cls is not None else UNKNOWN
+        elif head == "super":
+            cls = self.enclosing_type(ctx)
+            ent = Ent("super", cls) if cls is not None else UNKNOWN
+        elif head == "?":
+            return UNKNOWN
+        else:
+            ent, start = self._chain_head(ctx, chain, mode)
+        for part in chain[start:]:
+            if ent.kind in ("unknown", "external", "bound", "super"):
+                return ent if ent.kind != "super" else UNKNOWN
+            ent = self.member_of(ent, part) or UNKNOWN
+        return ent
+
+    def _chain_head(self, ctx: Ctx, chain: list[str], mode: str) -> tuple[Ent, int]:
+        found = self.lookup(ctx, chain[0], mode)
+        if found is not None:
+            if found.kind == "node" and found.node is not None:
+                if found.node.kind in TYPE_KINDS:
+                    return Ent("static", found.node, resolution=found.resolution), 1
+                return UNKNOWN, 1
+            return found, 1
+        # A fully qualified prefix (`com.acme.Util`, Python `app.services.users`).
+        for end in range(len(chain), 1, -1):
+            ent = self.resolve_target(ctx.file.ns, ".".join(chain[:end]))
+            if ent.kind == "node" and ent.node is not None and ent.node.kind in TYPE_KINDS:
+                return Ent("static", ent.node), end
+            if ent.kind in ("module", "package"):
+                return ent, end
+        return UNKNOWN, 1
+
+    # -------------------------------------------------------------- types
+    def eval_type(self, ctx: Ctx, text: str, depth: int = 0) -> Ent:
+        """Evaluate a declared type or ``=call:X`` to ``instance`` (or external)."""
+        memo_key = (ctx.file.result.path, ctx.scope.key if ctx.scope else None, text)
+        cached = self._type_memo.get(memo_key)
+        if cached is not None:
+            return cached
+        self._type_memo[memo_key] = EXTERNAL  # cycle guard
+        result = self._eval_type(ctx, text, depth) if depth <= _MAX_DEPTH else EXTERNAL
+        self._type_memo[memo_key] = result
+        return result
+
+    def _eval_type(self, ctx: Ctx, text: str, depth: int) -> Ent:
+        if text.startswith("=call:"):
+            return self._eval_call_type(ctx, text[len("=call:"):], depth)
+        node = self.type_node(ctx, text)
+        return Ent("instance", node) if node is not None else EXTERNAL
+
+    def type_node(self, ctx: Ctx, text: str) -> GraphNode | None:
+        """The class/interface a type name as written refers to, or None."""
+        name = clean_type(text)
+        if not name:
+            return None
+        parts = name.split(".")
+        if len(parts) == 1:
+            ent = self.lookup(ctx, name, "type")
+        else:
+            direct = self.table.by_fqn.get((ctx.file.ns, name))
+            if direct is not None and direct.kind in TYPE_KINDS:
+                return direct
+            ent = self.member_of(self.eval_chain(ctx, parts[:-1], "type"), parts[-1])
+        if ent is not None and ent.node is not None and ent.node.kind in TYPE_KINDS \
+                and ent.kind in ("node", "static"):
+            return ent.node
+        return None
+
+    def _eval_call_type(self, ctx: Ctx, callee: str, depth: int) -> Ent:
+        parts = callee.split(".")
+        target = self.callee(ctx, parts[:-1] or None, parts[-1], "call")
+        node = target.node if target is not None else None
+        if node is None:
+            return EXTERNAL
+        if node.kind in TYPE_KINDS:
+            return Ent("instance", node)
+        if node.kind == "CONSTRUCTOR":
+            parent = self.table.parent(node)
+            return Ent("instance", parent) if parent is not None else EXTERNAL
+        returned = node.meta.get("return_type")
+        if node.kind in CALLABLE_KINDS and isinstance(returned, str) and returned:
+            return self.eval_type(self.ctx_of(node), returned, depth + 1)
+        return EXTERNAL
+
+    # -------------------------------------------------------------- callees
+    def callee(self, ctx: Ctx, receiver: list[str] | None, name: str, kind: str
+               ) -> Ent | None:
+        """What a call refers to: ``node`` (callable or class) with its resolution,
+        ``unknown`` (fallback allowed), or None/other (no edge)."""
+        if receiver is None:
+            if ctx.file.ns == "jvm" and name in ("super", "this"):
+                return self._explicit_constructor(ctx, name)
+            found = self.lookup(ctx, name, "call")
+            return UNKNOWN if found is None else found
+        recv = self.eval_chain(ctx, receiver)
+        if recv.kind in ("unknown", "external", "bound"):
+            return recv
+        return self._method_of(recv, name)
+
+    def _explicit_constructor(self, ctx: Ctx, name: str) -> Ent | None:
+        cls = self.enclosing_type(ctx)
+        if cls is None:
+            return None
+        owners = [cls] if name == "this" else self.ancestors(cls)[:1]
+        for owner in owners:
+            ctor = self.constructor(owner)
+            if ctor is not None:
+                return Ent("node", ctor, resolution="self" if name == "this" else "super")
+        return None
+
+    def _method_of(self, recv: Ent, name: str) -> Ent | None:
+        node = recv.node
+        if recv.kind == "instance" and node is not None:
+            hit = self.find_method(node, name)
+            if hit is None:
+                return None
+            own = "self" if recv.resolution == "self" else "type"
+            return Ent("node", hit[0], resolution=own if hit[1] else "inherited")
+        if recv.kind == "super" and node is not None:
+            for anc in self.ancestors(node):
+                hit = self.own_callable(anc, name) or self._ctor_named(anc, name)
+                if hit is not None:
+                    return Ent("node", hit, resolution="super")
+            return None
+        if recv.kind == "static" and node is not None:
+            hit = self.find_method(node, name, companion=True)
+            if hit is not None:
+                return Ent("node", hit[0], resolution="static")
+            nested = self._static_member(node, name)
+            if nested.kind == "static":
+                return Ent("node", nested.node, resolution="constructor")
+            return None
+        member = self.member_of(recv, name)
+        if member is None or member.node is None:
+            return None
+        if member.node.kind in TYPE_KINDS:
+            return Ent("node", member.node, resolution="constructor")
+        return Ent("node", member.node, resolution="import")
+
+    def _ctor_named(self, cls: GraphNode, name: str) -> GraphNode | None:
+        if name in ("__init__", "<init>", "constructor", "super"):
+            return self.constructor(cls)
+        return None
+
+
+def _module_var(scope: FileScope, name: str) -> str | None:
+    """Type of a module/package-level variable of this file."""
+    var_types = scope.result.var_types
+    for key in (scope.result.module, scope.result.path, ""):
+        found = var_types.get(key)
+        if found and name in found:
+            return found[name]
+    return None
+
+
+def _with_resolution(ent: Ent, resolution: str) -> Ent:
+    if ent.kind in ("node", "static"):
+        return Ent("node" if ent.kind == "node" else "static", ent.node, ent.name, resolution)
+    return ent

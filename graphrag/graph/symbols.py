@@ -1,0 +1,217 @@
+"""Symbol table: nodes for files, packages and symbols plus the lookup indexes the
+resolver needs (by fqn, by module/package member name, by parent).
+
+Everything is a dict lookup so that resolving a repository of ~20k files stays
+linear in its size.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+
+from graphrag.graph.model import (
+    REPO_KEY,
+    GraphNode,
+    file_key,
+    package_key,
+    symbol_key,
+)
+from graphrag.parsing.model import Import, ParseResult, Symbol
+
+TYPE_KINDS = frozenset({"CLASS", "INTERFACE", "ENUM", "OBJECT"})
+CALLABLE_KINDS = frozenset({"FUNCTION", "METHOD", "CONSTRUCTOR", "ENDPOINT"})
+PACKAGE_LANGS = frozenset({"java", "kotlin", "go"})
+
+# Resolution namespaces: languages whose fqns can refer to each other.
+_NAMESPACE = {"java": "jvm", "kotlin": "jvm", "typescript": "js", "tsx": "js",
+              "javascript": "js"}
+
+
+def namespace(lang: str) -> str:
+    """Namespace in which fqns of ``lang`` are looked up (Java and Kotlin share one)."""
+    return _NAMESPACE.get(lang, lang)
+
+
+@dataclass
+class FileScope:
+    """One parsed file with its name bindings."""
+
+    result: ParseResult
+    ns: str
+    node: GraphNode
+    imports: dict[str, Import] = field(default_factory=dict)   # alias -> import
+    wildcards: list[str] = field(default_factory=list)         # targets of `*` imports
+    by_fqn: dict[str, GraphNode] = field(default_factory=dict)  # this file's symbols
+    top: dict[str, GraphNode] = field(default_factory=dict)     # top-level by name
+
+    @property
+    def lang(self) -> str:
+        return self.result.lang
+
+
+class SymbolTable:
+    """Nodes of the repository and the indexes to find them by name."""
+
+    def __init__(self, results: list[ParseResult]) -> None:
+        self.results = sorted(results, key=lambda r: r.path)
+        self.repo = GraphNode(key=REPO_KEY, kind="REPOSITORY", name="repository", fqn="",
+                              parent_key=None, file_path=None, lang=None)
+        self.packages: dict[str, GraphNode] = {}
+        self.files: dict[str, FileScope] = {}
+        self.symbol_nodes: list[GraphNode] = []
+        self.by_key: dict[str, GraphNode] = {}
+        self.file_of: dict[str, FileScope] = {}
+        self.by_fqn: dict[tuple[str, str], GraphNode] = {}
+        self.children: dict[str, dict[str, list[GraphNode]]] = defaultdict(dict)
+        self.module_members: dict[tuple[str, str], dict[str, GraphNode]] = defaultdict(dict)
+        self.module_files: dict[tuple[str, str], list[FileScope]] = defaultdict(list)
+        self.package_members: dict[tuple[str, str], dict[str, GraphNode]] = defaultdict(dict)
+        self.package_nodes: dict[tuple[str, str], list[GraphNode]] = defaultdict(list)
+        self.callables_by_name: dict[tuple[str, str], list[GraphNode]] = defaultdict(list)
+        self._pending: list[tuple[GraphNode, Symbol, FileScope]] = []
+        self._build()
+
+    # ----------------------------------------------------------------- building
+    def _build(self) -> None:
+        keys = _symbol_keys(self.results)
+        for result in self.results:
+            self._add_file(result)
+        for result in self.results:
+            scope = self.files[result.path]
+            for index, sym in enumerate(result.symbols):
+                self._add_symbol(scope, sym, keys[(result.path, index)])
+        for node, sym, scope in self._pending:
+            self._link_parent(node, sym, scope)
+        self._pending.clear()
+
+    def _add_file(self, result: ParseResult) -> None:
+        parent = REPO_KEY
+        ns = namespace(result.lang)
+        if result.package and result.lang in PACKAGE_LANGS:
+            pkg = self._package_node(result.lang, result.package)
+            parent = pkg.key
+            if pkg not in self.package_nodes[(ns, result.package)]:
+                self.package_nodes[(ns, result.package)].append(pkg)
+        last_line = max((s.line_end for s in result.symbols), default=1)
+        node = GraphNode(
+            key=file_key(result.path), kind="FILE", name=PurePosixPath(result.path).name,
+            fqn=result.path, parent_key=parent, file_path=result.path, lang=result.lang,
+            package_name=result.package, line_start=1, line_end=last_line,
+            meta={"module": result.module},
+        )
+        if result.error_count:
+            node.meta["error_count"] = result.error_count
+        scope = FileScope(result=result, ns=ns, node=node)
+        for imp in sorted(result.imports, key=lambda i: i.line):
+            if imp.alias == "*":
+                scope.wildcards.append(imp.target)
+            else:
+                scope.imports[imp.alias] = imp  # a later import rebinds the name
+        self.files[result.path] = scope
+        self.by_key[node.key] = node
+        self.module_files[(ns, result.module)].append(scope)
+
+    def _package_node(self, lang: str, name: str) -> GraphNode:
+        key = package_key(lang, name)
+        node = self.packages.get(key)
+        if node is None:
+            node = GraphNode(key=key, kind="PACKAGE", name=name, fqn=name,
+                             parent_key=REPO_KEY, file_path=None, lang=lang,
+                             package_name=name)
+            self.packages[key] = node
+            self.by_key[key] = node
+        return node
+
+    def _add_symbol(self, scope: FileScope, sym: Symbol, key: str) -> None:
+        result = scope.result
+        node = GraphNode(
+            key=key, kind=sym.kind, name=sym.name, fqn=sym.fqn, parent_key=None,
+            file_path=result.path, lang=result.lang, package_name=result.package,
+            line_start=sym.line_start, line_end=sym.line_end, char_start=sym.char_start,
+            char_end=sym.char_end, signature=sym.signature, doc_comment=sym.doc_comment,
+            meta=dict(sym.meta),
+        )
+        self.symbol_nodes.append(node)
+        self.by_key[key] = node
+        self.file_of[key] = scope
+        scope.by_fqn.setdefault(sym.fqn, node)
+        self.by_fqn.setdefault((scope.ns, sym.fqn), node)
+        if sym.kind in CALLABLE_KINDS and sym.kind != "CONSTRUCTOR":
+            self.callables_by_name[(scope.ns, sym.name)].append(node)
+        self._pending.append((node, sym, scope))
+
+    def _link_parent(self, node: GraphNode, sym: Symbol, scope: FileScope) -> None:
+        parent = None
+        if sym.parent is not None:
+            # Go methods may live in another file than their receiver type.
+            parent = scope.by_fqn.get(sym.parent) or self.by_fqn.get((scope.ns, sym.parent))
+        if parent is None or parent is node:
+            node.parent_key = scope.node.key
+            result = scope.result
+            scope.top.setdefault(node.name, node)
+            self.module_members[(scope.ns, result.module)].setdefault(node.name, node)
+            if result.package:
+                self.package_members[(scope.ns, result.package)].setdefault(node.name, node)
+        else:
+            node.parent_key = parent.key
+            self.children[parent.key].setdefault(node.name, []).append(node)
+
+    # ------------------------------------------------------------------ queries
+    def all_nodes(self) -> list[GraphNode]:
+        """Repository, packages, then per file (by path) the file and its symbols."""
+        nodes = [self.repo, *(self.packages[k] for k in sorted(self.packages))]
+        by_file: dict[str, list[GraphNode]] = defaultdict(list)
+        for node in self.symbol_nodes:
+            by_file[node.file_path or ""].append(node)
+        for path, scope in self.files.items():
+            nodes.append(scope.node)
+            nodes.extend(by_file.get(path, []))
+        return nodes
+
+    def parent(self, node: GraphNode) -> GraphNode | None:
+        """Enclosing symbol of ``node`` (None at file level)."""
+        if node.parent_key is None or node.parent_key.startswith("file:"):
+            return None
+        return self.by_key.get(node.parent_key)
+
+    def chain(self, node: GraphNode | None) -> list[GraphNode]:
+        """``node`` and its enclosing symbols, innermost first."""
+        out: list[GraphNode] = []
+        while node is not None and node.kind != "FILE" and len(out) < 64:
+            out.append(node)
+            node = self.parent(node)
+        return out
+
+    def members(self, node: GraphNode, name: str) -> list[GraphNode]:
+        """Direct children of ``node`` called ``name``."""
+        return self.children.get(node.key, {}).get(name, [])
+
+    def member_nodes(self, node: GraphNode) -> list[GraphNode]:
+        """All direct children of ``node``."""
+        return [n for group in self.children.get(node.key, {}).values() for n in group]
+
+    def var_types(self, node: GraphNode) -> dict[str, str]:
+        """``var_types`` of the scope ``node`` (its fields or locals)."""
+        scope = self.file_of.get(node.key)
+        if scope is None:
+            return {}
+        return scope.result.var_types.get(node.fqn, {})
+
+    def module_exists(self, ns: str, module: str) -> bool:
+        return (ns, module) in self.module_files
+
+
+def _symbol_keys(results: list[ParseResult]) -> dict[tuple[str, int], str]:
+    """Stable key per (path, symbol index); duplicates numbered by (path, line)."""
+    groups: dict[str, list[tuple[str, int, int, int]]] = defaultdict(list)
+    for result in results:
+        for index, sym in enumerate(result.symbols):
+            base = symbol_key(result.lang, sym.fqn, sym.key_suffix)
+            groups[base].append((result.path, sym.line_start, sym.char_start, index))
+    keys: dict[tuple[str, int], str] = {}
+    for base, occurrences in groups.items():
+        for rank, (path, _line, _char, index) in enumerate(sorted(occurrences)):
+            keys[(path, index)] = base if rank == 0 else f"{base}#{rank + 1}"
+    return keys

@@ -1,0 +1,42 @@
+"""Entry points for parsing one file and for repository-wide parsing context."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from pathlib import Path, PurePosixPath
+
+from graphrag.parsing import registry
+from graphrag.parsing.model import ParseResult
+from graphrag.parsing.registry import RepoContext
+
+_GO_MODULE_LINE = re.compile(r"^\s*module\s+\"?([^\s\"]+)\"?", re.MULTILINE)
+
+
+def parse_file(source: bytes, rel_path: str, ctx: RepoContext) -> ParseResult | None:
+    """Parse ``source`` (the file at repo-relative ``rel_path``) with the extractor of
+    its language; None when no language handles the extension."""
+    spec = registry.spec_for_path(rel_path)
+    if spec is None:
+        return None
+    return registry.extractor(spec.name)(source, rel_path, ctx)
+
+
+def repo_context(root: Path, rel_paths: Iterable[str]) -> RepoContext:
+    """Collect repository-wide facts: the module path of every ``go.mod``.
+
+    Keys are the repo-relative directory of the go.mod (``""`` for the root)."""
+    go_modules: dict[str, str] = {}
+    for rel in rel_paths:
+        pure = PurePosixPath(rel)
+        if pure.name != "go.mod":
+            continue
+        try:
+            text = (root / rel).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue  # an unreadable go.mod only loses module-qualified package names
+        match = _GO_MODULE_LINE.search(text)
+        if match:
+            parent = str(pure.parent)
+            go_modules["" if parent == "." else parent] = match.group(1)
+    return RepoContext(go_modules=dict(sorted(go_modules.items())))

@@ -1,0 +1,44 @@
+"""Shared TypeScript/JavaScript extraction (the grammars share most node types).
+
+The tree-sitter queries (``queries/<dialect>-definitions.scm`` and
+``-references.scm``, compiled once per process by the registry) find the nodes;
+``symbols`` turns declarations into symbols, heritage and variable types, ``references``
+turns the rest into imports, calls and Express registrations. ``common`` documents the
+conventions decided here.
+"""
+
+from __future__ import annotations
+
+from graphrag.parsing import registry
+from graphrag.parsing.languages.ecmascript import references, symbols
+from graphrag.parsing.languages.ecmascript.common import (
+    Dialect,
+    FileContext,
+    captures,
+    count_errors,
+    module_of,
+    resolve_specifier,
+)
+from graphrag.parsing.model import ParseResult
+
+__all__ = ["Dialect", "extract_file", "module_of", "resolve_specifier"]
+
+
+def extract_file(source: bytes, rel_path: str, dialect: Dialect) -> ParseResult:
+    """Parse one TS/JS file and return everything it contributes to the graph.
+
+    Syntax errors do not stop extraction: tree-sitter recovers, the symbols it still
+    recognises are returned and ``error_count`` counts ERROR/MISSING nodes."""
+    root = registry.parser(dialect.grammar).parse(source).root_node
+    ctx = FileContext(source, rel_path, dialect, root)
+    definitions = captures("definitions", dialect, root)
+    refs = captures("references", dialect, root)
+    symbols.collect(ctx, definitions)
+    references.collect_imports(ctx, refs)
+    references.collect_export_defaults(ctx, refs)
+    # registrations before calls: inline handlers must exist as callers first
+    references.collect_registrations(ctx, refs, definitions)
+    references.collect_calls(ctx, refs)
+    symbols.collect_variable_types(ctx, definitions)
+    ctx.result.error_count = count_errors(root)
+    return ctx.result

@@ -1,0 +1,286 @@
+"""Helpers and per-file state shared by the TS/JS symbol and reference passes.
+
+Conventions (see model.py for the shared ones):
+
+* module = repo-relative path without extension; relative import specifiers are
+  resolved to module paths (a specifier naming a directory resolves to that path; the
+  resolver is expected to also try ``<target>/index``); bare specifiers are kept as
+  written. Named imports target ``<module>:<Name>``, default imports
+  ``<module>:default``, namespace imports and ``require`` of a whole module ``<module>``.
+* var_types of file-level code are keyed by the file path (the FILE node's fqn).
+* ``app.use('/prefix', router)`` joins the prefix into the routes of ``router`` when
+  the router is created in the same file. A router imported from another module is
+  recorded as a Registration with ``http_method="USE"``, ``route=<prefix>`` and
+  ``handler_name=<local alias>`` so the resolver can join the prefix across modules.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from tree_sitter import Node, QueryCursor
+
+from graphrag.parsing import registry
+from graphrag.parsing.model import (
+    Call,
+    CharOffsets,
+    Heritage,
+    Import,
+    ParseResult,
+    Registration,
+    Symbol,
+)
+
+CODE_EXTENSIONS = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
+HTTP_VERBS = {"get", "post", "put", "delete", "patch", "all", "options", "head"}
+ROUTER_FACTORIES = {"express", "Router", "express.Router"}
+FUNCTION_NODES = {"arrow_function", "function_expression", "function"}
+CLASS_NODES = {"class_declaration", "abstract_class_declaration", "class"}
+REFERENCE_NODES = {"identifier", "member_expression"}
+_MAX_SIGNATURE = 300
+# built-in types never name a repository symbol: kept in meta, not in var_types
+PRIMITIVE_TYPES = {"string", "number", "boolean", "bigint", "symbol", "any", "unknown",
+                   "void", "never", "object", "null", "undefined", "true", "false"}
+_JSDOC_PARAM = re.compile(r"@param\s+\{([^}]+)\}\s+\[?([\w$]+)")
+_JSDOC_RETURNS = re.compile(r"@returns?\s+\{([^}]+)\}")
+_JSDOC_TYPE = re.compile(r"@type\s+\{([^}]+)\}")
+
+
+@dataclass(frozen=True)
+class Dialect:
+    """Which grammar parses the file and which query files describe it."""
+
+    grammar: str        # registry name: "typescript", "tsx" or "javascript"
+    queries: str        # query file prefix: "typescript" (also for tsx) or "javascript"
+    lang: str           # ParseResult.lang
+
+
+def module_of(rel_path: str) -> str:
+    """``src/routes/index.ts`` -> ``src/routes/index``."""
+    stem, ext = posixpath.splitext(rel_path)
+    return stem if ext.lower() in CODE_EXTENSIONS else rel_path
+
+
+def resolve_specifier(spec: str, rel_path: str) -> str:
+    """Module path of an import specifier seen in ``rel_path``.
+
+    Relative specifiers (``./x``, ``../lib``, ``.``) are joined to the importing file's
+    directory and lose a code extension (``./x.js`` in TS ESM code names ``x.ts``).
+    Bare specifiers (``express``, ``@scope/pkg``) are returned as written.
+    """
+    if not (spec == "." or spec == ".." or spec.startswith(("./", "../"))):
+        return spec
+    joined = posixpath.normpath(posixpath.join(posixpath.dirname(rel_path), spec))
+    return module_of(joined)
+
+
+def node_text(node: Node | None) -> str:
+    """Decoded source text of ``node`` ("" for None)."""
+    return node.text.decode("utf-8", errors="replace") if node is not None else ""
+
+
+def simple_type(text: str | None) -> str | None:
+    """A type as written -> the name the resolver looks up.
+
+    Strips ``:``, ``readonly``, generics, ``[]`` and null/undefined union members:
+    ``Repository<User> | null`` -> ``Repository``.
+    """
+    if not text:
+        return None
+    text = text.strip().lstrip(":").strip()
+    parts = [p.strip() for p in _split_top_level(text, "|")]
+    parts = [p for p in parts if p and p not in ("null", "undefined", "void")]
+    if not parts:
+        return None
+    text = parts[0].removeprefix("readonly ").strip()
+    if text[:1] in "{([\"'`":  # object/function/tuple/literal types name no symbol
+        return None
+    text = text.split("<", 1)[0].strip()
+    while text.endswith("[]"):
+        text = text[:-2].strip()
+    return text or None
+
+
+def _split_top_level(text: str, sep: str) -> list[str]:
+    """Split on ``sep`` outside of ``<>``/``()``/``{}``/``[]``."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        if ch in "<({[":
+            depth += 1
+        elif ch in ">)}]":
+            depth -= 1
+        elif ch == sep and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    parts.append(text[start:])
+    return parts
+
+
+def clean_jsdoc(text: str) -> str | None:
+    """Strip ``/**``, ``*/`` and leading ``*`` from a JSDoc block."""
+    body = text.strip().removeprefix("/**").removesuffix("*/")
+    lines = []
+    for line in body.splitlines():
+        line = line.strip()
+        if line.startswith("*"):
+            line = line[1:]
+            line = line[1:] if line.startswith(" ") else line
+        lines.append(line.rstrip())
+    cleaned = "\n".join(lines).strip()
+    return cleaned or None
+
+
+def receiver_chain(node: Node) -> list[str]:
+    """Receiver chain of a call's object: ``this.repo`` -> ["this", "repo"]; ["?"] when
+    the object is an expression we cannot name (a call result, an index...)."""
+    if node.type in ("this", "super", "identifier"):
+        return [node_text(node)]
+    if node.type == "member_expression":
+        head = receiver_chain(node.child_by_field_name("object"))
+        if head == ["?"]:
+            return head
+        return [*head, node_text(node.child_by_field_name("property"))]
+    if node.type in ("non_null_expression", "parenthesized_expression") and node.named_children:
+        inner = [c for c in node.named_children if c.type != "comment"]
+        if len(inner) == 1 and node.type == "non_null_expression":
+            return receiver_chain(inner[0])
+    return ["?"]
+
+
+def dotted(node: Node | None) -> str | None:
+    """``a.b.c`` for an identifier/member chain, else None."""
+    if node is None:
+        return None
+    chain = receiver_chain(node)
+    return None if chain == ["?"] else ".".join(chain)
+
+
+def string_value(node: Node | None) -> str | None:
+    """Value of a string literal or a template string without substitutions."""
+    if node is None or node.type not in ("string", "template_string"):
+        return None
+    if any(c.type == "template_substitution" for c in node.named_children):
+        return None
+    return node_text(node)[1:-1]
+
+
+def join_route(prefix: str, route: str) -> str:
+    """``/api`` + ``/:id`` -> ``/api/:id``; ``/api`` + ``/`` -> ``/api``."""
+    prefix = prefix.rstrip("/")
+    route = route.strip()
+    joined = prefix if route in ("", "/") else f"{prefix}/{route.lstrip('/')}"
+    return joined if joined.startswith("/") else "/" + joined
+
+
+def count_errors(root: Node) -> int:
+    """Number of ERROR and MISSING nodes (only subtrees with errors are visited)."""
+    count, stack = 0, [root]
+    while stack:
+        node = stack.pop()
+        if node.type == "ERROR" or node.is_missing:
+            count += 1
+        stack.extend(c for c in node.children if c.has_error or c.is_missing)
+    return count
+
+
+def walk(node: Node) -> Iterator[Node]:
+    """All descendants of ``node`` in document order."""
+    stack = list(reversed(node.children))
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(reversed(current.children))
+
+
+def captures(query_name: str, dialect: Dialect, root: Node) -> list[tuple[str, Node]]:
+    """All captures of ``<dialect>-<query_name>.scm`` as (name, node), in source order,
+    outer nodes before the nodes they contain; ``_``-prefixed helper captures dropped."""
+    query = registry.query(dialect.grammar, f"{dialect.queries}-{query_name}")
+    found = QueryCursor(query).captures(root)
+    pairs = [(name, node) for name, nodes in found.items() if not name.startswith("_")
+             for node in nodes]
+    pairs.sort(key=lambda p: (p[1].start_byte, -p[1].end_byte))
+    return pairs
+
+
+class FileContext:
+    """State while extracting one file: the ParseResult being built; ``owners`` maps
+    the node id of each symbol that can enclose code (class, function, method, endpoint)
+    to its fqn."""
+
+    def __init__(self, source: bytes, rel_path: str, dialect: Dialect, root: Node) -> None:
+        self.source = source
+        self.path = rel_path
+        self.dialect = dialect
+        self.root = root
+        self.offsets = CharOffsets(source)
+        self.module = module_of(rel_path)
+        self.result = ParseResult(path=rel_path, lang=dialect.lang, module=self.module,
+                                  package=None)
+        self.owners: dict[int, str] = {}
+        self.by_fqn: dict[str, Symbol] = {}
+        self.class_fqns: set[str] = set()
+        self.imported: set[str] = set()
+        self.deferred: list[Callable[[], None]] = []
+
+    # ----------------------------------------------------------------- helpers
+    def owner_of(self, node: Node) -> str | None:
+        """fqn of the innermost symbol enclosing ``node`` (None = file level)."""
+        current = node.parent
+        while current is not None:
+            fqn = self.owners.get(current.id)
+            if fqn is not None:
+                return fqn
+            current = current.parent
+        return None
+
+    def child_fqn(self, parent: str | None, name: str) -> str:
+        return f"{parent}.{name}" if parent else f"{self.module}:{name}"
+
+    def add_symbol(self, kind: str, name: str, fqn: str, parent: str | None, span: Node,
+                   *, signature: str | None = None, doc: str | None = None,
+                   meta: dict[str, Any] | None = None, owner_node: Node | None = None,
+                   ) -> Symbol:
+        """Record a symbol spanning ``span``; ``owner_node`` (if any) encloses its code."""
+        suffix = ""
+        if fqn in self.by_fqn:  # overloads / re-declarations: keep stable keys distinct
+            suffix = f"#{span.start_point[0] + 1}"
+        symbol = Symbol(
+            kind=kind, name=name, fqn=fqn, parent=parent,
+            line_start=span.start_point[0] + 1, line_end=span.end_point[0] + 1,
+            char_start=self.offsets(span.start_byte), char_end=self.offsets(span.end_byte),
+            signature=signature, doc_comment=doc, meta=meta or {}, key_suffix=suffix,
+        )
+        self.result.symbols.append(symbol)
+        self.by_fqn.setdefault(fqn, symbol)
+        if owner_node is not None:
+            self.owners[owner_node.id] = fqn
+        return symbol
+
+    def set_var_type(self, scope: str | None, name: str, type_: str | None) -> None:
+        """Remember the type of ``name`` in ``scope`` (None = file level)."""
+        if not type_ or not name or type_ in PRIMITIVE_TYPES:
+            return
+        key = scope if scope is not None else self.path
+        self.result.var_types.setdefault(key, {}).setdefault(name, type_)
+
+    def add_call(self, caller: str | None, name: str, receiver: list[str] | None,
+                 node: Node, kind: str = "call") -> None:
+        self.result.calls.append(Call(caller=caller, name=name, receiver=receiver,
+                                      line=node.start_point[0] + 1, kind=kind))
+
+    def add_heritage(self, cls: str, base: str, relation: str, node: Node) -> None:
+        self.result.heritage.append(Heritage(cls=cls, base=base, relation=relation,
+                                             line=node.start_point[0] + 1))
+
+    def add_import(self, alias: str, target: str, node: Node) -> None:
+        self.imported.add(alias)
+        self.result.imports.append(Import(alias=alias, target=target,
+                                          line=node.start_point[0] + 1))
+
+    def add_registration(self, registration: Registration) -> None:
+        self.result.registrations.append(registration)

@@ -1,0 +1,436 @@
+"""Declarations of a TS/JS file: symbols, heritage, class/function/file variable types."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from tree_sitter import Node
+
+from graphrag.parsing.languages.ecmascript.common import (
+    _JSDOC_PARAM,
+    _JSDOC_RETURNS,
+    _JSDOC_TYPE,
+    _MAX_SIGNATURE,
+    FileContext,
+    clean_jsdoc,
+    dotted,
+    node_text,
+    simple_type,
+    walk,
+)
+
+_PARAMETER_NODES = {"required_parameter", "optional_parameter"}
+_PROPERTY_MODIFIERS = {"accessibility_modifier", "readonly", "override"}
+_MEMBER_BODIES = {"class_body", "interface_body"}
+_IDENTIFIER = re.compile(r"^[\w$]+$")
+
+
+def collect(ctx: FileContext, definitions: list[tuple[str, Node]]) -> None:
+    """Emit a symbol for every declaration capture (outer declarations first)."""
+    handlers = {
+        "definition.class": _class,
+        "definition.interface": _interface,
+        "definition.enum": _enum,
+        "definition.function": _function_declaration,
+        "definition.function_variable": _function_variable,
+        "definition.function_export": _function_export,
+        "definition.function_default": _function_default,
+        "definition.method": _method,
+        "definition.field": _field,
+    }
+    for name, node in definitions:
+        handler = handlers.get(name)
+        if handler is not None:
+            handler(ctx, node)
+    for task in ctx.deferred:  # work that needs every declaration of the file
+        task()
+    ctx.deferred.clear()
+
+
+def collect_variable_types(ctx: FileContext, definitions: list[tuple[str, Node]]) -> None:
+    """Types of local and module variables: ``const x: Foo``, ``new Foo()``, ``makeFoo()``."""
+    for name, node in definitions:
+        if name != "definition.variable":
+            continue
+        scope = ctx.owner_of(node)
+        if scope in ctx.class_fqns:
+            continue  # a local inside a field initializer is not a field
+        declared = node.child_by_field_name("type")
+        type_ = simple_type(node_text(declared)) if declared else None
+        ctx.set_var_type(scope, node_text(node.child_by_field_name("name")),
+                         type_ or infer_type(node.child_by_field_name("value")))
+
+
+# ---------------------------------------------------------------- shared helpers
+def outer_node(node: Node) -> Node:
+    """The statement that carries ``node``'s doc comment and span: its ``export``
+    wrapper, or for a lone variable declarator its declaration."""
+    if node.type == "variable_declarator":
+        decl = node.parent
+        if decl is None or len(decl.named_children) != 1:
+            return node
+        node = decl
+    parent = node.parent
+    return parent if parent is not None and parent.type == "export_statement" else node
+
+
+def is_default_export(outer: Node) -> bool:
+    return outer.type == "export_statement" and any(c.type == "default" for c in outer.children)
+
+
+def doc_comment(node: Node) -> str | None:
+    """JSDoc ``/** */`` directly above ``node`` (decorators in between are skipped)."""
+    first, prev = node, node.prev_named_sibling
+    while prev is not None and prev.type == "decorator":
+        first, prev = prev, prev.prev_named_sibling
+    if prev is None or prev.type != "comment":
+        return None
+    text = node_text(prev)
+    if not text.startswith("/**") or text.startswith("/**/"):
+        return None
+    if prev.end_point[0] < first.start_point[0] - 1:
+        return None  # separated by a blank line: not this declaration's doc
+    return clean_jsdoc(text)
+
+
+def signature(node: Node, body: Node | None) -> str:
+    """Header of ``node`` up to ``body`` (decorators excluded), whitespace normalised."""
+    start = node.start_byte
+    for child in node.children:
+        if child.type not in ("decorator", "comment"):
+            start = child.start_byte
+            break
+    end = body.start_byte if body is not None else node.end_byte
+    raw = node.text[start - node.start_byte:end - node.start_byte].decode("utf-8", "replace")
+    text = " ".join(raw.split()).rstrip(" {;")
+    text = text.removesuffix("=>").rstrip(" =")
+    return text if len(text) <= _MAX_SIGNATURE else text[:_MAX_SIGNATURE] + "..."
+
+
+def decorators(node: Node, outer: Node | None = None) -> list[str]:
+    """Decorators as written: preceding sibling decorators (TS class members) and
+    decorator children of the node and its export wrapper."""
+    found: list[Node] = []
+    prev = node.prev_named_sibling
+    while prev is not None and prev.type == "decorator":
+        found.insert(0, prev)
+        prev = prev.prev_named_sibling
+    holders = [node] if outer is None or outer is node else [outer, node]
+    for holder in holders:
+        found.extend(c for c in holder.children if c.type == "decorator")
+    seen: list[str] = []
+    for dec in found:
+        text = " ".join(node_text(dec).split())
+        if text not in seen:
+            seen.append(text)
+    return seen
+
+
+def function_meta(fn: Node, doc: str | None) -> dict[str, Any]:
+    """``params``, ``return_type`` and ``async`` of a function-like node (TS types,
+    falling back to JSDoc ``@param {T}``/``@returns {T}``)."""
+    meta: dict[str, Any] = {"params": params(fn, doc)}
+    returns = fn.child_by_field_name("return_type")
+    if returns is not None:
+        meta["return_type"] = node_text(returns).lstrip(":").strip()
+    else:
+        match = _JSDOC_RETURNS.search(doc or "")
+        meta["return_type"] = match.group(1).strip() if match else None
+    if any(c.type == "async" for c in fn.children):
+        meta["async"] = True
+    return meta
+
+
+def params(fn: Node, doc: str | None) -> list[list[str | None]]:
+    """``[[name, type-or-None], ...]`` of a function-like node."""
+    documented = {m.group(2): m.group(1).strip() for m in _JSDOC_PARAM.finditer(doc or "")}
+    holder = fn.child_by_field_name("parameters")
+    if holder is None:
+        single = fn.child_by_field_name("parameter")  # `x => ...`
+        items = [single] if single is not None else []
+    else:
+        items = [c for c in holder.named_children if c.type != "comment"]
+    result: list[list[str | None]] = []
+    for item in items:
+        name, type_ = _param(item)
+        result.append([name, type_ or documented.get(name)])
+    return result
+
+
+def _param(item: Node) -> tuple[str, str | None]:
+    if item.type in _PARAMETER_NODES:
+        type_node = item.child_by_field_name("type")
+        type_ = node_text(type_node).lstrip(":").strip() if type_node else None
+        return node_text(item.child_by_field_name("pattern")), type_
+    if item.type == "assignment_pattern":
+        return node_text(item.child_by_field_name("left")), None
+    return node_text(item), None
+
+
+def record_param_types(ctx: FileContext, scope: str, param_list: list[list[str | None]]) -> None:
+    for name, type_ in param_list:
+        if name and type_ and _IDENTIFIER.match(name):  # destructured params have no name
+            ctx.set_var_type(scope, name, simple_type(type_))
+
+
+def infer_type(node: Node | None) -> str | None:
+    """Type of a variable from its initializer: ``new Foo()`` -> ``Foo``,
+    ``makeFoo()`` -> ``=call:makeFoo``, ``x as Foo`` -> ``Foo``; else None."""
+    if node is None:
+        return None
+    kind = node.type
+    inner = [c for c in node.named_children if c.type != "comment"]
+    if kind == "new_expression":
+        return simple_type(dotted(node.child_by_field_name("constructor")))
+    if kind == "call_expression":
+        callee = dotted(node.child_by_field_name("function"))
+        return f"=call:{callee}" if callee and callee != "require" else None
+    if kind in ("await_expression", "parenthesized_expression", "non_null_expression"):
+        return infer_type(inner[0]) if inner else None
+    if kind in ("as_expression", "satisfies_expression") and len(inner) == 2:
+        return simple_type(node_text(inner[1]))
+    if kind == "type_assertion" and inner:
+        return simple_type(node_text(inner[0]).strip("<>"))
+    return None
+
+
+def _base_name(node: Node) -> str | None:
+    if node.type in ("type_arguments", "comment"):
+        return None
+    if node.type == "generic_type":
+        node = node.child_by_field_name("name") or node
+    return simple_type(node_text(node))
+
+
+# ---------------------------------------------------------------- declarations
+def _class(ctx: FileContext, node: Node) -> None:
+    name = node_text(node.child_by_field_name("name"))
+    outer = outer_node(node)
+    parent = ctx.owner_of(node)
+    fqn = ctx.child_fqn(parent, name)
+    meta: dict[str, Any] = {"exported": outer.type == "export_statement"}
+    if node.type == "abstract_class_declaration":
+        meta["abstract"] = True
+    if is_default_export(outer):
+        meta["export_default"] = True
+    found = decorators(node, outer)
+    if found:
+        meta["decorators"] = found
+    ctx.add_symbol("CLASS", name, fqn, parent, outer,
+                   signature=signature(node, node.child_by_field_name("body")),
+                   doc=doc_comment(outer), meta=meta, owner_node=node)
+    ctx.class_fqns.add(fqn)
+    for heritage in (c for c in node.named_children if c.type == "class_heritage"):
+        _class_heritage(ctx, fqn, heritage)
+
+
+def _class_heritage(ctx: FileContext, fqn: str, heritage: Node) -> None:
+    for clause in heritage.named_children:
+        if clause.type in ("extends_clause", "implements_clause"):
+            relation = "extends" if clause.type == "extends_clause" else "implements"
+            for base in clause.named_children:
+                name = _base_name(base)
+                if name:
+                    ctx.add_heritage(fqn, name, relation, base)
+        else:  # JavaScript: `class A extends <expression>`
+            name = _base_name(clause)
+            if name:
+                ctx.add_heritage(fqn, name, "extends", clause)
+
+
+def _interface(ctx: FileContext, node: Node) -> None:
+    name = node_text(node.child_by_field_name("name"))
+    outer = outer_node(node)
+    parent = ctx.owner_of(node)
+    fqn = ctx.child_fqn(parent, name)
+    ctx.add_symbol("INTERFACE", name, fqn, parent, outer,
+                   signature=signature(node, node.child_by_field_name("body")),
+                   doc=doc_comment(outer),
+                   meta={"exported": outer.type == "export_statement"}, owner_node=node)
+    ctx.class_fqns.add(fqn)
+    for clause in (c for c in node.named_children if c.type == "extends_type_clause"):
+        for base in clause.named_children:
+            base_name = _base_name(base)
+            if base_name:
+                ctx.add_heritage(fqn, base_name, "extends", base)
+
+
+def _enum(ctx: FileContext, node: Node) -> None:
+    name = node_text(node.child_by_field_name("name"))
+    outer = outer_node(node)
+    parent = ctx.owner_of(node)
+    members = [node_text(c.child_by_field_name("name") or c)
+               for c in (node.child_by_field_name("body") or node).named_children
+               if c.type != "comment"]
+    ctx.add_symbol("ENUM", name, ctx.child_fqn(parent, name), parent, outer,
+                   signature=signature(node, node.child_by_field_name("body")),
+                   doc=doc_comment(outer),
+                   meta={"exported": outer.type == "export_statement", "members": members},
+                   owner_node=node)
+
+
+def _add_function(ctx: FileContext, name: str, fn: Node, span: Node, sig_node: Node,
+                  owner_node: Node, extra: dict[str, Any] | None = None) -> None:
+    """A FUNCTION symbol for the function-like node ``fn``."""
+    parent = ctx.owner_of(span)
+    fqn = ctx.child_fqn(parent, name)
+    doc = doc_comment(span)
+    meta = function_meta(fn, doc)
+    meta.update(extra or {})
+    ctx.add_symbol("FUNCTION", name, fqn, parent, span,
+                   signature=signature(sig_node, fn.child_by_field_name("body")),
+                   doc=doc, meta=meta, owner_node=owner_node)
+    record_param_types(ctx, fqn, meta["params"])
+
+
+def _export_meta(outer: Node) -> dict[str, Any]:
+    meta: dict[str, Any] = {"exported": outer.type == "export_statement"}
+    if is_default_export(outer):
+        meta["export_default"] = True
+    return meta
+
+
+def _function_declaration(ctx: FileContext, node: Node) -> None:
+    outer = outer_node(node)
+    _add_function(ctx, node_text(node.child_by_field_name("name")), node, outer, node, node,
+                  _export_meta(outer))
+
+
+def _is_top_level(statement: Node) -> bool:
+    parent = statement.parent
+    if parent is not None and parent.type == "export_statement":
+        parent = parent.parent
+    return parent is not None and parent.type == "program"
+
+
+def _function_variable(ctx: FileContext, node: Node) -> None:
+    """``const f = (...) => ...`` at the top level of the file."""
+    decl = node.parent
+    if decl is None or not _is_top_level(decl):
+        return
+    outer = outer_node(node)
+    sig_node = decl if outer is not node else node
+    _add_function(ctx, node_text(node.child_by_field_name("name")),
+                  node.child_by_field_name("value"), outer, sig_node, node, _export_meta(outer))
+
+
+def _function_export(ctx: FileContext, node: Node) -> None:
+    """CommonJS ``exports.f = function () {}`` / ``module.exports.f = (...) => ...``."""
+    if not _is_top_level(node):
+        return
+    assignment = node.named_children[0]
+    left = assignment.child_by_field_name("left")
+    if node_text(left.child_by_field_name("object")) not in ("exports", "module.exports"):
+        return
+    name = node_text(left.child_by_field_name("property"))
+    _add_function(ctx, name, assignment.child_by_field_name("right"), node, node, node,
+                  {"exported": True})
+
+
+def _function_default(ctx: FileContext, node: Node) -> None:
+    """``export default function () {}``: a FUNCTION named ``default``."""
+    _add_function(ctx, "default", node.child_by_field_name("value"), node, node, node,
+                  {"exported": True, "export_default": True})
+
+
+def _method(ctx: FileContext, node: Node) -> None:
+    if node.parent is None or node.parent.type not in _MEMBER_BODIES:
+        return  # object literal methods are not symbols
+    parent = ctx.owner_of(node)
+    if parent is None:
+        return
+    name = node_text(node.child_by_field_name("name"))
+    in_class = node.parent.type == "class_body"
+    kind = "CONSTRUCTOR" if in_class and name == "constructor" else "METHOD"
+    fqn = ctx.child_fqn(parent, name)
+    doc = doc_comment(node)
+    meta = function_meta(node, doc)
+    meta["static"] = any(c.type == "static" for c in node.children)
+    if node.type == "abstract_method_signature":
+        meta["abstract"] = True
+    accessor = next((c.type for c in node.children if c.type in ("get", "set")), None)
+    if accessor:
+        meta["accessor"] = accessor
+    found = decorators(node)
+    if found:
+        meta["decorators"] = found
+    body = node.child_by_field_name("body")
+    ctx.add_symbol(kind, name, fqn, parent, node, signature=signature(node, body), doc=doc,
+                   meta=meta, owner_node=node if body is not None else None)
+    if body is not None:
+        record_param_types(ctx, fqn, meta["params"])
+    if kind == "CONSTRUCTOR":
+        _parameter_properties(ctx, node, parent)
+        if body is not None:
+            ctx.deferred.append(lambda: _constructor_assignments(ctx, body, parent, fqn))
+
+
+def _field(ctx: FileContext, node: Node) -> None:
+    if node.parent is None or node.parent.type not in _MEMBER_BODIES:
+        return
+    parent = ctx.owner_of(node)
+    if parent is None:
+        return
+    name_node = node.child_by_field_name("name") or node.child_by_field_name("property")
+    name = node_text(name_node)
+    type_node = node.child_by_field_name("type")
+    value = node.child_by_field_name("value")
+    doc = doc_comment(node)
+    declared = node_text(type_node).lstrip(":").strip() if type_node else None
+    if declared is None:
+        match = _JSDOC_TYPE.search(doc or "")
+        declared = match.group(1).strip() if match else None
+    meta: dict[str, Any] = {"type": declared,
+                            "static": any(c.type == "static" for c in node.children)}
+    found = decorators(node)
+    if found:
+        meta["decorators"] = found
+    body = value.child_by_field_name("body") if value is not None else None
+    ctx.add_symbol("FIELD", name, ctx.child_fqn(parent, name), parent, node,
+                   signature=signature(node, body), doc=doc, meta=meta)
+    ctx.set_var_type(parent, name, simple_type(declared) or infer_type(value))
+
+
+def _parameter_properties(ctx: FileContext, ctor: Node, cls: str) -> None:
+    """``constructor(private readonly repo: UserRepo)`` declares field ``repo``."""
+    holder = ctor.child_by_field_name("parameters")
+    for param in holder.named_children if holder is not None else []:
+        if param.type not in _PARAMETER_NODES:
+            continue
+        if not any(c.type in _PROPERTY_MODIFIERS for c in param.children):
+            continue
+        name, type_ = _param(param)
+        ctx.add_symbol("FIELD", name, ctx.child_fqn(cls, name), cls, param,
+                       signature=" ".join(node_text(param).split()),
+                       meta={"type": type_, "static": False, "parameter_property": True})
+        ctx.set_var_type(cls, name, simple_type(type_))
+
+
+def _constructor_assignments(ctx: FileContext, body: Node, cls: str, ctor_fqn: str) -> None:
+    """``this.x = ...`` in a constructor declares field ``x`` (JS style) and gives its
+    type from ``new X()``, a call, or a typed constructor parameter."""
+    ctor_types = ctx.result.var_types.get(ctor_fqn, {})
+    for node in walk(body):
+        if node.type != "assignment_expression":
+            continue
+        left = node.child_by_field_name("left")
+        if left is None or left.type != "member_expression":
+            continue
+        if node_text(left.child_by_field_name("object")) != "this":
+            continue
+        name = node_text(left.child_by_field_name("property"))
+        right = node.child_by_field_name("right")
+        statement = node.parent if node.parent.type == "expression_statement" else node
+        doc = doc_comment(statement)
+        match = _JSDOC_TYPE.search(doc or "")
+        type_ = simple_type(match.group(1)) if match else infer_type(right)
+        if type_ is None and right is not None and right.type == "identifier":
+            type_ = ctor_types.get(node_text(right))
+        fqn = ctx.child_fqn(cls, name)
+        if fqn not in ctx.by_fqn:
+            ctx.add_symbol("FIELD", name, fqn, cls, statement,
+                           signature=re.sub(r"\s+", " ", node_text(left)), doc=doc,
+                           meta={"type": type_, "static": False, "assigned_in_constructor":
+                                 True})
+        ctx.set_var_type(cls, name, type_)

@@ -1,0 +1,554 @@
+"""Go extractor: one ``.go`` file -> :class:`ParseResult`.
+
+Covers structs and other named types (CLASS), interfaces (INTERFACE, their method specs
+as METHOD), functions (FUNCTION), methods (METHOD, parent = receiver type, wherever that
+type is declared in the package), struct fields (FIELD), ``//`` doc comments, imports,
+calls with receiver chains, embedding (structs: ``embeds``, interfaces: ``extends``),
+variable types (fields, receivers, parameters, ``x := pkg.NewX()``, ``&Foo{}``,
+``var x Foo``) and ``HandleFunc``/``Handle`` route registrations (an inline ``func``
+literal handler becomes an ENDPOINT symbol).
+
+The package fqn is the module path from the deepest enclosing ``go.mod`` plus the
+directory below it (see :func:`package_path`).
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+import textwrap
+
+from tree_sitter import Node, QueryCursor
+
+from graphrag.parsing import registry
+from graphrag.parsing.model import (
+    Call,
+    CharOffsets,
+    Heritage,
+    Import,
+    ParseResult,
+    Registration,
+    Symbol,
+)
+from graphrag.parsing.registry import RepoContext
+
+LANG = "go"
+# Builtin functions and conversions: never calls into the repository.
+_BUILTINS = frozenset({
+    "append", "cap", "clear", "close", "complex", "copy", "delete", "imag", "len", "make",
+    "max", "min", "new", "panic", "print", "println", "real", "recover",
+    # conversions to predeclared types look like calls too
+    "string", "int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32",
+    "uint64", "uintptr", "float32", "float64", "byte", "rune", "bool", "error", "any",
+    "complex64", "complex128",
+})
+_REGISTER_FUNCS = {"HandleFunc", "Handle"}
+_HTTP_METHODS = {"GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS", "CONNECT",
+                 "TRACE"}
+_NON_NOMINAL = ("map[", "chan ", "chan<-", "<-chan", "func", "interface", "struct")
+_DIRECTIVE = re.compile(r"^//(go:|nolint|line |export )")
+
+
+def extract(source: bytes, rel_path: str, ctx: RepoContext) -> ParseResult:
+    """Parse one Go file into symbols, imports, calls, heritage, registrations and types."""
+    tree = registry.parser(LANG).parse(source)
+    root = tree.root_node
+    package = package_path(rel_path, ctx, _package_clause(root))
+    result = ParseResult(path=rel_path, lang=LANG, module=package, package=package)
+    _Extractor(root, source, package, CharOffsets(source), result).run()
+    result.error_count = count_errors(root)
+    return result
+
+
+def package_path(rel_path: str, ctx: RepoContext, clause_name: str = "") -> str:
+    """Import path of the file's package: the deepest ``go.mod`` directory containing the
+    file gives the module path, the rest of the directory is appended. Without a
+    ``go.mod`` the directory itself (or the package clause name at the root) is used."""
+    directory = posixpath.dirname(rel_path)
+    best: str | None = None
+    for mod_dir in ctx.go_modules:
+        inside = mod_dir == "" or directory == mod_dir or directory.startswith(mod_dir + "/")
+        if inside and (best is None or len(mod_dir) > len(best)):
+            best = mod_dir
+    if best is None:
+        return directory or clause_name
+    rest = directory[len(best):].lstrip("/")
+    module = ctx.go_modules[best]
+    return f"{module}/{rest}" if rest else module
+
+
+def count_errors(root: Node) -> int:
+    """Number of ERROR and MISSING nodes in the tree (0 without walking a clean tree)."""
+    if not root.has_error:
+        return 0
+    count, stack = 0, [root]
+    while stack:
+        node = stack.pop()
+        if node.type == "ERROR" or node.is_missing:
+            count += 1
+        if node.has_error or node.is_missing:
+            stack.extend(node.children)
+    return count
+
+
+def normalize(text: str) -> str:
+    """Collapse whitespace and tidy brackets so multi-line headers read as one line."""
+    text = " ".join(text.split())
+    text = re.sub(r"([(\[]) ", r"\1", text)
+    return re.sub(r",? ([)\]])", r"\1", text)
+
+
+def clean_type(text: str | None) -> str | None:
+    """Nominal type for the resolver: ``*store.Store`` -> ``store.Store``,
+    ``[]*Product`` -> ``Product``, ``Box[T]`` -> ``Box``; None for maps, funcs, chans
+    and anonymous structs/interfaces (no methods to resolve through them)."""
+    if not text:
+        return None
+    t = text.strip()
+    while True:
+        stripped = re.sub(r"^(\*|&|\.\.\.|\[\d*\])", "", t).strip()
+        if stripped == t:
+            break
+        t = stripped
+    if t.startswith(_NON_NOMINAL):
+        return None
+    t = t.split("[", 1)[0].strip()
+    return t or None
+
+
+def _text(node: Node | None) -> str:
+    return node.text.decode("utf-8", errors="replace") if node is not None else ""
+
+
+def _package_clause(root: Node) -> str:
+    clause = next((c for c in root.named_children if c.type == "package_clause"), None)
+    ident = clause.named_children[0] if clause is not None and clause.named_children else None
+    return _text(ident)
+
+
+def dotted(node: Node | None) -> str | None:
+    """``a.b.c`` for identifier/selector chains, else None."""
+    if node is None:
+        return None
+    if node.type in ("identifier", "package_identifier", "type_identifier",
+                     "field_identifier"):
+        return _text(node)
+    if node.type == "selector_expression":
+        base = dotted(node.child_by_field_name("operand"))
+        return f"{base}.{_text(node.child_by_field_name('field'))}" if base else None
+    if node.type == "qualified_type":
+        return f"{_text(node.child_by_field_name('package'))}." \
+               f"{_text(node.child_by_field_name('name'))}"
+    return None
+
+
+def receiver_chain(node: Node) -> list[str]:
+    """``s.store`` -> ``["s", "store"]``; ``["?"]`` for calls, indexes and the like."""
+    if node.type == "identifier":
+        return [_text(node)]
+    if node.type == "selector_expression":
+        head = receiver_chain(node.child_by_field_name("operand"))
+        return ["?"] if head == ["?"] else [*head, _text(node.child_by_field_name("field"))]
+    return ["?"]
+
+
+def string_literal(node: Node | None) -> str | None:
+    """Content of an interpreted or raw string literal."""
+    if node is None or node.type not in ("interpreted_string_literal", "raw_string_literal"):
+        return None
+    return _text(node)[1:-1]
+
+
+def parse_pattern(pattern: str) -> tuple[str, str]:
+    """Go 1.22 ServeMux pattern -> (method, route): ``"GET /x"`` -> ``("GET", "/x")``,
+    ``"/x"`` -> ``("ANY", "/x")``; a host part before the path is dropped."""
+    method, route = "ANY", pattern.strip()
+    head, _, rest = route.partition(" ")
+    if rest and head.upper() in _HTTP_METHODS:
+        method, route = head.upper(), rest.strip()
+    if not route.startswith("/") and "/" in route:
+        route = route[route.index("/"):]
+    return method, route
+
+
+def doc_comment(node: Node, source: bytes) -> str | None:
+    """The comment block ending on the line right above ``node``, markers stripped."""
+    comments: list[Node] = []
+    row = node.start_point[0]
+    cur = node.prev_sibling
+    while cur is not None and cur.type == "comment" and cur.end_point[0] == row - 1 \
+            and _starts_line(cur, source):
+        comments.insert(0, cur)
+        row = cur.start_point[0]
+        cur = cur.prev_sibling
+    return _comment_text(comments)
+
+
+def _trailing_comment(node: Node, source: bytes) -> str | None:
+    """``Name string // the name``: a comment on the same line after ``node``."""
+    nxt = node.next_sibling
+    if nxt is not None and nxt.type == "comment" and nxt.start_point[0] == node.end_point[0]:
+        return _comment_text([nxt])
+    return None
+
+
+def _starts_line(node: Node, source: bytes) -> bool:
+    line_start = node.start_byte - node.start_point[1]
+    return not source[line_start:node.start_byte].strip()
+
+
+def _comment_text(comments: list[Node]) -> str | None:
+    lines: list[str] = []
+    for comment in comments:
+        text = _text(comment)
+        if text.startswith("//"):
+            if _DIRECTIVE.match(text):
+                continue
+            body = text[2:]
+            lines.append(body[1:] if body.startswith(" ") else body)
+        else:
+            for line in text[2:-2].splitlines():
+                lines.append(re.sub(r"^\s*\* ?", "", line))
+    doc = textwrap.dedent("\n".join(lines)).strip()
+    return doc or None
+
+
+def _params(plist: Node | None) -> list[list[str | None]]:
+    """``[[name, type]]`` of a parameter list; unnamed parameters are named ``_``."""
+    out: list[list[str | None]] = []
+    if plist is None:
+        return out
+    for p in plist.named_children:
+        if p.type not in ("parameter_declaration", "variadic_parameter_declaration"):
+            continue
+        type_text = normalize(_text(p.child_by_field_name("type")))
+        if p.type == "variadic_parameter_declaration":
+            type_text = "..." + type_text
+        names = p.children_by_field_name("name") or [None]
+        out.extend([_text(n) if n is not None else "_", type_text] for n in names)
+    return out
+
+
+def _result_type(node: Node) -> str | None:
+    result = node.child_by_field_name("result")
+    return normalize(_text(result)) if result is not None else None
+
+
+class _Extractor:
+    """Single-use worker filling ``result`` for one file."""
+
+    def __init__(self, root: Node, source: bytes, package: str, offsets: CharOffsets,
+                 result: ParseResult) -> None:
+        self.root = root
+        self.source = source
+        self.pkg = package
+        self.offsets = offsets
+        self.result = result
+        self.scopes: dict[int, str] = {}  # func/method/inline-handler node id -> fqn
+
+    def run(self) -> None:
+        defs = QueryCursor(registry.query(LANG, "go-definitions")).captures(self.root)
+        refs = QueryCursor(registry.query(LANG, "go-references")).captures(self.root)
+        for node in _in_order(refs.get("reference.import", [])):
+            self._import(node)
+        for node in _in_order(defs.get("definition.type", [])):
+            self._type(node)
+        for node in _in_order(defs.get("definition.function", []) +
+                              defs.get("definition.method", [])):
+            self._function(node)
+        # In source order a HandleFunc call precedes the calls inside its inline handler,
+        # so the handler's scope exists before those calls look for their caller.
+        for node in _in_order(refs.get("reference.call", [])):
+            self._call(node)
+        for node in _in_order(defs.get("definition.local", [])):
+            self._local(node)
+
+    # -- helpers -----------------------------------------------------------------------
+
+    def _span(self, node: Node) -> dict[str, int]:
+        return {
+            "line_start": node.start_point[0] + 1,
+            "line_end": node.end_point[0] + 1,
+            "char_start": self.offsets(node.start_byte),
+            "char_end": self.offsets(node.end_byte),
+        }
+
+    def _enclosing(self, node: Node) -> str | None:
+        cur = node.parent
+        while cur is not None:
+            if cur.id in self.scopes:
+                return self.scopes[cur.id]
+            cur = cur.parent
+        return None
+
+    def _var_types(self, scope: str) -> dict[str, str]:
+        return self.result.var_types.setdefault(scope, {})
+
+    def _doc(self, node: Node) -> str | None:
+        return doc_comment(node, self.source)
+
+    # -- imports -----------------------------------------------------------------------
+
+    def _import(self, spec: Node) -> None:
+        path = string_literal(spec.child_by_field_name("path")) or ""
+        name = spec.child_by_field_name("name")
+        alias = _text(name) if name is not None else path.rsplit("/", 1)[-1]
+        if alias == ".":
+            alias = "*"  # dot import: the package's names are used unqualified
+        self.result.imports.append(Import(alias=alias, target=path,
+                                          line=spec.start_point[0] + 1))
+
+    # -- types -------------------------------------------------------------------------
+
+    def _type(self, spec: Node) -> None:
+        name = _text(spec.child_by_field_name("name"))
+        body = spec.child_by_field_name("type")
+        decl = spec.parent
+        grouped = decl is not None and any(c.type == "(" for c in decl.children)
+        outer = spec if grouped or decl is None else decl
+        fqn = f"{self.pkg}.{name}"
+        kind = "INTERFACE" if body is not None and body.type == "interface_type" else "CLASS"
+        head = _text(spec)[: body.start_byte - spec.start_byte] if body is not None else ""
+        if body is not None and body.type in ("struct_type", "interface_type"):
+            signature = normalize(f"type {head}{body.type.removesuffix('_type')}")
+        else:
+            signature = normalize(f"type {_text(spec)}")
+        doc = self._doc(spec) if grouped else self._doc(outer)
+        meta = {} if body is None or body.type in ("struct_type", "interface_type") \
+            else {"underlying": normalize(_text(body))}
+        self.result.symbols.append(Symbol(
+            kind=kind, name=name, fqn=fqn, parent=None, signature=signature,
+            doc_comment=doc, meta=meta, **self._span(outer),
+        ))
+        if body is not None and body.type == "struct_type":
+            self._struct_fields(fqn, body)
+        elif body is not None and body.type == "interface_type":
+            self._interface_members(fqn, body)
+
+    def _struct_fields(self, owner: str, struct: Node) -> None:
+        fields = next((c for c in struct.named_children
+                       if c.type == "field_declaration_list"), None)
+        for decl in fields.named_children if fields is not None else []:
+            if decl.type != "field_declaration":
+                continue
+            type_node = decl.child_by_field_name("type")
+            type_text = normalize(_text(type_node))
+            names = decl.children_by_field_name("name")
+            if not names:
+                self._embedded(owner, type_node, decl)
+                continue
+            doc = self._doc(decl) or _trailing_comment(decl, self.source)
+            for ident in names:
+                name = _text(ident)
+                self.result.symbols.append(Symbol(
+                    kind="FIELD", name=name, fqn=f"{owner}.{name}", parent=owner,
+                    signature=f"{name} {type_text}", doc_comment=doc,
+                    meta={"type": type_text}, **self._span(decl),
+                ))
+                resolved = clean_type(type_text)
+                if resolved:
+                    self._var_types(owner)[name] = resolved
+
+    def _embedded(self, owner: str, type_node: Node | None, decl: Node) -> None:
+        """An embedded field: ``Base`` / ``*store.Base`` promotes the base's members."""
+        base = clean_type(_text(type_node))
+        if not base:
+            return
+        self.result.heritage.append(
+            Heritage(cls=owner, base=base, relation="embeds", line=decl.start_point[0] + 1))
+        # the embedded field is addressable by its type name: s.Base.Method()
+        self._var_types(owner)[base.rsplit(".", 1)[-1]] = base
+
+    def _interface_members(self, owner: str, iface: Node) -> None:
+        for member in iface.named_children:
+            if member.type == "method_elem":
+                name = _text(member.child_by_field_name("name"))
+                self.result.symbols.append(Symbol(
+                    kind="METHOD", name=name, fqn=f"{owner}.{name}", parent=owner,
+                    signature=normalize(_text(member)), doc_comment=self._doc(member),
+                    meta={"params": _params(member.child_by_field_name("parameters")),
+                          "return_type": _result_type(member), "abstract": True},
+                    **self._span(member),
+                ))
+            elif member.type == "type_elem" and len(member.named_children) == 1:
+                # a single named type is an embedded interface; unions are constraints
+                base = dotted(member.named_children[0])
+                if base:
+                    self.result.heritage.append(Heritage(
+                        cls=owner, base=base, relation="extends",
+                        line=member.start_point[0] + 1))
+
+    # -- functions and methods ---------------------------------------------------------
+
+    def _function(self, node: Node) -> None:
+        name = _text(node.child_by_field_name("name"))
+        params = _params(node.child_by_field_name("parameters"))
+        meta: dict[str, object] = {"params": params, "return_type": _result_type(node)}
+        parent, kind, fqn = None, "FUNCTION", f"{self.pkg}.{name}"
+        receiver = self._receiver(node)
+        types: dict[str, str] = {}
+        if receiver is not None:
+            recv_name, recv_type, pointer = receiver
+            parent, kind = f"{self.pkg}.{recv_type}", "METHOD"
+            fqn = f"{parent}.{name}"
+            meta.update(receiver=recv_type, pointer_receiver=pointer, static=False)
+            if recv_name:
+                types[recv_name] = recv_type
+        body = node.child_by_field_name("body")
+        end = body.start_byte if body is not None else node.end_byte
+        signature = normalize(node.text[: end - node.start_byte].decode("utf-8", "replace"))
+        self.result.symbols.append(Symbol(
+            kind=kind, name=name, fqn=fqn, parent=parent, signature=signature,
+            doc_comment=self._doc(node), meta=meta, **self._span(node),
+        ))
+        self.scopes[node.id] = fqn
+        for pname, ptype in params:
+            resolved = clean_type(ptype)
+            if pname and pname != "_" and resolved:
+                types[pname] = resolved
+        if types:
+            self._var_types(fqn).update(types)
+
+    @staticmethod
+    def _receiver(node: Node) -> tuple[str | None, str, bool] | None:
+        """``(name, type, pointer)`` of a method receiver ``(s *Server)``."""
+        if node.type != "method_declaration":
+            return None
+        plist = node.child_by_field_name("receiver")
+        decl = next((p for p in plist.named_children if p.type == "parameter_declaration"),
+                    None) if plist is not None else None
+        if decl is None:
+            return None
+        type_text = _text(decl.child_by_field_name("type"))
+        name = decl.child_by_field_name("name")
+        return (_text(name) if name is not None else None, clean_type(type_text) or type_text,
+                type_text.lstrip().startswith("*"))
+
+    # -- calls and registrations -------------------------------------------------------
+
+    def _call(self, node: Node) -> None:
+        func = node.child_by_field_name("function")
+        caller = self._enclosing(node)
+        line = node.start_point[0] + 1
+        if func.type == "identifier":
+            name, receiver = _text(func), None
+            if name in _BUILTINS:
+                return
+        else:
+            name = _text(func.child_by_field_name("field"))
+            receiver = receiver_chain(func.child_by_field_name("operand"))
+        self.result.calls.append(Call(caller=caller, name=name, receiver=receiver, line=line))
+        if func.type == "selector_expression" and name in _REGISTER_FUNCS:
+            self._registration(node, caller, line)
+
+    def _registration(self, call: Node, caller: str | None, line: int) -> None:
+        """``mux.HandleFunc("GET /x", h.list)``: a route plus a handler reference."""
+        args = [a for a in call.child_by_field_name("arguments").named_children
+                if a.type != "comment"]
+        pattern = string_literal(args[0]) if len(args) >= 2 else None
+        if pattern is None:
+            return
+        method, route = parse_pattern(pattern)
+        handler = _unwrap_handler_func(args[1])
+        reg = Registration(http_method=method, route=route, line=line, caller=caller)
+        if handler.type == "func_literal":
+            reg.inline_fqn = self._inline_endpoint(handler, call, method, route, caller)
+        elif handler.type in ("identifier", "selector_expression"):
+            if handler.type == "identifier":
+                reg.handler_name, reg.handler_receiver = _text(handler), None
+            else:
+                reg.handler_name = _text(handler.child_by_field_name("field"))
+                reg.handler_receiver = receiver_chain(handler.child_by_field_name("operand"))
+            self.result.calls.append(Call(caller, reg.handler_name, reg.handler_receiver,
+                                          handler.start_point[0] + 1, kind="ref"))
+        self.result.registrations.append(reg)
+
+    def _inline_endpoint(self, literal: Node, call: Node, method: str, route: str,
+                         caller: str | None) -> str:
+        name = f"{method} {route}"
+        fqn = f"{self.pkg}.{name}"
+        params = _params(literal.child_by_field_name("parameters"))
+        stmt = call.parent if call.parent is not None else call
+        body = literal.child_by_field_name("body")
+        end = body.start_byte if body is not None else literal.end_byte
+        self.result.symbols.append(Symbol(
+            kind="ENDPOINT", name=name, fqn=fqn, parent=caller,
+            signature=normalize(literal.text[: end - literal.start_byte].decode()),
+            doc_comment=self._doc(stmt) if stmt.type == "expression_statement" else None,
+            meta={"http_method": method, "route": route, "params": params,
+                  "return_type": None, "inline": True},
+            **self._span(literal),
+        ))
+        self.scopes[literal.id] = fqn
+        types = {n: t for n, t in ((n, clean_type(t)) for n, t in params) if n != "_" and t}
+        if types:
+            self._var_types(fqn).update(types)
+        return fqn
+
+    # -- local and package variables ---------------------------------------------------
+
+    def _local(self, node: Node) -> None:
+        scope = self._enclosing(node) or self.pkg
+        if node.type == "short_var_declaration":
+            names = _expr_list(node.child_by_field_name("left"))
+            values = _expr_list(node.child_by_field_name("right"))
+            declared = None
+        else:
+            names = node.children_by_field_name("name")
+            values = _expr_list(node.child_by_field_name("value"))
+            declared = clean_type(_text(node.child_by_field_name("type")))
+        for i, ident in enumerate(names):
+            name = _text(ident)
+            if ident.type != "identifier" or name == "_":
+                continue
+            if declared:
+                type_ = declared
+            elif len(values) == len(names):
+                type_ = _value_type(values[i])
+            elif len(values) == 1 and i == 0:
+                # x, err := store.Open(): the first result is the interesting one
+                type_ = _value_type(values[0])
+            else:
+                type_ = None
+            if type_:
+                self._var_types(scope).setdefault(name, type_)
+
+
+def _expr_list(node: Node | None) -> list[Node]:
+    if node is None:
+        return []
+    if node.type == "expression_list":
+        return [c for c in node.named_children if c.type != "comment"]
+    return [node]
+
+
+def _value_type(expr: Node) -> str | None:
+    """Type of an initialiser: ``&Foo{}``/``Foo{}`` -> ``Foo``, ``pkg.NewX()`` ->
+    ``=call:pkg.NewX``."""
+    if expr.type == "unary_expression" and _text(expr.child_by_field_name("operator")) == "&":
+        return _value_type(expr.child_by_field_name("operand"))
+    if expr.type == "composite_literal":
+        return clean_type(dotted(expr.child_by_field_name("type")) or
+                          _text(expr.child_by_field_name("type")))
+    if expr.type == "call_expression":
+        callee = dotted(expr.child_by_field_name("function"))
+        args = expr.child_by_field_name("arguments")
+        if callee == "new" and args is not None and len(args.named_children) == 1:
+            return clean_type(_text(args.named_children[0]))  # new(Foo) -> *Foo
+        return f"=call:{callee}" if callee and callee not in _BUILTINS else None
+    return None
+
+
+def _unwrap_handler_func(node: Node) -> Node:
+    """``http.HandlerFunc(h.x)`` -> ``h.x`` (a conversion, not a call)."""
+    if node.type == "call_expression":
+        callee = dotted(node.child_by_field_name("function")) or ""
+        args = [a for a in node.child_by_field_name("arguments").named_children
+                if a.type != "comment"]
+        if callee.rsplit(".", 1)[-1] == "HandlerFunc" and len(args) == 1:
+            return args[0]
+    return node
+
+
+def _in_order(nodes: list[Node]) -> list[Node]:
+    return sorted(nodes, key=lambda n: (n.start_byte, -n.end_byte))

@@ -1,0 +1,631 @@
+"""Java extractor: one ``.java`` file -> :class:`ParseResult`.
+
+Tree-sitter queries (``queries/java-*.scm``) find declarations, imports, calls and
+typed locals; Python walks parents only to decide scopes (which class owns a member,
+which method a call sits in). Local and anonymous classes are not symbols: calls inside
+them are attributed to the enclosing method.
+
+The JVM helpers at the top (doc comments, signatures, type names, Spring/JAX-RS
+endpoint routes, overload keys) are shared with the Kotlin extractor.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+
+from tree_sitter import Node, QueryCursor
+
+from graphrag.parsing import registry
+from graphrag.parsing.model import (
+    Call,
+    CharOffsets,
+    Heritage,
+    Import,
+    ParseResult,
+    Symbol,
+)
+from graphrag.parsing.registry import RepoContext
+
+LANG = "java"
+
+# ---------------------------------------------------------------------------
+# Shared JVM helpers (also used by kotlin.py)
+# ---------------------------------------------------------------------------
+
+NodeKey = tuple[int, int, str]
+CALLABLE_KINDS = frozenset({"METHOD", "FUNCTION", "CONSTRUCTOR", "ENDPOINT"})
+_QUALIFIED_NAME = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
+_ANNOTATION_IN_TYPE = re.compile(r"@[\w.]+(?:\([^)]*\))?\s*")
+
+
+def node_key(node: Node) -> NodeKey:
+    """A hashable identity for a node (Node objects are re-created on each access)."""
+    return (node.start_byte, node.end_byte, node.type)
+
+
+def text_of(node: Node) -> str:
+    return node.text.decode("utf-8", errors="replace")
+
+
+def count_errors(root: Node) -> int:
+    """Number of ERROR and MISSING nodes; only subtrees flagged ``has_error`` are visited."""
+    count = 0
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.type == "ERROR" or node.is_missing:
+            count += 1
+        stack.extend(c for c in node.children if c.has_error or c.is_missing)
+    return count
+
+
+def clean_doc(raw: str) -> str | None:
+    """Strip ``/** */`` markers and leading ``*`` from a Javadoc/KDoc comment."""
+    body = raw[3:]
+    if body.endswith("*/"):
+        body = body[:-2]
+    lines = []
+    for line in body.splitlines():
+        stripped = line.strip()
+        if stripped.startswith("*"):
+            stripped = stripped[1:]
+            if stripped.startswith(" "):
+                stripped = stripped[1:]
+        lines.append(stripped.rstrip())
+    while lines and not lines[0]:
+        lines.pop(0)
+    while lines and not lines[-1]:
+        lines.pop()
+    return "\n".join(lines) or None
+
+
+def doc_comment_before(node: Node) -> str | None:
+    """The ``/** */`` comment directly before ``node`` (only whitespace between)."""
+    prev = node.prev_sibling
+    if prev is None or prev.type != "block_comment":
+        return None
+    raw = text_of(prev)
+    if not raw.startswith("/**") or raw.startswith("/**/"):
+        return None
+    return clean_doc(raw)
+
+
+def collapse(text: str) -> str:
+    """Normalise whitespace and tidy the gaps left by removed annotations."""
+    text = " ".join(text.split())
+    text = re.sub(r"([(<\[]) ", r"\1", text)
+    return re.sub(r" ([)>\],])", r"\1", text)
+
+
+def header_text(source: bytes, node: Node, end: int, skip_types: frozenset[str]) -> str:
+    """Source of ``node`` up to byte ``end`` without subtrees of ``skip_types``
+    (annotations), whitespace normalised: the declaration header used as signature."""
+    skipped = sorted(_descendants_of_types(node, skip_types, end), key=lambda n: n.start_byte)
+    parts: list[bytes] = []
+    pos = node.start_byte
+    for skip in skipped:
+        if skip.start_byte < pos:  # nested inside an already skipped annotation
+            continue
+        parts.append(source[pos:skip.start_byte])
+        pos = skip.end_byte
+    parts.append(source[pos:max(pos, end)])
+    return collapse(b"".join(parts).decode("utf-8", errors="replace")).rstrip(";").strip()
+
+
+def _descendants_of_types(node: Node, types: frozenset[str], end: int) -> Iterator[Node]:
+    for child in node.children:
+        if child.start_byte >= end:
+            break
+        if child.type in types:
+            yield child
+        else:
+            yield from _descendants_of_types(child, types, end)
+
+
+def simple_type(text: str | None) -> str | None:
+    """A type as written with annotations, generics, ``[]``, ``...`` and ``?`` stripped;
+    None when no plain (dotted) name remains, e.g. function types."""
+    if not text:
+        return None
+    t = _ANNOTATION_IN_TYPE.sub("", text)
+    previous = None
+    while previous != t:
+        previous = t
+        t = re.sub(r"<[^<>]*>", "", t)
+    t = re.sub(r"\s+", "", t).replace("...", "").replace("[]", "").replace("?", "")
+    return t if _QUALIFIED_NAME.fullmatch(t) else None
+
+
+def key_type(text: str | None) -> str:
+    """A parameter type as used in overload keys: generics and whitespace removed."""
+    if not text:
+        return "?"
+    t = text
+    previous = None
+    while previous != t:
+        previous = t
+        t = re.sub(r"<[^<>]*>", "", t)
+    return re.sub(r"\s+", "", t)
+
+
+def assign_key_suffixes(symbols: list[Symbol]) -> None:
+    """Give overloads (same parent and name among callables) a ``(T1,T2)`` key suffix."""
+    groups: dict[tuple[str | None, str], list[Symbol]] = defaultdict(list)
+    for sym in symbols:
+        if sym.kind in CALLABLE_KINDS:
+            groups[(sym.parent, sym.name)].append(sym)
+    for group in groups.values():
+        if len(group) < 2:
+            continue
+        for sym in group:
+            types = [key_type(t) for _, t in sym.meta.get("params", [])]
+            sym.key_suffix = "(" + ",".join(types) + ")"
+
+
+def dotted_call_target(name: str, receiver: list[str] | None) -> str | None:
+    """``"=call:..."`` var type for an initialising call whose target is statically
+    knowable: a bare call or a call on a capitalised (type/object) receiver."""
+    if receiver is None:
+        return f"=call:{name}"
+    if receiver != ["?"] and receiver[0][:1].isupper():
+        return "=call:" + ".".join([*receiver, name])
+    return None
+
+
+# --- endpoints --------------------------------------------------------------
+
+_SPRING_METHODS = {
+    "GetMapping": "GET", "PostMapping": "POST", "PutMapping": "PUT",
+    "DeleteMapping": "DELETE", "PatchMapping": "PATCH",
+}
+_JAXRS_METHODS = frozenset({"GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"})
+
+
+@dataclass
+class Annotation:
+    """An annotation reduced to what routing needs: simple name and argument values.
+    Positional arguments are stored under ``""``; each value is a list (arrays keep
+    every element) of strings: string literal contents or expressions as written."""
+
+    name: str
+    args: dict[str, list[str]] = field(default_factory=dict)
+
+    def first(self, *keys: str) -> str | None:
+        for key in keys:
+            values = self.args.get(key)
+            if values:
+                return values[0]
+        return None
+
+
+def join_route(*parts: str | None) -> str:
+    """Join route pieces with single slashes; always starts with ``/``."""
+    pieces = [p.strip("/") for p in parts if p and p.strip("/")]
+    return "/" + "/".join(pieces)
+
+
+def class_route_prefix(annotations: Iterable[Annotation]) -> str | None:
+    """Class-level ``@RequestMapping``/``@Path`` prefix."""
+    for ann in annotations:
+        if ann.name == "RequestMapping":
+            return ann.first("value", "path", "")
+        if ann.name == "Path":
+            return ann.first("value", "")
+    return None
+
+
+def endpoint_of(annotations: list[Annotation], prefix: str | None) -> tuple[str, str] | None:
+    """``(http_method, route)`` when the method annotations make it a Spring or JAX-RS
+    handler, else None."""
+    for ann in annotations:
+        if ann.name in _SPRING_METHODS:
+            return _SPRING_METHODS[ann.name], join_route(prefix, ann.first("value", "path", ""))
+        if ann.name == "RequestMapping":
+            methods = [m.rsplit(".", 1)[-1].upper() for m in ann.args.get("method", [])]
+            route = join_route(prefix, ann.first("value", "path", ""))
+            return (",".join(methods) or "ANY"), route
+    jaxrs = [a.name for a in annotations if a.name in _JAXRS_METHODS]
+    if jaxrs:
+        path = next((a.first("value", "") for a in annotations if a.name == "Path"), None)
+        return ",".join(jaxrs), join_route(prefix, path)
+    return None
+
+
+# ---------------------------------------------------------------------------
+# Java specifics
+# ---------------------------------------------------------------------------
+
+_TYPE_DECLS = {
+    "class_declaration": "CLASS",
+    "record_declaration": "CLASS",
+    "interface_declaration": "INTERFACE",
+    "annotation_type_declaration": "INTERFACE",
+    "enum_declaration": "ENUM",
+}
+# Nodes between a member and its type declaration; anything else means "local".
+_MEMBER_CONTAINERS = frozenset({
+    "class_body", "interface_body", "enum_body", "enum_body_declarations",
+    "annotation_type_body", "formal_parameters", "ERROR",
+})
+_CAPTURE_KINDS = {
+    "definition.class": "CLASS", "definition.interface": "INTERFACE",
+    "definition.enum": "ENUM", "definition.method": "METHOD",
+    "definition.constructor": "CONSTRUCTOR", "definition.field": "FIELD",
+}
+_ANNOTATION_TYPES = frozenset({"annotation", "marker_annotation"})
+_NAME_TYPES = frozenset({"identifier", "scoped_identifier"})
+
+
+def extract(source: bytes, rel_path: str, ctx: RepoContext) -> ParseResult:
+    """Parse one Java file into symbols, imports, calls, heritage and var types."""
+    tree = registry.parser(LANG).parse(source)
+    return _JavaFile(source, rel_path, tree.root_node).run()
+
+
+class _JavaFile:
+    """Extraction state for one file."""
+
+    def __init__(self, source: bytes, rel_path: str, root: Node) -> None:
+        self.source = source
+        self.root = root
+        self.offsets = CharOffsets(source)
+        package = self._package()
+        self.result = ParseResult(
+            path=rel_path, lang=LANG, module=package or PurePosixPath(rel_path).stem,
+            package=package, error_count=count_errors(root),
+        )
+        self.prefix = f"{package}." if package else ""
+        # node key -> fqn for types and callables (the scopes calls are attributed to)
+        self.scopes: dict[NodeKey, str] = {}
+        self.superclass: dict[str, str] = {}  # class fqn -> superclass simple name
+        self.callables: set[str] = set()  # fqns of methods/constructors (local scopes)
+
+    def run(self) -> ParseResult:
+        self._imports()
+        self._definitions()
+        assign_key_suffixes(self.result.symbols)
+        self._references()
+        self._locals()
+        self.result.var_types = {k: v for k, v in self.result.var_types.items() if v}
+        return self.result
+
+    # --- header -------------------------------------------------------------
+
+    def _package(self) -> str | None:
+        caps = QueryCursor(registry.query(LANG, "java-imports")).captures(self.root)
+        names = caps.get("package", [])
+        return text_of(names[0]).replace(" ", "") if names else None
+
+    def _imports(self) -> None:
+        caps = QueryCursor(registry.query(LANG, "java-imports")).captures(self.root)
+        for node in sorted(caps.get("import", []), key=lambda n: n.start_byte):
+            names = [c for c in node.named_children if c.type in _NAME_TYPES]
+            if not names:
+                continue
+            target = text_of(names[0]).replace(" ", "")
+            wildcard = any(c.type == "asterisk" for c in node.children)
+            alias = "*" if wildcard else target.rsplit(".", 1)[-1]
+            self.result.imports.append(Import(alias, target, node.start_point[0] + 1))
+
+    # --- declarations -------------------------------------------------------
+
+    def _definitions(self) -> None:
+        query = registry.query(LANG, "java-definitions")
+        matches = []
+        for _, caps in QueryCursor(query).matches(self.root):
+            capture = next(k for k in caps if k.startswith("definition."))
+            matches.append((caps[capture][0], caps["name"][0], _CAPTURE_KINDS[capture]))
+        matches.sort(key=lambda m: (m[0].start_byte, m[1].start_byte))
+        for node, name_node, kind in matches:
+            parent = self._owner(node)
+            if parent is False:
+                continue  # local or anonymous declaration
+            self._add_symbol(node, name_node, kind, parent)
+
+    def _owner(self, node: Node) -> str | None | bool:
+        """fqn of the enclosing type, None at top level, False for local declarations."""
+        current = node.parent
+        while current is not None:
+            if current.type in _TYPE_DECLS:
+                return self.scopes.get(node_key(current), False)
+            if current.type == "program":
+                return None
+            if current.type not in _MEMBER_CONTAINERS:
+                return False
+            current = current.parent
+        return None
+
+    def _add_symbol(self, node: Node, name_node: Node, kind: str, parent: str | None) -> None:
+        name = text_of(name_node)
+        if kind == "CONSTRUCTOR":
+            name = "<init>"
+        fqn = f"{parent}.{name}" if parent else f"{self.prefix}{name}"
+        annotations = self._annotations(node)
+        meta: dict = {"annotations": [collapse(text_of(a)) for a in annotations]}
+        meta["static"] = self._has_modifier(node, "static")
+        signature = self._signature(node, name_node, kind)
+        if kind == "FIELD":
+            meta["type"] = self._field_type(node)
+        elif kind in ("METHOD", "CONSTRUCTOR"):
+            meta["params"] = self._params(node, parent)
+            ret = node.child_by_field_name("type")
+            meta["return_type"] = collapse(text_of(ret)) if ret is not None else None
+            kind = self._endpoint_kind(node, kind, parent, annotations, meta)
+        sym = Symbol(
+            kind=kind, name=name, fqn=fqn, parent=parent,
+            line_start=node.start_point[0] + 1, line_end=node.end_point[0] + 1,
+            char_start=self.offsets(node.start_byte), char_end=self.offsets(node.end_byte),
+            signature=signature, doc_comment=doc_comment_before(node), meta=meta,
+        )
+        self.result.symbols.append(sym)
+        if kind == "FIELD":
+            if meta["type"] and parent:
+                self.result.var_types.setdefault(parent, {})[name] = meta["type"]
+            return
+        self.scopes[node_key(node)] = fqn
+        if kind in ("CLASS", "INTERFACE", "ENUM"):
+            self._heritage(node, fqn)
+        else:
+            self.callables.add(fqn)
+            self._param_types(fqn, meta["params"])
+
+    def _endpoint_kind(
+        self, node: Node, kind: str, parent: str | None, annotations: list[Node], meta: dict,
+    ) -> str:
+        if kind != "METHOD":
+            return kind
+        class_node = _ancestor_of_types(node, _TYPE_DECLS)
+        class_anns = self._annotations(class_node) if class_node is not None else []
+        prefix = class_route_prefix(self._parse_annotation(a) for a in class_anns)
+        found = endpoint_of([self._parse_annotation(a) for a in annotations], prefix)
+        if found is None:
+            return kind
+        meta["http_method"], meta["route"] = found
+        return "ENDPOINT"
+
+    def _signature(self, node: Node, name_node: Node, kind: str) -> str:
+        if kind == "FIELD":
+            if node.type == "enum_constant":
+                return text_of(name_node)
+            type_node = node.child_by_field_name("type")
+            end = type_node.end_byte if type_node is not None else node.start_byte
+            head = header_text(self.source, node, end, _ANNOTATION_TYPES)
+            return collapse(f"{head} {text_of(name_node)}")
+        body = node.child_by_field_name("body")
+        end = body.start_byte if body is not None else node.end_byte
+        return header_text(self.source, node, end, _ANNOTATION_TYPES)
+
+    def _annotations(self, node: Node) -> list[Node]:
+        mods = next((c for c in node.children if c.type == "modifiers"), None)
+        return [c for c in mods.children if c.type in _ANNOTATION_TYPES] if mods else []
+
+    @staticmethod
+    def _has_modifier(node: Node, word: str) -> bool:
+        mods = next((c for c in node.children if c.type == "modifiers"), None)
+        return mods is not None and any(c.type == word for c in mods.children)
+
+    def _field_type(self, node: Node) -> str | None:
+        if node.type == "enum_constant":
+            return None
+        type_node = node.child_by_field_name("type")
+        return simple_type(text_of(type_node)) if type_node is not None else None
+
+    def _params(self, node: Node, parent: str | None) -> list[list[str | None]]:
+        if node.type == "compact_constructor_declaration":
+            record = node.parent.parent if node.parent is not None else None
+            params_node = record.child_by_field_name("parameters") if record else None
+        else:
+            params_node = node.child_by_field_name("parameters")
+        if params_node is None:
+            return []
+        params: list[list[str | None]] = []
+        for param in params_node.named_children:
+            if param.type == "formal_parameter":
+                name = param.child_by_field_name("name")
+                type_node = param.child_by_field_name("type")
+                params.append([text_of(name), collapse(text_of(type_node))])
+            elif param.type == "spread_parameter":
+                type_node = next(c for c in param.named_children if c.type != "modifiers")
+                decl = next(c for c in param.named_children if c.type == "variable_declarator")
+                name = decl.child_by_field_name("name")
+                params.append([text_of(name), collapse(text_of(type_node)) + "..."])
+        return params
+
+    def _param_types(self, fqn: str, params: list[list[str | None]]) -> None:
+        scope = self.result.var_types.setdefault(fqn, {})
+        for name, type_text in params:
+            simple = simple_type(type_text)
+            if name and simple:
+                scope[name] = simple
+
+    def _heritage(self, node: Node, fqn: str) -> None:
+        superclass = node.child_by_field_name("superclass")
+        if superclass is not None:
+            for type_node in superclass.named_children:
+                base = simple_type(text_of(type_node))
+                if base:
+                    self.superclass[fqn] = base.rsplit(".", 1)[-1]
+                    self.result.heritage.append(
+                        Heritage(fqn, base, "extends", type_node.start_point[0] + 1))
+        interfaces = node.child_by_field_name("interfaces")
+        # interfaces extend interfaces: `interface A extends B` (extends_interfaces node)
+        extends_ifaces = next((c for c in node.children if c.type == "extends_interfaces"), None)
+        for clause, relation in ((interfaces, "implements"), (extends_ifaces, "extends")):
+            if clause is None:
+                continue
+            for type_list in clause.named_children:
+                for type_node in type_list.named_children:
+                    base = simple_type(text_of(type_node))
+                    if base:
+                        self.result.heritage.append(
+                            Heritage(fqn, base, relation, type_node.start_point[0] + 1))
+
+    def _parse_annotation(self, node: Node) -> Annotation:
+        name = text_of(node.child_by_field_name("name")).rsplit(".", 1)[-1]
+        ann = Annotation(name)
+        args = node.child_by_field_name("arguments")
+        if args is None:
+            return ann
+        for arg in args.named_children:
+            if arg.type == "element_value_pair":
+                key = text_of(arg.child_by_field_name("key"))
+                ann.args[key] = _annotation_values(arg.child_by_field_name("value"))
+            elif arg.type not in ("line_comment", "block_comment"):
+                ann.args[""] = _annotation_values(arg)
+        return ann
+
+    # --- references ---------------------------------------------------------
+
+    def _references(self) -> None:
+        caps = QueryCursor(registry.query(LANG, "java-references")).captures(self.root)
+        handlers = {
+            "reference.call": self._method_call,
+            "reference.new": self._new_call,
+            "reference.ref": self._method_ref,
+            "reference.delegation": self._delegation_call,
+        }
+        found: list[Call] = []
+        for capture, handler in handlers.items():
+            for node in caps.get(capture, []):
+                call = handler(node, self._caller(node))
+                if call is not None:
+                    found.append(call)
+        found.sort(key=lambda c: c.line)
+        self.result.calls.extend(found)
+
+    def _caller(self, node: Node) -> str | None:
+        current = node.parent
+        while current is not None:
+            fqn = self.scopes.get(node_key(current))
+            if fqn is not None:
+                return fqn
+            current = current.parent
+        return None
+
+    def _method_call(self, node: Node, caller: str | None) -> Call | None:
+        name = node.child_by_field_name("name")
+        obj = node.child_by_field_name("object")
+        receiver = receiver_chain(obj) if obj is not None else None
+        return Call(caller, text_of(name), receiver, name.start_point[0] + 1)
+
+    def _new_call(self, node: Node, caller: str | None) -> Call | None:
+        if node.child_by_field_name("object") is not None:
+            return None  # `outer.new Inner()`: rare, receiver type unknown
+        parts = _type_parts(node.child_by_field_name("type"))
+        if not parts:
+            return None
+        receiver = parts[:-1] or None
+        return Call(caller, parts[-1], receiver, node.start_point[0] + 1, "new")
+
+    def _method_ref(self, node: Node, caller: str | None) -> Call | None:
+        target = node.named_children[0] if node.named_children else None
+        last = node.children[-1]
+        line = node.start_point[0] + 1
+        if target is None:
+            return None
+        if last.type == "new":
+            parts = _type_parts(target) or []
+            return Call(caller, parts[-1], parts[:-1] or None, line, "new") if parts else None
+        if last.type != "identifier":
+            return None
+        if target.type in ("type_identifier", "scoped_type_identifier", "generic_type"):
+            receiver = _type_parts(target) or ["?"]
+        else:
+            receiver = receiver_chain(target)
+        return Call(caller, text_of(last), receiver, line, "ref")
+
+    def _delegation_call(self, node: Node, caller: str | None) -> Call | None:
+        """``this(...)``/``super(...)`` in a constructor: a call to a constructor of this
+        class or of the superclass, recorded like an instantiation."""
+        if caller is None:
+            return None
+        cls = caller.rsplit(".", 1)[0]
+        keyword = node.child_by_field_name("constructor").type
+        name = cls.rsplit(".", 1)[-1] if keyword == "this" else self.superclass.get(cls)
+        if not name:
+            return None
+        return Call(caller, name, None, node.start_point[0] + 1, "new")
+
+    # --- locals -------------------------------------------------------------
+
+    def _locals(self) -> None:
+        query = registry.query(LANG, "java-locals")
+        for _, caps in QueryCursor(query).matches(self.root):
+            scope = self._caller(caps["local"][0])
+            if scope not in self.callables:
+                continue
+            type_text = text_of(caps["type"][0])
+            value = caps.get("value", [None])[0]
+            inferred = self._local_type(type_text, value)
+            if inferred:
+                self.result.var_types.setdefault(scope, {})[text_of(caps["name"][0])] = inferred
+
+    def _local_type(self, type_text: str, value: Node | None) -> str | None:
+        if type_text != "var":
+            return simple_type(type_text)
+        if value is None:
+            return None
+        if value.type == "object_creation_expression":
+            parts = _type_parts(value.child_by_field_name("type"))
+            return ".".join(parts) if parts else None
+        if value.type == "method_invocation":
+            obj = value.child_by_field_name("object")
+            receiver = receiver_chain(obj) if obj is not None else None
+            return dotted_call_target(text_of(value.child_by_field_name("name")), receiver)
+        return None
+
+
+def receiver_chain(node: Node) -> list[str]:
+    """``this`` -> ["this"], ``this.repo`` -> ["this", "repo"], ``a.b`` -> ["a", "b"];
+    anything else (a call result, an index, a cast) -> ["?"]."""
+    if node.type in ("this", "super"):
+        return [node.type]
+    if node.type == "identifier":
+        return [text_of(node)]
+    if node.type == "field_access":
+        head = receiver_chain(node.child_by_field_name("object"))
+        if head == ["?"]:
+            return head
+        return [*head, text_of(node.child_by_field_name("field"))]
+    return ["?"]
+
+
+def _type_parts(node: Node | None) -> list[str] | None:
+    """``Foo`` -> ["Foo"], ``a.Outer.Inner<T>`` -> ["a", "Outer", "Inner"]."""
+    if node is None:
+        return None
+    if node.type in ("type_identifier", "identifier"):
+        return [text_of(node)]
+    if node.type == "generic_type":
+        return _type_parts(node.named_children[0])
+    if node.type in ("scoped_type_identifier", "scoped_identifier", "field_access"):
+        parts: list[str] = []
+        for child in node.named_children:
+            sub = _type_parts(child)
+            if sub is None:
+                return None
+            parts.extend(sub)
+        return parts
+    return None
+
+
+def _annotation_values(node: Node | None) -> list[str]:
+    if node is None:
+        return []
+    if node.type == "element_value_array_initializer":
+        return [v for child in node.named_children for v in _annotation_values(child)]
+    if node.type == "string_literal":
+        return ["".join(text_of(c) for c in node.named_children if c.type == "string_fragment")]
+    return [collapse(text_of(node))]
+
+
+def _ancestor_of_types(node: Node, types: Iterable[str]) -> Node | None:
+    wanted = set(types)
+    current = node.parent
+    while current is not None and current.type not in wanted:
+        current = current.parent
+    return current

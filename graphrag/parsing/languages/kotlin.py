@@ -1,0 +1,498 @@
+"""Kotlin extractor: one ``.kt``/``.kts`` file -> :class:`ParseResult`.
+
+Node names follow tree-sitter-kotlin 1.1.0 (``call_expression``/``navigation_expression``
+without field names, ``class_parameter``, ``companion_object``...). Queries in
+``queries/kotlin-*.scm`` find declarations, imports, calls and locals; Python decides
+scopes. Primary constructors are not symbols (their ``val``/``var`` parameters are
+FIELDs); explicit ``constructor(...)`` declarations are CONSTRUCTOR ``<init>``.
+Instantiation ``Foo(...)`` is an ordinary ``call``: the resolver decides.
+"""
+
+from __future__ import annotations
+
+from pathlib import PurePosixPath
+
+from tree_sitter import Node, QueryCursor
+
+from graphrag.parsing import registry
+from graphrag.parsing.languages.java import (
+    Annotation,
+    NodeKey,
+    assign_key_suffixes,
+    class_route_prefix,
+    collapse,
+    count_errors,
+    doc_comment_before,
+    dotted_call_target,
+    endpoint_of,
+    header_text,
+    node_key,
+    simple_type,
+    text_of,
+)
+from graphrag.parsing.model import Call, CharOffsets, Heritage, Import, ParseResult, Symbol
+from graphrag.parsing.registry import RepoContext
+
+LANG = "kotlin"
+
+_TYPE_DECLS = frozenset({"class_declaration", "object_declaration", "companion_object"})
+# Nodes between a member and its type declaration; anything else means "local".
+_MEMBER_CONTAINERS = frozenset({
+    "class_body", "enum_class_body", "primary_constructor", "class_parameters", "ERROR",
+})
+_TYPE_NODES = frozenset({
+    "user_type", "nullable_type", "function_type", "parenthesized_type",
+    "non_nullable_type", "type_identifier",
+})
+_ANNOTATION_TYPES = frozenset({"annotation"})
+_BODY_TYPES = frozenset({"class_body", "enum_class_body", "function_body", "block"})
+# Children that end a property/parameter header (initialiser, delegate, accessors).
+_PROPERTY_TAIL = frozenset({"=", "property_delegate", "getter", "setter"})
+
+
+def extract(source: bytes, rel_path: str, ctx: RepoContext) -> ParseResult:
+    """Parse one Kotlin file into symbols, imports, calls, heritage and var types."""
+    tree = registry.parser(LANG).parse(source)
+    return _KotlinFile(source, rel_path, tree.root_node).run()
+
+
+class _KotlinFile:
+    """Extraction state for one file."""
+
+    def __init__(self, source: bytes, rel_path: str, root: Node) -> None:
+        self.source = source
+        self.root = root
+        self.offsets = CharOffsets(source)
+        package = self._package()
+        self.result = ParseResult(
+            path=rel_path, lang=LANG, module=package or PurePosixPath(rel_path).stem,
+            package=package, error_count=count_errors(root),
+        )
+        self.prefix = f"{package}." if package else ""
+        # node key -> fqn for types and callables (the scopes calls are attributed to)
+        self.scopes: dict[NodeKey, str] = {}
+        self.callables: set[str] = set()
+        self.superclass: dict[str, str] = {}  # class fqn -> superclass simple name
+        self.ctor_params: dict[str, dict[str, str]] = {}  # class fqn -> plain ctor params
+
+    def run(self) -> ParseResult:
+        self._imports()
+        self._definitions()
+        assign_key_suffixes(self.result.symbols)
+        self._references()
+        self._locals()
+        self.result.var_types = {k: v for k, v in self.result.var_types.items() if v}
+        return self.result
+
+    # --- header -------------------------------------------------------------
+
+    def _package(self) -> str | None:
+        caps = QueryCursor(registry.query(LANG, "kotlin-imports")).captures(self.root)
+        names = caps.get("package", [])
+        return text_of(names[0]).replace(" ", "") if names else None
+
+    def _imports(self) -> None:
+        caps = QueryCursor(registry.query(LANG, "kotlin-imports")).captures(self.root)
+        for node in sorted(caps.get("import", []), key=lambda n: n.start_byte):
+            path = next((c for c in node.named_children if c.type == "qualified_identifier"), None)
+            if path is None:
+                continue
+            target = text_of(path).replace(" ", "")
+            children = node.children
+            types = [c.type for c in children]
+            if "*" in types:
+                alias = "*"
+            elif "as" in types:
+                alias = text_of(children[types.index("as") + 1])
+            else:
+                alias = target.rsplit(".", 1)[-1]
+            self.result.imports.append(Import(alias, target, node.start_point[0] + 1))
+
+    # --- declarations -------------------------------------------------------
+
+    def _definitions(self) -> None:
+        query = registry.query(LANG, "kotlin-definitions")
+        matches = []
+        for _, caps in QueryCursor(query).matches(self.root):
+            capture = next(k for k in caps if k.startswith("definition."))
+            node = caps[capture][0]
+            # a companion object's name is optional, so the query does not capture it
+            name_node = caps["name"][0] if "name" in caps else node.child_by_field_name("name")
+            matches.append((node, name_node, capture.split(".", 1)[1]))
+        matches.sort(key=lambda m: m[0].start_byte)
+        for node, name_node, capture in matches:
+            parent = self._owner(node)
+            if parent is False:
+                continue  # local declaration (or inside an object expression)
+            self._add_symbol(node, name_node, capture, parent)
+
+    def _owner(self, node: Node) -> str | None | bool:
+        """fqn of the enclosing type, None at top level, False for local declarations."""
+        current = node.parent
+        while current is not None:
+            if current.type in _TYPE_DECLS:
+                return self.scopes.get(node_key(current), False)
+            if current.type == "source_file":
+                return None
+            if current.type not in _MEMBER_CONTAINERS:
+                return False
+            current = current.parent
+        return None
+
+    def _kind(self, node: Node, capture: str, parent: str | None) -> str:
+        if capture == "class":
+            if any(c.type == "interface" for c in node.children):
+                return "INTERFACE"
+            return "ENUM" if _modifier_words(node) & {"enum"} else "CLASS"
+        if capture in ("object", "companion"):
+            return "OBJECT"
+        if capture == "function":
+            return "METHOD" if parent else "FUNCTION"
+        return {"constructor": "CONSTRUCTOR", "field": "FIELD"}[capture]
+
+    def _add_symbol(
+        self, node: Node, name_node: Node | None, capture: str, parent: str | None,
+    ) -> None:
+        kind = self._kind(node, capture, parent)
+        if kind == "CONSTRUCTOR":
+            name = "<init>"
+        elif name_node is None:
+            name = "Companion"  # unnamed companion object
+        else:
+            name = text_of(name_node)
+        fqn = f"{parent}.{name}" if parent else f"{self.prefix}{name}"
+        annotations = self._annotations(node)
+        meta: dict = {
+            "annotations": [collapse(text_of(a)) for a in annotations],
+            "static": self._in_object(node),
+        }
+        if capture == "companion":
+            meta["companion"] = True
+        if kind == "FIELD":
+            meta["type"] = self._property_type(node, parent)
+        elif kind in ("METHOD", "FUNCTION", "CONSTRUCTOR"):
+            meta["params"] = self._params(node)
+            ret = self._return_type(node) if kind != "CONSTRUCTOR" else None
+            meta["return_type"] = collapse(text_of(ret)) if ret is not None else None
+            kind = self._endpoint_kind(node, kind, annotations, meta)
+        sym = Symbol(
+            kind=kind, name=name, fqn=fqn, parent=parent,
+            line_start=node.start_point[0] + 1, line_end=node.end_point[0] + 1,
+            char_start=self.offsets(node.start_byte), char_end=self.offsets(node.end_byte),
+            signature=self._signature(node), doc_comment=doc_comment_before(node), meta=meta,
+        )
+        self.result.symbols.append(sym)
+        if kind == "FIELD":
+            if meta["type"]:
+                self.result.var_types.setdefault(parent or self.result.module, {})[name] = (
+                    meta["type"])
+            return
+        self.scopes[node_key(node)] = fqn
+        if kind in ("CLASS", "INTERFACE", "ENUM", "OBJECT"):
+            self._heritage(node, fqn, kind)
+            self._remember_ctor_params(node, fqn)
+        else:
+            self.callables.add(fqn)
+            scope = self.result.var_types.setdefault(fqn, {})
+            for pname, ptype in meta["params"]:
+                simple = simple_type(ptype)
+                if simple:
+                    scope[pname] = simple
+
+    def _in_object(self, node: Node) -> bool:
+        """Members of ``object``/``companion object`` are called without an instance."""
+        owner = node.parent
+        while owner is not None and owner.type in _MEMBER_CONTAINERS:
+            owner = owner.parent
+        return owner is not None and owner.type in ("object_declaration", "companion_object")
+
+    def _endpoint_kind(self, node: Node, kind: str, annotations: list[Node], meta: dict) -> str:
+        if kind != "METHOD":
+            return kind
+        owner = node.parent
+        while owner is not None and owner.type not in _TYPE_DECLS:
+            owner = owner.parent
+        class_anns = self._annotations(owner) if owner is not None else []
+        prefix = class_route_prefix(_parse_annotation(a) for a in class_anns)
+        found = endpoint_of([_parse_annotation(a) for a in annotations], prefix)
+        if found is None:
+            return kind
+        meta["http_method"], meta["route"] = found
+        return "ENDPOINT"
+
+    def _signature(self, node: Node) -> str:
+        end = node.end_byte
+        for child in node.children:
+            if child.type in _BODY_TYPES or child.type in _PROPERTY_TAIL:
+                end = child.start_byte
+                break
+        return header_text(self.source, node, end, _ANNOTATION_TYPES)
+
+    def _annotations(self, node: Node) -> list[Node]:
+        mods = next((c for c in node.children if c.type == "modifiers"), None)
+        return [c for c in mods.children if c.type == "annotation"] if mods else []
+
+    def _property_type(self, node: Node, parent: str | None) -> str | None:
+        """Declared type; else ``=call:Foo`` for ``= Foo(...)``; else the type of a plain
+        constructor parameter the property is initialised from (``val r = repo``)."""
+        if node.type == "enum_entry":
+            return None
+        decl = node if node.type == "class_parameter" else _child(node, "variable_declaration")
+        declared = _declared_type(decl) if decl is not None else None
+        if declared is not None:
+            return simple_type(text_of(declared))
+        value = _initializer(node)
+        if value is None:
+            return None
+        if value.type == "identifier" and parent:
+            return self.ctor_params.get(parent, {}).get(text_of(value))
+        return _call_type(value)
+
+    def _remember_ctor_params(self, node: Node, fqn: str) -> None:
+        ctor = _child(node, "primary_constructor")
+        params = _child(ctor, "class_parameters") if ctor is not None else None
+        if params is None:
+            return
+        plain = {}
+        for param in params.named_children:
+            if param.type != "class_parameter":
+                continue
+            name, declared = _child(param, "identifier"), _declared_type(param)
+            simple = simple_type(text_of(declared)) if declared is not None else None
+            if name is not None and simple:
+                plain[text_of(name)] = simple
+        self.ctor_params[fqn] = plain
+
+    def _params(self, node: Node) -> list[list[str | None]]:
+        params_node = _child(node, "function_value_parameters")
+        if params_node is None:
+            return []
+        params: list[list[str | None]] = []
+        for param in params_node.named_children:
+            if param.type != "parameter":
+                continue
+            name, declared = _child(param, "identifier"), _declared_type(param)
+            params.append([
+                text_of(name) if name is not None else None,
+                collapse(text_of(declared)) if declared is not None else None,
+            ])
+        return params
+
+    @staticmethod
+    def _return_type(node: Node) -> Node | None:
+        seen_params = False
+        children = node.children
+        for i, child in enumerate(children):
+            if child.type == "function_value_parameters":
+                seen_params = True
+            elif seen_params and child.type == ":" and i + 1 < len(children):
+                return children[i + 1]
+            elif child.type in ("function_body", "type_constraints"):
+                break
+        return None
+
+    def _heritage(self, node: Node, fqn: str, kind: str) -> None:
+        specs = _child(node, "delegation_specifiers")
+        if specs is None:
+            return
+        for spec in specs.named_children:
+            inner = spec.named_children[0] if spec.named_children else None
+            if inner is None:
+                continue
+            if inner.type == "constructor_invocation":
+                relation, type_node = "extends", _child(inner, "user_type")
+            elif inner.type == "explicit_delegation":  # `Iface by impl`: interfaces only
+                relation, type_node = "implements", _child(inner, "user_type")
+            else:
+                # an interface's supertypes are interfaces; elsewhere `: Name` is ambiguous
+                relation = "extends" if kind == "INTERFACE" else "unknown"
+                type_node = inner
+            base = simple_type(text_of(type_node)) if type_node is not None else None
+            if not base:
+                continue
+            if relation == "extends" or fqn not in self.superclass:
+                self.superclass.setdefault(fqn, base.rsplit(".", 1)[-1])
+            self.result.heritage.append(Heritage(fqn, base, relation, spec.start_point[0] + 1))
+
+    # --- references ---------------------------------------------------------
+
+    def _references(self) -> None:
+        caps = QueryCursor(registry.query(LANG, "kotlin-references")).captures(self.root)
+        handlers = {
+            "reference.call": self._call,
+            "reference.ref": self._callable_ref,
+            "reference.delegation": self._delegation_call,
+        }
+        found: list[Call] = []
+        for capture, handler in handlers.items():
+            for node in caps.get(capture, []):
+                call = handler(node, self._caller(node))
+                if call is not None:
+                    found.append(call)
+        found.sort(key=lambda c: c.line)
+        self.result.calls.extend(found)
+
+    def _caller(self, node: Node) -> str | None:
+        current = node.parent
+        while current is not None:
+            fqn = self.scopes.get(node_key(current))
+            if fqn is not None:
+                return fqn
+            current = current.parent
+        return None
+
+    def _call(self, node: Node, caller: str | None) -> Call | None:
+        target = callee(node)
+        if target is None:
+            return None
+        name, receiver, line = target
+        return Call(caller, name, receiver, line)
+
+    def _callable_ref(self, node: Node, caller: str | None) -> Call | None:
+        name_node = node.named_children[-1] if node.named_children else None
+        if name_node is None or name_node.type != "identifier" or text_of(name_node) == "class":
+            return None
+        receiver = None
+        if node.type == "navigation_expression" and len(node.named_children) > 1:
+            receiver = receiver_chain(node.named_children[0])
+        return Call(caller, text_of(name_node), receiver, node.start_point[0] + 1, "ref")
+
+    def _delegation_call(self, node: Node, caller: str | None) -> Call | None:
+        """``: this(...)``/``: super(...)`` of a secondary constructor: a constructor call
+        of this class or of the superclass, recorded like Java's ``this(...)``."""
+        if caller is None:
+            return None
+        cls = caller.rsplit(".", 1)[0]
+        keyword = node.children[0].type
+        name = cls.rsplit(".", 1)[-1] if keyword == "this" else self.superclass.get(cls)
+        if not name:
+            return None
+        return Call(caller, name, None, node.start_point[0] + 1, "new")
+
+    # --- locals -------------------------------------------------------------
+
+    def _locals(self) -> None:
+        query = registry.query(LANG, "kotlin-locals")
+        for _, caps in QueryCursor(query).matches(self.root):
+            node = caps["local"][0]
+            scope = self._caller(node)
+            if scope not in self.callables:
+                continue
+            decl = _child(node, "variable_declaration")
+            declared = _declared_type(decl) if decl is not None else None
+            if declared is not None:
+                inferred = simple_type(text_of(declared))
+            else:
+                value = _initializer(node)
+                inferred = _call_type(value) if value is not None else None
+            if inferred:
+                self.result.var_types.setdefault(scope, {})[text_of(caps["name"][0])] = inferred
+
+
+def callee(node: Node) -> tuple[str, list[str] | None, int] | None:
+    """``(name, receiver, line)`` of a ``call_expression``; None when the callee is not a
+    name (``foo()()``, a lambda...)."""
+    target = node.named_children[0] if node.named_children else None
+    if target is None:
+        return None
+    if target.type == "identifier":
+        return text_of(target), None, target.start_point[0] + 1
+    if target.type != "navigation_expression" or any(c.type == "::" for c in target.children):
+        return None
+    name = target.named_children[-1]
+    if name.type != "identifier" or len(target.named_children) < 2:
+        return None
+    return text_of(name), receiver_chain(target.named_children[0]), name.start_point[0] + 1
+
+
+def receiver_chain(node: Node) -> list[str]:
+    """``this`` -> ["this"], ``this.repo`` -> ["this", "repo"], ``x!!`` -> ["x"];
+    a call result or any other expression -> ["?"]."""
+    if node.type == "this_expression":
+        return ["this"]
+    if node.type == "super_expression":
+        return ["super"]
+    if node.type == "identifier":
+        return [text_of(node)]
+    if node.type == "unary_expression" and node.children[-1].type == "!!":
+        return receiver_chain(node.named_children[0])
+    if node.type == "navigation_expression" and len(node.named_children) == 2:
+        if any(c.type == "::" for c in node.children):
+            return ["?"]
+        head = receiver_chain(node.named_children[0])
+        last = node.named_children[1]
+        if head == ["?"] or last.type != "identifier":
+            return ["?"]
+        return [*head, text_of(last)]
+    return ["?"]
+
+
+def _call_type(value: Node) -> str | None:
+    """``=call:...`` type of an initialiser when it is a statically knowable call."""
+    if value.type != "call_expression":
+        return None
+    target = callee(value)
+    if target is None:
+        return None
+    name, receiver, _ = target
+    return dotted_call_target(name, receiver)
+
+
+def _child(node: Node | None, type_name: str) -> Node | None:
+    if node is None:
+        return None
+    return next((c for c in node.children if c.type == type_name), None)
+
+
+def _declared_type(decl: Node) -> Node | None:
+    """The type after ``:`` in a variable declaration, parameter or class parameter."""
+    after_colon = False
+    for child in decl.children:
+        if child.type == ":":
+            after_colon = True
+        elif after_colon and child.type in _TYPE_NODES:
+            return child
+        elif child.type == "=":
+            break
+    return None
+
+
+def _initializer(node: Node) -> Node | None:
+    """The expression after ``=`` in a property declaration or class parameter."""
+    children = node.children
+    for i, child in enumerate(children):
+        if child.type == "=" and i + 1 < len(children):
+            return children[i + 1]
+    return None
+
+
+def _modifier_words(node: Node) -> set[str]:
+    mods = _child(node, "modifiers")
+    if mods is None:
+        return set()
+    return {leaf.type for group in mods.named_children for leaf in group.children}
+
+
+def _parse_annotation(node: Node) -> Annotation:
+    """``@Name`` or ``@Name(args)`` -> :class:`Annotation` (positional args under "")."""
+    invocation = _child(node, "constructor_invocation")
+    type_node = _child(invocation or node, "user_type")
+    name = text_of(type_node).rsplit(".", 1)[-1] if type_node is not None else ""
+    ann = Annotation(name)
+    args = _child(invocation, "value_arguments") if invocation is not None else None
+    for arg in args.named_children if args is not None else []:
+        if arg.type != "value_argument" or not arg.named_children:
+            continue
+        key = ""
+        if len(arg.children) > 2 and arg.children[1].type == "=":
+            key = text_of(arg.children[0])
+        ann.args[key] = _annotation_values(arg.named_children[-1])
+    return ann
+
+
+def _annotation_values(node: Node) -> list[str]:
+    if node.type == "collection_literal":
+        return [v for child in node.named_children for v in _annotation_values(child)]
+    if node.type == "string_literal":
+        return ["".join(text_of(c) for c in node.named_children if c.type == "string_content")]
+    return [collapse(text_of(node))]

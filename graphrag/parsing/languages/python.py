@@ -1,0 +1,593 @@
+"""Python extractor: one ``.py`` file -> :class:`ParseResult`.
+
+Covers classes (CLASS, ENUM for ``Enum`` subclasses), module functions and nested
+functions (FUNCTION), methods (METHOD; ``__init__`` is the CONSTRUCTOR), fields
+(class-level assignments and ``self.x`` assigned in ``__init__``), docstrings,
+decorators, imports (relative ones resolved against the module path), calls with their
+receiver chains, base classes, variable types for the resolver and decorator-based HTTP
+endpoints (FastAPI ``@app.get``/``@router.post``..., Flask ``@app.route``/blueprints).
+
+Queries in ``queries/python-*.scm`` find the nodes; scoping is worked out here by walking
+up the tree from each node to its enclosing class or function.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from dataclasses import dataclass, field
+
+from tree_sitter import Node, QueryCursor
+
+from graphrag.parsing import registry
+from graphrag.parsing.model import Call, CharOffsets, Heritage, Import, ParseResult, Symbol
+from graphrag.parsing.registry import RepoContext
+
+LANG = "python"
+_HTTP_VERBS = {"get", "post", "put", "delete", "patch", "head", "options"}
+_ROUTE_DECORATORS = _HTTP_VERBS | {"route", "api_route"}
+_ENUM_BASES = {"Enum", "IntEnum", "StrEnum", "Flag", "IntFlag", "enum.Enum", "enum.IntEnum",
+               "enum.StrEnum"}
+# Router factories whose keyword argument holds the route prefix joined to every route.
+_ROUTER_PREFIX_KW = {"APIRouter": "prefix", "Blueprint": "url_prefix"}
+_CALLABLE_KINDS = {"FUNCTION", "METHOD", "CONSTRUCTOR", "ENDPOINT"}
+_SIGNATURE_MAX = 300
+
+
+def extract(source: bytes, rel_path: str, ctx: RepoContext) -> ParseResult:
+    """Parse one Python file into symbols, imports, calls, heritage and variable types."""
+    tree = registry.parser(LANG).parse(source)
+    module = module_name(rel_path)
+    result = ParseResult(path=rel_path, lang=LANG, module=module, package=None)
+    _Extractor(tree.root_node, rel_path, module, CharOffsets(source), result).run()
+    result.error_count = count_errors(tree.root_node)
+    return result
+
+
+def module_name(rel_path: str) -> str:
+    """``app/api/users.py`` -> ``app.api.users``; ``app/__init__.py`` -> ``app``."""
+    parts = rel_path.removesuffix(".py").split("/")
+    if parts[-1] == "__init__" and len(parts) > 1:
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
+def count_errors(root: Node) -> int:
+    """Number of ERROR and MISSING nodes in the tree (0 without walking a clean tree)."""
+    if not root.has_error:
+        return 0
+    count, stack = 0, [root]
+    while stack:
+        node = stack.pop()
+        if node.type == "ERROR" or node.is_missing:
+            count += 1
+        if node.has_error or node.is_missing:
+            stack.extend(node.children)
+    return count
+
+
+def normalize(text: str) -> str:
+    """Collapse whitespace and tidy brackets so multi-line headers read as one line."""
+    text = " ".join(text.split())
+    text = re.sub(r"([(\[]) ", r"\1", text)
+    text = re.sub(r",? ([)\]])", r"\1", text)
+    return text
+
+
+def clean_type(text: str | None) -> str | None:
+    """Annotation as the resolver wants it: ``Optional[User]`` -> ``User``,
+    ``"User"`` -> ``User``, ``list[User]`` -> ``list``, ``X | None`` -> ``X``."""
+    if not text:
+        return None
+    t = text.strip().strip("'\"").strip()
+    for wrapper in ("Optional", "Annotated", "Union", "typing.Optional", "typing.Annotated",
+                    "typing.Union"):
+        if t.startswith(wrapper + "[") and t.endswith("]"):
+            t = _first_non_none(_split_top(t[len(wrapper) + 1:-1], ","))
+            break
+    if "|" in t:
+        t = _first_non_none(_split_top(t, "|"))
+    t = t.split("[", 1)[0].strip().strip("'\"")
+    return t or None
+
+
+def _split_top(text: str, sep: str) -> list[str]:
+    """Split on ``sep`` outside brackets."""
+    parts, depth, cur = [], 0, []
+    for ch in text:
+        if ch in "[(":
+            depth += 1
+        elif ch in "])":
+            depth -= 1
+        if ch == sep and depth == 0:
+            parts.append("".join(cur))
+            cur = []
+        else:
+            cur.append(ch)
+    parts.append("".join(cur))
+    return [p.strip() for p in parts]
+
+
+def _first_non_none(parts: list[str]) -> str:
+    return next((p for p in parts if p not in ("None", "")), "")
+
+
+def _text(node: Node | None) -> str:
+    return node.text.decode("utf-8", errors="replace") if node is not None else ""
+
+
+def string_value(node: Node | None) -> str | None:
+    """Content of a string literal node (None for anything else)."""
+    if node is None or node.type not in ("string", "concatenated_string"):
+        return None
+    return "".join(_text(c) for c in _descendants_of_type(node, "string_content"))
+
+
+def _descendants_of_type(node: Node, type_: str) -> list[Node]:
+    found, stack = [], [node]
+    while stack:
+        cur = stack.pop()
+        if cur.type == type_:
+            found.append(cur)
+        stack.extend(reversed(cur.children))
+    return found
+
+
+def dotted(node: Node | None) -> str | None:
+    """``a.b.c`` for identifier/attribute chains, else None."""
+    if node is None:
+        return None
+    if node.type == "identifier":
+        return _text(node)
+    if node.type == "attribute":
+        base = dotted(node.child_by_field_name("object"))
+        attr = node.child_by_field_name("attribute")
+        return f"{base}.{_text(attr)}" if base and attr is not None else None
+    return None
+
+
+def receiver_chain(node: Node) -> list[str]:
+    """Receiver chain of a call's object: ``self.repo`` -> ``["self", "repo"]``,
+    ``super()`` -> ``["super"]``; ``["?"]`` for expressions we cannot name."""
+    if node.type == "identifier":
+        return [_text(node)]
+    if node.type == "attribute":
+        head = receiver_chain(node.child_by_field_name("object"))
+        return ["?"] if head == ["?"] else [*head, _text(node.child_by_field_name("attribute"))]
+    if node.type == "call" and _text(node.child_by_field_name("function")) == "super":
+        return ["super"]
+    return ["?"]
+
+
+def keyword_args(args: Node | None) -> dict[str, Node]:
+    """Keyword arguments of an argument_list by name."""
+    if args is None:
+        return {}
+    return {
+        _text(kw.child_by_field_name("name")): kw.child_by_field_name("value")
+        for kw in args.named_children if kw.type == "keyword_argument"
+    }
+
+
+def positional_args(args: Node | None) -> list[Node]:
+    if args is None:
+        return []
+    return [a for a in args.named_children
+            if a.type not in ("keyword_argument", "comment", "list_splat",
+                              "dictionary_splat")]
+
+
+def join_route(prefix: str, route: str) -> str:
+    """Join a router prefix and a route the way FastAPI/Flask do."""
+    if not prefix:
+        return route if route.startswith("/") else "/" + route
+    if not route:
+        return prefix
+    return prefix.rstrip("/") + "/" + route.lstrip("/") if route != "/" else prefix + "/"
+
+
+@dataclass
+class _Scope:
+    """A class or function symbol plus facts needed while walking its body."""
+
+    symbol: Symbol
+    node: Node
+    param_types: dict[str, str] = field(default_factory=dict)
+    self_name: str | None = None  # first parameter of a method (``self``)
+
+
+class _Extractor:
+    """Single-use worker filling ``result`` for one file."""
+
+    def __init__(self, root: Node, rel_path: str, module: str, offsets: CharOffsets,
+                 result: ParseResult) -> None:
+        self.root = root
+        self.rel_path = rel_path
+        self.module = module
+        self.offsets = offsets
+        self.result = result
+        self.scopes: dict[int, _Scope] = {}  # def node id -> scope
+        self.router_prefixes: dict[str, str] = {}
+        self.field_names: set[str] = set()
+
+    def run(self) -> None:
+        defs = QueryCursor(registry.query(LANG, "python-definitions")).captures(self.root)
+        refs = QueryCursor(registry.query(LANG, "python-references")).captures(self.root)
+        assignments = _in_order(defs.get("definition.assignment", []))
+        self._collect_router_prefixes(assignments)
+        def_nodes = _in_order(defs.get("definition.class", []) +
+                              defs.get("definition.function", []))
+        for node in def_nodes:
+            if node.type == "class_definition":
+                self._class(node)
+            else:
+                self._function(node)
+        for node in assignments:
+            self._assignment(node)
+        for node in _in_order(refs.get("reference.call", [])):
+            self._call(node)
+        for node in _in_order(refs.get("reference.import", [])):
+            self._import(node)
+
+    # -- scoping -----------------------------------------------------------------------
+
+    def _enclosing(self, node: Node) -> _Scope | None:
+        """Innermost class/function scope strictly containing ``node``."""
+        cur = node.parent
+        while cur is not None:
+            if cur.type in ("class_definition", "function_definition") and cur.id in self.scopes:
+                return self.scopes[cur.id]
+            cur = cur.parent
+        return None
+
+    def _var_types(self, scope: str) -> dict[str, str]:
+        return self.result.var_types.setdefault(scope, {})
+
+    def _span(self, node: Node) -> dict[str, int]:
+        return {
+            "line_start": node.start_point[0] + 1,
+            "line_end": node.end_point[0] + 1,
+            "char_start": self.offsets(node.start_byte),
+            "char_end": self.offsets(node.end_byte),
+        }
+
+    # -- declarations ------------------------------------------------------------------
+
+    def _class(self, node: Node) -> None:
+        outer = self._enclosing(node)
+        name = _text(node.child_by_field_name("name"))
+        fqn = f"{outer.symbol.fqn if outer else self.module}.{name}"
+        bases = self._bases(node)
+        outer_node = _decorated(node)
+        symbol = Symbol(
+            kind="ENUM" if any(b in _ENUM_BASES for b in bases) else "CLASS",
+            name=name, fqn=fqn, parent=outer.symbol.fqn if outer else None,
+            signature=_header(node), doc_comment=docstring(node),
+            meta={"decorators": _decorators(node), "bases": bases},
+            **self._span(outer_node),
+        )
+        self.result.symbols.append(symbol)
+        self.scopes[node.id] = _Scope(symbol, node)
+        for base in bases:
+            self.result.heritage.append(
+                Heritage(cls=fqn, base=base, relation="extends", line=node.start_point[0] + 1))
+
+    def _bases(self, node: Node) -> list[str]:
+        supers = node.child_by_field_name("superclasses")
+        bases = []
+        for arg in positional_args(supers):
+            target = arg.child_by_field_name("value") if arg.type == "subscript" else arg
+            name = dotted(target)
+            if name:
+                bases.append(name)
+        return bases
+
+    def _function(self, node: Node) -> None:
+        outer = self._enclosing(node)
+        name = _text(node.child_by_field_name("name"))
+        decorators = _decorators(node)
+        in_class = outer is not None and outer.node.type == "class_definition"
+        static = in_class and any(d in ("staticmethod", "classmethod") for d in decorators)
+        params = _params(node.child_by_field_name("parameters"))
+        self_name = params[0][0] if in_class and params and "staticmethod" not in decorators \
+            else None
+        visible_params = params[1:] if self_name else params
+        kind = "FUNCTION"
+        if in_class:
+            kind = "CONSTRUCTOR" if name == "__init__" else "METHOD"
+        meta: dict[str, object] = {
+            "params": [list(p) for p in visible_params],
+            "return_type": _opt_text(node.child_by_field_name("return_type")),
+            "decorators": decorators,
+            "static": static,
+        }
+        if any(c.type == "async" for c in node.children):
+            meta["async"] = True
+        endpoint = self._endpoint(node)
+        if endpoint:
+            kind = "ENDPOINT"
+            meta.update(endpoint)
+        fqn = f"{outer.symbol.fqn if outer else self.module}.{name}"
+        symbol = Symbol(
+            kind=kind, name=name, fqn=fqn, parent=outer.symbol.fqn if outer else None,
+            signature=_header(node), doc_comment=docstring(node), meta=meta,
+            **self._span(_decorated(node)),
+        )
+        self.result.symbols.append(symbol)
+        types = {n: t for n, t in ((n, clean_type(t)) for n, t in visible_params) if t}
+        self.scopes[node.id] = _Scope(symbol, node, types, self_name)
+        if types:
+            self._var_types(fqn).update(types)
+
+    def _endpoint(self, node: Node) -> dict[str, str] | None:
+        """``{"http_method", "route"}`` when a decorator registers the function as a route."""
+        decorated = node.parent if node.parent and node.parent.type == "decorated_definition" \
+            else None
+        if decorated is None:
+            return None
+        for dec in decorated.named_children:
+            call = dec.named_children[0] if dec.type == "decorator" and dec.named_children \
+                else None
+            if call is None or call.type != "call":
+                continue
+            func = call.child_by_field_name("function")
+            if func is None or func.type != "attribute":
+                continue
+            verb = _text(func.child_by_field_name("attribute"))
+            args = call.child_by_field_name("arguments")
+            pos = positional_args(args)
+            kws = keyword_args(args)
+            route = string_value(pos[0]) if pos else string_value(
+                kws.get("path") or kws.get("rule"))
+            if verb not in _ROUTE_DECORATORS or route is None:
+                continue
+            if verb in _HTTP_VERBS:
+                method = verb.upper()
+            else:
+                listed = kws.get("methods")
+                methods = [string_value(m) for m in listed.named_children] if listed else []
+                method = ",".join(m.upper() for m in methods if m) or "GET"
+            receiver = dotted(func.child_by_field_name("object")) or ""
+            prefix = self.router_prefixes.get(receiver, "")
+            return {"http_method": method, "route": join_route(prefix, route)}
+        return None
+
+    def _collect_router_prefixes(self, assignments: list[Node]) -> None:
+        """Module-level ``router = APIRouter(prefix="/p")`` / ``Blueprint(url_prefix=)``."""
+        for node in assignments:
+            if _has_def_ancestor(node):
+                continue
+            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+            if left is None or left.type != "identifier" or right is None \
+                    or right.type != "call":
+                continue
+            factory = (dotted(right.child_by_field_name("function")) or "").rsplit(".", 1)[-1]
+            kw = _ROUTER_PREFIX_KW.get(factory)
+            if kw:
+                prefix = string_value(keyword_args(right.child_by_field_name("arguments"))
+                                      .get(kw))
+                self.router_prefixes[_text(left)] = prefix or ""
+
+    # -- assignments: fields and variable types ---------------------------------------
+
+    def _assignment(self, node: Node) -> None:
+        scope = self._enclosing(node)
+        left = node.child_by_field_name("left")
+        annotation = clean_type(_opt_text(node.child_by_field_name("type")))
+        if scope is None:
+            if left.type == "identifier":
+                self._record_type(self.module, _text(left), annotation, node, None)
+            return
+        if scope.node.type == "class_definition":
+            if left.type == "identifier":
+                self._field(scope.symbol, _text(left), node)
+                self._record_type(scope.symbol.fqn, _text(left), annotation, node, None)
+            return
+        if left.type == "identifier":
+            self._record_type(scope.symbol.fqn, _text(left), annotation, node, scope)
+            return
+        self._self_attribute(scope, left, annotation, node)
+
+    def _self_attribute(self, scope: _Scope, left: Node, annotation: str | None,
+                        node: Node) -> None:
+        """``self.x = ...`` inside a method: a field type (and a FIELD in ``__init__``)."""
+        obj = left.child_by_field_name("object")
+        if scope.self_name is None or obj is None or _text(obj) != scope.self_name:
+            return
+        cls = self._enclosing(scope.node)
+        if cls is None or cls.node.type != "class_definition":
+            return
+        name = _text(left.child_by_field_name("attribute"))
+        if scope.symbol.kind == "CONSTRUCTOR":
+            self._field(cls.symbol, name, node)
+        self._record_type(cls.symbol.fqn, name, annotation, node, scope)
+
+    def _field(self, cls: Symbol, name: str, node: Node) -> None:
+        key = f"{cls.fqn}.{name}"
+        if key in self.field_names:
+            return
+        self.field_names.add(key)
+        stmt = node.parent if node.parent and node.parent.type == "expression_statement" \
+            else node
+        self.result.symbols.append(Symbol(
+            kind="FIELD", name=name, fqn=key, parent=cls.fqn,
+            signature=normalize(_text(node))[:_SIGNATURE_MAX],
+            doc_comment=_attribute_docstring(stmt),
+            meta={"type": _opt_text(node.child_by_field_name("type"))},
+            **self._span(stmt),
+        ))
+
+    def _record_type(self, scope_fqn: str, name: str, annotation: str | None, node: Node,
+                     scope: _Scope | None) -> None:
+        """Remember the type of ``name`` in ``scope_fqn`` (first assignment wins, an
+        annotation always wins)."""
+        value_type = annotation or self._value_type(node.child_by_field_name("right"), scope)
+        if not value_type:
+            return
+        types = self._var_types(scope_fqn)
+        if annotation or name not in types:
+            types[name] = value_type
+
+    @staticmethod
+    def _value_type(right: Node | None, scope: _Scope | None) -> str | None:
+        if right is None:
+            return None
+        if right.type == "call":
+            callee = dotted(right.child_by_field_name("function"))
+            return f"=call:{callee}" if callee else None
+        if right.type == "identifier" and scope is not None:
+            # self.repo = repo where the parameter is typed ``repo: UserRepository``
+            return scope.param_types.get(_text(right))
+        return None
+
+    # -- references --------------------------------------------------------------------
+
+    def _caller(self, node: Node) -> str | None:
+        scope = self._enclosing(node)
+        return scope.symbol.fqn if scope else None
+
+    def _call(self, node: Node) -> None:
+        func = node.child_by_field_name("function")
+        line = node.start_point[0] + 1
+        caller = self._caller(node)
+        if func.type == "identifier":
+            name, receiver = _text(func), None
+            if name == "super":  # only the receiver of ``super().x()``, never a target
+                return
+        else:
+            name = _text(func.child_by_field_name("attribute"))
+            receiver = receiver_chain(func.child_by_field_name("object"))
+        self.result.calls.append(Call(caller=caller, name=name, receiver=receiver, line=line))
+        if name == "Depends":
+            self._dependency_ref(node, caller, line)
+
+    def _dependency_ref(self, node: Node, caller: str | None, line: int) -> None:
+        """FastAPI ``Depends(get_service)``: the framework calls ``get_service`` for the
+        endpoint, so it is recorded as a reference from the enclosing function."""
+        pos = positional_args(node.child_by_field_name("arguments"))
+        if not pos or pos[0].type not in ("identifier", "attribute"):
+            return
+        target = pos[0]
+        if target.type == "identifier":
+            name, receiver = _text(target), None
+        else:
+            name = _text(target.child_by_field_name("attribute"))
+            receiver = receiver_chain(target.child_by_field_name("object"))
+        self.result.calls.append(Call(caller, name, receiver, line, kind="ref"))
+
+    def _import(self, node: Node) -> None:
+        line = node.start_point[0] + 1
+        if node.type == "import_statement":
+            for item in node.children_by_field_name("name"):
+                self._add_import(item, "", line)
+            return
+        base = self._from_module(node.child_by_field_name("module_name"))
+        if any(c.type == "wildcard_import" for c in node.children):
+            self.result.imports.append(Import(alias="*", target=base, line=line))
+        for item in node.children_by_field_name("name"):
+            self._add_import(item, base + "." if base else "", line)
+
+    def _add_import(self, item: Node, prefix: str, line: int) -> None:
+        if item.type == "aliased_import":
+            target = _text(item.child_by_field_name("name"))
+            alias = _text(item.child_by_field_name("alias"))
+        else:
+            # ``import a.b`` binds ``a`` but code names it ``a.b``; the full dotted name
+            # keeps the IMPORTS edge pointing at the module actually imported.
+            target = alias = _text(item)
+        self.result.imports.append(Import(alias=alias, target=prefix + target, line=line))
+
+    def _from_module(self, node: Node | None) -> str:
+        """Absolute dotted module of a ``from X import`` clause."""
+        if node is None:
+            return ""
+        if node.type != "relative_import":
+            return _text(node)
+        prefix = next((c for c in node.children if c.type == "import_prefix"), None)
+        level = len(_text(prefix).strip())
+        name = next((c for c in node.children if c.type == "dotted_name"), None)
+        package = self.module.split(".")
+        if not self.rel_path.endswith("__init__.py"):
+            package = package[:-1]
+        package = package[: len(package) - (level - 1)] if level > 1 else package
+        return ".".join([*package, _text(name)] if name is not None else package)
+
+
+# -- small tree helpers ----------------------------------------------------------------
+
+
+def _in_order(nodes: list[Node]) -> list[Node]:
+    return sorted(nodes, key=lambda n: (n.start_byte, -n.end_byte))
+
+
+def _opt_text(node: Node | None) -> str | None:
+    return normalize(_text(node)) if node is not None else None
+
+
+def _decorated(node: Node) -> Node:
+    """The decorated_definition around ``node`` (so the span covers decorators)."""
+    parent = node.parent
+    return parent if parent is not None and parent.type == "decorated_definition" else node
+
+
+def _decorators(node: Node) -> list[str]:
+    outer = _decorated(node)
+    if outer is node:
+        return []
+    return [normalize(_text(d))[1:].strip() for d in outer.named_children
+            if d.type == "decorator"]
+
+
+def _header(node: Node) -> str:
+    """Declaration header without body: ``def f(a: int) -> str`` / ``class A(B)``."""
+    body = node.child_by_field_name("body")
+    end = body.start_byte if body is not None else node.end_byte
+    raw = node.text[: end - node.start_byte].decode("utf-8", errors="replace")
+    return normalize(raw).rstrip(":").rstrip()[:_SIGNATURE_MAX]
+
+
+def _params(params: Node | None) -> list[tuple[str, str | None]]:
+    """``[(name, annotation-or-None)]`` of a parameters node (``*args`` kept as written)."""
+    out: list[tuple[str, str | None]] = []
+    if params is None:
+        return out
+    for p in params.named_children:
+        if p.type == "identifier":
+            out.append((_text(p), None))
+        elif p.type in ("typed_parameter", "typed_default_parameter", "default_parameter"):
+            name = p.child_by_field_name("name") or next(
+                (c for c in p.named_children if c.type in ("identifier", "list_splat_pattern",
+                                                           "dictionary_splat_pattern")), None)
+            out.append((_text(name), _opt_text(p.child_by_field_name("type"))))
+        elif p.type in ("list_splat_pattern", "dictionary_splat_pattern"):
+            out.append((_text(p), None))
+    return out
+
+
+def docstring(node: Node) -> str | None:
+    """Docstring of a class/function body, quotes stripped and dedented."""
+    body = node.child_by_field_name("body")
+    first = body.named_children[0] if body is not None and body.named_children else None
+    if first is None or first.type != "expression_statement" or not first.named_children:
+        return None
+    value = string_value(first.named_children[0])
+    return (inspect.cleandoc(value) or None) if value is not None else None
+
+
+def _attribute_docstring(stmt: Node) -> str | None:
+    """A string literal statement right after an attribute assignment (Sphinx style)."""
+    nxt = stmt.next_named_sibling
+    if nxt is None or nxt.type != "expression_statement" or not nxt.named_children:
+        return None
+    value = string_value(nxt.named_children[0])
+    return (inspect.cleandoc(value) or None) if value is not None else None
+
+
+def _has_def_ancestor(node: Node) -> bool:
+    cur = node.parent
+    while cur is not None:
+        if cur.type in ("class_definition", "function_definition"):
+            return True
+        cur = cur.parent
+    return False
+

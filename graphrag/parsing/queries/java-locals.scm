@@ -1,0 +1,10 @@
+; Typed names inside function bodies (locals, loop variables, resources, catch params).
+
+(local_variable_declaration
+  type: (_) @type
+  declarator: (variable_declarator
+    name: (identifier) @name
+    value: (_)? @value)) @local
+(enhanced_for_statement type: (_) @type name: (identifier) @name) @local
+(resource type: (_) @type name: (identifier) @name value: (_)? @value) @local
+(catch_formal_parameter (catch_type (_) @type) name: (identifier) @name) @local

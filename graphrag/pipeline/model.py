@@ -1,0 +1,191 @@
+"""The pipeline's vocabulary: a chunk being worked on, a stage, a stage's batch result.
+
+A :class:`WorkItem` is one chunk row (plus its node) loaded by the runner. Stages read it
+with :meth:`WorkItem.get` and record new column values with :meth:`WorkItem.set`; later
+stages of the same chunk see those values at once, and the runner writes every changed
+column of a batch in one transaction.
+"""
+
+from __future__ import annotations
+
+import logging
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from sqlalchemy import Engine
+
+from graphrag.config import Settings
+from graphrag.errors import EnvironmentProblem
+
+log = logging.getLogger(__name__)
+
+# Chunk columns the pipeline owns (see briefs/chunks.md), with the SQL cast each needs.
+OWNED_COLUMNS: dict[str, str] = {
+    "content_raw": "text",
+    "content": "text",
+    "content_hash": "text",
+    "token_count": "integer",
+    "explain_md": "text",
+    "explain_quality": "jsonb",
+    "uses_md": "text",
+    "used_by_md": "text",
+    "emb": "vector",
+    "embed_model": "text",
+    "embed_ts": "timestamptz",
+    "embed_input_hash": "text",
+    "used_objects": "jsonb",
+    "relations": "jsonb",
+}
+
+MAX_ERROR_CHARS = 500
+
+
+class StageFailure(Exception):
+    """An expected failure of one chunk's stage; its message is the recorded reason."""
+
+
+@dataclass(frozen=True)
+class NodeInfo:
+    """The graph node a chunk was planned from (and its parent, for context)."""
+
+    id: int
+    kind: str
+    name: str | None
+    fqn: str | None
+    file_path: str | None
+    lang: str | None
+    line_start: int | None
+    line_end: int | None
+    signature: str | None
+    doc_comment: str | None
+    content_hash: str | None
+    meta: dict[str, Any]
+    parent_id: int | None = None
+    parent_kind: str | None = None
+    parent_fqn: str | None = None
+
+
+@dataclass
+class WorkItem:
+    """One chunk in flight: the loaded row, the node, and the values stages set."""
+
+    id: int
+    row: dict[str, Any]
+    node: NodeInfo
+    changes: dict[str, Any] = field(default_factory=dict)
+
+    def get(self, column: str) -> Any:
+        """The column's value as the stages so far left it."""
+        if column in self.changes:
+            return self.changes[column]
+        return self.row.get(column)
+
+    def set(self, column: str, value: Any) -> None:
+        if column not in OWNED_COLUMNS:
+            raise KeyError(f"the pipeline does not own chunks.{column}")
+        self.changes[column] = value
+
+    @property
+    def stages(self) -> list[str]:
+        return list((self.row.get("pipeline") or {}).get("stages") or [])
+
+    @property
+    def params(self) -> dict[str, Any]:
+        return dict((self.row.get("pipeline") or {}).get("params") or {})
+
+    @property
+    def span(self) -> tuple[int, int] | None:
+        lo, hi = self.row.get("span_lo"), self.row.get("span_hi")
+        return (lo, hi) if lo is not None and hi is not None else None
+
+
+@dataclass
+class StageResult:
+    """What one stage did to a batch: failures by chunk id, and chunks it skipped."""
+
+    failed: dict[int, str] = field(default_factory=dict)
+    skipped: set[int] = field(default_factory=set)
+
+
+@dataclass
+class StageContext:
+    """Per-run state shared by the stages: database, settings, app, lazy resources."""
+
+    engine: Engine
+    settings: Settings
+    app_id: int
+    app_name: str
+    root_path: str | None
+    _resources: dict[str, Any] = field(default_factory=dict)
+
+    def resource(self, key: str, factory: Callable[[], Any]) -> Any:
+        """Build a resource (model, summarizer ...) once per run, on first use."""
+        if key not in self._resources:
+            self._resources[key] = factory()
+        return self._resources[key]
+
+    def provide(self, key: str, value: Any) -> None:
+        """Inject a resource (tests, benchmarks) before the run uses it."""
+        if value is not None:
+            self._resources[key] = value
+
+
+def describe_error(exc: BaseException) -> str:
+    """The reason recorded in stage_state: our own failures verbatim, bugs with their type."""
+    text = str(exc) if isinstance(exc, StageFailure) else f"{type(exc).__name__}: {exc}"
+    return text[:MAX_ERROR_CHARS]
+
+
+class Stage(ABC):
+    """A pipeline stage. Built-ins and extensions register through ``registry.register``.
+
+    The runner hands a stage every chunk of a batch whose next stage it is. The default
+    :meth:`run` calls :meth:`prepare` once (batch loads) and :meth:`process` per chunk,
+    recording each chunk's exception as that chunk's failure. An
+    :class:`~graphrag.errors.EnvironmentProblem` (model missing, ...) stops the run instead:
+    it would fail every chunk the same way.
+    """
+
+    name: ClassVar[str]
+
+    def prepare(self, items: Sequence[WorkItem], ctx: StageContext) -> Any:
+        """Load what the whole batch needs in a few queries; passed to :meth:`process`."""
+        return None
+
+    @abstractmethod
+    def process(self, item: WorkItem, prepared: Any, ctx: StageContext) -> bool | None:
+        """Fill the chunk's columns; return True when the work was skipped as unchanged."""
+
+    def finish(self, items: Sequence[WorkItem], ctx: StageContext) -> None:
+        """Batch work after :meth:`process` over the chunks that succeeded (optional)."""
+
+    def run(self, items: Sequence[WorkItem], ctx: StageContext) -> StageResult:
+        prepared = self.prepare(items, ctx)
+        result = StageResult()
+        for item in items:
+            try:
+                if self.process(item, prepared, ctx):
+                    result.skipped.add(item.id)
+            except EnvironmentProblem:
+                raise
+            except Exception as exc:  # one chunk's failure is recorded; the batch goes on
+                record_failure(result, self.name, item, exc)
+        ok = [i for i in items if i.id not in result.failed]
+        try:
+            self.finish(ok, ctx)
+        except EnvironmentProblem:
+            raise
+        except Exception as exc:
+            for item in ok:
+                record_failure(result, self.name, item, exc)
+        return result
+
+
+def record_failure(result: StageResult, stage: str, item: WorkItem, exc: BaseException) -> None:
+    """Note a chunk's failure; unexpected exceptions keep their traceback in the debug log."""
+    result.failed[item.id] = describe_error(exc)
+    result.skipped.discard(item.id)
+    if not isinstance(exc, StageFailure):
+        log.debug("stage %s failed on chunk %s", stage, item.id, exc_info=exc)

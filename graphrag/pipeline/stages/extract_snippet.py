@@ -1,0 +1,134 @@
+"""extract-snippet: a CODE chunk's source lines, read from the indexed repository.
+
+Reads ``applications.root_path / <filePath>`` and keeps lines ``span_lines`` (1-based,
+inclusive). Each ``params.elide`` range ``[a, b]`` is replaced by its first line followed
+by ``...`` indented one level (4 spaces) deeper than that line, so a class chunk shows its
+members' signatures but not bodies that have chunks of their own.
+
+- ``content_raw``: the exact lines (line endings kept), elisions applied;
+- ``content``: the same, trailing whitespace stripped and common indentation removed;
+- ``content_hash``: sha256 of ``content``; ``token_count``: the embedding model's tokenizer.
+
+The stage fails with the reason when the file vanished, or when its sha256 differs from
+``files.content_hash`` (the file changed since it was indexed: re-index first).
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from sqlalchemy import text
+
+from graphrag.pipeline.embedder import count_tokens, get_tokenizer
+from graphrag.pipeline.text import sha256_hex
+from graphrag.pipeline.model import Stage, StageContext, StageFailure, WorkItem
+
+ELISION = "    ..."
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    """A repository file read once per batch: its lines, or why it cannot be used."""
+
+    lines: list[str] | None
+    problem: str | None = None
+
+
+def file_path_of(item: WorkItem) -> str | None:
+    return item.params.get("filePath") or item.node.file_path or None
+
+
+def read_source(root: Path, rel_path: str, expected_hash: str | None) -> SourceFile:
+    """Read a file under ``root`` and check it is the version that was indexed."""
+    path = root / rel_path
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return SourceFile(None, f"file vanished since indexing: {rel_path}")
+    except OSError as exc:
+        return SourceFile(None, f"cannot read {rel_path}: {exc.strerror or exc}")
+    if expected_hash and sha256_hex(data) != expected_hash:
+        return SourceFile(None, f"file changed since indexing (sha256 mismatch): {rel_path}")
+    return SourceFile(data.decode("utf-8", errors="replace").splitlines(keepends=True))
+
+
+def _indent_of(line: str) -> str:
+    return line[: len(line) - len(line.lstrip(" \t"))]
+
+
+def _ending_of(line: str) -> str:
+    return line[len(line.rstrip("\r\n")):] or "\n"
+
+
+def select_lines(lines: list[str], start: int, end: int,
+                 elide: Sequence[Sequence[int]] = ()) -> list[str]:
+    """Lines ``start..end`` (1-based, inclusive) with each elided range folded to two lines."""
+    ranges = sorted((int(a), int(b)) for a, b in elide if int(a) <= int(b))
+    picked: list[str] = []
+    n = start
+    while n <= min(end, len(lines)):
+        rng = next(((a, b) for a, b in ranges if a == n), None)
+        line = lines[n - 1]
+        if rng is None:
+            picked.append(line)
+            n += 1
+            continue
+        picked.append(line if line.endswith(("\n", "\r")) else line + "\n")
+        picked.append(_indent_of(line) + ELISION + _ending_of(line))
+        n = rng[1] + 1
+    return picked
+
+
+def normalize(raw_lines: list[str]) -> str:
+    """Trailing whitespace stripped, common indentation removed, outer blank lines dropped."""
+    stripped = "\n".join(line.rstrip() for line in raw_lines)
+    return textwrap.dedent(stripped).strip("\n")
+
+
+class ExtractSnippetStage(Stage):
+    name = "extract-snippet"
+
+    def prepare(self, items: Sequence[WorkItem], ctx: StageContext) -> dict[str, SourceFile]:
+        """Read each distinct file of the batch once, checked against ``files.content_hash``."""
+        paths = sorted({p for p in map(file_path_of, items) if p})
+        if not paths or not ctx.root_path:
+            return {}
+        with ctx.engine.connect() as conn:
+            hashes = dict(conn.execute(
+                text("SELECT path, content_hash FROM files"
+                     " WHERE application_id = :a AND path = ANY(:p)"),
+                {"a": ctx.app_id, "p": paths},
+            ).all())
+        root = Path(ctx.root_path)
+        return {p: read_source(root, p, hashes.get(p)) for p in paths}
+
+    def process(self, item: WorkItem, prepared: dict[str, SourceFile], ctx: StageContext
+                ) -> None:
+        rel = file_path_of(item)
+        if not rel:
+            raise StageFailure("no file path for this chunk's node")
+        if not ctx.root_path:
+            raise StageFailure(f"application {ctx.app_name!r} has no root path")
+        source = prepared.get(rel) or SourceFile(None, f"file not read: {rel}")
+        if source.lines is None:
+            raise StageFailure(source.problem or f"cannot read {rel}")
+        start, end = item.span or (item.node.line_start or 1, item.node.line_end or len(
+            source.lines))
+        if start > len(source.lines):
+            raise StageFailure(f"span {start}-{end} is past the end of {rel} "
+                               f"({len(source.lines)} lines)")
+        raw_lines = select_lines(source.lines, start, end, item.params.get("elide") or ())
+        content = normalize(raw_lines)
+        item.set("content_raw", "".join(raw_lines))
+        item.set("content", content)
+        item.set("content_hash", sha256_hex(content))
+
+    def finish(self, items: Sequence[WorkItem], ctx: StageContext) -> None:
+        """Count tokens of every extracted snippet in one tokenizer call."""
+        tokenizer = ctx.resource("tokenizer", lambda: get_tokenizer(ctx.settings))
+        counts = count_tokens(tokenizer, [i.get("content") or "" for i in items])
+        for item, n in zip(items, counts, strict=True):
+            item.set("token_count", n)

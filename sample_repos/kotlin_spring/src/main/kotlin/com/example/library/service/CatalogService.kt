@@ -1,0 +1,42 @@
+package com.example.library.service
+
+import com.example.library.model.Book
+import com.example.library.repository.BookRepository
+import com.example.library.util.IsbnRules
+import org.springframework.stereotype.Service
+
+/**
+ * Catalogue use cases: lookup, registration and search.
+ *
+ * @property books the catalogue storage
+ */
+@Service
+class CatalogService(private val books: BookRepository) {
+
+    /**
+     * Finds a book by ISBN, accepting dashes and spaces.
+     *
+     * @param isbn the ISBN as typed
+     */
+    fun find(isbn: String): Book? = books.findByIsbn(IsbnRules.normalize(isbn))
+
+    /**
+     * Adds [book] to the catalogue.
+     *
+     * @throws IllegalArgumentException when the ISBN is invalid
+     */
+    fun register(book: Book): Book {
+        require(IsbnRules.isValid(book.isbn)) { "invalid ISBN ${book.isbn}" }
+        val normalized = book.copy(isbn = IsbnRules.normalize(book.isbn))
+        books.save(normalized)
+        return normalized
+    }
+
+    /**
+     * Books written by [author], sorted by year.
+     *
+     * @param author exact author name
+     */
+    fun byAuthor(author: String): List<Book> =
+        books.listAll().filter { it.author == author }.sortedBy { it.year }
+}

@@ -1,0 +1,1 @@
+"""FastAPI routers. Each module exposes ``router``; :mod:`app.main` mounts them."""

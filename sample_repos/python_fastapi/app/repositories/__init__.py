@@ -1,0 +1,1 @@
+"""Persistence layer: in-memory repositories with a common base."""

@@ -1,0 +1,1 @@
+"""Small helpers without dependencies on the rest of the application."""

@@ -1,0 +1,1 @@
+"""Server-rendered admin pages (Flask blueprint kept from the first version)."""

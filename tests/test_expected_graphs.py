@@ -1,0 +1,89 @@
+"""Resolver + extractors against the hand-written expected_graph.json of each sample
+repository: calls, extends, implements and endpoints must match exactly."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from graphrag.graph.model import Graph
+from graphrag.graph.resolve import build_graph
+from graphrag.parsing.extract import parse_file, repo_context
+
+SAMPLES = Path(__file__).resolve().parent.parent / "sample_repos"
+SKIP_DIRS = {"node_modules", ".git", "vendor", "build", "dist", "target", "__pycache__",
+             ".venv", "venv", ".gradle", ".idea"}
+REPOS = sorted(p.parent for p in SAMPLES.glob("*/expected_graph.json"))
+
+
+def walk(root: Path) -> list[str]:
+    """Repo-relative paths of all files, skipping dependency and build folders."""
+    out = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS)
+        for name in sorted(filenames):
+            out.append((Path(dirpath) / name).relative_to(root).as_posix())
+    return out
+
+
+def graph_of(root: Path) -> Graph:
+    paths = walk(root)
+    ctx = repo_context(root, paths)
+    results = []
+    for rel in paths:
+        parsed = parse_file((root / rel).read_bytes(), rel, ctx)
+        if parsed is not None:
+            results.append(parsed)
+    return build_graph(results)
+
+
+def actual_sets(graph: Graph) -> dict[str, set[tuple]]:
+    nodes = graph.node_by_key()
+    out: dict[str, set[tuple]] = {"calls": set(), "extends": set(), "implements": set()}
+    names = {"CALLS": "calls", "EXTENDS": "extends", "IMPLEMENTS": "implements"}
+    for edge in graph.edges:
+        if edge.kind in names:
+            out[names[edge.kind]].add((nodes[edge.src_key].fqn, nodes[edge.dst_key].fqn))
+    out["endpoints"] = {(n.fqn, n.meta.get("http_method"), n.meta.get("route"))
+                        for n in graph.nodes if n.kind == "ENDPOINT"}
+    return out
+
+
+def expected_sets(data: dict) -> dict[str, set[tuple]]:
+    out = {key: {tuple(pair) for pair in data.get(key, [])}
+           for key in ("calls", "extends", "implements")}
+    out["endpoints"] = {(e["fqn"], e["http_method"], e["route"])
+                        for e in data.get("endpoints", [])}
+    return out
+
+
+def score(actual: set, expected: set) -> tuple[float, float]:
+    hits = len(actual & expected)
+    precision = hits / len(actual) if actual else 1.0
+    recall = hits / len(expected) if expected else 1.0
+    return precision, recall
+
+
+def report(repo: str, actual: dict[str, set], expected: dict[str, set]) -> list[str]:
+    """Human-readable differences (empty when everything matches)."""
+    lines = []
+    for key in ("calls", "extends", "implements", "endpoints"):
+        precision, recall = score(actual[key], expected[key])
+        if precision == recall == 1.0:
+            continue
+        lines.append(f"{repo} {key}: precision={precision:.3f} recall={recall:.3f}")
+        lines += [f"  unexpected {item}" for item in sorted(actual[key] - expected[key])]
+        lines += [f"  missing    {item}" for item in sorted(expected[key] - actual[key])]
+    return lines
+
+
+@pytest.mark.skipif(not REPOS, reason="no sample_repos/*/expected_graph.json yet")
+@pytest.mark.parametrize("root", REPOS, ids=[p.name for p in REPOS])
+def test_expected_graph(root: Path) -> None:
+    expected = expected_sets(json.loads((root / "expected_graph.json").read_text()))
+    actual = actual_sets(graph_of(root))
+    diffs = report(root.name, actual, expected)
+    assert not diffs, "\n" + "\n".join(diffs)

@@ -1,0 +1,237 @@
+"""`graphrag index` (graph part): bad input, incremental sync, export, node view."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from sqlalchemy import text
+
+from graphrag.config import load_settings
+from graphrag.graph.index import index_graph
+from graphrag.graph.scan import parse_languages
+from tests.conftest import SAMPLE_REPOS, run_cli
+from tests.graph_dump import graph_dump
+
+SAMPLES = sorted(p for p in SAMPLE_REPOS.iterdir() if (p / "expected_graph.json").exists()) \
+    if SAMPLE_REPOS.exists() else []
+
+
+def _settings(**kw):
+    return load_settings().with_overrides(workers=1, **kw)
+
+
+def _files(engine, app: str) -> dict[str, dict]:
+    with engine.connect() as conn:
+        rows = conn.execute(text(
+            "SELECT f.path, f.parse_status, f.parse_error, f.error_count FROM files f"
+            " JOIN applications a ON a.id = f.application_id WHERE a.name = :n"), {"n": app})
+        return {r.path: dict(r._mapping) for r in rows}
+
+
+def _fqns(engine, app: str) -> set[str]:
+    with engine.connect() as conn:
+        return {r[0] for r in conn.execute(text(
+            "SELECT n.fqn FROM nodes n JOIN applications a ON a.id = n.application_id"
+            " WHERE a.name = :n"), {"n": app})}
+
+
+def test_bad_input_is_recorded_and_never_stops_the_run(tmp_path: Path, engine,
+                                                       app_name: str) -> None:
+    repo = tmp_path / "repo"
+    (repo / "pkg").mkdir(parents=True)
+    (repo / "pkg" / "good.py").write_text("def good():\n    return helper()\n\n"
+                                          "def helper():\n    return 1\n")
+    (repo / "pkg" / "binary.py").write_bytes(b"def x():\x00\x01\x02 pass\n")
+    (repo / "pkg" / "big.py").write_text("x = 1\n" * 400)
+    (repo / "pkg" / "latin.py").write_bytes(
+        "# caf\u00e9\ndef cafe_name():\n    return 'd\u00e9j\u00e0'\n".encode("latin-1"))
+    (repo / "pkg" / "broken.py").write_text(
+        "def ok_before():\n    return 1\n\ndef broken(:\n    pass\n\n"
+        "class StillHere:\n    def m(self):\n        return ok_before()\n")
+    outside = tmp_path / "outside.py"
+    outside.write_text("def secret():\n    pass\n")
+    (repo / "pkg" / "link.py").symlink_to(outside)
+    (repo / ".gitignore").write_text("ignored_dir/\n*.gen.py\n")
+    (repo / "ignored_dir").mkdir()
+    (repo / "ignored_dir" / "a.py").write_text("def ignored_a():\n    pass\n")
+    (repo / "pkg" / "x.gen.py").write_text("def generated():\n    pass\n")
+    (repo / "node_modules" / "lib").mkdir(parents=True)
+    (repo / "node_modules" / "lib" / "index.js").write_text("function vendored() {}\n")
+
+    stats = index_graph(engine, _settings(max_file_bytes=1000), repo, app_name)
+    files = _files(engine, app_name)
+    assert set(files) == {"pkg/good.py", "pkg/binary.py", "pkg/big.py", "pkg/latin.py",
+                          "pkg/broken.py"}
+    assert files["pkg/binary.py"]["parse_status"] == "skipped"
+    assert "binary" in files["pkg/binary.py"]["parse_error"]
+    assert files["pkg/big.py"]["parse_status"] == "skipped"
+    assert "too large" in files["pkg/big.py"]["parse_error"]
+    assert files["pkg/latin.py"]["parse_status"] == "ok"
+    assert "replacement" in files["pkg/latin.py"]["parse_error"]
+    assert files["pkg/broken.py"]["parse_status"] == "partial"
+    assert files["pkg/broken.py"]["error_count"] > 0
+    fqns = _fqns(engine, app_name)
+    assert {"pkg.good.good", "pkg.good.helper", "pkg.broken.ok_before",
+            "pkg.broken.StillHere"} <= fqns
+    assert "pkg.latin.cafe_name" in fqns  # decoded with replacement, not lost
+    assert not {"secret", "ignored_a", "generated", "vendored"} & {f.rsplit(".", 1)[-1]
+                                                                  for f in fqns}
+    assert stats.files_skipped == 2 and stats.files_partial == 1 and stats.files_failed == 0
+
+
+def test_missing_path_and_bad_language_are_one_line_user_errors(db_url: str,
+                                                                tmp_path: Path) -> None:
+    res = run_cli("index", str(tmp_path / "nope"), "--app", "x")
+    assert res.returncode == 1
+    assert res.stderr.strip().splitlines() == [f"error: path does not exist: {tmp_path / 'nope'}"]
+    res = run_cli("index", str(tmp_path), "--app", "x", "--languages", "py,cobol")
+    assert res.returncode == 1 and "unknown language: 'cobol'" in res.stderr
+    assert parse_languages("ts") == frozenset({"typescript", "tsx"})
+
+
+def test_include_exclude_and_language_filters(tmp_path: Path, engine, app_name: str) -> None:
+    repo = tmp_path / "r"
+    (repo / "src").mkdir(parents=True)
+    (repo / "tests").mkdir()
+    (repo / "src" / "a.py").write_text("def a():\n    pass\n")
+    (repo / "tests" / "t.py").write_text("def t():\n    pass\n")
+    (repo / "src" / "b.go").write_text("package src\n\nfunc B() {}\n")
+    index_graph(engine, _settings(), repo, app_name, exclude=["tests/"],
+                languages=parse_languages("py"))
+    assert set(_files(engine, app_name)) == {"src/a.py"}
+    index_graph(engine, _settings(), repo, app_name, include=["src/*.go"])
+    assert set(_files(engine, app_name)) == {"src/b.go"}
+
+
+def test_unchanged_reindex_parses_nothing_and_keeps_ids(tmp_path: Path, engine,
+                                                        app_name: str) -> None:
+    repo = tmp_path / "r"
+    shutil.copytree(SAMPLES[0], repo)
+    first = index_graph(engine, _settings(), repo, app_name)
+    assert first.files_parsed > 0
+    with engine.connect() as conn:
+        before = dict(conn.execute(text(
+            "SELECT n.stable_key, n.id FROM nodes n JOIN applications a ON a.id = n.application_id"
+            " WHERE a.name = :n"), {"n": app_name}).all())
+    again = index_graph(engine, _settings(), repo, app_name)
+    assert again.files_parsed == 0 and again.files_unchanged == first.files_scanned
+    # Edit one file: ids of surviving symbols stay the same.
+    victim = sorted(p for p in repo.rglob("*") if p.is_file() and p.suffix in
+                    {".py", ".java", ".kt", ".ts", ".go", ".js"})[0]
+    victim.write_text("\n\n" + victim.read_text())
+    third = index_graph(engine, _settings(), repo, app_name)
+    assert third.files_parsed == 1
+    with engine.connect() as conn:
+        after = dict(conn.execute(text(
+            "SELECT n.stable_key, n.id FROM nodes n JOIN applications a ON a.id = n.application_id"
+            " WHERE a.name = :n"), {"n": app_name}).all())
+    assert after == before
+
+
+def _edit(repo: Path, originals: dict[str, str], rng: random.Random) -> str:
+    """Apply one random, language-agnostic edit; return what was done."""
+    files = sorted(p for p in repo.rglob("*") if p.is_file() and p.name != "expected_graph.json"
+                   and p.suffix in {".py", ".java", ".kt", ".ts", ".go", ".js"})
+    target = rng.choice(files)
+    rel = target.relative_to(repo).as_posix()
+    op = rng.choice(["delete", "copy", "rename", "shift", "truncate", "restore", "restore"])
+    src = target.read_text()
+    if op == "delete":
+        target.unlink()
+    elif op == "copy":
+        target.with_name("copy_" + target.name).write_text(src)
+    elif op == "rename":
+        names = sorted(set(re.findall(r"\b(?:def|func|fun|function|class)\s+(\w+)", src))
+                       | set(re.findall(r"\b(\w+)\s*\(", src)))
+        if names:
+            name = rng.choice(names)
+            target.write_text(re.sub(rf"\b{re.escape(name)}\b", name + "Renamed", src))
+    elif op == "shift":
+        target.write_text("\n\n\n" + src)
+    elif op == "truncate":
+        target.write_text(src[: len(src) // 2])
+    else:
+        gone = [p for p in originals if not (repo / p).exists()]
+        pick = rng.choice(gone) if gone and rng.random() < 0.5 else rel
+        if pick in originals:
+            (repo / pick).parent.mkdir(parents=True, exist_ok=True)
+            (repo / pick).write_text(originals[pick])
+        return f"restore {pick}"
+    return f"{op} {rel}"
+
+
+@pytest.mark.parametrize("sample", SAMPLES, ids=lambda p: p.name)
+def test_incremental_index_equals_full_index(sample: Path, tmp_path: Path, engine,
+                                             app_name: str) -> None:
+    """After any sequence of edits, incremental == clean full index of the same tree."""
+    repo = tmp_path / "repo"
+    shutil.copytree(sample, repo)
+    originals = {p.relative_to(repo).as_posix(): p.read_text()
+                 for p in repo.rglob("*") if p.is_file()}
+    rng = random.Random(f"graphrag-{sample.name}")
+    full_app = app_name + "_full"
+    try:
+        index_graph(engine, _settings(), repo, app_name)
+        for step in range(6):
+            done = [_edit(repo, originals, rng) for _ in range(rng.randint(1, 3))]
+            index_graph(engine, _settings(), repo, app_name)
+            with engine.begin() as conn:
+                conn.execute(text("DELETE FROM applications WHERE name = :n"), {"n": full_app})
+            index_graph(engine, _settings(), repo, full_app, full=True)
+            inc, full = graph_dump(engine, app_name), graph_dump(engine, full_app)
+            for part in ("files", "nodes", "edges"):
+                missing = set(full[part]) - set(inc[part])
+                extra = set(inc[part]) - set(full[part])
+                assert not missing and not extra, (
+                    f"step {step} after {done}: {part} differ\n"
+                    f"missing {sorted(missing)[:5]}\nextra {sorted(extra)[:5]}")
+    finally:
+        with engine.begin() as conn:
+            conn.execute(text("DELETE FROM applications WHERE name = :n"), {"n": full_app})
+
+
+def test_graph_export_and_node_cli(db_url: str, app_name: str, tmp_path: Path) -> None:
+    sample = SAMPLES[0]
+    res = run_cli("index", str(sample), "--app", app_name, "--graph-only", "--json")
+    assert res.returncode == 0, res.stderr
+    stats = json.loads(res.stdout)["graph"]
+    assert stats["files_parsed"] > 0 and stats["edges_by_kind"]["CALLS"] > 0
+    res = run_cli("graph", "export", "--app", app_name, "--format", "json")
+    assert res.returncode == 0, res.stderr
+    data = json.loads(res.stdout)
+    assert {"nodes", "edges"} <= set(data)
+    node = next(n for n in data["nodes"] if n["kind"] in ("METHOD", "FUNCTION"))
+    for key in ("id", "kind", "name", "fqn", "file_path", "line_start", "line_end"):
+        assert key in node
+    assert node["line_start"] >= 1 and node["line_end"] >= node["line_start"]
+    edge = next(e for e in data["edges"] if e["kind"] == "CALLS")
+    assert {"source", "target", "kind", "confidence", "resolution"} <= set(edge)
+    gml = run_cli("graph", "export", "--app", app_name, "--format", "graphml",
+                  "-o", str(tmp_path / "g.graphml"))
+    assert gml.returncode == 0, gml.stderr
+    import networkx as nx
+
+    g = nx.read_graphml(tmp_path / "g.graphml")
+    assert g.number_of_nodes() == len(data["nodes"])
+    callee = next(n for n in data["nodes"] if n["id"] == edge["target"])
+    caller = next(n for n in data["nodes"] if n["id"] == edge["source"])
+    res = run_cli("graph", "node", callee["fqn"], "--app", app_name, "--json")
+    assert res.returncode == 0, res.stderr
+    shown = json.loads(res.stdout)
+    assert caller["fqn"] in {c["fqn"] for n in shown for c in n["callers"]}
+    res = run_cli("graph", "node", "no.such.Thing", "--app", app_name)
+    assert res.returncode == 1 and res.stderr.count("\n") == 1
+
+
+def test_pagerank_is_stored(engine, app_name: str) -> None:
+    index_graph(engine, _settings(), SAMPLES[0], app_name)
+    with engine.connect() as conn:
+        avg, mx = conn.execute(text(
+            "SELECT avg(rank), max(rank) FROM nodes n JOIN applications a"
+            " ON a.id = n.application_id WHERE a.name = :n"), {"n": app_name}).one()
+    assert abs(float(avg) - 1.0) < 1e-3 and float(mx) > 1.0
