@@ -399,7 +399,8 @@ def test_unique_name_fallback_only_for_rare_untyped_names():
                call("a.run", "get", ["?"], 91),
                call("a.run", "invalidate_all", ["typed"], 92)],
     )
-    graph = build_graph([mod])
+    assert not edges(build_graph([mod]), "CALLS")  # off by default
+    graph = build_graph([mod], unique_name_fallback=True)
     found = edge(graph, "CALLS", "a.run", "a.Cache.invalidate_all")
     assert (found.resolution, found.confidence, found.lines) == ("unique-name", 0.5, [90])
     assert ("a.run", "a.Cache.get") not in edges(graph, "CALLS")
@@ -419,3 +420,49 @@ def test_scales_linearly(count: int):
         ))
     graph = build_graph(results)
     assert len(edges(graph, "CALLS")) == 2 * count
+
+
+def test_router_mount_prefix_is_joined_across_modules():
+    routes = ParseResult(
+        path="src/routes/users.js", lang="javascript", module="src/routes/users",
+        package=None,
+        symbols=[sym("FUNCTION", "src/routes/users:list"),
+                 sym("ENDPOINT", "src/routes/users:GET /:id", name="GET /:id",
+                     http_method="GET", route="/:id"),
+                 sym("CLASS", "src/routes/users:Plain")],
+        registrations=[
+            Registration("GET", "/", 5, None, "list"),
+            Registration("GET", "/:id", 6, None, inline_fqn="src/routes/users:GET /:id")],
+        calls=[call(None, "Plain", None, 7, "new")],
+    )
+    app = ParseResult(
+        path="src/app.js", lang="javascript", module="src/app", package=None,
+        imports=[Import("users", "src/routes/users:default", 1)],
+        registrations=[Registration("USE", "/api/users", 3, None, "users")],
+    )
+    graph = build_graph([routes, app])
+    endpoints = {(n.fqn, n.meta["http_method"], n.meta["route"])
+                 for n in graph.nodes if n.kind == "ENDPOINT"}
+    assert endpoints == {("src/routes/users:list", "GET", "/api/users"),
+                         ("src/routes/users:GET /:id", "GET", "/api/users/:id")}
+    # The default export is a variable (no symbol): the import links the module's file.
+    assert edges(graph, "IMPORTS") == {("src/app.js", "src/routes/users.js")}
+    assert "external_imports" not in node(graph, "src/app.js").meta
+    # `new Plain()` without a declared constructor: no edge, but not unresolved either.
+    assert "unresolved_calls" not in node(graph, "src/routes/users.js").meta
+
+
+def test_python_classmethod_receiver_and_static_call():
+    mod = ParseResult(
+        path="m.py", lang="python", module="m", package=None,
+        symbols=[sym("CLASS", "m.Config"),
+                 sym("METHOD", "m.Config.load", "m.Config"),
+                 sym("METHOD", "m.Config.default", "m.Config"),
+                 sym("FUNCTION", "m.main")],
+        calls=[call("m.Config.load", "default", ["cls"], 100),
+               call("m.main", "load", ["Config"], 101)],
+    )
+    graph = build_graph([mod])
+    assert edges(graph, "CALLS") == {("m.Config.load", "m.Config.default"),
+                                     ("m.main", "m.Config.load")}
+    assert edge(graph, "CALLS", "m.main", "m.Config.load").resolution == "static"

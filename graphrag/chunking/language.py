@@ -15,22 +15,23 @@ _WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
 # Javadoc/KDoc tags and markup carry no language signal.
 _NOISE = re.compile(r"(@\w+|\{@\w+[^}]*\}|<[^>]+>|`[^`]*`|https?://\S+)")
 
-_STOPWORDS: dict[str, frozenset[str]] = {
-    "en": frozenset("the of and to a in is it that for on with as are this be by an from "
-                    "or returns return if not which when used given".split()),
-    "de": frozenset("der die das und ist nicht ein eine zu den mit von für auf des dem "
-                    "wird werden oder wenn gibt zurück".split()),
-    "fr": frozenset("le la les et des est un une du en pour que qui dans sur par avec "
-                    "pas renvoie retourne si ce cette".split()),
-    "es": frozenset("el la los las y de que en un una es por para con del se al "
-                    "devuelve si este esta o".split()),
-    "it": frozenset("il lo la gli le e di che un una è per con del della non si "
-                    "restituisce se questo".split()),
-    "pt": frozenset("o a os as e de que em um uma é para com do da não se "
-                    "retorna este esta".split()),
-    "nl": frozenset("de het een en van is dat in op te met voor niet zijn wordt "
-                    "geeft als".split()),
+_STOPWORD_TEXT = {
+    "en": ("the of and to a in is it that for on with as are this be by an from "
+           "or returns return if not which when used given"),
+    "de": ("der die das und ist nicht ein eine zu den mit von für auf des dem "
+           "wird werden oder wenn gibt zurück"),
+    "fr": ("le la les et des est un une du en pour que qui dans sur par avec "
+           "pas renvoie retourne si ce cette"),
+    "es": ("el la los las y de que en un una es por para con del se al "
+           "devuelve si este esta o"),
+    "it": ("il lo la gli le e di che un una è per con del della non si "
+           "restituisce se questo"),
+    "pt": ("o a os as e de que em um uma é para com do da não se "
+           "retorna este esta"),
+    "nl": ("de het een en van is dat in op te met voor niet zijn wordt "
+           "geeft als"),
 }
+_STOPWORDS = {lang: frozenset(words.split()) for lang, words in _STOPWORD_TEXT.items()}
 # Letters that (nearly) only one of the Latin-script languages uses.
 _MARKERS: dict[str, str] = {
     "de": "äöüß", "fr": "èêàçœùûëî", "es": "ñ¿¡", "pt": "ãõ", "it": "ì",

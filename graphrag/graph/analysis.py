@@ -9,35 +9,24 @@ from typing import Any
 import networkx as nx
 from sqlalchemy import Connection, text
 
+from graphrag.graph.model import Graph
+
 RANK_EDGE_KINDS = ("CALLS", "IMPORTS")
 
 
-def update_pagerank(conn: Connection, app_id: int) -> int:
-    """PageRank over CALLS and IMPORTS edges (weighted by confidence), stored in
-    ``nodes.rank`` scaled so that the average node has rank 1.0 (a neutral boost).
-    Returns the number of nodes whose rank changed."""
-    ids = [r[0] for r in conn.execute(
-        text("SELECT id FROM nodes WHERE application_id = :a AND document_id IS NULL"),
-        {"a": app_id})]
-    if not ids:
-        return 0
+def pagerank_scaled(graph: Graph) -> dict[str, float]:
+    """PageRank over CALLS and IMPORTS edges (weighted by confidence), scaled so that the
+    average node has rank 1.0 (a neutral boost), rounded so re-runs compare equal."""
     g = nx.DiGraph()
-    g.add_nodes_from(ids)
-    for src, dst, conf in conn.execute(text(
-            "SELECT src_id, dst_id, confidence FROM edges WHERE application_id = :a"
-            " AND kind = ANY(:k)"), {"a": app_id, "k": list(RANK_EDGE_KINDS)}):
-        if src in g and dst in g:
-            g.add_edge(src, dst, weight=float(conf))
-    pr = nx.pagerank(g, alpha=0.85, weight="weight", tol=1e-8, max_iter=200)
-    scale = len(ids)
-    node_ids = list(pr)
-    ranks = [round(pr[i] * scale, 6) for i in node_ids]
-    return conn.execute(text(
-        """
-        UPDATE nodes n SET rank = v.rank
-          FROM unnest(CAST(:ids AS bigint[]), CAST(:ranks AS float8[])) AS v(id, rank)
-         WHERE n.id = v.id AND n.rank IS DISTINCT FROM v.rank
-        """), {"ids": node_ids, "ranks": ranks}).rowcount
+    g.add_nodes_from(sorted(n.key for n in graph.nodes))
+    for e in sorted(graph.edges, key=lambda e: (e.src_key, e.dst_key, e.kind)):
+        if e.kind in RANK_EDGE_KINDS:
+            g.add_edge(e.src_key, e.dst_key, weight=float(e.confidence))
+    if not g:
+        return {}
+    pr = nx.pagerank(g, alpha=0.85, weight="weight", tol=1e-10, max_iter=500)
+    scale = g.number_of_nodes()
+    return {k: round(v * scale, 4) for k, v in pr.items()}
 
 
 _EXPORT_NODE_COLS = ("id", "kind", "name", "fqn", "package_name", "file_path", "lang",

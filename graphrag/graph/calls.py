@@ -6,8 +6,10 @@ from collections import defaultdict
 
 from graphrag.graph.edges import EdgeSet
 from graphrag.graph.model import GraphNode
-from graphrag.graph.scopes import Ctx, Ent, Scopes
+from graphrag.graph.scopes import Scopes
 from graphrag.graph.symbols import CALLABLE_KINDS, TYPE_KINDS, FileScope
+from graphrag.graph.types import Ctx, Ent
+from graphrag.parsing.model import Call
 
 MAX_UNRESOLVED = 50
 
@@ -37,15 +39,23 @@ def resolve_calls(scopes: Scopes, edges: EdgeSet) -> dict[str, list[str]]:
             caller = _caller(scopes, scope, call.caller)
             ctx = Ctx(scope, caller if caller.kind != "FILE" else None)
             target = resolve_call(scopes, ctx, call.receiver, call.name, call.kind)
-            if target is None:
+            if target is None and not _instantiates_repo_class(scopes, ctx, call):
                 names = unresolved[caller.key]
                 text = ".".join([*(call.receiver or []), call.name])
                 if text not in names and len(names) < MAX_UNRESOLVED:
                     names.append(text)
+            if target is None:
                 continue
             node, resolution = target
             edges.add(caller.key, node.key, "CALLS", resolution, call.line)
     return unresolved
+
+
+def _instantiates_repo_class(scopes: Scopes, ctx: Ctx, call: Call) -> bool:
+    """``new Foo()`` of a repository class without a declared constructor: resolved,
+    just without an edge (so it is not reported as unresolved)."""
+    found = scopes.callee(ctx, call.receiver, call.name, call.kind)
+    return found is not None and found.node is not None and found.node.kind in TYPE_KINDS
 
 
 def _caller(scopes: Scopes, scope: FileScope, fqn: str | None) -> GraphNode:
@@ -80,7 +90,9 @@ def _target(scopes: Scopes, found: Ent, kind: str) -> tuple[GraphNode, str] | No
 
 def _unique_name(scopes: Scopes, ctx: Ctx, name: str) -> tuple[GraphNode, str] | None:
     """Last resort: the only function/method of the repository with this name."""
-    if name in _COMMON or name.startswith("__"):
+    if not scopes.unique_name_fallback or name.startswith("__"):
+        return None
+    if name in _COMMON or name.lower() in _COMMON:  # Go spells them `Get`, `Close`
         return None
     candidates = scopes.table.callables_by_name.get((ctx.file.ns, name), [])
     if len(candidates) != 1:
@@ -89,15 +101,23 @@ def _unique_name(scopes: Scopes, ctx: Ctx, name: str) -> tuple[GraphNode, str] |
 
 
 def promote_endpoints(scopes: Scopes, edges: EdgeSet) -> None:
-    """Registered handlers become ENDPOINT nodes with ``http_method`` and ``route``."""
+    """Registered handlers become ENDPOINT nodes with ``http_method`` and ``route``.
+
+    ``USE`` registrations mount a router imported from another module under a
+    prefix; the prefix is joined into the routes registered in that module."""
     table = scopes.table
+    prefixes = _mount_prefixes(scopes)
     found: dict[str, list[tuple[int, str, str, str]]] = defaultdict(list)
     for path, scope in table.files.items():
+        prefix = prefixes.get(scope.result.module, "")
         for reg in scope.result.registrations:
+            if reg.http_method.upper() == "USE":
+                continue
             node = _registered(scopes, scope, reg.inline_fqn, reg.caller,
                                reg.handler_name, reg.handler_receiver)
             if node is not None:
-                found[node.key].append((reg.line, path, reg.http_method, reg.route))
+                route = join_route(prefix, reg.route)
+                found[node.key].append((reg.line, path, reg.http_method, route))
     for key, regs in found.items():
         node = table.by_key[key]
         regs.sort()
@@ -108,6 +128,40 @@ def promote_endpoints(scopes: Scopes, edges: EdgeSet) -> None:
         node.meta["route"] = routes[0]
         if len(routes) > 1:
             node.meta["routes"] = routes
+
+
+def join_route(prefix: str, route: str) -> str:
+    """``/api/users`` + ``/:id`` -> ``/api/users/:id``; ``/api`` + ``/`` -> ``/api``."""
+    if not prefix:
+        return route
+    head = prefix.rstrip("/")
+    tail = route if route.startswith("/") else f"/{route}"
+    if tail == "/":
+        return head or "/"
+    return head + tail
+
+
+def _mount_prefixes(scopes: Scopes) -> dict[str, str]:
+    """Full route prefix of every module whose router is mounted elsewhere."""
+    mounts: dict[str, tuple[str, str]] = {}  # mounted module -> (prefix, mounting module)
+    for scope in scopes.table.files.values():
+        for reg in sorted(scope.result.registrations, key=lambda r: r.line):
+            if reg.http_method.upper() != "USE" or not reg.handler_name:
+                continue
+            imp = scope.imports.get(reg.handler_name)
+            if imp is None:
+                continue
+            module = scopes.module_of_target(scope.ns, imp.target)
+            if module is not None and module != scope.result.module:
+                mounts.setdefault(module, (reg.route, scope.result.module))
+
+    def full(module: str, seen: frozenset[str]) -> str:
+        if module not in mounts or module in seen:
+            return ""
+        prefix, parent = mounts[module]
+        return join_route(full(parent, seen | {module}), prefix)
+
+    return {module: full(module, frozenset()) for module in mounts}
 
 
 def _registered(scopes: Scopes, scope: FileScope, inline_fqn: str | None,

@@ -15,7 +15,8 @@ class EdgeSet:
     """Collects edges; the best (highest confidence) resolution of a merged edge wins."""
 
     def __init__(self) -> None:
-        self._edges: dict[tuple[str, str, str], GraphEdge] = {}
+        # (src, dst, kind) -> [confidence, resolution, set of lines]
+        self._edges: dict[tuple[str, str, str], list] = {}
 
     def add(self, src: str, dst: str, kind: str, resolution: str | None = None,
             line: int | None = None, confidence: float | None = None) -> None:
@@ -23,32 +24,28 @@ class EdgeSet:
         if confidence is None:
             confidence = CONFIDENCE.get(resolution or "", 1.0)
         key = (src, dst, kind)
-        edge = self._edges.get(key)
-        if edge is None:
-            edge = GraphEdge(src_key=src, dst_key=dst, kind=kind, confidence=confidence,
-                             resolution=resolution)
-            self._edges[key] = edge
-        elif (confidence, _neg(resolution)) > (edge.confidence, _neg(edge.resolution)):
-            edge.confidence, edge.resolution = confidence, resolution
-        if line is not None and line not in edge.lines:
-            edge.lines.append(line)
+        entry = self._edges.get(key)
+        if entry is None:
+            entry = self._edges[key] = [confidence, resolution, set()]
+        elif _better(confidence, resolution, entry[0], entry[1]):
+            entry[0], entry[1] = confidence, resolution
+        if line is not None:
+            entry[2].add(line)
 
     def has(self, src: str, dst: str, kind: str) -> bool:
         return (src, dst, kind) in self._edges
 
-    def of_kind(self, kind: str) -> list[GraphEdge]:
-        return [e for e in self._edges.values() if e.kind == kind]
-
     def sorted_edges(self) -> list[GraphEdge]:
-        """All edges in a deterministic order with sorted lines."""
-        out = []
-        for key in sorted(self._edges):
-            edge = self._edges[key]
-            edge.lines.sort()
-            out.append(edge)
-        return sorted(out, key=lambda e: (e.kind, e.src_key, e.dst_key))
+        """All edges ordered by (kind, src, dst), lines sorted."""
+        keys = sorted(self._edges, key=lambda k: (k[2], k[0], k[1]))
+        return [GraphEdge(src_key=src, dst_key=dst, kind=kind, confidence=entry[0],
+                          resolution=entry[1], lines=sorted(entry[2]))
+                for src, dst, kind in keys
+                for entry in (self._edges[(src, dst, kind)],)]
 
 
-def _neg(resolution: str | None) -> tuple[int, ...]:
+def _better(conf: float, res: str | None, old_conf: float, old_res: str | None) -> bool:
     # Ties on confidence go to the alphabetically smallest resolution (deterministic).
-    return tuple(-ord(c) for c in (resolution or ""))
+    if conf != old_conf:
+        return conf > old_conf
+    return (res or "") < (old_res or "")

@@ -6,8 +6,9 @@ from collections import defaultdict
 
 from graphrag.graph.edges import EdgeSet
 from graphrag.graph.model import GraphNode
-from graphrag.graph.scopes import Ctx, Scopes
+from graphrag.graph.scopes import Scopes
 from graphrag.graph.symbols import CALLABLE_KINDS, TYPE_KINDS
+from graphrag.graph.types import Ctx
 
 
 def resolve_heritage(scopes: Scopes, edges: EdgeSet) -> None:

@@ -13,7 +13,6 @@ import hashlib
 import json
 import os
 import time
-from collections import Counter
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -24,7 +23,6 @@ from sqlalchemy import Engine, text
 
 from graphrag.config import Settings
 from graphrag.db.apps import ensure_app
-from graphrag.graph.analysis import update_pagerank
 from graphrag.graph.parse_worker import FileOutcome, file_digest, parse_many, parser_version
 from graphrag.graph.resolve import build_graph
 from graphrag.graph.scan import ScannedFile, scan_repository
@@ -55,6 +53,7 @@ class IndexStats:
     edges_by_kind: dict[str, int] = field(default_factory=dict)
     changes: dict[str, int] = field(default_factory=dict)
     errors: list[dict[str, str]] = field(default_factory=list)
+    timings: dict[str, float] = field(default_factory=dict)
     seconds: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
@@ -103,7 +102,7 @@ def _write_files(conn, app_id: int, outcomes: Iterable[FileOutcome], version: st
                            line_count, parse_status, parse_error, error_count, parse_data,
                            parser_version, indexed_at)
         VALUES (:app, :path, :lang, :hash, :size, :lines, :status, :error, :ecount,
-                CAST(:data AS jsonb), :ver, now())
+                CAST(:data AS json), :ver, now())
         ON CONFLICT (application_id, path) DO UPDATE SET
             language = EXCLUDED.language, content_hash = EXCLUDED.content_hash,
             size_bytes = EXCLUDED.size_bytes, line_count = EXCLUDED.line_count,
@@ -170,7 +169,9 @@ def index_graph(
         stats.seconds = round(time.perf_counter() - started, 3)
         return stats
 
+    t0 = time.perf_counter()
     outcomes = _parse(root, changed, ctx, settings.max_file_bytes, settings.workers, progress)
+    stats.timings["parse"] = round(time.perf_counter() - t0, 3)
     for o in outcomes:
         if o.status in ("ok", "partial") and o.lang is not None:
             stats.files_parsed += 1
@@ -184,24 +185,31 @@ def index_graph(
     with engine.begin() as conn:
         # One writer per application at a time; readers keep seeing the old graph.
         conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": app.id})
+        t0 = time.perf_counter()
         _write_files(conn, app.id, outcomes, version)
         if deleted:
             conn.execute(text("DELETE FROM files WHERE application_id = :a AND path = ANY(:p)"),
                          {"a": app.id, "p": deleted})
         if progress:
             progress("resolve", 0, 1)
-        results = [ParseResult.from_dict(data) for (data,) in conn.execute(text(
+        fresh = {o.path: o.parse_data for o in outcomes}
+        results = [ParseResult.from_dict(d) for d in fresh.values() if d is not None]
+        results += [ParseResult.from_dict(data) for (data,) in conn.execute(text(
             "SELECT parse_data FROM files WHERE application_id = :a AND parse_data IS NOT NULL"
-            " ORDER BY path"), {"a": app.id})]
+            " AND NOT (path = ANY(:fresh))"), {"a": app.id, "fresh": list(fresh)})]
+        stats.timings["store_files"] = round(time.perf_counter() - t0, 3)
+        t0 = time.perf_counter()
         graph = build_graph(results)
+        stats.timings["resolve"] = round(time.perf_counter() - t0, 3)
+        t0 = time.perf_counter()
         counts = sync_graph(conn, app.id, graph)
+        stats.timings["sync"] = round(time.perf_counter() - t0, 3)
         if progress:
             progress("resolve", 1, 1)
-        update_pagerank(conn, app.id)
         conn.execute(text("UPDATE applications SET indexed_at = now() WHERE id = :a"),
                      {"a": app.id})
         stats.nodes_by_kind = _count_by_kind(conn, app.id, "nodes")
         stats.edges_by_kind = _count_by_kind(conn, app.id, "edges")
-    stats.changes = dict(Counter(counts.__dict__))
+    stats.changes = dict(counts.__dict__)
     stats.seconds = round(time.perf_counter() - started, 3)
     return stats

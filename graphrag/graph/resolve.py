@@ -17,29 +17,37 @@ from graphrag.graph.calls import promote_endpoints, resolve_calls
 from graphrag.graph.edges import EdgeSet
 from graphrag.graph.heritage import resolve_heritage, resolve_overrides
 from graphrag.graph.model import Graph, GraphNode
-from graphrag.graph.scopes import Ent, Scopes
+from graphrag.graph.scopes import Scopes
 from graphrag.graph.symbols import SymbolTable
+from graphrag.graph.types import Ent
 from graphrag.parsing.model import ParseResult
 
 
-def build_graph(results: list[ParseResult]) -> Graph:
-    """Resolve ``results`` (one per file) into nodes and edges."""
+def build_graph(results: list[ParseResult], unique_name_fallback: bool = False) -> Graph:
+    """Resolve ``results`` (one per file) into nodes and edges.
+
+    ``unique_name_fallback`` links a call that no rule resolves to the only
+    function/method of that name in the repository (confidence 0.5). It is off by
+    default: on the sample repositories its only edge was a false one (Go
+    ``r.URL.Query().Get(...)`` linked to a repository method ``Get``)."""
     table = SymbolTable(results)
     scopes = Scopes(table)
+    scopes.unique_name_fallback = unique_name_fallback
     edges = EdgeSet()
-    _contains(table, edges)
+    nodes = table.all_nodes()
+    _contains(nodes, edges)
     _imports(scopes, edges)
     resolve_heritage(scopes, edges)
     resolve_overrides(scopes, edges)
     unresolved = resolve_calls(scopes, edges)
     promote_endpoints(scopes, edges)
     for key, names in unresolved.items():
-        table.by_key[key].meta["unresolved_calls"] = names
-    return Graph(nodes=table.all_nodes(), edges=edges.sorted_edges())
+        table.by_key[key].meta["unresolved_calls"] = sorted(set(names))
+    return Graph(nodes=nodes, edges=edges.sorted_edges())
 
 
-def _contains(table: SymbolTable, edges: EdgeSet) -> None:
-    for node in table.all_nodes():
+def _contains(nodes: list[GraphNode], edges: EdgeSet) -> None:
+    for node in nodes:
         if node.parent_key is not None:
             edges.add(node.parent_key, node.key, "CONTAINS")
 
@@ -51,6 +59,11 @@ def _imports(scopes: Scopes, edges: EdgeSet) -> None:
         external: list[str] = []
         for imp in sorted(scope.result.imports, key=lambda i: (i.line, i.target)):
             target = _import_node(scopes, scope.ns, scopes.resolve_target(scope.ns, imp.target))
+            if target is None:
+                # An in-repo name that is no symbol (a variable): link its module's file.
+                module = scopes.module_of_target(scope.ns, imp.target)
+                if module is not None:
+                    target = _import_node(scopes, scope.ns, Ent("module", name=module))
             if target is None:
                 if imp.target not in external:
                     external.append(imp.target)

@@ -1,70 +1,14 @@
 """Name lookup and type evaluation: what a name, a receiver chain or a declared type
-refers to, seen from one scope of one file.
-
-A lookup result is an :class:`Ent`. Its ``kind`` says what was found:
-
-* ``node``      a symbol (function, class, ...), with the resolution rule that found it
-* ``module`` / ``package``   a module (file or Java/Kotlin package) or Go package
-* ``instance``  a value whose type is the class/interface in ``node``
-* ``static``    the class in ``node`` used as a value (static access, companion)
-* ``super``     ``super`` inside the class in ``node``
-* ``bound``     a local name whose type we cannot resolve (parameter of a function type,
-                external type): never guessed
-* ``external``  something outside the repository
-* ``unknown``   nothing known (an untyped receiver): the unique-name fallback may apply
+refers to, seen from one scope of one file (results are :class:`~graphrag.graph.types.Ent`).
 """
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
-
 from graphrag.graph.model import GraphNode
 from graphrag.graph.symbols import CALLABLE_KINDS, TYPE_KINDS, FileScope, SymbolTable
+from graphrag.graph.types import BOUND, EXTERNAL, UNKNOWN, Ctx, Ent, clean_type
 
 _MAX_DEPTH = 8
-_OPTIONAL = re.compile(r"^(?:typing\.)?Optional\[(.*)\]$")
-
-
-@dataclass(frozen=True)
-class Ent:
-    """What a name or expression denotes (see module docstring)."""
-
-    kind: str
-    node: GraphNode | None = None
-    name: str = ""
-    resolution: str = ""
-
-
-UNKNOWN = Ent("unknown")
-EXTERNAL = Ent("external")
-BOUND = Ent("bound")
-
-
-@dataclass(frozen=True)
-class Ctx:
-    """Lookup position: a file and the innermost enclosing symbol (None = file level)."""
-
-    file: FileScope
-    scope: GraphNode | None
-
-
-def clean_type(text: str) -> str:
-    """Reduce a type as written to a plain (possibly dotted) name."""
-    text = text.strip().strip("'\"")
-    match = _OPTIONAL.match(text)
-    if match:
-        text = match.group(1)
-    if text.startswith("(") and text.endswith(")"):  # Go multiple results: first one
-        text = text[1:-1].split(",")[0].strip()
-    if "|" in text:  # `X | None`, `X | undefined`: the first real member
-        parts = [p.strip() for p in text.split("|")]
-        text = next((p for p in parts if p not in ("None", "null", "undefined")), parts[0])
-    text = text.split("<", 1)[0].split("[", 1)[0]
-    text = text.lstrip("*&").rstrip("?!").replace("...", "")
-    if " " in text:  # Go `[]*T` leftovers, Kotlin `suspend` etc.: keep the last word
-        text = text.split()[-1]
-    return text.lstrip("*&")
 
 
 class Scopes:
@@ -73,6 +17,7 @@ class Scopes:
     def __init__(self, table: SymbolTable) -> None:
         self.table = table
         self.supers: dict[str, list[GraphNode]] = {}
+        self.unique_name_fallback = False
         self._ancestors: dict[str, list[GraphNode]] = {}
         self._type_memo: dict[tuple[str, str | None, str], Ent] = {}
 
@@ -236,6 +181,22 @@ class Scopes:
                 return Ent(found.kind, found.node, found.name)
         return EXTERNAL
 
+    def module_of_target(self, ns: str, target: str) -> str | None:
+        """Module that defines an import target (``src/routes/users:default`` -> the file)."""
+        if ns == "js":
+            module = target.partition(":")[0]
+            for candidate in (module, f"{module}/index"):
+                if self.table.module_exists(ns, candidate):
+                    return candidate
+            return None
+        ent = self.resolve_target(ns, target)
+        if ent.kind == "module":
+            return ent.name
+        if ent.node is not None:
+            return self.table.file_of[ent.node.key].result.module
+        head = target.rpartition(".")[0]
+        return head if self.table.module_exists(ns, head) else None
+
     def _resolve_js_target(self, target: str, depth: int) -> Ent:
         module, _, name = target.partition(":")
         found = self._js_module(module)
@@ -366,6 +327,10 @@ class Scopes:
                     return Ent("static", found.node, resolution=found.resolution), 1
                 return UNKNOWN, 1
             return found, 1
+        if chain[0] == "cls" and ctx.file.lang == "python":  # classmethod receiver
+            cls = self.enclosing_type(ctx)
+            if cls is not None:
+                return Ent("static", cls, resolution="static"), 1
         # A fully qualified prefix (`com.acme.Util`, Python `app.services.users`).
         for end in range(len(chain), 1, -1):
             ent = self.resolve_target(ctx.file.ns, ".".join(chain[:end]))

@@ -71,6 +71,7 @@ class SymbolTable:
         self.package_nodes: dict[tuple[str, str], list[GraphNode]] = defaultdict(list)
         self.callables_by_name: dict[tuple[str, str], list[GraphNode]] = defaultdict(list)
         self._pending: list[tuple[GraphNode, Symbol, FileScope]] = []
+        self._chains: dict[str, tuple[GraphNode, ...]] = {}
         self._build()
 
     # ----------------------------------------------------------------- building
@@ -176,13 +177,18 @@ class SymbolTable:
             return None
         return self.by_key.get(node.parent_key)
 
-    def chain(self, node: GraphNode | None) -> list[GraphNode]:
-        """``node`` and its enclosing symbols, innermost first."""
-        out: list[GraphNode] = []
-        while node is not None and node.kind != "FILE" and len(out) < 64:
-            out.append(node)
-            node = self.parent(node)
-        return out
+    def chain(self, node: GraphNode | None) -> tuple[GraphNode, ...]:
+        """``node`` and its enclosing symbols, innermost first (memoized)."""
+        if node is None or node.kind == "FILE":
+            return ()
+        cached = self._chains.get(node.key)
+        if cached is None:
+            self._chains[node.key] = (node,)  # stops parent cycles of malformed input
+            parent = self.parent(node)
+            outer = self.chain(parent) if parent is not None else ()
+            cached = (node, *outer[:63])
+            self._chains[node.key] = cached
+        return cached
 
     def members(self, node: GraphNode, name: str) -> list[GraphNode]:
         """Direct children of ``node`` called ``name``."""

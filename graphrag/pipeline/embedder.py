@@ -83,10 +83,12 @@ def _load(path: str, name: str) -> SentenceTransformerEmbedder:
         model = SentenceTransformer(path, device="cpu")
     except (OSError, ValueError) as exc:
         raise ModelUnavailable(f"embedding model unusable at {path}: {exc}") from exc
-    dim_fn = getattr(model, "get_embedding_dimension", None) or getattr(
-        model, "get_sentence_embedding_dimension"
-    )
-    return SentenceTransformerEmbedder(name=name, dim=int(dim_fn()), model=model)
+    # sentence-transformers 6 renamed the method; keep working with older releases.
+    if hasattr(model, "get_embedding_dimension"):
+        dim = model.get_embedding_dimension()
+    else:
+        dim = model.get_sentence_embedding_dimension()
+    return SentenceTransformerEmbedder(name=name, dim=int(dim), model=model)
 
 
 def get_embedder(settings: Settings) -> SentenceTransformerEmbedder:
@@ -111,6 +113,7 @@ def _tokenizer(path: str) -> Any:
 def get_tokenizer(settings: Settings) -> Any:
     """The model's fast tokenizer (``tokenizers.Tokenizer``), loaded without torch."""
     path, _ = model_location(settings)
+    _require_dir(path)
     tok_file = path / "tokenizer.json"
     if not tok_file.is_file():
         raise ModelUnavailable(f"embedding model missing: no tokenizer.json in {path}")

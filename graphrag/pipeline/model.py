@@ -126,6 +126,10 @@ class StageContext:
             self._resources[key] = factory()
         return self._resources[key]
 
+    def peek(self, key: str) -> Any:
+        """A resource if it was built or injected already, else None."""
+        return self._resources.get(key)
+
     def provide(self, key: str, value: Any) -> None:
         """Inject a resource (tests, benchmarks) before the run uses it."""
         if value is not None:
@@ -158,7 +162,7 @@ class Stage(ABC):
     def process(self, item: WorkItem, prepared: Any, ctx: StageContext) -> bool | None:
         """Fill the chunk's columns; return True when the work was skipped as unchanged."""
 
-    def finish(self, items: Sequence[WorkItem], ctx: StageContext) -> None:
+    def finish(self, items: Sequence[WorkItem], ctx: StageContext) -> None:  # noqa: B027
         """Batch work after :meth:`process` over the chunks that succeeded (optional)."""
 
     def run(self, items: Sequence[WorkItem], ctx: StageContext) -> StageResult:

@@ -58,7 +58,7 @@ def upgrade() -> None:
             parse_status    text NOT NULL DEFAULT 'pending',
             parse_error     text,
             error_count     integer NOT NULL DEFAULT 0,
-            parse_data      jsonb,
+            parse_data      json,  -- json, not jsonb: key order must survive a round trip
             parser_version  text,
             indexed_at      timestamptz,
             UNIQUE (application_id, path)

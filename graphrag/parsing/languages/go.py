@@ -262,6 +262,7 @@ class _Extractor:
             self._call(node)
         for node in _in_order(defs.get("definition.local", [])):
             self._local(node)
+        self.result.symbols.sort(key=lambda s: (s.char_start, -s.char_end))
 
     # -- helpers -----------------------------------------------------------------------
 

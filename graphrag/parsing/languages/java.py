@@ -429,10 +429,12 @@ class _JavaFile:
                 type_node = param.child_by_field_name("type")
                 params.append([text_of(name), collapse(text_of(type_node))])
             elif param.type == "spread_parameter":
-                type_node = next(c for c in param.named_children if c.type != "modifiers")
-                decl = next(c for c in param.named_children if c.type == "variable_declarator")
-                name = decl.child_by_field_name("name")
-                params.append([text_of(name), collapse(text_of(type_node)) + "..."])
+                type_node = next((c for c in param.named_children if c.type != "modifiers"), None)
+                decl = next(
+                    (c for c in param.named_children if c.type == "variable_declarator"), None)
+                name = decl.child_by_field_name("name") if decl is not None else None
+                if type_node is not None and name is not None:
+                    params.append([text_of(name), collapse(text_of(type_node)) + "..."])
         return params
 
     def _param_types(self, fqn: str, params: list[list[str | None]]) -> None:

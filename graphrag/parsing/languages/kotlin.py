@@ -45,6 +45,7 @@ _TYPE_NODES = frozenset({
     "non_nullable_type", "type_identifier",
 })
 _ANNOTATION_TYPES = frozenset({"annotation"})
+_PREFIX_OPERATORS = frozenset({"!", "-", "+", "++", "--"})
 _BODY_TYPES = frozenset({"class_body", "enum_class_body", "function_body", "block"})
 # Children that end a property/parameter header (initialiser, delegate, accessors).
 _PROPERTY_TAIL = frozenset({"=", "property_delegate", "getter", "setter"})
@@ -393,6 +394,10 @@ def callee(node: Node) -> tuple[str, list[str] | None, int] | None:
     """``(name, receiver, line)`` of a ``call_expression``; None when the callee is not a
     name (``foo()()``, a lambda...)."""
     target = node.named_children[0] if node.named_children else None
+    # the grammar parses `!isValid(x)` as a call of `!isValid`: unwrap prefix operators
+    while target is not None and target.type == "unary_expression" and (
+            target.children[0].type in _PREFIX_OPERATORS):
+        target = target.child_by_field_name("argument")
     if target is None:
         return None
     if target.type == "identifier":

@@ -228,6 +228,7 @@ class _Extractor:
             self._call(node)
         for node in _in_order(refs.get("reference.import", [])):
             self._import(node)
+        self.result.symbols.sort(key=lambda s: (s.char_start, -s.char_end))
 
     # -- scoping -----------------------------------------------------------------------
 
@@ -321,36 +322,38 @@ class _Extractor:
 
     def _endpoint(self, node: Node) -> dict[str, str] | None:
         """``{"http_method", "route"}`` when a decorator registers the function as a route."""
-        decorated = node.parent if node.parent and node.parent.type == "decorated_definition" \
-            else None
-        if decorated is None:
-            return None
-        for dec in decorated.named_children:
+        decorated = _decorated(node)
+        for dec in decorated.named_children if decorated is not node else []:
             call = dec.named_children[0] if dec.type == "decorator" and dec.named_children \
                 else None
-            if call is None or call.type != "call":
-                continue
-            func = call.child_by_field_name("function")
-            if func is None or func.type != "attribute":
-                continue
-            verb = _text(func.child_by_field_name("attribute"))
-            args = call.child_by_field_name("arguments")
-            pos = positional_args(args)
-            kws = keyword_args(args)
-            route = string_value(pos[0]) if pos else string_value(
-                kws.get("path") or kws.get("rule"))
-            if verb not in _ROUTE_DECORATORS or route is None:
-                continue
-            if verb in _HTTP_VERBS:
-                method = verb.upper()
-            else:
-                listed = kws.get("methods")
-                methods = [string_value(m) for m in listed.named_children] if listed else []
-                method = ",".join(m.upper() for m in methods if m) or "GET"
-            receiver = dotted(func.child_by_field_name("object")) or ""
-            prefix = self.router_prefixes.get(receiver, "")
-            return {"http_method": method, "route": join_route(prefix, route)}
+            route = self._decorator_route(call) if call is not None else None
+            if route:
+                return route
         return None
+
+    def _decorator_route(self, call: Node) -> dict[str, str] | None:
+        """Route of ``@app.get("/x")`` / ``@bp.route("/x", methods=[...])``, else None."""
+        func = call.child_by_field_name("function") if call.type == "call" else None
+        if func is None or func.type != "attribute":
+            return None
+        verb = _text(func.child_by_field_name("attribute"))
+        args = call.child_by_field_name("arguments")
+        pos, kws = positional_args(args), keyword_args(args)
+        route = string_value(pos[0]) if pos else string_value(kws.get("path") or kws.get("rule"))
+        receiver = dotted(func.child_by_field_name("object")) or ""
+        # ``@cache.get("key")`` is no route: routes start with "/" unless the receiver is a
+        # router of this module (``@router.get("")`` is the prefix itself).
+        if verb not in _ROUTE_DECORATORS or route is None or not (
+                route.startswith("/") or receiver in self.router_prefixes):
+            return None
+        if verb in _HTTP_VERBS:
+            method = verb.upper()
+        else:
+            listed = kws.get("methods")
+            methods = [string_value(m) for m in listed.named_children] if listed else []
+            method = ",".join(m.upper() for m in methods if m) or "GET"
+        prefix = self.router_prefixes.get(receiver, "")
+        return {"http_method": method, "route": join_route(prefix, route)}
 
     def _collect_router_prefixes(self, assignments: list[Node]) -> None:
         """Module-level ``router = APIRouter(prefix="/p")`` / ``Blueprint(url_prefix=)``."""

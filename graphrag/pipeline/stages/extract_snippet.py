@@ -23,8 +23,8 @@ from pathlib import Path
 from sqlalchemy import text
 
 from graphrag.pipeline.embedder import count_tokens, get_tokenizer
-from graphrag.pipeline.text import sha256_hex
 from graphrag.pipeline.model import Stage, StageContext, StageFailure, WorkItem
+from graphrag.pipeline.text import sha256_hex
 
 ELISION = "    ..."
 

@@ -41,13 +41,13 @@ ROUTER_FACTORIES = {"express", "Router", "express.Router"}
 FUNCTION_NODES = {"arrow_function", "function_expression", "function"}
 CLASS_NODES = {"class_declaration", "abstract_class_declaration", "class"}
 REFERENCE_NODES = {"identifier", "member_expression"}
-_MAX_SIGNATURE = 300
+MAX_SIGNATURE = 300
 # built-in types never name a repository symbol: kept in meta, not in var_types
 PRIMITIVE_TYPES = {"string", "number", "boolean", "bigint", "symbol", "any", "unknown",
                    "void", "never", "object", "null", "undefined", "true", "false"}
-_JSDOC_PARAM = re.compile(r"@param\s+\{([^}]+)\}\s+\[?([\w$]+)")
-_JSDOC_RETURNS = re.compile(r"@returns?\s+\{([^}]+)\}")
-_JSDOC_TYPE = re.compile(r"@type\s+\{([^}]+)\}")
+JSDOC_PARAM = re.compile(r"@param\s+\{([^}]+)\}\s+\[?([\w$]+)")
+JSDOC_RETURNS = re.compile(r"@returns?\s+\{([^}]+)\}")
+JSDOC_TYPE = re.compile(r"@type\s+\{([^}]+)\}")
 
 
 @dataclass(frozen=True)

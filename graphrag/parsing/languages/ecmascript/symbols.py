@@ -8,10 +8,10 @@ from typing import Any
 from tree_sitter import Node
 
 from graphrag.parsing.languages.ecmascript.common import (
-    _JSDOC_PARAM,
-    _JSDOC_RETURNS,
-    _JSDOC_TYPE,
-    _MAX_SIGNATURE,
+    JSDOC_PARAM,
+    JSDOC_RETURNS,
+    JSDOC_TYPE,
+    MAX_SIGNATURE,
     FileContext,
     clean_jsdoc,
     dotted,
@@ -104,8 +104,9 @@ def signature(node: Node, body: Node | None) -> str:
     end = body.start_byte if body is not None else node.end_byte
     raw = node.text[start - node.start_byte:end - node.start_byte].decode("utf-8", "replace")
     text = " ".join(raw.split()).rstrip(" {;")
+    text = text.replace("( ", "(").replace(", )", ")").replace(" )", ")")
     text = text.removesuffix("=>").rstrip(" =")
-    return text if len(text) <= _MAX_SIGNATURE else text[:_MAX_SIGNATURE] + "..."
+    return text if len(text) <= MAX_SIGNATURE else text[:MAX_SIGNATURE] + "..."
 
 
 def decorators(node: Node, outer: Node | None = None) -> list[str]:
@@ -135,7 +136,7 @@ def function_meta(fn: Node, doc: str | None) -> dict[str, Any]:
     if returns is not None:
         meta["return_type"] = node_text(returns).lstrip(":").strip()
     else:
-        match = _JSDOC_RETURNS.search(doc or "")
+        match = JSDOC_RETURNS.search(doc or "")
         meta["return_type"] = match.group(1).strip() if match else None
     if any(c.type == "async" for c in fn.children):
         meta["async"] = True
@@ -144,7 +145,7 @@ def function_meta(fn: Node, doc: str | None) -> dict[str, Any]:
 
 def params(fn: Node, doc: str | None) -> list[list[str | None]]:
     """``[[name, type-or-None], ...]`` of a function-like node."""
-    documented = {m.group(2): m.group(1).strip() for m in _JSDOC_PARAM.finditer(doc or "")}
+    documented = {m.group(2): m.group(1).strip() for m in JSDOC_PARAM.finditer(doc or "")}
     holder = fn.child_by_field_name("parameters")
     if holder is None:
         single = fn.child_by_field_name("parameter")  # `x => ...`
@@ -162,9 +163,14 @@ def _param(item: Node) -> tuple[str, str | None]:
     if item.type in _PARAMETER_NODES:
         type_node = item.child_by_field_name("type")
         type_ = node_text(type_node).lstrip(":").strip() if type_node else None
+        if type_ is None:
+            default = infer_type(item.child_by_field_name("value"))
+            type_ = default if default and not default.startswith("=") else None
         return node_text(item.child_by_field_name("pattern")), type_
-    if item.type == "assignment_pattern":
-        return node_text(item.child_by_field_name("left")), None
+    if item.type == "assignment_pattern":  # JS `repo = new Repo()`: the default names a type
+        default = infer_type(item.child_by_field_name("right"))
+        type_ = default if default and not default.startswith("=") else None
+        return node_text(item.child_by_field_name("left")), type_
     return node_text(item), None
 
 
@@ -379,7 +385,7 @@ def _field(ctx: FileContext, node: Node) -> None:
     doc = doc_comment(node)
     declared = node_text(type_node).lstrip(":").strip() if type_node else None
     if declared is None:
-        match = _JSDOC_TYPE.search(doc or "")
+        match = JSDOC_TYPE.search(doc or "")
         declared = match.group(1).strip() if match else None
     meta: dict[str, Any] = {"type": declared,
                             "static": any(c.type == "static" for c in node.children)}
@@ -423,7 +429,7 @@ def _constructor_assignments(ctx: FileContext, body: Node, cls: str, ctor_fqn: s
         right = node.child_by_field_name("right")
         statement = node.parent if node.parent.type == "expression_statement" else node
         doc = doc_comment(statement)
-        match = _JSDOC_TYPE.search(doc or "")
+        match = JSDOC_TYPE.search(doc or "")
         type_ = simple_type(match.group(1)) if match else infer_type(right)
         if type_ is None and right is not None and right.type == "identifier":
             type_ = ctor_types.get(node_text(right))

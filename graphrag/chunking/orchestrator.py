@@ -1,0 +1,217 @@
+"""build_chunks: the paged chunk orchestrator (the seed's ChunkBuildOrchestratorImpl).
+
+Nodes are read in ascending id order with keyset pagination, a page's outgoing edges in
+one query, each node planned by the strategy, plans saved in batches of 1000. A node whose
+plan fails and a batch whose save fails are recorded and counted; the run goes on and its
+status (succeeded / partial / failed) tells."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import psycopg
+from sqlalchemy import Connection, Engine, text
+from sqlalchemy.exc import SQLAlchemyError
+
+from graphrag.chunking.context import ChildRow, PageContext
+from graphrag.chunking.plan import ChunkPlan, EdgeRow, NodeRow
+from graphrag.chunking.request import ChunkBuildRequest
+from graphrag.chunking.run_store import MAX_ERRORS, ChunkRunStore
+from graphrag.chunking.strategies import ChunkStrategy, get_strategy
+from graphrag.chunking.tokens import model_token_counter
+from graphrag.chunking.writer import ChunkWriter
+from graphrag.db.apps import get_app
+
+log = logging.getLogger(__name__)
+
+_NODE_COLUMNS = ("id, kind, name, fqn, package_name, file_path, lang, line_start, line_end,"
+                 " signature, doc_comment, parent_id, content_hash, rank, meta")
+
+
+@dataclass
+class ChunkStats:
+    """What a build did; ``to_dict`` gives the seed's camelCase names."""
+
+    run_id: int | None = None
+    status: str = "running"
+    total_nodes: int = 0
+    processed_nodes: int = 0
+    written_chunks: int = 0
+    skipped_chunks: int = 0
+    deleted_chunks: int = 0
+    failed_nodes: int = 0
+    failed_batches: int = 0
+    pages: int = 0
+    duration: float = 0.0
+    rate: float = 0.0
+    errors: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "runId": self.run_id, "status": self.status, "totalNodes": self.total_nodes,
+            "processedNodes": self.processed_nodes, "writtenChunks": self.written_chunks,
+            "skippedChunks": self.skipped_chunks, "deletedChunks": self.deleted_chunks,
+            "failedNodes": self.failed_nodes, "failedBatches": self.failed_batches,
+            "pages": self.pages, "duration": round(self.duration, 3),
+            "rate": round(self.rate, 1), "errors": self.errors,
+        }
+
+    def record_error(self, error: dict[str, Any]) -> None:
+        if len(self.errors) < MAX_ERRORS:
+            self.errors.append(error)
+
+
+Progress = Callable[[ChunkStats], None]
+
+
+def build_chunks(engine: Engine, request: ChunkBuildRequest,
+                 progress: Progress | None = None) -> ChunkStats:
+    """Plan and save the chunks of ``request.application``'s nodes; return the statistics.
+
+    User errors (unknown application, strategy or kind; bad numbers) are raised before a
+    run record is created or anything is written."""
+    request.validate()
+    kinds = request.kinds()
+    strategy = get_strategy(request.strategy, request.token_budget)
+    with engine.connect() as conn:
+        app = get_app(conn, request.application)
+        total = _count_nodes(conn, app.id, kinds)
+    limit = request.limit_nodes
+    stats = ChunkStats(total_nodes=total if limit is None else min(total, limit))
+    store = ChunkRunStore(engine)
+    stats.run_id = store.create(app.id, request.strategy, request.to_json())
+    started = time.perf_counter()
+    try:
+        _run(engine, request, app.id, app.root_path, kinds, strategy, stats, progress)
+    except BaseException as exc:
+        stats.status = "failed"
+        stats.record_error({"error": f"{type(exc).__name__}: {exc}"})
+        raise
+    else:
+        stats.status = _status(stats)
+    finally:
+        stats.duration = time.perf_counter() - started
+        stats.rate = stats.processed_nodes / stats.duration if stats.duration > 0 else 0.0
+        store.finish(stats.run_id, stats.to_dict(), stats.errors)
+    return stats
+
+
+def _status(stats: ChunkStats) -> str:
+    if not (stats.failed_nodes or stats.failed_batches):
+        return "succeeded"
+    if stats.failed_nodes >= stats.processed_nodes or (
+            stats.written_chunks + stats.skipped_chunks == 0):
+        return "failed"
+    return "partial"
+
+
+def _run(engine: Engine, request: ChunkBuildRequest, app_id: int, root_path: str | None,
+         kinds: tuple[str, ...] | None, strategy: ChunkStrategy, stats: ChunkStats,
+         progress: Progress | None) -> None:
+    writer = ChunkWriter(engine, app_id)
+    with engine.connect() as reader:
+        for nodes in _pages(reader, app_id, kinds, request.page_size, request.limit_nodes):
+            stats.pages += 1
+            ids = [n.id for n in nodes]
+            edges = _load_edges(reader, ids) if request.with_edges_relations else {}
+            page = PageContext(root_path, ids, lambda ids: _load_children(reader, app_id, ids),
+                               counter=model_token_counter)
+            for node in nodes:
+                stats.processed_nodes += 1
+                plans = _plan_node(strategy, node, edges.get(node.id, []), page, stats)
+                if plans is None:
+                    continue
+                if request.dry_run:
+                    stats.skipped_chunks += len(plans)
+                    continue
+                writer.add(node.id, plans)
+                if writer.full:
+                    _flush(writer, stats)
+            reader.commit()  # end the page's read transaction; nothing stays open
+            if progress is not None:
+                progress(stats)
+    _flush(writer, stats)
+
+
+def _plan_node(strategy: ChunkStrategy, node: NodeRow, edges: list[EdgeRow],
+               page: PageContext, stats: ChunkStats) -> list[ChunkPlan] | None:
+    """The node's plans; None when the strategy failed on it (logged, counted, skipped)."""
+    try:
+        return strategy.build_chunks(node, edges, page)
+    # Any strategy error is bad input for one node: the contract is that it never stops the
+    # run; the node is counted and its first errors are kept in the run record.
+    except Exception as exc:  # noqa: BLE001
+        stats.failed_nodes += 1
+        stats.record_error({"nodeId": node.id, "fqn": node.fqn,
+                            "error": f"{type(exc).__name__}: {exc}"})
+        log.warning("chunk plan failed for node %s (%s): %s", node.id, node.fqn, exc)
+        return None
+
+
+def _flush(writer: ChunkWriter, stats: ChunkStats) -> None:
+    nodes, plans = writer.take()
+    if not nodes:
+        return
+    try:
+        res = writer.save(nodes, plans)
+    except (SQLAlchemyError, psycopg.Error) as exc:  # the writer COPYs on the raw driver
+        stats.failed_batches += 1
+        stats.record_error({"batch": {"firstNode": nodes[0], "lastNode": nodes[-1],
+                                      "plans": len(plans)},
+                            "error": f"{type(exc).__name__}: {str(exc).splitlines()[0]}"})
+        log.warning("chunk batch save failed (%d plans): %s", len(plans), exc)
+        return
+    stats.written_chunks += res.written
+    stats.skipped_chunks += res.skipped
+    stats.deleted_chunks += res.deleted
+
+
+def _kind_clause(kinds: tuple[str, ...] | None) -> str:
+    return "" if kinds is None else " AND kind = ANY(:kinds)"
+
+
+def _count_nodes(conn: Connection, app_id: int, kinds: tuple[str, ...] | None) -> int:
+    sql = "SELECT count(*) FROM nodes WHERE application_id = :a" + _kind_clause(kinds)
+    return conn.execute(text(sql), {"a": app_id, "kinds": list(kinds or ())}).scalar_one()
+
+
+def _pages(conn: Connection, app_id: int, kinds: tuple[str, ...] | None, page_size: int,
+           limit: int | None) -> Iterator[list[NodeRow]]:
+    """Pages of nodes in ascending id order: keyset pagination, linear in the graph size."""
+    sql = text(f"SELECT {_NODE_COLUMNS} FROM nodes WHERE application_id = :a AND id > :last"
+               f"{_kind_clause(kinds)} ORDER BY id LIMIT :n")
+    last, remaining = 0, limit
+    while remaining is None or remaining > 0:
+        n = page_size if remaining is None else min(page_size, remaining)
+        rows = conn.execute(sql, {"a": app_id, "last": last, "n": n,
+                                  "kinds": list(kinds or ())}).all()
+        if not rows:
+            return
+        nodes = [NodeRow(*r) for r in rows]
+        last = nodes[-1].id
+        if remaining is not None:
+            remaining -= len(nodes)
+        yield nodes
+
+
+def _load_edges(conn: Connection, ids: list[int]) -> dict[int, list[EdgeRow]]:
+    """Outgoing edges of every node of the page, in one query (no N+1)."""
+    rows = conn.execute(
+        text("SELECT src_id, dst_id, kind, confidence, lines FROM edges"
+             " WHERE src_id = ANY(:ids) ORDER BY src_id, id"), {"ids": ids})
+    out: dict[int, list[EdgeRow]] = {}
+    for src, dst, kind, conf, lines in rows:
+        out.setdefault(src, []).append(EdgeRow(src, dst, kind, conf, tuple(lines or ())))
+    return out
+
+
+def _load_children(conn: Connection, app_id: int, ids: list[int]) -> list[ChildRow]:
+    rows = conn.execute(
+        text("SELECT id, parent_id, kind, line_start, line_end FROM nodes"
+             " WHERE application_id = :a AND parent_id = ANY(:ids) ORDER BY id"),
+        {"a": app_id, "ids": ids})
+    return [ChildRow(*r) for r in rows]

@@ -1,0 +1,140 @@
+"""ChunkWriter: buffered, set-based upsert of chunk plans (the seed's ChunkWriterImpl).
+
+Each flush is one transaction: COPY the plans into a temporary table, upsert them into
+``chunks`` keyed by plan id, and delete the chunks of the flushed nodes that they no longer
+produce. An unchanged plan (same ``plan_hash``) leaves its row alone -- content, summary,
+embedding and stage state survive re-planning; a changed plan resets the row's stages."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from sqlalchemy import Engine
+
+from graphrag.chunking.plan import ChunkPlan
+
+FLUSH_AT = 1000
+
+_STAGE_DDL = """
+CREATE TEMP TABLE IF NOT EXISTS chunk_plan_stage (
+    plan_id text, application_id bigint, node_id bigint, source text, kind text,
+    lang_detected text, chunk_index integer, span_start integer, span_end integer,
+    title text, section_path text[], relations jsonb, pipeline jsonb, priority integer,
+    rank_boost real, plan_hash text
+) ON COMMIT DELETE ROWS
+"""
+_COLUMNS = ("plan_id", "application_id", "node_id", "source", "kind", "lang_detected",
+            "chunk_index", "span_start", "span_end", "title", "section_path", "relations",
+            "pipeline", "priority", "rank_boost", "plan_hash")
+# JSON goes through COPY's text format as its text form.
+_TYPES = ("text", "int8", "int8", "text", "text", "text", "int4", "int4", "int4", "text",
+          "text[]", "text", "text", "int4", "float4", "text")
+
+# Rows whose plan changed: counted before the upsert overwrites their hash.
+_CHANGED_SQL = """
+SELECT count(*) FROM chunk_plan_stage s JOIN chunks c ON c.plan_id = s.plan_id
+WHERE c.plan_hash IS DISTINCT FROM s.plan_hash
+"""
+
+_UPSERT_SQL = """
+INSERT INTO chunks AS c (plan_id, application_id, node_id, source, kind, lang_detected,
+    chunk_index, span_lines, title, section_path, relations, pipeline, priority, rank_boost,
+    plan_hash, stage_state, pending)
+SELECT plan_id, application_id, node_id, source, kind, lang_detected, chunk_index,
+    CASE WHEN span_start IS NULL THEN NULL ELSE int4range(span_start, span_end, '[]') END,
+    title, section_path, relations, pipeline, priority, rank_boost, plan_hash,
+    '{}'::jsonb, true
+FROM chunk_plan_stage
+ON CONFLICT (plan_id) DO UPDATE SET
+    source = EXCLUDED.source, kind = EXCLUDED.kind, lang_detected = EXCLUDED.lang_detected,
+    chunk_index = EXCLUDED.chunk_index, span_lines = EXCLUDED.span_lines,
+    title = EXCLUDED.title, section_path = EXCLUDED.section_path,
+    relations = EXCLUDED.relations, pipeline = EXCLUDED.pipeline,
+    priority = EXCLUDED.priority, rank_boost = EXCLUDED.rank_boost,
+    -- a changed plan invalidates every stage; a rank-only refresh keeps them
+    stage_state = CASE WHEN c.plan_hash IS DISTINCT FROM EXCLUDED.plan_hash
+                       THEN '{}'::jsonb ELSE c.stage_state END,
+    pending = CASE WHEN c.plan_hash IS DISTINCT FROM EXCLUDED.plan_hash
+                   THEN true ELSE c.pending END,
+    plan_hash = EXCLUDED.plan_hash,
+    updated_at = now()
+WHERE c.plan_hash IS DISTINCT FROM EXCLUDED.plan_hash
+   OR c.rank_boost IS DISTINCT FROM EXCLUDED.rank_boost
+RETURNING (xmax = 0) AS inserted
+"""
+
+# Chunks of the flushed nodes that this run did not plan (a split that changed, a DOC
+# chunk whose comment was removed, another strategy's chunks). Only nodes this run has
+# planned are touched, so limited and kind-filtered runs never remove other chunks.
+_STALE_SQL = """
+DELETE FROM chunks c
+WHERE c.application_id = %(app)s AND c.node_id = ANY(%(nodes)s)
+  AND NOT (c.plan_id = ANY(%(plans)s))
+"""
+
+
+@dataclass
+class SaveResult:
+    written: int = 0  # inserted or re-planned
+    skipped: int = 0  # unchanged plans
+    deleted: int = 0  # stale chunks removed
+
+
+class ChunkWriter:
+    """Buffers plans per node and flushes every ``flush_at`` plans."""
+
+    def __init__(self, engine: Engine, application_id: int, flush_at: int = FLUSH_AT) -> None:
+        self.engine = engine
+        self.application_id = application_id
+        self.flush_at = flush_at
+        self._plans: list[ChunkPlan] = []
+        self._nodes: list[int] = []
+
+    @property
+    def full(self) -> bool:
+        return len(self._plans) >= self.flush_at
+
+    def add(self, node_id: int, plans: list[ChunkPlan]) -> None:
+        """Queue all plans of one node (also none: its old chunks are then removed)."""
+        self._nodes.append(node_id)
+        self._plans.extend(plans)
+
+    def take(self) -> tuple[list[int], list[ChunkPlan]]:
+        """Empty the buffer (the caller saves or drops what it took)."""
+        nodes, plans = self._nodes, self._plans
+        self._nodes, self._plans = [], []
+        return nodes, plans
+
+    def save(self, nodes: list[int], plans: list[ChunkPlan]) -> SaveResult:
+        """Upsert ``plans`` and drop stale chunks of ``nodes`` in one transaction."""
+        if not nodes:
+            return SaveResult()
+        with self.engine.begin() as conn:
+            raw = conn.connection.driver_connection
+            with raw.cursor() as cur:
+                cur.execute(_STAGE_DDL)
+                self._copy(cur, plans)
+                changed = cur.execute(_CHANGED_SQL).fetchone()[0]
+                inserted = sum(1 for (ins,) in cur.execute(_UPSERT_SQL).fetchall() if ins)
+                cur.execute(_STALE_SQL, {"app": self.application_id, "nodes": nodes,
+                                         "plans": [p.plan_id for p in plans]})
+                deleted = cur.rowcount
+        written = inserted + changed
+        return SaveResult(written=written, skipped=len(plans) - written, deleted=deleted)
+
+    def _copy(self, cur, plans: list[ChunkPlan]) -> None:
+        cols = ", ".join(_COLUMNS)
+        with cur.copy(f"COPY chunk_plan_stage ({cols}) FROM STDIN") as copy:
+            copy.set_types(list(_TYPES))
+            for p in plans:
+                copy.write_row(self._row(p))
+
+    def _row(self, p: ChunkPlan) -> tuple:
+        start, end = p.span if p.span else (None, None)
+        return (
+            p.plan_id, self.application_id, p.node_id, p.source, p.kind, p.lang,
+            p.chunk_index, start, end, p.title, list(p.section_path),
+            json.dumps(list(p.relations)), json.dumps(p.pipeline), p.priority,
+            p.rank_boost, p.plan_hash,
+        )

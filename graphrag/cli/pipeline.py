@@ -1,0 +1,113 @@
+"""`graphrag pipeline run|status`: fill chunks through their stages, and report progress."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+import click
+
+from graphrag.cli.options import (
+    app_option,
+    db_option,
+    engine_for,
+    json_option,
+    print_json,
+    progress_enabled,
+)
+from graphrag.pipeline.runner import DEFAULT_BATCH_SIZE, PipelineStats, run_pipeline
+from graphrag.pipeline.status import pipeline_status
+
+
+@click.group("pipeline")
+def pipeline_group() -> None:
+    """Pipeline stages that fill chunks (extract-snippet, render-doc, summarize, embed,
+    link-edges)."""
+
+
+def _split_stages(value: str | None) -> list[str] | None:
+    if not value:
+        return None
+    return [s.strip() for s in value.split(",") if s.strip()]
+
+
+@contextmanager
+def _progress_bar(enabled: bool) -> Iterator[Callable[[int, int], None] | None]:
+    """A rich progress bar on stderr, or nothing (under --json or without a terminal)."""
+    if not enabled:
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    with Progress("[progress.description]{task.description}", BarColumn(),
+                  MofNCompleteColumn(), TimeRemainingColumn(),
+                  console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("pipeline", total=None)
+
+        def update(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        yield update
+
+
+def _print_stats(stats: PipelineStats) -> None:
+    click.echo(f"{stats.app}: {stats.chunks} chunks in {stats.batches} batches, "
+               f"{stats.duration_s:.1f}s ({stats.rate:.1f} chunks/s)")
+    for name, c in stats.stages.items():
+        click.echo(f"  {name:<16} done {c['done']:>6}  skipped {c['skipped']:>6}"
+                   f"  failed {c['failed']:>6}")
+    if stats.stale:
+        click.echo(f"  {stats.stale} results dropped: those chunks changed during the run")
+    if stats.failed:
+        click.echo(f"  see `graphrag pipeline status --app {stats.app}` for the errors")
+
+
+@pipeline_group.command("run")
+@app_option
+@click.option("--stages", "stages", metavar="A,B",
+              help="Only these stages (comma-separated); each chunk still runs in plan order.")
+@click.option("--limit", type=click.IntRange(min=1), help="Visit at most N chunks.")
+@click.option("--retry-failed", is_flag=True, help="Run failed stages again.")
+@click.option("--batch-size", type=click.IntRange(min=1), default=DEFAULT_BATCH_SIZE,
+              show_default=True, help="Chunks per batch (one transaction each).")
+@db_option
+@json_option
+def pipeline_run(app_name: str, stages: str | None, limit: int | None, retry_failed: bool,
+                 batch_size: int, db_url: str | None, as_json: bool) -> None:
+    """Run the pending stages of an application's chunks, highest priority first."""
+    settings, engine = engine_for(db_url)
+    with _progress_bar(progress_enabled(as_json)) as progress:
+        stats = run_pipeline(engine, settings, app_name, stages=_split_stages(stages),
+                             limit=limit, retry_failed=retry_failed, progress=progress,
+                             batch_size=batch_size)
+    if as_json:
+        print_json(stats.to_dict())
+    else:
+        _print_stats(stats)
+
+
+@pipeline_group.command("status")
+@app_option
+@db_option
+@json_option
+def pipeline_status_cmd(app_name: str, db_url: str | None, as_json: bool) -> None:
+    """Per-stage pending/done/failed counts and the most common errors."""
+    _, engine = engine_for(db_url)
+    status = pipeline_status(engine, app_name)
+    if as_json:
+        print_json(status)
+        return
+    if not status["stages"]:
+        click.echo(f"{app_name}: no chunks")
+    for name, c in status["stages"].items():
+        click.echo(f"{name:<16} pending {c['pending']:>6}  done {c['done']:>6}"
+                   f"  failed {c['failed']:>6}")
+    if status["errors"]:
+        click.echo("most common errors:")
+    for err in status["errors"]:
+        click.echo(f"  {err['count']:>5}  {err['stage']}: {err['error']}")
+
+
+def register(cli: click.Group) -> None:
+    cli.add_command(pipeline_group)

@@ -1,0 +1,66 @@
+"""Lookup results (:class:`Ent`), lookup positions (:class:`Ctx`) and the reduction of
+a type as written to a plain name.
+
+An Ent's ``kind`` says what a name or expression denotes:
+
+* ``node``      a symbol (function, class, ...), with the resolution rule that found it
+* ``module`` / ``package``   a module (file or Java/Kotlin package) or Go package
+* ``instance``  a value whose type is the class/interface in ``node``
+* ``static``    the class in ``node`` used as a value (static access, companion)
+* ``super``     ``super`` inside the class in ``node``
+* ``bound``     a local name whose type we cannot resolve (parameter of a function type,
+                external type): never guessed
+* ``external``  something outside the repository
+* ``unknown``   nothing known (an untyped receiver): the unique-name fallback may apply
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from graphrag.graph.model import GraphNode
+from graphrag.graph.symbols import FileScope
+
+_OPTIONAL = re.compile(r"^(?:typing\.)?Optional\[(.*)\]$")
+
+
+@dataclass(frozen=True)
+class Ent:
+    """What a name or expression denotes (see module docstring)."""
+
+    kind: str
+    node: GraphNode | None = None
+    name: str = ""
+    resolution: str = ""
+
+
+UNKNOWN = Ent("unknown")
+EXTERNAL = Ent("external")
+BOUND = Ent("bound")
+
+
+@dataclass(frozen=True)
+class Ctx:
+    """Lookup position: a file and the innermost enclosing symbol (None = file level)."""
+
+    file: FileScope
+    scope: GraphNode | None
+
+
+def clean_type(text: str) -> str:
+    """Reduce a type as written to a plain (possibly dotted) name."""
+    text = text.strip().strip("'\"")
+    match = _OPTIONAL.match(text)
+    if match:
+        text = match.group(1)
+    if text.startswith("(") and text.endswith(")"):  # Go multiple results: first one
+        text = text[1:-1].split(",")[0].strip()
+    if "|" in text:  # `X | None`, `X | undefined`: the first real member
+        parts = [p.strip() for p in text.split("|")]
+        text = next((p for p in parts if p not in ("None", "null", "undefined")), parts[0])
+    text = text.split("<", 1)[0].split("[", 1)[0]
+    text = text.lstrip("*&").rstrip("?!").replace("...", "")
+    if " " in text:  # Go `[]*T` leftovers, Kotlin `suspend` etc.: keep the last word
+        text = text.split()[-1]
+    return text.lstrip("*&")

@@ -1,0 +1,188 @@
+"""The stage runner: fills pending chunks, batch after batch, in priority order.
+
+For each batch (chunks ordered by priority DESC, id) the runner advances every chunk
+through its plan's stages in order. It works in waves: each wave groups the chunks by
+their next runnable stage and hands each group to that stage at once, so the embed stage
+encodes a whole batch in one call. A stage's failure on a chunk is recorded in
+``stage_state`` (status, error, attempts, at) and blocks that chunk's later stages; the
+other chunks go on. The batch's results and states are written in one transaction, so
+killing the process loses at most the batch in flight, which the next run redoes.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import Engine
+
+from graphrag.config import Settings
+from graphrag.db.apps import get_app
+from graphrag.pipeline import registry
+from graphrag.pipeline.embedder import Embedder
+from graphrag.pipeline.model import StageContext, StageResult, WorkItem
+from graphrag.pipeline.store import count_selectable, fetch_batch, write_batch
+
+DEFAULT_BATCH_SIZE = 128
+Progress = Callable[[int, int], None]
+StageState = dict[str, dict[str, Any]]
+
+
+@dataclass
+class PipelineStats:
+    """What a run did: chunks visited, per-stage outcomes, stale writes dropped, time."""
+
+    app: str
+    total: int = 0
+    chunks: int = 0
+    batches: int = 0
+    stale: int = 0
+    stages: dict[str, dict[str, int]] = field(default_factory=dict)
+    duration_s: float = 0.0
+
+    def count(self, stage: str, outcome: str, n: int = 1) -> None:
+        if n:
+            bucket = self.stages.setdefault(stage, {"done": 0, "skipped": 0, "failed": 0})
+            bucket[outcome] += n
+
+    @property
+    def failed(self) -> int:
+        return sum(s["failed"] for s in self.stages.values())
+
+    @property
+    def rate(self) -> float:
+        return self.chunks / self.duration_s if self.duration_s > 0 else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"app": self.app, "total": self.total, "chunks": self.chunks,
+                "batches": self.batches, "stale": self.stale, "failed": self.failed,
+                "stages": self.stages, "duration_s": round(self.duration_s, 3),
+                "rate": round(self.rate, 2)}
+
+
+def next_stage(stages: Sequence[str], state: StageState, ran: set[str],
+               only: frozenset[str] | None, retry_failed: bool) -> str | None:
+    """The chunk's first stage not done yet, if it may run now (else None)."""
+    for name in stages:
+        status = (state.get(name) or {}).get("status")
+        if status == "done":
+            continue
+        if name in ran or (status == "failed" and not retry_failed):
+            return None  # a failed stage blocks the stages after it
+        if only is not None and name not in only:
+            return None
+        return name
+    return None
+
+
+def is_pending(stages: Sequence[str], state: StageState) -> bool:
+    """True while some stage is neither done nor blocked by a failed earlier stage."""
+    for name in stages:
+        status = (state.get(name) or {}).get("status")
+        if status != "done":
+            return status != "failed"
+    return False
+
+
+def _record(state: StageState, stage: str, error: str | None) -> None:
+    previous = state.get(stage) or {}
+    state[stage] = {
+        "status": "failed" if error else "done", "error": error,
+        "attempts": int(previous.get("attempts") or 0) + 1,
+        "at": datetime.now(UTC).isoformat(timespec="seconds"),
+    }
+
+
+def _run_stage(name: str, group: list[WorkItem], ctx: StageContext) -> StageResult:
+    if not registry.has_stage(name):
+        return StageResult(failed={i.id: f"unknown stage {name!r}" for i in group})
+    before = {i.id: dict(i.changes) for i in group}
+    result = registry.get_stage(name).run(group, ctx)
+    for item in group:
+        if item.id in result.failed:  # drop what the failing stage half-wrote
+            item.changes = before[item.id]
+    return result
+
+
+def _stage_order(names: Iterable[str]) -> list[str]:
+    canonical = {n: i for i, n in enumerate(registry.stage_names())}
+    return sorted(names, key=lambda n: (canonical.get(n, len(canonical)), n))
+
+
+def run_batch(items: list[WorkItem], ctx: StageContext, only: frozenset[str] | None,
+              retry_failed: bool, stats: PipelineStats) -> dict[int, StageState]:
+    """Advance every chunk of the batch as far as it can go; returns the new states."""
+    states = {i.id: dict(i.row.get("stage_state") or {}) for i in items}
+    ran: dict[int, set[str]] = {i.id: set() for i in items}
+    while True:
+        groups: dict[str, list[WorkItem]] = defaultdict(list)
+        for item in items:
+            name = next_stage(item.stages, states[item.id], ran[item.id], only, retry_failed)
+            if name is not None:
+                groups[name].append(item)
+        if not groups:
+            return states
+        for name in _stage_order(groups):
+            result = _run_stage(name, groups[name], ctx)
+            for item in groups[name]:
+                ran[item.id].add(name)
+                _record(states[item.id], name, result.failed.get(item.id))
+            stats.count(name, "failed", len(result.failed))
+            stats.count(name, "skipped", len(result.skipped))
+            stats.count(name, "done", len(groups[name]) - len(result.failed)
+                        - len(result.skipped))
+
+
+def _only(stages: Sequence[str] | None) -> frozenset[str] | None:
+    if not stages:
+        return None
+    for name in stages:
+        registry.get_stage(name)  # UnknownName lists the valid stages
+    return frozenset(stages)
+
+
+def run_pipeline(engine: Engine, settings: Settings, app_name: str,
+                 stages: Sequence[str] | None = None, limit: int | None = None,
+                 retry_failed: bool = False, progress: Progress | None = None, *,
+                 batch_size: int = DEFAULT_BATCH_SIZE, embedder: Embedder | None = None,
+                 summarizer: Any = None) -> PipelineStats:
+    """Run the pending stages of an application's chunks; resumable at any point.
+
+    ``stages`` restricts the run to those stage names (a chunk still runs them in plan
+    order, and only once its earlier stages are done); ``limit`` caps the chunks visited;
+    ``retry_failed`` runs failed stages again. ``progress(done, total)`` is called after
+    each batch. ``embedder``/``summarizer`` replace the configured ones (tests, benchmarks).
+    """
+    started = time.perf_counter()
+    only = _only(stages)
+    with engine.connect() as conn:
+        app = get_app(conn, app_name)
+        total = count_selectable(conn, app.id, retry_failed)
+    stats = PipelineStats(app=app_name, total=min(total, limit) if limit is not None else total)
+    ctx = StageContext(engine=engine, settings=settings, app_id=app.id, app_name=app.name,
+                       root_path=app.root_path)
+    ctx.provide("embedder", embedder)
+    ctx.provide("summarizer", summarizer)
+    after: tuple[int, int] | None = None
+    while stats.chunks < stats.total:
+        with engine.connect() as conn:
+            items = fetch_batch(conn, app.id, after, min(batch_size, stats.total - stats.chunks),
+                                retry_failed)
+        if not items:
+            break
+        after = (items[-1].row["priority"], items[-1].id)
+        states = run_batch(items, ctx, only, retry_failed, stats)
+        pending = {i.id: is_pending(i.stages, states[i.id]) for i in items}
+        with engine.begin() as conn:
+            written = write_batch(conn, items, states, pending)
+        stats.stale += len(items) - written
+        stats.chunks += len(items)
+        stats.batches += 1
+        if progress is not None:
+            progress(stats.chunks, stats.total)
+    stats.duration_s = time.perf_counter() - started
+    return stats

@@ -1,0 +1,113 @@
+"""The runner's SQL: select work in priority order, write a batch's results in one go.
+
+Selection is keyset-paginated on ``(priority DESC, id)`` (the ``ix_chunks_pending``
+index), so one run visits each chunk at most once even when some of its stages cannot
+advance. Writes are ``executemany`` UPDATEs grouped by the set of changed columns, each
+guarded by the chunk's ``stage_state`` and ``plan_hash`` as loaded: if the chunk was
+re-planned or finished by someone else meanwhile, the stale result is dropped.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from typing import Any
+
+from sqlalchemy import Connection, text
+
+from graphrag.pipeline.model import OWNED_COLUMNS, NodeInfo, WorkItem
+
+_HAS_FAILED = "jsonb_path_exists(c.stage_state, '$.* ? (@.status == \"failed\")')"
+
+_SELECT = """
+SELECT c.id, c.plan_id, c.source, c.kind, c.lang_detected, c.title, c.section_path,
+       lower(c.span_lines) AS span_lo, upper(c.span_lines) - 1 AS span_hi,
+       c.pipeline, c.stage_state, c.plan_hash, c.priority, c.content, c.content_raw,
+       c.content_hash, c.explain_md, c.embed_input_hash, (c.emb IS NOT NULL) AS has_emb,
+       n.id AS n_id, n.kind AS n_kind, n.name AS n_name, n.fqn AS n_fqn,
+       n.file_path AS n_file_path, n.lang AS n_lang, n.line_start AS n_line_start,
+       n.line_end AS n_line_end, n.signature AS n_signature, n.doc_comment AS n_doc_comment,
+       n.content_hash AS n_content_hash, n.meta AS n_meta, n.parent_id AS n_parent_id,
+       p.kind AS p_kind, p.fqn AS p_fqn
+  FROM chunks c
+  JOIN nodes n ON n.id = c.node_id
+  LEFT JOIN nodes p ON p.id = n.parent_id
+ WHERE c.application_id = :app AND {selectable} {after}
+ ORDER BY c.priority DESC, c.id
+ LIMIT :size
+"""
+
+
+def _selectable(retry_failed: bool) -> str:
+    return f"(c.pending OR {_HAS_FAILED})" if retry_failed else "c.pending"
+
+
+def count_selectable(conn: Connection, app_id: int, retry_failed: bool) -> int:
+    """How many chunks a run would visit."""
+    sql = f"SELECT count(*) FROM chunks c WHERE c.application_id = :app AND " \
+          f"{_selectable(retry_failed)}"
+    return int(conn.execute(text(sql), {"app": app_id}).scalar() or 0)
+
+
+def _node(r: dict[str, Any]) -> NodeInfo:
+    return NodeInfo(
+        id=r["n_id"], kind=r["n_kind"], name=r["n_name"], fqn=r["n_fqn"],
+        file_path=r["n_file_path"], lang=r["n_lang"], line_start=r["n_line_start"],
+        line_end=r["n_line_end"], signature=r["n_signature"], doc_comment=r["n_doc_comment"],
+        content_hash=r["n_content_hash"], meta=r["n_meta"] or {}, parent_id=r["n_parent_id"],
+        parent_kind=r["p_kind"], parent_fqn=r["p_fqn"],
+    )
+
+
+def fetch_batch(conn: Connection, app_id: int, after: tuple[int, int] | None, size: int,
+                retry_failed: bool) -> list[WorkItem]:
+    """The next ``size`` chunks to work on, after the keyset position ``(priority, id)``."""
+    params: dict[str, Any] = {"app": app_id, "size": size}
+    after_sql = ""
+    if after is not None:
+        after_sql = "AND (c.priority < :p OR (c.priority = :p AND c.id > :last))"
+        params.update(p=after[0], last=after[1])
+    sql = _SELECT.format(selectable=_selectable(retry_failed), after=after_sql)
+    rows = conn.execute(text(sql), params).mappings().all()
+    items = []
+    for r in rows:
+        row = {k: v for k, v in r.items() if not k.startswith(("n_", "p_"))}
+        items.append(WorkItem(id=r["id"], row=row, node=_node(r)))
+    return items
+
+
+def _param(column: str, value: Any) -> Any:
+    if OWNED_COLUMNS[column] == "jsonb":
+        return json.dumps(value)
+    return value
+
+
+def write_batch(conn: Connection, items: list[WorkItem], states: dict[int, dict[str, Any]],
+                pending: dict[int, bool]) -> int:
+    """Write every chunk's changed columns and new stage state; returns rows written."""
+    groups: dict[tuple[str, ...], list[WorkItem]] = defaultdict(list)
+    for item in items:
+        groups[tuple(sorted(item.changes))].append(item)
+    written = 0
+    for columns, group in groups.items():
+        sets = [f"{c} = CAST(:{c} AS {OWNED_COLUMNS[c]})" for c in columns]
+        sql = (
+            "UPDATE chunks SET " + ", ".join([*sets, "stage_state = CAST(:new_state AS jsonb)",
+                                              "pending = :pending", "freshness_at = now()",
+                                              "updated_at = now()"])
+            + " WHERE id = :id AND stage_state = CAST(:old_state AS jsonb)"
+            " AND plan_hash IS NOT DISTINCT FROM CAST(:plan_hash AS text)"
+        )
+        params = [
+            {
+                **{c: _param(c, item.changes[c]) for c in columns},
+                "id": item.id, "new_state": json.dumps(states[item.id]),
+                "pending": pending[item.id],
+                "old_state": json.dumps(item.row.get("stage_state") or {}),
+                "plan_hash": item.row.get("plan_hash"),
+            }
+            for item in group
+        ]
+        result = conn.execute(text(sql), params)
+        written += max(result.rowcount, 0)
+    return written

@@ -1,0 +1,90 @@
+"""``--expand calls``: add the callers and callees of the top hits.
+
+Each added hit says why it is there (``added_by``: the relation, the hit's node and
+fqn) and scores half of the hit that brought it, so expansions sort after the ranked
+hits they belong to. Per node the best chunk is shown: code before documentation,
+then the first chunk index.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sqlalchemy import Connection, text
+
+from graphrag.retrieval.model import Candidate
+from graphrag.retrieval.rows import CANDIDATE_COLUMNS, candidate_from_row
+
+EXPAND_FROM = 5  # top hits whose neighbours are added
+EXPAND_PER_HIT = 5  # callers + callees added per hit
+EXPANSION_DECAY = 0.5
+
+_NEIGHBOURS_SQL = """
+    SELECT e.src_id AS from_id, e.dst_id AS node_id, 'callee' AS relation, e.confidence
+      FROM edges e
+     WHERE e.application_id = ANY(:apps) AND e.kind = 'CALLS' AND e.src_id = ANY(:nodes)
+    UNION ALL
+    SELECT e.dst_id AS from_id, e.src_id AS node_id, 'caller' AS relation, e.confidence
+      FROM edges e
+     WHERE e.application_id = ANY(:apps) AND e.kind = 'CALLS' AND e.dst_id = ANY(:nodes)
+"""
+
+_BEST_CHUNK_SQL = f"""
+    SELECT DISTINCT ON (c.node_id) {CANDIDATE_COLUMNS}
+      FROM chunks c JOIN nodes n ON n.id = c.node_id
+     WHERE c.application_id = ANY(:apps) AND c.node_id = ANY(:nodes)
+     ORDER BY c.node_id, (c.source = 'code') DESC, c.chunk_index, c.id
+"""
+
+
+def neighbour_rows(conn: Connection, app_ids: list[int],
+                   node_ids: list[int]) -> list[tuple[int, int, str, float]]:
+    """(from node, neighbour node, 'caller'|'callee', confidence) over CALLS edges."""
+    rows = conn.execute(text(_NEIGHBOURS_SQL), {"apps": app_ids, "nodes": node_ids}).all()
+    return sorted(((r.from_id, r.node_id, r.relation, float(r.confidence)) for r in rows),
+                  key=lambda r: (r[0], -r[3], r[2], r[1]))
+
+
+def plan_expansion(top: Sequence[Candidate], neighbours: Sequence[tuple[int, int, str, float]],
+                   per_hit: int = EXPAND_PER_HIT) -> list[tuple[Candidate, int, str]]:
+    """Which (hit, neighbour node, relation) to add: nodes not already shown, each once,
+    in hit order, at most ``per_hit`` per hit (pure)."""
+    shown = {c.node_id for c in top}
+    by_hit: dict[int, list[tuple[int, str]]] = {}
+    for from_id, node_id, relation, _ in neighbours:
+        by_hit.setdefault(from_id, []).append((node_id, relation))
+    plan: list[tuple[Candidate, int, str]] = []
+    for hit in top:
+        added = 0
+        for node_id, relation in by_hit.get(hit.node_id, []):
+            if node_id in shown or added >= per_hit:
+                continue
+            shown.add(node_id)
+            plan.append((hit, node_id, relation))
+            added += 1
+    return plan
+
+
+def expand_calls(conn: Connection, apps: dict[int, str],
+                 top: Sequence[Candidate]) -> list[Candidate]:
+    """Callers and callees of the first hits, as extra candidates marked ``added_by``."""
+    seeds = list(top[:EXPAND_FROM])
+    if not seeds:
+        return []
+    app_ids = list(apps)
+    plan = plan_expansion(seeds, neighbour_rows(conn, app_ids, [c.node_id for c in seeds]))
+    if not plan:
+        return []
+    rows = conn.execute(text(_BEST_CHUNK_SQL),
+                        {"apps": app_ids, "nodes": [node for _, node, _ in plan]}).all()
+    best = {r.node_id: candidate_from_row(r, apps) for r in rows}
+    out = []
+    for hit, node_id, relation in plan:
+        cand = best.get(node_id)
+        if cand is None:  # a node without chunks (e.g. not chunked yet) adds nothing
+            continue
+        cand.score = hit.score * EXPANSION_DECAY
+        cand.added_by = {"expand": "calls", "relation": relation, "node_id": hit.node_id,
+                         "fqn": hit.fqn, "chunk_id": hit.plan_id}
+        out.append(cand)
+    return out

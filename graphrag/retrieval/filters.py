@@ -1,0 +1,80 @@
+"""SQL filter clauses shared by every retrieval query (tenant first, always)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from graphrag.errors import InvalidInput, UnknownName
+from graphrag.retrieval.model import EXPANSIONS, MODES, SOURCES, SearchOptions
+
+NODE_KINDS = (
+    "REPOSITORY", "FILE", "MODULE", "PACKAGE", "CLASS", "INTERFACE", "ENUM", "OBJECT",
+    "FUNCTION", "METHOD", "CONSTRUCTOR", "FIELD", "ENDPOINT", "DOCUMENT", "PAGE", "SECTION",
+)
+
+
+def glob_to_regex(pattern: str) -> str:
+    """A POSIX regex (PostgreSQL ``~``) for a path glob: ``**`` crosses folders, ``*`` and
+    ``?`` do not; ``**/`` also matches no folder at all."""
+    out = ["^"]
+    i = 0
+    while i < len(pattern):
+        ch = pattern[i]
+        if pattern.startswith("**/", i):
+            out.append("(.*/)?")
+            i += 3
+            continue
+        if pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+            continue
+        if ch == "*":
+            out.append("[^/]*")
+        elif ch == "?":
+            out.append("[^/]")
+        else:
+            out.append(re.escape(ch))
+        i += 1
+    out.append("$")
+    return "".join(out)
+
+
+def validate(options: SearchOptions) -> SearchOptions:
+    """Reject unknown modes, kinds, sources and expansions (a user error, exit 1)."""
+    if options.mode not in MODES:
+        raise UnknownName("search mode", options.mode, MODES)
+    for kind in options.kinds:
+        if kind not in NODE_KINDS:
+            raise UnknownName("node kind", kind, NODE_KINDS)
+    if options.source is not None and options.source not in SOURCES:
+        raise UnknownName("chunk source", options.source, SOURCES)
+    for name in options.expand:
+        if name not in EXPANSIONS:
+            raise UnknownName("expansion", name, EXPANSIONS)
+    if options.top_k < 1:
+        raise InvalidInput("--top-k must be at least 1")
+    return options
+
+
+def filter_sql(app_ids: list[int], options: SearchOptions) -> tuple[str, dict[str, Any]]:
+    """``AND``-joined conditions over ``c`` (chunks) and ``n`` (nodes), with parameters.
+
+    The application filter is always the first condition: no query built here can
+    return another tenant's rows.
+    """
+    clauses = ["c.application_id = ANY(:apps)"]
+    params: dict[str, Any] = {"apps": list(app_ids)}
+    if options.kinds:
+        clauses.append("n.kind = ANY(:kinds)")
+        params["kinds"] = list(options.kinds)
+    if options.lang:
+        clauses.append("n.lang = :lang")
+        params["lang"] = options.lang
+    if options.path:
+        clauses.append("n.file_path ~ :path_re")
+        params["path_re"] = glob_to_regex(options.path)
+    if options.source:
+        clauses.append("c.source = :source")
+        params["source"] = options.source
+    return " AND ".join(clauses), params

@@ -1,0 +1,106 @@
+"""Value types of retrieval: search options, candidates, hits and results."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+MODES = ("hybrid", "vector", "text")
+SOURCES = ("code", "doc")
+EXPANSIONS = ("calls",)
+
+
+@dataclass(frozen=True)
+class SearchOptions:
+    """Everything that shapes a search besides the query text and the applications."""
+
+    mode: str = "hybrid"
+    top_k: int = 10
+    min_similarity: float | None = None
+    kinds: tuple[str, ...] = ()
+    lang: str | None = None
+    path: str | None = None  # glob over the repo-relative file path
+    source: str | None = None  # "code" | "doc"
+    expand: tuple[str, ...] = ()
+
+    @property
+    def needs_vectors(self) -> bool:
+        return self.mode in ("hybrid", "vector")
+
+    @property
+    def candidates(self) -> int:
+        """How many rows each ranked list fetches: more than top_k, so that dedup and
+        fusion still leave top_k distinct hits."""
+        return max(self.top_k * 4, 40)
+
+
+@dataclass
+class Candidate:
+    """One chunk row considered by a search, with everything dedup and output need."""
+
+    id: int
+    plan_id: str
+    node_id: int
+    app: str
+    fqn: str | None
+    kind: str
+    source: str
+    chunk_kind: str | None
+    file_path: str | None
+    line_start: int | None
+    line_end: int | None
+    page_number: int | None
+    rank_boost: float
+    content: str
+    explain_md: str | None
+    score: float = 0.0
+    added_by: dict[str, Any] | None = None
+
+
+SNIPPET_CHARS = 400
+SNIPPET_LINES = 12
+
+
+def snippet_of(content: str, explain_md: str | None) -> str:
+    """The first lines of the chunk (its summary when the chunk has no content yet)."""
+    body = content or explain_md or ""
+    lines = body.strip("\n").splitlines()[:SNIPPET_LINES]
+    text = "\n".join(lines)
+    return text if len(text) <= SNIPPET_CHARS else text[: SNIPPET_CHARS - 3] + "..."
+
+
+def hit_dict(c: Candidate) -> dict[str, Any]:
+    """A hit as ARCHITECTURE.md's JSON contract has it (plus source, app, added_by).
+
+    ``chunk_id`` is the chunk's stable plan id, the same id context blocks carry as
+    ``[SEG=...]``; ``added_by`` is null for ranked hits and says why an expansion was added.
+    """
+    return {
+        "chunk_id": c.plan_id,
+        "node_id": c.node_id,
+        "fqn": c.fqn,
+        "kind": c.kind,
+        "file_path": c.file_path,
+        "line_start": c.line_start,
+        "line_end": c.line_end,
+        "page_number": c.page_number,
+        "score": round(float(c.score), 6),
+        "snippet": snippet_of(c.content, c.explain_md),
+        "source": c.source,
+        "app": c.app,
+        "added_by": c.added_by,
+    }
+
+
+@dataclass
+class SearchResult:
+    """Hits of one query with the mode used and where the time went (milliseconds)."""
+
+    query: str
+    mode: str
+    hits: list[dict[str, Any]]
+    timing: dict[str, float] = field(default_factory=dict)
+
+    def envelope(self) -> dict[str, Any]:
+        return {"query": self.query, "mode": self.mode, "timing_ms": self.timing,
+                "hits": self.hits}

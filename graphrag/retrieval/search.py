@@ -1,0 +1,197 @@
+"""Search chunks: vector (pgvector HNSW, cosine), full text (ts_rank) and hybrid (RRF).
+
+Flow of one query (seed 002, "Flow RAG Search" and "Advanced RAG"):
+
+1. the query embedding (vector and hybrid modes; one batched encode for many queries),
+2. each ranked list fetches ``options.candidates`` chunk ids, filtered by application
+   and the metadata filters inside SQL,
+3. hybrid fuses the lists with reciprocal rank fusion plus the PageRank boost
+   (:mod:`graphrag.retrieval.fusion`),
+4. several chunks of one node, or overlapping spans, collapse to the best one,
+5. top_k hits, optionally followed by ``--expand calls`` neighbours.
+
+Vector search and filters: pgvector 0.6 filters *after* the HNSW scan, which returns at
+most ``hnsw.ef_search`` rows. We set ``ef_search`` per query (``SET LOCAL``) to
+``max(EF_SEARCH, 2 * candidates)``; when the filters leave fewer rows than asked for,
+the filtered set is small and an exact scan over it is both cheap and exact.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from sqlalchemy import Connection, Engine, text
+
+from graphrag.db.apps import get_app
+from graphrag.pipeline.embedder import Embedder, vector_literal
+from graphrag.retrieval.expand import expand_calls
+from graphrag.retrieval.filters import filter_sql, validate
+from graphrag.retrieval.fusion import collapse, pagerank_factor, rrf
+from graphrag.retrieval.model import Candidate, SearchOptions, SearchResult, hit_dict
+from graphrag.retrieval.rows import load_candidates
+
+EF_SEARCH = 100
+EF_SEARCH_MAX = 1000
+# Rows of each full-text match set that get ranked: bounds ts_rank's cost when a query
+# word is very common. Sample repositories never reach it.
+TEXT_MATCH_CAP = 2000
+
+_WORD = re.compile(r"[A-Za-z0-9]+")
+_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+
+
+def query_terms(query: str) -> list[str]:
+    """Lower-cased words of the query, identifiers also split into their parts
+    (``getUserName`` -> getusername, get, user, name), first occurrence order."""
+    terms: list[str] = []
+    for word in _WORD.findall(query):
+        for term in (word, *_CAMEL.findall(word)):
+            t = term.lower()
+            if t not in terms:
+                terms.append(t)
+    return terms
+
+
+def resolve_apps(conn: Connection, names: Sequence[str]) -> dict[int, str]:
+    """Application ids by name; an unknown name is a user error."""
+    if not names:
+        from graphrag.errors import InvalidInput
+
+        raise InvalidInput("at least one --app is required")
+    return {get_app(conn, name).id: name for name in dict.fromkeys(names)}
+
+
+def _vector_sql(where: str, exact: bool) -> str:
+    # `+ 0` hides the distance from the planner so that the HNSW index cannot serve the
+    # ORDER BY: an exact scan over the (small) filtered set.
+    order = "(c.emb <=> CAST(:q AS vector)) + 0" if exact else "c.emb <=> CAST(:q AS vector)"
+    return (
+        "SELECT c.id, 1 - (c.emb <=> CAST(:q AS vector)) AS score"
+        " FROM chunks c JOIN nodes n ON n.id = c.node_id"
+        f" WHERE {where} AND c.emb IS NOT NULL ORDER BY {order} LIMIT :lim"
+    )
+
+
+def vector_candidates(conn: Connection, app_ids: list[int], vector: np.ndarray,
+                      options: SearchOptions) -> list[tuple[int, float]]:
+    """(chunk id, cosine similarity) best first, at most ``options.candidates`` rows."""
+    where, params = filter_sql(app_ids, options)
+    limit = options.candidates
+    params.update(q=vector_literal(vector), lim=limit)
+    ef = min(max(EF_SEARCH, 2 * limit), EF_SEARCH_MAX)
+    conn.execute(text("SELECT set_config('hnsw.ef_search', :ef, true)"), {"ef": str(ef)})
+    rows = conn.execute(text(_vector_sql(where, exact=False)), params).all()
+    if len(rows) < limit:
+        rows = conn.execute(text(_vector_sql(where, exact=True)), params).all()
+    pairs = [(int(r.id), float(r.score)) for r in rows]
+    if options.min_similarity is not None:
+        pairs = [p for p in pairs if p[1] >= options.min_similarity]
+    return pairs
+
+
+def text_candidates(conn: Connection, app_ids: list[int], query: str,
+                    options: SearchOptions) -> list[tuple[int, float]]:
+    """(chunk id, ts_rank) best first. Chunks with every query word and chunks with any
+    of them are both candidates (a question rarely has all its words in one chunk)."""
+    terms = query_terms(query)
+    if not terms:
+        return []
+    where, params = filter_sql(app_ids, options)
+    params.update(orq=" | ".join(terms), andq=" & ".join(terms), cap=TEXT_MATCH_CAP,
+                  lim=options.candidates)
+    sql = f"""
+        WITH q AS (SELECT to_tsquery('english', :orq) AS oq, to_tsquery('english', :andq) AS aq),
+        cand AS (
+            (SELECT c.id FROM chunks c JOIN nodes n ON n.id = c.node_id, q
+              WHERE {where} AND c.content_tsv @@ q.aq LIMIT :cap)
+            UNION
+            (SELECT c.id FROM chunks c JOIN nodes n ON n.id = c.node_id, q
+              WHERE {where} AND c.content_tsv @@ q.oq LIMIT :cap)
+        )
+        SELECT c.id, ts_rank(c.content_tsv, q.oq, 1) AS score
+          FROM cand JOIN chunks c ON c.id = cand.id, q
+         ORDER BY score DESC, c.id LIMIT :lim
+    """
+    return [(int(r.id), float(r.score)) for r in conn.execute(text(sql), params)]
+
+
+def rank_candidates(mode: str, vec: list[tuple[int, float]], txt: list[tuple[int, float]],
+                    details: dict[int, Candidate]) -> list[Candidate]:
+    """Best-first candidates with their mode's score (fused and boosted for hybrid)."""
+    if mode == "vector":
+        scored = vec
+    elif mode == "text":
+        scored = txt
+    else:
+        fused = rrf([[i for i, _ in vec], [i for i, _ in txt]])
+        scored = [(i, s * pagerank_factor(details[i].rank_boost))
+                  for i, s in fused.items() if i in details]
+    out = []
+    for chunk_id, score in scored:
+        if chunk_id in details:
+            details[chunk_id].score = score
+            out.append(details[chunk_id])
+    # Stable sort: equal scores keep their list order, then the smaller id.
+    out.sort(key=lambda c: (-c.score, c.id))
+    return out
+
+
+def _search_one(conn: Connection, apps: dict[int, str], query: str,
+                vector: np.ndarray | None, options: SearchOptions) -> list[dict[str, Any]]:
+    app_ids = list(apps)
+    vec = (vector_candidates(conn, app_ids, vector, options)
+           if options.needs_vectors and vector is not None else [])
+    txt = text_candidates(conn, app_ids, query, options) if options.mode != "vector" else []
+    details = load_candidates(conn, apps, list(dict.fromkeys([i for i, _ in vec + txt])))
+    top = collapse(rank_candidates(options.mode, vec, txt, details))[: options.top_k]
+    if "calls" in options.expand:
+        top = top + expand_calls(conn, apps, top)
+    return [hit_dict(c) for c in top]
+
+
+def encode_queries(embedder: Embedder | None, queries: Sequence[str],
+                   options: SearchOptions) -> list[np.ndarray | None]:
+    """One vector per query (one batched encode), or Nones when the mode needs none."""
+    if not options.needs_vectors:
+        return [None] * len(queries)
+    if embedder is None:
+        raise ValueError(f"mode {options.mode!r} needs an embedder")
+    if not queries:
+        return []
+    return list(embedder.encode(list(queries)))
+
+
+def search_many(engine: Engine, app_names: Sequence[str], queries: Sequence[str],
+                options: SearchOptions, embedder: Embedder | None = None,
+                vectors: Sequence[np.ndarray | None] | None = None) -> list[SearchResult]:
+    """Run many queries with one model call for all embeddings and one connection.
+
+    ``vectors`` (one per query) skips encoding, e.g. when hit-test runs several modes.
+    """
+    validate(options)
+    t0 = time.perf_counter()
+    if vectors is None:
+        vectors = encode_queries(embedder, queries, options)
+    embed_ms = (time.perf_counter() - t0) * 1000 / max(len(queries), 1)
+    results = []
+    with engine.begin() as conn:
+        apps = resolve_apps(conn, app_names)
+        for query, vector in zip(queries, vectors, strict=True):
+            t1 = time.perf_counter()
+            hits = _search_one(conn, apps, query, vector, options)
+            search_ms = (time.perf_counter() - t1) * 1000
+            timing = {"embed_ms": round(embed_ms, 2), "search_ms": round(search_ms, 2),
+                      "total_ms": round(embed_ms + search_ms, 2)}
+            results.append(SearchResult(query, options.mode, hits, timing))
+    return results
+
+
+def search(engine: Engine, app_names: Sequence[str], query: str,
+           options: SearchOptions | None = None,
+           embedder: Embedder | None = None) -> SearchResult:
+    """Search the chunks of the named applications (several only when asked for)."""
+    return search_many(engine, app_names, [query], options or SearchOptions(), embedder)[0]

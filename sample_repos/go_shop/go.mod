@@ -1,0 +1,3 @@
+module example.com/goshop
+
+go 1.22
