@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import itertools
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -29,10 +31,14 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 
 @pytest.fixture(scope="session")
-def db_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    home = tmp_path_factory.mktemp("graphrag-home")
+def db_home() -> Iterator[Path]:
+    # Not under pytest's tmp dir: that is mode 0700, and as root pgserver runs the server
+    # as an unprivileged user who must be able to reach the data directory.
+    home = Path(tempfile.mkdtemp(prefix="graphrag-test-"))
+    home.chmod(0o755)
     yield home
     stop_embedded(home / "pgdata")
+    shutil.rmtree(home, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")

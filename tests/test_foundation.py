@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
+from pathlib import Path
 
 import click
 import pytest
@@ -131,8 +134,10 @@ def test_downgrade_then_upgrade_on_scratch_database(db_url: str) -> None:
         admin.dispose()
 
 
-def test_embedded_server_concurrent_start_and_restart(tmp_path) -> None:
+def test_embedded_server_concurrent_start_and_restart() -> None:
     """Two CLI processes on a fresh home both work; data survives a server restart."""
+    tmp_path = Path(tempfile.mkdtemp(prefix="graphrag-fresh-"))
+    tmp_path.chmod(0o755)
     env = {**os.environ, "GRAPHRAG_HOME": str(tmp_path / "gh")}
     env.pop("GRAPHRAG_DATABASE_URL", None)
     cmd = [sys.executable, "-m", "graphrag", "db", "status", "--json"]
@@ -161,6 +166,7 @@ def test_embedded_server_concurrent_start_and_restart(tmp_path) -> None:
     finally:
         subprocess.run([sys.executable, "-m", "graphrag", "db", "stop"], env=env,
                        capture_output=True, timeout=60)
+        shutil.rmtree(tmp_path, ignore_errors=True)
 
 
 def _walk(group: click.Group, prefix: str = ""):

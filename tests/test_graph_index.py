@@ -235,3 +235,33 @@ def test_pagerank_is_stored(engine, app_name: str) -> None:
             "SELECT avg(rank), max(rank) FROM nodes n JOIN applications a"
             " ON a.id = n.application_id WHERE a.name = :n"), {"n": app_name}).one()
     assert abs(float(avg) - 1.0) < 1e-3 and float(mx) > 1.0
+
+
+_PATHLIKE = (".py", ".java", ".kt", ".ts", ".tsx", ".js", ".go")
+
+
+def test_indexing_all_samples_as_one_app_keeps_every_graph(engine, app_name: str) -> None:
+    """The README indexes `sample_repos/` as one application: Python package roots, Go
+    modules and JVM packages must give the same CALLS/EXTENDS/IMPLEMENTS as each repo
+    indexed alone (TS/JS module paths and file paths gain the folder prefix)."""
+    index_graph(engine, _settings(), SAMPLE_REPOS, app_name)
+    with engine.connect() as conn:
+        rows = conn.execute(text(
+            """
+            SELECT s.fqn, d.fqn, e.kind FROM edges e
+              JOIN nodes s ON s.id = e.src_id JOIN nodes d ON d.id = e.dst_id
+              JOIN applications a ON a.id = e.application_id
+             WHERE a.name = :n AND e.kind IN ('CALLS', 'EXTENDS', 'IMPLEMENTS')
+            """), {"n": app_name}).all()
+    got = {(s, d, k) for s, d, k in rows}
+    for sample in SAMPLES:
+        expected = json.loads((sample / "expected_graph.json").read_text())
+        ecma = expected["language"] in ("typescript", "javascript")
+
+        def name(fqn: str, sample=sample, ecma=ecma) -> str:
+            return f"{sample.name}/{fqn}" if ecma or fqn.endswith(_PATHLIKE) else fqn
+
+        for key, kind in (("calls", "CALLS"), ("extends", "EXTENDS"),
+                          ("implements", "IMPLEMENTS")):
+            want = {(name(a), name(b), kind) for a, b in expected.get(key, [])}
+            assert want <= got, f"{sample.name} {kind} missing {sorted(want - got)[:5]}"

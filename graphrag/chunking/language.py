@@ -37,6 +37,11 @@ _MARKERS: dict[str, str] = {
     "de": "äöüß", "fr": "èêàçœùûëî", "es": "ñ¿¡", "pt": "ãõ", "it": "ì",
     "vi": "ăđơưạảấầẩẫậắằẳẵặẹẻẽếềểễệỉịọỏốồổỗộớờởỡợụủứừửữựỳỵỷỹ",
 }
+_WORD_LANGS: dict[str, tuple[str, ...]] = {}
+for _lang, _words in _STOPWORDS.items():
+    for _w in _words:
+        _WORD_LANGS[_w] = (*_WORD_LANGS.get(_w, ()), _lang)
+_MARKER_OF = {ch: lang for lang, letters in _MARKERS.items() for ch in letters}
 
 
 def _script(ch: str) -> str | None:
@@ -85,21 +90,29 @@ def detect_language(text: str | None) -> str | None:
     if not text or not text.strip():
         return None
     cleaned = _NOISE.sub(" ", text)
-    by_script = _by_script(cleaned)
-    if by_script:
-        return by_script
-    words = [w.lower() for w in _WORD.findall(cleaned)]
+    ascii_only = cleaned.isascii()  # the common case: skip the per-character passes
+    if not ascii_only:
+        by_script = _by_script(cleaned)
+        if by_script:
+            return by_script
+    words = _WORD.findall(cleaned.lower())
     if not words:
         return None
-    lowered = unicodedata.normalize("NFC", cleaned.lower())
-    if sum(lowered.count(ch) for ch in _MARKERS["vi"]) >= 2:
-        return "vi"
     scores: Counter[str] = Counter()
-    for lang, stop in _STOPWORDS.items():
-        scores[lang] = sum(1 for w in words if w in stop)
-    for lang, letters in _MARKERS.items():
-        if lang != "vi":
-            scores[lang] += 2 * sum(lowered.count(ch) for ch in letters)
+    for w in words:
+        for lang in _WORD_LANGS.get(w, ()):
+            scores[lang] += 1
+    if not ascii_only:
+        lowered = unicodedata.normalize("NFC", cleaned.lower())
+        for ch in lowered:
+            lang = _MARKER_OF.get(ch) if ord(ch) > 127 else None
+            if lang:
+                scores[lang] += 2
+        if scores.get("vi", 0) >= 4:
+            return "vi"
+        scores.pop("vi", None)
+    if not scores:
+        return "en"
     lang, best = scores.most_common(1)[0]
     # Short English comments ("Gets the user.") are the common case; ties go to English.
     return lang if best > scores["en"] else "en"

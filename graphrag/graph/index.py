@@ -61,7 +61,7 @@ class IndexStats:
 
 
 def _ctx_version(ctx: RepoContext) -> str:
-    blob = json.dumps(ctx.go_modules, sort_keys=True).encode()
+    blob = json.dumps([ctx.go_modules, sorted(ctx.python_packages)], sort_keys=True).encode()
     return parser_version() + ":" + hashlib.sha256(blob).hexdigest()[:8]
 
 

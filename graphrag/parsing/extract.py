@@ -23,12 +23,17 @@ def parse_file(source: bytes, rel_path: str, ctx: RepoContext) -> ParseResult | 
 
 
 def repo_context(root: Path, rel_paths: Iterable[str]) -> RepoContext:
-    """Collect repository-wide facts: the module path of every ``go.mod``.
+    """Collect repository-wide facts: the module path of every ``go.mod`` and the
+    directories that are regular Python packages.
 
     Keys are the repo-relative directory of the go.mod (``""`` for the root)."""
     go_modules: dict[str, str] = {}
+    packages: set[str] = set()
     for rel in rel_paths:
         pure = PurePosixPath(rel)
+        if pure.name == "__init__.py":
+            parent = str(pure.parent)
+            packages.add("" if parent == "." else parent)
         if pure.name != "go.mod":
             continue
         try:
@@ -39,4 +44,5 @@ def repo_context(root: Path, rel_paths: Iterable[str]) -> RepoContext:
         if match:
             parent = str(pure.parent)
             go_modules["" if parent == "." else parent] = match.group(1)
-    return RepoContext(go_modules=dict(sorted(go_modules.items())))
+    return RepoContext(go_modules=dict(sorted(go_modules.items())),
+                       python_packages=frozenset(packages))

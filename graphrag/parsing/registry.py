@@ -23,6 +23,8 @@ class RepoContext:
 
     # repo-relative directory of each go.mod -> its module path ("" = repo root)
     go_modules: dict[str, str] = field(default_factory=dict)
+    # repo-relative directories holding an __init__.py (regular Python packages)
+    python_packages: frozenset[str] = frozenset()
 
 
 Extractor = Callable[[bytes, str, RepoContext], ParseResult]

@@ -37,16 +37,28 @@ _SIGNATURE_MAX = 300
 def extract(source: bytes, rel_path: str, ctx: RepoContext) -> ParseResult:
     """Parse one Python file into symbols, imports, calls, heritage and variable types."""
     tree = registry.parser(LANG).parse(source)
-    module = module_name(rel_path)
+    module = module_name(rel_path, ctx.python_packages)
     result = ParseResult(path=rel_path, lang=LANG, module=module, package=None)
     _Extractor(tree.root_node, rel_path, module, CharOffsets(source), result).run()
     result.error_count = count_errors(tree.root_node)
     return result
 
 
-def module_name(rel_path: str) -> str:
-    """``app/api/users.py`` -> ``app.api.users``; ``app/__init__.py`` -> ``app``."""
+def module_name(rel_path: str, packages: frozenset[str] = frozenset()) -> str:
+    """``app/api/users.py`` -> ``app.api.users``; ``app/__init__.py`` -> ``app``.
+
+    When the file's directory is a regular package (has ``__init__.py``), the module
+    path starts at the top of that package chain, as Python's import system sees it:
+    ``src/app/api/users.py`` with packages ``src/app`` and ``src/app/api`` is
+    ``app.api.users`` (src layouts, several projects under one indexed root). Outside
+    packages the whole relative path is used."""
     parts = rel_path.removesuffix(".py").split("/")
+    dirs = parts[:-1]
+    start = len(dirs)
+    while start > 0 and "/".join(dirs[:start]) in packages:
+        start -= 1
+    if start < len(dirs):
+        parts = parts[start:]
     if parts[-1] == "__init__" and len(parts) > 1:
         parts = parts[:-1]
     return ".".join(parts)

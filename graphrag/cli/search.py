@@ -1,0 +1,226 @@
+"""`graphrag search`, `graphrag context`, `graphrag hit-test`: retrieval commands."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TextIO, TypeVar
+
+import click
+
+from graphrag.cli.options import db_option, engine_for, json_option, print_json
+from graphrag.config import Settings
+from graphrag.errors import InvalidInput
+from graphrag.pipeline.embedder import Embedder, count_tokens, get_embedder, get_tokenizer
+from graphrag.retrieval.batch import QueryLine, batch_search, read_query_lines
+from graphrag.retrieval.context import build_context
+from graphrag.retrieval.hittest import ModeReport, hit_test
+from graphrag.retrieval.model import EXPANSIONS, MODES, SOURCES, SearchOptions
+from graphrag.retrieval.render import FORMATS
+from graphrag.retrieval.search import search
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def apps_option(fn: F) -> F:
+    return click.option("--app", "app_names", required=True, multiple=True, metavar="NAME",
+                        help="Application to search; repeat to search several at once.")(fn)
+
+
+def filter_options(fn: F) -> F:
+    """The filters every search-like command accepts."""
+    decorators = [
+        click.option("--top-k", type=click.IntRange(min=1), default=10, show_default=True,
+                     help="Number of hits."),
+        click.option("--min-similarity", type=float, default=None,
+                     help="Drop vector hits below this cosine similarity."),
+        click.option("--kinds", metavar="A,B", help="Node kinds, e.g. METHOD,ENDPOINT."),
+        click.option("--lang", metavar="LANG", help="Language of the node, e.g. java."),
+        click.option("--path", "path_glob", metavar="GLOB",
+                     help="Repo-relative file path glob (** crosses folders)."),
+        click.option("--source", type=click.Choice(SOURCES), help="Code or doc chunks."),
+    ]
+    for deco in reversed(decorators):
+        fn = deco(fn)
+    return fn
+
+
+def _options(mode: str, top_k: int, min_similarity: float | None, kinds: str | None,
+             lang: str | None, path_glob: str | None, source: str | None,
+             expand: tuple[str, ...] = ()) -> SearchOptions:
+    kind_list = tuple(k.strip().upper() for k in (kinds or "").split(",") if k.strip())
+    return SearchOptions(mode=mode, top_k=top_k, min_similarity=min_similarity,
+                         kinds=kind_list, lang=lang, path=path_glob, source=source,
+                         expand=expand)
+
+
+def _embedder(settings: Settings, modes: list[str]) -> Embedder | None:
+    """The process-wide model, loaded only when a mode needs query vectors."""
+    return get_embedder(settings) if any(m != "text" for m in modes) else None
+
+
+def _read_lines(path: str) -> list[QueryLine]:
+    if path == "-":
+        return read_query_lines(sys.stdin)
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return read_query_lines(fh)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InvalidInput(f"cannot read {path}: {exc}") from exc
+
+
+def _print_hits(hits: list[dict[str, Any]], out: TextIO | None = None) -> None:
+    for n, h in enumerate(hits, start=1):
+        where = h["file_path"] or ""
+        where += f" p.{h['page_number']}" if h["page_number"] is not None else (
+            f":{h['line_start']}-{h['line_end']}" if h["line_start"] is not None else "")
+        why = ""
+        if h.get("added_by"):
+            why = f"  (+ {h['added_by']['relation']} of {h['added_by']['fqn']})"
+        click.echo(f"{n:>3}. {h['score']:.4f}  {h['kind']:<11} {h['fqn']}  {where}{why}",
+                   file=out)
+        first = (h["snippet"] or "").strip().splitlines()[:1]
+        if first:
+            click.echo(f"       {first[0][:100]}", file=out)
+
+
+@click.command("search")
+@click.argument("query", required=False)
+@apps_option
+@click.option("--mode", type=click.Choice(MODES), default="hybrid", show_default=True,
+              help="hybrid = reciprocal rank fusion of vector and text.")
+@filter_options
+@click.option("--expand", type=click.Choice(EXPANSIONS), multiple=True,
+              help="Add callers and callees of the top hits.")
+@click.option("--queries", "queries_file", metavar="FILE.jsonl",
+              help='Batch: JSON lines {"id": ..., "query": ...} ("-" = stdin).')
+@click.option("--json-envelope", is_flag=True,
+              help="JSON object with mode, timing and hits (implies --json).")
+@db_option
+@json_option
+def search_cmd(query: str | None, app_names: tuple[str, ...], mode: str, top_k: int,
+               min_similarity: float | None, kinds: str | None, lang: str | None,
+               path_glob: str | None, source: str | None, expand: tuple[str, ...],
+               queries_file: str | None, json_envelope: bool, db_url: str | None,
+               as_json: bool) -> None:
+    """Search chunks of one or more applications for QUERY (or a --queries file)."""
+    if (query is None) == (queries_file is None):
+        raise click.UsageError("give a QUERY or --queries FILE (not both)")
+    options = _options(mode, top_k, min_similarity, kinds, lang, path_glob, source, expand)
+    settings, engine = engine_for(db_url)
+    if queries_file is not None:
+        _search_batch(engine, settings, list(app_names), queries_file, options,
+                      as_json or json_envelope)
+        return
+    result = search(engine, list(app_names), query or "", options,
+                    _embedder(settings, [mode]))
+    timing = " ".join(f"{k}={v}" for k, v in result.timing.items())
+    if json_envelope:
+        print_json(result.envelope())
+    elif as_json:
+        print_json(result.hits)
+        click.echo(f"mode={result.mode} {timing}", err=True)
+    else:
+        _print_hits(result.hits)
+        click.echo(f"{len(result.hits)} hits, mode={result.mode} {timing}", err=True)
+
+
+def _search_batch(engine: Any, settings: Settings, apps: list[str], path: str,
+                  options: SearchOptions, as_json: bool) -> None:
+    """JSON lines out, one per input line; exit 1 at the end when any line failed."""
+    items = _read_lines(path)
+    failed = 0
+    embedder = _embedder(settings, [options.mode])
+    for record in batch_search(engine, apps, items, options, embedder):
+        failed += "error" in record
+        if as_json:
+            click.echo(json.dumps(record, ensure_ascii=False, default=str))
+        elif "error" in record:
+            click.echo(f"line {record['line']}: {record['error']}", err=True)
+        else:
+            click.echo(f"== {record['id']}")
+            _print_hits(record["hits"])
+    if failed:
+        click.echo(f"{failed} of {len(items)} queries failed", err=True)
+        sys.exit(1)
+
+
+@click.command("context")
+@click.argument("fqn", required=False)
+@click.option("--query", help="Seed the context with the best hits of this query.")
+@click.option("--app", "app_name", required=True, metavar="NAME", help="Application.")
+@click.option("--budget-tokens", type=click.IntRange(min=1), default=4000, show_default=True,
+              help="Token budget of the whole context.")
+@click.option("--depth", type=click.IntRange(min=0), default=2, show_default=True,
+              help="Graph hops around the seed nodes.")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="markdown",
+              show_default=True, help="Output format.")
+@db_option
+@json_option
+def context_cmd(fqn: str | None, query: str | None, app_name: str, budget_tokens: int,
+                depth: int, fmt: str, db_url: str | None, as_json: bool) -> None:
+    """Context around FQN (or --query) ranked by personalized PageRank, within a budget."""
+    if (fqn is None) == (query is None):
+        raise click.UsageError("give an FQN or --query (not both)")
+    settings, engine = engine_for(db_url)
+    tokenizer = get_tokenizer(settings)
+    ctx = build_context(
+        engine, app_name, fqn=fqn, query=query, budget=budget_tokens, depth=depth, fmt=fmt,
+        count_tokens=lambda s: count_tokens(tokenizer, [s])[0],
+        embedder=get_embedder(settings) if query is not None else None,
+    )
+    if as_json:
+        print_json(ctx.to_dict())
+    else:
+        click.echo(ctx.text)
+        click.echo(f"{len(ctx.blocks)} blocks, {ctx.tokens}/{ctx.budget} tokens", err=True)
+
+
+def _print_reports(reports: list[ModeReport]) -> None:
+    click.echo(f"{'mode':<8} {'n':>4} {'R@1':>6} {'R@5':>6} {'R@10':>6} {'MRR@10':>7}")
+    for r in reports:
+        m = r.metrics
+        click.echo(f"{r.mode:<8} {r.queries:>4} {m['recall@1']:>6.3f} {m['recall@5']:>6.3f}"
+                   f" {m['recall@10']:>6.3f} {m['mrr@10']:>7.3f}")
+    for r in reports:
+        for miss in r.misses:
+            click.echo(f"miss [{r.mode}] {miss['id']}: {miss['query']!r} expected "
+                       f"{miss['expected']} got {miss['got']}")
+
+
+@click.command("hit-test")
+@apps_option
+@click.option("--queries", "queries_file", required=True, metavar="FILE.jsonl",
+              help='JSON lines {"id", "query", "fqn" | "file_path"+"line_start"/"line_end"}.')
+@click.option("--mode", "modes", type=click.Choice(MODES), multiple=True,
+              help="Modes to test (repeat; default: all).")
+@filter_options
+@db_option
+@json_option
+def hit_test_cmd(app_names: tuple[str, ...], queries_file: str, modes: tuple[str, ...],
+                 top_k: int, min_similarity: float | None, kinds: str | None,
+                 lang: str | None, path_glob: str | None, source: str | None,
+                 db_url: str | None, as_json: bool) -> None:
+    """Recall@1/5/10 and MRR@10 of a query file, per mode, with the misses."""
+    mode_list = list(modes or MODES)
+    options = _options(mode_list[0], top_k, min_similarity, kinds, lang, path_glob, source)
+    settings, engine = engine_for(db_url)
+    items = _read_lines(queries_file)
+    reports, errors = hit_test(engine, list(app_names), items, mode_list, options,
+                               _embedder(settings, mode_list))
+    if as_json:
+        print_json({"queries_file": str(Path(queries_file)),
+                    "modes": [r.to_dict() for r in reports], "errors": errors})
+    else:
+        _print_reports(reports)
+    for err in errors:
+        click.echo(f"line {err['line']}: {err['error']}", err=True)
+    if errors:
+        sys.exit(1)
+
+
+def register(cli: click.Group) -> None:
+    for command in (search_cmd, context_cmd, hit_test_cmd):
+        cli.add_command(command)

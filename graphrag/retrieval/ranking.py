@@ -1,0 +1,72 @@
+"""Pure context ranking and packing (STYLE.md: ``rank(graph, seeds)`` then
+``pack(ranked, budget, count_tokens)``, as aider ranks tags and then fits its budget)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass
+
+import networkx as nx
+
+PPR_ALPHA = 0.85
+# Edge kinds weigh differently in the neighbourhood walk: a call or inheritance says
+# more about what a symbol does than being in the same class or file.
+EDGE_WEIGHTS = {
+    "CALLS": 1.0, "OVERRIDES": 1.0, "EXTENDS": 0.8, "IMPLEMENTS": 0.8,
+    "CONTAINS": 0.5, "IMPORTS": 0.3, "MENTIONS": 0.5, "NEXT": 0.3,
+}
+
+
+@dataclass(frozen=True)
+class Block:
+    """One context block: a chunk of a ranked node, carrying its stable segment id."""
+
+    seg: str  # the chunk's plan id, printed as [SEG=...]
+    node_id: int
+    fqn: str | None
+    kind: str
+    file_path: str | None
+    line_start: int | None
+    line_end: int | None
+    page_number: int | None
+    source: str  # code | doc
+    text: str
+    score: float = 0.0
+    seed: bool = False
+
+
+def rank(graph: nx.Graph, seeds: Mapping[Hashable, float]) -> list[tuple[Hashable, float]]:
+    """Nodes of ``graph`` by personalized PageRank from ``seeds`` (node -> weight), best
+    first; seeds always lead, ties broken by node id so the order is reproducible.
+
+    Direction is ignored: a symbol's callers matter to its documentation as much as its
+    callees. Edge attribute ``weight`` is honoured.
+    """
+    present = {n: float(w) for n, w in seeds.items() if n in graph and w > 0}
+    if not present:
+        return []
+    undirected = nx.Graph()
+    undirected.add_nodes_from(graph.nodes)
+    for u, v, data in graph.edges(data=True):
+        w = float(data.get("weight", 1.0))
+        if undirected.has_edge(u, v):
+            w = max(w, undirected[u][v]["weight"])
+        undirected.add_edge(u, v, weight=w)
+    scores = nx.pagerank(undirected, alpha=PPR_ALPHA, personalization=present,
+                         weight="weight", tol=1e-10, max_iter=500)
+    return sorted(scores.items(), key=lambda kv: (kv[0] not in present, -kv[1], str(kv[0])))
+
+
+def pack(ranked: Sequence[Block], budget: int, count_tokens: Callable[[Block], int],
+         overhead: int = 0) -> list[Block]:
+    """The blocks that fit ``budget`` tokens, taken in rank order (a block too large is
+    skipped and smaller later ones may still fit); ``overhead`` is the fixed cost of the
+    surrounding format."""
+    left = budget - overhead
+    packed = []
+    for block in ranked:
+        cost = count_tokens(block)
+        if cost <= left:
+            packed.append(block)
+            left -= cost
+    return packed
