@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,7 +24,7 @@ from graphrag.chunking.request import ChunkBuildRequest
 from graphrag.chunking.run_store import MAX_ERRORS, ChunkRunStore
 from graphrag.chunking.strategies import ChunkStrategy, get_strategy
 from graphrag.chunking.tokens import model_token_counter
-from graphrag.chunking.writer import ChunkWriter
+from graphrag.chunking.writer import ChunkWriter, SaveResult
 from graphrag.db.apps import get_app
 
 log = logging.getLogger(__name__)
@@ -113,7 +114,7 @@ def _run(engine: Engine, request: ChunkBuildRequest, app_id: int, root_path: str
          kinds: tuple[str, ...] | None, strategy: ChunkStrategy, stats: ChunkStats,
          progress: Progress | None) -> None:
     writer = ChunkWriter(engine, app_id)
-    with engine.connect() as reader:
+    with _Flusher(writer, stats) as flusher, engine.connect() as reader:
         for nodes in _pages(reader, app_id, kinds, request.page_size, request.limit_nodes):
             stats.pages += 1
             ids = [n.id for n in nodes]
@@ -130,11 +131,11 @@ def _run(engine: Engine, request: ChunkBuildRequest, app_id: int, root_path: str
                     continue
                 writer.add(node.id, plans)
                 if writer.full:
-                    _flush(writer, stats)
+                    flusher.submit()
             reader.commit()  # end the page's read transaction; nothing stays open
             if progress is not None:
                 progress(stats)
-    _flush(writer, stats)
+        flusher.submit()
 
 
 def _plan_node(strategy: ChunkStrategy, node: NodeRow, edges: list[EdgeRow],
@@ -152,22 +153,52 @@ def _plan_node(strategy: ChunkStrategy, node: NodeRow, edges: list[EdgeRow],
         return None
 
 
-def _flush(writer: ChunkWriter, stats: ChunkStats) -> None:
-    nodes, plans = writer.take()
-    if not nodes:
-        return
-    try:
-        res = writer.save(nodes, plans)
-    except (SQLAlchemyError, psycopg.Error) as exc:  # the writer COPYs on the raw driver
-        stats.failed_batches += 1
-        stats.record_error({"batch": {"firstNode": nodes[0], "lastNode": nodes[-1],
-                                      "plans": len(plans)},
-                            "error": f"{type(exc).__name__}: {str(exc).splitlines()[0]}"})
-        log.warning("chunk batch save failed (%d plans): %s", len(plans), exc)
-        return
-    stats.written_chunks += res.written
-    stats.skipped_chunks += res.skipped
-    stats.deleted_chunks += res.deleted
+class _Flusher:
+    """Saves batches on one background thread so that planning (Python) and saving (the
+    database) overlap; at most one batch is in flight, so memory stays bounded. Results
+    are applied to the statistics on the calling thread only."""
+
+    def __init__(self, writer: ChunkWriter, stats: ChunkStats) -> None:
+        self.writer = writer
+        self.stats = stats
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="chunk-writer")
+        self._pending: Future | None = None
+
+    def __enter__(self) -> _Flusher:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        try:
+            self.wait()
+        finally:
+            self._pool.shutdown(wait=True)
+
+    def submit(self) -> None:
+        nodes, plans = self.writer.take()
+        self.wait()
+        if nodes:
+            self._pending = self._pool.submit(self._save, nodes, plans)
+
+    def wait(self) -> None:
+        if self._pending is None:
+            return
+        pending, self._pending = self._pending, None
+        outcome = pending.result()
+        if isinstance(outcome, SaveResult):
+            self.stats.written_chunks += outcome.written
+            self.stats.skipped_chunks += outcome.skipped
+            self.stats.deleted_chunks += outcome.deleted
+            return
+        self.stats.failed_batches += 1
+        self.stats.record_error(outcome)
+
+    def _save(self, nodes: list[int], plans: list[ChunkPlan]) -> SaveResult | dict[str, Any]:
+        try:
+            return self.writer.save(nodes, plans)
+        except (SQLAlchemyError, psycopg.Error) as exc:  # the writer COPYs on the raw driver
+            log.warning("chunk batch save failed (%d plans): %s", len(plans), exc)
+            return {"batch": {"firstNode": nodes[0], "lastNode": nodes[-1], "plans": len(plans)},
+                    "error": f"{type(exc).__name__}: {str(exc).splitlines()[0]}"}
 
 
 def _kind_clause(kinds: tuple[str, ...] | None) -> str:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -111,13 +110,11 @@ def plan_hash(node: NodeRow, strategy: str, version: int, plan: dict[str, Any]) 
 
     rank_boost is left out on purpose: ranks move with every graph change and must not
     reset the stages of an unchanged chunk (the writer refreshes it separately)."""
-    material = {
-        "node": [node.content_hash, node.signature, node.doc_comment, node.fqn, node.span],
-        "strategy": [strategy, version],
-        "plan": plan,
-    }
-    blob = json.dumps(material, sort_keys=True, separators=(",", ":"), default=list)
-    return hashlib.sha256(blob.encode()).hexdigest()
+    # repr of plain dicts/tuples/str/int/float is deterministic (our dicts are built in a
+    # fixed order) and several times cheaper than a sorted JSON dump.
+    material = (node.content_hash, node.signature, node.doc_comment, node.fqn, node.span,
+                strategy, version, plan)
+    return hashlib.sha256(repr(material).encode()).hexdigest()
 
 
 def make_plan(node: NodeRow, *, strategy: str, version: int, source: str, kind: str,

@@ -47,7 +47,8 @@ class Symbol:
     ``parent`` is the fqn of the enclosing symbol, or None when the file itself
     contains it. ``meta`` carries language facts the resolver and later steps use:
     ``return_type`` (as written), ``params`` (list of ``[name, type-or-null]``),
-    ``decorators``/``annotations`` (as written), ``static`` (bool), and for ENDPOINT
+    ``decorators``/``annotations`` (as written), ``static`` (bool), ``type`` (FIELD:
+    declared type as written), ``companion`` (Kotlin companion object), and for ENDPOINT
     ``http_method`` (upper case; several joined by ``,``; ``ANY`` when unrestricted)
     and ``route`` (class/router prefix already joined, starting with ``/``).
     ``key_suffix`` tells overloads apart in the stable key, e.g. ``"(int,String)"``.
@@ -124,7 +125,12 @@ class Registration:
     """A route registered by a call (Express ``router.get('/x', h)``, Go
     ``mux.HandleFunc("/x", h)``). ``handler`` names the handler like a Call
     (``name`` + ``receiver``) when it is a reference; when it is an inline function
-    the extractor emits an ENDPOINT symbol and sets ``inline_fqn`` instead."""
+    the extractor emits an ENDPOINT symbol and sets ``inline_fqn`` instead.
+
+    A router mount (Express ``app.use('/api', usersRouter)``) is recorded as
+    ``http_method="USE"``, ``route=<prefix>``, ``handler_name=<router alias>``; the
+    resolver joins the prefix to every route of the module the alias imports. All
+    routes of that module get the prefix (one mounted router per module is assumed)."""
 
     http_method: str
     route: str
@@ -145,7 +151,9 @@ class ParseResult:
     or ``"=call:<dotted callee>"`` when only the initialising call is known
     (``x := store.NewStore()`` -> ``"=call:store.NewStore"``; Python
     ``self.repo = UserRepository(db)`` -> ``"=call:UserRepository"``); the resolver
-    evaluates it to a class or to the callee's return type."""
+    evaluates it to a class or to the callee's return type. Module-level variables are
+    keyed by the module fqn (Python, Kotlin package), the package (Go) or the file path
+    (TS/JS); the resolver accepts each of these and ``""``."""
 
     path: str
     lang: str
@@ -199,20 +207,29 @@ class ParseResult:
 class CharOffsets:
     """Maps tree-sitter byte offsets to character offsets of the decoded text.
 
-    ASCII files (the common case) map 1:1 without any table."""
+    ASCII files (the common case) map 1:1 without any table. Otherwise one entry per
+    line (byte start, char start) is kept and only the part of a line before the offset
+    is decoded: a per-character table cost most of the parse time of large files."""
 
     def __init__(self, source: bytes) -> None:
-        text = source.decode("utf-8", errors="replace")
-        self._identity = len(text) == len(source)
-        self._byte_starts: list[int] = []
+        self._source = source
+        self._identity = source.isascii()
+        self._line_bytes: list[int] = []
+        self._line_chars: list[int] = []
         if not self._identity:
-            pos = 0
-            for ch in text:
-                self._byte_starts.append(pos)
-                pos += len(ch.encode("utf-8", errors="replace"))
-            self._byte_starts.append(pos)
+            byte_pos = char_pos = 0
+            for line in source.split(b"\n"):
+                self._line_bytes.append(byte_pos)
+                self._line_chars.append(char_pos)
+                byte_pos += len(line) + 1
+                char_pos += len(line.decode("utf-8", errors="replace")) + 1
 
     def __call__(self, byte_offset: int) -> int:
         if self._identity:
             return byte_offset
-        return bisect.bisect_right(self._byte_starts, byte_offset) - 1
+        i = bisect.bisect_right(self._line_bytes, byte_offset) - 1
+        start = self._line_bytes[i]
+        prefix = self._source[start:byte_offset]
+        if prefix.isascii():
+            return self._line_chars[i] + len(prefix)
+        return self._line_chars[i] + len(prefix.decode("utf-8", errors="replace"))
