@@ -14,7 +14,7 @@ from sqlalchemy import text
 from tests.conftest import run_cli
 from tests.pipeline_seed import seed_many_functions
 
-CHUNKS = 480
+CHUNKS = 200
 BATCH = 8
 
 

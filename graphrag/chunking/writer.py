@@ -1,9 +1,10 @@
 """ChunkWriter: buffered, set-based upsert of chunk plans (the seed's ChunkWriterImpl).
 
-Each flush is one transaction: COPY the plans into a temporary table, upsert them into
-``chunks`` keyed by plan id, and delete the chunks of the flushed nodes that they no longer
-produce. An unchanged plan (same ``plan_hash``) leaves its row alone -- content, summary,
-embedding and stage state survive re-planning; a changed plan resets the row's stages."""
+Each flush is one transaction: COPY the plans into a temporary table, delete the chunks of
+the flushed nodes that they no longer produce, drop the plans identical to stored rows, and
+upsert the rest into ``chunks`` keyed by plan id. An unchanged plan (same ``plan_hash``)
+leaves its row alone -- content, summary, embedding and stage state survive re-planning;
+a changed plan resets the row's stages."""
 
 from __future__ import annotations
 
@@ -31,10 +32,18 @@ _COLUMNS = ("plan_id", "application_id", "node_id", "source", "kind", "lang_dete
 _TYPES = ("text", "int8", "int8", "text", "text", "text", "int4", "int4", "int4", "text",
           "text[]", "text", "text", "int4", "float4", "text")
 
-# Rows whose plan changed: counted before the upsert overwrites their hash.
-_CHANGED_SQL = """
-SELECT count(*) FROM chunk_plan_stage s JOIN chunks c ON c.plan_id = s.plan_id
-WHERE c.plan_hash IS DISTINCT FROM s.plan_hash
+# Plans identical to the stored row (hash and rank): nothing to write, so they leave the
+# stage before the upsert (an INSERT would still compute every generated column for them).
+_DROP_UNCHANGED_SQL = """
+DELETE FROM chunk_plan_stage s USING chunks c
+WHERE c.plan_id = s.plan_id AND c.plan_hash = s.plan_hash AND c.rank_boost = s.rank_boost
+"""
+
+# Of the rest: new rows and rows whose plan changed (a rank-only refresh counts as neither).
+_COUNT_SQL = """
+SELECT count(*) FILTER (WHERE c.plan_id IS NULL),
+       count(*) FILTER (WHERE c.plan_id IS NOT NULL AND c.plan_hash IS DISTINCT FROM s.plan_hash)
+FROM chunk_plan_stage s LEFT JOIN chunks c ON c.plan_id = s.plan_id
 """
 
 _UPSERT_SQL = """
@@ -61,7 +70,6 @@ ON CONFLICT (plan_id) DO UPDATE SET
     updated_at = now()
 WHERE c.plan_hash IS DISTINCT FROM EXCLUDED.plan_hash
    OR c.rank_boost IS DISTINCT FROM EXCLUDED.rank_boost
-RETURNING (xmax = 0) AS inserted
 """
 
 # Chunks of the flushed nodes that this run did not plan (a split that changed, a DOC
@@ -70,7 +78,7 @@ RETURNING (xmax = 0) AS inserted
 _STALE_SQL = """
 DELETE FROM chunks c
 WHERE c.application_id = %(app)s AND c.node_id = ANY(%(nodes)s)
-  AND NOT (c.plan_id = ANY(%(plans)s))
+  AND NOT EXISTS (SELECT 1 FROM chunk_plan_stage s WHERE s.plan_id = c.plan_id)
 """
 
 
@@ -115,11 +123,12 @@ class ChunkWriter:
             with raw.cursor() as cur:
                 cur.execute(_STAGE_DDL)
                 self._copy(cur, plans)
-                changed = cur.execute(_CHANGED_SQL).fetchone()[0]
-                inserted = sum(1 for (ins,) in cur.execute(_UPSERT_SQL).fetchall() if ins)
-                cur.execute(_STALE_SQL, {"app": self.application_id, "nodes": nodes,
-                                         "plans": [p.plan_id for p in plans]})
+                cur.execute("ANALYZE chunk_plan_stage")  # fresh counts: hash joins, not loops
+                cur.execute(_STALE_SQL, {"app": self.application_id, "nodes": nodes})
                 deleted = cur.rowcount
+                cur.execute(_DROP_UNCHANGED_SQL)
+                inserted, changed = cur.execute(_COUNT_SQL).fetchone()
+                cur.execute(_UPSERT_SQL)
         written = inserted + changed
         return SaveResult(written=written, skipped=len(plans) - written, deleted=deleted)
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import orjson
 from sqlalchemy import Engine, text
 
 from graphrag.config import Settings
@@ -90,7 +91,7 @@ def _write_files(conn, app_id: int, outcomes: Iterable[FileOutcome], version: st
         {"app": app_id, "path": o.path, "lang": o.lang, "hash": o.content_hash,
          "size": o.size, "lines": o.line_count, "status": o.status, "error": o.error,
          "ecount": o.error_count,
-         "data": json.dumps(o.parse_data) if o.parse_data is not None else None,
+         "data": orjson.dumps(o.parse_data).decode() if o.parse_data is not None else None,
          "ver": version}
         for o in outcomes
     ]
@@ -194,9 +195,12 @@ def index_graph(
             progress("resolve", 0, 1)
         fresh = {o.path: o.parse_data for o in outcomes}
         results = [ParseResult.from_dict(d) for d in fresh.values() if d is not None]
-        results += [ParseResult.from_dict(data) for (data,) in conn.execute(text(
-            "SELECT parse_data FROM files WHERE application_id = :a AND parse_data IS NOT NULL"
-            " AND NOT (path = ANY(:fresh))"), {"a": app.id, "fresh": list(fresh)})]
+        # parse_data read as text and decoded with orjson: several times faster than the
+        # driver's stdlib json on repositories with thousands of files.
+        results += [ParseResult.from_dict(orjson.loads(data)) for (data,) in conn.execute(text(
+            "SELECT parse_data::text FROM files WHERE application_id = :a"
+            " AND parse_data IS NOT NULL AND NOT (path = ANY(:fresh))"),
+            {"a": app.id, "fresh": list(fresh)})]
         stats.timings["store_files"] = round(time.perf_counter() - t0, 3)
         t0 = time.perf_counter()
         graph = build_graph(results)

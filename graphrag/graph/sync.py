@@ -11,9 +11,9 @@ and are never touched here.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 
+import orjson
 from sqlalchemy import Connection, text
 
 from graphrag.graph.analysis import pagerank_scaled
@@ -42,7 +42,7 @@ class SyncCounts:
 
 
 def _dumps(value: object) -> str:
-    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode()
 
 
 def _assign_ids(conn: Connection, app_id: int, graph: Graph) -> dict[str, int]:

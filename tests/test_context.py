@@ -1,0 +1,155 @@
+"""Context builder: PageRank ranking, packing into a budget, stable ids, formats."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+
+import networkx as nx
+import pytest
+
+from graphrag.config import load_settings
+from graphrag.errors import InvalidInput
+from graphrag.pipeline.embedder import count_tokens, get_embedder, get_tokenizer
+from graphrag.retrieval import build_context
+from graphrag.retrieval.ranking import Block, pack, rank
+from graphrag.retrieval.render import escape_xml, render
+from tests.conftest import run_cli
+from tests.search_seed import seed_app
+
+
+def _block(seg: str, text: str, path: str = "a.py", score: float = 0.0) -> Block:
+    return Block(seg=seg, node_id=1, fqn="x." + seg, kind="METHOD", file_path=path,
+                 line_start=1, line_end=2, page_number=None, source="code", text=text,
+                 score=score)
+
+
+@pytest.fixture(scope="module")
+def tokens():
+    tok = get_tokenizer(load_settings())
+    return lambda s: count_tokens(tok, [s])[0]
+
+
+@pytest.fixture
+def seeded(engine, app_name):
+    return seed_app(engine, app_name)
+
+
+# --- pure ---------------------------------------------------------------------------------
+
+def test_rank_is_personalized_seeds_first_and_near_before_far() -> None:
+    g = nx.DiGraph()
+    g.add_edges_from([(1, 2), (2, 3), (3, 4), (4, 5), (10, 11)])
+    ranked = [n for n, _ in rank(g, {3: 1.0})]
+    assert ranked[0] == 3
+    assert ranked.index(2) < ranked.index(1) and ranked.index(4) < ranked.index(5)
+    assert 10 in ranked and ranked.index(10) > ranked.index(1)  # unreachable: last
+    assert rank(g, {99: 1.0}) == []
+    assert rank(g, {3: 1.0}) == rank(g, {3: 1.0})
+
+
+def test_rank_honours_edge_weights() -> None:
+    g = nx.DiGraph()
+    g.add_edge(1, 2, weight=1.0)
+    g.add_edge(1, 3, weight=0.1)
+    ranked = [n for n, _ in rank(g, {1: 1.0})]
+    assert ranked.index(2) < ranked.index(3)
+
+
+def test_pack_keeps_rank_order_skips_what_does_not_fit() -> None:
+    blocks = [_block("a", "x" * 50), _block("b", "y" * 500), _block("c", "z" * 30)]
+    packed = pack(blocks, 100, lambda b: len(b.text))
+    assert [b.seg for b in packed] == ["a", "c"]
+    assert pack(blocks, 100, lambda b: len(b.text), overhead=60) == [blocks[2]]
+    assert pack(blocks, 10, lambda b: len(b.text)) == []
+
+
+def test_xml_groups_by_file_escapes_and_parses() -> None:
+    blocks = [_block("1:code:snippet", "if a < b && c > d: return \"'x'\"\x01"),
+              _block("2:code:snippet", "second", path="b.py"),
+              _block("3:doc:explanation", "third", path="a.py")]
+    xml = render("xml", blocks, "t")
+    root = ET.fromstring(xml)
+    records = root.findall("record")
+    assert [r.findtext("document_name") for r in records] == ["a.py", "b.py"]
+    assert [r.findtext("source") for r in records] == ["1", "2"]
+    contents = records[0].findtext("contents")
+    assert "[SEG=1:code:snippet]" in contents and "[SEG=3:doc:explanation]" in contents
+    assert "a < b && c > d" in contents
+    assert escape_xml("<&>\"'") == "&lt;&amp;&gt;&quot;&apos;"
+
+
+# --- against the database ---------------------------------------------------------------
+
+@pytest.mark.parametrize("fmt", ["markdown", "xml", "json"])
+def test_context_for_fqn_fits_budget_with_stable_ids(engine, seeded, tokens, fmt) -> None:
+    ctx = build_context(engine, seeded.name, fqn="app.users.UserService.get_user",
+                        budget=4000, depth=2, fmt=fmt, count_tokens=tokens)
+    assert ctx.tokens <= 4000 and tokens(ctx.text) == ctx.tokens
+    segs = [b.seg for b in ctx.blocks]
+    # The seed's own chunks lead, doc before code; neighbours (caller, callee, class) follow.
+    assert segs[0] == seeded.chunks["get_user:doc:explanation"]
+    fqns = [b.fqn for b in ctx.blocks]
+    for near in ("app.api.users.read_user", "app.repo.UserRepository.find_by_id",
+                 "app.users.UserService"):
+        assert near in fqns
+    assert "app.billing.compute_invoice_total" not in fqns  # not connected
+    for seg in segs:
+        assert f"[SEG={seg}]" in ctx.text
+    again = build_context(engine, seeded.name, fqn="app.users.UserService.get_user",
+                          budget=4000, depth=2, fmt=fmt, count_tokens=tokens)
+    assert again.text == ctx.text
+    if fmt == "xml":
+        ET.fromstring(ctx.text)
+    if fmt == "json":
+        assert [b["seg"] for b in json.loads(ctx.text)["blocks"]] == segs
+
+
+@pytest.mark.parametrize("budget", [60, 120, 250])
+def test_small_budgets_hold_and_keep_the_best_blocks(engine, seeded, tokens, budget) -> None:
+    full = build_context(engine, seeded.name, fqn="app.users.UserService.get_user",
+                         budget=100_000, count_tokens=tokens)
+    ctx = build_context(engine, seeded.name, fqn="app.users.UserService.get_user",
+                        budget=budget, count_tokens=tokens)
+    assert ctx.tokens <= budget
+    assert len(ctx.blocks) < len(full.blocks)
+    full_order = [b.seg for b in full.blocks]
+    assert [b.seg for b in ctx.blocks] == [s for s in full_order if s in
+                                          {b.seg for b in ctx.blocks}]
+
+
+def test_depth_limits_the_neighbourhood(engine, seeded, tokens) -> None:
+    d0 = build_context(engine, seeded.name, fqn="app.api.users.read_user", depth=0,
+                       count_tokens=tokens)
+    d1 = build_context(engine, seeded.name, fqn="app.api.users.read_user", depth=1,
+                       count_tokens=tokens)
+    d2 = build_context(engine, seeded.name, fqn="app.api.users.read_user", depth=2,
+                       count_tokens=tokens)
+    assert {b.fqn for b in d0.blocks} == {"app.api.users.read_user"}
+    assert "app.users.UserService.get_user" in {b.fqn for b in d1.blocks}
+    assert "app.repo.UserRepository.find_by_id" not in {b.fqn for b in d1.blocks}
+    assert "app.repo.UserRepository.find_by_id" in {b.fqn for b in d2.blocks}
+
+
+def test_context_for_query_and_errors(engine, seeded, tokens) -> None:
+    ctx = build_context(engine, seeded.name, query="sum invoice line items with tax",
+                        count_tokens=tokens, embedder=get_embedder(load_settings()))
+    assert ctx.blocks[0].fqn == "app.billing.compute_invoice_total"
+    with pytest.raises(InvalidInput):
+        build_context(engine, seeded.name, fqn="no.such.Node", count_tokens=tokens)
+    short = build_context(engine, seeded.name, fqn="UserService.get_user",
+                          count_tokens=tokens)
+    assert short.blocks[0].fqn == "app.users.UserService.get_user"
+
+
+def test_cli_context_xml_and_json(engine, seeded) -> None:
+    proc = run_cli("context", "app.users.UserService.get_user", "--app", seeded.name,
+                   "--format", "xml", "--budget-tokens", "300")
+    assert proc.returncode == 0, proc.stderr
+    root = ET.fromstring(proc.stdout)
+    assert root.tag == "data" and root.findall("record")
+    proc = run_cli("context", "app.users.UserService.get_user", "--app", seeded.name, "--json")
+    data = json.loads(proc.stdout)
+    assert data["tokens"] <= data["budget"] == 4000
+    assert data["segments"][0] == seeded.chunks["get_user:doc:explanation"]
+    assert run_cli("context", "--app", seeded.name).returncode == 2
