@@ -28,6 +28,9 @@ class Settings:
     llm_base_url: str | None = None
     llm_model: str | None = None
     llm_api_key: str | None = field(default=None, repr=False)
+    llm_timeout: float = 60.0
+    llm_retries: int = 2
+    llm_concurrency: int = 4
     workers: int = 0  # 0 = one per CPU
 
     @property
@@ -51,5 +54,8 @@ def load_settings() -> Settings:
         llm_base_url=os.environ.get("GRAPHRAG_LLM_BASE_URL") or None,
         llm_model=os.environ.get("GRAPHRAG_LLM_MODEL") or None,
         llm_api_key=os.environ.get("GRAPHRAG_LLM_API_KEY") or None,
+        llm_timeout=float(os.environ.get("GRAPHRAG_LLM_TIMEOUT") or 60.0),
+        llm_retries=_env_int("GRAPHRAG_LLM_RETRIES", 2),
+        llm_concurrency=_env_int("GRAPHRAG_LLM_CONCURRENCY", 4),
         workers=_env_int("GRAPHRAG_WORKERS", 0),
     )

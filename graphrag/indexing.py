@@ -1,7 +1,8 @@
 """`graphrag index`: the whole job for a repository, step after step.
 
 This module composes the data-flow steps (graph -> chunking -> pipeline); it sits
-above all of them, like the CLI, and holds no logic of its own beyond the order.
+above all of them, like the CLI, and holds no logic of its own beyond the order and
+the decision to skip re-planning when nothing changed.
 """
 
 from __future__ import annotations
@@ -10,12 +11,34 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine
+from sqlalchemy import Engine, text
 
+from graphrag.chunking.orchestrator import ChunkStats, build_chunks
+from graphrag.chunking.request import ChunkBuildRequest
 from graphrag.config import Settings
-from graphrag.graph.index import index_graph
+from graphrag.graph.index import IndexStats, index_graph
+from graphrag.pipeline.runner import run_pipeline
 
 Progress = Callable[[str, int, int], None]
+INDEX_STRATEGY = "ast"
+
+
+def _graph_changed(stats: IndexStats) -> bool:
+    return stats.files_parsed > 0 or stats.files_deleted > 0 or any(stats.changes.values())
+
+
+def _last_chunk_run_ok(engine: Engine, app_name: str, strategy: str) -> bool:
+    with engine.connect() as conn:
+        row = conn.execute(text(
+            """
+            SELECT r.status, r.strategy, r.request FROM chunk_runs r
+              JOIN applications a ON a.id = r.application_id
+             WHERE a.name = :n ORDER BY r.id DESC LIMIT 1
+            """), {"n": app_name}).first()
+    if row is None:
+        return False
+    partial = row.request.get("limit_nodes") is not None or row.request.get("include_kinds")
+    return row.status == "succeeded" and row.strategy == strategy and not partial
 
 
 def index_repository(
@@ -31,9 +54,34 @@ def index_repository(
     graph_only: bool = False,
     progress: Progress | None = None,
 ) -> dict[str, Any]:
-    """Graph, then (unless ``graph_only``) chunks and pipeline stages."""
+    """Graph, then (unless ``graph_only``) chunks with strategy ``ast`` and every stage.
+
+    Idempotent and incremental: an unchanged repository parses nothing, re-plans
+    nothing and runs no stage."""
     result: dict[str, Any] = {}
-    stats = index_graph(engine, settings, root, app_name, include=include, exclude=exclude,
+    graph = index_graph(engine, settings, root, app_name, include=include, exclude=exclude,
                         languages=languages, full=full, progress=progress)
-    result["graph"] = stats.to_dict()
+    result["graph"] = graph.to_dict()
+    if graph_only:
+        return result
+
+    if full or _graph_changed(graph) or not _last_chunk_run_ok(engine, app_name,
+                                                                 INDEX_STRATEGY):
+        def chunk_progress(s: ChunkStats) -> None:
+            if progress:
+                progress("chunk", s.processed_nodes, s.total_nodes)
+
+        chunks = build_chunks(engine, ChunkBuildRequest(application=app_name,
+                                                        strategy=INDEX_STRATEGY),
+                              progress=chunk_progress)
+        result["chunks"] = chunks.to_dict()
+    else:
+        result["chunks"] = {"skipped": True, "reason": "graph unchanged"}
+
+    def stage_progress(done: int, total: int) -> None:
+        if progress:
+            progress("stages", done, total)
+
+    pipeline = run_pipeline(engine, settings, app_name, progress=stage_progress)
+    result["pipeline"] = pipeline.to_dict()
     return result

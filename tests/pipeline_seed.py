@@ -30,7 +30,7 @@ class UserService(BaseService):
     def __init__(self, repo):
         self.repo = repo
 
-    def get_user_name(self, user_id: int) -> str:   
+    def get_user_name(self, user_id: int) -> str:
         """Return the user's name."""
         self.log("get")
         return self.repo.find(user_id)["name"]
@@ -39,7 +39,7 @@ class UserService(BaseService):
 def main():
     service = UserService(None)
     print(service.get_user_name(1))
-'''
+'''.replace("-> str:\n", "-> str:   \n")  # trailing spaces: content must strip them
 
 
 def sha256(data: bytes | str) -> str:

@@ -84,7 +84,9 @@ class PageContext:
         return self._files[rel_path]
 
     def _read(self, rel_path: str) -> FileLines | None:
-        path = self.root / rel_path
+        path = (self.root / rel_path).resolve()
+        if not path.is_relative_to(self.root.resolve()):
+            return None  # a path escaping the repository root is never read
         try:
             data = path.read_bytes()
         except OSError:

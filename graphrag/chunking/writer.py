@@ -54,7 +54,9 @@ SELECT plan_id, application_id, node_id, source, kind, lang_detected, chunk_inde
     CASE WHEN span_start IS NULL THEN NULL ELSE int4range(span_start, span_end, '[]') END,
     title, section_path, relations, pipeline, priority, rank_boost, plan_hash,
     '{}'::jsonb, true
-FROM chunk_plan_stage
+FROM chunk_plan_stage s
+-- a node deleted by a concurrent graph sync since it was read is skipped, not an FK error
+WHERE EXISTS (SELECT 1 FROM nodes n WHERE n.id = s.node_id)
 ON CONFLICT (plan_id) DO UPDATE SET
     source = EXCLUDED.source, kind = EXCLUDED.kind, lang_detected = EXCLUDED.lang_detected,
     chunk_index = EXCLUDED.chunk_index, span_lines = EXCLUDED.span_lines,

@@ -52,6 +52,7 @@ def _progress(enabled: bool) -> Iterator[object]:
 @click.option("--limit-nodes", type=click.IntRange(min=0), default=None, metavar="N",
               help="Stop after N nodes.")
 @click.option("--batch-size", type=click.IntRange(min=1), default=200, show_default=True,
+              metavar="N",
               help="Nodes per page (at least 50 are read per page).")
 @click.option("--include-kinds", default=None, metavar="KIND,...",
               help="Only nodes of these kinds, e.g. METHOD,CLASS (case-insensitive).")

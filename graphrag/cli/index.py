@@ -47,9 +47,18 @@ def index_cmd(path: Path, app_name: str, include: tuple[str, ...], exclude: tupl
     click.echo("edges: " + ", ".join(f"{k} {v}" for k, v in g["edges_by_kind"].items()))
     for err in g["errors"][:10]:
         click.echo(f"  {err['status']}: {err['path']}: {err['error']}", err=True)
-    for key in ("chunks", "pipeline"):
-        if key in result:
-            click.echo(f"{key}: {result[key].get('summary', '')}")
+    chunks = result.get("chunks")
+    if chunks and chunks.get("skipped"):
+        click.echo("chunks: unchanged")
+    elif chunks:
+        click.echo(f"chunks: {chunks['processedNodes']} nodes planned, "
+                   f"{chunks['writtenChunks']} chunks written, {chunks['deletedChunks']} removed"
+                   f" ({chunks['status']}, {chunks['duration']}s)")
+    pipe = result.get("pipeline")
+    if pipe:
+        stages = ", ".join(f"{name} {c['done']} done/{c['skipped']} skipped/{c['failed']} failed"
+                           for name, c in pipe["stages"].items()) or "nothing to do"
+        click.echo(f"stages: {pipe['chunks']} chunks in {pipe['duration_s']}s: {stages}")
 
 
 def register(cli: click.Group) -> None:

@@ -37,7 +37,8 @@ class Block:
 
 def rank(graph: nx.Graph, seeds: Mapping[Hashable, float]) -> list[tuple[Hashable, float]]:
     """Nodes of ``graph`` by personalized PageRank from ``seeds`` (node -> weight), best
-    first; seeds always lead, ties broken by node id so the order is reproducible.
+    first. Seeds always lead, in the order of their weights (a query's best hit first);
+    ties are broken by node id so the order is reproducible.
 
     Direction is ignored: a symbol's callers matter to its documentation as much as its
     callees. Edge attribute ``weight`` is honoured.
@@ -54,7 +55,9 @@ def rank(graph: nx.Graph, seeds: Mapping[Hashable, float]) -> list[tuple[Hashabl
         undirected.add_edge(u, v, weight=w)
     scores = nx.pagerank(undirected, alpha=PPR_ALPHA, personalization=present,
                          weight="weight", tol=1e-10, max_iter=500)
-    return sorted(scores.items(), key=lambda kv: (kv[0] not in present, -kv[1], str(kv[0])))
+    return sorted(scores.items(),
+                  key=lambda kv: (kv[0] not in present, -present.get(kv[0], 0.0), -kv[1],
+                                  str(kv[0])))
 
 
 def pack(ranked: Sequence[Block], budget: int, count_tokens: Callable[[Block], int],

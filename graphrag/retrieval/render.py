@@ -75,7 +75,8 @@ def render_xml(blocks: Sequence[Block], title: str) -> str:
 
 
 def block_json(block: Block) -> dict[str, Any]:
-    return {"seg": block.seg, "tag": f"[SEG={block.seg}]", "node_id": block.node_id, "fqn": block.fqn, "kind": block.kind,
+    return {"seg": block.seg, "tag": f"[SEG={block.seg}]", "node_id": block.node_id,
+            "fqn": block.fqn, "kind": block.kind,
             "source": block.source, "file_path": block.file_path,
             "line_start": block.line_start, "line_end": block.line_end,
             "page_number": block.page_number, "score": round(block.score, 6),

@@ -65,7 +65,7 @@ def resolve_apps(conn: Connection, names: Sequence[str]) -> dict[int, str]:
     return {get_app(conn, name).id: name for name in dict.fromkeys(names)}
 
 
-def _vector_sql(where: str, exact: bool) -> str:
+def vector_sql(where: str, exact: bool) -> str:
     # `+ 0` hides the distance from the planner so that the HNSW index cannot serve the
     # ORDER BY: an exact scan over the (small) filtered set.
     order = "(c.emb <=> CAST(:q AS vector)) + 0" if exact else "c.emb <=> CAST(:q AS vector)"
@@ -76,17 +76,23 @@ def _vector_sql(where: str, exact: bool) -> str:
     )
 
 
+def set_ef_search(conn: Connection, options: SearchOptions) -> None:
+    """``SET LOCAL hnsw.ef_search`` for this transaction: enough candidates for the
+    over-fetched list (see the module docstring)."""
+    ef = min(max(EF_SEARCH, 2 * options.candidates), EF_SEARCH_MAX)
+    conn.execute(text("SELECT set_config('hnsw.ef_search', :ef, true)"), {"ef": str(ef)})
+
+
 def vector_candidates(conn: Connection, app_ids: list[int], vector: np.ndarray,
                       options: SearchOptions) -> list[tuple[int, float]]:
-    """(chunk id, cosine similarity) best first, at most ``options.candidates`` rows."""
+    """(chunk id, cosine similarity) best first, at most ``options.candidates`` rows.
+    Call :func:`set_ef_search` first in the same transaction."""
     where, params = filter_sql(app_ids, options)
     limit = options.candidates
     params.update(q=vector_literal(vector), lim=limit)
-    ef = min(max(EF_SEARCH, 2 * limit), EF_SEARCH_MAX)
-    conn.execute(text("SELECT set_config('hnsw.ef_search', :ef, true)"), {"ef": str(ef)})
-    rows = conn.execute(text(_vector_sql(where, exact=False)), params).all()
+    rows = conn.execute(text(vector_sql(where, exact=False)), params).all()
     if len(rows) < limit:
-        rows = conn.execute(text(_vector_sql(where, exact=True)), params).all()
+        rows = conn.execute(text(vector_sql(where, exact=True)), params).all()
     pairs = [(int(r.id), float(r.score)) for r in rows]
     if options.min_similarity is not None:
         pairs = [p for p in pairs if p[1] >= options.min_similarity]
@@ -180,6 +186,8 @@ def search_many(engine: Engine, app_names: Sequence[str], queries: Sequence[str]
     results = []
     with engine.begin() as conn:
         apps = resolve_apps(conn, app_names)
+        if options.needs_vectors:
+            set_ef_search(conn, options)
         for query, vector in zip(queries, vectors, strict=True):
             t1 = time.perf_counter()
             hits = _search_one(conn, apps, query, vector, options)

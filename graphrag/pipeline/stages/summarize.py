@@ -41,6 +41,7 @@ from graphrag.pipeline.text import sha256_hex, words_of
 MAX_NAMES = 12
 MAX_CODE_CHARS = 12_000
 PROMPT_VERSION = "summarize-v1"
+DEFAULT_CONCURRENCY = 4
 _QUALIFIED_KINDS = frozenset({"METHOD", "CONSTRUCTOR", "FIELD", "ENDPOINT"})
 
 
@@ -180,16 +181,18 @@ class OpenAICompatibleSummarizer(Summarizer):
     """Summaries from a chat-completions server, cached by content hash."""
 
     client: ChatClient
-    concurrency: int = 4
+    concurrency: int = DEFAULT_CONCURRENCY
 
     @classmethod
     def from_settings(cls, settings: Settings, **client_options: Any
                       ) -> OpenAICompatibleSummarizer:
         assert settings.llm_base_url
+        options = {"timeout": settings.llm_timeout, "retries": settings.llm_retries,
+                   **client_options}
         client = ChatClient(base_url=settings.llm_base_url,
-                            model=settings.llm_model or "default",
-                            api_key=settings.llm_api_key, **client_options)
-        return cls(client=client)
+                            model=settings.llm_model or "default", api_key=settings.llm_api_key,
+                            **options)
+        return cls(client=client, concurrency=settings.llm_concurrency or DEFAULT_CONCURRENCY)
 
     def quality(self) -> dict[str, Any]:
         return {"method": "llm", "model": self.client.model}

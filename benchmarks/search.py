@@ -1,0 +1,227 @@
+"""Search latency and HNSW recall on an application with >= 100,000 chunks; batch vs single.
+
+Data: ``--topics`` topic sentences (templated, embedded with the real model) give the
+vectors structure; each chunk takes one topic, its vector is the topic's vector plus
+Gaussian noise (normalised), its text the topic sentence plus random identifiers. Nodes
+and chunks are written with COPY. The application is kept between runs (rebuilt when
+the parameters change; ``--rebuild`` forces it).
+
+Measured:
+- p50/p95 of the library call ``search()`` (query embedding included) per mode, also
+  with a kind filter; targets: hybrid p50 <= 30 ms;
+- recall@10 of the HNSW path against exact search on the same data (no filter, a common
+  kind, a rare kind); target >= 0.95;
+- issue 8: per-query cost of a 500-query ``graphrag search --queries`` batch against
+  single ``graphrag search`` CLI calls (``--single-calls`` of them, mean per call).
+
+    python benchmarks/search.py [--chunks 100000] [--queries 100] [--single-calls 20]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+from _common import bench_engine
+from sqlalchemy import Engine, text
+
+APP = "bench_search"
+VERBS = ["load", "save", "delete", "validate", "parse", "render", "cache", "sync", "charge",
+         "refund", "schedule", "notify", "export", "import", "encrypt", "compress", "index",
+         "merge", "retry", "authorize"]
+NOUNS = ["user", "order", "invoice", "payment", "session", "token", "report", "product",
+         "cart", "shipment", "account", "customer", "ticket", "message", "document",
+         "image", "address", "coupon", "subscription", "warehouse"]
+WHERE = ["database", "cache", "queue", "file", "http api", "email", "webhook", "s3 bucket"]
+KINDS = ["METHOD"] * 12 + ["CLASS"] * 4 + ["FUNCTION"] * 3 + ["ENDPOINT"]
+
+
+def topics(n: int, rng: random.Random) -> list[tuple[str, str, str]]:
+    combos = [(v, o, w) for v in VERBS for o in NOUNS for w in WHERE]
+    rng.shuffle(combos)
+    return combos[:n]
+
+
+def topic_text(t: tuple[str, str, str]) -> str:
+    v, o, w = t
+    return f"{v} the {o} records in the {w}"
+
+
+def query_text(t: tuple[str, str, str]) -> str:
+    v, o, w = t
+    return f"how do we {v} a {o} stored in the {w}?"
+
+
+def app_meta(args: argparse.Namespace) -> dict:
+    return {"bench": "search", "chunks": args.chunks, "topics": args.topics, "seed": 1}
+
+
+def existing(engine: Engine, meta: dict) -> int | None:
+    with engine.connect() as conn:
+        row = conn.execute(text("SELECT id, meta FROM applications WHERE name = :n"),
+                           {"n": APP}).first()
+    return row.id if row is not None and row.meta == meta else None
+
+
+def build(engine: Engine, args: argparse.Namespace, embedder) -> int:
+    """Write the application with COPY; returns its id."""
+    rng = random.Random(1)
+    np_rng = np.random.default_rng(1)
+    tops = topics(args.topics, rng)
+    t_vecs = embedder.encode([topic_text(t) for t in tops])
+    with engine.begin() as conn:
+        conn.execute(text("DELETE FROM applications WHERE name = :n"), {"n": APP})
+        app_id = conn.execute(text(
+            "INSERT INTO applications (name, root_path, meta) VALUES (:n, '/bench', "
+            "CAST(:m AS jsonb)) RETURNING id"), {"n": APP, "m": json.dumps(app_meta(args))}
+        ).scalar_one()
+    raw = engine.raw_connection()
+    try:
+        cur = raw.cursor()
+        first = cur.execute("SELECT nextval('nodes_id_seq')").fetchone()[0]
+        cur.execute("SELECT setval('nodes_id_seq', %s)", (first + args.chunks,))
+        t0 = time.perf_counter()
+        with cur.copy("COPY nodes (id, application_id, stable_key, kind, name, fqn, file_path,"
+                      " lang, line_start, line_end, rank) FROM STDIN") as copy:
+            for i in range(args.chunks):
+                v, o, _ = tops[i % len(tops)]
+                fqn = f"com.bench.m{i // 50}.{o.title()}Service.{v}{o.title()}{i}"
+                copy.write_row((first + i, app_id, f"b:{i}", rng.choice(KINDS), f"{v}{i}", fqn,
+                                f"src/m{i // 50}/{o}_service.py", "python", 10, 30,
+                                round(rng.expovariate(1.0), 4)))
+        with cur.copy("COPY chunks (plan_id, application_id, node_id, source, kind, content,"
+                      " span_lines, title, emb, rank_boost, pending) FROM STDIN") as copy:
+            for i in range(args.chunks):
+                t = i % len(tops)
+                vec = t_vecs[t] + np_rng.normal(0, args.noise / np.sqrt(384), 384)
+                vec = vec / np.linalg.norm(vec)
+                words = " ".join(rng.choice(NOUNS + VERBS) for _ in range(12))
+                content = f"def {tops[t][0]}_{tops[t][1]}_{i}(self):\n    \"\"\"" \
+                          f"{topic_text(tops[t])}.\"\"\"\n    # {words}\n"
+                copy.write_row((f"{first + i}:code:snippet", app_id, first + i, "code",
+                                "snippet", content, "[10,31)", f"bench.{i}",
+                                "[" + ",".join(f"{x:.6f}" for x in vec) + "]",
+                                1.0 + rng.expovariate(1.0), False))
+        raw.commit()
+        print(f"built {args.chunks} chunks in {time.perf_counter() - t0:.0f}s", file=sys.stderr)
+    finally:
+        raw.close()
+    with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+        conn.execute(text("VACUUM ANALYZE chunks"))
+        conn.execute(text("ANALYZE nodes"))
+    return app_id
+
+
+def pct(values: list[float], p: float) -> float:
+    return float(np.percentile(values, p))
+
+
+def latency(engine, embedder, queries: list[str], **opts) -> tuple[float, float]:
+    from graphrag.retrieval import SearchOptions, search
+
+    options = SearchOptions(top_k=10, **opts)
+    for q in queries[:5]:  # warm caches and the model
+        search(engine, [APP], q, options, embedder)
+    times = []
+    for q in queries:
+        t0 = time.perf_counter()
+        search(engine, [APP], q, options, embedder)
+        times.append((time.perf_counter() - t0) * 1000)
+    return pct(times, 50), pct(times, 95)
+
+
+def recall(engine, embedder, queries: list[str], app_id: int, **opts) -> float:
+    """Mean overlap of the HNSW path's top 10 with the exact top 10."""
+    from graphrag.pipeline.embedder import vector_literal
+    from graphrag.retrieval.filters import filter_sql
+    from graphrag.retrieval.model import SearchOptions
+    from graphrag.retrieval.search import set_ef_search, vector_candidates, vector_sql
+
+    options = SearchOptions(mode="vector", top_k=10, **opts)
+    vectors = embedder.encode(queries)
+    scores = []
+    with engine.begin() as conn:
+        set_ef_search(conn, options)
+        for vec in vectors:
+            got = [i for i, _ in vector_candidates(conn, [app_id], vec, options)[:10]]
+            where, params = filter_sql([app_id], options)
+            params.update(q=vector_literal(vec), lim=10)
+            exact = [r.id for r in conn.execute(text(vector_sql(where, exact=True)), params)]
+            scores.append(len(set(got) & set(exact)) / max(len(exact), 1))
+    return statistics.mean(scores)
+
+
+def cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "graphrag", *args], capture_output=True,
+                          text=True, check=True)
+
+
+def batch_vs_single(queries: list[str], single_calls: int) -> tuple[float, float]:
+    """Per-query wall time (ms) of one 500-query batch process and of single calls."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "q.jsonl"
+        path.write_text("".join(json.dumps({"id": i, "query": q}) + "\n"
+                                for i, q in enumerate(queries)))
+        t0 = time.perf_counter()
+        cli("search", "--queries", str(path), "--app", APP, "--json")
+        batch = (time.perf_counter() - t0) * 1000 / len(queries)
+    t0 = time.perf_counter()
+    for q in queries[:single_calls]:
+        cli("search", q, "--app", APP, "--json")
+    single = (time.perf_counter() - t0) * 1000 / single_calls
+    return batch, single
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--chunks", type=int, default=100_000)
+    ap.add_argument("--topics", type=int, default=2000)
+    ap.add_argument("--noise", type=float, default=0.9, help="noise norm relative to topic")
+    ap.add_argument("--queries", type=int, default=100)
+    ap.add_argument("--batch", type=int, default=500)
+    ap.add_argument("--single-calls", type=int, default=20)
+    ap.add_argument("--rebuild", action="store_true")
+    args = ap.parse_args()
+
+    from graphrag.config import load_settings
+    from graphrag.pipeline.embedder import get_embedder
+
+    engine = bench_engine()
+    embedder = get_embedder(load_settings())
+    app_id = None if args.rebuild else existing(engine, app_meta(args))
+    if app_id is None:
+        app_id = build(engine, args, embedder)
+    rng = random.Random(2)
+    tops = topics(args.topics, random.Random(1))
+    queries = [query_text(rng.choice(tops)) for _ in range(max(args.queries, args.batch))]
+    sample = queries[: args.queries]
+
+    print(f"application {APP}: {args.chunks} chunks, {len(sample)} queries per row")
+    print(f"{'case':<28} {'p50 ms':>8} {'p95 ms':>8}")
+    cases = [("hybrid", {"mode": "hybrid"}), ("vector", {"mode": "vector"}),
+             ("text", {"mode": "text"}),
+             ("hybrid --kinds METHOD", {"mode": "hybrid", "kinds": ("METHOD",)}),
+             ("hybrid --kinds ENDPOINT", {"mode": "hybrid", "kinds": ("ENDPOINT",)})]
+    for name, opts in cases:
+        p50, p95 = latency(engine, embedder, sample, **opts)
+        print(f"{name:<28} {p50:>8.1f} {p95:>8.1f}")
+    for name, opts in [("none", {}), ("kinds METHOD", {"kinds": ("METHOD",)}),
+                       ("kinds ENDPOINT", {"kinds": ("ENDPOINT",)})]:
+        print(f"recall@10 HNSW vs exact, filter {name:<15} "
+              f"{recall(engine, embedder, sample, app_id, **opts):.3f}")
+    if args.single_calls:
+        batch, single = batch_vs_single(queries[: args.batch], args.single_calls)
+        print(f"CLI per query: batch of {args.batch} {batch:.1f} ms, single call {single:.0f} ms"
+              f" (mean of {args.single_calls}), ratio {single / batch:.0f}x")
+
+
+if __name__ == "__main__":
+    main()
