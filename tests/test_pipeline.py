@@ -18,7 +18,7 @@ from graphrag.pipeline.embedder import get_tokenizer
 from graphrag.pipeline.stages.extract_snippet import normalize, select_lines
 from graphrag.pipeline.text import clean_doc_comment, identifier_words
 from tests.conftest import run_cli
-from tests.pipeline_seed import USERS_PY, chunk, sha256, seed_users_app
+from tests.pipeline_seed import USERS_PY, chunk, seed_users_app, sha256
 
 
 @pytest.fixture
