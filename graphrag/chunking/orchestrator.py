@@ -23,6 +23,7 @@ from graphrag.chunking.plan import ChunkPlan, EdgeRow, NodeRow
 from graphrag.chunking.request import ChunkBuildRequest
 from graphrag.chunking.run_store import MAX_ERRORS, ChunkRunStore
 from graphrag.chunking.strategies import ChunkStrategy, get_strategy
+from graphrag.chunking.strategies.page import DOCUMENT_KINDS
 from graphrag.chunking.tokens import model_token_counter
 from graphrag.chunking.writer import ChunkWriter, SaveResult
 from graphrag.db.apps import get_app
@@ -114,6 +115,8 @@ def _run(engine: Engine, request: ChunkBuildRequest, app_id: int, root_path: str
          kinds: tuple[str, ...] | None, strategy: ChunkStrategy, stats: ChunkStats,
          progress: Progress | None) -> None:
     writer = ChunkWriter(engine, app_id)
+    # Document units are always planned by the page strategy, whatever the run's strategy.
+    documents = get_strategy("page") if request.strategy != "page" else strategy
     with _Flusher(writer, stats) as flusher, engine.connect() as reader:
         for nodes in _pages(reader, app_id, kinds, request.page_size, request.limit_nodes):
             stats.pages += 1
@@ -123,7 +126,8 @@ def _run(engine: Engine, request: ChunkBuildRequest, app_id: int, root_path: str
                                counter=model_token_counter)
             for node in nodes:
                 stats.processed_nodes += 1
-                plans = _plan_node(strategy, node, edges.get(node.id, []), page, stats)
+                planner = documents if node.kind in DOCUMENT_KINDS else strategy
+                plans = _plan_node(planner, node, edges.get(node.id, []), page, stats)
                 if plans is None:
                     continue
                 if request.dry_run:

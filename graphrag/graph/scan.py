@@ -63,20 +63,15 @@ def _inside(path: Path, root: Path) -> bool:
         return False
 
 
-def scan_repository(
-    root: Path,
-    *,
-    include: Iterable[str] = (),
-    exclude: Iterable[str] = (),
-    languages: frozenset[str] | None = None,
-) -> Iterator[ScannedFile]:
-    """Yield the files to consider under ``root`` in a stable (sorted) order."""
+def walk_repository(root: Path, *, exclude: Iterable[str] = ()) -> Iterator[tuple[str, Path]]:
+    """(relative posix path, path) of every file under ``root`` that the repository rules
+    keep: `.gitignore` at every level, default excluded folders, no symlinked folders, no
+    symlinks leaving the root, ``exclude`` globs. Sorted, stable order."""
     if not root.exists():
         raise InvalidInput(f"path does not exist: {root}")
     if not root.is_dir():
         raise InvalidInput(f"not a directory: {root}")
     root = root.resolve()
-    include_spec = PathSpec.from_lines("gitignore", list(include)) if include else None
     exclude_spec = PathSpec.from_lines("gitignore", list(exclude)) if exclude else None
     # (directory relative prefix, spec) pairs of the .gitignore files seen so far
     ignores: list[tuple[str, GitIgnoreSpec]] = []
@@ -120,17 +115,42 @@ def scan_repository(
                 continue
             if exclude_spec and exclude_spec.match_file(rel):
                 continue
-            if name == "go.mod":
-                yield ScannedFile(rel, full, None)
-                continue
-            if include_spec and not include_spec.match_file(rel):
-                continue
-            spec = registry.spec_for_path(rel)
-            if spec is None:
-                continue
-            if languages is not None and spec.name not in languages:
-                continue
-            yield ScannedFile(rel, full, spec.name)
+            yield rel, full
+
+
+def scan_repository(
+    root: Path,
+    *,
+    include: Iterable[str] = (),
+    exclude: Iterable[str] = (),
+    languages: frozenset[str] | None = None,
+) -> Iterator[ScannedFile]:
+    """Yield the files to consider under ``root`` in a stable (sorted) order."""
+    include_spec = PathSpec.from_lines("gitignore", list(include)) if include else None
+    for rel, full in walk_repository(root, exclude=exclude):
+        if full.name == "go.mod":
+            yield ScannedFile(rel, full, None)
+            continue
+        if include_spec and not include_spec.match_file(rel):
+            continue
+        spec = registry.spec_for_path(rel)
+        if spec is None:
+            continue
+        if languages is not None and spec.name not in languages:
+            continue
+        yield ScannedFile(rel, full, spec.name)
+
+
+def scan_documents(root: Path, *, include: Iterable[str] = (),
+                   exclude: Iterable[str] = ()) -> Iterator[ScannedFile]:
+    """The documents (``DOCUMENT_EXTENSIONS``) under ``root``, by the same rules."""
+    include_spec = PathSpec.from_lines("gitignore", list(include)) if include else None
+    for rel, full in walk_repository(root, exclude=exclude):
+        if not rel.lower().endswith(DOCUMENT_EXTENSIONS):
+            continue
+        if include_spec and not include_spec.match_file(rel):
+            continue
+        yield ScannedFile(rel, full, None)
 
 
 def is_binary(data: bytes) -> bool:

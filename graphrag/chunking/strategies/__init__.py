@@ -50,8 +50,15 @@ def _ast(token_budget: int | None) -> ChunkStrategy:
     return AstChunkStrategy(lambda: model_token_counter().default_budget)
 
 
+def _page(token_budget: int | None) -> ChunkStrategy:
+    from graphrag.chunking.strategies.page import PageChunkStrategy
+
+    return PageChunkStrategy(code=_ast(token_budget))
+
+
 register_strategy("per-node", _per_node)
 register_strategy("ast", _ast)
+register_strategy("page", _page)
 
 __all__ = ["ChunkStrategy", "get_strategy", "register_strategy", "strategy_names",
            "unregister_strategy"]

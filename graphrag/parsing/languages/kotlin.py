@@ -15,7 +15,7 @@ from pathlib import PurePosixPath
 from tree_sitter import Node, QueryCursor
 
 from graphrag.parsing import registry
-from graphrag.parsing.languages.java import (
+from graphrag.parsing.languages._jvm import (
     Annotation,
     NodeKey,
     assign_key_suffixes,

@@ -1,0 +1,164 @@
+"""`graphrag ingest` and the documents step of `graphrag index`: documents through the same
+path as code (prepare -> page chunks in the chunk orchestrator -> pipeline stages).
+
+Like :mod:`graphrag.indexing` this module composes data-flow steps and sits above them;
+the work itself is in ``documents``, ``chunking`` and ``pipeline``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, text
+
+from graphrag.chunking.orchestrator import build_chunks
+from graphrag.chunking.request import ChunkBuildRequest
+from graphrag.config import Settings
+from graphrag.db.apps import get_app
+from graphrag.documents.extract import validate_file
+from graphrag.documents.mentions import link_mentions
+from graphrag.documents.service import (
+    DocumentRequest,
+    Prepared,
+    delete_document,
+    finalize_documents,
+    prepare_document,
+)
+from graphrag.errors import InvalidInput
+from graphrag.graph.scan import scan_documents
+from graphrag.pipeline.embedder import Embedder
+from graphrag.pipeline.runner import run_pipeline
+
+Progress = Callable[[str, int, int], None]
+DOCUMENT_KINDS = ("DOCUMENT", "PAGE", "SECTION")
+REPOSITORY_ORIGIN = "repository"
+
+
+def chunk_documents(engine: Engine, app_name: str) -> dict[str, Any]:
+    """Plan the page chunks of the application's document nodes (unchanged plans skip)."""
+    request = ChunkBuildRequest(application=app_name, strategy="page",
+                                include_kinds=DOCUMENT_KINDS)
+    return build_chunks(engine, request).to_dict()
+
+
+def ingest_files(engine: Engine, settings: Settings, app_name: str, paths: Sequence[Path], *,
+                 metadata: dict[str, Any] | None = None, category: str | None = None,
+                 tags: Iterable[str] = (), force: bool = False,
+                 progress: Progress | None = None,
+                 embedder: Embedder | None = None) -> dict[str, Any]:
+    """Ingest files end to end; returns per-document outcomes, chunk and stage statistics.
+
+    Every file is validated before any is processed (a wrong type or size is a user error
+    for the whole command); a corrupt file fails alone."""
+    for path in paths:
+        validate_file(path, settings.max_upload_bytes)
+    requests = [DocumentRequest(Path(p), None, dict(metadata or {}), category, list(tags))
+                for p in paths]
+    prepared: list[Prepared] = []
+    for n, req in enumerate(requests, start=1):
+        prepared.append(prepare_document(engine, settings, app_name, req, force=force))
+        if progress:
+            progress("extract", n, len(requests))
+    result: dict[str, Any] = {}
+    if any(p.status == "processing" for p in prepared):
+        result["chunks"] = chunk_documents(engine, app_name)
+    result["pipeline"] = _run_stages(engine, settings, app_name, progress, embedder)
+    result["documents"] = _outcomes(engine, prepared, finalize_documents(engine, app_name))
+    return result
+
+
+def _run_stages(engine: Engine, settings: Settings, app_name: str,
+                progress: Progress | None, embedder: Embedder | None) -> dict[str, Any]:
+    def stage_progress(done: int, total: int) -> None:
+        if progress:
+            progress("stages", done, total)
+
+    return run_pipeline(engine, settings, app_name, progress=stage_progress,
+                        embedder=embedder).to_dict()
+
+
+def _outcomes(engine: Engine, prepared: list[Prepared], settled: dict[int, str],
+              ) -> list[dict[str, Any]]:
+    ids = [p.document_id for p in prepared]
+    with engine.connect() as conn:
+        rows = {r.id: r for r in conn.execute(text(
+            "SELECT id, status, error_message, page_count, section_count, chunk_count,"
+            " sentence_count, stored_path FROM documents WHERE id = ANY(:ids)"), {"ids": ids})}
+    out = []
+    for p in prepared:
+        r = rows[p.document_id]
+        out.append({"document_id": p.document_id, "filename": p.filename, "status": r.status,
+                    "changed": p.status != "unchanged", "error_message": r.error_message,
+                    "page_count": r.page_count, "section_count": r.section_count,
+                    "chunk_count": r.chunk_count, "sentence_count": r.sentence_count,
+                    "mentions": p.mentions, "stored_path": r.stored_path})
+    return out
+
+
+@dataclass
+class RepositoryDocuments:
+    """The documents step of `graphrag index`."""
+
+    scanned: int = 0
+    prepared: int = 0
+    unchanged: int = 0
+    failed: int = 0
+    skipped: int = 0
+    deleted: int = 0
+    errors: list[dict[str, str]] = field(default_factory=list)
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.prepared or self.failed or self.deleted)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**self.__dict__, "changed": self.changed}
+
+
+def index_repository_documents(engine: Engine, settings: Settings, root: Path, app_name: str,
+                               *, include: Iterable[str] = (), exclude: Iterable[str] = (),
+                               graph_changed: bool = False,
+                               progress: Progress | None = None) -> RepositoryDocuments:
+    """Prepare the repository's README and docs (``*.md``, ``*.pdf``, ``*.docx``), by the
+    same scan rules as code; drop documents whose file is gone; refresh MENTIONS when the
+    documents or the code changed. Chunks and stages follow in the caller."""
+    stats = RepositoryDocuments()
+    files = list(scan_documents(root, include=include, exclude=exclude))
+    stats.scanned = len(files)
+    for n, f in enumerate(files, start=1):
+        req = DocumentRequest(f.abs_path, f.rel_path, {"origin": REPOSITORY_ORIGIN})
+        try:
+            outcome = prepare_document(engine, settings, app_name, req)
+        except InvalidInput as exc:  # too large, empty: skipped like an oversized source
+            stats.skipped += 1
+            stats.errors.append({"path": f.rel_path, "status": "skipped", "error": str(exc)})
+            continue
+        if outcome.status == "failed":
+            stats.failed += 1
+            stats.errors.append({"path": f.rel_path, "status": "failed",
+                                 "error": outcome.error or ""})
+        elif outcome.status == "unchanged":
+            stats.unchanged += 1
+        else:
+            stats.prepared += 1
+        if progress:
+            progress("documents", n, len(files))
+    stats.deleted = _drop_vanished(engine, app_name, {f.rel_path for f in files})
+    if graph_changed or stats.changed:
+        with engine.begin() as conn:
+            link_mentions(conn, get_app(conn, app_name).id)
+    return stats
+
+
+def _drop_vanished(engine: Engine, app_name: str, present: set[str]) -> int:
+    with engine.connect() as conn:
+        app = get_app(conn, app_name)
+        rows = conn.execute(text(
+            "SELECT id, source_path FROM documents WHERE application_id = :a"
+            " AND metadata->>'origin' = :o"), {"a": app.id, "o": REPOSITORY_ORIGIN}).all()
+    gone = [r.id for r in rows if r.source_path not in present]
+    for doc_id in gone:
+        delete_document(engine, app_name, doc_id)
+    return len(gone)

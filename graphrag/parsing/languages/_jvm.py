@@ -1,0 +1,216 @@
+"""Helpers shared by the Java and Kotlin extractors: doc comments, signatures, type
+names, Spring/JAX-RS endpoint routes and overload keys."""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+from tree_sitter import Node
+
+from graphrag.parsing.model import Symbol
+
+NodeKey = tuple[int, int, str]
+CALLABLE_KINDS = frozenset({"METHOD", "FUNCTION", "CONSTRUCTOR", "ENDPOINT"})
+_QUALIFIED_NAME = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
+_ANNOTATION_IN_TYPE = re.compile(r"@[\w.]+(?:\([^)]*\))?\s*")
+
+
+def node_key(node: Node) -> NodeKey:
+    """A hashable identity for a node (Node objects are re-created on each access)."""
+    return (node.start_byte, node.end_byte, node.type)
+
+
+def text_of(node: Node) -> str:
+    return node.text.decode("utf-8", errors="replace")
+
+
+def count_errors(root: Node) -> int:
+    """Number of ERROR and MISSING nodes; only subtrees flagged ``has_error`` are visited."""
+    count = 0
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.type == "ERROR" or node.is_missing:
+            count += 1
+        stack.extend(c for c in node.children if c.has_error or c.is_missing)
+    return count
+
+
+def clean_doc(raw: str) -> str | None:
+    """Strip ``/** */`` markers and leading ``*`` from a Javadoc/KDoc comment."""
+    body = raw[3:]
+    if body.endswith("*/"):
+        body = body[:-2]
+    lines = []
+    for line in body.splitlines():
+        stripped = line.strip()
+        if stripped.startswith("*"):
+            stripped = stripped[1:]
+            if stripped.startswith(" "):
+                stripped = stripped[1:]
+        lines.append(stripped.rstrip())
+    while lines and not lines[0]:
+        lines.pop(0)
+    while lines and not lines[-1]:
+        lines.pop()
+    return "\n".join(lines) or None
+
+
+def doc_comment_before(node: Node) -> str | None:
+    """The ``/** */`` comment directly before ``node`` (only whitespace between)."""
+    prev = node.prev_sibling
+    if prev is None or prev.type != "block_comment":
+        return None
+    raw = text_of(prev)
+    if not raw.startswith("/**") or raw.startswith("/**/"):
+        return None
+    return clean_doc(raw)
+
+
+def collapse(text: str) -> str:
+    """Normalise whitespace and tidy the gaps left by removed annotations."""
+    text = " ".join(text.split())
+    text = re.sub(r"([(<\[]) ", r"\1", text)
+    return re.sub(r" ([)>\],])", r"\1", text)
+
+
+def header_text(source: bytes, node: Node, end: int, skip_types: frozenset[str]) -> str:
+    """Source of ``node`` up to byte ``end`` without subtrees of ``skip_types``
+    (annotations), whitespace normalised: the declaration header used as signature."""
+    skipped = sorted(_descendants_of_types(node, skip_types, end), key=lambda n: n.start_byte)
+    parts: list[bytes] = []
+    pos = node.start_byte
+    for skip in skipped:
+        if skip.start_byte < pos:  # nested inside an already skipped annotation
+            continue
+        parts.append(source[pos:skip.start_byte])
+        pos = skip.end_byte
+    parts.append(source[pos:max(pos, end)])
+    return collapse(b"".join(parts).decode("utf-8", errors="replace")).rstrip(";").strip()
+
+
+def _descendants_of_types(node: Node, types: frozenset[str], end: int) -> Iterator[Node]:
+    for child in node.children:
+        if child.start_byte >= end:
+            break
+        if child.type in types:
+            yield child
+        else:
+            yield from _descendants_of_types(child, types, end)
+
+
+def simple_type(text: str | None) -> str | None:
+    """A type as written with annotations, generics, ``[]``, ``...`` and ``?`` stripped;
+    None when no plain (dotted) name remains, e.g. function types."""
+    if not text:
+        return None
+    t = _ANNOTATION_IN_TYPE.sub("", text)
+    previous = None
+    while previous != t:
+        previous = t
+        t = re.sub(r"<[^<>]*>", "", t)
+    t = re.sub(r"\s+", "", t).replace("...", "").replace("[]", "").replace("?", "")
+    return t if _QUALIFIED_NAME.fullmatch(t) else None
+
+
+def key_type(text: str | None) -> str:
+    """A parameter type as used in overload keys: generics and whitespace removed."""
+    if not text:
+        return "?"
+    t = text
+    previous = None
+    while previous != t:
+        previous = t
+        t = re.sub(r"<[^<>]*>", "", t)
+    return re.sub(r"\s+", "", t)
+
+
+def assign_key_suffixes(symbols: list[Symbol]) -> None:
+    """Give overloads (same parent and name among callables) a ``(T1,T2)`` key suffix."""
+    groups: dict[tuple[str | None, str], list[Symbol]] = defaultdict(list)
+    for sym in symbols:
+        if sym.kind in CALLABLE_KINDS:
+            groups[(sym.parent, sym.name)].append(sym)
+    for group in groups.values():
+        if len(group) < 2:
+            continue
+        for sym in group:
+            types = [key_type(t) for _, t in sym.meta.get("params", [])]
+            sym.key_suffix = "(" + ",".join(types) + ")"
+
+
+def dotted_call_target(name: str, receiver: list[str] | None) -> str | None:
+    """``"=call:..."`` var type for an initialising call whose target is statically
+    knowable: a bare call or a call on a capitalised (type/object) receiver."""
+    if receiver is None:
+        return f"=call:{name}"
+    if receiver != ["?"] and receiver[0][:1].isupper():
+        return "=call:" + ".".join([*receiver, name])
+    return None
+
+
+# --- endpoints --------------------------------------------------------------
+
+_SPRING_METHODS = {
+    "GetMapping": "GET", "PostMapping": "POST", "PutMapping": "PUT",
+    "DeleteMapping": "DELETE", "PatchMapping": "PATCH",
+}
+_JAXRS_METHODS = frozenset({"GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"})
+
+
+@dataclass
+class Annotation:
+    """An annotation reduced to what routing needs: simple name and argument values.
+    Positional arguments are stored under ``""``; each value is a list (arrays keep
+    every element) of strings: string literal contents or expressions as written."""
+
+    name: str
+    args: dict[str, list[str]] = field(default_factory=dict)
+
+    def first(self, *keys: str) -> str | None:
+        for key in keys:
+            values = self.args.get(key)
+            if values:
+                return values[0]
+        return None
+
+
+def join_route(*parts: str | None) -> str:
+    """Join route pieces with single slashes; always starts with ``/``."""
+    pieces = [p.strip("/") for p in parts if p and p.strip("/")]
+    return "/" + "/".join(pieces)
+
+
+def class_route_prefix(annotations: Iterable[Annotation]) -> str | None:
+    """Class-level ``@RequestMapping``/``@Path`` prefix."""
+    for ann in annotations:
+        if ann.name == "RequestMapping":
+            return ann.first("value", "path", "")
+        if ann.name == "Path":
+            return ann.first("value", "")
+    return None
+
+
+def endpoint_of(annotations: list[Annotation], prefix: str | None) -> tuple[str, str] | None:
+    """``(http_method, route)`` when the method annotations make it a Spring or JAX-RS
+    handler, else None."""
+    for ann in annotations:
+        if ann.name in _SPRING_METHODS:
+            return _SPRING_METHODS[ann.name], join_route(prefix, ann.first("value", "path", ""))
+        if ann.name == "RequestMapping":
+            methods = [m.rsplit(".", 1)[-1].upper() for m in ann.args.get("method", [])]
+            route = join_route(prefix, ann.first("value", "path", ""))
+            return (",".join(methods) or "ANY"), route
+    jaxrs = [a.name for a in annotations if a.name in _JAXRS_METHODS]
+    if jaxrs:
+        path = next((a.first("value", "") for a in annotations if a.name == "Path"), None)
+        return ",".join(jaxrs), join_route(prefix, path)
+    return None
+
+
+# ---------------------------------------------------------------------------
+# Java specifics
+# ---------------------------------------------------------------------------
