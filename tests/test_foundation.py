@@ -170,10 +170,21 @@ def test_embedded_server_concurrent_start_and_restart() -> None:
 
 
 def _walk(group: click.Group, prefix: str = ""):
-    for name, cmd in group.commands.items():
+    ctx = click.Context(group)
+    for name in group.list_commands(ctx):
+        cmd = group.get_command(ctx, name)
         yield f"{prefix}{name}", cmd
         if isinstance(cmd, click.Group):
             yield from _walk(cmd, f"{prefix}{name} ")
+
+
+def test_lazy_command_map_matches_what_modules_register() -> None:
+    from graphrag.cli.main import COMMAND_MODULES, load_module_commands
+
+    for module in set(COMMAND_MODULES.values()):
+        registered = set(load_module_commands(module))
+        mapped = {name for name, mod in COMMAND_MODULES.items() if mod == module}
+        assert registered == mapped, module
 
 
 @pytest.mark.parametrize("name,cmd", list(_walk(cli)))

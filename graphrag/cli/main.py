@@ -1,7 +1,13 @@
-"""Entry point: the click group and the mapping of errors to exit codes."""
+"""Entry point: the click group and the mapping of errors to exit codes.
+
+Commands are loaded lazily (click's documented lazy-group pattern): `graphrag db status`
+must not pay for importing networkx, numpy or torch, which the indexing and search
+commands need.
+"""
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 
@@ -9,32 +15,40 @@ import click
 
 from graphrag.errors import GraphragError
 
+# command name -> module under graphrag.cli whose register(cli) adds it
+COMMAND_MODULES: dict[str, str] = {
+    "db": "db", "apps": "apps", "index": "index", "graph": "graph", "chunk": "chunk",
+    "runs": "chunk", "pipeline": "pipeline", "search": "search", "context": "search",
+    "hit-test": "search", "ingest": "documents", "documents": "documents",
+    "adjacent": "documents", "cite": "documents",
+}
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+
+def load_module_commands(module: str) -> dict[str, click.Command]:
+    """The commands that ``graphrag.cli.<module>.register`` adds."""
+    holder = click.Group()
+    importlib.import_module(f"graphrag.cli.{module}").register(holder)
+    return dict(holder.commands)
+
+
+class LazyGroup(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMAND_MODULES)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        module = COMMAND_MODULES.get(cmd_name)
+        if module is None:
+            return None
+        return load_module_commands(module).get(cmd_name)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--debug", is_flag=True, help="Show tracebacks of unexpected errors.")
 @click.version_option(package_name="graphrag")
 def cli(debug: bool) -> None:
     """graphrag: code knowledge graphs and chunks for retrieval-augmented generation."""
     if debug:
         os.environ["GRAPHRAG_DEBUG"] = "1"
-
-
-def _register() -> None:
-    from graphrag.cli import apps, db
-
-    for module in (db, apps):
-        module.register(cli)
-    for name in ("index", "graph", "chunk", "pipeline", "search"):
-        try:
-            module = __import__(f"graphrag.cli.{name}", fromlist=["register"])
-        except ModuleNotFoundError as exc:
-            if exc.name != f"graphrag.cli.{name}":
-                raise
-            continue
-        module.register(cli)
-
-
-_register()
 
 
 def main() -> None:
