@@ -65,6 +65,8 @@ def app_meta(args: argparse.Namespace) -> dict:
 
 
 def existing(engine: Engine, meta: dict) -> int | None:
+    """The application's id when a complete build with these parameters is stored (the
+    meta is written only after the chunks are committed)."""
     with engine.connect() as conn:
         row = conn.execute(text("SELECT id, meta FROM applications WHERE name = :n"),
                            {"n": APP}).first()
@@ -80,9 +82,8 @@ def build(engine: Engine, args: argparse.Namespace, embedder) -> int:
     with engine.begin() as conn:
         conn.execute(text("DELETE FROM applications WHERE name = :n"), {"n": APP})
         app_id = conn.execute(text(
-            "INSERT INTO applications (name, root_path, meta) VALUES (:n, '/bench', "
-            "CAST(:m AS jsonb)) RETURNING id"), {"n": APP, "m": json.dumps(app_meta(args))}
-        ).scalar_one()
+            "INSERT INTO applications (name, root_path) VALUES (:n, '/bench') RETURNING id"),
+            {"n": APP}).scalar_one()
     raw = engine.raw_connection()
     try:
         cur = raw.cursor()
@@ -110,6 +111,8 @@ def build(engine: Engine, args: argparse.Namespace, embedder) -> int:
                                 "snippet", content, "[10,31)", f"bench.{i}",
                                 "[" + ",".join(f"{x:.6f}" for x in vec) + "]",
                                 1.0 + rng.expovariate(1.0), False))
+        cur.execute("UPDATE applications SET meta = %s::jsonb WHERE id = %s",
+                    (json.dumps(app_meta(args)), app_id))
         raw.commit()
         print(f"built {args.chunks} chunks in {time.perf_counter() - t0:.0f}s", file=sys.stderr)
     finally:

@@ -16,7 +16,9 @@ from sqlalchemy import Engine, text
 from graphrag.chunking.orchestrator import ChunkStats, build_chunks
 from graphrag.chunking.request import ChunkBuildRequest
 from graphrag.config import Settings
+from graphrag.documents.service import finalize_documents
 from graphrag.graph.index import IndexStats, index_graph
+from graphrag.ingesting import index_repository_documents
 from graphrag.pipeline.runner import run_pipeline
 
 Progress = Callable[[str, int, int], None]
@@ -33,7 +35,8 @@ def _last_chunk_run_ok(engine: Engine, app_name: str, strategy: str) -> bool:
             """
             SELECT r.status, r.strategy, r.request FROM chunk_runs r
               JOIN applications a ON a.id = r.application_id
-             WHERE a.name = :n ORDER BY r.id DESC LIMIT 1
+             WHERE a.name = :n AND r.strategy IS DISTINCT FROM 'page'
+             ORDER BY r.id DESC LIMIT 1
             """), {"n": app_name}).first()
     if row is None:
         return False
@@ -54,7 +57,8 @@ def index_repository(
     graph_only: bool = False,
     progress: Progress | None = None,
 ) -> dict[str, Any]:
-    """Graph, then (unless ``graph_only``) chunks with strategy ``ast`` and every stage.
+    """Graph and documents, then (unless ``graph_only``) chunks with strategy ``ast`` (page
+    chunks for documents) and every stage.
 
     Idempotent and incremental: an unchanged repository parses nothing, re-plans
     nothing and runs no stage."""
@@ -62,11 +66,16 @@ def index_repository(
     graph = index_graph(engine, settings, root, app_name, include=include, exclude=exclude,
                         languages=languages, full=full, progress=progress)
     result["graph"] = graph.to_dict()
+    # README, docs/*.md|pdf|docx: document nodes beside the code, MENTIONS into it.
+    docs = index_repository_documents(engine, settings, root, app_name, include=include,
+                                      exclude=exclude, graph_changed=_graph_changed(graph),
+                                      progress=progress)
+    result["documents"] = docs.to_dict()
     if graph_only:
         return result
 
-    if full or _graph_changed(graph) or not _last_chunk_run_ok(engine, app_name,
-                                                                 INDEX_STRATEGY):
+    if full or _graph_changed(graph) or docs.changed or not _last_chunk_run_ok(
+            engine, app_name, INDEX_STRATEGY):
         def chunk_progress(s: ChunkStats) -> None:
             if progress:
                 progress("chunk", s.processed_nodes, s.total_nodes)
@@ -84,4 +93,5 @@ def index_repository(
 
     pipeline = run_pipeline(engine, settings, app_name, progress=stage_progress)
     result["pipeline"] = pipeline.to_dict()
+    finalize_documents(engine, app_name)
     return result

@@ -194,7 +194,7 @@ def test_unknown_strategy_and_app_exit_1(engine: Engine, app_name: str) -> None:
     _app(engine, app_name)
     res = run_cli("chunk", "--app", app_name, "--strategy", "nope")
     assert res.returncode == 1
-    assert res.stderr.strip() == "error: unknown strategy: 'nope' (valid: ast, per-node)"
+    assert res.stderr.strip() == "error: unknown strategy: 'nope' (valid: ast, page, per-node)"
     res = run_cli("chunk", "--app", "no-such-app-x")
     assert res.returncode == 1 and "unknown application" in res.stderr
     with pytest.raises(UnknownApplication):

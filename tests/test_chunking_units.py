@@ -116,7 +116,7 @@ def test_section_path_and_relations_use_edge_confidence() -> None:
 
 
 def test_unknown_strategy_and_kinds_are_user_errors() -> None:
-    with pytest.raises(UnknownName, match="valid: ast, per-node"):
+    with pytest.raises(UnknownName, match="valid: ast, page, per-node"):
         get_strategy("nope")
     with pytest.raises(UnknownName, match="unknown node kind: 'METOD'.*METHOD"):
         ChunkBuildRequest("a", include_kinds={"method", "metod"}).validate()

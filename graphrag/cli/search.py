@@ -16,10 +16,10 @@ from graphrag.errors import InvalidInput
 from graphrag.pipeline.embedder import Embedder, count_tokens, get_embedder, get_tokenizer
 from graphrag.retrieval.batch import QueryLine, batch_search, read_query_lines
 from graphrag.retrieval.context import build_context
+from graphrag.retrieval.documents_search import document_search, document_search_options
 from graphrag.retrieval.hittest import ModeReport, hit_test
 from graphrag.retrieval.model import EXPANSIONS, MODES, SOURCES, SearchOptions
 from graphrag.retrieval.render import FORMATS
-from graphrag.retrieval.search import search
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -98,24 +98,29 @@ def _print_hits(hits: list[dict[str, Any]], out: TextIO | None = None) -> None:
               help='Batch: JSON lines {"id": ..., "query": ...} ("-" = stdin).')
 @click.option("--json-envelope", is_flag=True,
               help="JSON object with mode, timing and hits (implies --json).")
+@document_search_options
 @db_option
 @json_option
 def search_cmd(query: str | None, app_names: tuple[str, ...], mode: str, top_k: int,
                min_similarity: float | None, kinds: str | None, lang: str | None,
                path_glob: str | None, source: str | None, expand: tuple[str, ...],
-               queries_file: str | None, json_envelope: bool, db_url: str | None,
-               as_json: bool) -> None:
+               queries_file: str | None, json_envelope: bool, granularity: str,
+               adjacent_pages: int, db_url: str | None, as_json: bool) -> None:
     """Search chunks of one or more applications for QUERY (or a --queries file)."""
     if (query is None) == (queries_file is None):
         raise click.UsageError("give a QUERY or --queries FILE (not both)")
     options = _options(mode, top_k, min_similarity, kinds, lang, path_glob, source, expand)
     settings, engine = engine_for(db_url)
     if queries_file is not None:
+        if granularity != "chunk" or adjacent_pages:
+            raise click.UsageError("--granularity/--adjacent-pages need a single QUERY")
         _search_batch(engine, settings, list(app_names), queries_file, options,
                       as_json or json_envelope)
         return
-    result = search(engine, list(app_names), query or "", options,
-                    _embedder(settings, [mode]))
+    # documents: sentence-level search and adjacent pages (graphrag.retrieval.sentences,
+    # graphrag.retrieval.adjacent)
+    result = document_search(engine, list(app_names), query or "", options,
+                             _embedder(settings, [mode]), granularity, adjacent_pages)
     timing = " ".join(f"{k}={v}" for k, v in result.timing.items())
     if json_envelope:
         print_json(result.envelope())

@@ -27,6 +27,7 @@ import numpy as np
 from sqlalchemy import Connection, Engine, text
 
 from graphrag.db.apps import get_app
+from graphrag.errors import InvalidInput
 from graphrag.pipeline.embedder import Embedder, vector_literal
 from graphrag.retrieval.expand import expand_calls
 from graphrag.retrieval.filters import filter_sql, validate
@@ -59,8 +60,6 @@ def query_terms(query: str) -> list[str]:
 def resolve_apps(conn: Connection, names: Sequence[str]) -> dict[int, str]:
     """Application ids by name; an unknown name is a user error."""
     if not names:
-        from graphrag.errors import InvalidInput
-
         raise InvalidInput("at least one --app is required")
     return {get_app(conn, name).id: name for name in dict.fromkeys(names)}
 

@@ -1,0 +1,103 @@
+"""Segment ids of document chunks (seed 004): ``{document_id}:{segment_index}``.
+
+A document's segments are its page chunks in reading order -- unit (page or section)
+position, then chunk index -- numbered from 0. The number is computed, not stored: the
+same content always gives the same chunks in the same order, so an id stays valid across
+re-indexing of unchanged content. Code chunks keep their plan id as segment id."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Connection, text
+
+_SEGMENT_ID = re.compile(r"^\s*(\d+):(\d+)\s*$")
+
+# Unit position of a page chunk: page number for PDF pages, section ordinal for sections.
+UNIT_POSITION = "(c.pipeline->'params'->>'unitIndex')::int"
+
+SEGMENT_FROM = ("chunks c JOIN documents d ON d.id = c.document_id"
+                " JOIN nodes n ON n.id = c.node_id")
+SEGMENT_COLUMNS = f"""
+    c.id, c.plan_id, c.document_id, d.filename, c.page_number, c.chunk_index, c.content,
+    c.node_id, n.fqn, n.kind AS node_kind,
+    {UNIT_POSITION} AS position,
+    (row_number() OVER (PARTITION BY c.document_id
+                        ORDER BY {UNIT_POSITION}, c.chunk_index, c.id) - 1) AS segment_index
+"""
+
+
+@dataclass(frozen=True)
+class Segment:
+    """One document chunk as a citable segment."""
+
+    id: int  # chunks.id
+    chunk_id: str  # plan id
+    document_id: int
+    filename: str
+    page_number: int | None
+    chunk_index: int
+    content: str
+    position: int
+    segment_index: int
+    node_id: int
+    fqn: str | None
+    node_kind: str = "PAGE"
+
+    @property
+    def segment_id(self) -> str:
+        return make_segment_id(self.document_id, self.segment_index)
+
+    @property
+    def page_idx(self) -> int | None:
+        """0-based page index, as the seed's ``page_idx`` (None for sections)."""
+        return self.page_number - 1 if self.page_number is not None else None
+
+
+def make_segment_id(document_id: int, segment_index: int) -> str:
+    return f"{document_id}:{segment_index}"
+
+
+def parse_segment_id(value: str) -> tuple[int, int] | None:
+    """(document_id, segment_index) of a segment id; None for anything else (plan ids)."""
+    match = _SEGMENT_ID.match(value or "")
+    return (int(match.group(1)), int(match.group(2))) if match else None
+
+
+def segment_from_row(r: Any) -> Segment:
+    return Segment(r.id, r.plan_id, r.document_id, r.filename, r.page_number, r.chunk_index,
+                   r.content or "", int(r.position or 0), int(r.segment_index), r.node_id,
+                   r.fqn, r.node_kind)
+
+
+def load_segments(conn: Connection, app_id: int, document_ids: Sequence[int] | None = None,
+                  ) -> list[Segment]:
+    """Every segment of the given documents (None: of all the application's documents),
+    ordered by document and segment index."""
+    doc_filter = "" if document_ids is None else "AND c.document_id = ANY(:docs)"
+    rows = conn.execute(text(
+        f"SELECT {SEGMENT_COLUMNS} FROM {SEGMENT_FROM}"
+        f" WHERE c.application_id = :a AND c.source = 'doc' AND c.kind = 'page' {doc_filter}"
+        " ORDER BY c.document_id, segment_index"),
+        {"a": app_id, "docs": list(document_ids or [])}).all()
+    return [segment_from_row(r) for r in rows]
+
+
+def segment_ids(conn: Connection, chunk_row_ids: Sequence[int]) -> dict[int, str]:
+    """Segment id by ``chunks.id`` for the document chunks among the given rows (for
+    context builders: ``[SEG={segment_ids.get(id, plan_id)}]``)."""
+    if not chunk_row_ids:
+        return {}
+    rows = conn.execute(text(
+        f"""
+        SELECT s.id, s.document_id, s.segment_index FROM (
+            SELECT {SEGMENT_COLUMNS} FROM {SEGMENT_FROM}
+             WHERE c.kind = 'page' AND c.document_id IN (
+                 SELECT document_id FROM chunks WHERE id = ANY(:ids)
+                    AND document_id IS NOT NULL)) s
+         WHERE s.id = ANY(:ids)
+        """), {"ids": list(chunk_row_ids)}).all()
+    return {r.id: make_segment_id(r.document_id, r.segment_index) for r in rows}
