@@ -5,6 +5,7 @@
     │   ├── UnknownApplication
     │   ├── UnknownName      (strategy, kind, stage, mode ...)
     │   └── InvalidInput     (unreadable file, bad path, bad JSON ...)
+    │       └── DocumentError  (corrupt/encrypted document; recorded, never stops a run)
     └── EnvironmentProblem   exit 3: the machine is not ready
         ├── DatabaseUnavailable
         └── ModelUnavailable
@@ -22,6 +23,8 @@ class GraphragError(Exception):
 
 
 class UserError(GraphragError):
+    """The caller asked for something wrong (exit 1, one line on stderr)."""
+
     exit_code = 1
 
 
@@ -39,16 +42,23 @@ class UnknownName(UserError):
 
 
 class InvalidInput(UserError):
-    pass
+    """Bad input: a missing path, an unreadable file, malformed JSON, a bad number."""
+
+
+class DocumentError(InvalidInput):
+    """The file cannot be read as its format (corrupt, encrypted, not text). Recorded on
+    the document row (status ``failed``); it never stops a run."""
 
 
 class EnvironmentProblem(GraphragError):
+    """The machine is not ready: database unreachable, model missing (exit 3)."""
+
     exit_code = 3
 
 
 class DatabaseUnavailable(EnvironmentProblem):
-    pass
+    """The database cannot be reached or started."""
 
 
 class ModelUnavailable(EnvironmentProblem):
-    pass
+    """The embedding model is missing or unusable."""

@@ -5,12 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from graphrag.errors import GraphragError
+from graphrag.errors import DocumentError
 
-
-class DocumentError(GraphragError):
-    """The file cannot be read as its format (corrupt, encrypted, not text). Recorded on
-    the document row (status ``failed``); it never stops a run."""
+__all__ = ["Block", "DocumentError", "Extracted", "Unit", "sections_from_blocks"]
 
 
 @dataclass(frozen=True)

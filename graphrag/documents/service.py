@@ -142,6 +142,7 @@ def finalize_documents(engine: Engine, app_name: str) -> dict[int, str]:
 
 
 def list_documents(engine: Engine, app_name: str) -> list[dict[str, Any]]:
+    """The application's documents with status, counts and error message."""
     with engine.connect() as conn:
         return store.list_documents(conn, get_app(conn, app_name).id)
 

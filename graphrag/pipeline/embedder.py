@@ -77,7 +77,13 @@ def _load(path: str, name: str) -> SentenceTransformerEmbedder:
     # Offline first: a model directory must never turn into a hub download.
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    # The library's own "Loading weights" bars would break our stderr/--json contract.
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
     from sentence_transformers import SentenceTransformer
+    from transformers.utils import logging as hf_logging
+
+    hf_logging.disable_progress_bar()
 
     try:
         model = SentenceTransformer(path, device="cpu")
