@@ -19,6 +19,7 @@ def test_every_exported_name_resolves_with_a_docstring() -> None:
 
 def test_import_is_cheap() -> None:
     """`import graphrag` must not pull in torch or networkx (CLI start-up time)."""
-    code = "import sys, graphrag; print(sorted(m for m in ('torch', 'networkx', 'numpy') if m in sys.modules))"
+    code = ("import sys, graphrag; "
+            "print(sorted(m for m in ('torch', 'networkx', 'numpy') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
