@@ -13,7 +13,8 @@ Flow of one query (seed 002, "Flow RAG Search" and "Advanced RAG"):
 Vector search and filters: pgvector 0.6 filters *after* the HNSW scan, which returns at
 most ``hnsw.ef_search`` rows. We set ``ef_search`` per query (``SET LOCAL``) to
 ``max(EF_SEARCH, 2 * candidates)``; when the filters leave fewer rows than asked for,
-the filtered set is small and an exact scan over it is both cheap and exact.
+the scan is repeated once with ``EF_SEARCH_MAX``, and if that is still short the
+filtered set is small and an exact scan over it (filter first, then order) is used.
 """
 
 from __future__ import annotations
@@ -86,11 +87,18 @@ def vector_sql(where: str, exact: bool) -> str:
     )
 
 
+def ef_search_for(options: SearchOptions) -> int:
+    return min(max(EF_SEARCH, 2 * options.candidates), EF_SEARCH_MAX)
+
+
+def _set_ef(conn: Connection, ef: int) -> None:
+    conn.execute(text("SELECT set_config('hnsw.ef_search', :ef, true)"), {"ef": str(ef)})
+
+
 def set_ef_search(conn: Connection, options: SearchOptions) -> None:
     """``SET LOCAL hnsw.ef_search`` for this transaction: enough candidates for the
     over-fetched list (see the module docstring)."""
-    ef = min(max(EF_SEARCH, 2 * options.candidates), EF_SEARCH_MAX)
-    conn.execute(text("SELECT set_config('hnsw.ef_search', :ef, true)"), {"ef": str(ef)})
+    _set_ef(conn, ef_search_for(options))
 
 
 def vector_candidates(conn: Connection, app_ids: list[int], vector: np.ndarray,
@@ -101,6 +109,11 @@ def vector_candidates(conn: Connection, app_ids: list[int], vector: np.ndarray,
     limit = options.candidates
     params.update(q=vector_literal(vector), lim=limit)
     rows = conn.execute(text(vector_sql(where, exact=False)), params).all()
+    if len(rows) < limit and ef_search_for(options) < EF_SEARCH_MAX:
+        # Selective filters: widen the scan once before paying for an exact search.
+        _set_ef(conn, EF_SEARCH_MAX)
+        rows = conn.execute(text(vector_sql(where, exact=False)), params).all()
+        _set_ef(conn, ef_search_for(options))
     if len(rows) < limit:
         rows = conn.execute(text(vector_sql(where, exact=True)), params).all()
     pairs = [(int(r.id), float(r.score)) for r in rows]
