@@ -16,10 +16,12 @@ from sqlalchemy import Engine, text
 from graphrag.chunking.orchestrator import ChunkStats, build_chunks
 from graphrag.chunking.request import ChunkBuildRequest
 from graphrag.config import Settings
+from graphrag.db.apps import get_app
 from graphrag.documents.service import finalize_documents
 from graphrag.graph.index import IndexStats, index_graph
 from graphrag.ingesting import index_repository_documents
 from graphrag.pipeline.runner import run_pipeline
+from graphrag.pipeline.store import invalidate_stages
 
 Progress = Callable[[str, int, int], None]
 INDEX_STRATEGY = "ast"
@@ -86,6 +88,12 @@ def index_repository(
         result["chunks"] = chunks.to_dict()
     else:
         result["chunks"] = {"skipped": True, "reason": "graph unchanged"}
+
+    if graph.touched_nodes:
+        # Callers/callees changed around unchanged code: refresh summaries and links.
+        with engine.begin() as conn:
+            result["relinked_chunks"] = invalidate_stages(
+                conn, get_app(conn, app_name).id, sorted(graph.touched_nodes))
 
     def stage_progress(done: int, total: int) -> None:
         if progress:

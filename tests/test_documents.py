@@ -190,6 +190,11 @@ def test_docx_and_markdown_sections_and_mentions(engine, settings, app_name, tmp
     md_units = _rows(engine, "SELECT name FROM nodes WHERE document_id = :d AND kind ="
                      " 'SECTION' ORDER BY id", d=docs["notes.md"]["document_id"])
     assert [u[0] for u in md_units] == ["Notes", "Deep"]
+    # link-edges lists what a section mentions
+    (uses,) = _rows(engine, "SELECT c.uses_md FROM chunks c JOIN nodes n ON n.id = c.node_id"
+                    " WHERE n.document_id = :d AND n.name = 'Key rotation'",
+                    d=docs["design.docx"]["document_id"])[0]
+    assert "**Mentions**" in uses and "rotate" in uses
 
 
 @pytest.fixture
@@ -285,6 +290,19 @@ def test_cite_by_ids_and_by_text(engine, app_name, handbook):
         {"text": "The payment gateway timed out in March."}]}))
     assert no_ids["method"] == "text-match"
     assert [s["citations"][0]["segment_index"] for s in no_ids["sections"]] == [1, 2]
+
+
+def test_context_cites_document_chunks_by_segment_id(engine, settings, app_name, handbook):
+    """Seed 004: document blocks in generated context carry [SEG={document_id}:{index}],
+    the ids `cite` maps back to pages."""
+    from graphrag.retrieval.context import build_context
+
+    ctx = build_context(engine, app_name, query=PAGE_TEXTS[1][:60], budget=2000,
+                        count_tokens=lambda s: len(s.split()),
+                        embedder=get_embedder(settings))
+    segs = [b.seg for b in ctx.blocks]
+    assert segs and all(s.startswith(f"{handbook}:") for s in segs)
+    assert f"[SEG={segs[0]}]" in ctx.text
 
 
 def test_cite_hard_case_short_name(engine, settings, app_name, tmp_path):

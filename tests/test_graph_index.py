@@ -265,3 +265,40 @@ def test_indexing_all_samples_as_one_app_keeps_every_graph(engine, app_name: str
                           ("implements", "IMPLEMENTS")):
             want = {(name(a), name(b), kind) for a, b in expected.get(key, [])}
             assert want <= got, f"{sample.name} {kind} missing {sorted(want - got)[:5]}"
+
+
+def test_new_caller_refreshes_links_of_unchanged_callee(tmp_path: Path, engine,
+                                                        app_name: str) -> None:
+    """A caller added in another file must show up in the callee's used-by and summary,
+    although the callee's own file did not change (incremental == full, chunk level)."""
+    from graphrag.indexing import index_repository
+
+    repo = tmp_path / "r"
+    (repo / "pkg").mkdir(parents=True)
+    (repo / "pkg" / "__init__.py").write_text("")
+    (repo / "pkg" / "core.py").write_text(
+        'def compute_total(items):\n    """Sum the item prices."""\n'
+        "    return sum(items)\n")
+    (repo / "pkg" / "a.py").write_text(
+        "from pkg.core import compute_total\n\n\ndef checkout(items):\n"
+        "    return compute_total(items)\n")
+    settings = _settings()
+    index_repository(engine, settings, repo, app_name)
+    (repo / "pkg" / "b.py").write_text(
+        "from pkg.core import compute_total\n\n\ndef invoice_total(lines):\n"
+        "    return compute_total(lines)\n")
+    result = index_repository(engine, settings, repo, app_name)
+    assert result["graph"]["files_parsed"] == 1
+    assert result["relinked_chunks"] >= 1
+    with engine.connect() as conn:
+        used_by, summary = conn.execute(text(
+            "SELECT string_agg(c.used_by_md, ' '), string_agg(c.explain_md, ' ')"
+            " FROM chunks c JOIN nodes n ON n.id = c.node_id"
+            " JOIN applications a ON a.id = c.application_id"
+            " WHERE a.name = :n AND n.fqn = 'pkg.core.compute_total'"), {"n": app_name}).one()
+        pending = conn.execute(text(
+            "SELECT count(*) FROM chunks c JOIN applications a ON a.id = c.application_id"
+            " WHERE a.name = :n AND c.pending"), {"n": app_name}).scalar()
+    assert "pkg.b.invoice_total" in used_by and "pkg.a.checkout" in used_by
+    assert "invoice_total" in (summary or "") or "invoice total" in (summary or "")
+    assert pending == 0

@@ -56,9 +56,11 @@ class IndexStats:
     errors: list[dict[str, str]] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
     seconds: float = 0.0
+    # nodes whose relations changed (their chunks' summaries/links are stale)
+    touched_nodes: set[int] = field(default_factory=set, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
-        return dict(self.__dict__)
+        return {k: v for k, v in vars(self).items() if k != "touched_nodes"}
 
 
 def _ctx_version(ctx: RepoContext) -> str:
@@ -214,6 +216,7 @@ def index_graph(
                      {"a": app.id})
         stats.nodes_by_kind = _count_by_kind(conn, app.id, "nodes")
         stats.edges_by_kind = _count_by_kind(conn, app.id, "edges")
-    stats.changes = dict(counts.__dict__)
+    stats.changes = counts.to_dict()
+    stats.touched_nodes = counts.touched
     stats.seconds = round(time.perf_counter() - started, 3)
     return stats

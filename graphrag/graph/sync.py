@@ -11,7 +11,7 @@ and are never touched here.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import orjson
 from sqlalchemy import Connection, text
@@ -20,6 +20,9 @@ from graphrag.graph.analysis import pagerank_scaled
 from graphrag.graph.model import Graph
 
 CODE_EDGE_KINDS = ("CONTAINS", "CALLS", "IMPORTS", "EXTENDS", "IMPLEMENTS", "OVERRIDES")
+# Edges whose change alters what later steps write about *both* ends (callers/callees in
+# summaries and uses/used-by lists, subclasses/implementors).
+RELATION_KINDS = ("CALLS", "EXTENDS", "IMPLEMENTS")
 
 _NODE_COLS = (
     "id", "parent_id", "stable_key", "kind", "name", "fqn", "package_name", "file_path",
@@ -39,6 +42,12 @@ class SyncCounts:
     edges_inserted: int = 0
     edges_updated: int = 0
     edges_deleted: int = 0
+    # ids of nodes at either end of an added, changed or removed relation edge
+    touched: set[int] = field(default_factory=set, repr=False)
+
+    def to_dict(self) -> dict[str, int]:
+        return {k: v for k, v in vars(self).items() if k != "touched"} | {
+            "relinked_nodes": len(self.touched)}
 
 
 def _dumps(value: object) -> str:
@@ -122,7 +131,7 @@ def sync_graph(conn: Connection, app_id: int, graph: Graph) -> SyncCounts:
         for e in graph.edges:
             copy.write_row((ids[e.src_key], ids[e.dst_key], e.kind, e.confidence,
                             e.resolution, sorted(set(e.lines)), _dumps(e.meta)))
-    counts.edges_deleted = conn.execute(text(
+    deleted = conn.execute(text(
         """
         DELETE FROM edges e
          WHERE e.application_id = :app AND e.kind = ANY(:kinds)
@@ -130,7 +139,9 @@ def sync_graph(conn: Connection, app_id: int, graph: Graph) -> SyncCounts:
            AND NOT EXISTS (SELECT 1 FROM tmp_edges t
                             WHERE t.src_id = e.src_id AND t.dst_id = e.dst_id
                               AND t.kind = e.kind)
-        """), p).rowcount
+        RETURNING e.src_id, e.dst_id, e.kind
+        """), p).all()
+    counts.edges_deleted = len(deleted)
     rows = conn.execute(text(
         """
         INSERT INTO edges AS e (application_id, src_id, dst_id, kind, confidence, resolution,
@@ -141,8 +152,11 @@ def sync_graph(conn: Connection, app_id: int, graph: Graph) -> SyncCounts:
             lines = EXCLUDED.lines, meta = EXCLUDED.meta
         WHERE (e.confidence, e.resolution, e.lines, e.meta) IS DISTINCT FROM
               (EXCLUDED.confidence, EXCLUDED.resolution, EXCLUDED.lines, EXCLUDED.meta)
-        RETURNING (xmax = 0) AS inserted
+        RETURNING (xmax = 0) AS inserted, e.src_id, e.dst_id, e.kind
         """), p).all()
     counts.edges_inserted = sum(1 for r in rows if r.inserted)
+    for r in [*deleted, *rows]:
+        if r.kind in RELATION_KINDS:
+            counts.touched.update((r.src_id, r.dst_id))
     counts.edges_updated = len(rows) - counts.edges_inserted
     return counts

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
+from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import Connection, text
@@ -111,3 +112,27 @@ def write_batch(conn: Connection, items: list[WorkItem], states: dict[int, dict[
         result = conn.execute(text(sql), params)
         written += max(result.rowcount, 0)
     return written
+
+
+# Stages whose output depends on a node's edges (callers/callees in the structural summary,
+# uses/used-by lists) and the embed stage that reads the summary.
+EDGE_DEPENDENT_STAGES = ("summarize", "embed", "link-edges")
+
+
+def invalidate_stages(conn: Connection, app_id: int, node_ids: Sequence[int],
+                      stages: Sequence[str] = EDGE_DEPENDENT_STAGES) -> int:
+    """Make ``stages`` pending again for the chunks of ``node_ids`` (their graph
+    neighbourhood changed while their own code did not). Returns the chunks touched.
+
+    Only finished states are dropped; the embed stage still skips chunks whose input hash
+    did not change, so this costs little when the neighbourhood change was cosmetic."""
+    if not node_ids:
+        return 0
+    return conn.execute(text(
+        """
+        UPDATE chunks
+           SET stage_state = stage_state - CAST(:stages AS text[]), pending = true,
+               updated_at = now()
+         WHERE application_id = :a AND node_id = ANY(:ids)
+           AND stage_state ?| CAST(:stages AS text[])
+        """), {"a": app_id, "ids": list(node_ids), "stages": list(stages)}).rowcount

@@ -24,6 +24,7 @@ from graphrag.retrieval.model import SearchOptions
 from graphrag.retrieval.ranking import EDGE_WEIGHTS, Block, pack, rank
 from graphrag.retrieval.render import FORMATS, render, render_block
 from graphrag.retrieval.search import search
+from graphrag.retrieval.segments import segment_ids
 
 MAX_NODES = 400  # neighbourhood size cap: ranks stay fast and stable on hub-heavy graphs
 QUERY_SEEDS = 5
@@ -111,7 +112,7 @@ def load_neighbourhood(conn: Connection, app_id: int, seeds: Sequence[int], dept
 
 
 _CHUNKS_SQL = """
-    SELECT c.plan_id, c.node_id, c.source, c.content, c.explain_md, c.uses_md, c.used_by_md,
+    SELECT c.id, c.plan_id, c.node_id, c.source, c.content, c.explain_md, c.uses_md, c.used_by_md,
            lower(c.span_lines) AS span_start, upper(c.span_lines) - 1 AS span_end,
            COALESCE(c.page_number, n.page_number) AS page_number,
            n.fqn, n.kind, n.file_path, n.line_start, n.line_end
@@ -140,12 +141,15 @@ def load_blocks(conn: Connection, app_id: int, ranked: Sequence[tuple[int, float
                         {"a": app_id, "nodes": [n for n, _ in ranked]}).all()
     for r in rows:
         by_node.setdefault(r.node_id, []).append(r)
+    # Document chunks are cited by segment id {document_id}:{segment_index} (seed 004);
+    # code chunks by their plan id. Both are stable across re-indexing.
+    segments = segment_ids(conn, [r.id for r in rows])
     blocks = []
     for node_id, score in ranked:
         for r in by_node.get(node_id, []):
             has_span = r.span_start is not None
             blocks.append(Block(
-                seg=r.plan_id, node_id=node_id, fqn=r.fqn, kind=r.kind,
+                seg=segments.get(r.id, r.plan_id), node_id=node_id, fqn=r.fqn, kind=r.kind,
                 file_path=r.file_path,
                 line_start=r.span_start if has_span else r.line_start,
                 line_end=r.span_end if has_span else r.line_end,

@@ -3,7 +3,8 @@
 - ``uses_md``: what the node calls (``- `fqn` (path:line)``), and for classes what they
   extend and implement;
 - ``used_by_md``: what calls the node, and for classes/interfaces their subclasses and
-  implementors;
+  implementors; the document pages/sections that mention it;
+- pages and sections list the code they mention in ``uses_md``;
 - ``relations``: refreshed from the current CALLS edges
   (``{"kind": "CALLS", "dst_node_id": n, "confidence": c}``, ordered by node id), so a
   chunk reflects the graph as it is now even when its plan was not rebuilt;
@@ -20,7 +21,7 @@ from typing import Any
 from graphrag.pipeline.graph_info import Neighbour, Neighbours, load_neighbours
 from graphrag.pipeline.model import Stage, StageContext, WorkItem
 
-EDGE_KINDS = ("CALLS", "EXTENDS", "IMPLEMENTS")
+EDGE_KINDS = ("CALLS", "EXTENDS", "IMPLEMENTS", "MENTIONS")
 MAX_LISTED = 50
 
 
@@ -47,13 +48,15 @@ def _join(sections: list[str | None]) -> str | None:
 def uses_markdown(nb: Neighbours) -> str | None:
     return _join([section("Calls", nb.outgoing("CALLS")),
                   section("Extends", nb.outgoing("EXTENDS")),
-                  section("Implements", nb.outgoing("IMPLEMENTS"))])
+                  section("Implements", nb.outgoing("IMPLEMENTS")),
+                  section("Mentions", nb.outgoing("MENTIONS"))])
 
 
 def used_by_markdown(nb: Neighbours) -> str | None:
     return _join([section("Called by", nb.incoming("CALLS")),
                   section("Subclasses", nb.incoming("EXTENDS")),
-                  section("Implemented by", nb.incoming("IMPLEMENTS"))])
+                  section("Implemented by", nb.incoming("IMPLEMENTS")),
+                  section("Mentioned in", nb.incoming("MENTIONS"))])
 
 
 def relations_of(nb: Neighbours) -> list[dict[str, Any]]:
