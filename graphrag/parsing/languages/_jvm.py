@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
+from graphrag.parsing.languages._common import count_errors  # noqa: F401 - shared API
 from graphrag.parsing.model import Symbol
 
 NodeKey = tuple[int, int, str]
@@ -26,17 +27,6 @@ def node_key(node: Node) -> NodeKey:
 def text_of(node: Node) -> str:
     return node.text.decode("utf-8", errors="replace")
 
-
-def count_errors(root: Node) -> int:
-    """Number of ERROR and MISSING nodes; only subtrees flagged ``has_error`` are visited."""
-    count = 0
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if node.type == "ERROR" or node.is_missing:
-            count += 1
-        stack.extend(c for c in node.children if c.has_error or c.is_missing)
-    return count
 
 
 def clean_doc(raw: str) -> str | None:

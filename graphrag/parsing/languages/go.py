@@ -21,6 +21,8 @@ import textwrap
 from tree_sitter import Node, QueryCursor
 
 from graphrag.parsing import registry
+from graphrag.parsing.languages._common import count_errors, normalize
+from graphrag.parsing.languages._common import node_text as _text
 from graphrag.parsing.model import (
     Call,
     CharOffsets,
@@ -77,25 +79,6 @@ def package_path(rel_path: str, ctx: RepoContext, clause_name: str = "") -> str:
     return f"{module}/{rest}" if rest else module
 
 
-def count_errors(root: Node) -> int:
-    """Number of ERROR and MISSING nodes in the tree (0 without walking a clean tree)."""
-    if not root.has_error:
-        return 0
-    count, stack = 0, [root]
-    while stack:
-        node = stack.pop()
-        if node.type == "ERROR" or node.is_missing:
-            count += 1
-        if node.has_error or node.is_missing:
-            stack.extend(node.children)
-    return count
-
-
-def normalize(text: str) -> str:
-    """Collapse whitespace and tidy brackets so multi-line headers read as one line."""
-    text = " ".join(text.split())
-    text = re.sub(r"([(\[]) ", r"\1", text)
-    return re.sub(r",? ([)\]])", r"\1", text)
 
 
 def clean_type(text: str | None) -> str | None:
@@ -115,9 +98,6 @@ def clean_type(text: str | None) -> str | None:
     t = t.split("[", 1)[0].strip()
     return t or None
 
-
-def _text(node: Node | None) -> str:
-    return node.text.decode("utf-8", errors="replace") if node is not None else ""
 
 
 def _package_clause(root: Node) -> str:

@@ -14,12 +14,13 @@ up the tree from each node to its enclosing class or function.
 from __future__ import annotations
 
 import inspect
-import re
 from dataclasses import dataclass, field
 
 from tree_sitter import Node, QueryCursor
 
 from graphrag.parsing import registry
+from graphrag.parsing.languages._common import count_errors, normalize
+from graphrag.parsing.languages._common import node_text as _text
 from graphrag.parsing.model import Call, CharOffsets, Heritage, Import, ParseResult, Symbol
 from graphrag.parsing.registry import RepoContext
 
@@ -64,26 +65,6 @@ def module_name(rel_path: str, packages: frozenset[str] = frozenset()) -> str:
     return ".".join(parts)
 
 
-def count_errors(root: Node) -> int:
-    """Number of ERROR and MISSING nodes in the tree (0 without walking a clean tree)."""
-    if not root.has_error:
-        return 0
-    count, stack = 0, [root]
-    while stack:
-        node = stack.pop()
-        if node.type == "ERROR" or node.is_missing:
-            count += 1
-        if node.has_error or node.is_missing:
-            stack.extend(node.children)
-    return count
-
-
-def normalize(text: str) -> str:
-    """Collapse whitespace and tidy brackets so multi-line headers read as one line."""
-    text = " ".join(text.split())
-    text = re.sub(r"([(\[]) ", r"\1", text)
-    text = re.sub(r",? ([)\]])", r"\1", text)
-    return text
 
 
 def clean_type(text: str | None) -> str | None:
@@ -123,9 +104,6 @@ def _split_top(text: str, sep: str) -> list[str]:
 def _first_non_none(parts: list[str]) -> str:
     return next((p for p in parts if p not in ("None", "")), "")
 
-
-def _text(node: Node | None) -> str:
-    return node.text.decode("utf-8", errors="replace") if node is not None else ""
 
 
 def string_value(node: Node | None) -> str | None:

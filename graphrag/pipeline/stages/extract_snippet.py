@@ -22,8 +22,13 @@ from pathlib import Path
 
 from sqlalchemy import text
 
-from graphrag.pipeline.embedder import count_tokens, get_tokenizer
-from graphrag.pipeline.model import Stage, StageContext, StageFailure, WorkItem
+from graphrag.pipeline.model import (
+    Stage,
+    StageContext,
+    StageFailure,
+    WorkItem,
+    fill_token_counts,
+)
 from graphrag.pipeline.text import sha256_hex
 
 ELISION = "    ..."
@@ -128,7 +133,4 @@ class ExtractSnippetStage(Stage):
 
     def finish(self, items: Sequence[WorkItem], ctx: StageContext) -> None:
         """Count tokens of every extracted snippet in one tokenizer call."""
-        tokenizer = ctx.resource("tokenizer", lambda: get_tokenizer(ctx.settings))
-        counts = count_tokens(tokenizer, [i.get("content") or "" for i in items])
-        for item, n in zip(items, counts, strict=True):
-            item.set("token_count", n)
+        fill_token_counts(items, ctx)

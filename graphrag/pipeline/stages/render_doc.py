@@ -22,9 +22,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from graphrag.pipeline.embedder import count_tokens, get_tokenizer
 from graphrag.pipeline.graph_info import load_members
-from graphrag.pipeline.model import Stage, StageContext, StageFailure, WorkItem
+from graphrag.pipeline.model import (
+    Stage,
+    StageContext,
+    StageFailure,
+    WorkItem,
+    fill_token_counts,
+)
 from graphrag.pipeline.text import clean_doc_comment, sha256_hex
 
 CONTAINER_KINDS = frozenset({"CLASS", "INTERFACE", "ENUM", "OBJECT"})
@@ -81,7 +86,4 @@ class RenderDocStage(Stage):
         item.set("content_hash", sha256_hex(content))
 
     def finish(self, items: Sequence[WorkItem], ctx: StageContext) -> None:
-        tokenizer = ctx.resource("tokenizer", lambda: get_tokenizer(ctx.settings))
-        counts = count_tokens(tokenizer, [i.get("content") or "" for i in items])
-        for item, n in zip(items, counts, strict=True):
-            item.set("token_count", n)
+        fill_token_counts(items, ctx)

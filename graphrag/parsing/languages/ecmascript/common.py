@@ -25,6 +25,7 @@ from typing import Any
 from tree_sitter import Node, QueryCursor
 
 from graphrag.parsing import registry
+from graphrag.parsing.languages._common import count_errors  # noqa: F401 - shared API
 from graphrag.parsing.model import (
     Call,
     CharOffsets,
@@ -175,16 +176,6 @@ def join_route(prefix: str, route: str) -> str:
     joined = prefix if route in ("", "/") else f"{prefix}/{route.lstrip('/')}"
     return joined if joined.startswith("/") else "/" + joined
 
-
-def count_errors(root: Node) -> int:
-    """Number of ERROR and MISSING nodes (only subtrees with errors are visited)."""
-    count, stack = 0, [root]
-    while stack:
-        node = stack.pop()
-        if node.type == "ERROR" or node.is_missing:
-            count += 1
-        stack.extend(c for c in node.children if c.has_error or c.is_missing)
-    return count
 
 
 def walk(node: Node) -> Iterator[Node]:
