@@ -23,6 +23,7 @@ from graphrag.errors import ModelUnavailable
 
 DEFAULT_MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2"
 ENCODE_BATCH = 64
+SMALL_BATCH = 4
 _load_lock = threading.Lock()
 
 
@@ -65,10 +66,22 @@ class SentenceTransformerEmbedder:
     model: Any
 
     def encode(self, texts: list[str]) -> np.ndarray:
-        vectors = self.model.encode(
-            texts, batch_size=ENCODE_BATCH, normalize_embeddings=True,
-            convert_to_numpy=True, show_progress_bar=False,
-        )
+        import torch
+
+        # A handful of short texts (search queries) is faster on one thread: splitting
+        # tiny matrices across cores costs more in synchronisation than it saves.
+        threads = torch.get_num_threads()
+        few = len(texts) <= SMALL_BATCH and threads > 1
+        if few:
+            torch.set_num_threads(1)
+        try:
+            vectors = self.model.encode(
+                texts, batch_size=ENCODE_BATCH, normalize_embeddings=True,
+                convert_to_numpy=True, show_progress_bar=False,
+            )
+        finally:
+            if few:
+                torch.set_num_threads(threads)
         return np.asarray(vectors, dtype=np.float32)
 
 
