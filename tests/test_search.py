@@ -237,3 +237,11 @@ def test_cli_errors(engine, seeded) -> None:
     assert proc.returncode == 1 and "BOGUS" in proc.stderr
     assert run_cli("search", "--app", seeded.name).returncode == 2
     assert run_cli("search", "x", "--app", seeded.name, "--mode", "fuzzy").returncode == 2
+
+
+def test_snippet_skips_the_heading_that_repeats_the_fqn() -> None:
+    from graphrag.retrieval.model import snippet_of
+
+    doc = "### `app.Orders.cancel`\n\n```python\ndef cancel(self)\n```\n\nCancel an order."
+    assert snippet_of(doc, None).startswith("```python\ndef cancel(self)")
+    assert snippet_of("", "Summary only") == "Summary only"

@@ -81,7 +81,9 @@ def _print_hits(hits: list[dict[str, Any]], out: TextIO | None = None) -> None:
             why = f"  (+ {h['added_by']['relation']} of {h['added_by']['fqn']})"
         click.echo(f"{n:>3}. {h['score']:.4f}  {h['kind']:<11} {h['fqn']}  {where}{why}",
                    file=out)
-        first = (h["snippet"] or "").strip().splitlines()[:1]
+        # first line that says something (not a code fence)
+        first = [ln for ln in (h["snippet"] or "").splitlines()
+                 if ln.strip() and not ln.startswith("```")][:1]
         if first:
             click.echo(f"       {first[0][:100]}", file=out)
 

@@ -62,9 +62,15 @@ SNIPPET_LINES = 12
 
 
 def snippet_of(content: str, explain_md: str | None) -> str:
-    """The first lines of the chunk (its summary when the chunk has no content yet)."""
+    """The first lines of the chunk (its summary when the chunk has no content yet).
+
+    A rendered doc chunk starts with a Markdown heading repeating the fqn, which the hit
+    already carries: it is left out."""
     body = content or explain_md or ""
-    lines = body.strip("\n").splitlines()[:SNIPPET_LINES]
+    lines = body.strip("\n").splitlines()
+    while lines and (lines[0].startswith("#") or not lines[0].strip()):
+        lines = lines[1:]
+    lines = lines[:SNIPPET_LINES]
     text = "\n".join(lines)
     return text if len(text) <= SNIPPET_CHARS else text[: SNIPPET_CHARS - 3] + "..."
 
