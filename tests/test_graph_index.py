@@ -302,3 +302,32 @@ def test_new_caller_refreshes_links_of_unchanged_callee(tmp_path: Path, engine,
     assert "pkg.b.invoice_total" in used_by and "pkg.a.checkout" in used_by
     assert "invoice_total" in (summary or "") or "invoice total" in (summary or "")
     assert pending == 0
+
+
+def test_concurrent_index_runs_both_succeed(db_url: str, app_name: str, engine) -> None:
+    """Nightly jobs index several repositories at once into one database, and may start
+    the same application twice: both runs finish and the graph is the same as alone."""
+    import os
+    import subprocess
+    import sys
+
+    cmd = [sys.executable, "-m", "graphrag", "index", "--graph-only", "--json"]
+    runs = [(SAMPLES[0], app_name), (SAMPLES[1], app_name + "_b"), (SAMPLES[0], app_name)]
+    procs = [subprocess.Popen([*cmd, str(path), "--app", app], env=os.environ.copy(),
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+             for path, app in runs]
+    try:
+        outs = [p.communicate(timeout=300) for p in procs]
+        assert [p.returncode for p in procs] == [0, 0, 0], [o[1][-500:] for o in outs]
+        alone = app_name + "_alone"
+        index_graph(engine, _settings(), SAMPLES[0], alone)
+        a, b = graph_dump(engine, app_name), graph_dump(engine, alone)
+
+        def code(rows):  # the CLI also ingested README.md; its ids differ per application
+            return [r for r in rows if not any(str(v).startswith("doc:") for v in r[:2])]
+
+        assert code(a["nodes"]) == code(b["nodes"]) and code(a["edges"]) == code(b["edges"])
+    finally:
+        with engine.begin() as conn:
+            conn.execute(text("DELETE FROM applications WHERE name = ANY(:n)"),
+                         {"n": [app_name + "_b", app_name + "_alone"]})
