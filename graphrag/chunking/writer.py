@@ -49,15 +49,25 @@ FROM chunk_plan_stage s LEFT JOIN chunks c ON c.plan_id = s.plan_id
 _UPSERT_SQL = """
 INSERT INTO chunks AS c (plan_id, application_id, node_id, source, kind, lang_detected,
     chunk_index, span_lines, title, section_path, relations, pipeline, priority, rank_boost,
-    plan_hash, stage_state, pending)
-SELECT plan_id, application_id, node_id, source, kind, lang_detected, chunk_index,
-    CASE WHEN span_start IS NULL THEN NULL ELSE int4range(span_start, span_end, '[]') END,
-    title, section_path, relations, pipeline, priority, rank_boost, plan_hash,
-    '{}'::jsonb, true
+    plan_hash, stage_state, pending, document_id, page_number, span_chars)
+SELECT s.plan_id, s.application_id, s.node_id, s.source, s.kind, s.lang_detected,
+    s.chunk_index,
+    CASE WHEN s.span_start IS NULL THEN NULL
+         ELSE int4range(s.span_start, s.span_end, '[]') END,
+    s.title, s.section_path, s.relations, s.pipeline, s.priority, s.rank_boost, s.plan_hash,
+    '{}'::jsonb, true,
+    -- document chunks carry their document, page and character span (page strategy)
+    n.document_id, n.page_number,
+    CASE WHEN s.pipeline->'params' ? 'charStart'
+         THEN int8range((s.pipeline->'params'->>'charStart')::bigint,
+                        (s.pipeline->'params'->>'charEnd')::bigint) END
 FROM chunk_plan_stage s
--- a node deleted by a concurrent graph sync since it was read is skipped, not an FK error
-WHERE EXISTS (SELECT 1 FROM nodes n WHERE n.id = s.node_id)
+-- a node deleted by a concurrent graph sync since it was read is skipped (inner join),
+-- not an FK error
+JOIN nodes n ON n.id = s.node_id
 ON CONFLICT (plan_id) DO UPDATE SET
+    document_id = EXCLUDED.document_id, page_number = EXCLUDED.page_number,
+    span_chars = EXCLUDED.span_chars,
     source = EXCLUDED.source, kind = EXCLUDED.kind, lang_detected = EXCLUDED.lang_detected,
     chunk_index = EXCLUDED.chunk_index, span_lines = EXCLUDED.span_lines,
     title = EXCLUDED.title, section_path = EXCLUDED.section_path,
