@@ -11,12 +11,11 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, text
+from sqlalchemy import Connection, Engine, text
 
 from graphrag.chunking.orchestrator import ChunkStats, build_chunks
 from graphrag.chunking.request import ChunkBuildRequest
 from graphrag.config import Settings
-from graphrag.db.apps import get_app
 from graphrag.documents.service import finalize_documents
 from graphrag.graph.index import IndexStats, index_graph
 from graphrag.ingesting import index_repository_documents
@@ -65,8 +64,17 @@ def index_repository(
     Idempotent and incremental: an unchanged repository parses nothing, re-plans
     nothing and runs no stage."""
     result: dict[str, Any] = {}
+    relinked: list[int] = []
+
+    def relink(conn: Connection, app_id: int, touched: set[int]) -> None:
+        # Callers/callees changed around unchanged code: its summaries and links are
+        # stale. Recorded in the graph's transaction, so a crash cannot lose it.
+        relinked.append(invalidate_stages(conn, app_id, sorted(touched)))
+
     graph = index_graph(engine, settings, root, app_name, include=include, exclude=exclude,
-                        languages=languages, full=full, progress=progress)
+                        languages=languages, full=full, progress=progress, on_synced=relink)
+    if relinked:
+        result["relinked_chunks"] = sum(relinked)
     result["graph"] = graph.to_dict()
     # README, docs/*.md|pdf|docx: document nodes beside the code, MENTIONS into it.
     docs = index_repository_documents(engine, settings, root, app_name, include=include,
@@ -88,12 +96,6 @@ def index_repository(
         result["chunks"] = chunks.to_dict()
     else:
         result["chunks"] = {"skipped": True, "reason": "graph unchanged"}
-
-    if graph.touched_nodes:
-        # Callers/callees changed around unchanged code: refresh summaries and links.
-        with engine.begin() as conn:
-            result["relinked_chunks"] = invalidate_stages(
-                conn, get_app(conn, app_name).id, sorted(graph.touched_nodes))
 
     def stage_progress(done: int, total: int) -> None:
         if progress:

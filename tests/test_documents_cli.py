@@ -75,3 +75,17 @@ def test_ingest_errors(engine, app_name, tmp_path):
     assert proc.returncode == 1 and "no document 424242" in proc.stderr
     proc = run_cli("cite", "--app", app_name, "--answer", str(tmp_path / "missing.json"))
     assert proc.returncode == 1 and "cannot read" in proc.stderr
+
+
+def test_bad_meta_and_impossible_ids_are_one_line_errors(engine, app_name, tmp_path):
+    """Values PostgreSQL's jsonb/bigint reject must fail as user errors, not tracebacks."""
+    md = tmp_path / "n.md"
+    md.write_text("# Notes\n\nSome text.\n", encoding="utf-8")
+    for meta in ('{"a": NaN}', '{"a": "\\u0000"}'):
+        proc = run_cli("ingest", str(md), "--app", app_name, "--meta", meta)
+        assert proc.returncode == 1, proc.stderr
+        assert len(proc.stderr.strip().splitlines()) == 1 and "--meta" in proc.stderr
+    run_cli("ingest", str(md), "--app", app_name)
+    proc = run_cli("adjacent", "--app", app_name, "--chunk-id", "99999999999999999999:0",
+                   "--json")
+    assert "Traceback" not in proc.stderr and proc.returncode in (0, 1)

@@ -23,10 +23,15 @@ from graphrag.retrieval.segments import load_segments
 def _metadata(meta: str | None) -> dict[str, Any]:
     if not meta:
         return {}
+    def no_constants(name: str) -> Any:  # NaN/Infinity are not JSON for PostgreSQL
+        raise InvalidInput(f"--meta is not valid JSON: {name} is not allowed")
+
     try:
-        value = json.loads(meta)
+        value = json.loads(meta, parse_constant=no_constants)
     except json.JSONDecodeError as exc:
         raise InvalidInput(f"--meta is not valid JSON: {exc.msg}") from exc
+    if "\\u0000" in json.dumps(value):  # jsonb cannot store NUL characters
+        raise InvalidInput("--meta must not contain NUL characters")
     if not isinstance(value, dict):
         raise InvalidInput("--meta must be a JSON object")
     return value

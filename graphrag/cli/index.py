@@ -20,7 +20,8 @@ from graphrag.indexing import index_repository
 @click.option("--languages", metavar="LIST", help="Comma list, e.g. py,java,kotlin,ts,js,go.")
 @click.option("--full", is_flag=True, help="Re-parse every file, ignoring content hashes.")
 @click.option("--graph-only", is_flag=True, help="Stop after the graph (no chunks, no stages).")
-@click.option("--max-file-bytes", type=int, help="Skip larger files (default 1 MiB).")
+@click.option("--max-file-bytes", type=click.IntRange(min=1),
+              help="Skip larger files (default 1 MiB).")
 @db_option
 @json_option
 def index_cmd(path: Path, app_name: str, include: tuple[str, ...], exclude: tuple[str, ...],

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-from sqlalchemy import Engine, text
+from sqlalchemy import Connection, Engine, text
 
 from graphrag.config import Settings
 from graphrag.db.apps import ensure_app
@@ -134,8 +134,15 @@ def index_graph(
     languages: frozenset[str] | None = None,
     full: bool = False,
     progress: Progress | None = None,
+    on_synced: Callable[[Connection, int, set[int]], object] | None = None,
 ) -> IndexStats:
-    """Build or incrementally update the code graph of ``root`` as application ``app_name``."""
+    """Build or incrementally update the code graph of ``root`` as application ``app_name``.
+
+    ``on_synced(conn, app_id, touched_node_ids)`` runs inside the graph's own transaction
+    after the sync, so work that later steps must redo because relations changed (e.g.
+    making chunk stages pending again) is recorded atomically with the graph change and
+    cannot be lost by a crash before those steps run. Later steps pass it in; this step
+    imports none of them."""
     started = time.perf_counter()
     root = root.expanduser()
     scanned = list(scan_repository(root, include=include, exclude=exclude,
@@ -209,6 +216,8 @@ def index_graph(
         stats.timings["resolve"] = round(time.perf_counter() - t0, 3)
         t0 = time.perf_counter()
         counts = sync_graph(conn, app.id, graph)
+        if on_synced is not None and counts.touched:
+            on_synced(conn, app.id, counts.touched)
         stats.timings["sync"] = round(time.perf_counter() - t0, 3)
         if progress:
             progress("resolve", 1, 1)

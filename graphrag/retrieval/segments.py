@@ -61,10 +61,17 @@ def make_segment_id(document_id: int, segment_index: int) -> str:
     return f"{document_id}:{segment_index}"
 
 
+_BIGINT_LIMIT = 2**63
+
+
 def parse_segment_id(value: str) -> tuple[int, int] | None:
     """(document_id, segment_index) of a segment id; None for anything else (plan ids)."""
     match = _SEGMENT_ID.match(value or "")
-    return (int(match.group(1)), int(match.group(2))) if match else None
+    if not match:
+        return None
+    doc, index = int(match.group(1)), int(match.group(2))
+    # ids beyond PostgreSQL's bigint cannot exist; treat them as unknown, not as an error
+    return (doc, index) if doc < _BIGINT_LIMIT and index < _BIGINT_LIMIT else None
 
 
 def segment_from_row(r: Any) -> Segment:
