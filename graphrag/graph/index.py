@@ -56,11 +56,8 @@ class IndexStats:
     errors: list[dict[str, str]] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
     seconds: float = 0.0
-    # nodes whose relations changed (their chunks' summaries/links are stale)
-    touched_nodes: set[int] = field(default_factory=set, repr=False)
-
     def to_dict(self) -> dict[str, Any]:
-        return {k: v for k, v in vars(self).items() if k != "touched_nodes"}
+        return dict(vars(self))
 
 
 def _ctx_version(ctx: RepoContext) -> str:
@@ -226,6 +223,5 @@ def index_graph(
         stats.nodes_by_kind = _count_by_kind(conn, app.id, "nodes")
         stats.edges_by_kind = _count_by_kind(conn, app.id, "edges")
     stats.changes = counts.to_dict()
-    stats.touched_nodes = counts.touched
     stats.seconds = round(time.perf_counter() - started, 3)
     return stats

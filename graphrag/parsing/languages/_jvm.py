@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
 from graphrag.parsing.languages._common import count_errors  # noqa: F401 - shared API
-from graphrag.parsing.model import Symbol
+from graphrag.parsing.model import Call, Symbol
 
 NodeKey = tuple[int, int, str]
 CALLABLE_KINDS = frozenset({"METHOD", "FUNCTION", "CONSTRUCTOR", "ENDPOINT"})
@@ -204,3 +204,29 @@ def endpoint_of(annotations: list[Annotation], prefix: str | None) -> tuple[str,
 # ---------------------------------------------------------------------------
 # Java specifics
 # ---------------------------------------------------------------------------
+
+
+def enclosing_fqn(node: Node, scopes: dict[NodeKey, str]) -> str | None:
+    """The fqn of the innermost scope (declaration) around ``node``; None = file level."""
+    current = node.parent
+    while current is not None:
+        fqn = scopes.get(node_key(current))
+        if fqn is not None:
+            return fqn
+        current = current.parent
+    return None
+
+
+def collect_calls(captures: dict[str, list[Node]],
+                  handlers: dict[str, Callable[[Node, str | None], Call | None]],
+                  scopes: dict[NodeKey, str]) -> list[Call]:
+    """Run each capture's handler with its caller; the calls found, in line order."""
+    found: list[Call] = []
+    for capture, handler in handlers.items():
+        for node in captures.get(capture, []):
+            call = handler(node, enclosing_fqn(node, scopes))
+            if call is not None:
+                found.append(call)
+    found.sort(key=lambda c: c.line)
+    return found
+

@@ -23,9 +23,11 @@ from graphrag.parsing.languages._jvm import (
     assign_key_suffixes,
     class_route_prefix,
     collapse,
+    collect_calls,
     count_errors,
     doc_comment_before,
     dotted_call_target,
+    enclosing_fqn,
     endpoint_of,
     header_text,
     node_key,
@@ -295,23 +297,10 @@ class _JavaFile:
             "reference.ref": self._method_ref,
             "reference.delegation": self._delegation_call,
         }
-        found: list[Call] = []
-        for capture, handler in handlers.items():
-            for node in caps.get(capture, []):
-                call = handler(node, self._caller(node))
-                if call is not None:
-                    found.append(call)
-        found.sort(key=lambda c: c.line)
-        self.result.calls.extend(found)
+        self.result.calls.extend(collect_calls(caps, handlers, self.scopes))
 
     def _caller(self, node: Node) -> str | None:
-        current = node.parent
-        while current is not None:
-            fqn = self.scopes.get(node_key(current))
-            if fqn is not None:
-                return fqn
-            current = current.parent
-        return None
+        return enclosing_fqn(node, self.scopes)
 
     def _method_call(self, node: Node, caller: str | None) -> Call | None:
         name = node.child_by_field_name("name")

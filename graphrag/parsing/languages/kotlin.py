@@ -21,9 +21,11 @@ from graphrag.parsing.languages._jvm import (
     assign_key_suffixes,
     class_route_prefix,
     collapse,
+    collect_calls,
     count_errors,
     doc_comment_before,
     dotted_call_target,
+    enclosing_fqn,
     endpoint_of,
     header_text,
     node_key,
@@ -324,23 +326,10 @@ class _KotlinFile:
             "reference.ref": self._callable_ref,
             "reference.delegation": self._delegation_call,
         }
-        found: list[Call] = []
-        for capture, handler in handlers.items():
-            for node in caps.get(capture, []):
-                call = handler(node, self._caller(node))
-                if call is not None:
-                    found.append(call)
-        found.sort(key=lambda c: c.line)
-        self.result.calls.extend(found)
+        self.result.calls.extend(collect_calls(caps, handlers, self.scopes))
 
     def _caller(self, node: Node) -> str | None:
-        current = node.parent
-        while current is not None:
-            fqn = self.scopes.get(node_key(current))
-            if fqn is not None:
-                return fqn
-            current = current.parent
-        return None
+        return enclosing_fqn(node, self.scopes)
 
     def _call(self, node: Node, caller: str | None) -> Call | None:
         target = callee(node)
