@@ -1,22 +1,29 @@
 """embed: one normalized vector per chunk, encoded a whole batch at a time.
 
-The embedding input is composed, in this order, of (empty parts left out, blank line
-between parts)::
+What the vector reads was chosen by measurement on ``benchmarks/retrieval.py`` (natural
+language questions against real code bases): the model reads at most 256 tokens, so
+every token of boilerplate crowds out code. A CODE chunk of a code node is embedded as::
 
-    <title>                      e.g. the fqn `app.users.UserService.get_user`
-    <section path, joined by " > ">
-    <summary>                    explain_md (summarize stage), when there is one
-    <content>                    code snippet or rendered documentation
+    <kind> <Owner.name> (<name split into words>)     e.g. "method MultiDict.getList (get list)"
+    <first sentence of the node's doc comment>         when it has one
+    <summary>                                          only when an LLM wrote it
+    <code>
 
-The title and section path come first so that short chunks are found by name; the
-summary precedes the code because the model reads at most 256 tokens and truncates the
-rest. ``embed_input_hash`` = sha256 of (model name, input): when it equals the stored
-value and the chunk already has a vector, the stage skips the chunk (no encode).
-Fills ``emb`` (unit norm), ``embed_model``, ``embed_ts`` and ``embed_input_hash``.
+The header names the symbol in words the model knows (camelCase and snake_case split);
+the structural summary ("Method x of class Y ... Called by: ...") is left out: it
+repeats the code's names and lists callers and callees that say little about what the
+code does, and it cost ranking quality when it was embedded. Every other chunk (doc
+chunks, document pages and sections) is embedded as title, section path, summary and
+content, in that order.
+
+``embed_input_hash`` = sha256 of (model name, input): when it equals the stored value
+and the chunk already has a vector, the stage skips the chunk (no encode). Fills ``emb``
+(unit norm), ``embed_model``, ``embed_ts`` and ``embed_input_hash``.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
@@ -30,18 +37,62 @@ from graphrag.pipeline.embedder import (
     model_location,
     vector_literal,
 )
-from graphrag.pipeline.model import Stage, StageContext, StageResult, WorkItem, record_failure
-from graphrag.pipeline.text import sha256_hex
+from graphrag.pipeline.model import (
+    NodeInfo,
+    Stage,
+    StageContext,
+    StageResult,
+    WorkItem,
+    record_failure,
+)
+from graphrag.pipeline.text import clean_doc_comment, sha256_hex, words_of
+
+# Node kinds whose CODE chunks get the code layout (documents keep the general one).
+CODE_NODE_KINDS = frozenset({
+    "FILE", "MODULE", "CLASS", "INTERFACE", "ENUM", "OBJECT", "FUNCTION", "METHOD",
+    "CONSTRUCTOR", "ENDPOINT", "FIELD",
+})
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s")
+
+
+def first_sentence(doc: str | None) -> str:
+    """The first sentence of a doc comment's first paragraph, on one line."""
+    text = clean_doc_comment(doc)
+    if not text:
+        return ""
+    paragraph = re.split(r"\n\s*\n", text, maxsplit=1)[0]
+    flat = " ".join(paragraph.split())
+    return _SENTENCE_END.split(flat, maxsplit=1)[0]
+
+
+def code_header(node: NodeInfo) -> str:
+    """``<kind> <Owner.name> (<words>)``: the symbol as a reader would name it."""
+    name = node.name or (node.fqn or "").rsplit(".", 1)[-1]
+    owner = (node.parent_fqn or "").rsplit(".", 1)[-1] if node.parent_kind in (
+        "CLASS", "INTERFACE", "ENUM", "OBJECT") else ""
+    shown = f"{owner}.{name}" if owner else name
+    words = " ".join(words_of(owner, name))
+    return f"{node.kind.lower()} {shown} ({words})" if words else f"{node.kind.lower()} {shown}"
 
 
 def embed_input(item: WorkItem) -> str:
     """The text embedded for a chunk (see the module docstring)."""
-    parts = [
-        item.row.get("title") or item.node.fqn or "",
-        " > ".join(item.row.get("section_path") or []),
-        item.get("explain_md") or "",
-        item.get("content") or "",
-    ]
+    summary = item.get("explain_md") or ""
+    if item.row.get("source") == "code" and item.node.kind in CODE_NODE_KINDS:
+        quality = item.get("explain_quality") or {}
+        parts = [
+            code_header(item.node),
+            first_sentence(item.node.doc_comment),
+            summary if quality.get("method") == "llm" else "",
+            item.get("content") or "",
+        ]
+    else:
+        parts = [
+            item.row.get("title") or item.node.fqn or "",
+            " > ".join(item.row.get("section_path") or []),
+            summary,
+            item.get("content") or "",
+        ]
     return "\n\n".join(p.strip() for p in parts if p and p.strip())
 
 
