@@ -61,7 +61,8 @@ def query_text(t: tuple[str, str, str]) -> str:
 
 
 def app_meta(args: argparse.Namespace) -> dict:
-    return {"bench": "search", "chunks": args.chunks, "topics": args.topics, "seed": 1}
+    return {"bench": "search", "chunks": args.chunks, "topics": args.topics, "seed": 1,
+            "postings": 1}
 
 
 def existing(engine: Engine, meta: dict) -> int | None:
@@ -75,6 +76,8 @@ def existing(engine: Engine, meta: dict) -> int | None:
 
 def build(engine: Engine, args: argparse.Namespace, embedder) -> int:
     """Write the application with COPY; returns its id."""
+    from graphrag.pipeline.terms import refresh_terms
+
     rng = random.Random(1)
     np_rng = np.random.default_rng(1)
     tops = topics(args.topics, rng)
@@ -111,12 +114,17 @@ def build(engine: Engine, args: argparse.Namespace, embedder) -> int:
                                 "snippet", content, "[10,31)", f"bench.{i}",
                                 "[" + ",".join(f"{x:.6f}" for x in vec) + "]",
                                 1.0 + rng.expovariate(1.0), False))
-        cur.execute("UPDATE applications SET meta = %s::jsonb WHERE id = %s",
-                    (json.dumps(app_meta(args)), app_id))
         raw.commit()
-        print(f"built {args.chunks} chunks in {time.perf_counter() - t0:.0f}s", file=sys.stderr)
     finally:
         raw.close()
+    with engine.begin() as conn:
+        # The BM25 postings, as the pipeline writes them with each chunk's text.
+        ids = conn.execute(text("SELECT id FROM chunks WHERE application_id = :a"),
+                           {"a": app_id}).scalars().all()
+        refresh_terms(conn, ids)
+        conn.execute(text("UPDATE applications SET meta = CAST(:m AS jsonb) WHERE id = :a"),
+                     {"m": json.dumps(app_meta(args)), "a": app_id})
+    print(f"built {args.chunks} chunks in {time.perf_counter() - t0:.0f}s", file=sys.stderr)
     with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
         conn.execute(text("VACUUM ANALYZE chunks"))
         conn.execute(text("ANALYZE nodes"))

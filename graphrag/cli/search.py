@@ -41,6 +41,9 @@ def filter_options(fn: F) -> F:
         click.option("--path", "path_glob", metavar="GLOB",
                      help="Repo-relative file path glob (** crosses folders)."),
         click.option("--source", type=click.Choice(SOURCES), help="Code or doc chunks."),
+        click.option("--priors/--no-priors", default=True, show_default=True,
+                     help="Prefer functions/methods over classes, fields and files, and "
+                          "code over its tests (unless the query asks for tests)."),
     ]
     for deco in reversed(decorators):
         fn = deco(fn)
@@ -49,11 +52,11 @@ def filter_options(fn: F) -> F:
 
 def _options(mode: str, top_k: int, min_similarity: float | None, kinds: str | None,
              lang: str | None, path_glob: str | None, source: str | None,
-             expand: tuple[str, ...] = ()) -> SearchOptions:
+             expand: tuple[str, ...] = (), priors: bool = True) -> SearchOptions:
     kind_list = tuple(k.strip().upper() for k in (kinds or "").split(",") if k.strip())
     return SearchOptions(mode=mode, top_k=top_k, min_similarity=min_similarity,
                          kinds=kind_list, lang=lang, path=path_glob, source=source,
-                         expand=expand)
+                         expand=expand, priors=priors)
 
 
 def _embedder(settings: Settings, modes: list[str]) -> Embedder | None:
@@ -105,13 +108,14 @@ def _print_hits(hits: list[dict[str, Any]], out: TextIO | None = None) -> None:
 @json_option
 def search_cmd(query: str | None, app_names: tuple[str, ...], mode: str, top_k: int,
                min_similarity: float | None, kinds: str | None, lang: str | None,
-               path_glob: str | None, source: str | None, expand: tuple[str, ...],
-               queries_file: str | None, json_envelope: bool, granularity: str,
-               adjacent_pages: int, db_url: str | None, as_json: bool) -> None:
+               path_glob: str | None, source: str | None, priors: bool,
+               expand: tuple[str, ...], queries_file: str | None, json_envelope: bool,
+               granularity: str, adjacent_pages: int, db_url: str | None, as_json: bool) -> None:
     """Search chunks of one or more applications for QUERY (or a --queries file)."""
     if (query is None) == (queries_file is None):
         raise click.UsageError("give a QUERY or --queries FILE (not both)")
-    options = _options(mode, top_k, min_similarity, kinds, lang, path_glob, source, expand)
+    options = _options(mode, top_k, min_similarity, kinds, lang, path_glob, source, expand,
+                       priors)
     settings, engine = engine_for(db_url)
     if queries_file is not None:
         if granularity != "chunk" or adjacent_pages:
@@ -208,11 +212,12 @@ def _print_reports(reports: list[ModeReport]) -> None:
 @json_option
 def hit_test_cmd(app_names: tuple[str, ...], queries_file: str, modes: tuple[str, ...],
                  top_k: int, min_similarity: float | None, kinds: str | None,
-                 lang: str | None, path_glob: str | None, source: str | None,
+                 lang: str | None, path_glob: str | None, source: str | None, priors: bool,
                  db_url: str | None, as_json: bool) -> None:
     """Recall@1/5/10 and MRR@10 of a query file, per mode, with the misses."""
     mode_list = list(modes or MODES)
-    options = _options(mode_list[0], top_k, min_similarity, kinds, lang, path_glob, source)
+    options = _options(mode_list[0], top_k, min_similarity, kinds, lang, path_glob, source,
+                       priors=priors)
     settings, engine = engine_for(db_url)
     items = _read_lines(queries_file)
     reports, errors = hit_test(engine, list(app_names), items, mode_list, options,
