@@ -30,7 +30,7 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 from sqlalchemy import text  # noqa: E402
 
 from graphrag.config import load_settings  # noqa: E402
-from graphrag.pipeline.embedder import get_embedder  # noqa: E402
+from graphrag.embedding import get_embedder  # noqa: E402
 from graphrag.pipeline.model import NodeInfo, StageContext, WorkItem  # noqa: E402
 from graphrag.pipeline.stages.embed import EmbedStage, embed_input  # noqa: E402
 

@@ -143,7 +143,7 @@ def latency(engine, embedder, queries: list[str], **opts) -> tuple[float, float]
 
 def recall(engine, embedder, queries: list[str], app_id: int, **opts) -> float:
     """Mean overlap of the HNSW path's top 10 with the exact top 10."""
-    from graphrag.pipeline.embedder import vector_literal
+    from graphrag.embedding import vector_literal
     from graphrag.retrieval.filters import filter_sql
     from graphrag.retrieval.model import SearchOptions
     from graphrag.retrieval.search import set_ef_search, vector_candidates, vector_sql
@@ -195,7 +195,7 @@ def main() -> None:
     args = ap.parse_args()
 
     from graphrag.config import load_settings
-    from graphrag.pipeline.embedder import get_embedder
+    from graphrag.embedding import get_embedder
 
     engine = bench_engine()
     embedder = get_embedder(load_settings())

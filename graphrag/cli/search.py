@@ -12,8 +12,8 @@ import click
 
 from graphrag.cli.options import db_option, engine_for, json_option, print_json
 from graphrag.config import Settings
+from graphrag.embedding import Embedder, count_tokens, get_embedder, get_tokenizer
 from graphrag.errors import InvalidInput
-from graphrag.pipeline.embedder import Embedder, count_tokens, get_embedder, get_tokenizer
 from graphrag.retrieval.batch import QueryLine, batch_search, read_query_lines
 from graphrag.retrieval.context import build_context
 from graphrag.retrieval.documents_search import document_search, document_search_options
