@@ -58,14 +58,24 @@ def models_dir(settings: Settings) -> Path:
     return Path(configured).expanduser() if configured else settings.home / "models"
 
 
+def _json_value(file: Path, key: str) -> int | None:
+    try:
+        value = json.loads(file.read_text()).get(key)
+    except (OSError, ValueError):
+        return None
+    return int(value) if isinstance(value, int | float) and 0 < value < 1_000_000 else None
+
+
 def max_seq_length(path: Path) -> int:
-    """The model's input window in tokens (``sentence_bert_config.json``)."""
-    cfg = path / "sentence_bert_config.json"
-    if cfg.is_file():
-        value = json.loads(cfg.read_text()).get("max_seq_length")
-        if value:
-            return int(value)
-    return DEFAULT_MAX_SEQ_LENGTH
+    """The model's input window in tokens, as sentence-transformers reads it:
+    ``sentence_bert_config.json`` (older saves), else the tokenizer's
+    ``model_max_length`` (sentence-transformers 6 saves it there), within the model's
+    position embeddings."""
+    window = (_json_value(path / "sentence_bert_config.json", "max_seq_length")
+              or _json_value(path / "tokenizer_config.json", "model_max_length")
+              or DEFAULT_MAX_SEQ_LENGTH)
+    positions = _json_value(path / "config.json", "max_position_embeddings")
+    return min(window, positions) if positions else window
 
 
 def _model_files(path: Path) -> list[Path]:

@@ -48,8 +48,10 @@ def reembed(engine: Engine, settings: Settings, app_name: str,
         app = get_app(conn, app_name)
         previous = column_dimension(conn)
     model = embedder or get_embedder(settings)
-    cleared = set_dimension(engine, model.dim) if previous != model.dim else []
     queued = switch_model(engine, app.id, model.name, force=True)
+    # Then the columns (clearing the other applications' vectors when the dimension
+    # changes); the pipeline run records the model for the application again.
+    cleared = set_dimension(engine, model.dim) if previous != model.dim else []
     stats = run_pipeline(engine, settings, app_name, stages=list(EMBED_STAGES),
                          progress=progress, embedder=model, batch_size=batch_size)
     return ReembedResult(app=app_name, model=model.name, dim=model.dim, previous_dim=previous,
