@@ -5,8 +5,8 @@ Batching: texts are tokenized once, sorted by token count and cut into batches o
 similar length (at most ``MAX_BATCH`` texts and ``BATCH_TOKENS`` padded tokens), so
 padding costs almost nothing; vectors are put back in input order. The int8 model
 quantizes activations with one scale per batch (dynamic quantization), so a text's int8
-vector moves slightly with its batch-mates (cosine >= 0.99; fp32 vectors do not move). Pooling and the
-model's own normalisation are inside the exported graph (they are sentence-transformers'
+vector moves slightly with its batch-mates (cosine >= 0.99; fp32 vectors do not move).
+Pooling and the model's own normalisation are inside the exported graph (they are sentence-transformers'
 modules, traced); the output is normalised once more, as ``normalize_embeddings=True``
 does. Input is truncated to the model's ``max_seq_length`` like sentence-transformers.
 
