@@ -8,7 +8,8 @@ quantizes activations with one scale per batch (dynamic quantization), so a text
 vector moves slightly with its batch-mates (cosine >= 0.99; fp32 vectors do not move).
 Pooling and the model's own normalisation are inside the exported graph (they are
 sentence-transformers' modules, traced); the output is normalised once more, as
-``normalize_embeddings=True`` does. Input is truncated to the model's ``max_seq_length`` like sentence-transformers.
+``normalize_embeddings=True`` does. Input is truncated to the model's ``max_seq_length``
+like sentence-transformers.
 
 Threads: bulk encoding uses one intra-op thread per usable core (``GRAPHRAG_EMBED_THREADS``
 overrides); a handful of texts (a search query) runs on a one-thread session, which is
