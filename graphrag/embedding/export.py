@@ -80,11 +80,11 @@ def is_exported(folder: Path) -> bool:
 
 def ensure_export(spec: ModelSpec, root: Path) -> Path:
     """The export folder of ``spec``, exporting first when it does not exist yet."""
-    from filelock import FileLock
-
     folder = export_folder(spec, root)
     if is_exported(folder):
         return folder
+    from filelock import FileLock
+
     root.mkdir(parents=True, exist_ok=True)
     with FileLock(str(folder) + ".lock"):
         if is_exported(folder):  # another process finished it while we waited

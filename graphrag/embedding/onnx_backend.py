@@ -92,6 +92,11 @@ class OnnxEmbedder:
             self._sessions[threads] = session
         return session
 
+    def warm(self, queries: bool = True) -> None:
+        """Create the session that :meth:`encode` will use (for queries: the one-thread
+        session) ahead of time, e.g. while the database connection opens."""
+        self._session(1 if queries else self.threads)
+
     def encode(self, texts: list[str]) -> np.ndarray:
         """One float32 row of norm 1 per text, in input order."""
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
