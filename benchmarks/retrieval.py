@@ -205,7 +205,7 @@ def main() -> None:
     args = parser.parse_args()
 
     from graphrag.config import load_settings
-    from graphrag.pipeline.embedder import get_embedder
+    from graphrag.embedding import get_embedder
 
     git_dirs = dict(item.split("=", 1) for item in args.git)
     git_dirs = {k: Path(v) for k, v in git_dirs.items()}

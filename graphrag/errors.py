@@ -8,7 +8,8 @@
     │       └── DocumentError  (corrupt/encrypted document; recorded, never stops a run)
     └── EnvironmentProblem   exit 3: the machine is not ready
         ├── DatabaseUnavailable
-        └── ModelUnavailable
+        ├── ModelUnavailable
+        └── ModelMismatch    (an application's vectors come from another model)
 
 Anything else is a bug: the CLI shows its traceback with ``--debug``.
 """
@@ -62,3 +63,8 @@ class DatabaseUnavailable(EnvironmentProblem):
 
 class ModelUnavailable(EnvironmentProblem):
     """The embedding model is missing or unusable."""
+
+
+class ModelMismatch(EnvironmentProblem):
+    """The configured embedding model (or backend) is not the one that made an
+    application's vectors: comparing them would be meaningless."""

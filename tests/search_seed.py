@@ -10,7 +10,7 @@ from sqlalchemy import Engine, text
 
 from graphrag.config import load_settings
 from graphrag.db.apps import ensure_app
-from graphrag.pipeline.embedder import get_embedder, vector_literal
+from graphrag.embedding import get_embedder, vector_literal
 from graphrag.pipeline.terms import refresh_terms
 
 # (key, kind, fqn, file_path, lang, (line_start, line_end), page, rank)

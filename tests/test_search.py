@@ -7,8 +7,8 @@ import json
 import pytest
 
 from graphrag.config import load_settings
+from graphrag.embedding import get_embedder
 from graphrag.errors import UnknownApplication, UnknownName
-from graphrag.pipeline.embedder import get_embedder
 from graphrag.retrieval import SearchOptions, search
 from graphrag.retrieval.filters import glob_to_regex
 from graphrag.retrieval.fusion import collapse, pagerank_factor, rrf

@@ -5,17 +5,17 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TextIO, TypeVar
 
 import click
 
-from graphrag.cli.options import db_option, engine_for, json_option, print_json
+from graphrag.cli.options import db_option, engine_for, json_option, print_json, settings_for
 from graphrag.config import Settings
+from graphrag.embedding import Embedder, count_tokens, get_embedder, get_tokenizer
 from graphrag.errors import InvalidInput
-from graphrag.pipeline.embedder import Embedder, count_tokens, get_embedder, get_tokenizer
 from graphrag.retrieval.batch import QueryLine, batch_search, read_query_lines
-from graphrag.retrieval.context import build_context
 from graphrag.retrieval.documents_search import document_search, document_search_options
 from graphrag.retrieval.hittest import ModeReport, hit_test
 from graphrag.retrieval.model import EXPANSIONS, MODES, SOURCES, SearchOptions
@@ -62,6 +62,27 @@ def _options(mode: str, top_k: int, min_similarity: float | None, kinds: str | N
 def _embedder(settings: Settings, modes: list[str]) -> Embedder | None:
     """The process-wide model, loaded only when a mode needs query vectors."""
     return get_embedder(settings) if any(m != "text" for m in modes) else None
+
+
+def _query_encoder(settings: Settings, modes: list[str]) -> Embedder | None:
+    """The model with its query session created (run while the database connects)."""
+    embedder = _embedder(settings, modes)
+    warm = getattr(embedder, "warm", None)
+    if warm is not None:
+        warm()
+    return embedder
+
+
+def _connect_and_load(db_url: str | None, modes: list[str]) -> tuple[Settings, Any,
+                                                                      Embedder | None]:
+    """Settings, engine and query encoder; the model loads in a second thread while the
+    engine connects and checks migrations (a one-shot search waits for the slower one
+    instead of both)."""
+    settings = settings_for(db_url)
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        loading = pool.submit(_query_encoder, settings, modes)
+        settings, engine = engine_for(db_url)
+        return settings, engine, loading.result()
 
 
 def _read_lines(path: str) -> list[QueryLine]:
@@ -116,17 +137,18 @@ def search_cmd(query: str | None, app_names: tuple[str, ...], mode: str, top_k: 
         raise click.UsageError("give a QUERY or --queries FILE (not both)")
     options = _options(mode, top_k, min_similarity, kinds, lang, path_glob, source, expand,
                        priors)
-    settings, engine = engine_for(db_url)
     if queries_file is not None:
         if granularity != "chunk" or adjacent_pages:
             raise click.UsageError("--granularity/--adjacent-pages need a single QUERY")
+        settings, engine = engine_for(db_url)
         _search_batch(engine, settings, list(app_names), queries_file, options,
                       as_json or json_envelope)
         return
+    settings, engine, embedder = _connect_and_load(db_url, [mode])
     # documents: sentence-level search and adjacent pages (graphrag.retrieval.sentences,
     # graphrag.retrieval.adjacent)
-    result = document_search(engine, list(app_names), query or "", options,
-                             _embedder(settings, [mode]), granularity, adjacent_pages)
+    result = document_search(engine, list(app_names), query or "", options, embedder,
+                             granularity, adjacent_pages)
     timing = " ".join(f"{k}={v}" for k, v in result.timing.items())
     if json_envelope:
         print_json(result.envelope())
@@ -175,6 +197,8 @@ def context_cmd(fqn: str | None, query: str | None, app_name: str, budget_tokens
     """Context around FQN (or --query) ranked by personalized PageRank, within a budget."""
     if (fqn is None) == (query is None):
         raise click.UsageError("give an FQN or --query (not both)")
+    from graphrag.retrieval.context import build_context  # networkx: only this command
+
     settings, engine = engine_for(db_url)
     tokenizer = get_tokenizer(settings)
     ctx = build_context(

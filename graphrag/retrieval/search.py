@@ -28,8 +28,9 @@ import numpy as np
 from sqlalchemy import Connection, Engine, text
 
 from graphrag.db.apps import get_app
+from graphrag.db.vectors import require_model
+from graphrag.embedding import Embedder, vector_literal
 from graphrag.errors import InvalidInput
-from graphrag.pipeline.embedder import Embedder, vector_literal
 from graphrag.retrieval.bm25 import bm25_candidates
 from graphrag.retrieval.expand import expand_calls
 from graphrag.retrieval.filters import filter_sql, validate
@@ -186,6 +187,8 @@ def search_many(engine: Engine, app_names: Sequence[str], queries: Sequence[str]
     t0 = time.perf_counter()
     with engine.connect() as conn:
         apps = resolve_apps(conn, app_names)
+        if options.needs_vectors and embedder is not None:
+            require_model(conn, apps, embedder.name)  # never compare two models' vectors
     with ThreadPoolExecutor(max_workers=1) as pool:
         text_future = pool.submit(_text_lists, engine, list(apps), queries, options)
         t1 = time.perf_counter()

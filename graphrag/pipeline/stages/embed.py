@@ -16,9 +16,12 @@ code does, and it cost ranking quality when it was embedded. Every other chunk (
 chunks, document pages and sections) is embedded as title, section path, summary and
 content, in that order.
 
-``embed_input_hash`` = sha256 of (model name, input): when it equals the stored value
+``embed_input_hash`` = sha256 of (model identity, input): when it equals the stored value
 and the chunk already has a vector, the stage skips the chunk (no encode). Fills ``emb``
-(unit norm), ``embed_model``, ``embed_ts`` and ``embed_input_hash``.
+(unit norm), ``embed_model`` (the model's identity: name, backend and hash, see
+:mod:`graphrag.embedding`), ``embed_ts`` and ``embed_input_hash``. The model and its
+batching (by similar length) are :mod:`graphrag.embedding`'s; a model of another
+dimension than the vector columns is handled by :func:`graphrag.db.vectors.ensure_dimension`.
 """
 
 from __future__ import annotations
@@ -29,14 +32,9 @@ from datetime import UTC, datetime
 
 import numpy as np
 
+from graphrag.db.vectors import ensure_dimension
+from graphrag.embedding import Embedder, get_embedder, model_identity, vector_literal
 from graphrag.errors import EnvironmentProblem
-from graphrag.pipeline.embedder import (
-    Embedder,
-    check_dimension,
-    get_embedder,
-    model_location,
-    vector_literal,
-)
 from graphrag.pipeline.model import (
     NodeInfo,
     Stage,
@@ -108,14 +106,20 @@ def _store(item: WorkItem, embedder: Embedder, digest: str, vector: np.ndarray,
     item.set("embed_input_hash", digest)
 
 
+def run_embedder(ctx: StageContext) -> Embedder:
+    """The run's embedder (loaded once), the vector columns fitted to its dimension."""
+    model = ctx.resource("embedder", lambda: get_embedder(ctx.settings))
+    ctx.resource("embedder_checked",
+                 lambda: ensure_dimension(ctx.engine, model.name, model.dim) or True)
+    return model
+
+
 class EmbedStage(Stage):
     name = "embed"
 
     def embedder(self, ctx: StageContext) -> Embedder:
         """The run's embedder, its dimension checked against ``chunks.emb`` once."""
-        model = ctx.resource("embedder", lambda: get_embedder(ctx.settings))
-        ctx.resource("embedder_checked", lambda: check_dimension(ctx.engine, model) or True)
-        return model
+        return run_embedder(ctx)
 
     def process(self, item: WorkItem, prepared: object, ctx: StageContext) -> None:
         raise NotImplementedError("embed runs whole batches")  # see run()
@@ -144,7 +148,9 @@ class EmbedStage(Stage):
     def _model_name(self, ctx: StageContext) -> str:
         """The embedder's name, without loading the model when an injected one exists."""
         loaded = ctx.peek("embedder")
-        return loaded.name if loaded is not None else model_location(ctx.settings)[1]
+        if loaded is not None:
+            return loaded.name
+        return ctx.resource("embed_model_identity", lambda: model_identity(ctx.settings))
 
     def _encode(self, embedder: Embedder, texts: list[str],
                 todo: list[tuple[WorkItem, str]], result: StageResult
