@@ -92,6 +92,7 @@ class Score:
     by_resolution: dict = field(default_factory=dict)
     by_call_kind: dict = field(default_factory=dict)
     seconds: float = 0.0
+    examples: dict = field(default_factory=dict)
 
     @property
     def precision(self) -> float:
@@ -326,6 +327,9 @@ def score(name: str, lang: str, root: Path, include: list[str], sites: list[Site
         elif any(line in resolved_lines[src_file] for line in edge.lines):
             res[label]["wrong"] += 1
             out.wrong += 1
+            out.examples.setdefault("wrong", []).append(
+                f"{label} {by_key[edge.src_key].fqn} -> {by_key[edge.dst_key].fqn} "
+                f"@{src_file}:{edge.lines}")
             dst = by_key[edge.dst_key]
             if (dst.parent_key, dst.name) in true_by_src.get(edge.src_key, set()):
                 out.wrong_overload += 1
@@ -336,6 +340,10 @@ def score(name: str, lang: str, root: Path, include: list[str], sites: list[Site
     for pair, kind in truth.items():
         kinds[kind]["truth"] += 1
         kinds[kind]["found"] += pair in found
+        if pair not in found:
+            out.examples.setdefault("missed", []).append(
+                f"{kind} {by_key[pair[0]].fqn} -> {by_key[pair[1]].fqn} "
+                f"@{by_key[pair[0]].file_path}")
     out.truth = len(truth)
     out.found = len(found)
     out.by_resolution = {k: dict(v) for k, v in sorted(res.items())}
@@ -349,7 +357,7 @@ def _ratio(a: int, b: int) -> str:
     return f"{a / b:.3f}" if b else "-"
 
 
-def print_score(s: Score) -> None:
+def print_score(s: Score, show: int = 0) -> None:
     print(f"\n## {s.name} ({s.lang}): {s.files} files, {s.lines} lines")
     print(f"precision {s.precision:.3f} ({s.correct} correct, {s.wrong} wrong, "
           f"{s.unverifiable} unverifiable; {s.wrong_overload} wrong overload)   "
@@ -365,6 +373,9 @@ def print_score(s: Score) -> None:
     print("|---|---|---|---|")
     for kind, c in s.by_call_kind.items():
         print(f"| {kind} | {c['truth']} | {c['found']} | {_ratio(c['found'], c['truth'])} |")
+    for what, rows in sorted(s.examples.items()):
+        for row in rows[:show]:
+            print(f"  {what}: {row}")
 
 
 def main() -> None:
@@ -375,6 +386,8 @@ def main() -> None:
     ap.add_argument("--java", type=Path, help="a Java source root (e.g. gson/src/main/java)")
     ap.add_argument("--only", choices=["python", "typescript", "java"])
     ap.add_argument("--json", type=Path, help="also write the scores as JSON here")
+    ap.add_argument("--show", type=int, default=0, metavar="N",
+                    help="print N wrong and N missed edges per code base")
     args = ap.parse_args()
     cache: Path = args.cache
     (cache / "truth").mkdir(parents=True, exist_ok=True)
@@ -388,14 +401,14 @@ def main() -> None:
             truth = cache / "truth" / f"py-{name}-{version}-jedi{jedi.__version__}.jsonl"
             sites = _cached(truth, lambda r=root, p=package: python_sites(r, p))
             scores.append(score(f"{name} {version}", "python", root, [f"{package}/**"], sites))
-            print_score(scores[-1])
+            print_score(scores[-1], args.show)
     if args.only in (None, "typescript"):
         name, version, sub = TS_PACKAGE
         root = _npm_source(cache, name, version) / sub
         truth = cache / "truth" / f"ts-{name}-{version}-typescript{TYPESCRIPT}.jsonl"
         sites = _cached(truth, lambda: ts_sites(cache, root))
         scores.append(score(f"{name} {version}", "typescript", root, [], sites))
-        print_score(scores[-1])
+        print_score(scores[-1], args.show)
     if args.only in (None, "java"):
         if args.java is None:
             print("\n(java skipped: pass --java SOURCE_ROOT)")
@@ -404,7 +417,7 @@ def main() -> None:
             sites = java_sites(cache, root)
             scores.append(score(root.as_posix().removeprefix(str(ROOT)), "java", root, [],
                                 sites))
-            print_score(scores[-1])
+            print_score(scores[-1], args.show)
     if args.json:
         args.json.write_text(json.dumps([{**vars(s), "precision": s.precision,
                                           "recall": s.recall} for s in scores], indent=1))

@@ -238,6 +238,69 @@ def test_java_resolution():
     assert ("src/com/acme/Service.java", "com.acme.db") in edges(graph, "IMPORTS")
 
 
+def _overload(fqn: str, parent: str, *params: str, kind: str = "METHOD", **meta):
+    name = fqn.split("(", 1)[0].rsplit(".", 1)[-1]
+    return sym(kind, fqn, parent, name=name, params=[[f"p{i}", t] for i, t in
+                                                   enumerate(params)], **meta)
+
+
+def _args(c: Call, *types: str | None) -> Call:
+    c.args, c.arg_types = len(types), list(types)
+    return c
+
+
+def test_overloads_are_chosen_by_arity_and_argument_types():
+    p = "com.acme.Parser"
+    base = ParseResult(
+        path="src/com/acme/Base.java", lang="java", module="com.acme", package="com.acme",
+        symbols=[sym("CLASS", "com.acme.Base"), sym("CLASS", "com.acme.Source"),
+                 sym("CLASS", "com.acme.FileSource"),
+                 _overload("com.acme.Base.parse(Source)", "com.acme.Base", "Source"),
+                 _overload("com.acme.Base.parse(int)", "com.acme.Base", "int")],
+        heritage=[Heritage("com.acme.FileSource", "Source", "extends", 1)],
+    )
+    parser = ParseResult(
+        path="src/com/acme/Parser.java", lang="java", module="com.acme", package="com.acme",
+        symbols=[sym("CLASS", p),
+                 _overload(f"{p}.<init>(String)", p, "String", kind="CONSTRUCTOR"),
+                 _overload(f"{p}.<init>(String,int)", p, "String", "int", kind="CONSTRUCTOR"),
+                 _overload(f"{p}.parse(String)", p, "String"),
+                 _overload(f"{p}.parse(String,String)", p, "String", "String"),
+                 _overload(f"{p}.parse(int)", p, "int"),
+                 _overload(f"{p}.log(Object...)", p, "Object..."),
+                 _overload(f"{p}.log(String)", p, "String"),
+                 sym("METHOD", f"{p}.run", p)],
+        heritage=[Heritage(p, "Base", "extends", 1)],
+        var_types={f"{p}.run": {"name": "String", "src": "FileSource"},
+                   f"{p}.parse(String)": {}},
+        calls=[_args(call(f"{p}.run", "parse", None, 10), "String"),            # literal
+               _args(call(f"{p}.run", "parse", None, 11), "=var:name", None),   # arity
+               _args(call(f"{p}.run", "parse", None, 12), "short"),             # widening
+               _args(call(f"{p}.run", "parse", None, 13), "=var:src"),          # subtype
+               _args(call(f"{p}.run", "log", None, 14), "int", "int", "int"),   # varargs
+               _args(call(f"{p}.run", "Parser", None, 15, "new"), "String", "int"),
+               # an overload calling its own name means a sibling, not itself
+               _args(call(f"{p}.parse(String)", "parse", None, 16), None, None)],
+    )
+    graph = build_graph([base, parser])
+    calls = edges(graph, "CALLS")
+    assert calls == {
+        (f"{p}.run", f"{p}.parse(String)"),
+        (f"{p}.run", f"{p}.parse(String,String)"),
+        (f"{p}.run", f"{p}.parse(int)"),
+        (f"{p}.run", "com.acme.Base.parse(Source)"),
+        (f"{p}.run", f"{p}.log(Object...)"),
+        (f"{p}.run", f"{p}.<init>(String,int)"),
+        (f"{p}.parse(String)", f"{p}.parse(String,String)"),
+    }
+    assert edge(graph, "CALLS", f"{p}.run", "com.acme.Base.parse(Source)").resolution \
+        == "inherited"
+    # only the overload with the same parameter list is overridden
+    assert edges(graph, "OVERRIDES") == {(f"{p}.parse(int)", "com.acme.Base.parse(int)")}
+    # each overload keeps the stable key it had as `fqn + key suffix`
+    assert node(graph, f"{p}.parse(int)").key == f"sym:java:{p}.parse(int)"
+
+
 # --------------------------------------------------------------------- kotlin
 def test_kotlin_unknown_heritage_and_companion():
     shapes = ParseResult(

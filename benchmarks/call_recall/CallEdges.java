@@ -95,7 +95,10 @@ public class CallEdges {
                 String name = ((IdentifierTree) select).getName().toString();
                 kind = name.equals("this") || name.equals("super") ? "delegation" : "bare";
             }
-            emit(at, kind, trees.getElement(getCurrentPath()));
+            // javac inserts `super()` into constructors that do not call one: no position
+            if (pos.getEndPosition(cu, node) >= 0) {
+                emit(at, kind, trees.getElement(getCurrentPath()));
+            }
             return super.visitMethodInvocation(node, unused);
         }
 

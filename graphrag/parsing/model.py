@@ -98,6 +98,11 @@ class Call:
     Python/Kotlin ``Foo()`` is recorded as ``call`` and the resolver decides);
     ``ref`` for a function passed as a value (``handler`` in
     ``HandleFunc("/x", handler)``, ``this::save``).
+
+    ``args`` is the number of arguments where the language overloads (None = not
+    recorded) and ``arg_types`` their static types where readable: a type name (from a
+    literal, ``new T()``, a cast) or ``"=var:name"`` for a plain name the resolver types
+    from the caller's locals and fields; None when unknown. They pick the overload.
     """
 
     caller: str | None
@@ -105,6 +110,8 @@ class Call:
     receiver: list[str] | None
     line: int
     kind: str = "call"
+    args: int | None = None
+    arg_types: list[str | None] | None = None
 
 
 @dataclass

@@ -212,6 +212,7 @@ class _Extractor:
                 self._class(node)
             else:
                 self._function(node)
+        self._merge_overload_stubs()
         for node in assignments:
             self._assignment(node)
         for node in _in_order(refs.get("reference.call", [])):
@@ -309,6 +310,30 @@ class _Extractor:
         self.scopes[node.id] = _Scope(symbol, node, types, self_name)
         if types:
             self._var_types(fqn).update(types)
+
+    def _merge_overload_stubs(self) -> None:
+        """``@overload`` stubs attach to their implementation: the implementation (the
+        definition without ``@overload``) is the one symbol of that fqn and lists the stub
+        signatures in ``meta["overloads"]``; with no implementation (a Protocol, a stub
+        file) the first stub stands for all."""
+        groups: dict[str, list[Symbol]] = {}
+        for sym in self.result.symbols:
+            if sym.kind in _CALLABLE_KINDS:
+                groups.setdefault(sym.fqn, []).append(sym)
+        dropped: set[int] = set()
+        for syms in groups.values():
+            stubs = [s for s in syms if _is_overload_stub(s)]
+            if not stubs:
+                continue
+            impl = next((s for s in syms if not _is_overload_stub(s)), stubs[0])
+            impl.meta["overloads"] = [s.signature for s in stubs]
+            dropped.update(id(s) for s in stubs if s is not impl)
+        if dropped:
+            self.result.symbols = [s for s in self.result.symbols if id(s) not in dropped]
+            for scope in self.scopes.values():
+                if id(scope.symbol) in dropped:  # calls in a stub belong to the implementation
+                    scope.symbol = next(s for s in groups[scope.symbol.fqn]
+                                        if id(s) not in dropped)
 
     def _endpoint(self, node: Node) -> dict[str, str] | None:
         """``{"http_method", "route"}`` when a decorator registers the function as a route."""
@@ -507,6 +532,10 @@ class _Extractor:
 
 
 # -- small tree helpers ----------------------------------------------------------------
+
+
+def _is_overload_stub(sym: Symbol) -> bool:
+    return any(d.rsplit(".", 1)[-1] == "overload" for d in sym.meta.get("decorators", []))
 
 
 def _in_order(nodes: list[Node]) -> list[Node]:

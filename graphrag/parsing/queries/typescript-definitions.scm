@@ -41,6 +41,14 @@
 (abstract_method_signature
   name: (_)) @definition.method
 
+; Overload signatures: attached to the implementation that follows them.
+(function_signature
+  name: (_)) @definition.overload_signature
+
+(class_body
+  (method_signature
+    name: (_)) @definition.overload_signature)
+
 (interface_body
   (method_signature
     name: (_)) @definition.method)

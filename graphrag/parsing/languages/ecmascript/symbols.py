@@ -38,6 +38,7 @@ def collect(ctx: FileContext, definitions: list[tuple[str, Node]]) -> None:
         "definition.function_default": _function_default,
         "definition.method": _method,
         "definition.field": _field,
+        "definition.overload_signature": _overload_signature,
     }
     for name, node in definitions:
         handler = handlers.get(name)
@@ -60,6 +61,25 @@ def collect_variable_types(ctx: FileContext, definitions: list[tuple[str, Node]]
         type_ = simple_type(node_text(declared)) if declared else None
         ctx.set_var_type(scope, node_text(node.child_by_field_name("name")),
                          type_ or infer_type(node.child_by_field_name("value")))
+
+
+def _overload_signature(ctx: FileContext, node: Node) -> None:
+    """A TypeScript overload signature (``function f(a: string): T;`` or a bodiless
+    method in a class) is no node of its own: there is one body, so the implementation
+    is the call target and lists the signatures in ``meta["overloads"]``."""
+    name = node_text(node.child_by_field_name("name"))
+    fqn = ctx.child_fqn(ctx.owner_of(node), name)
+    text = " ".join(node_text(node).split()).rstrip(";")
+    doc = doc_comment(outer_node(node))
+
+    def attach() -> None:
+        sym = ctx.by_fqn.get(fqn)
+        if sym is not None and sym.kind in ("FUNCTION", "METHOD", "CONSTRUCTOR", "ENDPOINT"):
+            sym.meta.setdefault("overloads", []).append(text)
+            if sym.doc_comment is None:  # the doc usually sits on the first signature
+                sym.doc_comment = doc
+
+    ctx.deferred.append(attach)
 
 
 # ---------------------------------------------------------------- shared helpers
