@@ -258,3 +258,14 @@ def test_every_sample_file_parses_cleanly(path: str) -> None:
     assert ParseResult.from_dict(result.to_dict()) == result
     documented = [s for s in result.symbols if s.kind in ("CLASS", "INTERFACE", "ENUM")]
     assert all(s.doc_comment for s in documented)
+
+
+def test_broken_type_hides_no_later_type() -> None:
+    result = parse_text("package p;\n\nclass Broken {\n    void bad( { int x = ; }\n"
+                        "    void fine() { helper(); }\n}\n\n"
+                        "class Ok {\n    void run() { other(); }\n}\n\n"
+                        "interface Later { void go(); }\n", "p/Broken.java")
+    assert result.error_count > 0
+    assert {"p.Broken.fine", "p.Ok", "p.Ok.run", "p.Later", "p.Later.go"} <= {
+        s.fqn for s in result.symbols}
+    assert ("p.Ok.run", "other") in [(c.caller, c.name) for c in result.calls]

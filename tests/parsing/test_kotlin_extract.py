@@ -234,3 +234,23 @@ def test_every_sample_file_parses_cleanly(path: str) -> None:
     documented = [s for s in result.symbols
                   if s.kind in ("CLASS", "INTERFACE", "ENUM", "OBJECT", "FUNCTION")]
     assert all(s.doc_comment for s in documented)
+
+
+@pytest.mark.parametrize("newer", [
+    'val s = $$"$x"\n',  # multi-dollar interpolation (Kotlin 2.1)
+    "class B {\n    fun n(x: Any) = when (x) { is Int if x > 0 -> 1; else -> 0 }\n}\n",  # guards
+])
+def test_newer_syntax_hides_no_later_declaration(newer: str) -> None:
+    """tree-sitter-kotlin 1.1.0 (the newest) puts everything after such a declaration into
+    one ERROR node; every declaration outside the bad one must still come out, at its own
+    line and character offset."""
+    head = "package p\n\nclass A {\n    fun m() = helper()\n}\n\n"
+    tail = "\nclass C {\n    fun k() = g(\"é\")\n}\n\nfun last() = 3\n"
+    text = head + newer + tail
+    result = parse_text(text)
+    assert result.error_count > 0
+    assert {s.fqn for s in result.symbols} >= {"p.A", "p.A.m", "p.C", "p.C.k", "p.last"}
+    last = symbol(result, "p.last")
+    assert last.line_start == text.count("\n", 0, text.index("fun last")) + 1
+    assert last.char_start == text.index("fun last")
+    assert [(c.caller, c.name) for c in result.calls] == [("p.A.m", "helper"), ("p.C.k", "g")]

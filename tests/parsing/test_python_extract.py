@@ -259,3 +259,16 @@ def test_non_ascii_char_offsets() -> None:
 ])
 def test_clean_type(annotation: str, expected: str) -> None:
     assert clean_type(annotation) == expected
+
+
+def test_overload_stubs_attach_to_the_implementation() -> None:
+    result = parsed("app/utils/pricing.py")
+    impl = sym(result, "app.utils.pricing.to_money")  # exactly one symbol for the name
+    assert impl.line_start == line_of("app/utils/pricing.py", "def to_money(amount: float | str)")
+    assert impl.meta["overloads"] == ["def to_money(amount: float) -> Decimal",
+                                      "def to_money(amount: str) -> Decimal"]
+    # without an implementation (a Protocol) the first stub stands for the name
+    stubs = snippet("from typing import overload\nclass P:\n    @overload\n"
+                    "    def f(self, a: int) -> int: ...\n    @overload\n"
+                    "    def f(self, a: str) -> str: ...\n")
+    assert sym(stubs, "pkg.mod.P.f").line_start == 3

@@ -290,3 +290,36 @@ def test_sample_routes_and_injection() -> None:
     assert ("log", "src/utils/logger") in {(i.alias, i.target) for i in index.imports}
     assert ("errorHandler", "src/middleware:errorHandler") in {
         (i.alias, i.target) for i in index.imports}
+
+
+def test_syntax_errors_keep_every_declaration_outside_them() -> None:
+    """Variance annotations and `export type *` (newer than tree-sitter-typescript 0.23.2,
+    the newest wheel) and a plain syntax error lose nothing around them."""
+    result = parse("export class A {\n  m(): number { return helper(); }\n}\n"
+                   "export type * from './types';\n"
+                   "interface Box<in T, out U> {\n  get(): U;\n}\n"
+                   "const broken = (a, b => ;\n"
+                   "export function after(): number { return other(); }\n"
+                   "export class Z {\n  n(): void {}\n}\n")
+    assert result.error_count > 0
+    assert {s.fqn for s in result.symbols} == {
+        "src/a:A", "src/a:A.m", "src/a:Box", "src/a:Box.get", "src/a:after", "src/a:Z",
+        "src/a:Z.n"}
+    assert [(c.caller, c.name) for c in result.calls] == [
+        ("src/a:A.m", "helper"), ("src/a:after", "other")]
+
+
+def test_overload_signatures_attach_to_the_implementation() -> None:
+    result = parse("/** Doc on the first signature. */\n"
+                   "export function f(a: string): string;\n"
+                   "export function f(a: number): number;\n"
+                   "export function f(a: any) { return g(a); }\n"
+                   "class C {\n  m(a: string): void;\n  m(a: any) {}\n}\n")
+    (impl,) = [s for s in result.symbols if s.name == "f"]
+    assert (impl.fqn, impl.line_start, impl.doc_comment) == (
+        "src/a:f", 4, "Doc on the first signature.")
+    assert impl.meta["overloads"] == ["function f(a: string): string",
+                                      "function f(a: number): number"]
+    assert symbol(result, "src/a:C.m").meta["overloads"] == ["m(a: string): void"]
+    assert [s.fqn for s in result.symbols if s.name == "m"] == ["src/a:C.m"]
+    assert calls_of(result, "src/a:f")[0].name == "g"

@@ -17,6 +17,7 @@ from pathlib import PurePosixPath
 from tree_sitter import Node, QueryCursor
 
 from graphrag.parsing import registry
+from graphrag.parsing.languages._common import decl_starts, recover
 from graphrag.parsing.languages._jvm import (
     Annotation,
     NodeKey,
@@ -66,13 +67,21 @@ _CAPTURE_KINDS = {
     "definition.constructor": "CONSTRUCTOR", "definition.field": "FIELD",
 }
 _ANNOTATION_TYPES = frozenset({"annotation", "marker_annotation"})
+_DECL_START = decl_starts("public private protected abstract final sealed non-sealed static "
+                          "strictfp class interface enum record")
 _NAME_TYPES = frozenset({"identifier", "scoped_identifier"})
 
 
 def extract(source: bytes, rel_path: str, ctx: RepoContext) -> ParseResult:
-    """Parse one Java file into symbols, imports, calls, heritage and var types."""
-    tree = registry.parser(LANG).parse(source)
-    return _JavaFile(source, rel_path, tree.root_node).run()
+    """Parse one Java file into symbols, imports, calls, heritage and var types (a bad
+    top-level type does not hide the next ones: :func:`recover`)."""
+    parser = registry.parser(LANG)
+    tree = parser.parse(source)
+    errors = count_errors(tree.root_node)
+    result = _JavaFile(source, rel_path,
+                       recover(parser, source, tree, _DECL_START).root_node).run()
+    result.error_count = errors
+    return result
 
 
 class _JavaFile:

@@ -15,6 +15,7 @@ from pathlib import PurePosixPath
 from tree_sitter import Node, QueryCursor
 
 from graphrag.parsing import registry
+from graphrag.parsing.languages._common import decl_starts, recover
 from graphrag.parsing.languages._jvm import (
     Annotation,
     NodeKey,
@@ -49,6 +50,10 @@ _TYPE_NODES = frozenset({
     "non_nullable_type", "type_identifier",
 })
 _ANNOTATION_TYPES = frozenset({"annotation"})
+_DECL_START = decl_starts(
+    "public private internal protected open abstract final sealed data enum annotation "
+    "inline value expect actual fun class interface object val var const typealias "
+    "suspend operator infix tailrec external lateinit")
 _PREFIX_OPERATORS = frozenset({"!", "-", "+", "++", "--"})
 _BODY_TYPES = frozenset({"class_body", "enum_class_body", "function_body", "block"})
 # Children that end a property/parameter header (initialiser, delegate, accessors).
@@ -56,9 +61,18 @@ _PROPERTY_TAIL = frozenset({"=", "property_delegate", "getter", "setter"})
 
 
 def extract(source: bytes, rel_path: str, ctx: RepoContext) -> ParseResult:
-    """Parse one Kotlin file into symbols, imports, calls, heritage and var types."""
-    tree = registry.parser(LANG).parse(source)
-    return _KotlinFile(source, rel_path, tree.root_node).run()
+    """Parse one Kotlin file into symbols, imports, calls, heritage and var types.
+
+    A top-level declaration with syntax the grammar does not know (``$$"..."``, guard
+    conditions in ``when``) is blanked so that the declarations after it survive
+    (:func:`recover`); ``error_count`` counts the errors of the file as written."""
+    parser = registry.parser(LANG)
+    tree = parser.parse(source)
+    errors = count_errors(tree.root_node)
+    result = _KotlinFile(source, rel_path,
+                         recover(parser, source, tree, _DECL_START).root_node).run()
+    result.error_count = errors
+    return result
 
 
 class _KotlinFile:
