@@ -21,7 +21,7 @@ callable node whose lines contain it (the file node at top level), so a call ins
 overload counts against that overload. The callee is the graph node with the resolver's
 name whose lines contain the resolver's declaration line (Python ``Foo()`` -> ``Foo``'s own
 ``__init__``; a class without its own constructor gives no edge; a TypeScript overload
-signature maps to the implementation when the graph has no node for the signature).
+signature maps to the implementation, or for an interface to its first signature).
 Resolver targets outside the repository, or with no graph node, are not counted.
 
 Precision counts only graphrag edges that the resolver can judge: an edge none of whose
@@ -290,10 +290,15 @@ def score(name: str, lang: str, root: Path, include: list[str], sites: list[Site
         inside = [n for n in nodes if n.line_start <= site.target_line <= n.line_end]
         if inside:
             return min(inside, key=lambda n: n.line_end - n.line_start).key
-        if site.overload_signature:  # TS: the implementation follows its signatures
+        if site.overload_signature:
+            # TS: the implementation follows its signatures; an interface's further
+            # signatures are listed on the first one
             after = [n for n in nodes if n.line_start > site.target_line]
             if after:
                 return min(after, key=lambda n: n.line_start).key
+            before = [n for n in nodes if n.line_start < site.target_line]
+            if before:
+                return max(before, key=lambda n: n.line_start).key
         return None
 
     resolved_lines: dict[str, set[int]] = defaultdict(set)

@@ -311,13 +311,36 @@ class Scopes:
             ent = Ent("super", cls) if cls is not None else UNKNOWN
         elif head == "?":
             return UNKNOWN
+        elif head.endswith("()"):  # `make().x()`: the declared result of a bare call
+            ent = _returned(self._eval_call_type(ctx, head[:-2], 0))
         else:
             ent, start = self._chain_head(ctx, chain, mode)
         for part in chain[start:]:
+            if part.endswith("()") and ent.kind in ("instance", "static", "super", "module",
+                                                    "package"):
+                ent = self._call_result(ent, part[:-2])  # chained call `a.b().c()`
+                continue
             if ent.kind in ("unknown", "external", "bound", "super"):
                 return ent if ent.kind != "super" else UNKNOWN
             ent = self.member_of(ent, part) or UNKNOWN
         return ent
+
+    def _call_result(self, recv: Ent, name: str) -> Ent:
+        """The declared result type of calling ``name`` on ``recv`` (``return-type``)."""
+        found = self._method_of(recv, name)
+        node = found.node if found is not None else None
+        if node is None:
+            # a method we do not know on a known class: inherited from outside the repo
+            return EXTERNAL if recv.kind in ("instance", "static", "super") else UNKNOWN
+        if node.kind in TYPE_KINDS:
+            return Ent("instance", node, resolution="return-type")
+        if node.kind == "CONSTRUCTOR":
+            parent = self.table.parent(node)
+            return Ent("instance", parent, resolution="return-type") if parent else EXTERNAL
+        returned = node.meta.get("return_type")
+        if isinstance(returned, str) and returned:
+            return _returned(self.eval_type(self.ctx_of(node), returned))
+        return EXTERNAL
 
     def _chain_head(self, ctx: Ctx, chain: list[str], mode: str) -> tuple[Ent, int]:
         found = self.lookup(ctx, chain[0], mode)
@@ -424,6 +447,8 @@ class Scopes:
             hit = self.find_method(node, name)
             if hit is None:
                 return None
+            if recv.resolution == "return-type":  # receiver typed by a call's result
+                return Ent("node", hit[0], resolution="return-type")
             own = "self" if recv.resolution == "self" else "type"
             return Ent("node", hit[0], resolution=own if hit[1] else "inherited")
         if recv.kind == "super" and node is not None:
@@ -461,6 +486,13 @@ def _module_var(scope: FileScope, name: str) -> str | None:
         if found and name in found:
             return found[name]
     return None
+
+
+def _returned(ent: Ent) -> Ent:
+    """An instance obtained from a call result, labelled ``return-type``."""
+    if ent.kind == "instance" and ent.node is not None:
+        return Ent("instance", ent.node, resolution="return-type")
+    return ent if ent.kind != "unknown" else EXTERNAL
 
 
 def _with_resolution(ent: Ent, resolution: str) -> Ent:

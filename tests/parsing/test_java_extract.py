@@ -152,8 +152,11 @@ def test_receiver_chains_and_call_kinds() -> None:
     (new_product,) = calls_named(service, "Product")
     assert (new_product.kind, new_product.receiver, new_product.caller) == (
         "new", None, f"{caller}.createProduct")
-    (or_else,) = calls_named(service, "orElseThrow")
-    assert or_else.receiver == ["?"]
+    (or_else,) = calls_named(service, "orElseThrow")  # a call result names its call
+    assert or_else.receiver == ["productRepository", "findById()"]
+    chains = parse_text("class A { void f() { new B().g().h(); make().k(); xs[0].m(); } }")
+    assert {c.name: c.receiver for c in chains.calls if c.name in ("h", "k", "m")} == {
+        "h": ["B()", "g()"], "k": ["make()"], "m": ["?"]}
     (sup,) = calls_named(parse("repository/ProductRepository.java"), "save")
     assert sup.receiver == ["super"]
     (static_imported,) = calls_named(parse("controller/ProductController.java"), "formatCents")

@@ -179,7 +179,7 @@ function f(svc: Service) {
 """)
     assert [(c.name, c.receiver) for c in calls_of(result, "src/a:f")] == [
         ("list", ["svc"]), ("fn", ["ns"]), ("find", ["this", "repo"]), ("x", ["super"]),
-        ("run", ["?"]), ("make", None), ("d", ["a", "b", "c"])]
+        ("run", ["make()"]), ("make", None), ("d", ["a", "b", "c"])]
 
 
 def test_function_var_types() -> None:

@@ -373,14 +373,23 @@ class _JavaFile:
     def _locals(self) -> None:
         query = registry.query(LANG, "java-locals")
         for _, caps in QueryCursor(query).matches(self.root):
-            scope = self._caller(caps["local"][0])
+            param = "param" in caps
+            node = caps["param" if param else "local"][0]
+            scope = self._caller(node)
             if scope not in self.callables:
                 continue
             type_text = text_of(caps["type"][0])
             value = caps.get("value", [None])[0]
             inferred = self._local_type(type_text, value)
-            if inferred:
-                self.result.var_types.setdefault(scope, {})[text_of(caps["name"][0])] = inferred
+            if not inferred:
+                continue
+            names = self.result.var_types.setdefault(scope, {})
+            if param:
+                # a lambda's or an anonymous class method's parameter is typed in the
+                # enclosing method, unless that already has a name like it
+                names.setdefault(text_of(caps["name"][0]), inferred)
+            else:
+                names[text_of(caps["name"][0])] = inferred
 
     def _local_type(self, type_text: str, value: Node | None) -> str | None:
         if type_text != "var":
@@ -443,7 +452,8 @@ def _arg_type(node: Node) -> str | None:
 
 def receiver_chain(node: Node) -> list[str]:
     """``this`` -> ["this"], ``this.repo`` -> ["this", "repo"], ``a.b`` -> ["a", "b"];
-    anything else (a call result, an index, a cast) -> ["?"]."""
+    a call result is its call with ``()``: ``a.b().c`` -> ["a", "b()", "c"],
+    ``new Foo()`` -> ["Foo()"]; anything else (an index, a cast) -> ["?"]."""
     if node.type in ("this", "super"):
         return [node.type]
     if node.type == "identifier":
@@ -453,6 +463,17 @@ def receiver_chain(node: Node) -> list[str]:
         if head == ["?"]:
             return head
         return [*head, text_of(node.child_by_field_name("field"))]
+    if node.type == "method_invocation":
+        obj = node.child_by_field_name("object")
+        head = receiver_chain(obj) if obj is not None else []
+        if head == ["?"]:
+            return head
+        return [*head, text_of(node.child_by_field_name("name")) + "()"]
+    if node.type == "object_creation_expression" and node.child_by_field_name("object") is None:
+        parts = _type_parts(node.child_by_field_name("type"))
+        return [*parts[:-1], parts[-1] + "()"] if parts else ["?"]
+    if node.type == "parenthesized_expression" and node.named_child_count == 1:
+        return receiver_chain(node.named_children[0])
     return ["?"]
 
 

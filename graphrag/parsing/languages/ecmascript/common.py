@@ -135,20 +135,31 @@ def clean_jsdoc(text: str) -> str | None:
     return cleaned or None
 
 
-def receiver_chain(node: Node) -> list[str]:
+def receiver_chain(node: Node, calls: bool = False) -> list[str]:
     """Receiver chain of a call's object: ``this.repo`` -> ["this", "repo"]; ["?"] when
-    the object is an expression we cannot name (a call result, an index...)."""
+    the object is an expression we cannot name (an index...). With ``calls`` a call
+    result names its call: ``a.b().c`` -> ["a", "b()", "c"], ``new Foo()`` -> ["Foo()"]
+    (without, a call result is ["?"])."""
     if node.type in ("this", "super", "identifier"):
         return [node_text(node)]
     if node.type == "member_expression":
-        head = receiver_chain(node.child_by_field_name("object"))
+        head = receiver_chain(node.child_by_field_name("object"), calls)
         if head == ["?"]:
             return head
         return [*head, node_text(node.child_by_field_name("property"))]
     if node.type in ("non_null_expression", "parenthesized_expression") and node.named_children:
         inner = [c for c in node.named_children if c.type != "comment"]
-        if len(inner) == 1 and node.type == "non_null_expression":
-            return receiver_chain(inner[0])
+        if len(inner) == 1 and (node.type == "non_null_expression" or calls):
+            return receiver_chain(inner[0], calls)
+    if calls and node.type in ("call_expression", "new_expression"):
+        field = "function" if node.type == "call_expression" else "constructor"
+        callee = node.child_by_field_name(field)
+        if callee is not None and callee.type == "identifier":
+            return [node_text(callee) + "()"]
+        if callee is not None and callee.type == "member_expression":
+            head = receiver_chain(callee.child_by_field_name("object"), calls)
+            if head != ["?"]:
+                return [*head, node_text(callee.child_by_field_name("property")) + "()"]
     return ["?"]
 
 

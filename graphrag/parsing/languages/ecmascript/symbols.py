@@ -370,6 +370,11 @@ def _method(ctx: FileContext, node: Node) -> None:
     in_class = node.parent.type == "class_body"
     kind = "CONSTRUCTOR" if in_class and name == "constructor" else "METHOD"
     fqn = ctx.child_fqn(parent, name)
+    first = ctx.by_fqn.get(fqn)
+    if node.type == "method_signature" and first is not None and first.kind == "METHOD":
+        # an interface's overload signatures: one node, the others listed on it
+        first.meta.setdefault("overloads", []).append(" ".join(node_text(node).split()))
+        return
     doc = doc_comment(node)
     meta = function_meta(node, doc)
     meta["static"] = any(c.type == "static" for c in node.children)
