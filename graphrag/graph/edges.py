@@ -10,6 +10,8 @@ CONFIDENCE = {
     "inherited": 0.9, "method-set": 0.8, "unique-name": 0.5,
     # receiver typed by the declared return type of a call in a chain (`a.b().c()`)
     "return-type": 0.95,
+    # receiver is a callback's parameter typed by the callee's declared function type
+    "callback-param": 0.9,
 }
 
 

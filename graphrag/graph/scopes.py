@@ -6,7 +6,15 @@ from __future__ import annotations
 
 from graphrag.graph.model import GraphNode
 from graphrag.graph.symbols import CALLABLE_KINDS, TYPE_KINDS, FileScope, SymbolTable
-from graphrag.graph.types import BOUND, EXTERNAL, UNKNOWN, Ctx, Ent, clean_type
+from graphrag.graph.types import (
+    BOUND,
+    EXTERNAL,
+    UNKNOWN,
+    Ctx,
+    Ent,
+    clean_type,
+    function_type_param,
+)
 
 _MAX_DEPTH = 8
 
@@ -378,6 +386,8 @@ class Scopes:
     def _eval_type(self, ctx: Ctx, text: str, depth: int) -> Ent:
         if text.startswith("=call:"):
             return self._eval_call_type(ctx, text[len("=call:"):], depth)
+        if text.startswith(("=arg:", "=arg-new:")):
+            return self._eval_callback_param(ctx, text, depth)
         node = self.type_node(ctx, text)
         return Ent("instance", node) if node is not None else EXTERNAL
 
@@ -415,6 +425,31 @@ class Scopes:
             return self.eval_type(self.ctx_of(node), returned, depth + 1)
         return EXTERNAL
 
+    def _eval_callback_param(self, ctx: Ctx, text: str, depth: int) -> Ent:
+        """``=arg:<callee>#<argument>#<parameter>``: the type of parameter <parameter> of
+        the callback passed as argument <argument> to <callee>, read from the callee's
+        declared parameter type (a function type) (``callback-param``)."""
+        new = text.startswith("=arg-new:")
+        callee, arg, param = text.split(":", 1)[1].rsplit("#", 2)
+        parts = callee.split(".")
+        found = self.callee(ctx, parts[:-1] or None, parts[-1], "new" if new else "call")
+        node = found.node if found is not None and found.kind in ("node", "static") else None
+        if node is not None and node.kind in TYPE_KINDS:
+            node = self.constructor(node)
+        if node is None or node.kind not in CALLABLE_KINDS:
+            return EXTERNAL
+        declared = node.meta.get("params") or []
+        index = int(arg)
+        if index >= len(declared) or not isinstance(declared[index][1], str):
+            return EXTERNAL
+        wanted = function_type_param(declared[index][1], int(param))
+        if wanted is None:
+            return EXTERNAL
+        ent = self.eval_type(self.ctx_of(node), wanted, depth + 1)
+        if ent.kind == "instance" and ent.node is not None:
+            return Ent("instance", ent.node, resolution="callback-param")
+        return EXTERNAL
+
     # -------------------------------------------------------------- callees
     def callee(self, ctx: Ctx, receiver: list[str] | None, name: str, kind: str
                ) -> Ent | None:
@@ -447,8 +482,8 @@ class Scopes:
             hit = self.find_method(node, name)
             if hit is None:
                 return None
-            if recv.resolution == "return-type":  # receiver typed by a call's result
-                return Ent("node", hit[0], resolution="return-type")
+            if recv.resolution in ("return-type", "callback-param"):  # see edges.CONFIDENCE
+                return Ent("node", hit[0], resolution=recv.resolution)
             own = "self" if recv.resolution == "self" else "type"
             return Ent("node", hit[0], resolution=own if hit[1] else "inherited")
         if recv.kind == "super" and node is not None:

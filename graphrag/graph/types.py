@@ -23,6 +23,7 @@ from graphrag.graph.model import GraphNode
 from graphrag.graph.symbols import FileScope
 
 _OPTIONAL = re.compile(r"^(?:typing\.)?Optional\[(.*)\]$")
+_THIS_PARAM = re.compile(r"^this\s*:")
 
 
 @dataclass(frozen=True)
@@ -64,3 +65,38 @@ def clean_type(text: str) -> str:
     if " " in text:  # Go `[]*T` leftovers, Kotlin `suspend` etc.: keep the last word
         text = text.split()[-1]
     return text.lstrip("*&")
+
+
+def function_type_param(text: str, index: int) -> str | None:
+    """Type of parameter ``index`` of a function type as written:
+    ``(this: A, x: Foo<T>, y?: Bar) => void`` with index 0 -> ``Foo<T>`` (``this`` is no
+    parameter); None when ``text`` is no function type or has no such parameter."""
+    text = text.strip()
+    while text.startswith("((") and ")" in text:  # `((x: A) => void) | undefined`
+        text = text[1:]
+    if not text.startswith("("):
+        return None
+    depth = 0
+    items: list[str] = []
+    current: list[str] = []
+    for pos, char in enumerate(text):
+        if char in "([{<":
+            depth += 1
+            if depth == 1:
+                continue
+        elif char in ")]}>" and not (char == ">" and text[pos - 1:pos] == "="):
+            depth -= 1
+            if depth == 0:
+                items.append("".join(current))
+                if not text[pos + 1:].lstrip().startswith("=>"):
+                    return None
+                break
+        elif char == "," and depth == 1:
+            items.append("".join(current))
+            current = []
+            continue
+        current.append(char)
+    params = [i.strip() for i in items if i.strip() and not _THIS_PARAM.match(i.strip())]
+    if index >= len(params) or ":" not in params[index]:
+        return None
+    return params[index].split(":", 1)[1].strip() or None

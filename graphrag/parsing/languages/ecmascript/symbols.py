@@ -16,6 +16,7 @@ from graphrag.parsing.languages.ecmascript.common import (
     clean_jsdoc,
     dotted,
     node_text,
+    receiver_chain,
     simple_type,
     walk,
 )
@@ -50,8 +51,12 @@ def collect(ctx: FileContext, definitions: list[tuple[str, Node]]) -> None:
 
 
 def collect_variable_types(ctx: FileContext, definitions: list[tuple[str, Node]]) -> None:
-    """Types of local and module variables: ``const x: Foo``, ``new Foo()``, ``makeFoo()``."""
+    """Types of local and module variables: ``const x: Foo``, ``new Foo()``, ``makeFoo()``,
+    and of the parameters of callbacks that are no symbol (see :func:`_callback_params`)."""
     for name, node in definitions:
+        if name == "definition.callback":
+            _callback_params(ctx, node)
+            continue
         if name != "definition.variable":
             continue
         scope = ctx.owner_of(node)
@@ -61,6 +66,48 @@ def collect_variable_types(ctx: FileContext, definitions: list[tuple[str, Node]]
         type_ = simple_type(node_text(declared)) if declared else None
         ctx.set_var_type(scope, node_text(node.child_by_field_name("name")),
                          type_ or infer_type(node.child_by_field_name("value")))
+
+
+def _callback_params(ctx: FileContext, node: Node) -> None:
+    """Parameters of an inline callback (``arr.map((x: Foo) => x.run())``,
+    ``operate((source, subscriber) => ...)``) name values in the enclosing symbol, where its
+    calls are attributed: a declared type is kept as written; an untyped parameter of a
+    callback passed as an argument gets ``=arg:<callee>#<argument>#<parameter>`` (the
+    resolver reads the callee's parameter type, a function type, for that position)."""
+    if node.id in ctx.owners:
+        return  # the function of a symbol: its parameters are its own
+    scope = ctx.owner_of(node)
+    if scope is None or scope in ctx.class_fqns:
+        return  # module variables and class fields are exported names: never a parameter
+    contextual = _argument_position(node)
+    for index, (name, type_) in enumerate(params(node, None)):
+        if not name or not _IDENTIFIER.match(name):
+            continue  # destructuring
+        if type_:
+            ctx.set_var_type(scope, name, simple_type(type_))
+        elif contextual is not None:
+            ctx.set_var_type(scope, name, f"{contextual}#{index}")
+
+
+def _argument_position(node: Node) -> str | None:
+    """``=arg:<callee>#<argument index>`` (``=arg-new:`` for ``new X(...)``) when ``node``
+    is an argument of a call whose callee is a name or a member chain."""
+    holder = node.parent
+    if holder is None or holder.type != "arguments" or holder.parent is None:
+        return None
+    call = holder.parent
+    args = [c for c in holder.named_children if c.type != "comment"]
+    index = next(i for i, a in enumerate(args) if a.id == node.id)
+    if call.type == "call_expression":
+        callee, prefix = call.child_by_field_name("function"), "=arg:"
+    elif call.type == "new_expression":
+        callee, prefix = call.child_by_field_name("constructor"), "=arg-new:"
+    else:
+        return None
+    chain = receiver_chain(callee, calls=True) if callee is not None else ["?"]
+    if chain == ["?"] or any(part in ("this", "super") for part in chain[1:]):
+        return None
+    return f"{prefix}{'.'.join(chain)}#{index}"
 
 
 def _overload_signature(ctx: FileContext, node: Node) -> None:
