@@ -136,16 +136,28 @@ def dotted(node: Node | None) -> str | None:
     return None
 
 
-def receiver_chain(node: Node) -> list[str]:
+def receiver_chain(node: Node, calls: bool = False) -> list[str]:
     """Receiver chain of a call's object: ``self.repo`` -> ``["self", "repo"]``,
-    ``super()`` -> ``["super"]``; ``["?"]`` for expressions we cannot name."""
+    ``super()`` -> ``["super"]``; with ``calls`` a call result names its call
+    (``self.store().find`` -> ``["self", "store()", "find"]``); ``["?"]`` for expressions
+    we cannot name."""
     if node.type == "identifier":
         return [_text(node)]
     if node.type == "attribute":
-        head = receiver_chain(node.child_by_field_name("object"))
+        head = receiver_chain(node.child_by_field_name("object"), calls)
         return ["?"] if head == ["?"] else [*head, _text(node.child_by_field_name("attribute"))]
-    if node.type == "call" and _text(node.child_by_field_name("function")) == "super":
-        return ["super"]
+    if node.type == "call":
+        func = node.child_by_field_name("function")
+        if _text(func) == "super":
+            return ["super"]
+        if calls and func.type == "identifier":
+            return [_text(func) + "()"]
+        if calls and func.type == "attribute":
+            head = receiver_chain(func.child_by_field_name("object"), calls)
+            if head != ["?"]:
+                return [*head, _text(func.child_by_field_name("attribute")) + "()"]
+    if calls and node.type == "parenthesized_expression" and node.named_child_count == 1:
+        return receiver_chain(node.named_children[0], calls)
     return ["?"]
 
 
@@ -474,7 +486,7 @@ class _Extractor:
                 return
         else:
             name = _text(func.child_by_field_name("attribute"))
-            receiver = receiver_chain(func.child_by_field_name("object"))
+            receiver = receiver_chain(func.child_by_field_name("object"), calls=True)
         self.result.calls.append(Call(caller=caller, name=name, receiver=receiver, line=line))
         if name == "Depends":
             self._dependency_ref(node, caller, line)
