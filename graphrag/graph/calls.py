@@ -37,7 +37,7 @@ def resolve_calls(scopes: Scopes, edges: EdgeSet) -> dict[str, list[str]]:
     unresolved: dict[str, list[str]] = defaultdict(list)
     for scope in scopes.table.files.values():
         for call in sorted(scope.result.calls, key=lambda c: c.line):
-            caller = _caller(scopes, scope, call.caller)
+            caller = _caller(scopes, scope, call.caller, call.line)
             ctx = Ctx(scope, caller if caller.kind != "FILE" else None)
             target = resolve_call(scopes, ctx, call.receiver, call.name, call.kind, call)
             if target is None and not _instantiates_repo_class(scopes, ctx, call):
@@ -59,9 +59,17 @@ def _instantiates_repo_class(scopes: Scopes, ctx: Ctx, call: Call) -> bool:
     return found is not None and found.node is not None and found.node.kind in TYPE_KINDS
 
 
-def _caller(scopes: Scopes, scope: FileScope, fqn: str | None) -> GraphNode:
+def _caller(scopes: Scopes, scope: FileScope, fqn: str | None, line: int | None = None
+            ) -> GraphNode:
+    """The node of caller ``fqn``; of a name declared twice in the file, the declaration
+    whose lines hold the call."""
     if fqn is None:
         return scope.node
+    twins = scope.redeclared.get(fqn)
+    if twins and line is not None:
+        inside = [n for n in twins if (n.line_start or 0) <= line <= (n.line_end or 0)]
+        if inside:
+            return min(inside, key=lambda n: (n.line_end or 0) - (n.line_start or 0))
     node = scope.by_fqn.get(fqn) or scopes.table.by_fqn.get((scope.ns, fqn))
     return node if node is not None else scope.node
 

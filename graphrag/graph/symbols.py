@@ -45,6 +45,8 @@ class FileScope:
     wildcards: list[str] = field(default_factory=list)         # targets of `*` imports
     by_fqn: dict[str, GraphNode] = field(default_factory=dict)  # this file's symbols
     top: dict[str, GraphNode] = field(default_factory=dict)     # top-level by name
+    # fqns declared more than once in this file (`if WIN: def f` / `else: def f`)
+    redeclared: dict[str, list[GraphNode]] = field(default_factory=dict)
 
     @property
     def lang(self) -> str:
@@ -139,7 +141,9 @@ class SymbolTable:
         self.symbol_nodes.append(node)
         self.by_key[key] = node
         self.file_of[key] = scope
-        scope.by_fqn.setdefault(sym.fqn, node)
+        first = scope.by_fqn.setdefault(sym.fqn, node)
+        if first is not node:
+            scope.redeclared.setdefault(sym.fqn, [first]).append(node)
         self.by_fqn.setdefault((scope.ns, sym.fqn), node)
         plain = plain_fqn(sym.fqn, scope.ns)
         if plain != sym.fqn:  # an overload is also found by its plain fqn (the first one)

@@ -14,6 +14,7 @@ up the tree from each node to its enclosing class or function.
 from __future__ import annotations
 
 import inspect
+import re
 from dataclasses import dataclass, field
 
 from tree_sitter import Node, QueryCursor
@@ -82,6 +83,44 @@ def clean_type(text: str | None) -> str | None:
         t = _first_non_none(_split_top(t, "|"))
     t = t.split("[", 1)[0].strip().strip("'\"")
     return t or None
+
+
+_CONTAINERS = re.compile(
+    r"^(?:[\w]+\.)*(?:list|List|Sequence|MutableSequence|Iterable|Iterator|Collection|"
+    r"set|Set|frozenset|FrozenSet|AbstractSet|MutableSet|tuple|Tuple|Generator|"
+    r"AsyncIterable|AsyncIterator)\[(.*)\]$")
+
+
+def element_type(text: str | None) -> str | None:
+    """Element class of an annotated collection: ``list[User]``, ``t.Sequence["User"]``,
+    ``Optional[Iterable[User]]``, ``tuple[User, ...]`` -> ``User``; else None."""
+    if not text:
+        return None
+    t = text.strip().strip("'\"").strip()
+    for wrapper in ("Optional", "typing.Optional", "t.Optional"):
+        if t.startswith(wrapper + "[") and t.endswith("]"):
+            t = t[len(wrapper) + 1:-1].strip()
+    if "|" in t:
+        t = _first_non_none(_split_top(t, "|"))
+    match = _CONTAINERS.match(t)
+    if not match:
+        return None
+    return clean_type(_split_top(match.group(1), ",")[0])
+
+
+def _call_text(call: Node) -> str | None:
+    """``a.b`` for ``a.b(...)``, ``a.b().c`` for ``a.b().c(...)`` (see receiver_chain)."""
+    func = call.child_by_field_name("function")
+    if func is None:
+        return None
+    if func.type == "identifier":
+        return _text(func)
+    if func.type != "attribute":
+        return None
+    head = receiver_chain(func.child_by_field_name("object"), calls=True)
+    if head == ["?"]:
+        return None
+    return ".".join([*head, _text(func.child_by_field_name("attribute"))])
 
 
 def _split_top(text: str, sep: str) -> list[str]:
@@ -196,6 +235,7 @@ class _Scope:
     node: Node
     param_types: dict[str, str] = field(default_factory=dict)
     self_name: str | None = None  # first parameter of a method (``self``)
+    annotations: dict[str, str] = field(default_factory=dict)  # name -> annotation as written
 
 
 class _Extractor:
@@ -227,6 +267,10 @@ class _Extractor:
         self._merge_overload_stubs()
         for node in assignments:
             self._assignment(node)
+        for node in _in_order(defs.get("definition.with", [])):
+            self._with_item(node)
+        for node in _in_order(defs.get("definition.for", [])):
+            self._for(node)
         for node in _in_order(refs.get("reference.call", [])):
             self._call(node)
         for node in _in_order(refs.get("reference.import", [])):
@@ -319,7 +363,8 @@ class _Extractor:
         )
         self.result.symbols.append(symbol)
         types = {n: t for n, t in ((n, clean_type(t)) for n, t in visible_params) if t}
-        self.scopes[node.id] = _Scope(symbol, node, types, self_name)
+        self.scopes[node.id] = _Scope(symbol, node, types, self_name,
+                                      {n: t for n, t in visible_params if t})
         if types:
             self._var_types(fqn).update(types)
 
@@ -415,6 +460,9 @@ class _Extractor:
             return
         if left.type == "identifier":
             self._record_type(scope.symbol.fqn, _text(left), annotation, node, scope)
+            raw = _opt_text(node.child_by_field_name("type"))
+            if raw:
+                scope.annotations.setdefault(_text(left), raw)
             return
         self._self_attribute(scope, left, annotation, node)
 
@@ -458,12 +506,40 @@ class _Extractor:
         if annotation or name not in types:
             types[name] = value_type
 
+    def _with_item(self, node: Node) -> None:
+        """``with X(...) as y``: ``y`` is what the call gives (a class: its instance)."""
+        scope = self._enclosing(node)
+        pattern = node.child_by_field_name("value")
+        value = pattern.named_children[0] if pattern.named_children else None
+        target = pattern.child_by_field_name("alias")
+        name = target.named_children[0] if target is not None and target.named_children \
+            else None
+        if scope is None or scope.node.type != "function_definition" or value is None \
+                or name is None or name.type != "identifier":
+            return
+        value_type = self._value_type(value, scope)
+        if value_type:
+            self._var_types(scope.symbol.fqn).setdefault(_text(name), value_type)
+
+    def _for(self, node: Node) -> None:
+        """``for y in xs`` where ``xs`` is annotated ``list[T]``/``Iterable[T]``/...: ``y``
+        is a ``T`` (parameters and annotated locals of the enclosing function)."""
+        scope = self._enclosing(node)
+        right = node.child_by_field_name("right")
+        if scope is None or scope.node.type != "function_definition" or right is None \
+                or right.type != "identifier":
+            return
+        element = element_type(scope.annotations.get(_text(right)))
+        if element:
+            name = _text(node.child_by_field_name("left"))
+            self._var_types(scope.symbol.fqn).setdefault(name, element)
+
     @staticmethod
     def _value_type(right: Node | None, scope: _Scope | None) -> str | None:
         if right is None:
             return None
         if right.type == "call":
-            callee = dotted(right.child_by_field_name("function"))
+            callee = _call_text(right)
             return f"=call:{callee}" if callee else None
         if right.type == "identifier" and scope is not None:
             # self.repo = repo where the parameter is typed ``repo: UserRepository``
