@@ -529,3 +529,49 @@ def test_python_classmethod_receiver_and_static_call():
     assert edges(graph, "CALLS") == {("m.Config.load", "m.Config.default"),
                                      ("m.main", "m.Config.load")}
     assert edge(graph, "CALLS", "m.main", "m.Config.load").resolution == "static"
+
+
+def test_receivers_typed_by_return_types_and_callback_parameters():
+    """`a.b().c()` follows declared return types (`return-type`); an untyped callback
+    parameter takes its type from the callee's declared function type (`callback-param`);
+    an unknown or generic return type gives no edge."""
+    m = "src/lib"
+    lib = ParseResult(
+        path="src/lib.ts", lang="typescript", module=m, package=None,
+        symbols=[sym("CLASS", f"{m}:Repo"),
+                 sym("METHOD", f"{m}:Repo.find", f"{m}:Repo", return_type="Item | undefined"),
+                 sym("METHOD", f"{m}:Repo.raw", f"{m}:Repo", return_type="T"),
+                 sym("CLASS", f"{m}:Item"),
+                 sym("METHOD", f"{m}:Item.save", f"{m}:Item"),
+                 sym("FUNCTION", f"{m}:repo", return_type="Repo"),
+                 sym("FUNCTION", f"{m}:each", params=[
+                     ["items", "Item[]"], ["fn", "(this: Window, item: Item, i: number) => void"]]),
+                 sym("FUNCTION", f"{m}:main")],
+        var_types={f"{m}:main": {"it": "=arg:each#1#0", "idx": "=arg:each#1#1"}},
+        calls=[call(f"{m}:main", "save", ["repo()", "find()"], 80),
+               call(f"{m}:main", "save", ["repo()", "raw()"], 81),
+               call(f"{m}:main", "save", ["it"], 82),
+               call(f"{m}:main", "toFixed", ["idx"], 83)],
+    )
+    graph = build_graph([lib])
+    assert edges(graph, "CALLS") == {(f"{m}:main", f"{m}:Item.save")}
+    (save,) = [e for e in graph.edges if e.kind == "CALLS"]
+    assert save.lines == [80, 82]
+    # the best resolution of the merged edge wins: both are below plain `type`
+    assert save.resolution == "return-type" and save.confidence == 0.95
+
+
+def test_calls_in_a_redeclared_function_belong_to_the_declaration_holding_them():
+    first, second = sym("FUNCTION", "app.compat.getchar"), sym("FUNCTION", "app.compat.getchar")
+    first.line_start, first.line_end, second.line_start, second.line_end = 10, 20, 30, 40
+    compat = ParseResult(
+        path="app/compat.py", lang="python", module="app.compat", package=None,
+        symbols=[first, second, sym("FUNCTION", "app.compat.win_read"),
+                 sym("FUNCTION", "app.compat.posix_read")],
+        calls=[call("app.compat.getchar", "win_read", None, 15),
+               call("app.compat.getchar", "posix_read", None, 35)],
+    )
+    graph = build_graph([compat])
+    keys = {e.dst_key: e.src_key for e in graph.edges if e.kind == "CALLS"}
+    assert keys == {"sym:python:app.compat.win_read": "sym:python:app.compat.getchar",
+                    "sym:python:app.compat.posix_read": "sym:python:app.compat.getchar#2"}

@@ -272,3 +272,23 @@ def test_overload_stubs_attach_to_the_implementation() -> None:
                     "    def f(self, a: int) -> int: ...\n    @overload\n"
                     "    def f(self, a: str) -> str: ...\n")
     assert sym(stubs, "pkg.mod.P.f").line_start == 3
+
+
+def test_local_flow_types_with_for_and_chained_calls() -> None:
+    result = snippet(
+        "def f(users: list[User], maybe: Optional[Iterable['Order']], n: int):\n"
+        "    names: t.Sequence[Name] = load()\n"
+        "    for u in users:\n        u.greet()\n"
+        "    for o in maybe:\n        o.ship()\n"
+        "    for x in names:\n        pass\n"
+        "    for i in range(n):\n        pass\n"
+        "    with Session(db) as s, open(p) as fh:\n        s.commit()\n"
+        "    store = self.repo().find(1)\n"
+        "    self.repo().find(2).save()\n")
+    types = result.var_types["pkg.mod.f"]
+    assert {k: types[k] for k in ("u", "o", "x", "s", "fh", "store")} == {
+        "u": "User", "o": "Order", "x": "Name", "s": "=call:Session", "fh": "=call:open",
+        "store": "=call:self.repo().find"}
+    assert "i" not in types
+    (save,) = [c for c in result.calls if c.name == "save"]
+    assert save.receiver == ["self", "repo()", "find()"]
