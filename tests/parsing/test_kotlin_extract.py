@@ -148,7 +148,7 @@ def test_calls_and_receivers() -> None:
     (values,) = calls_named(parse("repository/BookRepository.kt"), "toList")
     assert values.receiver == ["booksByIsbn", "values"]
     filtered = calls_named(parse("service/CatalogService.kt"), "filter")
-    assert [c.receiver for c in filtered] == [["?"], ["?"]]
+    assert [c.receiver for c in filtered] == [["books", "listAll()"], ["byAuthor()"]]
     inline = parse_text(
         "class A {\n    fun f() {\n        this.repo.find()\n        super.g()\n"
         "        items.forEach(this::save)\n        items.map(::top)\n        x!!.y()\n"

@@ -481,8 +481,8 @@ def _arg_type(node: Node) -> str | None:
 
 
 def receiver_chain(node: Node) -> list[str]:
-    """``this`` -> ["this"], ``this.repo`` -> ["this", "repo"], ``x!!`` -> ["x"];
-    a call result or any other expression -> ["?"]."""
+    """``this`` -> ["this"], ``this.repo`` -> ["this", "repo"], ``x!!`` -> ["x"],
+    ``repo().find`` -> ["repo()", "find"]; any other expression -> ["?"]."""
     if node.type == "this_expression":
         return ["this"]
     if node.type == "super_expression":
@@ -491,6 +491,11 @@ def receiver_chain(node: Node) -> list[str]:
         return [text_of(node)]
     if node.type == "unary_expression" and node.children[-1].type == "!!":
         return receiver_chain(node.named_children[0])
+    if node.type == "call_expression":  # a call result names its call: `repo().find`
+        target = callee(node)
+        if target is None or target[1] == ["?"]:
+            return ["?"]
+        return [*(target[1] or []), target[0] + "()"]
     if node.type == "navigation_expression" and len(node.named_children) == 2:
         if any(c.type == "::" for c in node.children):
             return ["?"]
