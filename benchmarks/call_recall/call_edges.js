@@ -89,10 +89,20 @@ function visit(sf, file, node) {
       if (target === null) {
         lines.push([file, lineOf(sf, at), kind, "-", 0, name, 0].join("\t"));
       } else {
-        const overload = (ts.isFunctionDeclaration(decl) || ts.isMethodDeclaration(decl) ||
-          ts.isConstructorDeclaration(decl) || ts.isMethodSignature(decl)) && !decl.body ? 1 : 0;
-        lines.push([file, lineOf(sf, at), kind, target, lineOf(dsf, decl.getStart(dsf)),
-          name, overload].join("\t"));
+        let target_decl = decl;
+        let overload = 0;
+        if ((ts.isFunctionDeclaration(decl) || ts.isMethodDeclaration(decl) ||
+             ts.isConstructorDeclaration(decl) || ts.isMethodSignature(decl)) && !decl.body) {
+          // an overload signature: report the implementation (or the first signature of
+          // a bodiless set, e.g. an interface's), the declaration that holds them all
+          overload = 1;
+          const sym = decl.symbol;
+          const decls = (sym && sym.declarations) || [];
+          const same = decls.filter((d) => d.getSourceFile() === dsf && d.kind === decl.kind);
+          target_decl = same.find((d) => d.body) || same[0] || decl;
+        }
+        lines.push([file, lineOf(sf, at), kind, target,
+          lineOf(dsf, target_decl.getStart(dsf)), name, overload].join("\t"));
       }
     }
   }

@@ -66,7 +66,10 @@ class Scopes:
 
     def find_method(self, node: GraphNode, name: str, companion: bool = False
                     ) -> tuple[GraphNode, bool] | None:
-        """Method ``name`` of type ``node`` or its ancestors; bool = declared in ``node``."""
+        """Method ``name`` of type ``node`` or its ancestors; bool = declared in ``node``.
+
+        A field of that name (a function-typed property, a TS mixin slot) shadows the
+        methods of the ancestors: what it holds is unknown, so there is no method."""
         hit = self.own_callable(node, name)
         if hit is not None:
             return hit, True
@@ -75,11 +78,18 @@ class Scopes:
                 hit = self.own_callable(obj, name)
                 if hit is not None:
                     return hit, True
+        if self._has_field(node, name):
+            return None
         for anc in self.ancestors(node):
             hit = self.own_callable(anc, name)
             if hit is not None:
                 return hit, False
+            if self._has_field(anc, name):
+                return None
         return None
+
+    def _has_field(self, node: GraphNode, name: str) -> bool:
+        return any(m.kind == "FIELD" for m in self.table.members(node, name))
 
     def constructor(self, node: GraphNode) -> GraphNode | None:
         """The explicitly declared constructor of class ``node``, if any."""
