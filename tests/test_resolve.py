@@ -575,3 +575,26 @@ def test_calls_in_a_redeclared_function_belong_to_the_declaration_holding_them()
     keys = {e.dst_key: e.src_key for e in graph.edges if e.kind == "CALLS"}
     assert keys == {"sym:python:app.compat.win_read": "sym:python:app.compat.getchar",
                     "sym:python:app.compat.posix_read": "sym:python:app.compat.getchar#2"}
+
+
+def test_for_loop_elements_of_fields_and_call_results():
+    m = "app.cmd"
+    mod = ParseResult(
+        path="app/cmd.py", lang="python", module=m, package=None,
+        symbols=[sym("CLASS", f"{m}.Param"), sym("METHOD", f"{m}.Param.run", f"{m}.Param"),
+                 sym("CLASS", f"{m}.Command"),
+                 sym("FIELD", f"{m}.Command.params", f"{m}.Command", type="t.List['Param']"),
+                 sym("METHOD", f"{m}.Command.get_params", f"{m}.Command",
+                     return_type="list[Param]"),
+                 sym("METHOD", f"{m}.Command.names", f"{m}.Command", return_type="list[str]"),
+                 sym("METHOD", f"{m}.Command.main", f"{m}.Command")],
+        var_types={f"{m}.Command.main": {"a": "=iter:self.params",
+                                         "b": "=iter:=call:self.get_params",
+                                         "c": "=iter:=call:self.names"}},
+        calls=[call(f"{m}.Command.main", "run", ["a"], 90),
+               call(f"{m}.Command.main", "run", ["b"], 91),
+               call(f"{m}.Command.main", "run", ["c"], 92)],
+    )
+    graph = build_graph([mod])
+    (edge,) = [e for e in graph.edges if e.kind == "CALLS"]
+    assert (edge.lines, edge.resolution) == ([90, 91], "type")

@@ -15,6 +15,7 @@ from graphrag.graph.types import (
     clean_type,
     function_type_param,
 )
+from graphrag.parsing.languages._common import element_type
 
 _MAX_DEPTH = 8
 
@@ -398,6 +399,8 @@ class Scopes:
             return self._eval_call_type(ctx, text[len("=call:"):], depth)
         if text.startswith(("=arg:", "=arg-new:")):
             return self._eval_callback_param(ctx, text, depth)
+        if text.startswith("=iter:"):
+            return self._eval_element(ctx, text[len("=iter:"):], depth)
         node = self.type_node(ctx, text)
         return Ent("instance", node) if node is not None else EXTERNAL
 
@@ -434,6 +437,33 @@ class Scopes:
         if node.kind in CALLABLE_KINDS and isinstance(returned, str) and returned:
             return self.eval_type(self.ctx_of(node), returned, depth + 1)
         return EXTERNAL
+
+    def _eval_element(self, ctx: Ctx, source: str, depth: int) -> Ent:
+        """Element type of what a ``for`` loop iterates: ``=call:<callee>`` (the callee's
+        declared result, e.g. ``list[Param]``) or a chain ``self.params`` (the field's
+        declared type)."""
+        declared: str | None = None
+        owner: GraphNode | None = None
+        if source.startswith("=call:"):
+            parts = source[len("=call:"):].split(".")
+            found = self.callee(ctx, parts[:-1] or None, parts[-1], "call")
+            owner = found.node if found is not None else None
+            if owner is not None and owner.kind in CALLABLE_KINDS:
+                declared = owner.meta.get("return_type")
+        else:
+            *head, name = source.split(".")
+            recv = self.eval_chain(ctx, head) if head else UNKNOWN
+            if recv.kind == "instance" and recv.node is not None:
+                for cls in (recv.node, *self.ancestors(recv.node)):
+                    owner = next((m for m in self.table.members(cls, name)
+                                  if m.kind == "FIELD"), None)
+                    if owner is not None:
+                        declared = owner.meta.get("type")
+                        break
+        element = element_type(declared) if isinstance(declared, str) else None
+        if element is None or owner is None:
+            return EXTERNAL
+        return self.eval_type(self.ctx_of(owner), element, depth + 1)
 
     def _eval_callback_param(self, ctx: Ctx, text: str, depth: int) -> Ent:
         """``=arg:<callee>#<argument>#<parameter>``: the type of parameter <parameter> of

@@ -289,6 +289,12 @@ def test_local_flow_types_with_for_and_chained_calls() -> None:
     assert {k: types[k] for k in ("u", "o", "x", "s", "fh", "store")} == {
         "u": "User", "o": "Order", "x": "Name", "s": "=call:Session", "fh": "=call:open",
         "store": "=call:self.repo().find"}
-    assert "i" not in types
+    # the resolver types a call's or a field's elements (`=iter:`); `cast(T, x)` is a T
+    assert types["i"] == "=iter:=call:range"
+    more = snippet("def g(self):\n    for p in self.params:\n        p.run()\n"
+                   "    for q in self.get().items():\n        pass\n"
+                   "    m = t.cast(Multi, self.cmd)\n").var_types["pkg.mod.g"]
+    assert more == {"p": "=iter:self.params", "q": "=iter:=call:self.get().items",
+                    "m": "Multi"}
     (save,) = [c for c in result.calls if c.name == "save"]
     assert save.receiver == ["self", "repo()", "find()"]

@@ -71,3 +71,52 @@ def recover(parser: Parser, source: bytes, tree: Tree, decl_start: re.Pattern[by
 def decl_starts(keywords: str) -> re.Pattern[bytes]:
     """Lines starting (at column 0) with an annotation or one of ``keywords``."""
     return re.compile(rb"(?m)^(?:@|(?:" + keywords.replace(" ", "|").encode() + rb")\b)")
+
+
+_CONTAINERS = re.compile(
+    r"^(?:\w+\.)*(?:list|List|Sequence|MutableSequence|Iterable|Iterator|Collection|"
+    r"set|Set|frozenset|FrozenSet|AbstractSet|MutableSet|tuple|Tuple|Generator|"
+    r"AsyncIterable|AsyncIterator|Array|ReadonlyArray|ArrayList|LinkedList|HashSet)"
+    r"[\[<](.*)[\]>]$")
+_WRAPPERS = ("Optional[", "typing.Optional[", "t.Optional[")
+
+
+def element_type(text: str | None) -> str | None:
+    """Element class of an annotated collection as written: ``list[User]``,
+    ``t.Sequence["User"]``, ``Optional[Iterable[User]]``, ``tuple[User, ...]``,
+    ``List<User>``, ``User[]`` -> ``User``; None for anything else (``dict``, ``str``)."""
+    if not text:
+        return None
+    t = text.strip().strip("'\"").strip()
+    for wrapper in _WRAPPERS:
+        if t.startswith(wrapper) and t.endswith("]"):
+            t = t[len(wrapper):-1].strip()
+    if "|" in t:
+        t = next((p.strip() for p in _split_top(t, "|")
+                  if p.strip() not in ("None", "null", "undefined")), "")
+    if t.endswith("[]"):
+        inner = t[:-2].strip()
+        return inner if re.fullmatch(r"[\w.$]+", inner) else None
+    match = _CONTAINERS.match(t)
+    if not match:
+        return None
+    first = _split_top(match.group(1), ",")[0].strip().strip("'\"").strip()
+    first = first.split("[", 1)[0].split("<", 1)[0].strip()
+    return first if re.fullmatch(r"[\w.$]+", first) else None
+
+
+def _split_top(text: str, sep: str) -> list[str]:
+    """Split on ``sep`` outside brackets."""
+    parts, depth, cur = [], 0, []
+    for ch in text:
+        if ch in "[(<":
+            depth += 1
+        elif ch in "])>":
+            depth -= 1
+        if ch == sep and depth == 0:
+            parts.append("".join(cur))
+            cur = []
+        else:
+            cur.append(ch)
+    parts.append("".join(cur))
+    return parts

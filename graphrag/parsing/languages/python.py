@@ -14,13 +14,12 @@ up the tree from each node to its enclosing class or function.
 from __future__ import annotations
 
 import inspect
-import re
 from dataclasses import dataclass, field
 
 from tree_sitter import Node, QueryCursor
 
 from graphrag.parsing import registry
-from graphrag.parsing.languages._common import count_errors, normalize
+from graphrag.parsing.languages._common import count_errors, element_type, normalize
 from graphrag.parsing.languages._common import node_text as _text
 from graphrag.parsing.model import Call, CharOffsets, Heritage, Import, ParseResult, Symbol
 from graphrag.parsing.registry import RepoContext
@@ -83,29 +82,6 @@ def clean_type(text: str | None) -> str | None:
         t = _first_non_none(_split_top(t, "|"))
     t = t.split("[", 1)[0].strip().strip("'\"")
     return t or None
-
-
-_CONTAINERS = re.compile(
-    r"^(?:[\w]+\.)*(?:list|List|Sequence|MutableSequence|Iterable|Iterator|Collection|"
-    r"set|Set|frozenset|FrozenSet|AbstractSet|MutableSet|tuple|Tuple|Generator|"
-    r"AsyncIterable|AsyncIterator)\[(.*)\]$")
-
-
-def element_type(text: str | None) -> str | None:
-    """Element class of an annotated collection: ``list[User]``, ``t.Sequence["User"]``,
-    ``Optional[Iterable[User]]``, ``tuple[User, ...]`` -> ``User``; else None."""
-    if not text:
-        return None
-    t = text.strip().strip("'\"").strip()
-    for wrapper in ("Optional", "typing.Optional", "t.Optional"):
-        if t.startswith(wrapper + "[") and t.endswith("]"):
-            t = t[len(wrapper) + 1:-1].strip()
-    if "|" in t:
-        t = _first_non_none(_split_top(t, "|"))
-    match = _CONTAINERS.match(t)
-    if not match:
-        return None
-    return clean_type(_split_top(match.group(1), ",")[0])
 
 
 def _call_text(call: Node) -> str | None:
@@ -523,13 +499,21 @@ class _Extractor:
 
     def _for(self, node: Node) -> None:
         """``for y in xs`` where ``xs`` is annotated ``list[T]``/``Iterable[T]``/...: ``y``
-        is a ``T`` (parameters and annotated locals of the enclosing function)."""
+        is a ``T``: ``xs`` a parameter or annotated local of the enclosing function, or
+        (``=iter:``, typed by the resolver) a call's declared result or a field."""
         scope = self._enclosing(node)
         right = node.child_by_field_name("right")
-        if scope is None or scope.node.type != "function_definition" or right is None \
-                or right.type != "identifier":
+        if scope is None or scope.node.type != "function_definition" or right is None:
             return
-        element = element_type(scope.annotations.get(_text(right)))
+        element = None
+        if right.type == "identifier":
+            element = element_type(scope.annotations.get(_text(right)))
+        elif right.type == "call":  # `for p in self.get_params()`: its declared result
+            callee = _call_text(right)
+            element = f"=iter:=call:{callee}" if callee else None
+        elif right.type == "attribute":  # `for p in self.params`: the field's annotation
+            chain = receiver_chain(right, calls=True)
+            element = "=iter:" + ".".join(chain) if chain != ["?"] else None
         if element:
             name = _text(node.child_by_field_name("left"))
             self._var_types(scope.symbol.fqn).setdefault(name, element)
@@ -540,6 +524,9 @@ class _Extractor:
             return None
         if right.type == "call":
             callee = _call_text(right)
+            if callee in ("cast", "typing.cast", "t.cast"):  # `cast(T, x)` is a T
+                args = positional_args(right.child_by_field_name("arguments"))
+                return clean_type(_text(args[0])) if args else None
             return f"=call:{callee}" if callee else None
         if right.type == "identifier" and scope is not None:
             # self.repo = repo where the parameter is typed ``repo: UserRepository``
