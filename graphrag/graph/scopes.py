@@ -128,6 +128,12 @@ class Scopes:
                 if mode != "type" and name in table.var_types(scope):
                     return self._var(Ctx(ctx.file, scope), table.var_types(scope)[name], mode)
             elif scope.kind in TYPE_KINDS:
+                if scope is ctx.scope and mode != "type":
+                    # code directly in a class (a field initializer's lambda or anonymous
+                    # class) sees the parameters recorded under `<class fqn>#init`
+                    text = table.var_types_of(scope, "#init").get(name)
+                    if text is not None:
+                        return self._var(Ctx(ctx.file, scope), text, mode)
                 found = self._in_type_scope(scope, name, mode, ctx.file.ns)
                 if found is not None:
                     return found

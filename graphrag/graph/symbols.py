@@ -221,6 +221,13 @@ class SymbolTable:
             return {}
         return scope.result.var_types.get(node.fqn, {})
 
+    def var_types_of(self, node: GraphNode, suffix: str) -> dict[str, str]:
+        """``var_types`` recorded under ``<fqn of node><suffix>`` (e.g. ``#init``)."""
+        scope = self.file_of.get(node.key)
+        if scope is None:
+            return {}
+        return scope.result.var_types.get(node.fqn + suffix, {})
+
     def module_exists(self, ns: str, module: str) -> bool:
         return (ns, module) in self.module_files
 

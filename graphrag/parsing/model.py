@@ -158,7 +158,11 @@ class ParseResult:
     or ``"=call:<dotted callee>"`` when only the initialising call is known
     (``x := store.NewStore()`` -> ``"=call:store.NewStore"``; Python
     ``self.repo = UserRepository(db)`` -> ``"=call:UserRepository"``); the resolver
-    evaluates it to a class or to the callee's return type. Module-level variables are
+    evaluates it to a class or to the callee's return type; ``"=iter:<call or chain>"`` is
+    the element type of what a ``for`` loop iterates, ``"=arg:<callee>#<arg>#<param>"`` a
+    callback parameter typed by the callee's declared function type. The key
+    ``"<class fqn>#init"`` holds names seen by code directly in a class body (parameters
+    of a Java lambda or anonymous class in a field initializer). Module-level variables are
     keyed by the module fqn (Python, Kotlin package), the package (Go) or the file path
     (TS/JS); the resolver accepts each of these and ``""``."""
 

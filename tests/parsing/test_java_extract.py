@@ -272,3 +272,17 @@ def test_broken_type_hides_no_later_type() -> None:
     assert {"p.Broken.fine", "p.Ok", "p.Ok.run", "p.Later", "p.Later.go"} <= {
         s.fqn for s in result.symbols}
     assert ("p.Ok.run", "other") in [(c.caller, c.name) for c in result.calls]
+
+
+def test_lambda_and_anonymous_class_parameters_are_typed_where_their_calls_go() -> None:
+    result = parse_text(
+        "class A {\n"
+        "  static final Adapter<X> ADAPTER = new Adapter<X>() {\n"
+        "    public X read(Reader in) { return in.next(); }\n  };\n"
+        "  void run(Reader in) {\n"
+        "    handlers.forEach((Handler h) -> h.handle());\n"
+        "    new Thread(new Runnable() { public void run(Writer in) { in.flush(); } });\n"
+        "  }\n}\n")
+    assert result.var_types["A#init"] == {"in": "Reader"}       # the field initializer's
+    assert result.var_types["A.run"] == {"in": "Reader", "h": "Handler"}  # own `in` wins
+    assert "in" not in result.var_types.get("A", {})  # never a field

@@ -377,7 +377,11 @@ class _JavaFile:
             node = caps["param" if param else "local"][0]
             scope = self._caller(node)
             if scope not in self.callables:
-                continue
+                if not param or scope is None:
+                    continue
+                # a parameter of a lambda or anonymous class in a field initializer: typed
+                # for the code directly in the class, never as a field
+                scope = f"{scope}#init"
             type_text = text_of(caps["type"][0])
             value = caps.get("value", [None])[0]
             inferred = self._local_type(type_text, value)
