@@ -130,15 +130,17 @@ export function outer(): void { const inner = () => helper(); inner(); }
     assert kinds == {
         "src/a:Source": "INTERFACE", "src/a:Source.load": "METHOD",
         "src/a:Source.size": "FIELD", "src/a:Color": "ENUM", "src/a:double": "FUNCTION",
-        "src/a:legacy": "FUNCTION", "src/a:outer": "FUNCTION"}
+        "src/a:legacy": "FUNCTION", "src/a:outer": "FUNCTION",
+        "src/a:outer.inner": "FUNCTION"}
     double = symbol(result, "src/a:double")
     assert double.doc_comment == "Arrow function."
     assert double.signature == "const double = (x: number): number"
     assert double.meta["exported"] is True
     assert symbol(result, "src/a:Color").meta["members"] == ["Red", "Green"]
     assert ("Base", "extends") in {(h.base, h.relation) for h in result.heritage}
-    # calls inside a nested arrow belong to the enclosing top-level function
-    assert {c.name for c in calls_of(result, "src/a:outer")} == {"helper", "inner"}
+    # a function bound to a local const is a nested function, like `function inner() {}`
+    assert {c.name for c in calls_of(result, "src/a:outer")} == {"inner"}
+    assert {c.name for c in calls_of(result, "src/a:outer.inner")} == {"helper"}
 
 
 def test_imports_es_and_commonjs_resolved_to_modules() -> None:

@@ -378,10 +378,15 @@ def _is_top_level(statement: Node) -> bool:
 
 
 def _function_variable(ctx: FileContext, node: Node) -> None:
-    """``const f = (...) => ...`` at the top level of the file."""
+    """``const f = (...) => ...`` at the top level of the file, or inside a function (a
+    nested function ``outer.f``, like a nested ``function f() {}``)."""
     decl = node.parent
-    if decl is None or not _is_top_level(decl):
+    if decl is None:
         return
+    if not _is_top_level(decl):
+        owner = ctx.owner_of(decl)
+        if owner is None or owner in ctx.class_fqns or decl.type != "lexical_declaration":
+            return
     outer = outer_node(node)
     sig_node = decl if outer is not node else node
     _add_function(ctx, node_text(node.child_by_field_name("name")),
