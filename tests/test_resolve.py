@@ -587,14 +587,25 @@ def test_for_loop_elements_of_fields_and_call_results():
                  sym("METHOD", f"{m}.Command.get_params", f"{m}.Command",
                      return_type="list[Param]"),
                  sym("METHOD", f"{m}.Command.names", f"{m}.Command", return_type="list[str]"),
-                 sym("METHOD", f"{m}.Command.main", f"{m}.Command")],
+                 sym("METHOD", f"{m}.Command.main", f"{m}.Command"),
+                 # an iterable repository class: its __iter__ gives the elements
+                 sym("CLASS", f"{m}.Params"),
+                 sym("METHOD", f"{m}.Params.__iter__", f"{m}.Params",
+                     return_type="Iterator['Param']"),
+                 sym("METHOD", f"{m}.Command.all", f"{m}.Command", return_type="Params"),
+                 sym("METHOD", f"{m}.Command.make", f"{m}.Command", decorators=["classmethod"])],
         var_types={f"{m}.Command.main": {"a": "=iter:self.params",
                                          "b": "=iter:=call:self.get_params",
-                                         "c": "=iter:=call:self.names"}},
+                                         "c": "=iter:=call:self.names",
+                                         "d": "=iter:=call:self.all"},
+                   f"{m}.Command.make": {"made": "=call:cls"}},
         calls=[call(f"{m}.Command.main", "run", ["a"], 90),
                call(f"{m}.Command.main", "run", ["b"], 91),
-               call(f"{m}.Command.main", "run", ["c"], 92)],
+               call(f"{m}.Command.main", "run", ["c"], 92),
+               call(f"{m}.Command.main", "run", ["d"], 93),
+               call(f"{m}.Command.make", "main", ["made"], 94)],
     )
     graph = build_graph([mod])
-    (edge,) = [e for e in graph.edges if e.kind == "CALLS"]
-    assert (edge.lines, edge.resolution) == ([90, 91], "type")
+    run, main = sorted((e for e in graph.edges if e.kind == "CALLS"), key=lambda e: e.lines)
+    assert (run.lines, run.resolution) == ([90, 91, 93], "type")
+    assert (main.lines, main.resolution) == ([94], "type")  # `cls(...)` is an instance

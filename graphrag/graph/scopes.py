@@ -429,6 +429,9 @@ class Scopes:
         return None
 
     def _eval_call_type(self, ctx: Ctx, callee: str, depth: int) -> Ent:
+        if callee == "cls" and ctx.file.lang == "python":  # `cls(...)` in a classmethod
+            cls = self.enclosing_type(ctx)
+            return Ent("instance", cls) if cls is not None else EXTERNAL
         parts = callee.split(".")
         target = self.callee(ctx, parts[:-1] or None, parts[-1], "call")
         node = target.node if target is not None else None
@@ -466,8 +469,16 @@ class Scopes:
                     if owner is not None:
                         declared = owner.meta.get("type")
                         break
-        element = element_type(declared) if isinstance(declared, str) else None
-        if element is None or owner is None:
+        if not isinstance(declared, str) or owner is None:
+            return EXTERNAL
+        element = element_type(declared)
+        if element is None:  # a repository class that is iterable: its __iter__'s result
+            iterable = self.type_node(self.ctx_of(owner), declared)
+            hit = self.find_method(iterable, "__iter__") if iterable is not None else None
+            returned = hit[0].meta.get("return_type") if hit is not None else None
+            element = element_type(returned) if isinstance(returned, str) else None
+            owner = hit[0] if hit is not None else owner
+        if element is None:
             return EXTERNAL
         return self.eval_type(self.ctx_of(owner), element, depth + 1)
 

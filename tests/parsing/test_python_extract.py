@@ -296,5 +296,8 @@ def test_local_flow_types_with_for_and_chained_calls() -> None:
                    "    m = t.cast(Multi, self.cmd)\n").var_types["pkg.mod.g"]
     assert more == {"p": "=iter:self.params", "q": "=iter:=call:self.get().items",
                     "m": "Multi"}
+    cond = snippet("class C:\n    def __init__(self, console: Optional[Console] = None):\n"
+                   "        self.console = console if console is not None else make()\n")
+    assert cond.var_types["pkg.mod.C"]["console"] == "Console"
     (save,) = [c for c in result.calls if c.name == "save"]
     assert save.receiver == ["self", "repo()", "find()"]

@@ -531,6 +531,12 @@ class _Extractor:
         if right.type == "identifier" and scope is not None:
             # self.repo = repo where the parameter is typed ``repo: UserRepository``
             return scope.param_types.get(_text(right))
+        if right.type == "conditional_expression":  # `a if cond else b`: the first typed
+            branches = [c for c in right.named_children if c.type != "comment"]
+            for branch in (branches[0], branches[-1]) if len(branches) == 3 else ():
+                found = _Extractor._value_type(branch, scope)
+                if found:
+                    return found
         return None
 
     # -- references --------------------------------------------------------------------
