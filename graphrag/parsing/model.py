@@ -13,7 +13,12 @@ FQN conventions (the ids tests and ``expected_graph.json`` files use):
   functions ``module.outer.inner``.
 * Java / Kotlin: ``<package>.<Class>.<member>``; Kotlin top-level functions and
   properties ``<package>.<name>``; nested classes ``<package>.<Outer>.<Inner>``.
-  Module of a file = its package (empty package -> file stem).
+  Module of a file = its package (empty package -> file stem). An overloaded method or
+  constructor (two or more of that name in one type, or Kotlin top-level functions in one
+  file) carries its parameter types, generics dropped, as written:
+  ``<package>.<Class>.parse(String,int)``, ``<package>.<Class>.<init>(String...)``.
+* Python ``@overload`` stubs and TypeScript overload signatures are no symbols: the
+  implementation lists them in ``meta["overloads"]``.
 * TypeScript / JavaScript: module = repo-relative path without extension (``/`` kept);
   symbols ``<module>:<Name>`` and ``<module>:<Class>.<member>``, e.g.
   ``src/services/userService:UserService.getUser``.
@@ -51,7 +56,8 @@ class Symbol:
     declared type as written), ``companion`` (Kotlin companion object), and for ENDPOINT
     ``http_method`` (upper case; several joined by ``,``; ``ANY`` when unrestricted)
     and ``route`` (class/router prefix already joined, starting with ``/``).
-    ``key_suffix`` tells overloads apart in the stable key, e.g. ``"(int,String)"``.
+    ``key_suffix`` keeps stable keys of re-declarations apart (TS/JS ``#<line>``); JVM
+    overloads differ in their fqn already (see the module docstring).
     """
 
     kind: str
