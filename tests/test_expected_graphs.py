@@ -100,6 +100,11 @@ def test_expected_graph(root: Path) -> None:
     # a callback parameter typed by the callee's declared function type
     ("ts_express", "src/services/orderService:cancelPending",
      "src/services/orderService:OrderService.cancel", "callback-param"),
+    # a receiver declared as one of several classes (`A | B`): an edge to each
+    ("python_fastapi", "app.services.notifications.notify_all",
+     "app.services.notifications.EmailNotifier.send", "union"),
+    ("python_fastapi", "app.services.notifications.notify_all",
+     "app.services.notifications.LogNotifier.send", "union"),
     # overloads: the one the arguments select
     ("java_spring", "com.example.shop.util.PriceUtils.applyDiscount(long,int,int)",
      "com.example.shop.util.PriceUtils.roundCents(long,int)", "self"),

@@ -609,3 +609,24 @@ def test_for_loop_elements_of_fields_and_call_results():
     run, main = sorted((e for e in graph.edges if e.kind == "CALLS"), key=lambda e: e.lines)
     assert (run.lines, run.resolution) == ([90, 91, 93], "type")
     assert (main.lines, main.resolution) == ([94], "type")  # `cls(...)` is an instance
+
+
+def test_union_receiver_links_each_class_with_lower_confidence():
+    m = "app.notify"
+    mod = ParseResult(
+        path="app/notify.py", lang="python", module=m, package=None,
+        symbols=[sym("CLASS", f"{m}.Email"), sym("METHOD", f"{m}.Email.send", f"{m}.Email"),
+                 sym("CLASS", f"{m}.Log"), sym("METHOD", f"{m}.Log.send", f"{m}.Log"),
+                 sym("METHOD", f"{m}.Log.flush", f"{m}.Log"),
+                 sym("FUNCTION", f"{m}.main")],
+        var_types={f"{m}.main": {"ch": "Email | Log", "one": "Email | Missing"}},
+        calls=[call(f"{m}.main", "send", ["ch"], 95), call(f"{m}.main", "flush", ["ch"], 96),
+               call(f"{m}.main", "send", ["one"], 97)],
+    )
+    graph = build_graph([mod])
+    nodes = graph.node_by_key()
+    found = {(nodes[e.dst_key].fqn, tuple(e.lines), e.resolution, e.confidence)
+             for e in graph.edges if e.kind == "CALLS"}
+    assert found == {(f"{m}.Email.send", (95, 97), "union", 0.6),
+                     (f"{m}.Log.send", (95,), "union", 0.6),
+                     (f"{m}.Log.flush", (96,), "union", 0.6)}

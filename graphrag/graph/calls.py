@@ -39,16 +39,14 @@ def resolve_calls(scopes: Scopes, edges: EdgeSet) -> dict[str, list[str]]:
         for call in sorted(scope.result.calls, key=lambda c: c.line):
             caller = _caller(scopes, scope, call.caller, call.line)
             ctx = Ctx(scope, caller if caller.kind != "FILE" else None)
-            target = resolve_call(scopes, ctx, call.receiver, call.name, call.kind, call)
-            if target is None and not _instantiates_repo_class(scopes, ctx, call):
+            targets = resolve_call_targets(scopes, ctx, call)
+            if not targets and not _instantiates_repo_class(scopes, ctx, call):
                 names = unresolved[caller.key]
                 text = ".".join([*(call.receiver or []), call.name])
                 if text not in names and len(names) < MAX_UNRESOLVED:
                     names.append(text)
-            if target is None:
-                continue
-            node, resolution = target
-            edges.add(caller.key, node.key, "CALLS", resolution, call.line)
+            for node, resolution in targets:
+                edges.add(caller.key, node.key, "CALLS", resolution, call.line)
     return unresolved
 
 
@@ -74,6 +72,20 @@ def _caller(scopes: Scopes, scope: FileScope, fqn: str | None, line: int | None 
     return node if node is not None else scope.node
 
 
+def resolve_call_targets(scopes: Scopes, ctx: Ctx, call: Call) -> list[tuple[GraphNode, str]]:
+    """Every target of one call: one, or one per class a receiver declared ``A | B``
+    may be (resolution ``union``, lower confidence); [] when there is no edge."""
+    found = scopes.callee(ctx, call.receiver, call.name, call.kind)
+    target = _resolve_found(scopes, ctx, found, call.name, call.kind, call)
+    if target is None:
+        return []
+    targets = [target]
+    for alt in found.alts if found is not None else ():
+        if alt.kind in CALLABLE_KINDS and alt is not target[0]:
+            targets.append((alt, found.resolution))
+    return targets
+
+
 def resolve_call(scopes: Scopes, ctx: Ctx, receiver: list[str] | None, name: str,
                  kind: str = "call", call: Call | None = None
                  ) -> tuple[GraphNode, str] | None:
@@ -82,6 +94,11 @@ def resolve_call(scopes: Scopes, ctx: Ctx, receiver: list[str] | None, name: str
     With ``call`` (its argument count and types), an overloaded target is narrowed to
     the overload the arguments select."""
     found = scopes.callee(ctx, receiver, name, kind)
+    return _resolve_found(scopes, ctx, found, name, kind, call)
+
+
+def _resolve_found(scopes: Scopes, ctx: Ctx, found: Ent | None, name: str, kind: str,
+                   call: Call | None) -> tuple[GraphNode, str] | None:
     if found is None:
         return None
     if found.kind == "unknown":

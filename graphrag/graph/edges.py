@@ -12,6 +12,8 @@ CONFIDENCE = {
     "return-type": 0.95,
     # receiver is a callback's parameter typed by the callee's declared function type
     "callback-param": 0.9,
+    # the receiver is declared as one of several classes (`A | B`): an edge to each
+    "union": 0.6,
 }
 
 

@@ -14,6 +14,7 @@ from graphrag.graph.types import (
     Ent,
     clean_type,
     function_type_param,
+    union_members,
 )
 from graphrag.parsing.languages._common import element_type
 
@@ -407,6 +408,16 @@ class Scopes:
             return self._eval_callback_param(ctx, text, depth)
         if text.startswith("=iter:"):
             return self._eval_element(ctx, text[len("=iter:"):], depth)
+        members = union_members(text) if not text.startswith("=") else []
+        if members:  # one of several classes: each, labelled `union`
+            nodes: list[GraphNode] = []
+            for member in members:
+                found = self.type_node(ctx, member)
+                if found is not None and found not in nodes:
+                    nodes.append(found)
+            if not nodes:
+                return EXTERNAL
+            return Ent("instance", nodes[0], resolution="union", alts=tuple(nodes[1:]))
         node = self.type_node(ctx, text)
         return Ent("instance", node) if node is not None else EXTERNAL
 
@@ -535,6 +546,15 @@ class Scopes:
 
     def _method_of(self, recv: Ent, name: str) -> Ent | None:
         node = recv.node
+        if recv.kind == "instance" and node is not None and recv.resolution == "union":
+            hits: list[GraphNode] = []
+            for cls in (node, *recv.alts):
+                found = self.find_method(cls, name)
+                if found is not None and found[0] not in hits:
+                    hits.append(found[0])
+            if not hits:
+                return None
+            return Ent("node", hits[0], resolution="union", alts=tuple(hits[1:]))
         if recv.kind == "instance" and node is not None:
             hit = self.find_method(node, name)
             if hit is None:

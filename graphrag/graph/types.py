@@ -5,7 +5,8 @@ An Ent's ``kind`` says what a name or expression denotes:
 
 * ``node``      a symbol (function, class, ...), with the resolution rule that found it
 * ``module`` / ``package``   a module (file or Java/Kotlin package) or Go package
-* ``instance``  a value whose type is the class/interface in ``node``
+* ``instance``  a value whose type is the class/interface in ``node`` (resolution
+                ``union``: or one of ``alts``, from a declared ``A | B``)
 * ``static``    the class in ``node`` used as a value (static access, companion)
 * ``super``     ``super`` inside the class in ``node``
 * ``bound``     a local name whose type we cannot resolve (parameter of a function type,
@@ -34,6 +35,8 @@ class Ent:
     node: GraphNode | None = None
     name: str = ""
     resolution: str = ""
+    # `union` instances and targets: the other classes / methods it may be
+    alts: tuple[GraphNode, ...] = ()
 
 
 UNKNOWN = Ent("unknown")
@@ -100,3 +103,33 @@ def function_type_param(text: str, index: int) -> str | None:
     if index >= len(params) or ":" not in params[index]:
         return None
     return params[index].split(":", 1)[1].strip() or None
+
+
+_NONE_MEMBERS = frozenset({"None", "null", "undefined", "void", ""})
+
+
+def union_members(text: str) -> list[str]:
+    """Members of a declared union with two or more real members (``A | B``,
+    ``Union[A, B]``, ``A | B | None``); [] for anything else."""
+    text = text.strip().strip("'\"")
+    match = re.match(r"^(?:typing\.|t\.)?Union\[(.*)\]$", text)
+    parts = _split_union(match.group(1), ",") if match else _split_union(text, "|")
+    members = [p.strip().strip("'\"") for p in parts]
+    members = [m for m in members if m not in _NONE_MEMBERS]
+    return members if len(members) >= 2 else []
+
+
+def _split_union(text: str, sep: str) -> list[str]:
+    parts, depth, cur = [], 0, []
+    for ch in text:
+        if ch in "[(<{":
+            depth += 1
+        elif ch in "])>}":
+            depth -= 1
+        if ch == sep and depth == 0:
+            parts.append("".join(cur))
+            cur = []
+        else:
+            cur.append(ch)
+    parts.append("".join(cur))
+    return parts

@@ -301,3 +301,9 @@ def test_local_flow_types_with_for_and_chained_calls() -> None:
     assert cond.var_types["pkg.mod.C"]["console"] == "Console"
     (save,) = [c for c in result.calls if c.name == "save"]
     assert save.receiver == ["self", "repo()", "find()"]
+
+
+def test_union_annotations_keep_every_class() -> None:
+    result = snippet("def f(a: A | B, b: Union[C, D, None], c: Optional[E], d: 'F | None'):\n"
+                     "    pass\n")
+    assert result.var_types["pkg.mod.f"] == {"a": "A | B", "b": "C | D", "c": "E", "d": "F"}

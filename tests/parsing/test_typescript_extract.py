@@ -325,3 +325,12 @@ def test_overload_signatures_attach_to_the_implementation() -> None:
     assert symbol(result, "src/a:C.m").meta["overloads"] == ["m(a: string): void"]
     assert [s.fqn for s in result.symbols if s.name == "m"] == ["src/a:C.m"]
     assert calls_of(result, "src/a:f")[0].name == "g"
+
+
+def test_union_types_keep_every_named_member() -> None:
+    from graphrag.parsing.languages.ecmascript.common import simple_type
+
+    assert simple_type("Subscriber<T> | Observer<T>") == "Subscriber | Observer"
+    assert simple_type("Repo<User> | null") == "Repo"
+    assert simple_type("string | Foo") == "Foo"
+    assert simple_type("Foo[] | Foo") == "Foo"

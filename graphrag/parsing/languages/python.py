@@ -14,6 +14,7 @@ up the tree from each node to its enclosing class or function.
 from __future__ import annotations
 
 import inspect
+import re
 from dataclasses import dataclass, field
 
 from tree_sitter import Node, QueryCursor
@@ -97,6 +98,25 @@ def _call_text(call: Node) -> str | None:
     if head == ["?"]:
         return None
     return ".".join([*head, _text(func.child_by_field_name("attribute"))])
+
+
+_UNION = re.compile(r"^(?:typing\.|t\.)?Union\[(.*)\]$")
+
+
+def annotation_type(text: str | None) -> str | None:
+    """:func:`clean_type`, except that a union of two or more classes stays one
+    (``EmailNotifier | LogNotifier``, ``Union[A, B, None]`` -> ``A | B``): the resolver
+    links a call on such a value to each (resolution ``union``)."""
+    if not text:
+        return None
+    t = text.strip().strip("'\"").strip()
+    match = _UNION.match(t)
+    parts = _split_top(match.group(1), ",") if match else _split_top(t, "|")
+    members = [clean_type(p) for p in parts if p.strip().strip("'\"") not in ("None", "")]
+    unique = list(dict.fromkeys(m for m in members if m))
+    if len(unique) >= 2:
+        return " | ".join(unique)
+    return clean_type(text)
 
 
 def _split_top(text: str, sep: str) -> list[str]:
@@ -338,7 +358,7 @@ class _Extractor:
             **self._span(_decorated(node)),
         )
         self.result.symbols.append(symbol)
-        types = {n: t for n, t in ((n, clean_type(t)) for n, t in visible_params) if t}
+        types = {n: t for n, t in ((n, annotation_type(t)) for n, t in visible_params) if t}
         self.scopes[node.id] = _Scope(symbol, node, types, self_name,
                                       {n: t for n, t in visible_params if t})
         if types:
@@ -424,7 +444,7 @@ class _Extractor:
     def _assignment(self, node: Node) -> None:
         scope = self._enclosing(node)
         left = node.child_by_field_name("left")
-        annotation = clean_type(_opt_text(node.child_by_field_name("type")))
+        annotation = annotation_type(_opt_text(node.child_by_field_name("type")))
         if scope is None:
             if left.type == "identifier":
                 self._record_type(self.module, _text(left), annotation, node, None)

@@ -88,7 +88,8 @@ def simple_type(text: str | None) -> str | None:
     """A type as written -> the name the resolver looks up.
 
     Strips ``:``, ``readonly``, generics, ``[]`` and null/undefined union members:
-    ``Repository<User> | null`` -> ``Repository``.
+    ``Repository<User> | null`` -> ``Repository``; a union of several named types stays
+    one: ``Subscriber<T> | Observer<T>`` -> ``Subscriber | Observer``.
     """
     if not text:
         return None
@@ -97,7 +98,18 @@ def simple_type(text: str | None) -> str | None:
     parts = [p for p in parts if p and p not in ("null", "undefined", "void")]
     if not parts:
         return None
-    text = parts[0].removeprefix("readonly ").strip()
+    if len(parts) > 1:  # `A | B`: each class stays (the resolver links a call to each)
+        names = [_plain(p) for p in parts]
+        names = list(dict.fromkeys(n for n in names if n and n not in PRIMITIVE_TYPES))
+        if len(names) > 1:
+            return " | ".join(names)
+        if names:  # `string | Foo`: the one class
+            return names[0]
+    return _plain(parts[0])
+
+
+def _plain(text: str) -> str | None:
+    text = text.removeprefix("readonly ").strip()
     if text[:1] in "{([\"'`":  # object/function/tuple/literal types name no symbol
         return None
     text = text.split("<", 1)[0].strip()
