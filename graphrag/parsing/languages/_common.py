@@ -84,7 +84,8 @@ _WRAPPERS = ("Optional[", "typing.Optional[", "t.Optional[")
 def element_type(text: str | None) -> str | None:
     """Element class of an annotated collection as written: ``list[User]``,
     ``t.Sequence["User"]``, ``Optional[Iterable[User]]``, ``tuple[User, ...]``,
-    ``List<User>``, ``User[]`` -> ``User``; None for anything else (``dict``, ``str``)."""
+    ``List<User>``, ``User[]``, Go ``[]*User`` -> ``User``; None for anything else (``dict``,
+    ``str``)."""
     if not text:
         return None
     t = text.strip().strip("'\"").strip()
@@ -97,6 +98,9 @@ def element_type(text: str | None) -> str | None:
     if t.endswith("[]"):
         inner = t[:-2].strip()
         return inner if re.fullmatch(r"[\w.$]+", inner) else None
+    go_slice = re.fullmatch(r"\[\d*\]\*?([\w.]+)", t)  # Go `[]*User`, `[4]User`
+    if go_slice:
+        return go_slice.group(1)
     match = _CONTAINERS.match(t)
     if not match:
         return None
