@@ -334,3 +334,17 @@ def test_union_types_keep_every_named_member() -> None:
     assert simple_type("Repo<User> | null") == "Repo"
     assert simple_type("string | Foo") == "Foo"
     assert simple_type("Foo[] | Foo") == "Foo"
+
+
+def test_callback_parameters_are_typed_in_the_enclosing_function() -> None:
+    result = parse("export function run(s: Sched) {\n"
+                   "  s.schedule(function (this: Action, state) { state.go(); });\n"
+                   "  each(items, (item, i) => item.save());\n"
+                   "  items.map((x: Item) => x.id);\n"
+                   "  const f = (y) => y;\n}\n")
+    assert result.var_types["src/a:run"] == {
+        "s": "Sched", "state": "=arg:s.schedule#0#0", "item": "=arg:each#1#0",
+        "i": "=arg:each#1#1", "x": "Item"}
+    # a nested function's own parameters are its own, never the enclosing function's
+    assert "y" not in result.var_types["src/a:run"]
+    assert symbol(result, "src/a:run.f").kind == "FUNCTION"

@@ -80,7 +80,8 @@ def _callback_params(ctx: FileContext, node: Node) -> None:
     if scope is None or scope in ctx.class_fqns:
         return  # module variables and class fields are exported names: never a parameter
     contextual = _argument_position(node)
-    for index, (name, type_) in enumerate(params(node, None)):
+    declared = [p for p in params(node, None) if p[0] != "this"]  # `this:` is no parameter
+    for index, (name, type_) in enumerate(declared):
         if not name or not _IDENTIFIER.match(name):
             continue  # destructuring
         if type_:
