@@ -87,3 +87,36 @@ def test_expected_graph(root: Path) -> None:
     actual = actual_sets(graph_of(root))
     diffs = report(root.name, actual, expected)
     assert not diffs, "\n" + "\n".join(diffs)
+
+
+@pytest.mark.parametrize(("repo", "src", "dst", "resolution"), [
+    # a receiver typed by the declared return type of a call in the chain
+    ("java_spring", "com.example.shop.service.ProductService.reprice",
+     "com.example.shop.model.Product.changePrice", "return-type"),
+    ("ts_express", "src/services/orderService:OrderService.recentForUser",
+     "src/repositories/orderRepository:OrderRepository.findByUser", "return-type"),
+    ("python_fastapi", "app.services.orders.OrderService.open_order_count",
+     "app.repositories.orders.OrderRepository.open_orders", "return-type"),
+    # a callback parameter typed by the callee's declared function type
+    ("ts_express", "src/services/orderService:cancelPending",
+     "src/services/orderService:OrderService.cancel", "callback-param"),
+    # a receiver declared as one of several classes (`A | B`): an edge to each
+    ("python_fastapi", "app.services.notifications.notify_all",
+     "app.services.notifications.EmailNotifier.send", "union"),
+    ("python_fastapi", "app.services.notifications.notify_all",
+     "app.services.notifications.LogNotifier.send", "union"),
+    # overloads: the one the arguments select
+    ("java_spring", "com.example.shop.util.PriceUtils.applyDiscount(long,int,int)",
+     "com.example.shop.util.PriceUtils.roundCents(long,int)", "self"),
+])
+def test_resolution_kinds_have_sample_cases(repo: str, src: str, dst: str,
+                                            resolution: str) -> None:
+    """Every resolution kind has a case in a sample repository, with its own label and
+    confidence (see graphrag.graph.edges.CONFIDENCE)."""
+    from graphrag.graph.edges import CONFIDENCE
+
+    graph = graph_of(SAMPLES / repo)
+    nodes = graph.node_by_key()
+    (edge,) = [e for e in graph.edges if e.kind == "CALLS" and nodes[e.src_key].fqn == src
+               and nodes[e.dst_key].fqn == dst]
+    assert (edge.resolution, edge.confidence) == (resolution, CONFIDENCE[resolution])

@@ -333,3 +333,37 @@ def test_concurrent_index_runs_both_succeed(db_url: str, app_name: str, engine) 
         with engine.begin() as conn:
             conn.execute(text("DELETE FROM applications WHERE name = ANY(:n)"),
                          {"n": [app_name + "_b", app_name + "_alone"]})
+
+
+def test_overloads_by_plain_and_full_fqn(db_url: str, app_name: str, engine) -> None:
+    """`graph node` (and the context seeds) by the plain fqn of an overloaded method list
+    every overload, each with its own callers; the full fqn names one."""
+    res = run_cli("index", str(SAMPLE_REPOS / "java_spring"), "--app", app_name,
+                  "--graph-only", "--json")
+    assert res.returncode == 0, res.stderr
+    util = "com.example.shop.util.PriceUtils"
+    res = run_cli("graph", "node", f"{util}.applyDiscount", "--app", app_name, "--json")
+    assert res.returncode == 0, res.stderr
+    shown = {n["fqn"]: {c["fqn"] for c in n["callers"]} for n in json.loads(res.stdout)}
+    assert shown == {
+        f"{util}.applyDiscount(long,int)": {
+            "com.example.shop.service.DefaultPricingService.quote",
+            f"{util}.applyDiscount(long,int,int)"},
+        f"{util}.applyDiscount(long,int,int)": {
+            "com.example.shop.service.DefaultPricingService.cashQuote"},
+    }
+    res = run_cli("graph", "node", f"{util}.roundCents(long,int)", "--app", app_name, "--json")
+    (node,) = json.loads(res.stdout)
+    assert [c["fqn"] for c in node["callers"]] == [f"{util}.applyDiscount(long,int,int)"]
+    # a plain fqn that is neither a node nor an overloaded name stays a one-line error
+    res = run_cli("graph", "node", f"{util}.roundCent", "--app", app_name)
+    assert res.returncode == 1 and res.stderr.count("\n") == 1
+    from graphrag.db.apps import get_app
+    from graphrag.retrieval.context import seeds_for_fqn
+
+    with engine.connect() as conn:
+        app_id = get_app(conn, app_name).id
+        seeds = seeds_for_fqn(conn, app_id, f"{util}.roundCents")
+        fqns = {r[0] for r in conn.execute(text("SELECT fqn FROM nodes WHERE id = ANY(:ids)"),
+                                           {"ids": list(seeds)})}
+    assert fqns == {f"{util}.roundCents(double)", f"{util}.roundCents(long,int)"}

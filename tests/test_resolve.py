@@ -238,6 +238,69 @@ def test_java_resolution():
     assert ("src/com/acme/Service.java", "com.acme.db") in edges(graph, "IMPORTS")
 
 
+def _overload(fqn: str, parent: str, *params: str, kind: str = "METHOD", **meta):
+    name = fqn.split("(", 1)[0].rsplit(".", 1)[-1]
+    return sym(kind, fqn, parent, name=name, params=[[f"p{i}", t] for i, t in
+                                                   enumerate(params)], **meta)
+
+
+def _args(c: Call, *types: str | None) -> Call:
+    c.args, c.arg_types = len(types), list(types)
+    return c
+
+
+def test_overloads_are_chosen_by_arity_and_argument_types():
+    p = "com.acme.Parser"
+    base = ParseResult(
+        path="src/com/acme/Base.java", lang="java", module="com.acme", package="com.acme",
+        symbols=[sym("CLASS", "com.acme.Base"), sym("CLASS", "com.acme.Source"),
+                 sym("CLASS", "com.acme.FileSource"),
+                 _overload("com.acme.Base.parse(Source)", "com.acme.Base", "Source"),
+                 _overload("com.acme.Base.parse(int)", "com.acme.Base", "int")],
+        heritage=[Heritage("com.acme.FileSource", "Source", "extends", 1)],
+    )
+    parser = ParseResult(
+        path="src/com/acme/Parser.java", lang="java", module="com.acme", package="com.acme",
+        symbols=[sym("CLASS", p),
+                 _overload(f"{p}.<init>(String)", p, "String", kind="CONSTRUCTOR"),
+                 _overload(f"{p}.<init>(String,int)", p, "String", "int", kind="CONSTRUCTOR"),
+                 _overload(f"{p}.parse(String)", p, "String"),
+                 _overload(f"{p}.parse(String,String)", p, "String", "String"),
+                 _overload(f"{p}.parse(int)", p, "int"),
+                 _overload(f"{p}.log(Object...)", p, "Object..."),
+                 _overload(f"{p}.log(String)", p, "String"),
+                 sym("METHOD", f"{p}.run", p)],
+        heritage=[Heritage(p, "Base", "extends", 1)],
+        var_types={f"{p}.run": {"name": "String", "src": "FileSource"},
+                   f"{p}.parse(String)": {}},
+        calls=[_args(call(f"{p}.run", "parse", None, 10), "String"),            # literal
+               _args(call(f"{p}.run", "parse", None, 11), "=var:name", None),   # arity
+               _args(call(f"{p}.run", "parse", None, 12), "short"),             # widening
+               _args(call(f"{p}.run", "parse", None, 13), "=var:src"),          # subtype
+               _args(call(f"{p}.run", "log", None, 14), "int", "int", "int"),   # varargs
+               _args(call(f"{p}.run", "Parser", None, 15, "new"), "String", "int"),
+               # an overload calling its own name means a sibling, not itself
+               _args(call(f"{p}.parse(String)", "parse", None, 16), None, None)],
+    )
+    graph = build_graph([base, parser])
+    calls = edges(graph, "CALLS")
+    assert calls == {
+        (f"{p}.run", f"{p}.parse(String)"),
+        (f"{p}.run", f"{p}.parse(String,String)"),
+        (f"{p}.run", f"{p}.parse(int)"),
+        (f"{p}.run", "com.acme.Base.parse(Source)"),
+        (f"{p}.run", f"{p}.log(Object...)"),
+        (f"{p}.run", f"{p}.<init>(String,int)"),
+        (f"{p}.parse(String)", f"{p}.parse(String,String)"),
+    }
+    assert edge(graph, "CALLS", f"{p}.run", "com.acme.Base.parse(Source)").resolution \
+        == "inherited"
+    # only the overload with the same parameter list is overridden
+    assert edges(graph, "OVERRIDES") == {(f"{p}.parse(int)", "com.acme.Base.parse(int)")}
+    # each overload keeps the stable key it had as `fqn + key suffix`
+    assert node(graph, f"{p}.parse(int)").key == f"sym:java:{p}.parse(int)"
+
+
 # --------------------------------------------------------------------- kotlin
 def test_kotlin_unknown_heritage_and_companion():
     shapes = ParseResult(
@@ -466,3 +529,104 @@ def test_python_classmethod_receiver_and_static_call():
     assert edges(graph, "CALLS") == {("m.Config.load", "m.Config.default"),
                                      ("m.main", "m.Config.load")}
     assert edge(graph, "CALLS", "m.main", "m.Config.load").resolution == "static"
+
+
+def test_receivers_typed_by_return_types_and_callback_parameters():
+    """`a.b().c()` follows declared return types (`return-type`); an untyped callback
+    parameter takes its type from the callee's declared function type (`callback-param`);
+    an unknown or generic return type gives no edge."""
+    m = "src/lib"
+    lib = ParseResult(
+        path="src/lib.ts", lang="typescript", module=m, package=None,
+        symbols=[sym("CLASS", f"{m}:Repo"),
+                 sym("METHOD", f"{m}:Repo.find", f"{m}:Repo", return_type="Item | undefined"),
+                 sym("METHOD", f"{m}:Repo.raw", f"{m}:Repo", return_type="T"),
+                 sym("CLASS", f"{m}:Item"),
+                 sym("METHOD", f"{m}:Item.save", f"{m}:Item"),
+                 sym("FUNCTION", f"{m}:repo", return_type="Repo"),
+                 sym("FUNCTION", f"{m}:each", params=[
+                     ["items", "Item[]"], ["fn", "(this: Window, item: Item, i: number) => void"]]),
+                 sym("FUNCTION", f"{m}:main")],
+        var_types={f"{m}:main": {"it": "=arg:each#1#0", "idx": "=arg:each#1#1"}},
+        calls=[call(f"{m}:main", "save", ["repo()", "find()"], 80),
+               call(f"{m}:main", "save", ["repo()", "raw()"], 81),
+               call(f"{m}:main", "save", ["it"], 82),
+               call(f"{m}:main", "toFixed", ["idx"], 83)],
+    )
+    graph = build_graph([lib])
+    assert edges(graph, "CALLS") == {(f"{m}:main", f"{m}:Item.save")}
+    (save,) = [e for e in graph.edges if e.kind == "CALLS"]
+    assert save.lines == [80, 82]
+    # the best resolution of the merged edge wins: both are below plain `type`
+    assert save.resolution == "return-type" and save.confidence == 0.95
+
+
+def test_calls_in_a_redeclared_function_belong_to_the_declaration_holding_them():
+    first, second = sym("FUNCTION", "app.compat.getchar"), sym("FUNCTION", "app.compat.getchar")
+    first.line_start, first.line_end, second.line_start, second.line_end = 10, 20, 30, 40
+    compat = ParseResult(
+        path="app/compat.py", lang="python", module="app.compat", package=None,
+        symbols=[first, second, sym("FUNCTION", "app.compat.win_read"),
+                 sym("FUNCTION", "app.compat.posix_read")],
+        calls=[call("app.compat.getchar", "win_read", None, 15),
+               call("app.compat.getchar", "posix_read", None, 35)],
+    )
+    graph = build_graph([compat])
+    keys = {e.dst_key: e.src_key for e in graph.edges if e.kind == "CALLS"}
+    assert keys == {"sym:python:app.compat.win_read": "sym:python:app.compat.getchar",
+                    "sym:python:app.compat.posix_read": "sym:python:app.compat.getchar#2"}
+
+
+def test_for_loop_elements_of_fields_and_call_results():
+    m = "app.cmd"
+    mod = ParseResult(
+        path="app/cmd.py", lang="python", module=m, package=None,
+        symbols=[sym("CLASS", f"{m}.Param"), sym("METHOD", f"{m}.Param.run", f"{m}.Param"),
+                 sym("CLASS", f"{m}.Command"),
+                 sym("FIELD", f"{m}.Command.params", f"{m}.Command", type="t.List['Param']"),
+                 sym("METHOD", f"{m}.Command.get_params", f"{m}.Command",
+                     return_type="list[Param]"),
+                 sym("METHOD", f"{m}.Command.names", f"{m}.Command", return_type="list[str]"),
+                 sym("METHOD", f"{m}.Command.main", f"{m}.Command"),
+                 # an iterable repository class: its __iter__ gives the elements
+                 sym("CLASS", f"{m}.Params"),
+                 sym("METHOD", f"{m}.Params.__iter__", f"{m}.Params",
+                     return_type="Iterator['Param']"),
+                 sym("METHOD", f"{m}.Command.all", f"{m}.Command", return_type="Params"),
+                 sym("METHOD", f"{m}.Command.make", f"{m}.Command", decorators=["classmethod"])],
+        var_types={f"{m}.Command.main": {"a": "=iter:self.params",
+                                         "b": "=iter:=call:self.get_params",
+                                         "c": "=iter:=call:self.names",
+                                         "d": "=iter:=call:self.all"},
+                   f"{m}.Command.make": {"made": "=call:cls"}},
+        calls=[call(f"{m}.Command.main", "run", ["a"], 90),
+               call(f"{m}.Command.main", "run", ["b"], 91),
+               call(f"{m}.Command.main", "run", ["c"], 92),
+               call(f"{m}.Command.main", "run", ["d"], 93),
+               call(f"{m}.Command.make", "main", ["made"], 94)],
+    )
+    graph = build_graph([mod])
+    run, main = sorted((e for e in graph.edges if e.kind == "CALLS"), key=lambda e: e.lines)
+    assert (run.lines, run.resolution) == ([90, 91, 93], "type")
+    assert (main.lines, main.resolution) == ([94], "type")  # `cls(...)` is an instance
+
+
+def test_union_receiver_links_each_class_with_lower_confidence():
+    m = "app.notify"
+    mod = ParseResult(
+        path="app/notify.py", lang="python", module=m, package=None,
+        symbols=[sym("CLASS", f"{m}.Email"), sym("METHOD", f"{m}.Email.send", f"{m}.Email"),
+                 sym("CLASS", f"{m}.Log"), sym("METHOD", f"{m}.Log.send", f"{m}.Log"),
+                 sym("METHOD", f"{m}.Log.flush", f"{m}.Log"),
+                 sym("FUNCTION", f"{m}.main")],
+        var_types={f"{m}.main": {"ch": "Email | Log", "one": "Email | Missing"}},
+        calls=[call(f"{m}.main", "send", ["ch"], 95), call(f"{m}.main", "flush", ["ch"], 96),
+               call(f"{m}.main", "send", ["one"], 97)],
+    )
+    graph = build_graph([mod])
+    nodes = graph.node_by_key()
+    found = {(nodes[e.dst_key].fqn, tuple(e.lines), e.resolution, e.confidence)
+             for e in graph.edges if e.kind == "CALLS"}
+    assert found == {(f"{m}.Email.send", (95, 97), "union", 0.6),
+                     (f"{m}.Log.send", (95,), "union", 0.6),
+                     (f"{m}.Log.flush", (96,), "union", 0.6)}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from graphrag.graph import overloads
 from graphrag.graph.edges import EdgeSet
 from graphrag.graph.model import GraphNode
 from graphrag.graph.scopes import Scopes
@@ -36,18 +37,16 @@ def resolve_calls(scopes: Scopes, edges: EdgeSet) -> dict[str, list[str]]:
     unresolved: dict[str, list[str]] = defaultdict(list)
     for scope in scopes.table.files.values():
         for call in sorted(scope.result.calls, key=lambda c: c.line):
-            caller = _caller(scopes, scope, call.caller)
+            caller = _caller(scopes, scope, call.caller, call.line)
             ctx = Ctx(scope, caller if caller.kind != "FILE" else None)
-            target = resolve_call(scopes, ctx, call.receiver, call.name, call.kind)
-            if target is None and not _instantiates_repo_class(scopes, ctx, call):
+            targets = resolve_call_targets(scopes, ctx, call)
+            if not targets and not _instantiates_repo_class(scopes, ctx, call):
                 names = unresolved[caller.key]
                 text = ".".join([*(call.receiver or []), call.name])
                 if text not in names and len(names) < MAX_UNRESOLVED:
                     names.append(text)
-            if target is None:
-                continue
-            node, resolution = target
-            edges.add(caller.key, node.key, "CALLS", resolution, call.line)
+            for node, resolution in targets:
+                edges.add(caller.key, node.key, "CALLS", resolution, call.line)
     return unresolved
 
 
@@ -58,22 +57,119 @@ def _instantiates_repo_class(scopes: Scopes, ctx: Ctx, call: Call) -> bool:
     return found is not None and found.node is not None and found.node.kind in TYPE_KINDS
 
 
-def _caller(scopes: Scopes, scope: FileScope, fqn: str | None) -> GraphNode:
+def _caller(scopes: Scopes, scope: FileScope, fqn: str | None, line: int | None = None
+            ) -> GraphNode:
+    """The node of caller ``fqn``; of a name declared twice in the file, the declaration
+    whose lines hold the call."""
     if fqn is None:
         return scope.node
+    twins = scope.redeclared.get(fqn)
+    if twins and line is not None:
+        inside = [n for n in twins if (n.line_start or 0) <= line <= (n.line_end or 0)]
+        if inside:
+            return min(inside, key=lambda n: (n.line_end or 0) - (n.line_start or 0))
     node = scope.by_fqn.get(fqn) or scopes.table.by_fqn.get((scope.ns, fqn))
     return node if node is not None else scope.node
 
 
+def resolve_call_targets(scopes: Scopes, ctx: Ctx, call: Call) -> list[tuple[GraphNode, str]]:
+    """Every target of one call: one, or one per class a receiver declared ``A | B``
+    may be (resolution ``union``, lower confidence); [] when there is no edge."""
+    found = scopes.callee(ctx, call.receiver, call.name, call.kind)
+    target = _resolve_found(scopes, ctx, found, call.name, call.kind, call)
+    if target is None:
+        return []
+    targets = [target]
+    for alt in found.alts if found is not None else ():
+        if alt.kind in CALLABLE_KINDS and alt is not target[0]:
+            targets.append((alt, found.resolution))
+    return targets
+
+
 def resolve_call(scopes: Scopes, ctx: Ctx, receiver: list[str] | None, name: str,
-                 kind: str = "call") -> tuple[GraphNode, str] | None:
-    """Target node and resolution rule of one call, or None when there is no edge."""
+                 kind: str = "call", call: Call | None = None
+                 ) -> tuple[GraphNode, str] | None:
+    """Target node and resolution rule of one call, or None when there is no edge.
+
+    With ``call`` (its argument count and types), an overloaded target is narrowed to
+    the overload the arguments select."""
     found = scopes.callee(ctx, receiver, name, kind)
+    return _resolve_found(scopes, ctx, found, name, kind, call)
+
+
+def _resolve_found(scopes: Scopes, ctx: Ctx, found: Ent | None, name: str, kind: str,
+                   call: Call | None) -> tuple[GraphNode, str] | None:
     if found is None:
         return None
     if found.kind == "unknown":
         return _unique_name(scopes, ctx, name)
-    return _target(scopes, found, kind)
+    target = _target(scopes, found, kind)
+    if target is None or call is None or call.args is None:
+        return target
+    return _overload(scopes, ctx, target, call)
+
+
+def _overload(scopes: Scopes, ctx: Ctx, target: tuple[GraphNode, str], call: Call
+              ) -> tuple[GraphNode, str]:
+    node, resolution = target
+    table = scopes.table
+    owner = table.parent(node)
+    if node.kind == "CONSTRUCTOR":
+        candidates = [m for m in table.member_nodes(owner) if m.kind == "CONSTRUCTOR"] \
+            if owner is not None else [node]
+        own = candidates
+    elif owner is None:
+        scope = table.file_of.get(node.key)
+        own = [n for n in table.top_callables(scope.node.key, node.name)] if scope else [node]
+        candidates = own or [node]
+    else:
+        own = [m for m in table.members(owner, node.name) if m.kind in CALLABLE_KINDS
+               and m.kind != "CONSTRUCTOR"]
+        candidates = list(own)
+        if owner.kind in TYPE_KINDS:
+            for anc in scopes.ancestors(owner):  # inherited overloads not overridden here
+                for m in table.members(anc, node.name):
+                    if m.kind in CALLABLE_KINDS and m.kind != "CONSTRUCTOR" and not any(
+                            overloads.same_signature(m, c) for c in candidates):
+                        candidates.append(m)
+    if len(candidates) < 2:
+        return target
+    supers: dict[str, set[str]] = {}
+    arg_types = _arg_types(scopes, ctx, call, supers)
+    chosen = overloads.choose(candidates, call, arg_types, ctx.scope, supers)
+    if chosen is node:
+        return target
+    if chosen not in own and resolution in ("self", "type"):
+        resolution = "inherited"
+    return chosen, resolution
+
+
+def _arg_types(scopes: Scopes, ctx: Ctx, call: Call, supers: dict[str, set[str]]
+               ) -> list[str | None] | None:
+    """The call's argument types with ``=var:x`` looked up in the caller's locals,
+    parameters and (enclosing classes') fields, and ``=call:`` evaluated; ``supers``
+    gets the supertype names of every argument type that is a repository class."""
+    if not call.arg_types:
+        return None
+    table = scopes.table
+    out: list[str | None] = []
+    for text in call.arg_types:
+        if text is not None and text.startswith("=var:"):
+            name = text[len("=var:"):]
+            text = None
+            for scope in table.chain(ctx.scope):
+                text = table.var_types(scope).get(name)
+                if text is not None:
+                    break
+        if text is not None:
+            ent = scopes.eval_type(ctx, text)
+            if ent.kind == "instance" and ent.node is not None:
+                text = ent.node.name
+                supers[text] = {a.name for a in scopes.ancestors(ent.node)}
+            elif text.startswith("="):
+                text = None
+        out.append(text)
+    return out
 
 
 def _target(scopes: Scopes, found: Ent, kind: str) -> tuple[GraphNode, str] | None:

@@ -8,6 +8,12 @@ CONFIDENCE = {
     "self": 1.0, "type": 1.0, "import": 1.0, "static": 1.0, "constructor": 1.0,
     "super": 1.0, "local": 1.0, "package": 1.0, "declared": 1.0, "embedding": 1.0,
     "inherited": 0.9, "method-set": 0.8, "unique-name": 0.5,
+    # receiver typed by the declared return type of a call in a chain (`a.b().c()`)
+    "return-type": 0.95,
+    # receiver is a callback's parameter typed by the callee's declared function type
+    "callback-param": 0.9,
+    # the receiver is declared as one of several classes (`A | B`): an edge to each
+    "union": 0.6,
 }
 
 

@@ -6,6 +6,7 @@ from collections import defaultdict
 
 from graphrag.graph.edges import EdgeSet
 from graphrag.graph.model import GraphNode
+from graphrag.graph.overloads import same_signature
 from graphrag.graph.scopes import Scopes
 from graphrag.graph.symbols import CALLABLE_KINDS, TYPE_KINDS
 from graphrag.graph.types import Ctx
@@ -75,7 +76,8 @@ def _go_method_sets(scopes: Scopes, edges: EdgeSet) -> None:
 
 
 def resolve_overrides(scopes: Scopes, edges: EdgeSet) -> None:
-    """A method overrides the same-named method of its nearest ancestor."""
+    """A method overrides the same-named method (the same parameter list, among
+    overloads) of its nearest ancestor."""
     table = scopes.table
     for node in table.symbol_nodes:
         if node.kind not in ("METHOD", "ENDPOINT", "FUNCTION"):
@@ -84,8 +86,12 @@ def resolve_overrides(scopes: Scopes, edges: EdgeSet) -> None:
         if owner is None or owner.kind not in TYPE_KINDS:
             continue
         for anc in scopes.ancestors(owner):
-            target = next((m for m in table.members(anc, node.name)
-                           if m.kind in CALLABLE_KINDS and m.kind != "CONSTRUCTOR"), None)
+            same = [m for m in table.members(anc, node.name)
+                    if m.kind in CALLABLE_KINDS and m.kind != "CONSTRUCTOR"]
+            if len(same) > 1 or (same and node.fqn.endswith(")")):
+                # overloads: only the one with the same parameter list is overridden
+                same = [m for m in same if same_signature(m, node)]
+            target = same[0] if same else None
             if target is not None:
                 edges.add(node.key, target.key, "OVERRIDES", "declared")
                 break

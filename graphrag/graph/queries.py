@@ -11,12 +11,28 @@ from graphrag.errors import InvalidInput
 _BRIEF = "n.id, n.kind, n.name, n.fqn, n.file_path, n.line_start, n.line_end"
 
 
+_COLUMNS = (f"{_BRIEF}, n.signature, n.doc_comment, n.package_name, n.lang, n.rank, n.meta,"
+            " n.parent_id")
+
+
 def find_nodes(conn: Connection, app_id: int, fqn: str) -> list[dict[str, Any]]:
-    """Nodes whose fqn equals ``fqn`` (several for overloads)."""
-    return [dict(r) for r in conn.execute(text(
-        f"SELECT {_BRIEF}, n.signature, n.doc_comment, n.package_name, n.lang, n.rank, n.meta,"
-        " n.parent_id FROM nodes n WHERE n.application_id = :a AND n.fqn = :f ORDER BY n.id"),
-        {"a": app_id, "f": fqn}).mappings()]
+    """Nodes whose fqn equals ``fqn``; else, for the plain fqn of an overloaded Java or
+    Kotlin method (``a.B.parse``), every overload (``a.B.parse(String)``, ...)."""
+    rows = conn.execute(text(
+        f"SELECT {_COLUMNS} FROM nodes n WHERE n.application_id = :a AND n.fqn = :f"
+        " ORDER BY n.id"), {"a": app_id, "f": fqn}).mappings().all()
+    if not rows:
+        rows = conn.execute(text(
+            f"SELECT {_COLUMNS} FROM nodes n WHERE n.application_id = :a"
+            " AND n.fqn LIKE :p ESCAPE '\\' AND n.kind IN ('METHOD', 'CONSTRUCTOR',"
+            " 'FUNCTION', 'ENDPOINT') ORDER BY n.line_start, n.id"),
+            {"a": app_id, "p": like_escape(fqn) + "(%)"}).mappings().all()
+    return [dict(r) for r in rows]
+
+
+def like_escape(value: str) -> str:
+    """``value`` as a literal LIKE pattern (``\\`` escapes)."""
+    return value.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
 def node_details(conn: Connection, app_id: int, fqn: str) -> list[dict[str, Any]]:

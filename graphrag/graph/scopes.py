@@ -6,7 +6,17 @@ from __future__ import annotations
 
 from graphrag.graph.model import GraphNode
 from graphrag.graph.symbols import CALLABLE_KINDS, TYPE_KINDS, FileScope, SymbolTable
-from graphrag.graph.types import BOUND, EXTERNAL, UNKNOWN, Ctx, Ent, clean_type
+from graphrag.graph.types import (
+    BOUND,
+    EXTERNAL,
+    UNKNOWN,
+    Ctx,
+    Ent,
+    clean_type,
+    function_type_param,
+    union_members,
+)
+from graphrag.parsing.languages._common import element_type
 
 _MAX_DEPTH = 8
 
@@ -58,7 +68,10 @@ class Scopes:
 
     def find_method(self, node: GraphNode, name: str, companion: bool = False
                     ) -> tuple[GraphNode, bool] | None:
-        """Method ``name`` of type ``node`` or its ancestors; bool = declared in ``node``."""
+        """Method ``name`` of type ``node`` or its ancestors; bool = declared in ``node``.
+
+        A field of that name (a function-typed property, a TS mixin slot) shadows the
+        methods of the ancestors: what it holds is unknown, so there is no method."""
         hit = self.own_callable(node, name)
         if hit is not None:
             return hit, True
@@ -67,11 +80,18 @@ class Scopes:
                 hit = self.own_callable(obj, name)
                 if hit is not None:
                     return hit, True
+        if self._has_field(node, name):
+            return None
         for anc in self.ancestors(node):
             hit = self.own_callable(anc, name)
             if hit is not None:
                 return hit, False
+            if self._has_field(anc, name):
+                return None
         return None
+
+    def _has_field(self, node: GraphNode, name: str) -> bool:
+        return any(m.kind == "FIELD" for m in self.table.members(node, name))
 
     def constructor(self, node: GraphNode) -> GraphNode | None:
         """The explicitly declared constructor of class ``node``, if any."""
@@ -109,6 +129,12 @@ class Scopes:
                 if mode != "type" and name in table.var_types(scope):
                     return self._var(Ctx(ctx.file, scope), table.var_types(scope)[name], mode)
             elif scope.kind in TYPE_KINDS:
+                if scope is ctx.scope and mode != "type":
+                    # code directly in a class (a field initializer's lambda or anonymous
+                    # class) sees the parameters recorded under `<class fqn>#init`
+                    text = table.var_types_of(scope, "#init").get(name)
+                    if text is not None:
+                        return self._var(Ctx(ctx.file, scope), text, mode)
                 found = self._in_type_scope(scope, name, mode, ctx.file.ns)
                 if found is not None:
                     return found
@@ -311,13 +337,36 @@ class Scopes:
             ent = Ent("super", cls) if cls is not None else UNKNOWN
         elif head == "?":
             return UNKNOWN
+        elif head.endswith("()"):  # `make().x()`: the declared result of a bare call
+            ent = _returned(self._eval_call_type(ctx, head[:-2], 0))
         else:
             ent, start = self._chain_head(ctx, chain, mode)
         for part in chain[start:]:
+            if part.endswith("()") and ent.kind in ("instance", "static", "super", "module",
+                                                    "package"):
+                ent = self._call_result(ent, part[:-2])  # chained call `a.b().c()`
+                continue
             if ent.kind in ("unknown", "external", "bound", "super"):
                 return ent if ent.kind != "super" else UNKNOWN
             ent = self.member_of(ent, part) or UNKNOWN
         return ent
+
+    def _call_result(self, recv: Ent, name: str) -> Ent:
+        """The declared result type of calling ``name`` on ``recv`` (``return-type``)."""
+        found = self._method_of(recv, name)
+        node = found.node if found is not None else None
+        if node is None:
+            # a method we do not know on a known class: inherited from outside the repo
+            return EXTERNAL if recv.kind in ("instance", "static", "super") else UNKNOWN
+        if node.kind in TYPE_KINDS:
+            return Ent("instance", node, resolution="return-type")
+        if node.kind == "CONSTRUCTOR":
+            parent = self.table.parent(node)
+            return Ent("instance", parent, resolution="return-type") if parent else EXTERNAL
+        returned = node.meta.get("return_type")
+        if isinstance(returned, str) and returned:
+            return _returned(self.eval_type(self.ctx_of(node), returned))
+        return EXTERNAL
 
     def _chain_head(self, ctx: Ctx, chain: list[str], mode: str) -> tuple[Ent, int]:
         found = self.lookup(ctx, chain[0], mode)
@@ -355,6 +404,20 @@ class Scopes:
     def _eval_type(self, ctx: Ctx, text: str, depth: int) -> Ent:
         if text.startswith("=call:"):
             return self._eval_call_type(ctx, text[len("=call:"):], depth)
+        if text.startswith(("=arg:", "=arg-new:")):
+            return self._eval_callback_param(ctx, text, depth)
+        if text.startswith("=iter:"):
+            return self._eval_element(ctx, text[len("=iter:"):], depth)
+        members = union_members(text) if not text.startswith("=") else []
+        if members:  # one of several classes: each, labelled `union`
+            nodes: list[GraphNode] = []
+            for member in members:
+                found = self.type_node(ctx, member)
+                if found is not None and found not in nodes:
+                    nodes.append(found)
+            if not nodes:
+                return EXTERNAL
+            return Ent("instance", nodes[0], resolution="union", alts=tuple(nodes[1:]))
         node = self.type_node(ctx, text)
         return Ent("instance", node) if node is not None else EXTERNAL
 
@@ -377,6 +440,9 @@ class Scopes:
         return None
 
     def _eval_call_type(self, ctx: Ctx, callee: str, depth: int) -> Ent:
+        if callee == "cls" and ctx.file.lang == "python":  # `cls(...)` in a classmethod
+            cls = self.enclosing_type(ctx)
+            return Ent("instance", cls) if cls is not None else EXTERNAL
         parts = callee.split(".")
         target = self.callee(ctx, parts[:-1] or None, parts[-1], "call")
         node = target.node if target is not None else None
@@ -390,6 +456,66 @@ class Scopes:
         returned = node.meta.get("return_type")
         if node.kind in CALLABLE_KINDS and isinstance(returned, str) and returned:
             return self.eval_type(self.ctx_of(node), returned, depth + 1)
+        return EXTERNAL
+
+    def _eval_element(self, ctx: Ctx, source: str, depth: int) -> Ent:
+        """Element type of what a ``for`` loop iterates: ``=call:<callee>`` (the callee's
+        declared result, e.g. ``list[Param]``) or a chain ``self.params`` (the field's
+        declared type)."""
+        declared: str | None = None
+        owner: GraphNode | None = None
+        if source.startswith("=call:"):
+            parts = source[len("=call:"):].split(".")
+            found = self.callee(ctx, parts[:-1] or None, parts[-1], "call")
+            owner = found.node if found is not None else None
+            if owner is not None and owner.kind in CALLABLE_KINDS:
+                declared = owner.meta.get("return_type")
+        else:
+            *head, name = source.split(".")
+            recv = self.eval_chain(ctx, head) if head else UNKNOWN
+            if recv.kind == "instance" and recv.node is not None:
+                for cls in (recv.node, *self.ancestors(recv.node)):
+                    owner = next((m for m in self.table.members(cls, name)
+                                  if m.kind == "FIELD"), None)
+                    if owner is not None:
+                        declared = owner.meta.get("type")
+                        break
+        if not isinstance(declared, str) or owner is None:
+            return EXTERNAL
+        element = element_type(declared)
+        if element is None:  # a repository class that is iterable: its __iter__'s result
+            iterable = self.type_node(self.ctx_of(owner), declared)
+            hit = self.find_method(iterable, "__iter__") if iterable is not None else None
+            returned = hit[0].meta.get("return_type") if hit is not None else None
+            element = element_type(returned) if isinstance(returned, str) else None
+            owner = hit[0] if hit is not None else owner
+        if element is None:
+            return EXTERNAL
+        return self.eval_type(self.ctx_of(owner), element, depth + 1)
+
+    def _eval_callback_param(self, ctx: Ctx, text: str, depth: int) -> Ent:
+        """``=arg:<callee>#<argument>#<parameter>``: the type of parameter <parameter> of
+        the callback passed as argument <argument> to <callee>, read from the callee's
+        declared parameter type (a function type) (``callback-param``)."""
+        new = text.startswith("=arg-new:")
+        callee, arg, param = text.split(":", 1)[1].rsplit("#", 2)
+        parts = callee.split(".")
+        found = self.callee(ctx, parts[:-1] or None, parts[-1], "new" if new else "call")
+        node = found.node if found is not None and found.kind in ("node", "static") else None
+        if node is not None and node.kind in TYPE_KINDS:
+            node = self.constructor(node)
+        if node is None or node.kind not in CALLABLE_KINDS:
+            return EXTERNAL
+        declared = node.meta.get("params") or []
+        index = int(arg)
+        if index >= len(declared) or not isinstance(declared[index][1], str):
+            return EXTERNAL
+        wanted = function_type_param(declared[index][1], int(param))
+        if wanted is None:
+            return EXTERNAL
+        ent = self.eval_type(self.ctx_of(node), wanted, depth + 1)
+        if ent.kind == "instance" and ent.node is not None:
+            return Ent("instance", ent.node, resolution="callback-param")
         return EXTERNAL
 
     # -------------------------------------------------------------- callees
@@ -420,10 +546,21 @@ class Scopes:
 
     def _method_of(self, recv: Ent, name: str) -> Ent | None:
         node = recv.node
+        if recv.kind == "instance" and node is not None and recv.resolution == "union":
+            hits: list[GraphNode] = []
+            for cls in (node, *recv.alts):
+                found = self.find_method(cls, name)
+                if found is not None and found[0] not in hits:
+                    hits.append(found[0])
+            if not hits:
+                return None
+            return Ent("node", hits[0], resolution="union", alts=tuple(hits[1:]))
         if recv.kind == "instance" and node is not None:
             hit = self.find_method(node, name)
             if hit is None:
                 return None
+            if recv.resolution in ("return-type", "callback-param"):  # see edges.CONFIDENCE
+                return Ent("node", hit[0], resolution=recv.resolution)
             own = "self" if recv.resolution == "self" else "type"
             return Ent("node", hit[0], resolution=own if hit[1] else "inherited")
         if recv.kind == "super" and node is not None:
@@ -461,6 +598,13 @@ def _module_var(scope: FileScope, name: str) -> str | None:
         if found and name in found:
             return found[name]
     return None
+
+
+def _returned(ent: Ent) -> Ent:
+    """An instance obtained from a call result, labelled ``return-type``."""
+    if ent.kind == "instance" and ent.node is not None:
+        return Ent("instance", ent.node, resolution="return-type")
+    return ent if ent.kind != "unknown" else EXTERNAL
 
 
 def _with_resolution(ent: Ent, resolution: str) -> Ent:

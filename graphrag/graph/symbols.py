@@ -45,6 +45,8 @@ class FileScope:
     wildcards: list[str] = field(default_factory=list)         # targets of `*` imports
     by_fqn: dict[str, GraphNode] = field(default_factory=dict)  # this file's symbols
     top: dict[str, GraphNode] = field(default_factory=dict)     # top-level by name
+    # fqns declared more than once in this file (`if WIN: def f` / `else: def f`)
+    redeclared: dict[str, list[GraphNode]] = field(default_factory=dict)
 
     @property
     def lang(self) -> str:
@@ -70,6 +72,8 @@ class SymbolTable:
         self.package_members: dict[tuple[str, str], dict[str, GraphNode]] = defaultdict(dict)
         self.package_nodes: dict[tuple[str, str], list[GraphNode]] = defaultdict(list)
         self.callables_by_name: dict[tuple[str, str], list[GraphNode]] = defaultdict(list)
+        # top-level callables per (file key, name): Kotlin top-level overloads
+        self._top_callables: dict[tuple[str, str], list[GraphNode]] = defaultdict(list)
         self._pending: list[tuple[GraphNode, Symbol, FileScope]] = []
         self._chains: dict[str, tuple[GraphNode, ...]] = {}
         self._build()
@@ -137,8 +141,14 @@ class SymbolTable:
         self.symbol_nodes.append(node)
         self.by_key[key] = node
         self.file_of[key] = scope
-        scope.by_fqn.setdefault(sym.fqn, node)
+        first = scope.by_fqn.setdefault(sym.fqn, node)
+        if first is not node:
+            scope.redeclared.setdefault(sym.fqn, [first]).append(node)
         self.by_fqn.setdefault((scope.ns, sym.fqn), node)
+        plain = plain_fqn(sym.fqn, scope.ns)
+        if plain != sym.fqn:  # an overload is also found by its plain fqn (the first one)
+            scope.by_fqn.setdefault(plain, node)
+            self.by_fqn.setdefault((scope.ns, plain), node)
         if sym.kind in CALLABLE_KINDS and sym.kind != "CONSTRUCTOR":
             self.callables_by_name[(scope.ns, sym.name)].append(node)
         self._pending.append((node, sym, scope))
@@ -152,6 +162,8 @@ class SymbolTable:
             node.parent_key = scope.node.key
             result = scope.result
             scope.top.setdefault(node.name, node)
+            if node.kind in CALLABLE_KINDS:
+                self._top_callables[(scope.node.key, node.name)].append(node)
             self.module_members[(scope.ns, result.module)].setdefault(node.name, node)
             if result.package:
                 self.package_members[(scope.ns, result.package)].setdefault(node.name, node)
@@ -194,6 +206,10 @@ class SymbolTable:
         """Direct children of ``node`` called ``name``."""
         return self.children.get(node.key, {}).get(name, [])
 
+    def top_callables(self, file_key: str, name: str) -> list[GraphNode]:
+        """Top-level callables called ``name`` in one file (overloads), in order."""
+        return self._top_callables.get((file_key, name), [])
+
     def member_nodes(self, node: GraphNode) -> list[GraphNode]:
         """All direct children of ``node``."""
         return [n for group in self.children.get(node.key, {}).values() for n in group]
@@ -205,8 +221,23 @@ class SymbolTable:
             return {}
         return scope.result.var_types.get(node.fqn, {})
 
+    def var_types_of(self, node: GraphNode, suffix: str) -> dict[str, str]:
+        """``var_types`` recorded under ``<fqn of node><suffix>`` (e.g. ``#init``)."""
+        scope = self.file_of.get(node.key)
+        if scope is None:
+            return {}
+        return scope.result.var_types.get(node.fqn + suffix, {})
+
     def module_exists(self, ns: str, module: str) -> bool:
         return (ns, module) in self.module_files
+
+
+def plain_fqn(fqn: str, ns: str) -> str:
+    """``a.B.m(int,String)`` -> ``a.B.m``: the fqn of a JVM overload without its
+    parameter list (other namespaces never put one in an fqn)."""
+    if ns == "jvm" and fqn.endswith(")") and "(" in fqn:
+        return fqn[:fqn.index("(")]
+    return fqn
 
 
 def _symbol_keys(results: list[ParseResult]) -> dict[tuple[str, int], str]:

@@ -5,7 +5,8 @@ An Ent's ``kind`` says what a name or expression denotes:
 
 * ``node``      a symbol (function, class, ...), with the resolution rule that found it
 * ``module`` / ``package``   a module (file or Java/Kotlin package) or Go package
-* ``instance``  a value whose type is the class/interface in ``node``
+* ``instance``  a value whose type is the class/interface in ``node`` (resolution
+                ``union``: or one of ``alts``, from a declared ``A | B``)
 * ``static``    the class in ``node`` used as a value (static access, companion)
 * ``super``     ``super`` inside the class in ``node``
 * ``bound``     a local name whose type we cannot resolve (parameter of a function type,
@@ -23,6 +24,7 @@ from graphrag.graph.model import GraphNode
 from graphrag.graph.symbols import FileScope
 
 _OPTIONAL = re.compile(r"^(?:typing\.)?Optional\[(.*)\]$")
+_THIS_PARAM = re.compile(r"^this\s*:")
 
 
 @dataclass(frozen=True)
@@ -33,6 +35,8 @@ class Ent:
     node: GraphNode | None = None
     name: str = ""
     resolution: str = ""
+    # `union` instances and targets: the other classes / methods it may be
+    alts: tuple[GraphNode, ...] = ()
 
 
 UNKNOWN = Ent("unknown")
@@ -64,3 +68,68 @@ def clean_type(text: str) -> str:
     if " " in text:  # Go `[]*T` leftovers, Kotlin `suspend` etc.: keep the last word
         text = text.split()[-1]
     return text.lstrip("*&")
+
+
+def function_type_param(text: str, index: int) -> str | None:
+    """Type of parameter ``index`` of a function type as written:
+    ``(this: A, x: Foo<T>, y?: Bar) => void`` with index 0 -> ``Foo<T>`` (``this`` is no
+    parameter); None when ``text`` is no function type or has no such parameter."""
+    text = text.strip()
+    while text.startswith("((") and ")" in text:  # `((x: A) => void) | undefined`
+        text = text[1:]
+    if not text.startswith("("):
+        return None
+    depth = 0
+    items: list[str] = []
+    current: list[str] = []
+    for pos, char in enumerate(text):
+        if char in "([{<":
+            depth += 1
+            if depth == 1:
+                continue
+        elif char in ")]}>" and not (char == ">" and text[pos - 1:pos] == "="):
+            depth -= 1
+            if depth == 0:
+                items.append("".join(current))
+                if not text[pos + 1:].lstrip().startswith("=>"):
+                    return None
+                break
+        elif char == "," and depth == 1:
+            items.append("".join(current))
+            current = []
+            continue
+        current.append(char)
+    params = [i.strip() for i in items if i.strip() and not _THIS_PARAM.match(i.strip())]
+    if index >= len(params) or ":" not in params[index]:
+        return None
+    return params[index].split(":", 1)[1].strip() or None
+
+
+_NONE_MEMBERS = frozenset({"None", "null", "undefined", "void", ""})
+
+
+def union_members(text: str) -> list[str]:
+    """Members of a declared union with two or more real members (``A | B``,
+    ``Union[A, B]``, ``A | B | None``); [] for anything else."""
+    text = text.strip().strip("'\"")
+    match = re.match(r"^(?:typing\.|t\.)?Union\[(.*)\]$", text)
+    parts = _split_union(match.group(1), ",") if match else _split_union(text, "|")
+    members = [p.strip().strip("'\"") for p in parts]
+    members = [m for m in members if m not in _NONE_MEMBERS]
+    return members if len(members) >= 2 else []
+
+
+def _split_union(text: str, sep: str) -> list[str]:
+    parts, depth, cur = [], 0, []
+    for ch in text:
+        if ch in "[(<{":
+            depth += 1
+        elif ch in "])>}":
+            depth -= 1
+        if ch == sep and depth == 0:
+            parts.append("".join(cur))
+            cur = []
+        else:
+            cur.append(ch)
+    parts.append("".join(cur))
+    return parts

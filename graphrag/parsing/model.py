@@ -13,7 +13,12 @@ FQN conventions (the ids tests and ``expected_graph.json`` files use):
   functions ``module.outer.inner``.
 * Java / Kotlin: ``<package>.<Class>.<member>``; Kotlin top-level functions and
   properties ``<package>.<name>``; nested classes ``<package>.<Outer>.<Inner>``.
-  Module of a file = its package (empty package -> file stem).
+  Module of a file = its package (empty package -> file stem). An overloaded method or
+  constructor (two or more of that name in one type, or Kotlin top-level functions in one
+  file) carries its parameter types, generics dropped, as written:
+  ``<package>.<Class>.parse(String,int)``, ``<package>.<Class>.<init>(String...)``.
+* Python ``@overload`` stubs and TypeScript overload signatures are no symbols: the
+  implementation lists them in ``meta["overloads"]``.
 * TypeScript / JavaScript: module = repo-relative path without extension (``/`` kept);
   symbols ``<module>:<Name>`` and ``<module>:<Class>.<member>``, e.g.
   ``src/services/userService:UserService.getUser``.
@@ -51,7 +56,8 @@ class Symbol:
     declared type as written), ``companion`` (Kotlin companion object), and for ENDPOINT
     ``http_method`` (upper case; several joined by ``,``; ``ANY`` when unrestricted)
     and ``route`` (class/router prefix already joined, starting with ``/``).
-    ``key_suffix`` tells overloads apart in the stable key, e.g. ``"(int,String)"``.
+    ``key_suffix`` keeps stable keys of re-declarations apart (TS/JS ``#<line>``); JVM
+    overloads differ in their fqn already (see the module docstring).
     """
 
     kind: str
@@ -98,6 +104,11 @@ class Call:
     Python/Kotlin ``Foo()`` is recorded as ``call`` and the resolver decides);
     ``ref`` for a function passed as a value (``handler`` in
     ``HandleFunc("/x", handler)``, ``this::save``).
+
+    ``args`` is the number of arguments where the language overloads (None = not
+    recorded) and ``arg_types`` their static types where readable: a type name (from a
+    literal, ``new T()``, a cast) or ``"=var:name"`` for a plain name the resolver types
+    from the caller's locals and fields; None when unknown. They pick the overload.
     """
 
     caller: str | None
@@ -105,6 +116,8 @@ class Call:
     receiver: list[str] | None
     line: int
     kind: str = "call"
+    args: int | None = None
+    arg_types: list[str | None] | None = None
 
 
 @dataclass
@@ -151,7 +164,11 @@ class ParseResult:
     or ``"=call:<dotted callee>"`` when only the initialising call is known
     (``x := store.NewStore()`` -> ``"=call:store.NewStore"``; Python
     ``self.repo = UserRepository(db)`` -> ``"=call:UserRepository"``); the resolver
-    evaluates it to a class or to the callee's return type. Module-level variables are
+    evaluates it to a class or to the callee's return type; ``"=iter:<call or chain>"`` is
+    the element type of what a ``for`` loop iterates, ``"=arg:<callee>#<arg>#<param>"`` a
+    callback parameter typed by the callee's declared function type. The key
+    ``"<class fqn>#init"`` holds names seen by code directly in a class body (parameters
+    of a Java lambda or anonymous class in a field initializer). Module-level variables are
     keyed by the module fqn (Python, Kotlin package), the package (Go) or the file path
     (TS/JS); the resolver accepts each of these and ``""``."""
 

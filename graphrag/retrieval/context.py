@@ -53,9 +53,14 @@ class Context:
 
 
 def seeds_for_fqn(conn: Connection, app_id: int, fqn: str) -> dict[int, float]:
-    """Nodes with this fqn (an overloaded name may have several), else by its suffix."""
+    """Nodes with this fqn; else the overloads it names (``a.B.parse`` ->
+    ``a.B.parse(String)``, ...); else nodes whose fqn ends with it."""
     rows = conn.execute(text("SELECT id FROM nodes WHERE application_id = :a AND fqn = :f"
                              " ORDER BY id"), {"a": app_id, "f": fqn}).scalars().all()
+    if not rows:
+        rows = conn.execute(text(
+            "SELECT id FROM nodes WHERE application_id = :a AND fqn LIKE :p ORDER BY id"
+            " LIMIT 20"), {"a": app_id, "p": _like(fqn) + "(%)"}).scalars().all()
     if not rows:
         rows = conn.execute(text(
             "SELECT id FROM nodes WHERE application_id = :a AND (fqn LIKE :s1 OR fqn LIKE :s2)"

@@ -244,3 +244,24 @@ def test_parse_pattern(pattern: str, expected: tuple[str, str]) -> None:
 ])
 def test_clean_type(text: str, expected: str | None) -> None:
     assert clean_type(text) == expected
+
+
+def test_range_variables_are_elements_of_what_they_range_over() -> None:
+    from graphrag.graph.resolve import build_graph
+
+    result = snippet(
+        "package pkg\n\ntype User struct{ Name string }\nfunc (u *User) Save() {}\n"
+        "type Store struct { users []*User }\nfunc (s *Store) All() []*User { return nil }\n"
+        "func f(us []*User, s *Store) {\n"
+        "\tfor _, u := range us { u.Save() }\n"
+        "\tfor _, v := range s.users { v.Save() }\n"
+        "\tfor _, w := range s.All() { w.Save() }\n"
+        "\tfor i := range us { _ = i }\n}\n")
+    types = result.var_types["example.com/m/pkg.f"]
+    assert {k: types[k] for k in ("u", "v", "w")} == {
+        "u": "User", "v": "=iter:s.users", "w": "=iter:=call:s.All"}
+    assert "i" not in types
+    graph = build_graph([result])
+    nodes = graph.node_by_key()
+    (save,) = [e for e in graph.edges if e.kind == "CALLS" and nodes[e.dst_key].name == "Save"]
+    assert save.lines == [8, 9, 10]

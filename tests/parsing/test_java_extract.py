@@ -46,8 +46,8 @@ def test_package_and_module() -> None:
 def test_symbol_kinds_fqns_and_lines() -> None:
     product = parse("model/Product.java")
     cls = symbol(product, f"{PKG}.model.Product")
-    assert (cls.kind, cls.parent, cls.line_start, cls.line_end) == ("CLASS", None, 10, 70)
-    ctor = symbol(product, f"{PKG}.model.Product.<init>")
+    assert (cls.kind, cls.parent, cls.line_start, cls.line_end) == ("CLASS", None, 10, 81)
+    ctor = symbol(product, f"{PKG}.model.Product.<init>(String,String,String,long)")
     assert (ctor.kind, ctor.name, ctor.line_start) == ("CONSTRUCTOR", "<init>", 32)
     assert ctor.meta["params"][-1] == ["priceCents", "long"]
     field = symbol(product, f"{PKG}.model.Product.priceCents")
@@ -152,8 +152,11 @@ def test_receiver_chains_and_call_kinds() -> None:
     (new_product,) = calls_named(service, "Product")
     assert (new_product.kind, new_product.receiver, new_product.caller) == (
         "new", None, f"{caller}.createProduct")
-    (or_else,) = calls_named(service, "orElseThrow")
-    assert or_else.receiver == ["?"]
+    (or_else,) = calls_named(service, "orElseThrow")  # a call result names its call
+    assert or_else.receiver == ["productRepository", "findById()"]
+    chains = parse_text("class A { void f() { new B().g().h(); make().k(); xs[0].m(); } }")
+    assert {c.name: c.receiver for c in chains.calls if c.name in ("h", "k", "m")} == {
+        "h": ["B()", "g()"], "k": ["make()"], "m": ["?"]}
     (sup,) = calls_named(parse("repository/ProductRepository.java"), "save")
     assert sup.receiver == ["super"]
     (static_imported,) = calls_named(parse("controller/ProductController.java"), "formatCents")
@@ -187,15 +190,28 @@ def test_var_types() -> None:
     assert local.var_types["A.a"] == {"x": "=call:Foo.make"}
 
 
-def test_overloads_get_key_suffix() -> None:
+def test_overloads_carry_their_parameters_in_the_fqn() -> None:
     result = parse("util/PriceUtils.java")
-    fqn = f"{PKG}.util.PriceUtils.roundCents"
-    assert {s.key_suffix for s in result.symbols if s.fqn == fqn} == {"(double)", "(long,int)"}
-    assert symbol(result, f"{PKG}.util.PriceUtils.formatCents").key_suffix == ""
-    assert symbol(result, fqn, "(double)").meta["static"] is True
-    generic = parse_text("class A { void f(List<String> a) {} void f(int[] a, String... b) {} }")
-    assert {s.key_suffix for s in generic.symbols if s.name == "f"} == {
-        "(List)", "(int[],String...)"}
+    util = f"{PKG}.util.PriceUtils"
+    overloads = {s.fqn for s in result.symbols if s.name == "roundCents"}
+    assert overloads == {f"{util}.roundCents(double)", f"{util}.roundCents(long,int)"}
+    # stable keys are those the overloads had before they got their own fqns
+    assert all(s.key_suffix == "" for s in result.symbols)
+    assert symbol(result, f"{util}.formatCents").kind == "METHOD"  # not overloaded: plain
+    assert symbol(result, f"{util}.roundCents(double)").meta["static"] is True
+    # each overload owns its calls (with argument count and readable types) and locals
+    inner = [c for c in result.calls if c.caller == f"{util}.applyDiscount(long,int,int)"]
+    assert {(c.name, c.args) for c in inner} == {("applyDiscount", 2), ("roundCents", 2)}
+    assert next(c for c in inner if c.name == "roundCents").arg_types == [
+        "=var:discounted", "=var:step"]
+    assert result.var_types[f"{util}.applyDiscount(long,int,int)"]["discounted"] == "long"
+    generic = parse_text("class A { void f(List<String> a) {} void f(int[] a, String... b) {}"
+                         " A(int x) { this(\"s\", 1L); } A(String s, long n) {} }")
+    assert {s.fqn for s in generic.symbols if s.kind != "CLASS"} == {
+        "A.f(List)", "A.f(int[],String...)", "A.<init>(int)", "A.<init>(String,long)"}
+    delegation = calls_named(generic, "A")[0]
+    assert (delegation.caller, delegation.args, delegation.arg_types) == (
+        "A.<init>(int)", 2, ["String", "long"])
 
 
 def test_heritage() -> None:
@@ -212,8 +228,9 @@ def test_constructor_delegation_and_local_classes() -> None:
     result = parse_text(
         "class A extends B {\n  A() { this(1); }\n  A(int x) { super(x); }\n"
         "  void run() { new Runnable() { public void run() { inner(); } }; }\n}")
-    delegations = [(c.name, c.kind) for c in result.calls if c.caller == "A.<init>"]
-    assert delegations == [("A", "new"), ("B", "new")]
+    delegations = [(c.caller, c.name, c.kind) for c in result.calls
+                   if (c.caller or "").startswith("A.<init>")]
+    assert delegations == [("A.<init>()", "A", "new"), ("A.<init>(int)", "B", "new")]
     # methods of anonymous classes are not symbols; their calls belong to the enclosing method
     assert [s.fqn for s in result.symbols if s.name == "run"] == ["A.run"]
     assert calls_named(result, "inner")[0].caller == "A.run"
@@ -244,3 +261,28 @@ def test_every_sample_file_parses_cleanly(path: str) -> None:
     assert ParseResult.from_dict(result.to_dict()) == result
     documented = [s for s in result.symbols if s.kind in ("CLASS", "INTERFACE", "ENUM")]
     assert all(s.doc_comment for s in documented)
+
+
+def test_broken_type_hides_no_later_type() -> None:
+    result = parse_text("package p;\n\nclass Broken {\n    void bad( { int x = ; }\n"
+                        "    void fine() { helper(); }\n}\n\n"
+                        "class Ok {\n    void run() { other(); }\n}\n\n"
+                        "interface Later { void go(); }\n", "p/Broken.java")
+    assert result.error_count > 0
+    assert {"p.Broken.fine", "p.Ok", "p.Ok.run", "p.Later", "p.Later.go"} <= {
+        s.fqn for s in result.symbols}
+    assert ("p.Ok.run", "other") in [(c.caller, c.name) for c in result.calls]
+
+
+def test_lambda_and_anonymous_class_parameters_are_typed_where_their_calls_go() -> None:
+    result = parse_text(
+        "class A {\n"
+        "  static final Adapter<X> ADAPTER = new Adapter<X>() {\n"
+        "    public X read(Reader in) { return in.next(); }\n  };\n"
+        "  void run(Reader in) {\n"
+        "    handlers.forEach((Handler h) -> h.handle());\n"
+        "    new Thread(new Runnable() { public void run(Writer in) { in.flush(); } });\n"
+        "  }\n}\n")
+    assert result.var_types["A#init"] == {"in": "Reader"}       # the field initializer's
+    assert result.var_types["A.run"] == {"in": "Reader", "h": "Handler"}  # own `in` wins
+    assert "in" not in result.var_types.get("A", {})  # never a field

@@ -77,7 +77,7 @@ def test_constructors_and_properties() -> None:
     assert symbol(loan, f"{PKG}.model.Fine.cents").kind == "FIELD"
     top = parse("util/Ids.kt")
     assert symbol(top, f"{PKG}.util.ID_LENGTH").parent is None
-    new_id = symbol(top, f"{PKG}.util.newId")
+    new_id = symbol(top, f"{PKG}.util.newId(String)")
     assert (new_id.kind, new_id.meta["return_type"], new_id.line_start) == (
         "FUNCTION", "String", 13)
     # plain constructor parameters are not properties
@@ -147,8 +147,8 @@ def test_calls_and_receivers() -> None:
     assert (negated.caller, negated.receiver) == (f"{PKG}.model.Loan.daysLate", None)
     (values,) = calls_named(parse("repository/BookRepository.kt"), "toList")
     assert values.receiver == ["booksByIsbn", "values"]
-    (filtered,) = calls_named(parse("service/CatalogService.kt"), "filter")
-    assert filtered.receiver == ["?"]
+    filtered = calls_named(parse("service/CatalogService.kt"), "filter")
+    assert [c.receiver for c in filtered] == [["books", "listAll()"], ["byAuthor()"]]
     inline = parse_text(
         "class A {\n    fun f() {\n        this.repo.find()\n        super.g()\n"
         "        items.forEach(this::save)\n        items.map(::top)\n        x!!.y()\n"
@@ -193,12 +193,19 @@ def test_var_types() -> None:
     assert inline.var_types["Demo"] == {"shared": "Registry"}
 
 
-def test_overloads_get_key_suffix() -> None:
+def test_overloads_carry_their_parameters_in_the_fqn() -> None:
     result = parse_text("class A {\n    fun f(x: Int) {}\n    fun f(x: List<String>, y: Int?) {}\n"
-                        "    fun g() {}\n}\n")
-    assert sorted(s.key_suffix for s in result.symbols if s.name == "f") == [
-        "(Int)", "(List,Int?)"]
+                        "    fun f(s: String, n: Int = 1, vararg r: Int) {}\n"
+                        "    fun g() { f(\"a\", 2L) { it } }\n}\n"
+                        "fun top(a: Int) = top(a, 1)\nfun top(a: Int, b: Int) = a + b\n")
+    assert sorted(s.fqn for s in result.symbols if s.name == "f") == [
+        "A.f(Int)", "A.f(List,Int?)", "A.f(String,Int,Int)"]
     assert symbol(result, "A.g").key_suffix == ""
+    assert symbol(result, "A.f(String,Int,Int)").meta["varargs"] is True
+    assert {s.fqn for s in result.symbols if s.name == "top"} == {"top(Int)", "top(Int,Int)"}
+    call = calls_named(result, "f")[0]
+    assert (call.caller, call.args, call.arg_types) == ("A.g", 3, ["String", "Long", None])
+    assert calls_named(result, "top")[0].caller == "top(Int)"
 
 
 def test_syntax_error_gives_partial_result() -> None:
@@ -227,3 +234,23 @@ def test_every_sample_file_parses_cleanly(path: str) -> None:
     documented = [s for s in result.symbols
                   if s.kind in ("CLASS", "INTERFACE", "ENUM", "OBJECT", "FUNCTION")]
     assert all(s.doc_comment for s in documented)
+
+
+@pytest.mark.parametrize("newer", [
+    'val s = $$"$x"\n',  # multi-dollar interpolation (Kotlin 2.1)
+    "class B {\n    fun n(x: Any) = when (x) { is Int if x > 0 -> 1; else -> 0 }\n}\n",  # guards
+])
+def test_newer_syntax_hides_no_later_declaration(newer: str) -> None:
+    """tree-sitter-kotlin 1.1.0 (the newest) puts everything after such a declaration into
+    one ERROR node; every declaration outside the bad one must still come out, at its own
+    line and character offset."""
+    head = "package p\n\nclass A {\n    fun m() = helper()\n}\n\n"
+    tail = "\nclass C {\n    fun k() = g(\"é\")\n}\n\nfun last() = 3\n"
+    text = head + newer + tail
+    result = parse_text(text)
+    assert result.error_count > 0
+    assert {s.fqn for s in result.symbols} >= {"p.A", "p.A.m", "p.C", "p.C.k", "p.last"}
+    last = symbol(result, "p.last")
+    assert last.line_start == text.count("\n", 0, text.index("fun last")) + 1
+    assert last.char_start == text.index("fun last")
+    assert [(c.caller, c.name) for c in result.calls] == [("p.A.m", "helper"), ("p.C.k", "g")]

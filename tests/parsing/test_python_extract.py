@@ -259,3 +259,51 @@ def test_non_ascii_char_offsets() -> None:
 ])
 def test_clean_type(annotation: str, expected: str) -> None:
     assert clean_type(annotation) == expected
+
+
+def test_overload_stubs_attach_to_the_implementation() -> None:
+    result = parsed("app/utils/pricing.py")
+    impl = sym(result, "app.utils.pricing.to_money")  # exactly one symbol for the name
+    assert impl.line_start == line_of("app/utils/pricing.py", "def to_money(amount: float | str)")
+    assert impl.meta["overloads"] == ["def to_money(amount: float) -> Decimal",
+                                      "def to_money(amount: str) -> Decimal"]
+    # without an implementation (a Protocol) the first stub stands for the name
+    stubs = snippet("from typing import overload\nclass P:\n    @overload\n"
+                    "    def f(self, a: int) -> int: ...\n    @overload\n"
+                    "    def f(self, a: str) -> str: ...\n")
+    assert sym(stubs, "pkg.mod.P.f").line_start == 3
+
+
+def test_local_flow_types_with_for_and_chained_calls() -> None:
+    result = snippet(
+        "def f(users: list[User], maybe: Optional[Iterable['Order']], n: int):\n"
+        "    names: t.Sequence[Name] = load()\n"
+        "    for u in users:\n        u.greet()\n"
+        "    for o in maybe:\n        o.ship()\n"
+        "    for x in names:\n        pass\n"
+        "    for i in range(n):\n        pass\n"
+        "    with Session(db) as s, open(p) as fh:\n        s.commit()\n"
+        "    store = self.repo().find(1)\n"
+        "    self.repo().find(2).save()\n")
+    types = result.var_types["pkg.mod.f"]
+    assert {k: types[k] for k in ("u", "o", "x", "s", "fh", "store")} == {
+        "u": "User", "o": "Order", "x": "Name", "s": "=call:Session", "fh": "=call:open",
+        "store": "=call:self.repo().find"}
+    # the resolver types a call's or a field's elements (`=iter:`); `cast(T, x)` is a T
+    assert types["i"] == "=iter:=call:range"
+    more = snippet("def g(self):\n    for p in self.params:\n        p.run()\n"
+                   "    for q in self.get().items():\n        pass\n"
+                   "    m = t.cast(Multi, self.cmd)\n").var_types["pkg.mod.g"]
+    assert more == {"p": "=iter:self.params", "q": "=iter:=call:self.get().items",
+                    "m": "Multi"}
+    cond = snippet("class C:\n    def __init__(self, console: Optional[Console] = None):\n"
+                   "        self.console = console if console is not None else make()\n")
+    assert cond.var_types["pkg.mod.C"]["console"] == "Console"
+    (save,) = [c for c in result.calls if c.name == "save"]
+    assert save.receiver == ["self", "repo()", "find()"]
+
+
+def test_union_annotations_keep_every_class() -> None:
+    result = snippet("def f(a: A | B, b: Union[C, D, None], c: Optional[E], d: 'F | None'):\n"
+                     "    pass\n")
+    assert result.var_types["pkg.mod.f"] == {"a": "A | B", "b": "C | D", "c": "E", "d": "F"}

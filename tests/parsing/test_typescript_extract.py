@@ -130,15 +130,17 @@ export function outer(): void { const inner = () => helper(); inner(); }
     assert kinds == {
         "src/a:Source": "INTERFACE", "src/a:Source.load": "METHOD",
         "src/a:Source.size": "FIELD", "src/a:Color": "ENUM", "src/a:double": "FUNCTION",
-        "src/a:legacy": "FUNCTION", "src/a:outer": "FUNCTION"}
+        "src/a:legacy": "FUNCTION", "src/a:outer": "FUNCTION",
+        "src/a:outer.inner": "FUNCTION"}
     double = symbol(result, "src/a:double")
     assert double.doc_comment == "Arrow function."
     assert double.signature == "const double = (x: number): number"
     assert double.meta["exported"] is True
     assert symbol(result, "src/a:Color").meta["members"] == ["Red", "Green"]
     assert ("Base", "extends") in {(h.base, h.relation) for h in result.heritage}
-    # calls inside a nested arrow belong to the enclosing top-level function
-    assert {c.name for c in calls_of(result, "src/a:outer")} == {"helper", "inner"}
+    # a function bound to a local const is a nested function, like `function inner() {}`
+    assert {c.name for c in calls_of(result, "src/a:outer")} == {"inner"}
+    assert {c.name for c in calls_of(result, "src/a:outer.inner")} == {"helper"}
 
 
 def test_imports_es_and_commonjs_resolved_to_modules() -> None:
@@ -179,7 +181,7 @@ function f(svc: Service) {
 """)
     assert [(c.name, c.receiver) for c in calls_of(result, "src/a:f")] == [
         ("list", ["svc"]), ("fn", ["ns"]), ("find", ["this", "repo"]), ("x", ["super"]),
-        ("run", ["?"]), ("make", None), ("d", ["a", "b", "c"])]
+        ("run", ["make()"]), ("make", None), ("d", ["a", "b", "c"])]
 
 
 def test_function_var_types() -> None:
@@ -290,3 +292,59 @@ def test_sample_routes_and_injection() -> None:
     assert ("log", "src/utils/logger") in {(i.alias, i.target) for i in index.imports}
     assert ("errorHandler", "src/middleware:errorHandler") in {
         (i.alias, i.target) for i in index.imports}
+
+
+def test_syntax_errors_keep_every_declaration_outside_them() -> None:
+    """Variance annotations and `export type *` (newer than tree-sitter-typescript 0.23.2,
+    the newest wheel) and a plain syntax error lose nothing around them."""
+    result = parse("export class A {\n  m(): number { return helper(); }\n}\n"
+                   "export type * from './types';\n"
+                   "interface Box<in T, out U> {\n  get(): U;\n}\n"
+                   "const broken = (a, b => ;\n"
+                   "export function after(): number { return other(); }\n"
+                   "export class Z {\n  n(): void {}\n}\n")
+    assert result.error_count > 0
+    assert {s.fqn for s in result.symbols} == {
+        "src/a:A", "src/a:A.m", "src/a:Box", "src/a:Box.get", "src/a:after", "src/a:Z",
+        "src/a:Z.n"}
+    assert [(c.caller, c.name) for c in result.calls] == [
+        ("src/a:A.m", "helper"), ("src/a:after", "other")]
+
+
+def test_overload_signatures_attach_to_the_implementation() -> None:
+    result = parse("/** Doc on the first signature. */\n"
+                   "export function f(a: string): string;\n"
+                   "export function f(a: number): number;\n"
+                   "export function f(a: any) { return g(a); }\n"
+                   "class C {\n  m(a: string): void;\n  m(a: any) {}\n}\n")
+    (impl,) = [s for s in result.symbols if s.name == "f"]
+    assert (impl.fqn, impl.line_start, impl.doc_comment) == (
+        "src/a:f", 4, "Doc on the first signature.")
+    assert impl.meta["overloads"] == ["function f(a: string): string",
+                                      "function f(a: number): number"]
+    assert symbol(result, "src/a:C.m").meta["overloads"] == ["m(a: string): void"]
+    assert [s.fqn for s in result.symbols if s.name == "m"] == ["src/a:C.m"]
+    assert calls_of(result, "src/a:f")[0].name == "g"
+
+
+def test_union_types_keep_every_named_member() -> None:
+    from graphrag.parsing.languages.ecmascript.common import simple_type
+
+    assert simple_type("Subscriber<T> | Observer<T>") == "Subscriber | Observer"
+    assert simple_type("Repo<User> | null") == "Repo"
+    assert simple_type("string | Foo") == "Foo"
+    assert simple_type("Foo[] | Foo") == "Foo"
+
+
+def test_callback_parameters_are_typed_in_the_enclosing_function() -> None:
+    result = parse("export function run(s: Sched) {\n"
+                   "  s.schedule(function (this: Action, state) { state.go(); });\n"
+                   "  each(items, (item, i) => item.save());\n"
+                   "  items.map((x: Item) => x.id);\n"
+                   "  const f = (y) => y;\n}\n")
+    assert result.var_types["src/a:run"] == {
+        "s": "Sched", "state": "=arg:s.schedule#0#0", "item": "=arg:each#1#0",
+        "i": "=arg:each#1#1", "x": "Item"}
+    # a nested function's own parameters are its own, never the enclosing function's
+    assert "y" not in result.var_types["src/a:run"]
+    assert symbol(result, "src/a:run.f").kind == "FUNCTION"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from tree_sitter import Node
+from tree_sitter import Node, Parser, Tree
 
 
 def count_errors(root: Node) -> int:
@@ -30,3 +30,97 @@ def normalize(text: str) -> str:
     text = " ".join(text.split())
     text = re.sub(r"([(\[]) ", r"\1", text)
     return re.sub(r",? ([)\]])", r"\1", text)
+
+
+def recover(parser: Parser, source: bytes, tree: Tree, decl_start: re.Pattern[bytes]
+            ) -> Tree:
+    """A tree in which one bad top-level declaration no longer hides the ones after it.
+
+    Some grammars (tree-sitter-kotlin with syntax newer than it knows) wrap everything
+    from a bad declaration to the end of the file in one top-level ERROR node. Such a
+    region is cut at the lines where a top-level declaration starts (``decl_start``
+    matched at column 0); each piece that does not parse on its own is blanked (spaces,
+    newlines kept, so every byte offset and line stays where it was) and the file is
+    parsed again. The returned tree is over the blanked source; nodes outside the blanked
+    pieces have the original text, so callers keep using the original ``source`` for
+    text and character offsets. Without such a region the tree is returned unchanged."""
+    if not tree.root_node.has_error:
+        return tree
+    blank: list[tuple[int, int]] = []
+    for node in tree.root_node.children:
+        if node.type != "ERROR":
+            continue
+        cuts = [node.start_byte]
+        for match in decl_start.finditer(source, node.start_byte + 1, node.end_byte):
+            if match.start() > cuts[-1]:
+                cuts.append(match.start())
+        if len(cuts) < 2:
+            continue  # one declaration: nothing after it to save
+        cuts.append(node.end_byte)
+        for start, end in zip(cuts, cuts[1:], strict=False):
+            if parser.parse(source[start:end]).root_node.has_error:
+                blank.append((start, end))
+    if not blank:
+        return tree
+    data = bytearray(source)
+    for start, end in blank:
+        data[start:end] = bytes(b if b == 0x0A else 0x20 for b in data[start:end])
+    return parser.parse(bytes(data))
+
+
+def decl_starts(keywords: str) -> re.Pattern[bytes]:
+    """Lines starting (at column 0) with an annotation or one of ``keywords``."""
+    return re.compile(rb"(?m)^(?:@|(?:" + keywords.replace(" ", "|").encode() + rb")\b)")
+
+
+_CONTAINERS = re.compile(
+    r"^(?:\w+\.)*(?:list|List|Sequence|MutableSequence|Iterable|Iterator|Collection|"
+    r"set|Set|frozenset|FrozenSet|AbstractSet|MutableSet|tuple|Tuple|Generator|"
+    r"AsyncIterable|AsyncIterator|Array|ReadonlyArray|ArrayList|LinkedList|HashSet)"
+    r"[\[<](.*)[\]>]$")
+_WRAPPERS = ("Optional[", "typing.Optional[", "t.Optional[")
+
+
+def element_type(text: str | None) -> str | None:
+    """Element class of an annotated collection as written: ``list[User]``,
+    ``t.Sequence["User"]``, ``Optional[Iterable[User]]``, ``tuple[User, ...]``,
+    ``List<User>``, ``User[]``, Go ``[]*User`` -> ``User``; None for anything else (``dict``,
+    ``str``)."""
+    if not text:
+        return None
+    t = text.strip().strip("'\"").strip()
+    for wrapper in _WRAPPERS:
+        if t.startswith(wrapper) and t.endswith("]"):
+            t = t[len(wrapper):-1].strip()
+    if "|" in t:
+        t = next((p.strip() for p in _split_top(t, "|")
+                  if p.strip() not in ("None", "null", "undefined")), "")
+    if t.endswith("[]"):
+        inner = t[:-2].strip()
+        return inner if re.fullmatch(r"[\w.$]+", inner) else None
+    go_slice = re.fullmatch(r"\[\d*\]\*?([\w.]+)", t)  # Go `[]*User`, `[4]User`
+    if go_slice:
+        return go_slice.group(1)
+    match = _CONTAINERS.match(t)
+    if not match:
+        return None
+    first = _split_top(match.group(1), ",")[0].strip().strip("'\"").strip()
+    first = first.split("[", 1)[0].split("<", 1)[0].strip()
+    return first if re.fullmatch(r"[\w.$]+", first) else None
+
+
+def _split_top(text: str, sep: str) -> list[str]:
+    """Split on ``sep`` outside brackets."""
+    parts, depth, cur = [], 0, []
+    for ch in text:
+        if ch in "[(<":
+            depth += 1
+        elif ch in "])>":
+            depth -= 1
+        if ch == sep and depth == 0:
+            parts.append("".join(cur))
+            cur = []
+        else:
+            cur.append(ch)
+    parts.append("".join(cur))
+    return parts

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from tree_sitter import Node
 
 from graphrag.parsing.languages._common import count_errors  # noqa: F401 - shared API
-from graphrag.parsing.model import Call, Symbol
+from graphrag.parsing.model import Call
 
 NodeKey = tuple[int, int, str]
 CALLABLE_KINDS = frozenset({"METHOD", "FUNCTION", "CONSTRUCTOR", "ENDPOINT"})
@@ -118,18 +118,40 @@ def key_type(text: str | None) -> str:
     return re.sub(r"\s+", "", t)
 
 
-def assign_key_suffixes(symbols: list[Symbol]) -> None:
-    """Give overloads (same parent and name among callables) a ``(T1,T2)`` key suffix."""
-    groups: dict[tuple[str | None, str], list[Symbol]] = defaultdict(list)
-    for sym in symbols:
-        if sym.kind in CALLABLE_KINDS:
-            groups[(sym.parent, sym.name)].append(sym)
-    for group in groups.values():
-        if len(group) < 2:
-            continue
-        for sym in group:
-            types = [key_type(t) for _, t in sym.meta.get("params", [])]
-            sym.key_suffix = "(" + ",".join(types) + ")"
+def overload_names(entries: Iterable[tuple[object, str]]) -> set[tuple[object, str]]:
+    """The ``(owner, name)`` pairs that occur more than once: overloaded callables."""
+    counts: dict[tuple[object, str], int] = defaultdict(int)
+    for entry in entries:
+        counts[entry] += 1
+    return {entry for entry, n in counts.items() if n > 1}
+
+
+def overload_fqn(fqn: str, params: list[list[str | None]]) -> str:
+    """``Parser.parse`` + params -> ``Parser.parse(String,int)``: the fqn of one overload.
+
+    Only overloaded callables carry the parameter list: the fqn (and with it the stable
+    key, which was ``fqn + "(T1,T2)"`` before overloads became separate fqns) of every
+    other method stays what users read and type, and a method's key changes only when
+    its own name gains or loses an overload."""
+    return fqn + "(" + ",".join(key_type(t) for _, t in params) + ")"
+
+
+def literal_type(kind: str, text: str) -> str | None:
+    """Static type of a literal argument (Java/Kotlin tree-sitter node types)."""
+    if kind in ("string_literal", "text_block", "string_literal_expression"):
+        return "String"
+    if kind == "character_literal":
+        return "char"
+    if kind in ("decimal_integer_literal", "hex_integer_literal", "octal_integer_literal",
+                "binary_integer_literal", "integer_literal", "hex_literal", "bin_literal"):
+        return "long" if text[-1:] in ("l", "L") else "int"
+    if kind == "long_literal":
+        return "long"
+    if kind in ("decimal_floating_point_literal", "real_literal"):
+        return "float" if text[-1:] in ("f", "F") else "double"
+    if kind in ("true", "false", "boolean_literal"):
+        return "boolean"
+    return None
 
 
 def dotted_call_target(name: str, receiver: list[str] | None) -> str | None:

@@ -242,6 +242,8 @@ class _Extractor:
             self._call(node)
         for node in _in_order(defs.get("definition.local", [])):
             self._local(node)
+        for node in _in_order(defs.get("definition.range", [])):
+            self._range(node)
         self.result.symbols.sort(key=lambda s: (s.char_start, -s.char_end))
 
     # -- helpers -----------------------------------------------------------------------
@@ -493,6 +495,30 @@ class _Extractor:
                 type_ = None
             if type_:
                 self._var_types(scope).setdefault(name, type_)
+
+
+    def _range(self, node: Node) -> None:
+        """``for _, v := range xs``: ``v`` is an element of ``xs``. A slice variable's
+        type is kept without its ``[]`` already, so it is copied; a call's result or a
+        struct field is typed by the resolver (``=iter:``)."""
+        names = _expr_list(node.child_by_field_name("left"))
+        right = node.child_by_field_name("right")
+        if len(names) != 2 or names[1].type != "identifier" or right is None:
+            return  # `for i := range xs` binds the index
+        scope = self._enclosing(node) or self.pkg
+        element = None
+        if right.type == "identifier":
+            element = self.result.var_types.get(scope, {}).get(_text(right))
+            if element is not None and element.startswith("=call:"):
+                element = "=iter:" + element
+        elif right.type == "call_expression":
+            callee = dotted(right.child_by_field_name("function"))
+            element = f"=iter:=call:{callee}" if callee and callee not in _BUILTINS else None
+        elif right.type == "selector_expression":
+            chain = dotted(right)
+            element = f"=iter:{chain}" if chain else None
+        if element:
+            self._var_types(scope).setdefault(_text(names[1]), element)
 
 
 def _expr_list(node: Node | None) -> list[Node]:

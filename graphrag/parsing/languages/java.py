@@ -17,10 +17,10 @@ from pathlib import PurePosixPath
 from tree_sitter import Node, QueryCursor
 
 from graphrag.parsing import registry
+from graphrag.parsing.languages._common import decl_starts, recover
 from graphrag.parsing.languages._jvm import (
     Annotation,
     NodeKey,
-    assign_key_suffixes,
     class_route_prefix,
     collapse,
     collect_calls,
@@ -30,7 +30,10 @@ from graphrag.parsing.languages._jvm import (
     enclosing_fqn,
     endpoint_of,
     header_text,
+    literal_type,
     node_key,
+    overload_fqn,
+    overload_names,
     simple_type,
     text_of,
 )
@@ -64,13 +67,21 @@ _CAPTURE_KINDS = {
     "definition.constructor": "CONSTRUCTOR", "definition.field": "FIELD",
 }
 _ANNOTATION_TYPES = frozenset({"annotation", "marker_annotation"})
+_DECL_START = decl_starts("public private protected abstract final sealed non-sealed static "
+                          "strictfp class interface enum record")
 _NAME_TYPES = frozenset({"identifier", "scoped_identifier"})
 
 
 def extract(source: bytes, rel_path: str, ctx: RepoContext) -> ParseResult:
-    """Parse one Java file into symbols, imports, calls, heritage and var types."""
-    tree = registry.parser(LANG).parse(source)
-    return _JavaFile(source, rel_path, tree.root_node).run()
+    """Parse one Java file into symbols, imports, calls, heritage and var types (a bad
+    top-level type does not hide the next ones: :func:`recover`)."""
+    parser = registry.parser(LANG)
+    tree = parser.parse(source)
+    errors = count_errors(tree.root_node)
+    result = _JavaFile(source, rel_path,
+                       recover(parser, source, tree, _DECL_START).root_node).run()
+    result.error_count = errors
+    return result
 
 
 class _JavaFile:
@@ -90,11 +101,11 @@ class _JavaFile:
         self.scopes: dict[NodeKey, str] = {}
         self.superclass: dict[str, str] = {}  # class fqn -> superclass simple name
         self.callables: set[str] = set()  # fqns of methods/constructors (local scopes)
+        self.overloaded: set[tuple[object, str]] = set()  # (owner key, name) pairs
 
     def run(self) -> ParseResult:
         self._imports()
         self._definitions()
-        assign_key_suffixes(self.result.symbols)
         self._references()
         self._locals()
         self.result.var_types = {k: v for k, v in self.result.var_types.items() if v}
@@ -127,6 +138,9 @@ class _JavaFile:
             capture = next(k for k in caps if k.startswith("definition."))
             matches.append((caps[capture][0], caps["name"][0], _CAPTURE_KINDS[capture]))
         matches.sort(key=lambda m: (m[0].start_byte, m[1].start_byte))
+        self.overloaded = overload_names(
+            (_owner_key(node), "<init>" if kind == "CONSTRUCTOR" else text_of(name_node))
+            for node, name_node, kind in matches if kind in ("METHOD", "CONSTRUCTOR"))
         for node, name_node, kind in matches:
             parent = self._owner(node)
             if parent is False:
@@ -162,6 +176,8 @@ class _JavaFile:
             ret = node.child_by_field_name("type")
             meta["return_type"] = collapse(text_of(ret)) if ret is not None else None
             kind = self._endpoint_kind(node, kind, parent, annotations, meta)
+            if (_owner_key(node), name) in self.overloaded:
+                fqn = overload_fqn(fqn, meta["params"])
         sym = Symbol(
             kind=kind, name=name, fqn=fqn, parent=parent,
             line_start=node.start_point[0] + 1, line_end=node.end_point[0] + 1,
@@ -306,7 +322,9 @@ class _JavaFile:
         name = node.child_by_field_name("name")
         obj = node.child_by_field_name("object")
         receiver = receiver_chain(obj) if obj is not None else None
-        return Call(caller, text_of(name), receiver, name.start_point[0] + 1)
+        call = Call(caller, text_of(name), receiver, name.start_point[0] + 1)
+        _set_args(call, node.child_by_field_name("arguments"))
+        return call
 
     def _new_call(self, node: Node, caller: str | None) -> Call | None:
         if node.child_by_field_name("object") is not None:
@@ -315,7 +333,9 @@ class _JavaFile:
         if not parts:
             return None
         receiver = parts[:-1] or None
-        return Call(caller, parts[-1], receiver, node.start_point[0] + 1, "new")
+        call = Call(caller, parts[-1], receiver, node.start_point[0] + 1, "new")
+        _set_args(call, node.child_by_field_name("arguments"))
+        return call
 
     def _method_ref(self, node: Node, caller: str | None) -> Call | None:
         target = node.named_children[0] if node.named_children else None
@@ -339,26 +359,41 @@ class _JavaFile:
         class or of the superclass, recorded like an instantiation."""
         if caller is None:
             return None
-        cls = caller.rsplit(".", 1)[0]
+        cls = caller.split("(", 1)[0].rsplit(".", 1)[0]
         keyword = node.child_by_field_name("constructor").type
         name = cls.rsplit(".", 1)[-1] if keyword == "this" else self.superclass.get(cls)
         if not name:
             return None
-        return Call(caller, name, None, node.start_point[0] + 1, "new")
+        call = Call(caller, name, None, node.start_point[0] + 1, "new")
+        _set_args(call, node.child_by_field_name("arguments"))
+        return call
 
     # --- locals -------------------------------------------------------------
 
     def _locals(self) -> None:
         query = registry.query(LANG, "java-locals")
         for _, caps in QueryCursor(query).matches(self.root):
-            scope = self._caller(caps["local"][0])
+            param = "param" in caps
+            node = caps["param" if param else "local"][0]
+            scope = self._caller(node)
             if scope not in self.callables:
-                continue
+                if not param or scope is None:
+                    continue
+                # a parameter of a lambda or anonymous class in a field initializer: typed
+                # for the code directly in the class, never as a field
+                scope = f"{scope}#init"
             type_text = text_of(caps["type"][0])
             value = caps.get("value", [None])[0]
             inferred = self._local_type(type_text, value)
-            if inferred:
-                self.result.var_types.setdefault(scope, {})[text_of(caps["name"][0])] = inferred
+            if not inferred:
+                continue
+            names = self.result.var_types.setdefault(scope, {})
+            if param:
+                # a lambda's or an anonymous class method's parameter is typed in the
+                # enclosing method, unless that already has a name like it
+                names.setdefault(text_of(caps["name"][0]), inferred)
+            else:
+                names[text_of(caps["name"][0])] = inferred
 
     def _local_type(self, type_text: str, value: Node | None) -> str | None:
         if type_text != "var":
@@ -375,9 +410,54 @@ class _JavaFile:
         return None
 
 
+def _owner_key(node: Node) -> NodeKey | None | bool:
+    """Identity of the type declaration owning member ``node`` (None at top level; False
+    for a local or anonymous-class declaration, which is no symbol): overload groups."""
+    current = node.parent
+    while current is not None:
+        if current.type in _TYPE_DECLS:
+            return node_key(current)
+        if current.type == "program":
+            return None
+        if current.type not in _MEMBER_CONTAINERS:
+            return False
+        current = current.parent
+    return None
+
+
+def _set_args(call: Call, args: Node | None) -> None:
+    """Argument count and the static types we can read off the arguments: literals,
+    ``new T(...)``, casts, ``=var:x`` for a plain name and ``=call:a.m`` for a call
+    (both typed by the resolver)."""
+    if args is None:
+        return
+    values = [a for a in args.named_children if a.type not in ("line_comment", "block_comment")]
+    call.args = len(values)
+    call.arg_types = [_arg_type(a) for a in values]
+
+
+def _arg_type(node: Node) -> str | None:
+    if node.type == "identifier":
+        return "=var:" + text_of(node)
+    if node.type == "object_creation_expression":
+        parts = _type_parts(node.child_by_field_name("type"))
+        return parts[-1] if parts else None
+    if node.type == "cast_expression":
+        return simple_type(text_of(node.child_by_field_name("type")))
+    if node.type == "field_access" and text_of(node.child_by_field_name("object")) == "this":
+        return "=var:" + text_of(node.child_by_field_name("field"))
+    if node.type == "method_invocation":
+        obj = node.child_by_field_name("object")
+        receiver = receiver_chain(obj) if obj is not None else []
+        if receiver != ["?"]:
+            return "=call:" + ".".join([*receiver, text_of(node.child_by_field_name("name"))])
+    return literal_type(node.type, text_of(node))
+
+
 def receiver_chain(node: Node) -> list[str]:
     """``this`` -> ["this"], ``this.repo`` -> ["this", "repo"], ``a.b`` -> ["a", "b"];
-    anything else (a call result, an index, a cast) -> ["?"]."""
+    a call result is its call with ``()``: ``a.b().c`` -> ["a", "b()", "c"],
+    ``new Foo()`` -> ["Foo()"]; anything else (an index, a cast) -> ["?"]."""
     if node.type in ("this", "super"):
         return [node.type]
     if node.type == "identifier":
@@ -387,6 +467,17 @@ def receiver_chain(node: Node) -> list[str]:
         if head == ["?"]:
             return head
         return [*head, text_of(node.child_by_field_name("field"))]
+    if node.type == "method_invocation":
+        obj = node.child_by_field_name("object")
+        head = receiver_chain(obj) if obj is not None else []
+        if head == ["?"]:
+            return head
+        return [*head, text_of(node.child_by_field_name("name")) + "()"]
+    if node.type == "object_creation_expression" and node.child_by_field_name("object") is None:
+        parts = _type_parts(node.child_by_field_name("type"))
+        return [*parts[:-1], parts[-1] + "()"] if parts else ["?"]
+    if node.type == "parenthesized_expression" and node.named_child_count == 1:
+        return receiver_chain(node.named_children[0])
     return ["?"]
 
 

@@ -15,10 +15,10 @@ from pathlib import PurePosixPath
 from tree_sitter import Node, QueryCursor
 
 from graphrag.parsing import registry
+from graphrag.parsing.languages._common import decl_starts, recover
 from graphrag.parsing.languages._jvm import (
     Annotation,
     NodeKey,
-    assign_key_suffixes,
     class_route_prefix,
     collapse,
     collect_calls,
@@ -28,7 +28,10 @@ from graphrag.parsing.languages._jvm import (
     enclosing_fqn,
     endpoint_of,
     header_text,
+    literal_type,
     node_key,
+    overload_fqn,
+    overload_names,
     simple_type,
     text_of,
 )
@@ -47,6 +50,10 @@ _TYPE_NODES = frozenset({
     "non_nullable_type", "type_identifier",
 })
 _ANNOTATION_TYPES = frozenset({"annotation"})
+_DECL_START = decl_starts(
+    "public private internal protected open abstract final sealed data enum annotation "
+    "inline value expect actual fun class interface object val var const typealias "
+    "suspend operator infix tailrec external lateinit")
 _PREFIX_OPERATORS = frozenset({"!", "-", "+", "++", "--"})
 _BODY_TYPES = frozenset({"class_body", "enum_class_body", "function_body", "block"})
 # Children that end a property/parameter header (initialiser, delegate, accessors).
@@ -54,9 +61,18 @@ _PROPERTY_TAIL = frozenset({"=", "property_delegate", "getter", "setter"})
 
 
 def extract(source: bytes, rel_path: str, ctx: RepoContext) -> ParseResult:
-    """Parse one Kotlin file into symbols, imports, calls, heritage and var types."""
-    tree = registry.parser(LANG).parse(source)
-    return _KotlinFile(source, rel_path, tree.root_node).run()
+    """Parse one Kotlin file into symbols, imports, calls, heritage and var types.
+
+    A top-level declaration with syntax the grammar does not know (``$$"..."``, guard
+    conditions in ``when``) is blanked so that the declarations after it survive
+    (:func:`recover`); ``error_count`` counts the errors of the file as written."""
+    parser = registry.parser(LANG)
+    tree = parser.parse(source)
+    errors = count_errors(tree.root_node)
+    result = _KotlinFile(source, rel_path,
+                         recover(parser, source, tree, _DECL_START).root_node).run()
+    result.error_count = errors
+    return result
 
 
 class _KotlinFile:
@@ -77,11 +93,11 @@ class _KotlinFile:
         self.callables: set[str] = set()
         self.superclass: dict[str, str] = {}  # class fqn -> superclass simple name
         self.ctor_params: dict[str, dict[str, str]] = {}  # class fqn -> plain ctor params
+        self.overloaded: set[tuple[object, str]] = set()  # (owner key, name) pairs
 
     def run(self) -> ParseResult:
         self._imports()
         self._definitions()
-        assign_key_suffixes(self.result.symbols)
         self._references()
         self._locals()
         self.result.var_types = {k: v for k, v in self.result.var_types.items() if v}
@@ -123,6 +139,9 @@ class _KotlinFile:
             name_node = caps["name"][0] if "name" in caps else node.child_by_field_name("name")
             matches.append((node, name_node, capture.split(".", 1)[1]))
         matches.sort(key=lambda m: m[0].start_byte)
+        self.overloaded = overload_names(
+            (_owner_key(node), "<init>" if capture == "constructor" else text_of(name_node))
+            for node, name_node, capture in matches if capture in ("function", "constructor"))
         for node, name_node, capture in matches:
             parent = self._owner(node)
             if parent is False:
@@ -174,10 +193,12 @@ class _KotlinFile:
         if kind == "FIELD":
             meta["type"] = self._property_type(node, parent)
         elif kind in ("METHOD", "FUNCTION", "CONSTRUCTOR"):
-            meta["params"] = self._params(node)
+            meta["params"] = self._params(node, meta)
             ret = self._return_type(node) if kind != "CONSTRUCTOR" else None
             meta["return_type"] = collapse(text_of(ret)) if ret is not None else None
             kind = self._endpoint_kind(node, kind, annotations, meta)
+            if (_owner_key(node), name) in self.overloaded:
+                fqn = overload_fqn(fqn, meta["params"])
         sym = Symbol(
             kind=kind, name=name, fqn=fqn, parent=parent,
             line_start=node.start_point[0] + 1, line_end=node.end_point[0] + 1,
@@ -266,12 +287,16 @@ class _KotlinFile:
                 plain[text_of(name)] = simple
         self.ctor_params[fqn] = plain
 
-    def _params(self, node: Node) -> list[list[str | None]]:
+    def _params(self, node: Node, meta: dict) -> list[list[str | None]]:
+        """``[name, type]`` per parameter; ``meta`` gets ``min_args`` when some have
+        defaults and ``varargs`` for a ``vararg`` parameter (overload choice by arity)."""
         params_node = _child(node, "function_value_parameters")
         if params_node is None:
             return []
         params: list[list[str | None]] = []
-        for param in params_node.named_children:
+        required = 0
+        children = params_node.children
+        for i, param in enumerate(children):
             if param.type != "parameter":
                 continue
             name, declared = _child(param, "identifier"), _declared_type(param)
@@ -279,6 +304,15 @@ class _KotlinFile:
                 text_of(name) if name is not None else None,
                 collapse(text_of(declared)) if declared is not None else None,
             ])
+            vararg = i > 0 and children[i - 1].type == "parameter_modifiers" and \
+                "vararg" in text_of(children[i - 1])
+            default = i + 1 < len(children) and children[i + 1].type == "="
+            if vararg:
+                meta["varargs"] = True
+            elif not default:
+                required += 1
+        if required < len(params) and not meta.get("varargs"):
+            meta["min_args"] = required
         return params
 
     @staticmethod
@@ -336,7 +370,19 @@ class _KotlinFile:
         if target is None:
             return None
         name, receiver, line = target
-        return Call(caller, name, receiver, line)
+        call = Call(caller, name, receiver, line)
+        args = _child(node, "value_arguments")
+        values = [a.named_children[-1] if a.named_children else a
+                  for a in (args.named_children if args is not None else [])
+                  if a.type == "value_argument"]
+        arg_types = [_arg_type(v) for v in values]
+        parent = node.parent
+        if parent is not None and parent.type == "call_expression" and \
+                _child(parent, "annotated_lambda") is not None:
+            arg_types.append(None)  # trailing lambda
+        call.args = len(arg_types)
+        call.arg_types = arg_types
+        return call
 
     def _callable_ref(self, node: Node, caller: str | None) -> Call | None:
         name_node = node.named_children[-1] if node.named_children else None
@@ -352,7 +398,7 @@ class _KotlinFile:
         of this class or of the superclass, recorded like Java's ``this(...)``."""
         if caller is None:
             return None
-        cls = caller.rsplit(".", 1)[0]
+        cls = caller.split("(", 1)[0].rsplit(".", 1)[0]
         keyword = node.children[0].type
         name = cls.rsplit(".", 1)[-1] if keyword == "this" else self.superclass.get(cls)
         if not name:
@@ -399,9 +445,44 @@ def callee(node: Node) -> tuple[str, list[str] | None, int] | None:
     return text_of(name), receiver_chain(target.named_children[0]), name.start_point[0] + 1
 
 
+def _owner_key(node: Node) -> NodeKey | None | bool:
+    """Identity of the type declaration owning member ``node`` (None at top level; False
+    for a local or anonymous-class declaration, which is no symbol): overload groups."""
+    current = node.parent
+    while current is not None:
+        if current.type in _TYPE_DECLS:
+            return node_key(current)
+        if current.type == "source_file":
+            return None
+        if current.type not in _MEMBER_CONTAINERS:
+            return False
+        current = current.parent
+    return None
+
+
+_KOTLIN_LITERALS = {"int": "Int", "long": "Long", "double": "Double", "float": "Float",
+                    "boolean": "Boolean", "char": "Char", "String": "String"}
+
+
+def _arg_type(node: Node) -> str | None:
+    """Static type of a call argument: a literal's type, ``=var:x`` for a plain name."""
+    if node.type == "identifier":
+        return "=var:" + text_of(node)
+    text = text_of(node)
+    if node.type == "number_literal":
+        if text[-1:] in ("L", "l"):
+            return "Long"
+        if text[-1:] in ("f", "F"):
+            return "Float"
+        return "Double" if "." in text or "e" in text.lower() and "x" not in text.lower() \
+            else "Int"
+    found = literal_type(node.type, text)
+    return _KOTLIN_LITERALS.get(found) if found else None
+
+
 def receiver_chain(node: Node) -> list[str]:
-    """``this`` -> ["this"], ``this.repo`` -> ["this", "repo"], ``x!!`` -> ["x"];
-    a call result or any other expression -> ["?"]."""
+    """``this`` -> ["this"], ``this.repo`` -> ["this", "repo"], ``x!!`` -> ["x"],
+    ``repo().find`` -> ["repo()", "find"]; any other expression -> ["?"]."""
     if node.type == "this_expression":
         return ["this"]
     if node.type == "super_expression":
@@ -410,6 +491,11 @@ def receiver_chain(node: Node) -> list[str]:
         return [text_of(node)]
     if node.type == "unary_expression" and node.children[-1].type == "!!":
         return receiver_chain(node.named_children[0])
+    if node.type == "call_expression":  # a call result names its call: `repo().find`
+        target = callee(node)
+        if target is None or target[1] == ["?"]:
+            return ["?"]
+        return [*(target[1] or []), target[0] + "()"]
     if node.type == "navigation_expression" and len(node.named_children) == 2:
         if any(c.type == "::" for c in node.children):
             return ["?"]

@@ -14,12 +14,13 @@ up the tree from each node to its enclosing class or function.
 from __future__ import annotations
 
 import inspect
+import re
 from dataclasses import dataclass, field
 
 from tree_sitter import Node, QueryCursor
 
 from graphrag.parsing import registry
-from graphrag.parsing.languages._common import count_errors, normalize
+from graphrag.parsing.languages._common import count_errors, element_type, normalize
 from graphrag.parsing.languages._common import node_text as _text
 from graphrag.parsing.model import Call, CharOffsets, Heritage, Import, ParseResult, Symbol
 from graphrag.parsing.registry import RepoContext
@@ -84,6 +85,40 @@ def clean_type(text: str | None) -> str | None:
     return t or None
 
 
+def _call_text(call: Node) -> str | None:
+    """``a.b`` for ``a.b(...)``, ``a.b().c`` for ``a.b().c(...)`` (see receiver_chain)."""
+    func = call.child_by_field_name("function")
+    if func is None:
+        return None
+    if func.type == "identifier":
+        return _text(func)
+    if func.type != "attribute":
+        return None
+    head = receiver_chain(func.child_by_field_name("object"), calls=True)
+    if head == ["?"]:
+        return None
+    return ".".join([*head, _text(func.child_by_field_name("attribute"))])
+
+
+_UNION = re.compile(r"^(?:typing\.|t\.)?Union\[(.*)\]$")
+
+
+def annotation_type(text: str | None) -> str | None:
+    """:func:`clean_type`, except that a union of two or more classes stays one
+    (``EmailNotifier | LogNotifier``, ``Union[A, B, None]`` -> ``A | B``): the resolver
+    links a call on such a value to each (resolution ``union``)."""
+    if not text:
+        return None
+    t = text.strip().strip("'\"").strip()
+    match = _UNION.match(t)
+    parts = _split_top(match.group(1), ",") if match else _split_top(t, "|")
+    members = [clean_type(p) for p in parts if p.strip().strip("'\"") not in ("None", "")]
+    unique = list(dict.fromkeys(m for m in members if m))
+    if len(unique) >= 2:
+        return " | ".join(unique)
+    return clean_type(text)
+
+
 def _split_top(text: str, sep: str) -> list[str]:
     """Split on ``sep`` outside brackets."""
     parts, depth, cur = [], 0, []
@@ -136,16 +171,28 @@ def dotted(node: Node | None) -> str | None:
     return None
 
 
-def receiver_chain(node: Node) -> list[str]:
+def receiver_chain(node: Node, calls: bool = False) -> list[str]:
     """Receiver chain of a call's object: ``self.repo`` -> ``["self", "repo"]``,
-    ``super()`` -> ``["super"]``; ``["?"]`` for expressions we cannot name."""
+    ``super()`` -> ``["super"]``; with ``calls`` a call result names its call
+    (``self.store().find`` -> ``["self", "store()", "find"]``); ``["?"]`` for expressions
+    we cannot name."""
     if node.type == "identifier":
         return [_text(node)]
     if node.type == "attribute":
-        head = receiver_chain(node.child_by_field_name("object"))
+        head = receiver_chain(node.child_by_field_name("object"), calls)
         return ["?"] if head == ["?"] else [*head, _text(node.child_by_field_name("attribute"))]
-    if node.type == "call" and _text(node.child_by_field_name("function")) == "super":
-        return ["super"]
+    if node.type == "call":
+        func = node.child_by_field_name("function")
+        if _text(func) == "super":
+            return ["super"]
+        if calls and func.type == "identifier":
+            return [_text(func) + "()"]
+        if calls and func.type == "attribute":
+            head = receiver_chain(func.child_by_field_name("object"), calls)
+            if head != ["?"]:
+                return [*head, _text(func.child_by_field_name("attribute")) + "()"]
+    if calls and node.type == "parenthesized_expression" and node.named_child_count == 1:
+        return receiver_chain(node.named_children[0], calls)
     return ["?"]
 
 
@@ -184,6 +231,7 @@ class _Scope:
     node: Node
     param_types: dict[str, str] = field(default_factory=dict)
     self_name: str | None = None  # first parameter of a method (``self``)
+    annotations: dict[str, str] = field(default_factory=dict)  # name -> annotation as written
 
 
 class _Extractor:
@@ -212,8 +260,13 @@ class _Extractor:
                 self._class(node)
             else:
                 self._function(node)
+        self._merge_overload_stubs()
         for node in assignments:
             self._assignment(node)
+        for node in _in_order(defs.get("definition.with", [])):
+            self._with_item(node)
+        for node in _in_order(defs.get("definition.for", [])):
+            self._for(node)
         for node in _in_order(refs.get("reference.call", [])):
             self._call(node)
         for node in _in_order(refs.get("reference.import", [])):
@@ -305,10 +358,35 @@ class _Extractor:
             **self._span(_decorated(node)),
         )
         self.result.symbols.append(symbol)
-        types = {n: t for n, t in ((n, clean_type(t)) for n, t in visible_params) if t}
-        self.scopes[node.id] = _Scope(symbol, node, types, self_name)
+        types = {n: t for n, t in ((n, annotation_type(t)) for n, t in visible_params) if t}
+        self.scopes[node.id] = _Scope(symbol, node, types, self_name,
+                                      {n: t for n, t in visible_params if t})
         if types:
             self._var_types(fqn).update(types)
+
+    def _merge_overload_stubs(self) -> None:
+        """``@overload`` stubs attach to their implementation: the implementation (the
+        definition without ``@overload``) is the one symbol of that fqn and lists the stub
+        signatures in ``meta["overloads"]``; with no implementation (a Protocol, a stub
+        file) the first stub stands for all."""
+        groups: dict[str, list[Symbol]] = {}
+        for sym in self.result.symbols:
+            if sym.kind in _CALLABLE_KINDS:
+                groups.setdefault(sym.fqn, []).append(sym)
+        dropped: set[int] = set()
+        for syms in groups.values():
+            stubs = [s for s in syms if _is_overload_stub(s)]
+            if not stubs:
+                continue
+            impl = next((s for s in syms if not _is_overload_stub(s)), stubs[0])
+            impl.meta["overloads"] = [s.signature for s in stubs]
+            dropped.update(id(s) for s in stubs if s is not impl)
+        if dropped:
+            self.result.symbols = [s for s in self.result.symbols if id(s) not in dropped]
+            for scope in self.scopes.values():
+                if id(scope.symbol) in dropped:  # calls in a stub belong to the implementation
+                    scope.symbol = next(s for s in groups[scope.symbol.fqn]
+                                        if id(s) not in dropped)
 
     def _endpoint(self, node: Node) -> dict[str, str] | None:
         """``{"http_method", "route"}`` when a decorator registers the function as a route."""
@@ -366,7 +444,7 @@ class _Extractor:
     def _assignment(self, node: Node) -> None:
         scope = self._enclosing(node)
         left = node.child_by_field_name("left")
-        annotation = clean_type(_opt_text(node.child_by_field_name("type")))
+        annotation = annotation_type(_opt_text(node.child_by_field_name("type")))
         if scope is None:
             if left.type == "identifier":
                 self._record_type(self.module, _text(left), annotation, node, None)
@@ -378,6 +456,9 @@ class _Extractor:
             return
         if left.type == "identifier":
             self._record_type(scope.symbol.fqn, _text(left), annotation, node, scope)
+            raw = _opt_text(node.child_by_field_name("type"))
+            if raw:
+                scope.annotations.setdefault(_text(left), raw)
             return
         self._self_attribute(scope, left, annotation, node)
 
@@ -421,16 +502,61 @@ class _Extractor:
         if annotation or name not in types:
             types[name] = value_type
 
+    def _with_item(self, node: Node) -> None:
+        """``with X(...) as y``: ``y`` is what the call gives (a class: its instance)."""
+        scope = self._enclosing(node)
+        pattern = node.child_by_field_name("value")
+        value = pattern.named_children[0] if pattern.named_children else None
+        target = pattern.child_by_field_name("alias")
+        name = target.named_children[0] if target is not None and target.named_children \
+            else None
+        if scope is None or scope.node.type != "function_definition" or value is None \
+                or name is None or name.type != "identifier":
+            return
+        value_type = self._value_type(value, scope)
+        if value_type:
+            self._var_types(scope.symbol.fqn).setdefault(_text(name), value_type)
+
+    def _for(self, node: Node) -> None:
+        """``for y in xs`` where ``xs`` is annotated ``list[T]``/``Iterable[T]``/...: ``y``
+        is a ``T``: ``xs`` a parameter or annotated local of the enclosing function, or
+        (``=iter:``, typed by the resolver) a call's declared result or a field."""
+        scope = self._enclosing(node)
+        right = node.child_by_field_name("right")
+        if scope is None or scope.node.type != "function_definition" or right is None:
+            return
+        element = None
+        if right.type == "identifier":
+            element = element_type(scope.annotations.get(_text(right)))
+        elif right.type == "call":  # `for p in self.get_params()`: its declared result
+            callee = _call_text(right)
+            element = f"=iter:=call:{callee}" if callee else None
+        elif right.type == "attribute":  # `for p in self.params`: the field's annotation
+            chain = receiver_chain(right, calls=True)
+            element = "=iter:" + ".".join(chain) if chain != ["?"] else None
+        if element:
+            name = _text(node.child_by_field_name("left"))
+            self._var_types(scope.symbol.fqn).setdefault(name, element)
+
     @staticmethod
     def _value_type(right: Node | None, scope: _Scope | None) -> str | None:
         if right is None:
             return None
         if right.type == "call":
-            callee = dotted(right.child_by_field_name("function"))
+            callee = _call_text(right)
+            if callee in ("cast", "typing.cast", "t.cast"):  # `cast(T, x)` is a T
+                args = positional_args(right.child_by_field_name("arguments"))
+                return clean_type(_text(args[0])) if args else None
             return f"=call:{callee}" if callee else None
         if right.type == "identifier" and scope is not None:
             # self.repo = repo where the parameter is typed ``repo: UserRepository``
             return scope.param_types.get(_text(right))
+        if right.type == "conditional_expression":  # `a if cond else b`: the first typed
+            branches = [c for c in right.named_children if c.type != "comment"]
+            for branch in (branches[0], branches[-1]) if len(branches) == 3 else ():
+                found = _Extractor._value_type(branch, scope)
+                if found:
+                    return found
         return None
 
     # -- references --------------------------------------------------------------------
@@ -449,7 +575,7 @@ class _Extractor:
                 return
         else:
             name = _text(func.child_by_field_name("attribute"))
-            receiver = receiver_chain(func.child_by_field_name("object"))
+            receiver = receiver_chain(func.child_by_field_name("object"), calls=True)
         self.result.calls.append(Call(caller=caller, name=name, receiver=receiver, line=line))
         if name == "Depends":
             self._dependency_ref(node, caller, line)
@@ -507,6 +633,10 @@ class _Extractor:
 
 
 # -- small tree helpers ----------------------------------------------------------------
+
+
+def _is_overload_stub(sym: Symbol) -> bool:
+    return any(d.rsplit(".", 1)[-1] == "overload" for d in sym.meta.get("decorators", []))
 
 
 def _in_order(nodes: list[Node]) -> list[Node]:

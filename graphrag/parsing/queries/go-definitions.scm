@@ -14,3 +14,6 @@
 (short_var_declaration) @definition.local
 
 (var_spec) @definition.local
+
+; `for _, v := range xs`: v is an element of xs.
+(range_clause) @definition.range

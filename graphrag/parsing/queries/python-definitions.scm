@@ -11,3 +11,9 @@
 ; and router/blueprint prefixes.
 (assignment
   left: [(identifier) (attribute)]) @definition.assignment
+
+; Local flow: `with X(...) as y` and `for y in xs` type their targets.
+(with_item
+  value: (as_pattern)) @definition.with
+(for_statement
+  left: (identifier)) @definition.for

@@ -41,6 +41,14 @@
 (abstract_method_signature
   name: (_)) @definition.method
 
+; Overload signatures: attached to the implementation that follows them.
+(function_signature
+  name: (_)) @definition.overload_signature
+
+(class_body
+  (method_signature
+    name: (_)) @definition.overload_signature)
+
 (interface_body
   (method_signature
     name: (_)) @definition.method)
@@ -55,3 +63,8 @@
 ; Every named variable: local/module variable types.
 (variable_declarator
   name: (identifier)) @definition.variable
+
+; Callbacks (functions that are no symbol): their parameters type names in the enclosing
+; symbol, declared or from the parameter type of the function they are passed to.
+(arrow_function) @definition.callback
+(function_expression) @definition.callback

@@ -10,6 +10,7 @@ conventions decided here.
 from __future__ import annotations
 
 from graphrag.parsing import registry
+from graphrag.parsing.languages._common import decl_starts, recover
 from graphrag.parsing.languages.ecmascript import references, symbols
 from graphrag.parsing.languages.ecmascript.common import (
     Dialect,
@@ -23,13 +24,20 @@ from graphrag.parsing.model import ParseResult
 
 __all__ = ["Dialect", "extract_file", "module_of", "resolve_specifier"]
 
+_DECL_START = decl_starts("export import function async class abstract interface type enum "
+                          "const let var declare namespace module")
+
 
 def extract_file(source: bytes, rel_path: str, dialect: Dialect) -> ParseResult:
     """Parse one TS/JS file and return everything it contributes to the graph.
 
     Syntax errors do not stop extraction: tree-sitter recovers, the symbols it still
     recognises are returned and ``error_count`` counts ERROR/MISSING nodes."""
-    root = registry.parser(dialect.grammar).parse(source).root_node
+    parser = registry.parser(dialect.grammar)
+    tree = parser.parse(source)
+    errors = count_errors(tree.root_node)
+    # a bad top-level statement must not hide the declarations after it
+    root = recover(parser, source, tree, _DECL_START).root_node
     ctx = FileContext(source, rel_path, dialect, root)
     definitions = captures("definitions", dialect, root)
     refs = captures("references", dialect, root)
@@ -40,5 +48,5 @@ def extract_file(source: bytes, rel_path: str, dialect: Dialect) -> ParseResult:
     references.collect_registrations(ctx, refs, definitions)
     references.collect_calls(ctx, refs)
     symbols.collect_variable_types(ctx, definitions)
-    ctx.result.error_count = count_errors(root)
+    ctx.result.error_count = errors
     return ctx.result

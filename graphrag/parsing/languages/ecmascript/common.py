@@ -88,7 +88,8 @@ def simple_type(text: str | None) -> str | None:
     """A type as written -> the name the resolver looks up.
 
     Strips ``:``, ``readonly``, generics, ``[]`` and null/undefined union members:
-    ``Repository<User> | null`` -> ``Repository``.
+    ``Repository<User> | null`` -> ``Repository``; a union of several named types stays
+    one: ``Subscriber<T> | Observer<T>`` -> ``Subscriber | Observer``.
     """
     if not text:
         return None
@@ -97,7 +98,18 @@ def simple_type(text: str | None) -> str | None:
     parts = [p for p in parts if p and p not in ("null", "undefined", "void")]
     if not parts:
         return None
-    text = parts[0].removeprefix("readonly ").strip()
+    if len(parts) > 1:  # `A | B`: each class stays (the resolver links a call to each)
+        names = [_plain(p) for p in parts]
+        names = list(dict.fromkeys(n for n in names if n and n not in PRIMITIVE_TYPES))
+        if len(names) > 1:
+            return " | ".join(names)
+        if names:  # `string | Foo`: the one class
+            return names[0]
+    return _plain(parts[0])
+
+
+def _plain(text: str) -> str | None:
+    text = text.removeprefix("readonly ").strip()
     if text[:1] in "{([\"'`":  # object/function/tuple/literal types name no symbol
         return None
     text = text.split("<", 1)[0].strip()
@@ -135,20 +147,31 @@ def clean_jsdoc(text: str) -> str | None:
     return cleaned or None
 
 
-def receiver_chain(node: Node) -> list[str]:
+def receiver_chain(node: Node, calls: bool = False) -> list[str]:
     """Receiver chain of a call's object: ``this.repo`` -> ["this", "repo"]; ["?"] when
-    the object is an expression we cannot name (a call result, an index...)."""
+    the object is an expression we cannot name (an index...). With ``calls`` a call
+    result names its call: ``a.b().c`` -> ["a", "b()", "c"], ``new Foo()`` -> ["Foo()"]
+    (without, a call result is ["?"])."""
     if node.type in ("this", "super", "identifier"):
         return [node_text(node)]
     if node.type == "member_expression":
-        head = receiver_chain(node.child_by_field_name("object"))
+        head = receiver_chain(node.child_by_field_name("object"), calls)
         if head == ["?"]:
             return head
         return [*head, node_text(node.child_by_field_name("property"))]
     if node.type in ("non_null_expression", "parenthesized_expression") and node.named_children:
         inner = [c for c in node.named_children if c.type != "comment"]
-        if len(inner) == 1 and node.type == "non_null_expression":
-            return receiver_chain(inner[0])
+        if len(inner) == 1 and (node.type == "non_null_expression" or calls):
+            return receiver_chain(inner[0], calls)
+    if calls and node.type in ("call_expression", "new_expression"):
+        field = "function" if node.type == "call_expression" else "constructor"
+        callee = node.child_by_field_name(field)
+        if callee is not None and callee.type == "identifier":
+            return [node_text(callee) + "()"]
+        if callee is not None and callee.type == "member_expression":
+            head = receiver_chain(callee.child_by_field_name("object"), calls)
+            if head != ["?"]:
+                return [*head, node_text(callee.child_by_field_name("property")) + "()"]
     return ["?"]
 
 

@@ -308,6 +308,9 @@ def collect_calls(ctx: FileContext, references: Captures) -> None:
 def _callee(function: Node) -> tuple[str, list[str] | None] | None:
     if function.type == "super":  # `super(...)` runs the base constructor
         return "constructor", ["super"]
+    if function.type == "member_expression":  # a call result in the receiver names its call
+        return (node_text(function.child_by_field_name("property")),
+                receiver_chain(function.child_by_field_name("object"), calls=True))
     return _reference(function)
 
 

@@ -16,6 +16,7 @@ from graphrag.parsing.languages.ecmascript.common import (
     clean_jsdoc,
     dotted,
     node_text,
+    receiver_chain,
     simple_type,
     walk,
 )
@@ -38,6 +39,7 @@ def collect(ctx: FileContext, definitions: list[tuple[str, Node]]) -> None:
         "definition.function_default": _function_default,
         "definition.method": _method,
         "definition.field": _field,
+        "definition.overload_signature": _overload_signature,
     }
     for name, node in definitions:
         handler = handlers.get(name)
@@ -49,8 +51,12 @@ def collect(ctx: FileContext, definitions: list[tuple[str, Node]]) -> None:
 
 
 def collect_variable_types(ctx: FileContext, definitions: list[tuple[str, Node]]) -> None:
-    """Types of local and module variables: ``const x: Foo``, ``new Foo()``, ``makeFoo()``."""
+    """Types of local and module variables: ``const x: Foo``, ``new Foo()``, ``makeFoo()``,
+    and of the parameters of callbacks that are no symbol (see :func:`_callback_params`)."""
     for name, node in definitions:
+        if name == "definition.callback":
+            _callback_params(ctx, node)
+            continue
         if name != "definition.variable":
             continue
         scope = ctx.owner_of(node)
@@ -60,6 +66,68 @@ def collect_variable_types(ctx: FileContext, definitions: list[tuple[str, Node]]
         type_ = simple_type(node_text(declared)) if declared else None
         ctx.set_var_type(scope, node_text(node.child_by_field_name("name")),
                          type_ or infer_type(node.child_by_field_name("value")))
+
+
+def _callback_params(ctx: FileContext, node: Node) -> None:
+    """Parameters of an inline callback (``arr.map((x: Foo) => x.run())``,
+    ``operate((source, subscriber) => ...)``) name values in the enclosing symbol, where its
+    calls are attributed: a declared type is kept as written; an untyped parameter of a
+    callback passed as an argument gets ``=arg:<callee>#<argument>#<parameter>`` (the
+    resolver reads the callee's parameter type, a function type, for that position)."""
+    if node.id in ctx.owners:
+        return  # the function of a symbol: its parameters are its own
+    scope = ctx.owner_of(node)
+    if scope is None or scope in ctx.class_fqns:
+        return  # module variables and class fields are exported names: never a parameter
+    contextual = _argument_position(node)
+    declared = [p for p in params(node, None) if p[0] != "this"]  # `this:` is no parameter
+    for index, (name, type_) in enumerate(declared):
+        if not name or not _IDENTIFIER.match(name):
+            continue  # destructuring
+        if type_:
+            ctx.set_var_type(scope, name, simple_type(type_))
+        elif contextual is not None:
+            ctx.set_var_type(scope, name, f"{contextual}#{index}")
+
+
+def _argument_position(node: Node) -> str | None:
+    """``=arg:<callee>#<argument index>`` (``=arg-new:`` for ``new X(...)``) when ``node``
+    is an argument of a call whose callee is a name or a member chain."""
+    holder = node.parent
+    if holder is None or holder.type != "arguments" or holder.parent is None:
+        return None
+    call = holder.parent
+    args = [c for c in holder.named_children if c.type != "comment"]
+    index = next(i for i, a in enumerate(args) if a.id == node.id)
+    if call.type == "call_expression":
+        callee, prefix = call.child_by_field_name("function"), "=arg:"
+    elif call.type == "new_expression":
+        callee, prefix = call.child_by_field_name("constructor"), "=arg-new:"
+    else:
+        return None
+    chain = receiver_chain(callee, calls=True) if callee is not None else ["?"]
+    if chain == ["?"] or any(part in ("this", "super") for part in chain[1:]):
+        return None
+    return f"{prefix}{'.'.join(chain)}#{index}"
+
+
+def _overload_signature(ctx: FileContext, node: Node) -> None:
+    """A TypeScript overload signature (``function f(a: string): T;`` or a bodiless
+    method in a class) is no node of its own: there is one body, so the implementation
+    is the call target and lists the signatures in ``meta["overloads"]``."""
+    name = node_text(node.child_by_field_name("name"))
+    fqn = ctx.child_fqn(ctx.owner_of(node), name)
+    text = " ".join(node_text(node).split()).rstrip(";")
+    doc = doc_comment(outer_node(node))
+
+    def attach() -> None:
+        sym = ctx.by_fqn.get(fqn)
+        if sym is not None and sym.kind in ("FUNCTION", "METHOD", "CONSTRUCTOR", "ENDPOINT"):
+            sym.meta.setdefault("overloads", []).append(text)
+            if sym.doc_comment is None:  # the doc usually sits on the first signature
+                sym.doc_comment = doc
+
+    ctx.deferred.append(attach)
 
 
 # ---------------------------------------------------------------- shared helpers
@@ -311,10 +379,15 @@ def _is_top_level(statement: Node) -> bool:
 
 
 def _function_variable(ctx: FileContext, node: Node) -> None:
-    """``const f = (...) => ...`` at the top level of the file."""
+    """``const f = (...) => ...`` at the top level of the file, or inside a function (a
+    nested function ``outer.f``, like a nested ``function f() {}``)."""
     decl = node.parent
-    if decl is None or not _is_top_level(decl):
+    if decl is None:
         return
+    if not _is_top_level(decl):
+        owner = ctx.owner_of(decl)
+        if owner is None or owner in ctx.class_fqns or decl.type != "lexical_declaration":
+            return
     outer = outer_node(node)
     sig_node = decl if outer is not node else node
     _add_function(ctx, node_text(node.child_by_field_name("name")),
@@ -350,6 +423,11 @@ def _method(ctx: FileContext, node: Node) -> None:
     in_class = node.parent.type == "class_body"
     kind = "CONSTRUCTOR" if in_class and name == "constructor" else "METHOD"
     fqn = ctx.child_fqn(parent, name)
+    first = ctx.by_fqn.get(fqn)
+    if node.type == "method_signature" and first is not None and first.kind == "METHOD":
+        # an interface's overload signatures: one node, the others listed on it
+        first.meta.setdefault("overloads", []).append(" ".join(node_text(node).split()))
+        return
     doc = doc_comment(node)
     meta = function_meta(node, doc)
     meta["static"] = any(c.type == "static" for c in node.children)

@@ -48,3 +48,10 @@ class LogNotifier(Notifier):
     def send(self, recipient: str, subject: str, body: str) -> None:
         """Log the message at INFO level."""
         self.logger.info("to=%s subject=%s", recipient, subject)
+
+
+def notify_all(channel: EmailNotifier | LogNotifier, recipients: list[str], body: str) -> int:
+    """Send ``body`` to every recipient through either channel; returns how many."""
+    for recipient in recipients:
+        channel.send(recipient, "Notice", body)
+    return len(recipients)

@@ -54,6 +54,14 @@ class OrderService:
         self.orders.save(order)
         return order
 
+    def store(self) -> OrderStore:
+        """The order store owned by this service."""
+        return self.orders
+
+    def open_order_count(self) -> int:
+        """Number of orders still pending."""
+        return len(self.store().open_orders())
+
     def orders_of(self, user_id: int) -> list[Order]:
         """Orders of an existing user."""
         self.users.get_user(user_id)

@@ -1,14 +1,23 @@
 """Price arithmetic for orders."""
 
 from decimal import ROUND_HALF_UP, Decimal
+from typing import overload
 
 from app.models.order import OrderItem
 
 CENT = Decimal("0.01")
 
 
-def to_money(amount: float) -> Decimal:
-    """Round a float to whole cents."""
+@overload
+def to_money(amount: float) -> Decimal: ...
+
+
+@overload
+def to_money(amount: str) -> Decimal: ...
+
+
+def to_money(amount: float | str) -> Decimal:
+    """Round a float (or a decimal string such as ``"9.995"``) to whole cents."""
     return Decimal(str(amount)).quantize(CENT, rounding=ROUND_HALF_UP)
 
 

@@ -51,6 +51,16 @@ export class OrderService {
     return this.orders.findByUser(userId);
   }
 
+  /** The order store behind this service. */
+  store(): OrderRepository {
+    return this.orders;
+  }
+
+  /** Orders of one user, newest first. */
+  recentForUser(userId: number): Order[] {
+    return this.store().findByUser(userId).slice().reverse();
+  }
+
   /** Cancels an order and returns it. */
   cancel(id: number): Order {
     const order = this.get(id);
@@ -62,4 +72,24 @@ export class OrderService {
 /** Sum of quantity times unit price over all items, in cents. */
 export function totalOf(order: Order): number {
   return order.items.reduce((sum, item) => sum + item.quantity * item.unitPrice, 0);
+}
+
+/** Runs `fn` on every order of a user, with the service that holds them. */
+export function eachOrder(
+  service: OrderService,
+  userId: number,
+  fn: (order: Order, owner: OrderService) => void,
+): void {
+  for (const order of service.forUser(userId)) {
+    fn(order, service);
+  }
+}
+
+/** Cancels every pending order of a user. */
+export function cancelPending(service: OrderService, userId: number): void {
+  eachOrder(service, userId, (order, owner) => {
+    if (order.status === OrderStatus.Pending) {
+      owner.cancel(order.id);
+    }
+  });
 }

@@ -36,6 +36,17 @@ public class Product {
         this.priceCents = priceCents;
     }
 
+    /**
+     * Creates a product in the {@code general} category.
+     *
+     * @param id unique identifier
+     * @param name display name
+     * @param priceCents unit price in cents
+     */
+    public Product(String id, String name, long priceCents) {
+        this(id, name, "general", priceCents);
+    }
+
     /** @return the product identifier */
     public String getId() {
         return id;

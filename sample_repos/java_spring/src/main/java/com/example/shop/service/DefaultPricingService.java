@@ -20,6 +20,17 @@ public class DefaultPricingService implements PricingService {
         return PriceUtils.applyDiscount(total, discountPercent(total));
     }
 
+    /**
+     * The quote rounded to whole nickels, for cash payments.
+     *
+     * @param order the order to price
+     * @return the discounted total in cents, a multiple of 5
+     */
+    public long cashQuote(Order order) {
+        long total = order.total();
+        return PriceUtils.applyDiscount(total, discountPercent(total), 5);
+    }
+
     /** {@inheritDoc} */
     @Override
     public int discountPercent(long totalCents) {

@@ -63,4 +63,14 @@ public class ProductService {
     public int catalogueSize() {
         return productRepository.count();
     }
+
+    /**
+     * Changes the unit price of a catalogue product.
+     *
+     * @param id product identifier
+     * @param priceCents the new price in cents
+     */
+    public void reprice(String id, long priceCents) {
+        getProduct(id).changePrice(priceCents);
+    }
 }

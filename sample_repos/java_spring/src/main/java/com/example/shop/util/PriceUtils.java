@@ -32,6 +32,19 @@ public final class PriceUtils {
     }
 
     /**
+     * Removes a percentage from an amount and rounds to a multiple of {@code step}.
+     *
+     * @param cents the amount in cents
+     * @param percent the discount, 0 to 100
+     * @param step the rounding step, e.g. 5
+     * @return the discounted amount, rounded to the step
+     */
+    public static long applyDiscount(long cents, int percent, int step) {
+        long discounted = applyDiscount(cents, percent);
+        return roundCents(discounted, step);
+    }
+
+    /**
      * Rounds a fractional amount of cents half up.
      *
      * @param cents fractional cents

@@ -39,4 +39,21 @@ class CatalogService(private val books: BookRepository) {
      */
     fun byAuthor(author: String): List<Book> =
         books.listAll().filter { it.author == author }.sortedBy { it.year }
+
+    /**
+     * Books written by [author] since [fromYear], at most [limit] of them.
+     *
+     * @param author exact author name
+     * @param fromYear first publication year included
+     * @param limit maximum number of books
+     */
+    fun byAuthor(author: String, fromYear: Int, limit: Int = 10): List<Book> =
+        byAuthor(author).filter { it.year >= fromYear }.take(limit)
+
+    /**
+     * This century's books of [author].
+     *
+     * @param author exact author name
+     */
+    fun recent(author: String): List<Book> = byAuthor(author, 2000)
 }

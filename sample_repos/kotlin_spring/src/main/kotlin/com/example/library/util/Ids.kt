@@ -10,8 +10,16 @@ const val ID_LENGTH = 8
  *
  * @param prefix short type prefix
  */
-fun newId(prefix: String): String {
-    val random = UUID.randomUUID().toString().take(ID_LENGTH)
+fun newId(prefix: String): String = newId(prefix, ID_LENGTH)
+
+/**
+ * A new random identifier with [length] random characters, e.g. `loan-3f2a`.
+ *
+ * @param prefix short type prefix
+ * @param length number of random characters
+ */
+fun newId(prefix: String, length: Int): String {
+    val random = UUID.randomUUID().toString().take(length)
     return "$prefix-$random"
 }
 

@@ -1,0 +1,124 @@
+"""Overload choice: which of several same-named callables a call (or an override) means.
+
+Java and Kotlin overload by parameter list; every overload is its own node (fqn
+``Parser.parse(String,int)``). A call picks the overload by arity (varargs and Kotlin
+default parameters widen it) and, where the extractor could read them, argument types
+(literals, ``new T()``, casts, locals/fields/parameters of declared type). Ties keep
+declaration order, so the result is deterministic.
+"""
+
+from __future__ import annotations
+
+from graphrag.graph.model import GraphNode
+from graphrag.graph.types import clean_type
+from graphrag.parsing.model import Call
+
+# Boxed, primitive and Kotlin spellings of the same value type.
+_CANONICAL = {
+    "int": "int", "Integer": "int", "Int": "int", "long": "long", "Long": "long",
+    "short": "short", "Short": "short", "byte": "byte", "Byte": "byte",
+    "double": "double", "Double": "double", "float": "float", "Float": "float",
+    "boolean": "boolean", "Boolean": "boolean", "char": "char", "Character": "char",
+    "Char": "char", "String": "String", "CharSequence": "CharSequence",
+}
+# Arguments of the key type are accepted (widened) by parameters of these types.
+_WIDENS = {
+    "int": {"long", "float", "double"}, "short": {"int", "long", "float", "double"},
+    "byte": {"short", "int", "long", "float", "double"}, "char": {"int", "long"},
+    "long": {"float", "double"}, "float": {"double"}, "String": {"CharSequence"},
+}
+_TOP = frozenset({"Object", "Any"})
+# What a boxed primitive can be passed as besides its own box.
+_BOXES = frozenset({"Number", "Comparable", "Serializable", "Constable"})
+
+
+def param_types(node: GraphNode) -> list[str | None]:
+    """Declared parameter types of a callable node, as written."""
+    params = node.meta.get("params") or []
+    return [p[1] if len(p) > 1 else None for p in params]
+
+
+def _varargs(node: GraphNode) -> bool:
+    types = param_types(node)
+    return bool(node.meta.get("varargs")) or bool(types and (types[-1] or "").endswith("..."))
+
+
+def accepts(node: GraphNode, count: int) -> bool:
+    """Can ``node`` be called with ``count`` arguments?"""
+    total = len(param_types(node))
+    low = node.meta.get("min_args", total)
+    if _varargs(node):
+        return count >= total - 1
+    return low <= count <= total
+
+
+def _base(text: str | None) -> str | None:
+    if not text:
+        return None
+    name = clean_type(text.replace("...", ""))
+    return name.rsplit(".", 1)[-1] if name else None
+
+
+def _match(arg: str | None, param: str | None, supers: dict[str, set[str]]) -> int | None:
+    """3 exact, 2 known subtype, 1 widening or catch-all, 0 unknown, None incompatible."""
+    if arg is None or param is None:
+        return 0
+    a, p = _base(arg), _base(param)
+    if not a or not p:
+        return 0
+    if a == p or _CANONICAL.get(a, a) == _CANONICAL.get(p, p):
+        return 3
+    if p in supers.get(a, ()):
+        return 2
+    if p in _TOP or len(p) == 1:  # Object / Any / a type variable takes anything
+        return 1
+    ca, cp = _CANONICAL.get(a), _CANONICAL.get(p)
+    if ca is not None and cp is not None:
+        return 1 if cp in _WIDENS.get(ca, ()) else None
+    if cp is not None:
+        return None  # String and the boxed types are final: no other class is one
+    if ca is not None and ca != "String" and p not in _BOXES:
+        return None  # a primitive boxes to a JDK type, never to another class
+    return 0  # two class names: maybe a subtype, we do not know
+
+
+def choose(candidates: list[GraphNode], call: Call | None,
+           arg_types: list[str | None] | None = None,
+           caller: GraphNode | None = None,
+           supers: dict[str, set[str]] | None = None) -> GraphNode:
+    """The overload ``call`` means among ``candidates`` (declaration order, nonempty).
+
+    ``arg_types`` are the call's argument types with ``=var:`` names already typed by the
+    resolver (None entries unknown); ``supers`` maps an argument type to the names of its
+    known supertypes. Among equally good overloads the caller itself comes
+    last: an overload that calls a same-named method mostly delegates to a sibling."""
+    if len(candidates) == 1 or call is None or call.args is None:
+        return candidates[0]
+    fitting = [c for c in candidates if accepts(c, call.args)] or candidates
+    if caller is not None and caller in fitting and len(fitting) > 1:
+        fitting = [c for c in fitting if c is not caller] + [caller]
+    if len(fitting) == 1 or not arg_types:
+        return fitting[0]
+    best: GraphNode | None = None
+    best_score = -1
+    for cand in fitting:
+        params = param_types(cand)
+        score = 0
+        for i, arg in enumerate(arg_types):
+            param = params[i] if i < len(params) else (params[-1] if params else None)
+            got = _match(arg, param, supers or {})
+            if got is None:
+                score = -1
+                break
+            score += got
+        if score > best_score:
+            best, best_score = cand, score
+    return best if best is not None else fitting[0]
+
+
+def same_signature(a: GraphNode, b: GraphNode) -> bool:
+    """Same parameter list (type names compared without package and generics)."""
+    ta, tb = param_types(a), param_types(b)
+    if len(ta) != len(tb):
+        return False
+    return all(_base(x) == _base(y) for x, y in zip(ta, tb, strict=True))
