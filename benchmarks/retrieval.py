@@ -53,10 +53,10 @@ from codesearch_corpus import CodeBase, Corpus, build_corpus, fetch_source, metr
 CODE_BASES = [
     CodeBase("werkzeug", "python", pypi="werkzeug==3.0.6", subdir="src"),
     CodeBase("click", "python", pypi="click==8.1.7", subdir="src"),
-    CodeBase("gson", "java", git="google/gson",
-             commit="9835b6f90192f79cdf5300c528fc6212455fb6c1", subdir="gson/src/main"),
     CodeBase("gin", "go", git="gin-gonic/gin",
              commit="dcaa4296d111981ffb31ac3eba90bb63e1eb5ab9"),
+    CodeBase("gson", "java", git="google/gson",
+             commit="9835b6f90192f79cdf5300c528fc6212455fb6c1", subdir="gson/src/main"),
 ]
 MODES = ("hybrid", "vector", "text")
 BASELINES = ("bm25", "embed", "fusion")
