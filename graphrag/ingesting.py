@@ -128,6 +128,10 @@ def index_repository_documents(engine: Engine, settings: Settings, root: Path, a
     files = list(scan_documents(root, include=include, exclude=exclude))
     stats.scanned = len(files)
     for n, f in enumerate(files, start=1):
+        if f.problem:  # a FIFO, a symlink loop, an unstorable name: never opened
+            stats.skipped += 1
+            stats.errors.append({"path": f.rel_path, "status": "skipped", "error": f.problem})
+            continue
         req = DocumentRequest(f.abs_path, f.rel_path, {"origin": REPOSITORY_ORIGIN})
         try:
             outcome = prepare_document(engine, settings, app_name, req)

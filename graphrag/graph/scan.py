@@ -1,22 +1,29 @@
 """Walk a repository: which files to index, which to skip and why.
 
 Rules: `.gitignore` files are honoured at every level (pathspec's git semantics);
-vendored and build folders are excluded by default; symlinks are followed only while
-they stay inside the root; `--include`/`--exclude` globs and a language filter narrow
-the set. Size and binary checks happen when the file is read (see ``read_source``).
+vendored and build folders are excluded by default; symlinks are resolved once (a loop
+or a dangling link is a problem of that file) and followed only while they stay inside
+the root; `--include`/`--exclude` globs and a language filter narrow the set. Every kept
+file is ``lstat``-ed once: FIFOs, sockets and devices are never opened, and a file whose
+name is not UTF-8 is listed with the reason (it cannot be stored under its name). Size
+and content checks happen when the file is read (:mod:`graphrag.parsing.source`).
 """
 
 from __future__ import annotations
 
 import os
+import re
+import stat
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from pathspec import GitIgnoreSpec, PathSpec
 
-from graphrag.errors import InvalidInput, UnknownName
+from graphrag.errors import InvalidInput, InvalidPattern, UnknownName
+from graphrag.graph.model import MAX_KEY_BYTES, bounded_key
 from graphrag.parsing import registry
+from graphrag.parsing.source import special_kind
 
 DEFAULT_EXCLUDED_DIRS = frozenset({
     "node_modules", ".venv", "venv", "build", "dist", "target", ".git", "__pycache__",
@@ -36,6 +43,36 @@ class ScannedFile:
     rel_path: str          # posix, relative to the root
     abs_path: Path
     lang: str | None       # None for non-code files that are still tracked (go.mod)
+    size: int = 0          # from stat, before anything is read
+    problem: str | None = None  # why the file cannot be read at all (it is recorded)
+
+
+# An unescaped "[" with no closing "]": git's wildmatch then matches nothing at all.
+_UNCLOSED_BRACKET = re.compile(r"(?<!\\)\[(?![^\]]*\])")
+
+
+def compile_patterns(patterns: Iterable[str], option: str = "pattern") -> PathSpec | None:
+    """Gitignore-style globs as one spec (None when there are none); a pattern that is
+    empty, a comment, has an unclosed ``[`` or does not compile is :class:`InvalidPattern`:
+    it would silently match nothing, and an include that matches nothing deletes every
+    file of an indexed application."""
+    lines = list(patterns)
+    for pattern in lines:
+        problem = None
+        if not pattern.strip():
+            problem = "empty pattern"
+        elif pattern.startswith("#"):
+            problem = "a pattern starting with '#' is a comment (escape it as '\\#')"
+        elif _UNCLOSED_BRACKET.search(pattern):
+            problem = "unclosed '[' (escape it as '\\[')"
+        if problem is None:
+            try:
+                PathSpec.from_lines("gitignore", [pattern])
+            except ValueError as exc:
+                problem = str(exc) or "does not compile"
+        if problem:
+            raise InvalidPattern(f"invalid {option} pattern {pattern!r}: {problem}")
+    return PathSpec.from_lines("gitignore", lines) if lines else None
 
 
 def parse_languages(value: str | None) -> frozenset[str] | None:
@@ -55,24 +92,53 @@ def parse_languages(value: str | None) -> frozenset[str] | None:
     return frozenset(names)
 
 
-def _inside(path: Path, root: Path) -> bool:
+def _stored_path(rel: str) -> tuple[str, str | None]:
+    """(path as stored, problem): a name that is not UTF-8 is stored with its odd bytes
+    shown as ``\\xNN``, a path too long for the unique index with a digest tail; such a
+    file is listed with the reason and never read."""
     try:
-        path.resolve().relative_to(root)
-        return True
-    except ValueError:
-        return False
+        rel.encode("utf-8")
+    except UnicodeEncodeError:
+        shown = rel.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+        return bounded_key(shown), "file name is not valid UTF-8"
+    if bounded_key(rel) != rel:
+        return bounded_key(rel), f"path longer than {MAX_KEY_BYTES} bytes"
+    return rel, None
+
+
+def inspect_file(full: Path, root: Path) -> tuple[bool, int, str | None]:
+    """(keep, size, problem) of one directory entry, from one ``lstat`` (plus one
+    ``stat`` of a symlink's target). Symlinks leaving ``root`` are not kept."""
+    try:
+        st = os.lstat(full)
+        if stat.S_ISLNK(st.st_mode):
+            try:
+                target = os.path.realpath(full, strict=True)
+            except OSError as exc:
+                reason = "symlink loop" if "loop" in str(exc).lower() or \
+                    getattr(exc, "errno", None) == 40 else "dangling symlink"
+                return True, 0, reason
+            if not Path(target).is_relative_to(root):
+                return False, 0, None
+            st = os.stat(target)
+    except OSError as exc:
+        return True, 0, f"cannot stat: {exc.strerror or exc}"
+    kind = special_kind(st.st_mode)
+    if kind is not None:
+        return True, 0, f"not a regular file ({kind})"
+    return True, st.st_size, None
 
 
 def walk_repository(root: Path, *, exclude: Iterable[str] = ()) -> Iterator[tuple[str, Path]]:
     """(relative posix path, path) of every file under ``root`` that the repository rules
-    keep: `.gitignore` at every level, default excluded folders, no symlinked folders, no
-    symlinks leaving the root, ``exclude`` globs. Sorted, stable order."""
+    keep: `.gitignore` at every level, default excluded folders, no symlinked folders,
+    ``exclude`` globs. Sorted, stable order. Symlinks are judged by :func:`inspect_file`."""
     if not root.exists():
         raise InvalidInput(f"path does not exist: {root}")
     if not root.is_dir():
         raise InvalidInput(f"not a directory: {root}")
     root = root.resolve()
-    exclude_spec = PathSpec.from_lines("gitignore", list(exclude)) if exclude else None
+    exclude_spec = compile_patterns(exclude, "--exclude")
     # (directory relative prefix, spec) pairs of the .gitignore files seen so far
     ignores: list[tuple[str, GitIgnoreSpec]] = []
 
@@ -109,8 +175,6 @@ def walk_repository(root: Path, *, exclude: Iterable[str] = ()) -> Iterator[tupl
         for name in sorted(filenames):
             rel = prefix + name
             full = here / name
-            if full.is_symlink() and not _inside(full, root):
-                continue
             if ignored(rel, False):
                 continue
             if exclude_spec and exclude_spec.match_file(rel):
@@ -125,32 +189,44 @@ def scan_repository(
     exclude: Iterable[str] = (),
     languages: frozenset[str] | None = None,
 ) -> Iterator[ScannedFile]:
-    """Yield the files to consider under ``root`` in a stable (sorted) order."""
-    include_spec = PathSpec.from_lines("gitignore", list(include)) if include else None
+    """Yield the files to consider under ``root`` in a stable (sorted) order; a file
+    that cannot be read at all (loop, FIFO, non-UTF-8 name ...) comes with its problem."""
+    include_spec = compile_patterns(include, "--include")
+    real_root = root.resolve()
     for rel, full in walk_repository(root, exclude=exclude):
         if full.name == "go.mod":
-            yield ScannedFile(rel, full, None)
+            lang = None
+        else:
+            if include_spec and not include_spec.match_file(rel):
+                continue
+            spec = registry.spec_for_path(rel)
+            if spec is None:
+                continue
+            if languages is not None and spec.name not in languages:
+                continue
+            lang = spec.name
+        keep, size, problem = inspect_file(full, real_root)
+        if not keep:
             continue
-        if include_spec and not include_spec.match_file(rel):
-            continue
-        spec = registry.spec_for_path(rel)
-        if spec is None:
-            continue
-        if languages is not None and spec.name not in languages:
-            continue
-        yield ScannedFile(rel, full, spec.name)
+        stored, name_problem = _stored_path(rel)
+        yield ScannedFile(stored, full, lang, size, name_problem or problem)
 
 
 def scan_documents(root: Path, *, include: Iterable[str] = (),
                    exclude: Iterable[str] = ()) -> Iterator[ScannedFile]:
     """The documents (``DOCUMENT_EXTENSIONS``) under ``root``, by the same rules."""
-    include_spec = PathSpec.from_lines("gitignore", list(include)) if include else None
+    include_spec = compile_patterns(include, "--include")
+    real_root = root.resolve()
     for rel, full in walk_repository(root, exclude=exclude):
         if not rel.lower().endswith(DOCUMENT_EXTENSIONS):
             continue
         if include_spec and not include_spec.match_file(rel):
             continue
-        yield ScannedFile(rel, full, None)
+        keep, size, problem = inspect_file(full, real_root)
+        if not keep:
+            continue
+        stored, name_problem = _stored_path(rel)
+        yield ScannedFile(stored, full, None, size, name_problem or problem)
 
 
 def is_binary(data: bytes) -> bool:

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from sqlalchemy import text
 
+from graphrag.parsing import source as source_files
 from graphrag.pipeline.model import (
     Stage,
     StageContext,
@@ -49,15 +50,16 @@ def file_path_of(item: WorkItem) -> str | None:
 def read_source(root: Path, rel_path: str, expected_hash: str | None) -> SourceFile:
     """Read a file under ``root`` and check it is the version that was indexed."""
     path = root / rel_path
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
+    if not path.exists():
         return SourceFile(None, f"file vanished since indexing: {rel_path}")
-    except OSError as exc:
-        return SourceFile(None, f"cannot read {rel_path}: {exc.strerror or exc}")
+    try:
+        data = source_files.read_source(path, source_files.REREAD_MAX_BYTES)
+    except source_files.SourceProblem as exc:
+        return SourceFile(None, f"cannot read {rel_path}: {exc.reason}")
     if expected_hash and sha256_hex(data) != expected_hash:
         return SourceFile(None, f"file changed since indexing (sha256 mismatch): {rel_path}")
-    return SourceFile(data.decode("utf-8", errors="replace").splitlines(keepends=True))
+    decoded, _notes = source_files.decode_source(data)  # the text the parser saw (no NUL)
+    return SourceFile(decoded.splitlines(keepends=True))
 
 
 def _indent_of(line: str) -> str:
