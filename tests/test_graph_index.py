@@ -12,6 +12,7 @@ import pytest
 from sqlalchemy import text
 
 from graphrag.config import load_settings
+from graphrag.errors import MassDeleteRefused
 from graphrag.graph.index import index_graph
 from graphrag.graph.scan import parse_languages
 from tests.conftest import SAMPLE_REPOS, run_cli
@@ -104,7 +105,12 @@ def test_include_exclude_and_language_filters(tmp_path: Path, engine, app_name: 
     index_graph(engine, _settings(), repo, app_name, exclude=["tests/"],
                 languages=parse_languages("py"))
     assert set(_files(engine, app_name)) == {"src/a.py"}
-    index_graph(engine, _settings(), repo, app_name, include=["src/*.go"])
+    # Switching the filter would remove every indexed file: refused, nothing changed.
+    with pytest.raises(MassDeleteRefused, match="refusing to delete 1 of the 1"):
+        index_graph(engine, _settings(), repo, app_name, include=["src/*.go"])
+    assert set(_files(engine, app_name)) == {"src/a.py"}
+    index_graph(engine, _settings(), repo, app_name, include=["src/*.go"],
+                allow_mass_delete=True)
     assert set(_files(engine, app_name)) == {"src/b.go"}
 
 

@@ -17,6 +17,8 @@ from pathlib import Path
 from pebble import ProcessExpired, ProcessPool
 
 from graphrag.graph.parse_worker import FileOutcome, ParseLimits, parse_one, problem_outcome
+from graphrag.parsing import registry
+from graphrag.parsing.extract import parse_file
 from graphrag.parsing.registry import RepoContext
 
 Progress = Callable[[str, int, int], None]
@@ -24,8 +26,13 @@ Progress = Callable[[str, int, int], None]
 _WORKER: dict[str, object] = {}
 
 
-def _init_worker(root: str, ctx: RepoContext, limits: ParseLimits) -> None:
+def _init_worker(root: str, ctx: RepoContext, limits: ParseLimits,
+                 languages: list[str]) -> None:
     _WORKER.update(root=root, ctx=ctx, limits=limits)
+    # Load grammars and compile queries now, so a file's time budget measures its own
+    # parse and extraction, not the worker's start.
+    for lang in languages:
+        parse_file(b"", "warm-up" + registry.languages()[lang].extensions[0], ctx)
 
 
 def _parse_task(rel_path: str, lang: str | None) -> FileOutcome:
@@ -44,8 +51,9 @@ def parse_files(root: Path, files: list[tuple[str, str | None, int, str | None]]
         return []
     workers = max(1, min(workers or os.cpu_count() or 1, len(files)))
     outcomes: list[FileOutcome] = []
+    languages = sorted({lang for _rel, lang, _size, _digest in files if lang is not None})
     with ProcessPool(max_workers=workers, initializer=_init_worker,
-                     initargs=(str(root), ctx, limits)) as pool:
+                     initargs=(str(root), ctx, limits, languages)) as pool:
         futures = [pool.schedule(_parse_task, args=(rel, lang), timeout=timeout)
                    for rel, lang, _size, _digest in files]
         for (rel, lang, size, digest), future in zip(files, futures, strict=True):
