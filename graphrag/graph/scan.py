@@ -11,6 +11,7 @@ and content checks happen when the file is read (:mod:`graphrag.parsing.source`)
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import stat
@@ -23,7 +24,7 @@ from pathspec import GitIgnoreSpec, PathSpec
 from graphrag.errors import InvalidInput, InvalidPattern, UnknownName
 from graphrag.graph.model import MAX_KEY_BYTES, bounded_key
 from graphrag.parsing import registry
-from graphrag.parsing.source import special_kind
+from graphrag.parsing.source import SourceProblem, decode_source, read_source, special_kind
 
 DEFAULT_EXCLUDED_DIRS = frozenset({
     "node_modules", ".venv", "venv", "build", "dist", "target", ".git", "__pycache__",
@@ -31,6 +32,7 @@ DEFAULT_EXCLUDED_DIRS = frozenset({
 })
 # Documents are picked up by the documents step; the graph step only lists them.
 DOCUMENT_EXTENSIONS = (".md", ".markdown", ".pdf", ".docx")
+_GITIGNORE_MAX_BYTES = 1024 * 1024
 LANGUAGE_ALIASES = {
     "py": "python", "python": "python", "java": "java", "kt": "kotlin", "kotlin": "kotlin",
     "ts": "typescript", "typescript": "typescript", "tsx": "tsx", "js": "javascript",
@@ -115,9 +117,11 @@ def inspect_file(full: Path, root: Path) -> tuple[bool, int, str | None]:
             try:
                 target = os.path.realpath(full, strict=True)
             except OSError as exc:
-                reason = "symlink loop" if "loop" in str(exc).lower() or \
-                    getattr(exc, "errno", None) == 40 else "dangling symlink"
-                return True, 0, reason
+                if exc.errno == errno.ELOOP:
+                    return True, 0, "symlink loop"
+                if exc.errno in (errno.ENOENT, errno.ENOTDIR):
+                    return True, 0, "dangling symlink"
+                return True, 0, f"cannot resolve symlink: {exc.strerror or exc}"
             if not Path(target).is_relative_to(root):
                 return False, 0, None
             st = os.stat(target)
@@ -151,35 +155,60 @@ def walk_repository(root: Path, *, exclude: Iterable[str] = ()) -> Iterator[tupl
                 return True
         return False
 
-    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
-        here = Path(dirpath)
-        rel_dir = here.relative_to(root).as_posix()
-        prefix = "" if rel_dir == "." else rel_dir + "/"
-        gi = here / ".gitignore"
-        if gi.is_file():
+    # Iterative depth-first walk (os.walk recurses: deep trees hit the recursion limit);
+    # same order as os.walk top-down with sorted names.
+    stack: list[tuple[Path, str]] = [(root, "")]
+    while stack:
+        here, prefix = stack.pop()
+        try:
+            with os.scandir(here) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError:
+            continue  # an unreadable folder hides nothing else
+        names = {e.name for e in entries}
+        if ".gitignore" in names:
+            spec = _gitignore_spec(here / ".gitignore")
+            if spec is not None:
+                ignores.append((prefix, spec))
+        subdirs: list[tuple[Path, str]] = []
+        for entry in entries:
+            rel = prefix + entry.name
             try:
-                lines = gi.read_text(encoding="utf-8", errors="replace").splitlines()
-                ignores.append((prefix, GitIgnoreSpec.from_lines(lines)))
+                is_dir = entry.is_dir(follow_symlinks=False)
             except OSError:
-                pass  # an unreadable .gitignore hides nothing
-        kept = []
-        for d in sorted(dirnames):
-            full = here / d
-            rel = prefix + d
-            if d in DEFAULT_EXCLUDED_DIRS or ignored(rel, True):
+                is_dir = False
+            if is_dir:
+                if entry.name not in DEFAULT_EXCLUDED_DIRS and not ignored(rel, True):
+                    subdirs.append((here / entry.name, rel + "/"))
                 continue
-            if full.is_symlink():
-                continue  # never descend through symlinked dirs (loops, escapes)
-            kept.append(d)
-        dirnames[:] = kept
-        for name in sorted(filenames):
-            rel = prefix + name
-            full = here / name
+            try:  # never descend through symlinked dirs (loops, escapes)
+                if entry.is_symlink() and os.path.isdir(entry.path):
+                    continue
+            except OSError:
+                pass
             if ignored(rel, False):
                 continue
             if exclude_spec and exclude_spec.match_file(rel):
                 continue
-            yield rel, full
+            yield rel, here / entry.name
+        stack.extend(reversed(subdirs))
+
+
+def _gitignore_spec(path: Path) -> GitIgnoreSpec | None:
+    """The rules of one .gitignore; lines git would reject are left out like git does,
+    and a .gitignore that is not a small regular file hides nothing."""
+    try:
+        text, _notes = decode_source(read_source(path, _GITIGNORE_MAX_BYTES))
+    except SourceProblem:
+        return None
+    rules = []
+    for line in text.splitlines():
+        try:
+            GitIgnoreSpec.from_lines([line])
+        except ValueError:
+            continue
+        rules.append(line)
+    return GitIgnoreSpec.from_lines(rules)
 
 
 def scan_repository(
