@@ -52,8 +52,9 @@ def parse_files(root: Path, files: list[tuple[str, str | None, int, str | None]]
     workers = max(1, min(workers or os.cpu_count() or 1, len(files)))
     outcomes: list[FileOutcome] = []
     languages = sorted({lang for _rel, lang, _size, _digest in files if lang is not None})
-    with ProcessPool(max_workers=workers, initializer=_init_worker,
-                     initargs=(str(root), ctx, limits, languages)) as pool:
+    pool = ProcessPool(max_workers=workers, initializer=_init_worker,
+                       initargs=(str(root), ctx, limits, languages))
+    try:
         futures = [pool.schedule(_parse_task, args=(rel, lang), timeout=timeout)
                    for rel, lang, _size, _digest in files]
         for (rel, lang, size, digest), future in zip(files, futures, strict=True):
@@ -69,4 +70,10 @@ def parse_files(root: Path, files: list[tuple[str, str | None, int, str | None]]
                     size, digest))
             if progress:
                 progress("parse", len(outcomes), len(files))
+    except BaseException:
+        pool.stop()  # Ctrl-C or a bug: do not wait for the remaining files
+        pool.join()
+        raise
+    pool.close()
+    pool.join()
     return outcomes
