@@ -81,7 +81,7 @@ def index_repository(
     # README, docs/*.md|pdf|docx: document nodes beside the code, MENTIONS into it.
     docs = index_repository_documents(engine, settings, root, app_name, include=include,
                                       exclude=exclude, graph_changed=_graph_changed(graph),
-                                      progress=progress)
+                                      allow_mass_delete=allow_mass_delete, progress=progress)
     result["documents"] = docs.to_dict()
     if graph_only:
         return result

@@ -15,6 +15,7 @@ import pytest
 from sqlalchemy import text
 
 from graphrag.config import load_settings
+from graphrag.db.apps import list_apps
 from graphrag.errors import InvalidPattern
 from graphrag.graph.index import index_graph
 from graphrag.graph.model import MAX_KEY_BYTES, bounded_key, symbol_key
@@ -23,6 +24,7 @@ from graphrag.graph.scan import compile_patterns
 from graphrag.parsing.extract import parse_file
 from graphrag.parsing.nesting import nesting_limit
 from graphrag.parsing.registry import RepoContext
+from graphrag.parsing.source import SourceProblem, decode_source, read_source, special_kind
 from tests.conftest import run_cli
 
 GOOD_PY = "def good():\n    return helper()\n\n\ndef helper():\n    return 1\n"
@@ -253,3 +255,45 @@ def test_bounded_keys_are_stable_and_short() -> None:
     assert key != symbol_key("python", fqn + "x")
     assert key.startswith("sym:python:m.f")
     assert bounded_key("sym:python:m.short") == "sym:python:m.short"
+
+
+def test_mass_delete_of_repository_documents_is_refused(tmp_path: Path, engine,
+                                                        app_name: str) -> None:
+    repo = tmp_path / "repo"
+    (repo / "docs").mkdir(parents=True)
+    for i in range(3):
+        (repo / "docs" / f"d{i}.md").write_text(f"# Doc {i}\n\nText {i}.\n")
+    assert run_cli("index", str(repo), "--app", app_name, "--graph-only").returncode == 0
+    for i in range(2):
+        (repo / "docs" / f"d{i}.md").unlink()
+    res = run_cli("index", str(repo), "--app", app_name, "--graph-only")
+    assert res.returncode == 1
+    assert res.stderr.strip().startswith(
+        "error: refusing to delete 2 of the 3 repository documents")
+    assert _counts_of(engine, app_name)["documents"] == 3
+    res = run_cli("index", str(repo), "--app", app_name, "--graph-only", "--allow-mass-delete")
+    assert res.returncode == 0, res.stderr
+    assert _counts_of(engine, app_name)["documents"] == 1
+
+
+def _counts_of(engine, app: str) -> dict[str, int]:
+    return next(a["counts"] for a in list_apps(engine) if a["name"] == app)
+
+
+def test_special_files_and_huge_sparse_files_are_never_read(tmp_path: Path) -> None:
+    with pytest.raises(SourceProblem, match="not a regular file \\(a character device\\)"):
+        read_source("/dev/zero", 1024)
+    os.mkfifo(tmp_path / "fifo")
+    with pytest.raises(SourceProblem, match="a FIFO"):
+        read_source(tmp_path / "fifo", 1024)  # returns at once: opened without blocking
+    sparse = tmp_path / "sparse.py"
+    with open(sparse, "wb") as fh:
+        fh.truncate(6 * 1024 ** 3)
+    started = time.perf_counter()
+    with pytest.raises(SourceProblem, match="file too large") as info:
+        read_source(sparse, 1024 * 1024)
+    assert info.value.size == 6 * 1024 ** 3 and time.perf_counter() - started < 1
+    assert special_kind(os.stat("/dev/null").st_mode) == "a character device"
+    (tmp_path / "nul.py").write_bytes(b"a\x00b")
+    text, notes = decode_source(read_source(tmp_path / "nul.py", 10))
+    assert text == "a\ufffdb" and notes == ["1 NUL byte(s) replaced with U+FFFD"]

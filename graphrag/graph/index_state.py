@@ -72,13 +72,13 @@ def write_selection(conn: Connection, app_id: int, selection: dict[str, Any]) ->
 
 
 def check_mass_delete(app_name: str, deleted: int, known: int, max_share: float,
-                      allowed: bool) -> None:
+                      allowed: bool, what: str = "indexed files") -> None:
     """Refuse (before anything is written) a run that would delete more than
     ``max_share`` of the ``known`` files: a wrong path or filter far more often than a
     real deletion. ``allowed`` (``--allow-mass-delete``/``--yes``) lets it through."""
     if allowed or deleted == 0 or deleted <= max_share * known:
         return
     raise MassDeleteRefused(
-        f"refusing to delete {deleted} of the {known} indexed files of {app_name!r}"
+        f"refusing to delete {deleted} of the {known} {what} of {app_name!r}"
         f" (more than {max_share:.0%}, GRAPHRAG_MAX_DELETE_SHARE); check the path and"
         " --include/--exclude/--languages, or pass --allow-mass-delete")
