@@ -20,7 +20,7 @@ from graphrag.errors import InvalidPattern
 from graphrag.graph.index import index_graph
 from graphrag.graph.model import MAX_KEY_BYTES, bounded_key, symbol_key
 from graphrag.graph.parse_worker import ParseLimits, parse_one
-from graphrag.graph.scan import compile_patterns
+from graphrag.graph.scan import compile_patterns, scan_repository
 from graphrag.parsing.extract import parse_file
 from graphrag.parsing.nesting import nesting_limit
 from graphrag.parsing.registry import RepoContext
@@ -297,3 +297,12 @@ def test_special_files_and_huge_sparse_files_are_never_read(tmp_path: Path) -> N
     (tmp_path / "nul.py").write_bytes(b"a\x00b")
     text, notes = decode_source(read_source(tmp_path / "nul.py", 10))
     assert text == "a\ufffdb" and notes == ["1 NUL byte(s) replaced with U+FFFD"]
+
+
+def test_odd_names_never_collide_in_the_files_table(tmp_path: Path) -> None:
+    (tmp_path / os.fsdecode(b"odd\xff.py")).write_text("def a():\n    pass\n")
+    (tmp_path / "odd\\xff.py").write_text("def b():\n    pass\n")  # its shown name, literally
+    (tmp_path / "new\nline.py").write_text("def c():\n    pass\n")
+    scanned = list(scan_repository(tmp_path))
+    assert [(f.rel_path, f.problem) for f in scanned] == [
+        ("new\nline.py", None), ("odd\\xff.py", None)]

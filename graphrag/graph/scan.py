@@ -221,11 +221,12 @@ def scan_repository(
     """Yield the files to consider under ``root`` in a stable (sorted) order; a file
     that cannot be read at all (loop, FIFO, non-UTF-8 name ...) comes with its problem."""
     include_spec = compile_patterns(include, "--include")
-    real_root = root.resolve()
-    for rel, full in walk_repository(root, exclude=exclude):
-        if full.name == "go.mod":
-            lang = None
-        else:
+
+    def candidates() -> Iterator[tuple[str, Path, str | None]]:
+        for rel, full in walk_repository(root, exclude=exclude):
+            if full.name == "go.mod":
+                yield rel, full, None
+                continue
             if include_spec and not include_spec.match_file(rel):
                 continue
             spec = registry.spec_for_path(rel)
@@ -233,29 +234,37 @@ def scan_repository(
                 continue
             if languages is not None and spec.name not in languages:
                 continue
-            lang = spec.name
-        keep, size, problem = inspect_file(full, real_root)
-        if not keep:
-            continue
-        stored, name_problem = _stored_path(rel)
-        yield ScannedFile(stored, full, lang, size, name_problem or problem)
+            yield rel, full, spec.name
+
+    return _inspected(candidates(), root.resolve())
 
 
 def scan_documents(root: Path, *, include: Iterable[str] = (),
                    exclude: Iterable[str] = ()) -> Iterator[ScannedFile]:
     """The documents (``DOCUMENT_EXTENSIONS``) under ``root``, by the same rules."""
     include_spec = compile_patterns(include, "--include")
-    real_root = root.resolve()
-    for rel, full in walk_repository(root, exclude=exclude):
-        if not rel.lower().endswith(DOCUMENT_EXTENSIONS):
-            continue
-        if include_spec and not include_spec.match_file(rel):
-            continue
-        keep, size, problem = inspect_file(full, real_root)
+    candidates = (
+        (rel, full, None) for rel, full in walk_repository(root, exclude=exclude)
+        if rel.lower().endswith(DOCUMENT_EXTENSIONS)
+        and not (include_spec and not include_spec.match_file(rel)))
+    return _inspected(candidates, root.resolve())
+
+
+def _inspected(candidates: Iterable[tuple[str, Path, str | None]],
+               root: Path) -> Iterator[ScannedFile]:
+    """Each candidate ``lstat``-ed once (:func:`inspect_file`) and named as stored. Only
+    odd names (not UTF-8, too long) can end up under a name already used: the first in
+    the walk's order keeps it, so one path is never written twice."""
+    seen: set[str] = set()
+    for rel, full, lang in candidates:
+        keep, size, problem = inspect_file(full, root)
         if not keep:
             continue
         stored, name_problem = _stored_path(rel)
-        yield ScannedFile(stored, full, None, size, name_problem or problem)
+        if stored in seen:
+            continue
+        seen.add(stored)
+        yield ScannedFile(stored, full, lang, size, name_problem or problem)
 
 
 def is_binary(data: bytes) -> bool:
