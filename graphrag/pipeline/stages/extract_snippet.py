@@ -11,6 +11,11 @@ members' signatures but not bodies that have chunks of their own.
 
 The stage fails with the reason when the file vanished, or when its sha256 differs from
 ``files.content_hash`` (the file changed since it was indexed: re-index first).
+
+A snippet longer than :data:`MAX_SNIPPET_CHARS` (a minified or generated line) is cut
+there with a note of what was left out: people, LLMs and a 256-token embedding model all
+gain nothing from a megabyte of one line, and PostgreSQL's full-text vector of a chunk
+cannot exceed 1 MB.
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ from graphrag.pipeline.model import (
 from graphrag.pipeline.text import sha256_hex
 
 ELISION = "    ..."
+MAX_SNIPPET_CHARS = 100_000
 
 
 @dataclass(frozen=True)
@@ -95,6 +101,14 @@ def normalize(raw_lines: list[str]) -> str:
     return textwrap.dedent(stripped).strip("\n")
 
 
+def capped(snippet: str) -> str:
+    """``snippet`` cut at :data:`MAX_SNIPPET_CHARS`, saying how much was left out."""
+    if len(snippet) <= MAX_SNIPPET_CHARS:
+        return snippet
+    left_out = len(snippet) - MAX_SNIPPET_CHARS
+    return f"{snippet[:MAX_SNIPPET_CHARS]}\n... [{left_out} more characters not shown]\n"
+
+
 class ExtractSnippetStage(Stage):
     name = "extract-snippet"
 
@@ -128,8 +142,8 @@ class ExtractSnippetStage(Stage):
             raise StageFailure(f"span {start}-{end} is past the end of {rel} "
                                f"({len(source.lines)} lines)")
         raw_lines = select_lines(source.lines, start, end, item.params.get("elide") or ())
-        content = normalize(raw_lines)
-        item.set("content_raw", "".join(raw_lines))
+        content = capped(normalize(raw_lines))
+        item.set("content_raw", capped("".join(raw_lines)))
         item.set("content", content)
         item.set("content_hash", sha256_hex(content))
 
