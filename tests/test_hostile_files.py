@@ -78,13 +78,16 @@ def _hostile_repo(root: Path) -> dict[str, str]:
     (root / "pkg" / "loop_b.py").symlink_to("loop_a.py")
     (root / "pkg" / "dangling.py").symlink_to("nowhere.py")
     os.mkfifo(root / "pkg" / "fifo.py")
+    os.mkfifo(root / "go.mod")  # read for module paths before any parsing
+    os.mkfifo(root / "web" / "notes.md")  # the documents step walks the same tree
     with open(root / "pkg" / "sparse.py", "wb") as fh:  # 2 GB, costs no disk
         fh.truncate(2 * 1024 ** 3)
     (root / os.fsdecode(b"pkg/odd\xff.py")).write_text("def odd():\n    pass\n")
     bad = {
         "pkg/binary.py": "binary", "pkg/loop_a.py": "symlink loop",
         "pkg/loop_b.py": "symlink loop", "pkg/dangling.py": "dangling symlink",
-        "pkg/fifo.py": "not a regular file (a FIFO)", "pkg/sparse.py": "file too large",
+        "pkg/fifo.py": "not a regular file (a FIFO)", "go.mod": "not a regular file (a FIFO)",
+        "pkg/sparse.py": "file too large",
         "pkg/odd\\xff.py": "not valid UTF-8",
     }
     with contextlib.suppress(OSError):  # AF_UNIX paths are short; skip where too long

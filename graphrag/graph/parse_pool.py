@@ -45,8 +45,8 @@ def parse_files(root: Path, files: list[tuple[str, str | None, int, str | None]]
                 progress: Progress | None = None) -> list[FileOutcome]:
     """Outcomes of ``files`` ((path, language, size, digest) each), in order.
 
-    ``timeout`` seconds is the budget of one file's parse and extraction; ``workers``
-    0 means one per CPU."""
+    ``timeout`` seconds is the budget of one file's parse and extraction (0 or less: no
+    budget); ``workers`` 0 means one per CPU."""
     if not files:
         return []
     workers = max(1, min(workers or os.cpu_count() or 1, len(files)))
@@ -55,7 +55,8 @@ def parse_files(root: Path, files: list[tuple[str, str | None, int, str | None]]
     pool = ProcessPool(max_workers=workers, initializer=_init_worker,
                        initargs=(str(root), ctx, limits, languages))
     try:
-        futures = [pool.schedule(_parse_task, args=(rel, lang), timeout=timeout)
+        budget = timeout if timeout > 0 else None
+        futures = [pool.schedule(_parse_task, args=(rel, lang), timeout=budget)
                    for rel, lang, _size, _digest in files]
         for (rel, lang, size, digest), future in zip(files, futures, strict=True):
             try:
