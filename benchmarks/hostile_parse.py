@@ -21,15 +21,27 @@ TEMPLATES = {
     "js": "function g(x) {{ return {}; }}\n",
     "go": "package m\nfunc g(x B) int {{ return {} }}\n",
 }
-CASES = [("nest", 500), ("nest", 1000), ("nest", 50_000), ("chain", 1000)]
+# (kind, n): "nest" one call nested n deep, "chain" one n-long method chain, "nests" as
+# many functions holding a 95-deep nest as fit in n bytes.
+CASES = [("nest", 500), ("nest", 1000), ("nest", 50_000), ("chain", 1000),
+         ("nests", 100_000)]
 
-CHILD = """
+CHILD = r"""
 import sys, time
 from graphrag.parsing.extract import parse_file
 from graphrag.parsing.registry import RepoContext
 kind, n, ext, template = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
-body = "f(" * n + "1" + ")" * n if kind == "nest" else "x" + ".m()" * n
-source = template.format(body).encode()
+if kind == "nests":
+    nest = "f(" * 95 + "1" + ")" * 95
+    one = template.replace("g(", "g{i}(").replace("class A", "class A{i}")
+    parts = ["package m\n"] if ext == "go" else []
+    while sum(map(len, parts)) < n:
+        parts.append(one.replace("{}", nest).replace("{{", "{").replace("}}", "}")
+                     .replace("{i}", str(len(parts))).replace("package m\n", ""))
+    source = "".join(parts).encode()
+else:
+    body = "f(" * n + "1" + ")" * n if kind == "nest" else "x" + ".m()" * n
+    source = template.format(body).encode()
 t = time.perf_counter()
 result = parse_file(source, "m/a." + ext, RepoContext(go_modules={"": "ex.com/m"}))
 print(f"{time.perf_counter() - t:.2f}s calls={len(result.calls)}")
