@@ -34,6 +34,11 @@ class Settings:
     llm_retries: int = 2
     llm_concurrency: int = 4
     workers: int = 0  # 0 = one per CPU
+    # Limits on hostile input (README "Limits"): seconds of parse+extraction per file,
+    # syntax-tree depth analysed, share of an application's files one run may delete.
+    file_timeout: float = 60.0
+    max_nesting: int = 200
+    max_delete_share: float = 0.5
 
     @property
     def pgdata(self) -> Path:
@@ -62,4 +67,7 @@ def load_settings() -> Settings:
         llm_retries=_env_int("GRAPHRAG_LLM_RETRIES", 2),
         llm_concurrency=_env_int("GRAPHRAG_LLM_CONCURRENCY", 4),
         workers=_env_int("GRAPHRAG_WORKERS", 0),
+        file_timeout=float(os.environ.get("GRAPHRAG_FILE_TIMEOUT") or 60.0),
+        max_nesting=_env_int("GRAPHRAG_MAX_NESTING", 200),
+        max_delete_share=float(os.environ.get("GRAPHRAG_MAX_DELETE_SHARE") or 0.5),
     )

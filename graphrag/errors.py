@@ -4,8 +4,10 @@
     ├── UserError            exit 1: the caller asked for something wrong
     │   ├── UnknownApplication
     │   ├── UnknownName      (strategy, kind, stage, mode ...)
-    │   └── InvalidInput     (unreadable file, bad path, bad JSON ...)
-    │       └── DocumentError  (corrupt/encrypted document; recorded, never stops a run)
+    │   ├── InvalidInput     (unreadable file, bad path, bad JSON ...)
+    │   │   └── DocumentError  (corrupt/encrypted document; recorded, never stops a run)
+    │   ├── InvalidPattern   (include/exclude glob; exit 2 like any usage error)
+    │   └── MassDeleteRefused (a run would remove most of an application's files)
     └── EnvironmentProblem   exit 3: the machine is not ready
         ├── DatabaseUnavailable
         ├── ModelUnavailable
@@ -49,6 +51,18 @@ class InvalidInput(UserError):
 class DocumentError(InvalidInput):
     """The file cannot be read as its format (corrupt, encrypted, not text). Recorded on
     the document row (status ``failed``); it never stops a run."""
+
+
+class InvalidPattern(UserError):
+    """An ``--include``/``--exclude`` glob that would silently match nothing or does not
+    compile. A command-line usage error: exit 2, raised before anything is touched."""
+
+    exit_code = 2
+
+
+class MassDeleteRefused(UserError):
+    """A run would delete more than the allowed share of an application's files (a wrong
+    path or filter more often than a real deletion); nothing was changed."""
 
 
 class EnvironmentProblem(GraphragError):

@@ -56,6 +56,7 @@ def index_repository(
     languages: frozenset[str] | None = None,
     full: bool = False,
     graph_only: bool = False,
+    allow_mass_delete: bool = False,
     progress: Progress | None = None,
 ) -> dict[str, Any]:
     """Graph and documents, then (unless ``graph_only``) chunks with strategy ``ast`` (page
@@ -72,14 +73,15 @@ def index_repository(
         relinked.append(invalidate_stages(conn, app_id, sorted(touched)))
 
     graph = index_graph(engine, settings, root, app_name, include=include, exclude=exclude,
-                        languages=languages, full=full, progress=progress, on_synced=relink)
+                        languages=languages, full=full, allow_mass_delete=allow_mass_delete,
+                        progress=progress, on_synced=relink)
     if relinked:
         result["relinked_chunks"] = sum(relinked)
     result["graph"] = graph.to_dict()
     # README, docs/*.md|pdf|docx: document nodes beside the code, MENTIONS into it.
     docs = index_repository_documents(engine, settings, root, app_name, include=include,
                                       exclude=exclude, graph_changed=_graph_changed(graph),
-                                      progress=progress)
+                                      allow_mass_delete=allow_mass_delete, progress=progress)
     result["documents"] = docs.to_dict()
     if graph_only:
         return result

@@ -28,6 +28,7 @@ from graphrag.documents.service import (
 )
 from graphrag.embedding import Embedder
 from graphrag.errors import InvalidInput
+from graphrag.graph.index_state import check_mass_delete
 from graphrag.graph.scan import scan_documents
 from graphrag.pipeline.runner import run_pipeline
 
@@ -119,15 +120,28 @@ class RepositoryDocuments:
 
 def index_repository_documents(engine: Engine, settings: Settings, root: Path, app_name: str,
                                *, include: Iterable[str] = (), exclude: Iterable[str] = (),
-                               graph_changed: bool = False,
+                               graph_changed: bool = False, allow_mass_delete: bool = False,
                                progress: Progress | None = None) -> RepositoryDocuments:
     """Prepare the repository's README and docs (``*.md``, ``*.pdf``, ``*.docx``), by the
     same scan rules as code; drop documents whose file is gone; refresh MENTIONS when the
-    documents or the code changed. Chunks and stages follow in the caller."""
+    documents or the code changed. Chunks and stages follow in the caller.
+
+    Like the code files, more than ``settings.max_delete_share`` of the repository's
+    documents are not dropped without ``allow_mass_delete`` (:class:`MassDeleteRefused`,
+    raised before any document is touched)."""
     stats = RepositoryDocuments()
     files = list(scan_documents(root, include=include, exclude=exclude))
     stats.scanned = len(files)
+    known = _repository_documents(engine, app_name)
+    present = {f.rel_path for f in files}
+    gone = [doc_id for doc_id, source_path in known if source_path not in present]
+    check_mass_delete(app_name, len(gone), len(known), settings.max_delete_share,
+                      allow_mass_delete, what="repository documents")
     for n, f in enumerate(files, start=1):
+        if f.problem:  # a FIFO, a symlink loop, an unstorable name: never opened
+            stats.skipped += 1
+            stats.errors.append({"path": f.rel_path, "status": "skipped", "error": f.problem})
+            continue
         req = DocumentRequest(f.abs_path, f.rel_path, {"origin": REPOSITORY_ORIGIN})
         try:
             outcome = prepare_document(engine, settings, app_name, req)
@@ -145,20 +159,20 @@ def index_repository_documents(engine: Engine, settings: Settings, root: Path, a
             stats.prepared += 1
         if progress:
             progress("documents", n, len(files))
-    stats.deleted = _drop_vanished(engine, app_name, {f.rel_path for f in files})
+    for doc_id in gone:
+        delete_document(engine, app_name, doc_id)
+    stats.deleted = len(gone)
     if graph_changed or stats.changed:
         with engine.begin() as conn:
             link_mentions(conn, get_app(conn, app_name).id)
     return stats
 
 
-def _drop_vanished(engine: Engine, app_name: str, present: set[str]) -> int:
+def _repository_documents(engine: Engine, app_name: str) -> list[tuple[int, str | None]]:
+    """(id, source path) of the documents an index run took from the repository."""
     with engine.connect() as conn:
-        app = get_app(conn, app_name)
-        rows = conn.execute(text(
-            "SELECT id, source_path FROM documents WHERE application_id = :a"
-            " AND metadata->>'origin' = :o"), {"a": app.id, "o": REPOSITORY_ORIGIN}).all()
-    gone = [r.id for r in rows if r.source_path not in present]
-    for doc_id in gone:
-        delete_document(engine, app_name, doc_id)
-    return len(gone)
+        return [tuple(r) for r in conn.execute(text(
+            "SELECT d.id, d.source_path FROM documents d"
+            " JOIN applications a ON a.id = d.application_id"
+            " WHERE a.name = :n AND d.metadata->>'origin' = :o"),
+            {"n": app_name, "o": REPOSITORY_ORIGIN})]

@@ -31,6 +31,7 @@ def graph_dump(engine: Engine, app_name: str) -> dict[str, Any]:
                 """), {"a": app_id}))
         files = sorted(
             tuple(str(v) for v in r) for r in conn.execute(text(
-                "SELECT path, language, content_hash, parse_status, error_count FROM files"
+                "SELECT path, language, content_hash, parse_status, parse_error, error_count,"
+                " size_bytes FROM files"
                 " WHERE application_id = :a"), {"a": app_id}))
     return {"nodes": nodes, "edges": edges, "files": files}

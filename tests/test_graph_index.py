@@ -12,6 +12,7 @@ import pytest
 from sqlalchemy import text
 
 from graphrag.config import load_settings
+from graphrag.errors import MassDeleteRefused
 from graphrag.graph.index import index_graph
 from graphrag.graph.scan import parse_languages
 from tests.conftest import SAMPLE_REPOS, run_cli
@@ -104,7 +105,12 @@ def test_include_exclude_and_language_filters(tmp_path: Path, engine, app_name: 
     index_graph(engine, _settings(), repo, app_name, exclude=["tests/"],
                 languages=parse_languages("py"))
     assert set(_files(engine, app_name)) == {"src/a.py"}
-    index_graph(engine, _settings(), repo, app_name, include=["src/*.go"])
+    # Switching the filter would remove every indexed file: refused, nothing changed.
+    with pytest.raises(MassDeleteRefused, match="refusing to delete 1 of the 1"):
+        index_graph(engine, _settings(), repo, app_name, include=["src/*.go"])
+    assert set(_files(engine, app_name)) == {"src/a.py"}
+    index_graph(engine, _settings(), repo, app_name, include=["src/*.go"],
+                allow_mass_delete=True)
     assert set(_files(engine, app_name)) == {"src/b.go"}
 
 
@@ -168,21 +174,30 @@ def _edit(repo: Path, originals: dict[str, str], rng: random.Random) -> str:
 @pytest.mark.parametrize("sample", SAMPLES, ids=lambda p: p.name)
 def test_incremental_index_equals_full_index(sample: Path, tmp_path: Path, engine,
                                              app_name: str) -> None:
-    """After any sequence of edits, incremental == clean full index of the same tree."""
+    """After any sequence of edits and changes of the settings that select files,
+    incremental == clean full index of the same tree under the same settings."""
     repo = tmp_path / "repo"
     shutil.copytree(sample, repo)
     originals = {p.relative_to(repo).as_posix(): p.read_text()
                  for p in repo.rglob("*") if p.is_file()}
+    sizes = sorted(len(t.encode()) for t in originals.values())
     rng = random.Random(f"graphrag-{sample.name}")
     full_app = app_name + "_full"
     try:
         index_graph(engine, _settings(), repo, app_name)
         for step in range(6):
             done = [_edit(repo, originals, rng) for _ in range(rng.randint(1, 3))]
-            index_graph(engine, _settings(), repo, app_name)
+            # Settings change: a size limit that skips some files (or none), and an
+            # exclude pattern for one of the original files (or none).
+            limit = rng.choice([None, None, sizes[len(sizes) // 2]])
+            exclude = rng.choice([[], [], [rng.choice(sorted(originals))]])
+            settings = _settings(max_file_bytes=limit)
+            done.append(f"max_file_bytes={limit} exclude={exclude}")
+            index_graph(engine, settings, repo, app_name, exclude=exclude,
+                        allow_mass_delete=True)
             with engine.begin() as conn:
                 conn.execute(text("DELETE FROM applications WHERE name = :n"), {"n": full_app})
-            index_graph(engine, _settings(), repo, full_app, full=True)
+            index_graph(engine, settings, repo, full_app, exclude=exclude, full=True)
             inc, full = graph_dump(engine, app_name), graph_dump(engine, full_app)
             for part in ("files", "nodes", "edges"):
                 missing = set(full[part]) - set(inc[part])

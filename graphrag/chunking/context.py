@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from graphrag.chunking.tokens import TokenCounter
+from graphrag.parsing.source import REREAD_MAX_BYTES, SourceProblem, decode_source, read_source
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,9 +89,9 @@ class PageContext:
         if not path.is_relative_to(self.root.resolve()):
             return None  # a path escaping the repository root is never read
         try:
-            data = path.read_bytes()
-        except OSError:
+            data = read_source(path, REREAD_MAX_BYTES)
+        except SourceProblem:
             # Missing or unreadable: plan anyway; extract-snippet reports the reason later.
             return None
-        text = data.decode("utf-8", errors="replace")
+        text, _notes = decode_source(data)  # the same text the parser saw
         return FileLines(text.splitlines(), self._counter)

@@ -8,7 +8,7 @@ import click
 
 from graphrag.cli.options import app_option, db_option, engine_for, json_option, print_json
 from graphrag.cli.progress import progress_bars
-from graphrag.graph.scan import parse_languages
+from graphrag.graph.scan import compile_patterns, parse_languages
 from graphrag.indexing import index_repository
 
 
@@ -22,19 +22,27 @@ from graphrag.indexing import index_repository
 @click.option("--graph-only", is_flag=True, help="Stop after the graph (no chunks, no stages).")
 @click.option("--max-file-bytes", type=click.IntRange(min=1),
               help="Skip larger files (default 1 MiB).")
+@click.option("--allow-mass-delete", "--yes", "allow_mass_delete", is_flag=True,
+              help="Allow a run that removes more than GRAPHRAG_MAX_DELETE_SHARE of the"
+                   " application's files.")
 @db_option
 @json_option
 def index_cmd(path: Path, app_name: str, include: tuple[str, ...], exclude: tuple[str, ...],
               languages: str | None, full: bool, graph_only: bool,
-              max_file_bytes: int | None, db_url: str | None, as_json: bool) -> None:
+              max_file_bytes: int | None, allow_mass_delete: bool, db_url: str | None,
+              as_json: bool) -> None:
     """Index the repository at PATH into application NAME (incremental)."""
+    # Before anything is touched: a bad pattern is a usage error, not an empty selection.
+    compile_patterns(include, "--include")
+    compile_patterns(exclude, "--exclude")
     langs = parse_languages(languages)
     settings, engine = engine_for(db_url)
     settings = settings.with_overrides(max_file_bytes=max_file_bytes)
     with progress_bars(not as_json) as progress:
         result = index_repository(engine, settings, path, app_name, include=include,
                                   exclude=exclude, languages=langs, full=full,
-                                  graph_only=graph_only, progress=progress)
+                                  graph_only=graph_only,
+                                  allow_mass_delete=allow_mass_delete, progress=progress)
     if as_json:
         print_json(result)
         return

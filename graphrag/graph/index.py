@@ -11,10 +11,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import time
 from collections.abc import Callable, Iterable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,18 +22,29 @@ from sqlalchemy import Connection, Engine, text
 
 from graphrag.config import Settings
 from graphrag.db.apps import ensure_app
-from graphrag.graph.parse_worker import FileOutcome, file_digest, parse_many, parser_version
+from graphrag.graph.index_state import (
+    check_mass_delete,
+    file_selection,
+    read_index_state,
+    write_selection,
+)
+from graphrag.graph.parse_pool import parse_files
+from graphrag.graph.parse_worker import (
+    FileOutcome,
+    ParseLimits,
+    file_digest,
+    parser_version,
+    problem_outcome,
+)
 from graphrag.graph.resolve import build_graph
 from graphrag.graph.scan import ScannedFile, scan_repository
 from graphrag.graph.sync import sync_graph
 from graphrag.parsing.extract import repo_context
 from graphrag.parsing.model import ParseResult
 from graphrag.parsing.registry import RepoContext
+from graphrag.parsing.source import SourceProblem, read_source
 
 Progress = Callable[[str, int, int], None]
-# Below this many files a process pool costs more than it saves.
-_POOL_THRESHOLD = 24
-_BATCH = 16
 
 
 @dataclass
@@ -60,29 +69,19 @@ class IndexStats:
         return dict(vars(self))
 
 
-def _ctx_version(ctx: RepoContext) -> str:
-    blob = json.dumps([ctx.go_modules, sorted(ctx.python_packages)], sort_keys=True).encode()
+def _ctx_version(ctx: RepoContext, limits: ParseLimits) -> str:
+    blob = json.dumps([ctx.go_modules, sorted(ctx.python_packages), limits.max_nesting],
+                      sort_keys=True).encode()
     return parser_version() + ":" + hashlib.sha256(blob).hexdigest()[:8]
 
 
-def _parse(root: Path, files: list[ScannedFile], ctx: RepoContext, max_bytes: int,
-           workers: int, progress: Progress | None) -> list[FileOutcome]:
-    args = [(str(root), f.rel_path, f.lang, ctx, max_bytes) for f in files]
-    batches = [args[i:i + _BATCH] for i in range(0, len(args), _BATCH)]
-    outcomes: list[FileOutcome] = []
-    workers = workers or os.cpu_count() or 1
-    if len(args) < _POOL_THRESHOLD or workers == 1:
-        for batch in batches:
-            outcomes.extend(parse_many(batch))
-            if progress:
-                progress("parse", len(outcomes), len(args))
-        return outcomes
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        for result in pool.map(parse_many, batches):
-            outcomes.extend(result)
-            if progress:
-                progress("parse", len(outcomes), len(args))
-    return outcomes
+def _digest(f: ScannedFile, max_bytes: int) -> str | None:
+    """Content hash for change detection; None when the file is not read (too large,
+    not a regular file, unreadable), which is also what its row then stores."""
+    try:
+        return file_digest(read_source(f.abs_path, max_bytes))
+    except SourceProblem:
+        return None
 
 
 def _write_files(conn, app_id: int, outcomes: Iterable[FileOutcome], version: str) -> None:
@@ -130,10 +129,15 @@ def index_graph(
     exclude: Iterable[str] = (),
     languages: frozenset[str] | None = None,
     full: bool = False,
+    allow_mass_delete: bool = False,
     progress: Progress | None = None,
     on_synced: Callable[[Connection, int, set[int]], object] | None = None,
 ) -> IndexStats:
     """Build or incrementally update the code graph of ``root`` as application ``app_name``.
+
+    Nothing is written when a pattern is invalid (:class:`InvalidPattern`) or when the
+    run would delete more than ``settings.max_delete_share`` of the application's files
+    and ``allow_mass_delete`` is not set (:class:`MassDeleteRefused`).
 
     ``on_synced(conn, app_id, touched_node_ids)`` runs inside the graph's own transaction
     after the sync, so work that later steps must redo because relations changed (e.g.
@@ -146,29 +150,42 @@ def index_graph(
                                    languages=languages))
     root = root.resolve()
     stats = IndexStats(app=app_name, root=str(root), files_scanned=len(scanned))
-    ctx = repo_context(root, [f.rel_path for f in scanned])
-    version = _ctx_version(ctx)
+    ctx = repo_context(root, [f.rel_path for f in scanned if f.problem is None])
+    limits = ParseLimits(settings.max_file_bytes, settings.max_nesting)
+    version = _ctx_version(ctx, limits)
+    selection = file_selection(settings, include, exclude, languages)
 
-    with engine.begin() as conn:
-        app = ensure_app(conn, app_name, str(root))
-        known = {r.path: (r.content_hash, r.parser_version) for r in conn.execute(text(
-            "SELECT path, content_hash, parser_version FROM files WHERE application_id = :a"),
-            {"a": app.id})}
-
-    changed: list[ScannedFile] = []
-    for f in scanned:
-        try:
-            digest = file_digest(f.abs_path.read_bytes())
-        except OSError:
-            digest = None  # the worker records the read error
-        if full or known.get(f.rel_path) != (digest, version):
-            changed.append(f)
+    with engine.connect() as conn:
+        previous = read_index_state(conn, app_name)
+    known = previous.files
     current = {f.rel_path for f in scanned}
     deleted = sorted(set(known) - current)
-    stats.files_unchanged = len(scanned) - len(changed)
+    check_mass_delete(app_name, len(deleted), len(known), settings.max_delete_share,
+                      allow_mass_delete)
+    # A change of the settings that decide which files are indexed and how (limits,
+    # budget, filters) re-evaluates every file that is not indexed now; a file whose
+    # size crosses the limit is caught by its digest (None when it is not read).
+    retry = previous.selection is not None and previous.selection != selection
+
+    changed: list[tuple[str, str | None, int, str | None]] = []
+    problems: list[FileOutcome] = []
+    for f in scanned:
+        old = known.get(f.rel_path)
+        if f.problem is not None:
+            if full or retry or old is None or old.key != (None, version) \
+                    or old.error != f.problem:
+                problems.append(problem_outcome(f.rel_path, f.lang, "skipped", f.problem,
+                                                f.size))
+            continue
+        digest = _digest(f, limits.max_bytes)
+        if full or old is None or old.key != (digest, version) or (retry and not old.indexed):
+            changed.append((f.rel_path, f.lang, f.size, digest))
+    stats.files_unchanged = len(scanned) - len(changed) - len(problems)
     stats.files_deleted = len(deleted)
-    if not changed and not deleted:
+    if not changed and not deleted and not problems:
         with engine.begin() as conn:
+            app = ensure_app(conn, app_name, str(root))
+            write_selection(conn, app.id, selection)
             conn.execute(text("UPDATE applications SET indexed_at = now() WHERE id = :a"),
                          {"a": app.id})
             stats.nodes_by_kind = _count_by_kind(conn, app.id, "nodes")
@@ -177,7 +194,8 @@ def index_graph(
         return stats
 
     t0 = time.perf_counter()
-    outcomes = _parse(root, changed, ctx, settings.max_file_bytes, settings.workers, progress)
+    outcomes = problems + parse_files(root, changed, ctx, limits, workers=settings.workers,
+                                      timeout=settings.file_timeout, progress=progress)
     stats.timings["parse"] = round(time.perf_counter() - t0, 3)
     for o in outcomes:
         if o.status in ("ok", "partial") and o.lang is not None:
@@ -190,8 +208,10 @@ def index_graph(
             stats.errors.append({"path": o.path, "status": o.status, "error": o.error or ""})
 
     with engine.begin() as conn:
+        app = ensure_app(conn, app_name, str(root))
         # One writer per application at a time; readers keep seeing the old graph.
         conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": app.id})
+        write_selection(conn, app.id, selection)
         t0 = time.perf_counter()
         _write_files(conn, app.id, outcomes, version)
         if deleted:

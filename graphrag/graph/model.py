@@ -7,10 +7,16 @@ re-indexing and serve as the upsert key of incremental sync.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
 REPO_KEY = "repo"
+# Keys live in a btree unique index (at most ~2.7 kB a row). A longer key keeps a
+# readable head and ends in a digest of the whole key: bounded, unique, and stable
+# across re-indexing. The full name and fqn stay in their own columns.
+MAX_KEY_BYTES = 1000
+_KEY_HEAD_CHARS = 200
 
 # Symbol keys are shared by languages that share one namespace of fqns.
 _LANG_FAMILY = {"typescript": "js", "tsx": "js", "javascript": "js"}
@@ -21,19 +27,28 @@ def lang_family(lang: str) -> str:
     return _LANG_FAMILY.get(lang, lang)
 
 
+def bounded_key(key: str) -> str:
+    """``key`` itself, or its head and a sha256 of all of it when longer than
+    :data:`MAX_KEY_BYTES` (UTF-8)."""
+    if len(key) * 4 <= MAX_KEY_BYTES or len(key.encode("utf-8")) <= MAX_KEY_BYTES:
+        return key
+    digest = hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
+    return f"{key[:_KEY_HEAD_CHARS]}~sha256:{digest}"
+
+
 def file_key(path: str) -> str:
     """Stable key of a FILE node."""
-    return f"file:{path}"
+    return bounded_key(f"file:{path}")
 
 
 def package_key(lang: str, name: str) -> str:
     """Stable key of a PACKAGE node."""
-    return f"package:{lang}:{name}"
+    return bounded_key(f"package:{lang}:{name}")
 
 
 def symbol_key(lang: str, fqn: str, key_suffix: str = "") -> str:
     """Stable key of a symbol before duplicate numbering (``#2``, ``#3`` ...)."""
-    return f"sym:{lang_family(lang)}:{fqn}{key_suffix}"
+    return bounded_key(f"sym:{lang_family(lang)}:{fqn}{key_suffix}")
 
 
 @dataclass

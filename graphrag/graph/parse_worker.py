@@ -2,7 +2,8 @@
 
 Everything a worker returns is plain data (picklable) so the parent can write it in
 batches. A file that cannot be read or parsed becomes an outcome with its error; it
-never raises into the pool.
+never raises into the pool. The pool itself (time budget, recycling) is
+:mod:`graphrag.graph.parse_pool`.
 """
 
 from __future__ import annotations
@@ -16,7 +17,9 @@ from typing import Any
 
 from graphrag.graph.scan import is_binary
 from graphrag.parsing.extract import parse_file
+from graphrag.parsing.nesting import DEFAULT_MAX_NESTING, nesting_limit
 from graphrag.parsing.registry import RepoContext
+from graphrag.parsing.source import SourceProblem, decode_source, pg_text, read_source
 
 _GRAMMARS = (
     "tree-sitter", "tree-sitter-python", "tree-sitter-java", "tree-sitter-kotlin",
@@ -71,52 +74,55 @@ def _symbol_hashes(result: dict[str, Any], text: str) -> None:
         sym["meta"]["content_hash"] = hashlib.sha256(body.encode("utf-8")).hexdigest()
 
 
+@dataclass(frozen=True)
+class ParseLimits:
+    """Per-file limits of the parse step (README "Limits")."""
+
+    max_bytes: int
+    max_nesting: int = DEFAULT_MAX_NESTING
+
+
+def problem_outcome(rel_path: str, lang: str | None, status: str, reason: str,
+                    size: int = 0, digest: str | None = None) -> FileOutcome:
+    """The row of a file that could not be parsed, with its reason."""
+    return FileOutcome(rel_path, lang, digest, size, 0, status, reason, 0, None)
+
+
 def parse_one(root: str, rel_path: str, lang: str | None, ctx: RepoContext,
-              max_bytes: int) -> FileOutcome:
+              limits: ParseLimits) -> FileOutcome:
     """Read, check and parse one file."""
-    path = Path(root) / rel_path
     try:
-        data = path.read_bytes()
-    except OSError as exc:
-        return FileOutcome(rel_path, lang, None, 0, 0, "failed",
-                           f"unreadable: {exc.strerror or exc}", 0, None)
+        data = read_source(Path(root) / rel_path, limits.max_bytes)
+    except SourceProblem as exc:
+        # No digest: the file was not read; a later run re-reads it only when it fits.
+        return problem_outcome(rel_path, lang, exc.status, exc.reason, exc.size)
     digest = file_digest(data)
     size = len(data)
-    if size > max_bytes:
-        return FileOutcome(rel_path, lang, digest, size, 0, "skipped",
-                           f"file too large ({size} bytes > {max_bytes})", 0, None)
     if is_binary(data):
-        return FileOutcome(rel_path, lang, digest, size, 0, "skipped",
-                           "binary file (NUL bytes)", 0, None)
-    try:
-        text = data.decode("utf-8")
-        note = None
-    except UnicodeDecodeError:
-        # Decode with replacement so the rest of the file is still indexed.
-        text = data.decode("utf-8", errors="replace")
-        data = text.encode("utf-8")
-        note = "not valid UTF-8; decoded with replacement characters"
+        return problem_outcome(rel_path, lang, "skipped", "binary file (NUL bytes)", size,
+                               digest)
+    text, notes = decode_source(data)
+    data = text.encode("utf-8")
     line_count = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
     if lang is None:
-        return FileOutcome(rel_path, None, digest, size, line_count, "ok", None, 0, None)
+        return FileOutcome(rel_path, None, digest, size, line_count, "ok",
+                           "; ".join(notes) or None, 0, None)
     try:
-        result = parse_file(data, rel_path, ctx)
+        with nesting_limit(limits.max_nesting) as nesting:
+            result = parse_file(data, rel_path, ctx)
     except Exception as exc:  # noqa: BLE001 - one bad file must not stop the run
         return FileOutcome(rel_path, lang, digest, size, line_count, "failed",
-                           f"parser error: {type(exc).__name__}: {exc}", 0, None)
+                           pg_text(f"parser error: {type(exc).__name__}: {exc}"), 0, None)
     if result is None:
-        return FileOutcome(rel_path, lang, digest, size, line_count, "skipped",
-                           "no parser for this file type", 0, None)
+        return problem_outcome(rel_path, lang, "skipped", "no parser for this file type", size,
+                               digest)
     parsed = result.to_dict()
     _symbol_hashes(parsed, text)
-    status = "partial" if result.error_count else "ok"
-    error = f"{result.error_count} syntax error(s)" if result.error_count else None
-    if note:
-        error = f"{note}; {error}" if error else note
-    return FileOutcome(rel_path, lang, digest, size, line_count, status, error,
-                       result.error_count, parsed)
-
-
-def parse_many(args: list[tuple[str, str, str | None, RepoContext, int]]) -> list[FileOutcome]:
-    """Batch entry point for the process pool (fewer round trips than one per file)."""
-    return [parse_one(*a) for a in args]
+    if nesting.cut_regions:
+        notes.append(f"{nesting.cut_regions} region(s) nested deeper than {nesting.limit}"
+                     " levels not analysed (GRAPHRAG_MAX_NESTING)")
+    status = "partial" if result.error_count or nesting.cut_regions else "ok"
+    if result.error_count:
+        notes.append(f"{result.error_count} syntax error(s)")
+    return FileOutcome(rel_path, lang, digest, size, line_count, status,
+                       "; ".join(notes) or None, result.error_count, parsed)

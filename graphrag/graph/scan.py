@@ -1,22 +1,30 @@
 """Walk a repository: which files to index, which to skip and why.
 
 Rules: `.gitignore` files are honoured at every level (pathspec's git semantics);
-vendored and build folders are excluded by default; symlinks are followed only while
-they stay inside the root; `--include`/`--exclude` globs and a language filter narrow
-the set. Size and binary checks happen when the file is read (see ``read_source``).
+vendored and build folders are excluded by default; symlinks are resolved once (a loop
+or a dangling link is a problem of that file) and followed only while they stay inside
+the root; `--include`/`--exclude` globs and a language filter narrow the set. Every kept
+file is ``lstat``-ed once: FIFOs, sockets and devices are never opened, and a file whose
+name is not UTF-8 is listed with the reason (it cannot be stored under its name). Size
+and content checks happen when the file is read (:mod:`graphrag.parsing.source`).
 """
 
 from __future__ import annotations
 
+import errno
 import os
+import re
+import stat
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from pathspec import GitIgnoreSpec, PathSpec
 
-from graphrag.errors import InvalidInput, UnknownName
+from graphrag.errors import InvalidInput, InvalidPattern, UnknownName
+from graphrag.graph.model import MAX_KEY_BYTES, bounded_key
 from graphrag.parsing import registry
+from graphrag.parsing.source import SourceProblem, decode_source, read_source, special_kind
 
 DEFAULT_EXCLUDED_DIRS = frozenset({
     "node_modules", ".venv", "venv", "build", "dist", "target", ".git", "__pycache__",
@@ -24,6 +32,7 @@ DEFAULT_EXCLUDED_DIRS = frozenset({
 })
 # Documents are picked up by the documents step; the graph step only lists them.
 DOCUMENT_EXTENSIONS = (".md", ".markdown", ".pdf", ".docx")
+_GITIGNORE_MAX_BYTES = 1024 * 1024
 LANGUAGE_ALIASES = {
     "py": "python", "python": "python", "java": "java", "kt": "kotlin", "kotlin": "kotlin",
     "ts": "typescript", "typescript": "typescript", "tsx": "tsx", "js": "javascript",
@@ -36,6 +45,36 @@ class ScannedFile:
     rel_path: str          # posix, relative to the root
     abs_path: Path
     lang: str | None       # None for non-code files that are still tracked (go.mod)
+    size: int = 0          # from stat, before anything is read
+    problem: str | None = None  # why the file cannot be read at all (it is recorded)
+
+
+# An unescaped "[" with no closing "]": git's wildmatch then matches nothing at all.
+_UNCLOSED_BRACKET = re.compile(r"(?<!\\)\[(?![^\]]*\])")
+
+
+def compile_patterns(patterns: Iterable[str], option: str = "pattern") -> PathSpec | None:
+    """Gitignore-style globs as one spec (None when there are none); a pattern that is
+    empty, a comment, has an unclosed ``[`` or does not compile is :class:`InvalidPattern`:
+    it would silently match nothing, and an include that matches nothing deletes every
+    file of an indexed application."""
+    lines = list(patterns)
+    for pattern in lines:
+        problem = None
+        if not pattern.strip():
+            problem = "empty pattern"
+        elif pattern.startswith("#"):
+            problem = "a pattern starting with '#' is a comment (escape it as '\\#')"
+        elif _UNCLOSED_BRACKET.search(pattern):
+            problem = "unclosed '[' (escape it as '\\[')"
+        if problem is None:
+            try:
+                PathSpec.from_lines("gitignore", [pattern])
+            except ValueError as exc:
+                problem = str(exc) or "does not compile"
+        if problem:
+            raise InvalidPattern(f"invalid {option} pattern {pattern!r}: {problem}")
+    return PathSpec.from_lines("gitignore", lines) if lines else None
 
 
 def parse_languages(value: str | None) -> frozenset[str] | None:
@@ -55,24 +94,55 @@ def parse_languages(value: str | None) -> frozenset[str] | None:
     return frozenset(names)
 
 
-def _inside(path: Path, root: Path) -> bool:
+def _stored_path(rel: str) -> tuple[str, str | None]:
+    """(path as stored, problem): a name that is not UTF-8 is stored with its odd bytes
+    shown as ``\\xNN``, a path too long for the unique index with a digest tail; such a
+    file is listed with the reason and never read."""
     try:
-        path.resolve().relative_to(root)
-        return True
-    except ValueError:
-        return False
+        rel.encode("utf-8")
+    except UnicodeEncodeError:
+        shown = rel.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+        return bounded_key(shown), "file name is not valid UTF-8"
+    if bounded_key(rel) != rel:
+        return bounded_key(rel), f"path longer than {MAX_KEY_BYTES} bytes"
+    return rel, None
+
+
+def inspect_file(full: Path, root: Path) -> tuple[bool, int, str | None]:
+    """(keep, size, problem) of one directory entry, from one ``lstat`` (plus one
+    ``stat`` of a symlink's target). Symlinks leaving ``root`` are not kept."""
+    try:
+        st = os.lstat(full)
+        if stat.S_ISLNK(st.st_mode):
+            try:
+                target = os.path.realpath(full, strict=True)
+            except OSError as exc:
+                if exc.errno == errno.ELOOP:
+                    return True, 0, "symlink loop"
+                if exc.errno in (errno.ENOENT, errno.ENOTDIR):
+                    return True, 0, "dangling symlink"
+                return True, 0, f"cannot resolve symlink: {exc.strerror or exc}"
+            if not Path(target).is_relative_to(root):
+                return False, 0, None
+            st = os.stat(target)
+    except OSError as exc:
+        return True, 0, f"cannot stat: {exc.strerror or exc}"
+    kind = special_kind(st.st_mode)
+    if kind is not None:
+        return True, 0, f"not a regular file ({kind})"
+    return True, st.st_size, None
 
 
 def walk_repository(root: Path, *, exclude: Iterable[str] = ()) -> Iterator[tuple[str, Path]]:
     """(relative posix path, path) of every file under ``root`` that the repository rules
-    keep: `.gitignore` at every level, default excluded folders, no symlinked folders, no
-    symlinks leaving the root, ``exclude`` globs. Sorted, stable order."""
+    keep: `.gitignore` at every level, default excluded folders, no symlinked folders,
+    ``exclude`` globs. Sorted, stable order. Symlinks are judged by :func:`inspect_file`."""
     if not root.exists():
         raise InvalidInput(f"path does not exist: {root}")
     if not root.is_dir():
         raise InvalidInput(f"not a directory: {root}")
     root = root.resolve()
-    exclude_spec = PathSpec.from_lines("gitignore", list(exclude)) if exclude else None
+    exclude_spec = compile_patterns(exclude, "--exclude")
     # (directory relative prefix, spec) pairs of the .gitignore files seen so far
     ignores: list[tuple[str, GitIgnoreSpec]] = []
 
@@ -85,37 +155,60 @@ def walk_repository(root: Path, *, exclude: Iterable[str] = ()) -> Iterator[tupl
                 return True
         return False
 
-    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
-        here = Path(dirpath)
-        rel_dir = here.relative_to(root).as_posix()
-        prefix = "" if rel_dir == "." else rel_dir + "/"
-        gi = here / ".gitignore"
-        if gi.is_file():
+    # Iterative depth-first walk (os.walk recurses: deep trees hit the recursion limit);
+    # same order as os.walk top-down with sorted names.
+    stack: list[tuple[Path, str]] = [(root, "")]
+    while stack:
+        here, prefix = stack.pop()
+        try:
+            with os.scandir(here) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError:
+            continue  # an unreadable folder hides nothing else
+        names = {e.name for e in entries}
+        if ".gitignore" in names:
+            spec = _gitignore_spec(here / ".gitignore")
+            if spec is not None:
+                ignores.append((prefix, spec))
+        subdirs: list[tuple[Path, str]] = []
+        for entry in entries:
+            rel = prefix + entry.name
             try:
-                lines = gi.read_text(encoding="utf-8", errors="replace").splitlines()
-                ignores.append((prefix, GitIgnoreSpec.from_lines(lines)))
+                is_dir = entry.is_dir(follow_symlinks=False)
             except OSError:
-                pass  # an unreadable .gitignore hides nothing
-        kept = []
-        for d in sorted(dirnames):
-            full = here / d
-            rel = prefix + d
-            if d in DEFAULT_EXCLUDED_DIRS or ignored(rel, True):
+                is_dir = False
+            if is_dir:
+                if entry.name not in DEFAULT_EXCLUDED_DIRS and not ignored(rel, True):
+                    subdirs.append((here / entry.name, rel + "/"))
                 continue
-            if full.is_symlink():
-                continue  # never descend through symlinked dirs (loops, escapes)
-            kept.append(d)
-        dirnames[:] = kept
-        for name in sorted(filenames):
-            rel = prefix + name
-            full = here / name
-            if full.is_symlink() and not _inside(full, root):
-                continue
+            try:  # never descend through symlinked dirs (loops, escapes)
+                if entry.is_symlink() and os.path.isdir(entry.path):
+                    continue
+            except OSError:
+                pass
             if ignored(rel, False):
                 continue
             if exclude_spec and exclude_spec.match_file(rel):
                 continue
-            yield rel, full
+            yield rel, here / entry.name
+        stack.extend(reversed(subdirs))
+
+
+def _gitignore_spec(path: Path) -> GitIgnoreSpec | None:
+    """The rules of one .gitignore; lines git would reject are left out like git does,
+    and a .gitignore that is not a small regular file hides nothing."""
+    try:
+        text, _notes = decode_source(read_source(path, _GITIGNORE_MAX_BYTES))
+    except SourceProblem:
+        return None
+    rules = []
+    for line in text.splitlines():
+        try:
+            GitIgnoreSpec.from_lines([line])
+        except ValueError:
+            continue
+        rules.append(line)
+    return GitIgnoreSpec.from_lines(rules)
 
 
 def scan_repository(
@@ -125,32 +218,53 @@ def scan_repository(
     exclude: Iterable[str] = (),
     languages: frozenset[str] | None = None,
 ) -> Iterator[ScannedFile]:
-    """Yield the files to consider under ``root`` in a stable (sorted) order."""
-    include_spec = PathSpec.from_lines("gitignore", list(include)) if include else None
-    for rel, full in walk_repository(root, exclude=exclude):
-        if full.name == "go.mod":
-            yield ScannedFile(rel, full, None)
-            continue
-        if include_spec and not include_spec.match_file(rel):
-            continue
-        spec = registry.spec_for_path(rel)
-        if spec is None:
-            continue
-        if languages is not None and spec.name not in languages:
-            continue
-        yield ScannedFile(rel, full, spec.name)
+    """Yield the files to consider under ``root`` in a stable (sorted) order; a file
+    that cannot be read at all (loop, FIFO, non-UTF-8 name ...) comes with its problem."""
+    include_spec = compile_patterns(include, "--include")
+
+    def candidates() -> Iterator[tuple[str, Path, str | None]]:
+        for rel, full in walk_repository(root, exclude=exclude):
+            if full.name == "go.mod":
+                yield rel, full, None
+                continue
+            if include_spec and not include_spec.match_file(rel):
+                continue
+            spec = registry.spec_for_path(rel)
+            if spec is None:
+                continue
+            if languages is not None and spec.name not in languages:
+                continue
+            yield rel, full, spec.name
+
+    return _inspected(candidates(), root.resolve())
 
 
 def scan_documents(root: Path, *, include: Iterable[str] = (),
                    exclude: Iterable[str] = ()) -> Iterator[ScannedFile]:
     """The documents (``DOCUMENT_EXTENSIONS``) under ``root``, by the same rules."""
-    include_spec = PathSpec.from_lines("gitignore", list(include)) if include else None
-    for rel, full in walk_repository(root, exclude=exclude):
-        if not rel.lower().endswith(DOCUMENT_EXTENSIONS):
+    include_spec = compile_patterns(include, "--include")
+    candidates = (
+        (rel, full, None) for rel, full in walk_repository(root, exclude=exclude)
+        if rel.lower().endswith(DOCUMENT_EXTENSIONS)
+        and not (include_spec and not include_spec.match_file(rel)))
+    return _inspected(candidates, root.resolve())
+
+
+def _inspected(candidates: Iterable[tuple[str, Path, str | None]],
+               root: Path) -> Iterator[ScannedFile]:
+    """Each candidate ``lstat``-ed once (:func:`inspect_file`) and named as stored. Only
+    odd names (not UTF-8, too long) can end up under a name already used: the first in
+    the walk's order keeps it, so one path is never written twice."""
+    seen: set[str] = set()
+    for rel, full, lang in candidates:
+        keep, size, problem = inspect_file(full, root)
+        if not keep:
             continue
-        if include_spec and not include_spec.match_file(rel):
+        stored, name_problem = _stored_path(rel)
+        if stored in seen:
             continue
-        yield ScannedFile(rel, full, None)
+        seen.add(stored)
+        yield ScannedFile(stored, full, lang, size, name_problem or problem)
 
 
 def is_binary(data: bytes) -> bool:

@@ -9,7 +9,9 @@ from pathlib import Path, PurePosixPath
 from graphrag.parsing import registry
 from graphrag.parsing.model import ParseResult
 from graphrag.parsing.registry import RepoContext
+from graphrag.parsing.source import SourceProblem, decode_source, read_source
 
+_GO_MOD_MAX_BYTES = 1024 * 1024
 _GO_MODULE_LINE = re.compile(r"^\s*module\s+\"?([^\s\"]+)\"?", re.MULTILINE)
 
 
@@ -37,8 +39,8 @@ def repo_context(root: Path, rel_paths: Iterable[str]) -> RepoContext:
         if pure.name != "go.mod":
             continue
         try:
-            text = (root / rel).read_text(encoding="utf-8", errors="replace")
-        except OSError:
+            text, _notes = decode_source(read_source(root / rel, _GO_MOD_MAX_BYTES))
+        except SourceProblem:
             continue  # an unreadable go.mod only loses module-qualified package names
         match = _GO_MODULE_LINE.search(text)
         if match:

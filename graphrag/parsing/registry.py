@@ -15,6 +15,7 @@ from importlib import resources
 from tree_sitter import Language, Parser, Query
 
 from graphrag.parsing.model import ParseResult
+from graphrag.parsing.nesting import BoundedParser
 
 
 @dataclass(frozen=True)
@@ -64,8 +65,9 @@ def ts_language(name: str) -> Language:
 
 
 @cache
-def parser(name: str) -> Parser:
-    return Parser(ts_language(name))
+def parser(name: str) -> BoundedParser:
+    """The parser of language ``name``; its trees respect the nesting bound."""
+    return BoundedParser(Parser(ts_language(name)))
 
 
 @cache

@@ -6,14 +6,14 @@ application's vectors, and a query refuses vectors of another model
 embedded with (the most common one; a later pipeline run re-embeds any other).
 
 Revision ID: 0007
-Revises: 0004
+Revises: 0005
 Create Date: 2026-11-23
 """
 
 from alembic import op
 
 revision = "0007"
-down_revision = "0004"
+down_revision = "0005"
 branch_labels = None
 depends_on = None
 

@@ -10,7 +10,10 @@ from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
-from graphrag.parsing.languages._common import count_errors  # noqa: F401 - shared API
+from graphrag.parsing.languages._common import (
+    ScopeIndex,
+    count_errors,  # noqa: F401 - shared API
+)
 from graphrag.parsing.model import Call
 
 NodeKey = tuple[int, int, str]
@@ -228,20 +231,14 @@ def endpoint_of(annotations: list[Annotation], prefix: str | None) -> tuple[str,
 # ---------------------------------------------------------------------------
 
 
-def enclosing_fqn(node: Node, scopes: dict[NodeKey, str]) -> str | None:
+def enclosing_fqn(node: Node, scopes: ScopeIndex[NodeKey, str]) -> str | None:
     """The fqn of the innermost scope (declaration) around ``node``; None = file level."""
-    current = node.parent
-    while current is not None:
-        fqn = scopes.get(node_key(current))
-        if fqn is not None:
-            return fqn
-        current = current.parent
-    return None
+    return scopes.enclosing(node)
 
 
 def collect_calls(captures: dict[str, list[Node]],
                   handlers: dict[str, Callable[[Node, str | None], Call | None]],
-                  scopes: dict[NodeKey, str]) -> list[Call]:
+                  scopes: ScopeIndex[NodeKey, str]) -> list[Call]:
     """Run each capture's handler with its caller; the calls found, in line order."""
     found: list[Call] = []
     for capture, handler in handlers.items():

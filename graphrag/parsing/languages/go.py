@@ -21,7 +21,7 @@ import textwrap
 from tree_sitter import Node, QueryCursor
 
 from graphrag.parsing import registry
-from graphrag.parsing.languages._common import count_errors, normalize
+from graphrag.parsing.languages._common import ScopeIndex, count_errors, node_id, normalize
 from graphrag.parsing.languages._common import node_text as _text
 from graphrag.parsing.model import (
     Call,
@@ -224,7 +224,8 @@ class _Extractor:
         self.pkg = package
         self.offsets = offsets
         self.result = result
-        self.scopes: dict[int, str] = {}  # func/method/inline-handler node id -> fqn
+        # func/method/inline-handler node id -> fqn
+        self.scopes: ScopeIndex[int, str] = ScopeIndex(node_id)
 
     def run(self) -> None:
         defs = QueryCursor(registry.query(LANG, "go-definitions")).captures(self.root)
@@ -257,12 +258,7 @@ class _Extractor:
         }
 
     def _enclosing(self, node: Node) -> str | None:
-        cur = node.parent
-        while cur is not None:
-            if cur.id in self.scopes:
-                return self.scopes[cur.id]
-            cur = cur.parent
-        return None
+        return self.scopes.enclosing(node)
 
     def _var_types(self, scope: str) -> dict[str, str]:
         return self.result.var_types.setdefault(scope, {})

@@ -15,7 +15,7 @@ from pathlib import PurePosixPath
 from tree_sitter import Node, QueryCursor
 
 from graphrag.parsing import registry
-from graphrag.parsing.languages._common import decl_starts, recover
+from graphrag.parsing.languages._common import ScopeIndex, decl_starts, recover
 from graphrag.parsing.languages._jvm import (
     Annotation,
     NodeKey,
@@ -89,7 +89,7 @@ class _KotlinFile:
         )
         self.prefix = f"{package}." if package else ""
         # node key -> fqn for types and callables (the scopes calls are attributed to)
-        self.scopes: dict[NodeKey, str] = {}
+        self.scopes: ScopeIndex[NodeKey, str] = ScopeIndex(node_key)
         self.callables: set[str] = set()
         self.superclass: dict[str, str] = {}  # class fqn -> superclass simple name
         self.ctor_params: dict[str, dict[str, str]] = {}  # class fqn -> plain ctor params

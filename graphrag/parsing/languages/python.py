@@ -20,7 +20,13 @@ from dataclasses import dataclass, field
 from tree_sitter import Node, QueryCursor
 
 from graphrag.parsing import registry
-from graphrag.parsing.languages._common import count_errors, element_type, normalize
+from graphrag.parsing.languages._common import (
+    ScopeIndex,
+    count_errors,
+    element_type,
+    node_id,
+    normalize,
+)
 from graphrag.parsing.languages._common import node_text as _text
 from graphrag.parsing.model import Call, CharOffsets, Heritage, Import, ParseResult, Symbol
 from graphrag.parsing.registry import RepoContext
@@ -244,7 +250,7 @@ class _Extractor:
         self.module = module
         self.offsets = offsets
         self.result = result
-        self.scopes: dict[int, _Scope] = {}  # def node id -> scope
+        self.scopes: ScopeIndex[int, _Scope] = ScopeIndex(node_id)  # def node id -> scope
         self.router_prefixes: dict[str, str] = {}
         self.field_names: set[str] = set()
 
@@ -277,12 +283,7 @@ class _Extractor:
 
     def _enclosing(self, node: Node) -> _Scope | None:
         """Innermost class/function scope strictly containing ``node``."""
-        cur = node.parent
-        while cur is not None:
-            if cur.type in ("class_definition", "function_definition") and cur.id in self.scopes:
-                return self.scopes[cur.id]
-            cur = cur.parent
-        return None
+        return self.scopes.enclosing(node)
 
     def _var_types(self, scope: str) -> dict[str, str]:
         return self.result.var_types.setdefault(scope, {})

@@ -11,6 +11,11 @@ members' signatures but not bodies that have chunks of their own.
 
 The stage fails with the reason when the file vanished, or when its sha256 differs from
 ``files.content_hash`` (the file changed since it was indexed: re-index first).
+
+A snippet longer than :data:`MAX_SNIPPET_CHARS` (a minified or generated line) is cut
+there with a note of what was left out: people, LLMs and a 256-token embedding model all
+gain nothing from a megabyte of one line, and PostgreSQL's full-text vector of a chunk
+cannot exceed 1 MB.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from pathlib import Path
 
 from sqlalchemy import text
 
+from graphrag.parsing import source as source_files
 from graphrag.pipeline.model import (
     Stage,
     StageContext,
@@ -32,6 +38,7 @@ from graphrag.pipeline.model import (
 from graphrag.pipeline.text import sha256_hex
 
 ELISION = "    ..."
+MAX_SNIPPET_CHARS = 100_000
 
 
 @dataclass(frozen=True)
@@ -49,15 +56,16 @@ def file_path_of(item: WorkItem) -> str | None:
 def read_source(root: Path, rel_path: str, expected_hash: str | None) -> SourceFile:
     """Read a file under ``root`` and check it is the version that was indexed."""
     path = root / rel_path
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
+    if not path.exists():
         return SourceFile(None, f"file vanished since indexing: {rel_path}")
-    except OSError as exc:
-        return SourceFile(None, f"cannot read {rel_path}: {exc.strerror or exc}")
+    try:
+        data = source_files.read_source(path, source_files.REREAD_MAX_BYTES)
+    except source_files.SourceProblem as exc:
+        return SourceFile(None, f"cannot read {rel_path}: {exc.reason}")
     if expected_hash and sha256_hex(data) != expected_hash:
         return SourceFile(None, f"file changed since indexing (sha256 mismatch): {rel_path}")
-    return SourceFile(data.decode("utf-8", errors="replace").splitlines(keepends=True))
+    decoded, _notes = source_files.decode_source(data)  # the text the parser saw (no NUL)
+    return SourceFile(decoded.splitlines(keepends=True))
 
 
 def _indent_of(line: str) -> str:
@@ -93,6 +101,14 @@ def normalize(raw_lines: list[str]) -> str:
     return textwrap.dedent(stripped).strip("\n")
 
 
+def capped(snippet: str) -> str:
+    """``snippet`` cut at :data:`MAX_SNIPPET_CHARS`, saying how much was left out."""
+    if len(snippet) <= MAX_SNIPPET_CHARS:
+        return snippet
+    left_out = len(snippet) - MAX_SNIPPET_CHARS
+    return f"{snippet[:MAX_SNIPPET_CHARS]}\n... [{left_out} more characters not shown]\n"
+
+
 class ExtractSnippetStage(Stage):
     name = "extract-snippet"
 
@@ -126,8 +142,8 @@ class ExtractSnippetStage(Stage):
             raise StageFailure(f"span {start}-{end} is past the end of {rel} "
                                f"({len(source.lines)} lines)")
         raw_lines = select_lines(source.lines, start, end, item.params.get("elide") or ())
-        content = normalize(raw_lines)
-        item.set("content_raw", "".join(raw_lines))
+        content = capped(normalize(raw_lines))
+        item.set("content_raw", capped("".join(raw_lines)))
         item.set("content", content)
         item.set("content_hash", sha256_hex(content))
 

@@ -25,7 +25,11 @@ from typing import Any
 from tree_sitter import Node, QueryCursor
 
 from graphrag.parsing import registry
-from graphrag.parsing.languages._common import count_errors  # noqa: F401 - shared API
+from graphrag.parsing.languages._common import (
+    ScopeIndex,
+    count_errors,  # noqa: F401 - shared API
+    node_id,
+)
 from graphrag.parsing.model import (
     Call,
     CharOffsets,
@@ -235,7 +239,7 @@ class FileContext:
         self.module = module_of(rel_path)
         self.result = ParseResult(path=rel_path, lang=dialect.lang, module=self.module,
                                   package=None)
-        self.owners: dict[int, str] = {}
+        self.owners: ScopeIndex[int, str] = ScopeIndex(node_id)
         self.by_fqn: dict[str, Symbol] = {}
         self.class_fqns: set[str] = set()
         self.imported: set[str] = set()
@@ -244,13 +248,7 @@ class FileContext:
     # ----------------------------------------------------------------- helpers
     def owner_of(self, node: Node) -> str | None:
         """fqn of the innermost symbol enclosing ``node`` (None = file level)."""
-        current = node.parent
-        while current is not None:
-            fqn = self.owners.get(current.id)
-            if fqn is not None:
-                return fqn
-            current = current.parent
-        return None
+        return self.owners.enclosing(node)
 
     def child_fqn(self, parent: str | None, name: str) -> str:
         return f"{parent}.{name}" if parent else f"{self.module}:{name}"
