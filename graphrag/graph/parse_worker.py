@@ -118,6 +118,7 @@ def parse_one(root: str, rel_path: str, lang: str | None, ctx: RepoContext,
                                digest)
     parsed = result.to_dict()
     _symbol_hashes(parsed, text)
+    parsed["content_hash"], parsed["line_count"] = digest, line_count
     if nesting.cut_regions:
         notes.append(f"{nesting.cut_regions} region(s) nested deeper than {nesting.limit}"
                      " levels not analysed (GRAPHRAG_MAX_NESTING)")

@@ -100,11 +100,15 @@ class SymbolTable:
             if pkg not in self.package_nodes[(ns, result.package)]:
                 self.package_nodes[(ns, result.package)].append(pkg)
         last_line = max((s.line_end for s in result.symbols), default=1)
+        meta: dict = {"module": result.module}
+        if result.content_hash:
+            # Any edit of the file re-plans its FILE chunk (module-level code, imports).
+            meta["content_hash"] = result.content_hash
         node = GraphNode(
             key=file_key(result.path), kind="FILE", name=PurePosixPath(result.path).name,
             fqn=result.path, parent_key=parent, file_path=result.path, lang=result.lang,
-            package_name=result.package, line_start=1, line_end=last_line,
-            meta={"module": result.module},
+            package_name=result.package, line_start=1,
+            line_end=max(last_line, result.line_count), meta=meta,
         )
         if result.error_count:
             node.meta["error_count"] = result.error_count

@@ -183,6 +183,10 @@ class ParseResult:
     registrations: list[Registration] = field(default_factory=list)
     var_types: dict[str, dict[str, str]] = field(default_factory=dict)
     error_count: int = 0
+    # The whole file's sha256 and line count: the FILE node's change detection and span
+    # (filled by the parse worker, which reads the bytes).
+    content_hash: str | None = None
+    line_count: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-able dict (stored in ``files.parse_data``).
@@ -201,6 +205,8 @@ class ParseResult:
             "registrations": [dict(vars(r)) for r in self.registrations],
             "var_types": self.var_types,
             "error_count": self.error_count,
+            "content_hash": self.content_hash,
+            "line_count": self.line_count,
         }
 
     @classmethod
@@ -218,6 +224,8 @@ class ParseResult:
             registrations=[Registration(**r) for r in data.get("registrations", [])],
             var_types=data.get("var_types", {}),
             error_count=data.get("error_count", 0),
+            content_hash=data.get("content_hash"),
+            line_count=data.get("line_count", 0),
         )
 
 
