@@ -7,7 +7,8 @@
     │   └── InvalidInput     (unreadable file, bad path, bad JSON ...)
     │       └── DocumentError  (corrupt/encrypted document; recorded, never stops a run)
     └── EnvironmentProblem   exit 3: the machine is not ready
-        ├── DatabaseUnavailable
+        ├── ConfigurationError  (a malformed GRAPHRAG_* variable, a bad database URL)
+        ├── DatabaseUnavailable (unreachable, lost mid-run, no pgvector, unknown schema)
         └── ModelUnavailable
 
 Anything else is a bug: the CLI shows its traceback with ``--debug``.
@@ -54,6 +55,10 @@ class EnvironmentProblem(GraphragError):
     """The machine is not ready: database unreachable, model missing (exit 3)."""
 
     exit_code = 3
+
+
+class ConfigurationError(EnvironmentProblem):
+    """A setting from the environment (``GRAPHRAG_*``) or a database URL is malformed."""
 
 
 class DatabaseUnavailable(EnvironmentProblem):
