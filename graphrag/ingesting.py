@@ -16,7 +16,7 @@ from sqlalchemy import Engine, text
 from graphrag.chunking.orchestrator import build_chunks
 from graphrag.chunking.request import ChunkBuildRequest
 from graphrag.config import Settings
-from graphrag.db.apps import get_app
+from graphrag.db.apps import get_app, validate_app_name
 from graphrag.documents.extract import validate_file
 from graphrag.documents.mentions import link_mentions
 from graphrag.documents.service import (
@@ -26,7 +26,7 @@ from graphrag.documents.service import (
     finalize_documents,
     prepare_document,
 )
-from graphrag.errors import InvalidInput
+from graphrag.errors import InvalidInput, UnknownApplication
 from graphrag.graph.scan import scan_documents
 from graphrag.pipeline.embedder import Embedder
 from graphrag.pipeline.runner import run_pipeline
@@ -52,6 +52,7 @@ def ingest_files(engine: Engine, settings: Settings, app_name: str, paths: Seque
 
     Every file is validated before any is processed (a wrong type or size is a user error
     for the whole command); a corrupt file fails alone."""
+    validate_app_name(app_name)
     for path in paths:
         validate_file(path, settings.max_upload_bytes)
     requests = [DocumentRequest(Path(p), None, dict(metadata or {}), category, list(tags))
@@ -62,11 +63,21 @@ def ingest_files(engine: Engine, settings: Settings, app_name: str, paths: Seque
         if progress:
             progress("extract", n, len(requests))
     result: dict[str, Any] = {}
-    if any(p.status == "processing" for p in prepared):
+    # Also when every file was unchanged: a document a crashed run extracted but never
+    # chunked must get its chunks now, not be settled as indexed without them.
+    if any(p.status == "processing" for p in prepared) or _unsettled(engine, app_name):
         result["chunks"] = chunk_documents(engine, app_name)
     result["pipeline"] = _run_stages(engine, settings, app_name, progress, embedder)
     result["documents"] = _outcomes(engine, prepared, finalize_documents(engine, app_name))
     return result
+
+
+def _unsettled(engine: Engine, app_name: str) -> bool:
+    """Whether the application has documents still ``processing`` (a run was cut short)."""
+    with engine.connect() as conn:
+        return bool(conn.execute(text(
+            "SELECT 1 FROM documents d JOIN applications a ON a.id = d.application_id"
+            " WHERE a.name = :n AND d.status = 'processing' LIMIT 1"), {"n": app_name}).first())
 
 
 def _run_stages(engine: Engine, settings: Settings, app_name: str,
@@ -93,7 +104,8 @@ def _outcomes(engine: Engine, prepared: list[Prepared], settled: dict[int, str],
                     "changed": p.status != "unchanged", "error_message": r.error_message,
                     "page_count": r.page_count, "section_count": r.section_count,
                     "chunk_count": r.chunk_count, "sentence_count": r.sentence_count,
-                    "mentions": p.mentions, "stored_path": r.stored_path})
+                    "mentions": p.mentions, "stored_path": r.stored_path,
+                    "alias_of": p.alias_of})
     return out
 
 
@@ -127,11 +139,14 @@ def index_repository_documents(engine: Engine, settings: Settings, root: Path, a
     stats = RepositoryDocuments()
     files = list(scan_documents(root, include=include, exclude=exclude))
     stats.scanned = len(files)
+    # Vanished first: a moved file whose bytes equal a document that is gone becomes a new
+    # document under its new path (not an alias of a document about to be dropped).
+    stats.deleted = _drop_vanished(engine, app_name, {f.rel_path for f in files})
     for n, f in enumerate(files, start=1):
         req = DocumentRequest(f.abs_path, f.rel_path, {"origin": REPOSITORY_ORIGIN})
         try:
             outcome = prepare_document(engine, settings, app_name, req)
-        except InvalidInput as exc:  # too large, empty: skipped like an oversized source
+        except InvalidInput as exc:  # too large, empty, unreadable, not a regular file
             stats.skipped += 1
             stats.errors.append({"path": f.rel_path, "status": "skipped", "error": str(exc)})
             continue
@@ -145,7 +160,6 @@ def index_repository_documents(engine: Engine, settings: Settings, root: Path, a
             stats.prepared += 1
         if progress:
             progress("documents", n, len(files))
-    stats.deleted = _drop_vanished(engine, app_name, {f.rel_path for f in files})
     if graph_changed or stats.changed:
         with engine.begin() as conn:
             link_mentions(conn, get_app(conn, app_name).id)
@@ -154,7 +168,10 @@ def index_repository_documents(engine: Engine, settings: Settings, root: Path, a
 
 def _drop_vanished(engine: Engine, app_name: str, present: set[str]) -> int:
     with engine.connect() as conn:
-        app = get_app(conn, app_name)
+        try:
+            app = get_app(conn, app_name)
+        except UnknownApplication:  # first run: nothing indexed yet
+            return 0
         rows = conn.execute(text(
             "SELECT id, source_path FROM documents WHERE application_id = :a"
             " AND metadata->>'origin' = :o"), {"a": app.id, "o": REPOSITORY_ORIGIN}).all()

@@ -29,6 +29,7 @@ from graphrag.documents.extract import (
 from graphrag.documents.mentions import link_mentions
 from graphrag.documents.model import DocumentError
 from graphrag.documents.nodes import DocumentInfo, write_document_nodes
+from graphrag.errors import InvalidInput
 
 
 @dataclass
@@ -141,7 +142,10 @@ def prepare_document(engine: Engine, settings: Settings, app_name: str,
     Anything wrong with the content ends as status ``failed`` with a one-line reason."""
     path = request.path
     fmt, size = validate_file(path, settings.max_upload_bytes)
-    sha = file_sha256(path)
+    try:
+        sha = file_sha256(path)
+    except OSError as exc:
+        raise InvalidInput(f"{path}: cannot read: {exc.strerror or exc}") from exc
     with engine.begin() as conn:
         app = ensure_app(conn, app_name)
         target = _claim(conn, app.id, request, sha, size, fmt, force)
@@ -153,7 +157,11 @@ def prepare_document(engine: Engine, settings: Settings, app_name: str,
     own = Path(target.filename)
     fmt = document_format(own)
     dest = store.upload_path(settings.home, app_name, doc_id, own.suffix)
-    store.store_original(path, dest)
+    try:
+        store.store_original(path, dest)
+    except OSError as exc:
+        return _fail(engine, doc_id, path.name, dest, f"cannot store the file: {exc}",
+                     target.alias_of)
     if target.old_stored and target.old_stored != str(dest):
         store.remove_original(target.old_stored)
     try:
