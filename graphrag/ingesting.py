@@ -17,7 +17,7 @@ from graphrag.chunking.orchestrator import build_chunks
 from graphrag.chunking.request import ChunkBuildRequest
 from graphrag.config import Settings
 from graphrag.db.apps import get_app, validate_app_name
-from graphrag.documents.extract import validate_file
+from graphrag.documents.extract import clean_text, validate_file
 from graphrag.documents.mentions import link_mentions
 from graphrag.documents.service import (
     DocumentRequest,
@@ -141,7 +141,7 @@ def index_repository_documents(engine: Engine, settings: Settings, root: Path, a
     stats.scanned = len(files)
     # Vanished first: a moved file whose bytes equal a document that is gone becomes a new
     # document under its new path (not an alias of a document about to be dropped).
-    stats.deleted = _drop_vanished(engine, app_name, {f.rel_path for f in files})
+    stats.deleted = _drop_vanished(engine, app_name, {clean_text(f.rel_path) for f in files})
     for n, f in enumerate(files, start=1):
         req = DocumentRequest(f.abs_path, f.rel_path, {"origin": REPOSITORY_ORIGIN})
         try:

@@ -308,3 +308,13 @@ def test_one_million_character_line_is_linear(engine, settings, app_name, tmp_pa
         p = item.params
         assert item.node.text_slice == text_body[p["charStart"]:p["charEnd"]]
         assert item.node.text_length == 1_000_000
+
+
+def test_undecodable_file_name_is_stored_sanitised(engine, settings, app_name, tmp_path):
+    """A file name that is not UTF-8 (surrogate escapes in Python) cannot go into a text
+    column as is; it used to crash the whole ingest."""
+    odd = Path(os.fsdecode(bytes(tmp_path) + b"/\xffodd.md"))
+    odd.write_text("# Odd\n\nA file with an undecodable name.\n")
+    (outcome,) = ingest_files(engine, settings, app_name, [odd])["documents"]
+    assert outcome["status"] == "indexed" and outcome["filename"] == "?odd.md"
+    assert list(_docs(engine, app_name)) == ["?odd.md"]

@@ -75,7 +75,7 @@ def check_revision(engine: Engine) -> str | None:
     """The database's schema revision; :class:`DatabaseUnavailable` when this graphrag
     does not know it (refused before anything is written)."""
     current = current_revision(engine)
-    if current is not None and current not in known_revisions():
+    if current is not None and current != head_revision() and current not in known_revisions():
         raise DatabaseUnavailable(
             f"the database schema is at revision {current!r}, unknown to this graphrag"
             f" (its newest is {head_revision()!r}): a newer graphrag migrated it;"
@@ -108,19 +108,21 @@ def _alembic_config(conn: Connection | None = None):  # -> alembic.config.Config
 
 
 @cache
-def known_revisions() -> frozenset[str]:
-    """Every revision of the migrations shipped with this graphrag."""
+def _scripts():  # -> alembic.script.ScriptDirectory, read once per process
     from alembic.script import ScriptDirectory
 
-    script = ScriptDirectory.from_config(_alembic_config())
-    return frozenset(r.revision for r in script.walk_revisions())
+    return ScriptDirectory.from_config(_alembic_config())
+
+
+@cache
+def known_revisions() -> frozenset[str]:
+    """Every revision of the migrations shipped with this graphrag."""
+    return frozenset(r.revision for r in _scripts().walk_revisions())
 
 
 @cache
 def head_revision() -> str:
-    from alembic.script import ScriptDirectory
-
-    head = ScriptDirectory.from_config(_alembic_config()).get_current_head()
+    head = _scripts().get_current_head()
     assert head is not None
     return head
 

@@ -21,6 +21,7 @@ from graphrag.db.apps import ensure_app, get_app
 from graphrag.documents import store
 from graphrag.documents.extract import (
     MIME_TYPES,
+    clean_text,
     document_format,
     extract,
     open_regular,
@@ -98,10 +99,12 @@ def _claim(conn: Connection, app_id: int, request: DocumentRequest, sha: str, si
     content duplicates another document, the path becomes an alias of that one and its
     old document is removed."""
     path = request.path
-    name = request.source_path or path.name
+    # File names are stored as text: undecodable bytes (surrogate escapes) are replaced.
+    filename = clean_text(path.name)
+    source_path = clean_text(request.source_path) if request.source_path else None
+    name = source_path or filename
     by_sha = store.find_by_sha(conn, app_id, sha)
-    own = store.find_by_source(conn, app_id, request.source_path) if request.source_path \
-        else None
+    own = store.find_by_source(conn, app_id, source_path) if source_path else None
     replaced = None
     if by_sha is not None:
         existing = by_sha
@@ -112,10 +115,10 @@ def _claim(conn: Connection, app_id: int, request: DocumentRequest, sha: str, si
         existing = own
     if existing is None:
         doc_id = store.insert_document(
-            conn, app_id, filename=path.name, source_path=request.source_path, sha=sha,
+            conn, app_id, filename=filename, source_path=source_path, sha=sha,
             mime=MIME_TYPES[fmt], size=size, metadata=request.metadata,
             category=request.category, tags=request.tags)
-        return _Target(doc_id, path.name, name, None, False, replaced)
+        return _Target(doc_id, filename, name, None, False, replaced)
     alias_of = _name(existing) if _name(existing) != name else None
     store.update_document(conn, existing.id, sha=sha, size=size, metadata=request.metadata,
                           category=request.category, tags=request.tags)
@@ -153,15 +156,15 @@ def prepare_document(engine: Engine, settings: Settings, app_name: str,
         store.remove_original(target.replaced.stored_path)
     doc_id = target.doc_id
     if target.unchanged:
-        return Prepared(doc_id, path.name, "unchanged", alias_of=target.alias_of)
+        return Prepared(doc_id, clean_text(path.name), "unchanged", alias_of=target.alias_of)
     own = Path(target.filename)
     fmt = document_format(own)
     dest = store.upload_path(settings.home, app_name, doc_id, own.suffix)
     try:
         store.store_original(path, dest)
     except OSError as exc:
-        return _fail(engine, doc_id, path.name, dest, f"cannot store the file: {exc}",
-                     target.alias_of)
+        return _fail(engine, doc_id, clean_text(path.name), dest,
+                     f"cannot store the file: {exc}", target.alias_of)
     if target.old_stored and target.old_stored != str(dest):
         store.remove_original(target.old_stored)
     try:
@@ -175,16 +178,16 @@ def prepare_document(engine: Engine, settings: Settings, app_name: str,
             store.mark(conn, doc_id, "processing", None, page_count=extracted.page_count,
                        section_count=len(extracted.units) - pages)
     except DocumentError as exc:
-        return _fail(engine, doc_id, path.name, dest, str(exc), target.alias_of)
+        return _fail(engine, doc_id, clean_text(path.name), dest, str(exc), target.alias_of)
     except DBAPIError as exc:
         if _is_disconnect(exc):
             raise
         # A constraint the content broke (not the connection): this document fails alone.
         reason = " ".join(str(exc.orig or exc).split())[:200]
-        return _fail(engine, doc_id, path.name, dest, f"cannot store: {reason}",
+        return _fail(engine, doc_id, clean_text(path.name), dest, f"cannot store: {reason}",
                      target.alias_of)
-    return Prepared(doc_id, path.name, "processing", None, len(extracted.units), mentions,
-                    target.alias_of)
+    return Prepared(doc_id, clean_text(path.name), "processing", None, len(extracted.units),
+                    mentions, target.alias_of)
 
 
 def _fail(engine: Engine, doc_id: int, filename: str, dest: Path, reason: str,
