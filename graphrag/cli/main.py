@@ -8,6 +8,7 @@ commands need.
 from __future__ import annotations
 
 import importlib
+import logging
 import os
 import sys
 
@@ -49,10 +50,14 @@ def cli(debug: bool) -> None:
     """graphrag: code knowledge graphs and chunks for retrieval-augmented generation."""
     if debug:
         os.environ["GRAPHRAG_DEBUG"] = "1"
+        logging.basicConfig(level=logging.WARNING)  # library warnings on stderr too
 
 
 def main() -> None:
     """Console script: our own errors become one line on stderr and an exit code."""
+    # The driver logs e.g. "error ignored terminating <psycopg.Pipeline>" when the server
+    # vanished; without a handler Python prints it beside our one-line error.
+    logging.getLogger("psycopg").addHandler(logging.NullHandler())
     try:
         cli.main(standalone_mode=False)
     except click.exceptions.Abort:
