@@ -120,10 +120,14 @@ def _claim(conn: Connection, app_id: int, request: DocumentRequest, sha: str, si
             category=request.category, tags=request.tags)
         return _Target(doc_id, filename, name, None, False, replaced)
     alias_of = _name(existing) if _name(existing) != name else None
-    store.update_document(conn, existing.id, sha=sha, size=size, metadata=request.metadata,
-                          category=request.category, tags=request.tags)
     if alias_of:
+        # Only the name is recorded: the metadata given with the copy (e.g. a repository
+        # origin for an uploaded document) must not change what the document is.
         store.add_alias(conn, existing.id, name)
+    else:
+        store.update_document(conn, existing.id, sha=sha, size=size,
+                              metadata=request.metadata, category=request.category,
+                              tags=request.tags)
     unchanged = existing.sha256 == sha and existing.status == "indexed" and not force
     if not unchanged:
         store.mark(conn, existing.id, "processing")
