@@ -146,7 +146,7 @@ def main() -> None:
     args = ap.parse_args()
 
     from graphrag.config import load_settings
-    from graphrag.pipeline.embedder import get_embedder
+    from graphrag.embedding import get_embedder
 
     engine = bench_engine()
     settings = load_settings()

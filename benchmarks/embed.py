@@ -1,162 +1,148 @@
-"""Embed stage throughput against a bare ``model.encode`` over the same texts, same run.
+"""Embedding backends side by side: throughput, query latency and quality vs torch.
 
-    python benchmarks/embed.py [--chunks 512] [--repeat 3] [--no-db]
+    python benchmarks/embed.py [--app samples] [--chunks 256] [--repeat 2] [--no-quality]
 
-Texts: windows of 30 lines of this repository's own Python source, composed into embed
-inputs exactly as the stage does (title, section path, content). Three timings, each the
-best of ``--repeat`` rounds (the machine may be shared), interleaved so load hits all:
+The application (default ``samples``: the README's main command indexes it) supplies the
+chunks: their embed inputs, composed exactly as the embed stage does. Three parts:
 
-- ``bare``: ``model.encode(texts, batch_size=64)``;
-- ``stage``: ``EmbedStage.run`` over the same chunks in batches of 128 (input composition,
-  hashing, encoding, normalization, pgvector literals), without the database;
-- ``runner``: ``run_pipeline(stages=["embed"])`` on chunks seeded in a scratch
-  application: the stage plus reading and writing the database (skip with ``--no-db``).
-
-Target: ``stage / bare <= 1.15``.
+1. Speed, interleaved round by round so load on a shared machine hits all backends:
+   chunks/s of ``encode`` on ``--chunks`` of those inputs, best of ``--repeat`` rounds,
+   per backend (torch, onnx, onnx-int8) and the ratio to torch (target: onnx-int8
+   >= 3x torch); the median time of one query's encoding (target: half of torch's).
+2. Retrieval: ``graphrag reembed`` of the application with each backend (chunks/s of the
+   whole embed stage with the database), then ``hit-test`` MRR@10 per sample repository
+   (``sample_repos/*/queries.jsonl``) in vector and hybrid modes (target: within 0.02 of
+   torch). The application ends embedded with the default backend.
+3. Quality: the stored vectors of every chunk, per backend; cosine of the onnx and
+   onnx-int8 vectors to torch's, min and mean (target: mean >= 0.99).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
+import statistics
 import sys
 import time
-from pathlib import Path
 
-os.environ.setdefault("HF_HUB_OFFLINE", "1")
-os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+import numpy as np
+from _common import ROOT, bench_engine
+from sqlalchemy import text
 
-from sqlalchemy import text  # noqa: E402
+from graphrag.config import load_settings
+from graphrag.embedding import get_embedder
+from graphrag.pipeline.model import NodeInfo, WorkItem
+from graphrag.pipeline.stages.embed import embed_input
 
-from graphrag.config import load_settings  # noqa: E402
-from graphrag.pipeline.embedder import get_embedder  # noqa: E402
-from graphrag.pipeline.model import NodeInfo, StageContext, WorkItem  # noqa: E402
-from graphrag.pipeline.stages.embed import EmbedStage, embed_input  # noqa: E402
-
-REPO = Path(__file__).resolve().parents[1]
-WINDOW = 30
-BATCH = 128
+BACKENDS = ("torch", "onnx", "onnx-int8")
+QUERY = "cancel an order and refund the payment"
 
 
-def source_windows(count: int) -> list[tuple[str, str]]:
-    """(title, content) pairs: 30-line windows of the package's Python files."""
-    out: list[tuple[str, str]] = []
-    files = sorted((REPO / "graphrag").rglob("*.py"))
-    while len(out) < count:
-        for path in files:
-            lines = path.read_text().splitlines()
-            for start in range(0, len(lines), WINDOW):
-                body = "\n".join(lines[start:start + WINDOW]).strip()
-                if body:
-                    rel = path.relative_to(REPO).as_posix()
-                    out.append((f"{rel}:{start + 1}#{len(out)}", body))
-                if len(out) >= count:
-                    return out
+def app_inputs(engine, app: str) -> dict[int, str]:
+    """Chunk id -> the embed stage's input text, for every chunk of ``app``."""
+    rows = engine.connect().execute(text(
+        "SELECT c.id, c.title, c.section_path, c.explain_md, c.content, n.fqn"
+        " FROM chunks c JOIN nodes n ON n.id = c.node_id JOIN applications a"
+        " ON a.id = c.application_id WHERE a.name = :a ORDER BY c.id"), {"a": app}).all()
+    out = {}
+    for r in rows:
+        node = NodeInfo(id=0, kind="FUNCTION", name=None, fqn=r.fqn, file_path=None, lang=None,
+                        line_start=None, line_end=None, signature=None, doc_comment=None,
+                        content_hash=None, meta={})
+        item = WorkItem(id=r.id, row={"title": r.title, "section_path": r.section_path,
+                                      "explain_md": r.explain_md, "content": r.content},
+                        node=node)
+        out[r.id] = embed_input(item)
     return out
 
 
-def work_items(pairs: list[tuple[str, str]]) -> list[WorkItem]:
-    node = NodeInfo(id=0, kind="FUNCTION", name=None, fqn=None, file_path=None, lang="python",
-                    line_start=None, line_end=None, signature=None, doc_comment=None,
-                    content_hash=None, meta={})
-    return [WorkItem(id=i, row={"title": t, "section_path": t.split("/")[:-1], "content": c},
-                     node=node) for i, (t, c) in enumerate(pairs)]
-
-
-def best_of(repeat: int, fn) -> float:
-    times = []
+def speed(embedders: dict, texts: list[str], repeat: int) -> dict[str, dict[str, float]]:
+    best = {b: float("inf") for b in embedders}
+    query = {b: [] for b in embedders}
+    for e in embedders.values():
+        e.encode(texts[:8])  # sessions, threads, caches
     for _ in range(repeat):
-        started = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - started)
-    return min(times)
+        for b, e in embedders.items():
+            t0 = time.perf_counter()
+            e.encode(texts)
+            best[b] = min(best[b], time.perf_counter() - t0)
+            for _ in range(15):
+                t0 = time.perf_counter()
+                e.encode([QUERY])
+                query[b].append((time.perf_counter() - t0) * 1000)
+    return {b: {"chunks_per_s": round(len(texts) / best[b], 2),
+                "x_torch": round(best["torch"] / best[b], 2),
+                "query_ms_p50": round(statistics.median(query[b]), 2)} for b in embedders}
 
 
-def time_stage(items: list[WorkItem], embedder) -> None:
-    ctx = StageContext(engine=None, settings=load_settings(), app_id=0, app_name="bench",
-                       root_path=None)  # type: ignore[arg-type]
-    ctx.provide("embedder", embedder)
-    ctx.provide("embedder_checked", True)  # no database in this timing
-    stage = EmbedStage()
-    for start in range(0, len(items), BATCH):
-        batch = items[start:start + BATCH]
-        for item in batch:
-            item.changes.clear()
-        result = stage.run(batch, ctx)
-        assert not result.failed and not result.skipped
+def stored_vectors(engine, app: str) -> dict[int, np.ndarray]:
+    rows = engine.connect().execute(text(
+        "SELECT c.id, c.emb::text AS v FROM chunks c JOIN applications a"
+        " ON a.id = c.application_id WHERE a.name = :a AND c.emb IS NOT NULL"), {"a": app})
+    return {r.id: np.array(json.loads(r.v), dtype=np.float32) for r in rows}
 
 
-def seed_db(pairs: list[tuple[str, str]]):
-    """A scratch application whose chunks only need the embed stage."""
-    from graphrag.db.apps import ensure_app
-    from graphrag.db.engine import get_engine
-
-    settings = load_settings()
-    engine = get_engine(settings)
-    name = f"bench-embed-{os.getpid()}"
-    with engine.begin() as conn:
-        app = ensure_app(conn, name, str(REPO))
-        node_id = conn.execute(text(
-            "INSERT INTO nodes (application_id, stable_key, kind, name, fqn)"
-            " VALUES (:a, 'bench', 'FUNCTION', 'bench', 'bench') RETURNING id"),
-            {"a": app.id}).scalar_one()
-        conn.execute(text(
-            "INSERT INTO chunks (plan_id, application_id, node_id, source, kind, title,"
-            " section_path, content, pipeline)"
-            " VALUES (:p, :a, :n, 'code', 'snippet', :t, :sp, :c,"
-            " '{\"stages\": [\"embed\"]}'::jsonb)"),
-            [{"p": f"bench:{os.getpid()}:{i}", "a": app.id, "n": node_id, "t": t,
-              "sp": t.split("/")[:-1], "c": c} for i, (t, c) in enumerate(pairs)])
-    return settings, engine, name, app.id
+def cosines(vectors: dict[str, dict[int, np.ndarray]]) -> dict[str, dict[str, float]]:
+    out = {}
+    ids = sorted(set.intersection(*(set(v) for v in vectors.values())))
+    torch = np.stack([vectors["torch"][i] for i in ids])
+    for b in ("onnx", "onnx-int8"):
+        cos = (np.stack([vectors[b][i] for i in ids]) * torch).sum(axis=1)
+        out[b] = {"min": round(float(cos.min()), 4), "mean": round(float(cos.mean()), 5),
+                  "p01": round(float(np.percentile(cos, 1)), 4)}
+    return out
 
 
-def time_runner(settings, engine, name: str, app_id: int, embedder) -> float:
-    from graphrag.pipeline.runner import run_pipeline
+def retrieval(engine, settings, app: str, embedders: dict) -> dict[str, dict]:
+    from graphrag.pipeline.reembed import reembed
+    from graphrag.retrieval.batch import read_query_lines
+    from graphrag.retrieval.hittest import hit_test
+    from graphrag.retrieval.model import SearchOptions
 
-    with engine.begin() as conn:  # fresh work each round (and no skip on unchanged input)
-        conn.execute(text("UPDATE chunks SET stage_state = '{}', pending = true, emb = NULL"
-                          " WHERE application_id = :a"), {"a": app_id})
-    started = time.perf_counter()
-    stats = run_pipeline(engine, settings, name, stages=["embed"], batch_size=BATCH,
-                         embedder=embedder)
-    elapsed = time.perf_counter() - started
-    assert stats.stages["embed"]["done"] == stats.chunks and stats.failed == 0
-    return elapsed
+    repos = sorted(p for p in (ROOT / "sample_repos").iterdir()
+                   if (p / "queries.jsonl").is_file())
+    out = {}
+    for b in BACKENDS:  # the default backend last: the application ends embedded with it
+        chosen = settings.with_overrides(embed_backend=b)
+        t0 = time.perf_counter()
+        result = reembed(engine, chosen, app, embedder=embedders[b])
+        elapsed = time.perf_counter() - t0
+        row = {"reembed_chunks_per_s": round(result.queued / elapsed, 2), "mrr": {}}
+        for repo in repos:
+            with open(repo / "queries.jsonl", encoding="utf-8") as fh:
+                items = read_query_lines(fh)
+            reports, _ = hit_test(engine, [app], items, ["vector", "hybrid"],
+                                  SearchOptions(), embedders[b])
+            row["mrr"][repo.name] = {r.mode: round(r.metrics["mrr@10"], 3) for r in reports}
+        row["vectors"] = stored_vectors(engine, app)
+        out[b] = row
+        print(f"{b}: re-embedded {result.queued} chunks in {elapsed:.0f}s", file=sys.stderr)
+    return out
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--chunks", type=int, default=512)
-    parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--no-db", action="store_true")
+    parser.add_argument("--app", default="samples")
+    parser.add_argument("--chunks", type=int, default=256)
+    parser.add_argument("--repeat", type=int, default=2)
+    parser.add_argument("--no-quality", action="store_true")
     args = parser.parse_args()
 
-    embedder = get_embedder(load_settings())
-    items = work_items(source_windows(args.chunks))
-    texts = [embed_input(i) for i in items]
-    embedder.model.encode(texts[:64], batch_size=64)  # warm-up
-
-    db = None if args.no_db else seed_db(source_windows(args.chunks))
-    bare, stage, runner = [], [], []
-    try:
-        for _ in range(args.repeat):
-            bare.append(best_of(1, lambda: embedder.model.encode(texts, batch_size=64)))
-            stage.append(best_of(1, lambda: time_stage(items, embedder)))
-            if db:
-                runner.append(time_runner(*db, embedder))
-    finally:
-        if db:
-            from graphrag.db.apps import delete_app
-            delete_app(db[1], db[2])
-    report = {"chunks": len(texts), "model": embedder.name, "bare_s": round(min(bare), 3),
-              "stage_s": round(min(stage), 3),
-              "bare_chunks_per_s": round(len(texts) / min(bare), 1),
-              "stage_chunks_per_s": round(len(texts) / min(stage), 1),
-              "stage_ratio": round(min(stage) / min(bare), 3)}
-    if runner:
-        report.update(runner_s=round(min(runner), 3),
-                      runner_ratio=round(min(runner) / min(bare), 3))
+    engine = bench_engine()
+    settings = load_settings()
+    inputs = app_inputs(engine, args.app)
+    if not inputs:
+        sys.exit(f"application {args.app!r} has no chunks: run the README's main command")
+    texts = list(inputs.values())
+    sample = texts[:: max(1, len(texts) // args.chunks)][: args.chunks]
+    embedders = {b: get_embedder(settings.with_overrides(embed_backend=b)) for b in BACKENDS}
+    report = {"app": args.app, "chunks": len(texts), "speed_sample": len(sample),
+              "speed": speed(embedders, sample, args.repeat)}
+    print(json.dumps(report["speed"]), file=sys.stderr)
+    if not args.no_quality:
+        report["retrieval"] = retrieval(engine, settings, args.app, embedders)
+        vectors = {b: r.pop("vectors") for b, r in report["retrieval"].items()}
+        report["cosine_vs_torch"] = cosines(vectors)
     json.dump(report, sys.stdout, indent=2)
     print()
 

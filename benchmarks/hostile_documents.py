@@ -88,7 +88,7 @@ def main() -> None:
     settings = load_settings()
     embedder = None if args.real_model else HashEmbedder()
     if args.real_model:
-        from graphrag.pipeline.embedder import get_embedder
+        from graphrag.embedding import get_embedder
 
         get_embedder(settings)
     drop_app(engine, APP)

@@ -9,7 +9,8 @@
     └── EnvironmentProblem   exit 3: the machine is not ready
         ├── ConfigurationError  (a malformed GRAPHRAG_* variable, a bad database URL)
         ├── DatabaseUnavailable (unreachable, lost mid-run, no pgvector, unknown schema)
-        └── ModelUnavailable
+        ├── ModelUnavailable
+        └── ModelMismatch    (an application's vectors come from another model)
 
 Anything else is a bug: the CLI shows its traceback with ``--debug``.
 """
@@ -67,3 +68,8 @@ class DatabaseUnavailable(EnvironmentProblem):
 
 class ModelUnavailable(EnvironmentProblem):
     """The embedding model is missing or unusable."""
+
+
+class ModelMismatch(EnvironmentProblem):
+    """The configured embedding model (or backend) is not the one that made an
+    application's vectors: comparing them would be meaningless."""

@@ -26,9 +26,9 @@ from graphrag.documents.service import (
     finalize_documents,
     prepare_document,
 )
+from graphrag.embedding import Embedder
 from graphrag.errors import InvalidInput, UnknownApplication
 from graphrag.graph.scan import scan_documents
-from graphrag.pipeline.embedder import Embedder
 from graphrag.pipeline.runner import run_pipeline
 
 Progress = Callable[[str, int, int], None]

@@ -48,11 +48,24 @@ def db_url(db_home: Path) -> str:
     return embedded_url(db_home / "pgdata")
 
 
+@pytest.fixture(scope="session")
+def models_dir() -> Iterator[Path]:
+    """One ONNX export cache for the whole session (an export costs tens of seconds);
+    tests of the export itself point GRAPHRAG_MODELS_DIR elsewhere."""
+    folder = Path(tempfile.mkdtemp(prefix="graphrag-test-models-"))
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
 @pytest.fixture(autouse=True)
-def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request) -> Path:
+def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request,
+                  models_dir: Path) -> Path:
     home = tmp_path / "home"
     home.mkdir()
     monkeypatch.setenv("GRAPHRAG_HOME", str(home))
+    monkeypatch.setenv("GRAPHRAG_MODELS_DIR", str(models_dir))
+    monkeypatch.delenv("GRAPHRAG_EMBED_BACKEND", raising=False)
+    monkeypatch.delenv("GRAPHRAG_MODEL_PATH", raising=False)
     if "db_url" in request.fixturenames or "engine" in request.fixturenames:
         monkeypatch.setenv("GRAPHRAG_DATABASE_URL", request.getfixturevalue("db_url"))
     else:

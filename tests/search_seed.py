@@ -10,7 +10,8 @@ from sqlalchemy import Engine, text
 
 from graphrag.config import load_settings
 from graphrag.db.apps import ensure_app
-from graphrag.pipeline.embedder import get_embedder, vector_literal
+from graphrag.embedding import get_embedder, vector_literal
+from graphrag.pipeline.terms import refresh_terms
 
 # (key, kind, fqn, file_path, lang, (line_start, line_end), page, rank)
 NODES = [
@@ -130,4 +131,8 @@ def seed_app(engine: Engine, name: str, *, chunks: list[tuple] = CHUNKS,
                  "e": span[1] if span else None, "title": fqns[key], "emb": emb,
                  "boost": 1.0 + rank[key], "page": 2 if key == "page2" else None,
                  "explain": f"Summary of {fqns[key]}." if source == "code" else None})
+        # The BM25 postings, as the pipeline writes them with new chunk text.
+        ids = conn.execute(text("SELECT id FROM chunks WHERE application_id = :a"),
+                           {"a": app.id}).scalars().all()
+        refresh_terms(conn, ids)
     return seeded

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from graphrag.config import load_settings
-from graphrag.pipeline.embedder import get_embedder
+from graphrag.embedding import get_embedder
 from graphrag.retrieval import SearchOptions, batch_search, read_query_lines, search
 from tests.conftest import run_cli
 from tests.search_seed import seed_app

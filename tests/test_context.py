@@ -9,8 +9,8 @@ import networkx as nx
 import pytest
 
 from graphrag.config import load_settings
+from graphrag.embedding import count_tokens, get_embedder, get_tokenizer
 from graphrag.errors import InvalidInput
-from graphrag.pipeline.embedder import count_tokens, get_embedder, get_tokenizer
 from graphrag.retrieval import build_context
 from graphrag.retrieval.ranking import Block, pack, rank
 from graphrag.retrieval.render import escape_xml, render

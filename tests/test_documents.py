@@ -16,10 +16,10 @@ from sqlalchemy import Engine, event, text
 from graphrag.config import load_settings
 from graphrag.db.apps import ensure_app
 from graphrag.documents.service import delete_document, list_documents
+from graphrag.embedding import get_embedder
 from graphrag.errors import InvalidInput
 from graphrag.indexing import index_repository
 from graphrag.ingesting import ingest_files
-from graphrag.pipeline.embedder import get_embedder
 from graphrag.retrieval.adjacent import adjacent_chunks, with_adjacent_pages
 from graphrag.retrieval.citations import cite_answer
 from graphrag.retrieval.model import SearchOptions

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from graphrag.config import load_settings
-from graphrag.pipeline.embedder import get_embedder
+from graphrag.embedding import get_embedder
 from graphrag.retrieval import hit_test, read_query_lines
 from graphrag.retrieval.hittest import first_rank, is_match, metrics
 from tests.conftest import run_cli

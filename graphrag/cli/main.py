@@ -19,7 +19,8 @@ from graphrag.errors import GraphragError
 # command name -> module under graphrag.cli whose register(cli) adds it
 COMMAND_MODULES: dict[str, str] = {
     "db": "db", "apps": "apps", "index": "index", "graph": "graph", "chunk": "chunk",
-    "runs": "chunk", "pipeline": "pipeline", "search": "search", "context": "search",
+    "runs": "chunk", "pipeline": "pipeline", "reembed": "pipeline", "search": "search",
+    "context": "search",
     "hit-test": "search", "ingest": "documents", "documents": "documents",
     "adjacent": "documents", "cite": "documents",
 }

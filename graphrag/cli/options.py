@@ -23,8 +23,17 @@ def db_option(fn: F) -> F:
     )(fn)
 
 
+def _quiet_under_json(ctx: click.Context, param: click.Parameter, value: bool) -> bool:
+    if value:  # machine output: no notices (e.g. the one-time model export) on stderr
+        from graphrag.embedding.notice import set_quiet
+
+        set_quiet(True)
+    return value
+
+
 def json_option(fn: F) -> F:
-    return click.option("--json", "as_json", is_flag=True, help="Print JSON.")(fn)
+    return click.option("--json", "as_json", is_flag=True, help="Print JSON.",
+                        callback=_quiet_under_json)(fn)
 
 
 def app_option(fn: F) -> F:

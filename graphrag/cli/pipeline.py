@@ -109,5 +109,34 @@ def pipeline_status_cmd(app_name: str, db_url: str | None, as_json: bool) -> Non
         click.echo(f"  {err['count']:>5}  {err['stage']}: {err['error']}")
 
 
+@click.command("reembed")
+@app_option
+@click.option("--batch-size", type=click.IntRange(min=1), default=DEFAULT_BATCH_SIZE,
+              show_default=True, help="Chunks per batch (one transaction each).")
+@db_option
+@json_option
+def reembed_cmd(app_name: str, batch_size: int, db_url: str | None, as_json: bool) -> None:
+    """Embed every chunk of an application again with the configured model and backend
+    (GRAPHRAG_MODEL_PATH, GRAPHRAG_EMBED_BACKEND); the vector columns follow its dimension."""
+    from graphrag.pipeline.reembed import reembed
+
+    settings, engine = engine_for(db_url)
+    with _progress_bar(progress_enabled(as_json)) as progress:
+        result = reembed(engine, settings, app_name, progress=progress, batch_size=batch_size)
+    if as_json:
+        print_json(result.to_dict())
+        return
+    dims = (f"{result.previous_dim} -> {result.dim}" if result.previous_dim != result.dim
+            else str(result.dim))
+    click.echo(f"{app_name}: {result.queued} chunks re-embedded with {result.model}"
+               f" ({dims}-d)")
+    _print_stats(result.stats)
+    if result.cleared_apps:
+        click.echo(f"vector columns changed to {result.dim}-d: the vectors of "
+                   f"{', '.join(result.cleared_apps)} were cleared; run `graphrag reembed "
+                   f"--app NAME` for each", err=True)
+
+
 def register(cli: click.Group) -> None:
     cli.add_command(pipeline_group)
+    cli.add_command(reembed_cmd)

@@ -5,18 +5,18 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TextIO, TypeVar
 
 import click
 
-from graphrag.cli.options import db_option, engine_for, json_option, print_json
+from graphrag.cli.options import db_option, engine_for, json_option, print_json, settings_for
 from graphrag.config import Settings
+from graphrag.embedding import Embedder, count_tokens, get_embedder, get_tokenizer
 from graphrag.errors import InvalidInput
 from graphrag.graph.scan import LANGUAGE_ALIASES
-from graphrag.pipeline.embedder import Embedder, count_tokens, get_embedder, get_tokenizer
 from graphrag.retrieval.batch import QueryLine, batch_search, read_query_lines
-from graphrag.retrieval.context import build_context
 from graphrag.retrieval.documents_search import document_search, document_search_options
 from graphrag.retrieval.hittest import ModeReport, hit_test
 from graphrag.retrieval.model import EXPANSIONS, MODES, SOURCES, SearchOptions
@@ -45,6 +45,9 @@ def filter_options(fn: F) -> F:
         click.option("--path", "path_glob", metavar="GLOB",
                      help="Repo-relative file path glob (** crosses folders)."),
         click.option("--source", type=click.Choice(SOURCES), help="Code or doc chunks."),
+        click.option("--priors/--no-priors", default=True, show_default=True,
+                     help="Prefer functions/methods over classes, fields and files, and "
+                          "code over its tests (unless the query asks for tests)."),
     ]
     for deco in reversed(decorators):
         fn = deco(fn)
@@ -53,13 +56,13 @@ def filter_options(fn: F) -> F:
 
 def _options(mode: str, top_k: int, min_similarity: float | None, kinds: str | None,
              lang: str | None, path_glob: str | None, source: str | None,
-             expand: tuple[str, ...] = ()) -> SearchOptions:
+             expand: tuple[str, ...] = (), priors: bool = True) -> SearchOptions:
     kind_list = tuple(k.strip().upper() for k in (kinds or "").split(",") if k.strip())
     if lang is not None:  # `--lang py` means python, as in `graphrag index --languages`
         lang = LANGUAGE_ALIASES.get(lang.strip().lower(), lang.strip())
     return SearchOptions(mode=mode, top_k=top_k, min_similarity=min_similarity,
                          kinds=kind_list, lang=lang, path=path_glob, source=source,
-                         expand=expand)
+                         expand=expand, priors=priors)
 
 
 def _require_words(query: str | None) -> None:
@@ -71,6 +74,27 @@ def _require_words(query: str | None) -> None:
 def _embedder(settings: Settings, modes: list[str]) -> Embedder | None:
     """The process-wide model, loaded only when a mode needs query vectors."""
     return get_embedder(settings) if any(m != "text" for m in modes) else None
+
+
+def _query_encoder(settings: Settings, modes: list[str]) -> Embedder | None:
+    """The model with its query session created (run while the database connects)."""
+    embedder = _embedder(settings, modes)
+    warm = getattr(embedder, "warm", None)
+    if warm is not None:
+        warm()
+    return embedder
+
+
+def _connect_and_load(db_url: str | None, modes: list[str]) -> tuple[Settings, Any,
+                                                                      Embedder | None]:
+    """Settings, engine and query encoder; the model loads in a second thread while the
+    engine connects and checks migrations (a one-shot search waits for the slower one
+    instead of both)."""
+    settings = settings_for(db_url)
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        loading = pool.submit(_query_encoder, settings, modes)
+        settings, engine = engine_for(db_url)
+        return settings, engine, loading.result()
 
 
 def _read_lines(path: str) -> list[QueryLine]:
@@ -117,25 +141,27 @@ def _print_hits(hits: list[dict[str, Any]], out: TextIO | None = None) -> None:
 @json_option
 def search_cmd(query: str | None, app_names: tuple[str, ...], mode: str, top_k: int,
                min_similarity: float | None, kinds: str | None, lang: str | None,
-               path_glob: str | None, source: str | None, expand: tuple[str, ...],
-               queries_file: str | None, json_envelope: bool, granularity: str,
-               adjacent_pages: int, db_url: str | None, as_json: bool) -> None:
+               path_glob: str | None, source: str | None, priors: bool,
+               expand: tuple[str, ...], queries_file: str | None, json_envelope: bool,
+               granularity: str, adjacent_pages: int, db_url: str | None, as_json: bool) -> None:
     """Search chunks of one or more applications for QUERY (or a --queries file)."""
     if (query is None) == (queries_file is None):
         raise click.UsageError("give a QUERY or --queries FILE (not both)")
     _require_words(query)
-    options = _options(mode, top_k, min_similarity, kinds, lang, path_glob, source, expand)
-    settings, engine = engine_for(db_url)
+    options = _options(mode, top_k, min_similarity, kinds, lang, path_glob, source, expand,
+                       priors)
     if queries_file is not None:
         if granularity != "chunk" or adjacent_pages:
             raise click.UsageError("--granularity/--adjacent-pages need a single QUERY")
+        settings, engine = engine_for(db_url)
         _search_batch(engine, settings, list(app_names), queries_file, options,
                       as_json or json_envelope)
         return
+    settings, engine, embedder = _connect_and_load(db_url, [mode])
     # documents: sentence-level search and adjacent pages (graphrag.retrieval.sentences,
     # graphrag.retrieval.adjacent)
-    result = document_search(engine, list(app_names), query or "", options,
-                             _embedder(settings, [mode]), granularity, adjacent_pages)
+    result = document_search(engine, list(app_names), query or "", options, embedder,
+                             granularity, adjacent_pages)
     timing = " ".join(f"{k}={v}" for k, v in result.timing.items())
     if json_envelope:
         print_json(result.envelope())
@@ -185,6 +211,8 @@ def context_cmd(fqn: str | None, query: str | None, app_name: str, budget_tokens
     if (fqn is None) == (query is None):
         raise click.UsageError("give an FQN or --query (not both)")
     _require_words(query)
+    from graphrag.retrieval.context import build_context  # networkx: only this command
+
     settings, engine = engine_for(db_url)
     tokenizer = get_tokenizer(settings)
     ctx = build_context(
@@ -222,11 +250,12 @@ def _print_reports(reports: list[ModeReport]) -> None:
 @json_option
 def hit_test_cmd(app_names: tuple[str, ...], queries_file: str, modes: tuple[str, ...],
                  top_k: int, min_similarity: float | None, kinds: str | None,
-                 lang: str | None, path_glob: str | None, source: str | None,
+                 lang: str | None, path_glob: str | None, source: str | None, priors: bool,
                  db_url: str | None, as_json: bool) -> None:
     """Recall@1/5/10 and MRR@10 of a query file, per mode, with the misses."""
     mode_list = list(modes or MODES)
-    options = _options(mode_list[0], top_k, min_similarity, kinds, lang, path_glob, source)
+    options = _options(mode_list[0], top_k, min_similarity, kinds, lang, path_glob, source,
+                       priors=priors)
     settings, engine = engine_for(db_url)
     items = _read_lines(queries_file)
     reports, errors = hit_test(engine, list(app_names), items, mode_list, options,

@@ -202,7 +202,7 @@ def record_failure(result: StageResult, stage: str, item: WorkItem, exc: BaseExc
 def fill_token_counts(items: Sequence[WorkItem], ctx: StageContext) -> None:
     """Set ``token_count`` of every item from its ``content`` in one tokenizer call (the
     embedding model's tokenizer, loaded once per run)."""
-    from graphrag.pipeline.embedder import count_tokens, get_tokenizer
+    from graphrag.embedding import count_tokens, get_tokenizer
 
     tokenizer = ctx.resource("tokenizer", lambda: get_tokenizer(ctx.settings))
     counts = count_tokens(tokenizer, [i.get("content") or "" for i in items])

@@ -22,8 +22,10 @@ from sqlalchemy import Engine
 
 from graphrag.config import Settings
 from graphrag.db.apps import get_app
+from graphrag.db.vectors import EMBED_STAGES, switch_model
+from graphrag.embedding import Embedder, model_identity
+from graphrag.errors import ModelUnavailable
 from graphrag.pipeline import registry
-from graphrag.pipeline.embedder import Embedder
 from graphrag.pipeline.model import StageContext, StageResult, WorkItem
 from graphrag.pipeline.store import count_selectable, fetch_batch, write_batch
 
@@ -145,6 +147,23 @@ def _only(stages: Sequence[str] | None) -> frozenset[str] | None:
     return frozenset(stages)
 
 
+def follow_model(engine: Engine, settings: Settings, app_id: int,
+                 only: frozenset[str] | None, embedder: Embedder | None) -> int:
+    """Before a run that embeds: when the configured model (or backend) is not the one
+    that made the application's vectors, queue its chunks for the embed stages again
+    (see :func:`graphrag.db.vectors.switch_model`). Returns the chunks queued."""
+    if only is not None and not only.intersection(EMBED_STAGES):
+        return 0
+    if embedder is not None:
+        identity = embedder.name
+    else:
+        try:
+            identity = model_identity(settings)
+        except ModelUnavailable:
+            return 0  # no model: the embed stage reports it if any chunk needs one
+    return switch_model(engine, app_id, identity)
+
+
 def run_pipeline(engine: Engine, settings: Settings, app_name: str,
                  stages: Sequence[str] | None = None, limit: int | None = None,
                  retry_failed: bool = False, progress: Progress | None = None, *,
@@ -155,12 +174,16 @@ def run_pipeline(engine: Engine, settings: Settings, app_name: str,
     ``stages`` restricts the run to those stage names (a chunk still runs them in plan
     order, and only once its earlier stages are done); ``limit`` caps the chunks visited;
     ``retry_failed`` runs failed stages again. ``progress(done, total)`` is called after
-    each batch. ``embedder``/``summarizer`` replace the configured ones (tests, benchmarks).
+    each batch. A run that embeds first re-queues the chunks embedded by another model
+    (:func:`follow_model`): a change of model or backend re-embeds, never mixes.
+    ``embedder``/``summarizer`` replace the configured ones (tests, benchmarks).
     """
     started = time.perf_counter()
     only = _only(stages)
     with engine.connect() as conn:
         app = get_app(conn, app_name)
+    follow_model(engine, settings, app.id, only, embedder)
+    with engine.connect() as conn:
         total = count_selectable(conn, app.id, retry_failed)
     stats = PipelineStats(app=app_name, total=min(total, limit) if limit is not None else total)
     ctx = StageContext(engine=engine, settings=settings, app_id=app.id, app_name=app.name,

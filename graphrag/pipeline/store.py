@@ -18,6 +18,7 @@ from typing import Any
 from sqlalchemy import Connection, text
 
 from graphrag.pipeline.model import OWNED_COLUMNS, NodeInfo, WorkItem
+from graphrag.pipeline.terms import TEXT_COLUMNS, refresh_terms
 
 _HAS_FAILED = "jsonb_path_exists(c.stage_state, '$.* ? (@.status == \"failed\")')"
 
@@ -38,7 +39,8 @@ WITH picked AS MATERIALIZED (
 SELECT c.id, c.plan_id, c.source, c.kind, c.lang_detected, c.title, c.section_path,
        lower(c.span_lines) AS span_lo, upper(c.span_lines) - 1 AS span_hi,
        c.pipeline, c.stage_state, c.plan_hash, c.priority, c.content, c.content_raw,
-       c.content_hash, c.explain_md, c.embed_input_hash, (c.emb IS NOT NULL) AS has_emb,
+       c.content_hash, c.explain_md, c.explain_quality, c.embed_input_hash,
+       (c.emb IS NOT NULL) AS has_emb,
        n.id AS n_id, n.kind AS n_kind, n.name AS n_name, n.fqn AS n_fqn,
        n.file_path AS n_file_path, n.lang AS n_lang, n.line_start AS n_line_start,
        n.line_end AS n_line_end, n.signature AS n_signature, n.doc_comment AS n_doc_comment,
@@ -144,6 +146,7 @@ def write_batch(conn: Connection, items: list[WorkItem], states: dict[int, dict[
         ]
         result = conn.execute(text(sql), params)
         written += max(result.rowcount, 0)
+    refresh_terms(conn, [i.id for i in items if TEXT_COLUMNS.intersection(i.changes)])
     return written
 
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from sqlalchemy import Engine
 
-from graphrag.pipeline.embedder import Embedder
+from graphrag.embedding import Embedder
 from graphrag.retrieval.model import SearchOptions
 from graphrag.retrieval.search import search_many
 

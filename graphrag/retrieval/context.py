@@ -18,8 +18,8 @@ import networkx as nx
 from sqlalchemy import Connection, Engine, text
 
 from graphrag.db.apps import get_app
+from graphrag.embedding import Embedder
 from graphrag.errors import InvalidInput, UnknownName
-from graphrag.pipeline.embedder import Embedder
 from graphrag.retrieval.model import SearchOptions
 from graphrag.retrieval.ranking import EDGE_WEIGHTS, Block, pack, rank
 from graphrag.retrieval.render import FORMATS, render, render_block

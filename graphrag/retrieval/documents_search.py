@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 import click
 from sqlalchemy import Engine
 
-from graphrag.pipeline.embedder import Embedder
+from graphrag.embedding import Embedder
 from graphrag.retrieval.adjacent import with_adjacent_pages
 from graphrag.retrieval.model import SearchOptions, SearchResult
 from graphrag.retrieval.search import search

@@ -22,6 +22,10 @@ from typing import TypeVar
 from graphrag.retrieval.model import Candidate
 
 RRF_K = 60
+# Weights of the vector and the BM25 list in hybrid mode (chosen on
+# benchmarks/retrieval.py; see the README).
+VECTOR_WEIGHT = 1.0
+TEXT_WEIGHT = 1.0
 PAGERANK_WEIGHT = 0.03
 # Two chunks of one file whose line spans overlap this much (intersection over union)
 # say the same thing: only the better one is kept (seed 002, "> 80% overlap").
@@ -30,12 +34,14 @@ OVERLAP_DEDUP = 0.8
 K = TypeVar("K", bound=Hashable)
 
 
-def rrf(ranked_lists: Sequence[Sequence[K]], k: int = RRF_K) -> dict[K, float]:
-    """Reciprocal rank fusion of several best-first lists of ids."""
+def rrf(ranked_lists: Sequence[Sequence[K]], k: int = RRF_K,
+        weights: Sequence[float] | None = None) -> dict[K, float]:
+    """Weighted reciprocal rank fusion of several best-first lists of ids."""
     scores: dict[K, float] = {}
-    for ranked in ranked_lists:
+    for n, ranked in enumerate(ranked_lists):
+        w = 1.0 if weights is None else weights[n]
         for rank, key in enumerate(ranked, start=1):
-            scores[key] = scores.get(key, 0.0) + 1.0 / (k + rank)
+            scores[key] = scores.get(key, 0.0) + w / (k + rank)
     return scores
 
 
@@ -45,16 +51,17 @@ def pagerank_factor(rank_boost: float | None, weight: float = PAGERANK_WEIGHT) -
 
 
 def span_overlap(a: Candidate, b: Candidate) -> float:
-    """Intersection over union of two chunks' line spans (0 when in different files)."""
+    """Intersection over union of two chunks' own line spans (0 when in different files)."""
     if a.file_path != b.file_path or a.page_number != b.page_number:
         return 0.0
-    if None in (a.line_start, a.line_end, b.line_start, b.line_end):
+    a_lo, a_hi = a.chunk_line_start, a.chunk_line_end
+    b_lo, b_hi = b.chunk_line_start, b.chunk_line_end
+    if a_lo is None or a_hi is None or b_lo is None or b_hi is None:
         return 0.0
-    lo, hi = max(a.line_start, b.line_start), min(a.line_end, b.line_end)  # type: ignore[type-var]
+    lo, hi = max(a_lo, b_lo), min(a_hi, b_hi)
     if hi < lo:
         return 0.0
-    union = max(a.line_end, b.line_end) - min(a.line_start, b.line_start) + 1  # type: ignore[type-var,operator]
-    return (hi - lo + 1) / union
+    return (hi - lo + 1) / (max(a_hi, b_hi) - min(a_lo, b_lo) + 1)
 
 
 def collapse(ranked: Sequence[Candidate], overlap: float = OVERLAP_DEDUP) -> list[Candidate]:

@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlalchemy import Engine
 
-from graphrag.pipeline.embedder import Embedder
+from graphrag.embedding import Embedder
 from graphrag.retrieval.batch import QueryLine, error_record
 from graphrag.retrieval.model import MODES, SearchOptions
 from graphrag.retrieval.search import encode_queries, search_many

@@ -22,6 +22,7 @@ class SearchOptions:
     path: str | None = None  # glob over the repo-relative file path
     source: str | None = None  # "code" | "doc"
     expand: tuple[str, ...] = ()
+    priors: bool = True  # kind and test priors (graphrag.retrieval.priors)
 
     @property
     def needs_vectors(self) -> bool:
@@ -47,7 +48,7 @@ class Candidate:
     source: str
     chunk_kind: str | None
     file_path: str | None
-    line_start: int | None
+    line_start: int | None  # the node's lines (the chunk's when the node has none)
     line_end: int | None
     page_number: int | None
     rank_boost: float
@@ -55,6 +56,8 @@ class Candidate:
     explain_md: str | None
     score: float = 0.0
     added_by: dict[str, Any] | None = None
+    chunk_line_start: int | None = None  # the chunk's own lines (a part of a long node)
+    chunk_line_end: int | None = None
 
 
 SNIPPET_CHARS = 400
@@ -89,6 +92,8 @@ def hit_dict(c: Candidate) -> dict[str, Any]:
         "file_path": c.file_path,
         "line_start": c.line_start,
         "line_end": c.line_end,
+        "chunk_line_start": c.chunk_line_start,
+        "chunk_line_end": c.chunk_line_end,
         "page_number": c.page_number,
         "score": round(float(c.score), 6),
         "snippet": snippet_of(c.content, c.explain_md),

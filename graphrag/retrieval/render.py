@@ -9,9 +9,10 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from graphrag.retrieval.ranking import Block
+if TYPE_CHECKING:  # annotations only: ranking imports networkx, which search never needs
+    from graphrag.retrieval.ranking import Block
 
 FORMATS = ("markdown", "xml", "json")
 

@@ -1,4 +1,4 @@
-"""Search chunks: vector (pgvector HNSW, cosine), full text (ts_rank) and hybrid (RRF).
+"""Search chunks: vector (pgvector HNSW, cosine), full text (BM25) and hybrid (RRF).
 
 Flow of one query (seed 002, "Flow RAG Search" and "Advanced RAG"):
 
@@ -19,7 +19,6 @@ filtered set is small and an exact scan over it (filter first, then order) is us
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -29,36 +28,19 @@ import numpy as np
 from sqlalchemy import Connection, Engine, text
 
 from graphrag.db.apps import get_app
+from graphrag.db.vectors import require_model
+from graphrag.embedding import Embedder, vector_literal
 from graphrag.errors import InvalidInput
-from graphrag.pipeline.embedder import Embedder, vector_literal
+from graphrag.retrieval.bm25 import bm25_candidates
 from graphrag.retrieval.expand import expand_calls
 from graphrag.retrieval.filters import filter_sql, validate
-from graphrag.retrieval.fusion import collapse, pagerank_factor, rrf
+from graphrag.retrieval.fusion import TEXT_WEIGHT, VECTOR_WEIGHT, collapse, pagerank_factor, rrf
 from graphrag.retrieval.model import Candidate, SearchOptions, SearchResult, hit_dict
+from graphrag.retrieval.priors import prior, wants_tests
 from graphrag.retrieval.rows import load_candidates
 
 EF_SEARCH = 100
 EF_SEARCH_MAX = 1000
-# Rows of each full-text match set that get ranked: bounds ts_rank's cost when a query
-# word is very common. Sample repositories never reach it.
-TEXT_MATCH_CAP = 1000
-
-_WORD = re.compile(r"[A-Za-z0-9]+")
-_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
-
-
-def query_terms(query: str) -> list[str]:
-    """Lower-cased words of the query, identifiers also split into their parts
-    (``getUserName`` -> getusername, get, user, name), first occurrence order."""
-    terms: list[str] = []
-    for word in _WORD.findall(query):
-        for term in (word, *_CAMEL.findall(word)):
-            t = term.lower()
-            if t not in terms:
-                terms.append(t)
-    return terms
-
-
 def resolve_apps(conn: Connection, names: Sequence[str]) -> dict[int, str]:
     """Application ids by name; an unknown name is a user error."""
     if not names:
@@ -124,58 +106,47 @@ def vector_candidates(conn: Connection, app_ids: list[int], vector: np.ndarray,
 
 def text_candidates(conn: Connection, app_ids: list[int], query: str,
                     options: SearchOptions) -> list[tuple[int, float]]:
-    """(chunk id, ts_rank) best first. Chunks with every query word and chunks with any
-    of them are both candidates (a question rarely has all its words in one chunk)."""
-    terms = query_terms(query)
-    if not terms:
-        return []
-    where, params = filter_sql(app_ids, options)
-    params.update(orq=" | ".join(terms), andq=" & ".join(terms), cap=TEXT_MATCH_CAP,
-                  lim=options.candidates)
-    sql = f"""
-        WITH q AS (SELECT to_tsquery('english', :orq) AS oq, to_tsquery('english', :andq) AS aq),
-        cand AS (
-            (SELECT c.id FROM chunks c JOIN nodes n ON n.id = c.node_id, q
-              WHERE {where} AND c.content_tsv @@ q.aq LIMIT :cap)
-            UNION
-            (SELECT c.id FROM chunks c JOIN nodes n ON n.id = c.node_id, q
-              WHERE {where} AND c.content_tsv @@ q.oq LIMIT :cap)
-        )
-        SELECT c.id, ts_rank(c.content_tsv, q.oq, 1) AS score
-          FROM cand JOIN chunks c ON c.id = cand.id, q
-         ORDER BY score DESC, c.id LIMIT :lim
-    """
-    return [(int(r.id), float(r.score)) for r in conn.execute(text(sql), params)]
+    """(chunk id, BM25 score) best first (:mod:`graphrag.retrieval.bm25`)."""
+    return bm25_candidates(conn, app_ids, query, options)
 
 
 def rank_candidates(mode: str, vec: list[tuple[int, float]], txt: list[tuple[int, float]],
-                    details: dict[int, Candidate]) -> list[Candidate]:
-    """Best-first candidates with their mode's score (fused and boosted for hybrid)."""
+                    details: dict[int, Candidate], query: str = "",
+                    options: SearchOptions | None = None) -> list[Candidate]:
+    """Best-first candidates with their mode's score: similarity (vector), BM25 (text) or
+    weighted reciprocal rank fusion with the PageRank boost (hybrid), each times the
+    candidate's prior (:mod:`graphrag.retrieval.priors`) unless priors are off."""
     if mode == "vector":
         scored = vec
     elif mode == "text":
         scored = txt
     else:
-        fused = rrf([[i for i, _ in vec], [i for i, _ in txt]])
+        fused = rrf([[i for i, _ in vec], [i for i, _ in txt]],
+                    weights=(VECTOR_WEIGHT, TEXT_WEIGHT))
         scored = [(i, s * pagerank_factor(details[i].rank_boost))
                   for i, s in fused.items() if i in details]
+    use_priors = options is None or options.priors
+    tests_wanted = wants_tests(query, options or SearchOptions())
     out = []
     for chunk_id, score in scored:
         if chunk_id in details:
-            details[chunk_id].score = score
-            out.append(details[chunk_id])
+            cand = details[chunk_id]
+            cand.score = score * prior(cand, tests_wanted) if use_priors else score
+            out.append(cand)
     # Stable sort: equal scores keep their list order, then the smaller id.
     out.sort(key=lambda c: (-c.score, c.id))
     return out
 
 
-def _search_one(conn: Connection, apps: dict[int, str], vector: np.ndarray | None,
-                txt: list[tuple[int, float]], options: SearchOptions) -> list[dict[str, Any]]:
+def _search_one(conn: Connection, apps: dict[int, str], query: str,
+                vector: np.ndarray | None, txt: list[tuple[int, float]],
+                options: SearchOptions) -> list[dict[str, Any]]:
     app_ids = list(apps)
     vec = (vector_candidates(conn, app_ids, vector, options)
            if options.needs_vectors and vector is not None else [])
     details = load_candidates(conn, apps, list(dict.fromkeys([i for i, _ in vec + txt])))
-    top = collapse(rank_candidates(options.mode, vec, txt, details))[: options.top_k]
+    ranked = rank_candidates(options.mode, vec, txt, details, query, options)
+    top = collapse(ranked)[: options.top_k]
     if "calls" in options.expand:
         top = top + expand_calls(conn, apps, top)
     return [hit_dict(c) for c in top]
@@ -216,6 +187,8 @@ def search_many(engine: Engine, app_names: Sequence[str], queries: Sequence[str]
     t0 = time.perf_counter()
     with engine.connect() as conn:
         apps = resolve_apps(conn, app_names)
+        if options.needs_vectors and embedder is not None:
+            require_model(conn, apps, embedder.name)  # never compare two models' vectors
     with ThreadPoolExecutor(max_workers=1) as pool:
         text_future = pool.submit(_text_lists, engine, list(apps), queries, options)
         t1 = time.perf_counter()
@@ -228,7 +201,7 @@ def search_many(engine: Engine, app_names: Sequence[str], queries: Sequence[str]
         if options.needs_vectors:
             set_ef_search(conn, options)
         for query, vector, txt in zip(queries, vectors, text_lists, strict=True):
-            hits = _search_one(conn, apps, vector, txt, options)
+            hits = _search_one(conn, apps, query, vector, txt, options)
             results.append(SearchResult(query, options.mode, hits))
     total_ms = (time.perf_counter() - t0) * 1000 / max(len(queries), 1)
     for result in results:

@@ -16,8 +16,9 @@ from typing import Any
 import numpy as np
 from sqlalchemy import Connection, Engine, text
 
+from graphrag.db.vectors import require_model
+from graphrag.embedding import Embedder, vector_literal
 from graphrag.errors import InvalidInput
-from graphrag.pipeline.embedder import Embedder, vector_literal
 from graphrag.retrieval.filters import filter_sql, validate
 from graphrag.retrieval.model import SearchOptions, SearchResult, hit_dict
 from graphrag.retrieval.rows import load_candidates
@@ -96,6 +97,7 @@ def search_sentences(engine: Engine, app_names: Sequence[str], query: str,
     embed_ms = (time.perf_counter() - t0) * 1000
     with engine.begin() as conn:
         apps = resolve_apps(conn, app_names)
+        require_model(conn, apps, embedder.name)  # never compare two models' vectors
         set_ef_search(conn, options)
         t1 = time.perf_counter()
         hits = _search_one(conn, apps, query, vector, options)

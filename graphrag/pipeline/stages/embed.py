@@ -1,47 +1,96 @@
 """embed: one normalized vector per chunk, encoded a whole batch at a time.
 
-The embedding input is composed, in this order, of (empty parts left out, blank line
-between parts)::
+What the vector reads was chosen by measurement on ``benchmarks/retrieval.py`` (natural
+language questions against real code bases): the model reads at most 256 tokens, so
+every token of boilerplate crowds out code. A CODE chunk of a code node is embedded as::
 
-    <title>                      e.g. the fqn `app.users.UserService.get_user`
-    <section path, joined by " > ">
-    <summary>                    explain_md (summarize stage), when there is one
-    <content>                    code snippet or rendered documentation
+    <kind> <Owner.name> (<name split into words>)     e.g. "method MultiDict.getList (get list)"
+    <first sentence of the node's doc comment>         when it has one
+    <summary>                                          only when an LLM wrote it
+    <code>
 
-The title and section path come first so that short chunks are found by name; the
-summary precedes the code because the model reads at most 256 tokens and truncates the
-rest. ``embed_input_hash`` = sha256 of (model name, input): when it equals the stored
-value and the chunk already has a vector, the stage skips the chunk (no encode).
-Fills ``emb`` (unit norm), ``embed_model``, ``embed_ts`` and ``embed_input_hash``.
+The header names the symbol in words the model knows (camelCase and snake_case split);
+the structural summary ("Method x of class Y ... Called by: ...") is left out: it
+repeats the code's names and lists callers and callees that say little about what the
+code does, and it cost ranking quality when it was embedded. Every other chunk (doc
+chunks, document pages and sections) is embedded as title, section path, summary and
+content, in that order.
+
+``embed_input_hash`` = sha256 of (model identity, input): when it equals the stored value
+and the chunk already has a vector, the stage skips the chunk (no encode). Fills ``emb``
+(unit norm), ``embed_model`` (the model's identity: name, backend and hash, see
+:mod:`graphrag.embedding`), ``embed_ts`` and ``embed_input_hash``. The model and its
+batching (by similar length) are :mod:`graphrag.embedding`'s; a model of another
+dimension than the vector columns is handled by :func:`graphrag.db.vectors.ensure_dimension`.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
 import numpy as np
 
+from graphrag.db.vectors import ensure_dimension
+from graphrag.embedding import Embedder, get_embedder, model_identity, vector_literal
 from graphrag.errors import EnvironmentProblem
-from graphrag.pipeline.embedder import (
-    Embedder,
-    check_dimension,
-    get_embedder,
-    model_location,
-    vector_literal,
+from graphrag.pipeline.model import (
+    NodeInfo,
+    Stage,
+    StageContext,
+    StageResult,
+    WorkItem,
+    record_failure,
 )
-from graphrag.pipeline.model import Stage, StageContext, StageResult, WorkItem, record_failure
-from graphrag.pipeline.text import sha256_hex
+from graphrag.pipeline.text import clean_doc_comment, sha256_hex, words_of
+
+# Node kinds whose CODE chunks get the code layout (documents keep the general one).
+CODE_NODE_KINDS = frozenset({
+    "FILE", "MODULE", "CLASS", "INTERFACE", "ENUM", "OBJECT", "FUNCTION", "METHOD",
+    "CONSTRUCTOR", "ENDPOINT", "FIELD",
+})
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s")
+
+
+def first_sentence(doc: str | None) -> str:
+    """The first sentence of a doc comment's first paragraph, on one line."""
+    text = clean_doc_comment(doc)
+    if not text:
+        return ""
+    paragraph = re.split(r"\n\s*\n", text, maxsplit=1)[0]
+    flat = " ".join(paragraph.split())
+    return _SENTENCE_END.split(flat, maxsplit=1)[0]
+
+
+def code_header(node: NodeInfo) -> str:
+    """``<kind> <Owner.name> (<words>)``: the symbol as a reader would name it."""
+    name = node.name or (node.fqn or "").rsplit(".", 1)[-1]
+    owner = (node.parent_fqn or "").rsplit(".", 1)[-1] if node.parent_kind in (
+        "CLASS", "INTERFACE", "ENUM", "OBJECT") else ""
+    shown = f"{owner}.{name}" if owner else name
+    words = " ".join(words_of(owner, name))
+    return f"{node.kind.lower()} {shown} ({words})" if words else f"{node.kind.lower()} {shown}"
 
 
 def embed_input(item: WorkItem) -> str:
     """The text embedded for a chunk (see the module docstring)."""
-    parts = [
-        item.row.get("title") or item.node.fqn or "",
-        " > ".join(item.row.get("section_path") or []),
-        item.get("explain_md") or "",
-        item.get("content") or "",
-    ]
+    summary = item.get("explain_md") or ""
+    if item.row.get("source") == "code" and item.node.kind in CODE_NODE_KINDS:
+        quality = item.get("explain_quality") or {}
+        parts = [
+            code_header(item.node),
+            first_sentence(item.node.doc_comment),
+            summary if quality.get("method") == "llm" else "",
+            item.get("content") or "",
+        ]
+    else:
+        parts = [
+            item.row.get("title") or item.node.fqn or "",
+            " > ".join(item.row.get("section_path") or []),
+            summary,
+            item.get("content") or "",
+        ]
     return "\n\n".join(p.strip() for p in parts if p and p.strip())
 
 
@@ -57,14 +106,20 @@ def _store(item: WorkItem, embedder: Embedder, digest: str, vector: np.ndarray,
     item.set("embed_input_hash", digest)
 
 
+def run_embedder(ctx: StageContext) -> Embedder:
+    """The run's embedder (loaded once), the vector columns fitted to its dimension."""
+    model = ctx.resource("embedder", lambda: get_embedder(ctx.settings))
+    ctx.resource("embedder_checked",
+                 lambda: ensure_dimension(ctx.engine, model.name, model.dim) or True)
+    return model
+
+
 class EmbedStage(Stage):
     name = "embed"
 
     def embedder(self, ctx: StageContext) -> Embedder:
         """The run's embedder, its dimension checked against ``chunks.emb`` once."""
-        model = ctx.resource("embedder", lambda: get_embedder(ctx.settings))
-        ctx.resource("embedder_checked", lambda: check_dimension(ctx.engine, model) or True)
-        return model
+        return run_embedder(ctx)
 
     def process(self, item: WorkItem, prepared: object, ctx: StageContext) -> None:
         raise NotImplementedError("embed runs whole batches")  # see run()
@@ -93,7 +148,9 @@ class EmbedStage(Stage):
     def _model_name(self, ctx: StageContext) -> str:
         """The embedder's name, without loading the model when an injected one exists."""
         loaded = ctx.peek("embedder")
-        return loaded.name if loaded is not None else model_location(ctx.settings)[1]
+        if loaded is not None:
+            return loaded.name
+        return ctx.resource("embed_model_identity", lambda: model_identity(ctx.settings))
 
     def _encode(self, embedder: Embedder, texts: list[str],
                 todo: list[tuple[WorkItem, str]], result: StageResult

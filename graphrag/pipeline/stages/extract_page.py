@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from graphrag.pipeline.embedder import count_tokens, get_tokenizer
+from graphrag.embedding import count_tokens, get_tokenizer
 from graphrag.pipeline.model import Stage, StageContext, StageFailure, WorkItem
 from graphrag.pipeline.text import sha256_hex
 

@@ -17,9 +17,10 @@ from collections.abc import Sequence
 
 from sqlalchemy import text
 
+from graphrag.embedding import count_tokens, get_tokenizer, vector_literal
 from graphrag.errors import EnvironmentProblem
-from graphrag.pipeline.embedder import count_tokens, get_embedder, get_tokenizer, vector_literal
 from graphrag.pipeline.model import Stage, StageContext, StageResult, WorkItem, record_failure
+from graphrag.pipeline.stages.embed import run_embedder
 
 PIECE_TOKENS = 150
 OVERLAP_TOKENS = 50
@@ -99,7 +100,7 @@ class SplitSentencesStage(Stage):
                 if stored.get((cid, i)) != t]
         vectors = []
         if todo:
-            embedder = ctx.resource("embedder", lambda: get_embedder(ctx.settings))
+            embedder = run_embedder(ctx)
             try:
                 vectors = list(embedder.encode([t for _, _, t in todo]))
             except EnvironmentProblem:

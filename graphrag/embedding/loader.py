@@ -1,0 +1,51 @@
+"""The process-wide embedder for the configured model and backend.
+
+``GRAPHRAG_EMBED_BACKEND`` selects ``onnx-int8`` (default), ``onnx`` (fp32) or ``torch``.
+The ONNX backends export the model on first use (once per model and export settings,
+see :mod:`graphrag.embedding.export`) and from then on load in a fraction of a second
+without torch."""
+
+from __future__ import annotations
+
+import threading
+
+from graphrag.config import Settings
+from graphrag.embedding.base import Embedder
+from graphrag.embedding.model_files import ModelSpec, model_spec, models_dir
+from graphrag.embedding.onnx_backend import OnnxEmbedder, usable_cores
+
+_lock = threading.Lock()
+_loaded: dict[tuple[str, str, str, int], Embedder] = {}
+
+
+def embed_threads(settings: Settings) -> int:
+    """Intra-op threads for bulk encoding: the setting, else one per usable core."""
+    return settings.embed_threads if settings.embed_threads > 0 else usable_cores()
+
+
+def model_identity(settings: Settings) -> str:
+    """The ``embed_model`` the configured model and backend write, without loading it."""
+    return model_spec(settings).identity
+
+
+def load_embedder(spec: ModelSpec, settings: Settings) -> Embedder:
+    """A new embedder for ``spec`` (exporting first for ONNX backends)."""
+    if spec.backend == "torch":
+        from graphrag.embedding.torch_backend import load_torch_embedder
+
+        return load_torch_embedder(str(spec.path), spec.identity)
+    from graphrag.embedding.export import ensure_export
+
+    folder = ensure_export(spec, models_dir(settings))
+    return OnnxEmbedder(spec.identity, folder, spec.backend, embed_threads(settings))
+
+
+def get_embedder(settings: Settings) -> Embedder:
+    """The process-wide embedder for these settings (loaded on first call)."""
+    spec = model_spec(settings)
+    key = (str(spec.path), spec.backend, spec.model_hash, embed_threads(settings))
+    with _lock:
+        embedder = _loaded.get(key)
+        if embedder is None:
+            embedder = _loaded[key] = load_embedder(spec, settings)
+        return embedder

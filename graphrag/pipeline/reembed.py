@@ -1,0 +1,59 @@
+"""Re-embed an application in place with the configured model and backend.
+
+Used after changing ``GRAPHRAG_MODEL_PATH`` or ``GRAPHRAG_EMBED_BACKEND`` (the pipeline
+also re-embeds by itself on its next run; ``reembed`` does only that, now). When the
+model's dimension differs from the vector columns', the columns and their HNSW indexes
+are changed first: they are shared by all applications, so every other application's
+vectors are cleared too and its chunks queued for the embed stages (listed in the
+result; run ``graphrag reembed`` or ``graphrag pipeline run`` for each)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import Engine
+
+from graphrag.config import Settings
+from graphrag.db.apps import get_app
+from graphrag.db.vectors import EMBED_STAGES, column_dimension, set_dimension, switch_model
+from graphrag.embedding import Embedder, get_embedder
+from graphrag.pipeline.runner import PipelineStats, Progress, run_pipeline
+
+
+@dataclass
+class ReembedResult:
+    """What ``reembed`` did: the model, dimensions before/after, who lost vectors."""
+
+    app: str
+    model: str
+    dim: int
+    previous_dim: int | None
+    queued: int
+    stats: PipelineStats
+    cleared_apps: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"app": self.app, "model": self.model, "dim": self.dim,
+                "previous_dim": self.previous_dim, "queued": self.queued,
+                "cleared_apps": self.cleared_apps, "pipeline": self.stats.to_dict()}
+
+
+def reembed(engine: Engine, settings: Settings, app_name: str,
+            progress: Progress | None = None, embedder: Embedder | None = None,
+            batch_size: int = 128) -> ReembedResult:
+    """Every chunk (and sentence piece) of ``app_name`` embedded again by the configured
+    model (``embedder`` replaces it in tests); the vector columns follow its dimension."""
+    with engine.connect() as conn:
+        app = get_app(conn, app_name)
+        previous = column_dimension(conn)
+    model = embedder or get_embedder(settings)
+    queued = switch_model(engine, app.id, model.name, force=True)
+    # Then the columns (clearing the other applications' vectors when the dimension
+    # changes); the pipeline run records the model for the application again.
+    cleared = set_dimension(engine, model.dim) if previous != model.dim else []
+    stats = run_pipeline(engine, settings, app_name, stages=list(EMBED_STAGES),
+                         progress=progress, embedder=model, batch_size=batch_size)
+    return ReembedResult(app=app_name, model=model.name, dim=model.dim, previous_dim=previous,
+                         queued=queued, stats=stats,
+                         cleared_apps=[a for a in cleared if a != app_name])

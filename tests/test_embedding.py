@@ -1,0 +1,230 @@
+"""The embedding package: ONNX export cache, backends against torch, batching, model
+identity in the database (a backend change re-embeds, a query never mixes models), a
+model of another dimension, and a search path that never imports torch."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
+
+from graphrag.config import load_settings
+from graphrag.db.engine import get_engine
+from graphrag.db.vectors import column_dimension
+from graphrag.embedding import export, get_embedder, load_embedder, model_spec
+from graphrag.embedding.onnx_backend import length_batches
+from graphrag.errors import ModelMismatch
+from graphrag.pipeline import run_pipeline
+from graphrag.pipeline.reembed import reembed
+from graphrag.retrieval import SearchOptions, search
+from tests.conftest import REPO_ROOT, run_cli
+from tests.pipeline_seed import seed_users_app
+from tests.tiny_model import build_tiny_model
+
+TEXTS = [
+    "how is a user loaded by its id",
+    "def get_user(self, user_id: int) -> User:\n    return self.repo.find_by_id(user_id)",
+    "Sum the invoice line items and add the sales tax.",
+    "public void cancelOrder(Order order) { payments.refund(order.getPaymentId()); }",
+]
+
+
+@pytest.fixture(scope="module")
+def tiny_model(tmp_path_factory) -> Path:
+    return build_tiny_model(tmp_path_factory.mktemp("models") / "tiny-32", dim=32)
+
+
+def _cos(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return (a * b).sum(axis=1)
+
+
+# -- pure ---------------------------------------------------------------------------------
+
+def test_length_batches_sort_by_length_and_respect_both_limits() -> None:
+    lengths = np.array([5, 200, 7, 256, 6, 100, 8, 255, 9, 5] * 10)
+    batches = length_batches(lengths, max_batch=8, batch_tokens=1024)
+    flat = np.concatenate(batches)
+    assert sorted(flat.tolist()) == list(range(len(lengths)))  # every text exactly once
+    assert lengths[flat].tolist() == sorted(lengths.tolist())  # similar lengths together
+    for batch in batches:
+        assert len(batch) <= 8 and len(batch) * lengths[batch].max() <= 1024
+    # padding waste: each batch's texts are within the batch's own length range
+    assert sum(int(lengths[b].max()) * len(b) for b in batches) < 1.1 * lengths.sum()
+
+
+# -- backends and export cache -----------------------------------------------------------
+
+def test_onnx_backends_agree_with_torch_on_the_shipped_model() -> None:
+    settings = load_settings()
+    vectors = {}
+    for backend in ("torch", "onnx", "onnx-int8"):
+        spec = model_spec(settings.with_overrides(embed_backend=backend))
+        vectors[backend] = load_embedder(spec, settings).encode(TEXTS)
+        assert vectors[backend].shape == (len(TEXTS), 384)
+        assert np.allclose(np.linalg.norm(vectors[backend], axis=1), 1.0, atol=1e-5)
+    assert _cos(vectors["onnx"], vectors["torch"]).min() > 0.999
+    assert _cos(vectors["onnx-int8"], vectors["torch"]).min() > 0.99
+    # fp32: batching does not change a vector (one text alone equals its row in a batch);
+    # int8: activation scales are computed per batch, so batch-mates move it a little
+    for backend, floor in (("onnx", 0.9999), ("onnx-int8", 0.99)):
+        embedder = get_embedder(settings.with_overrides(embed_backend=backend))
+        alone = embedder.encode([TEXTS[1]])[0]
+        assert float(alone @ embedder.encode(TEXTS)[1]) > floor
+
+
+def test_export_is_reused_and_a_changed_source_exports_again(
+        tiny_model: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    models = tmp_path / "models"
+    monkeypatch.setenv("GRAPHRAG_MODELS_DIR", str(models))
+    settings = load_settings().with_overrides(model_path=str(tiny_model))
+    exports: list[Path] = []
+    real_export = export._export
+    monkeypatch.setattr(export, "_export",
+                        lambda spec, out: (exports.append(out), real_export(spec, out)))
+
+    spec = model_spec(settings)
+    first = load_embedder(spec, settings)
+    assert len(exports) == 1 and first.dim == 32
+    folder = export.export_folder(spec, models)
+    assert sorted(p.name for p in folder.iterdir()) == [
+        "meta.json", "model.int8.onnx", "model.onnx", "tokenizer.json"]
+    assert json.loads((folder / "meta.json").read_text())["max_seq_length"] == 128
+    again = load_embedder(model_spec(settings), settings)  # a new process would do this
+    assert len(exports) == 1 and again.name == first.name
+    assert np.allclose(again.encode(TEXTS), first.encode(TEXTS))
+
+    # the weights change (same folder): new hash, new export, new identity
+    build_tiny_model(tiny_model, dim=32, seed=1)
+    changed = model_spec(settings)
+    assert changed.source_hash != spec.source_hash and changed.identity != spec.identity
+    load_embedder(changed, settings)
+    assert len(exports) == 2 and export.export_folder(changed, models) != folder
+
+
+# -- model identity in the database -------------------------------------------------------
+
+@pytest.fixture
+def settings(db_url: str):
+    return load_settings().with_overrides(database_url=db_url)
+
+
+def test_a_backend_change_re_embeds_and_queries_never_mix(engine, settings, app_name,
+                                                         tmp_path: Path) -> None:
+    seed_users_app(engine, app_name, tmp_path / "repo")
+    int8 = settings.with_overrides(embed_backend="onnx-int8")
+    fp32 = settings.with_overrides(embed_backend="onnx")
+    first = run_pipeline(engine, int8, app_name)
+    embedded = first.stages["embed"]["done"]
+    assert embedded > 0
+
+    def models() -> set[str]:
+        with engine.connect() as conn:
+            return set(conn.execute(text(
+                "SELECT embed_model FROM chunks c JOIN applications a"
+                " ON a.id = c.application_id WHERE a.name = :n AND emb IS NOT NULL"),
+                {"n": app_name}).scalars())
+
+    assert models() == {get_embedder(int8).name}
+    # unchanged settings: nothing to do
+    assert run_pipeline(engine, int8, app_name).stages.get("embed") is None
+
+    # the fp32 process refuses to compare its query vectors with int8 vectors ...
+    with pytest.raises(ModelMismatch, match=r"was embedded with .*onnx-int8.* reembed"):
+        search(engine, [app_name], "load a user", SearchOptions(), get_embedder(fp32))
+    # ... text search needs no vectors and still works
+    assert search(engine, [app_name], "user", SearchOptions(mode="text")).hits
+
+    # the next pipeline run under fp32 re-embeds every chunk, never mixing
+    second = run_pipeline(engine, fp32, app_name)
+    assert second.stages["embed"]["done"] == embedded
+    assert models() == {get_embedder(fp32).name}
+    hits = search(engine, [app_name], "load a user by id", SearchOptions(mode="vector"),
+                  get_embedder(fp32)).hits
+    assert hits
+    with pytest.raises(ModelMismatch):
+        search(engine, [app_name], "load a user", SearchOptions(), get_embedder(int8))
+
+
+@pytest.fixture
+def fresh_engine(db_url: str):
+    """A database of its own: changing the vector dimension touches every application."""
+    name = f"graphrag_dim_{abs(hash(db_url)) % 10_000}"
+    admin = create_engine(make_url(db_url), isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'DROP DATABASE IF EXISTS "{name}"'))
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    url = make_url(db_url).set(database=name).render_as_string(hide_password=False)
+    engine = get_engine(load_settings().with_overrides(database_url=url))
+    yield engine, url
+    engine.dispose()
+    with admin.connect() as conn:
+        conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    admin.dispose()
+
+
+def test_reembed_follows_a_model_of_another_dimension(fresh_engine, tiny_model: Path,
+                                                      tmp_path: Path) -> None:
+    engine, url = fresh_engine
+    base = load_settings().with_overrides(database_url=url)
+    seed_users_app(engine, "keep", tmp_path / "keep")
+    seed_users_app(engine, "code", tmp_path / "code")
+    run_pipeline(engine, base, "keep")
+    run_pipeline(engine, base, "code")
+    with engine.connect() as conn:
+        assert column_dimension(conn) == 384 and column_dimension(conn, "sentences") == 384
+
+    # the team's own model: 32-d; the CLI switches the columns and re-embeds `code`
+    res = run_cli("reembed", "--app", "code", "--json",
+                  env={"GRAPHRAG_DATABASE_URL": url, "GRAPHRAG_MODEL_PATH": str(tiny_model)})
+    assert res.returncode == 0, res.stderr
+    out = json.loads(res.stdout)
+    assert out["dim"] == 32 and out["previous_dim"] == 384 and out["cleared_apps"] == ["keep"]
+    assert out["pipeline"]["stages"]["embed"]["done"] == out["queued"] > 0
+    assert res.stderr == ""  # --json: no notice, no progress
+
+    with engine.connect() as conn:
+        assert column_dimension(conn) == 32 and column_dimension(conn, "sentences") == 32
+        per_app = dict(conn.execute(text(
+            "SELECT a.name, count(c.emb) FROM applications a JOIN chunks c"
+            " ON c.application_id = a.id GROUP BY a.name")).all())
+        indexes = set(conn.execute(text(
+            "SELECT indexname FROM pg_indexes WHERE indexdef LIKE '%hnsw%'")).scalars())
+    assert per_app["code"] == out["queued"] and per_app["keep"] == 0
+    assert indexes == {"ix_chunks_emb", "ix_sentences_emb"}
+
+    tiny = base.with_overrides(model_path=str(tiny_model))
+    hits = search(engine, ["code"], "user name", SearchOptions(mode="vector"),
+                  get_embedder(tiny)).hits
+    assert hits and all(h["score"] is not None for h in hits)
+    # `keep` lost its vectors; its next pipeline run embeds it with the 32-d model
+    assert run_pipeline(engine, tiny, "keep").stages["embed"]["done"] == per_app["code"]
+    # and the library call reports the switch the same way
+    result = reembed(engine, base, "keep")
+    assert (result.previous_dim, result.dim, result.cleared_apps) == (32, 384, ["code"])
+
+
+def test_search_never_imports_torch_or_transformers(engine, settings, app_name,
+                                                    tmp_path: Path) -> None:
+    seed_users_app(engine, app_name, tmp_path / "repo")
+    run_pipeline(engine, settings, app_name)  # the export, if any, happened here
+    driver = (
+        "import sys, json, atexit\n"
+        "heavy = ('torch', 'transformers', 'sentence_transformers')\n"
+        "atexit.register(lambda: print('LOADED=' + json.dumps("
+        "[m for m in heavy if m in sys.modules]), file=sys.stderr))\n"
+        "sys.argv = ['graphrag'] + sys.argv[1:]\n"
+        "from graphrag.cli.main import main\n"
+        "main()\n")
+    for args in (["search", "load a user by id", "--app", app_name, "--json"],
+                 ["search", "user", "--app", app_name, "--mode", "vector"],
+                 ["context", "--query", "load a user", "--app", app_name]):
+        res = subprocess.run([sys.executable, "-c", driver, *args], capture_output=True,
+                             text=True, cwd=REPO_ROOT, timeout=120)
+        assert res.returncode == 0, res.stderr
+        assert res.stderr.strip().splitlines()[-1] == "LOADED=[]", (args, res.stderr)
