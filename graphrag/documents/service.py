@@ -121,10 +121,11 @@ def _claim(conn: Connection, app_id: int, request: DocumentRequest, sha: str, si
         return _Target(doc_id, filename, name, None, False, replaced)
     alias_of = _name(existing) if _name(existing) != name else None
     if alias_of:
-        # Only the name is recorded: the metadata given with the copy (e.g. a repository
-        # origin for an uploaded document) must not change what the document is.
         store.add_alias(conn, existing.id, name)
-    else:
+    if not (alias_of and source_path):
+        # Metadata, category and tags given with an upload apply to the document; a
+        # repository copy only adds its path (its ``origin`` must not turn an uploaded
+        # document into a repository one, which the vanished-file sweep would delete).
         store.update_document(conn, existing.id, sha=sha, size=size,
                               metadata=request.metadata, category=request.category,
                               tags=request.tags)
