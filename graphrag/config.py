@@ -8,12 +8,45 @@ from pathlib import Path
 
 import platformdirs
 
+from graphrag.errors import ConfigurationError
+
 EMBED_DIM = 384
 
 
-def _env_int(name: str, default: int) -> int:
-    value = os.environ.get(name)
-    return int(value) if value else default
+def _env_int(name: str, default: int, minimum: int = 0) -> int:
+    """An integer setting from the environment; a malformed value is a one-line error."""
+    value = (os.environ.get(name) or "").strip()
+    if not value:
+        return default
+    try:
+        number = int(value.replace("_", ""))
+    except ValueError:
+        raise ConfigurationError(f"{name}={value!r} is not a whole number") from None
+    if number < minimum:
+        raise ConfigurationError(f"{name}={value!r} must be at least {minimum}")
+    return number
+
+
+def _env_float(name: str, default: float, minimum: float = 0.0) -> float:
+    value = (os.environ.get(name) or "").strip()
+    if not value:
+        return default
+    try:
+        number = float(value)
+    except ValueError:
+        raise ConfigurationError(f"{name}={value!r} is not a number") from None
+    if not number >= minimum or number == float("inf"):
+        raise ConfigurationError(f"{name}={value!r} must be a finite number >= {minimum}")
+    return number
+
+
+def _home() -> Path:
+    """``GRAPHRAG_HOME`` (or the platform's user data folder); it must be a folder."""
+    raw = os.environ.get("GRAPHRAG_HOME") or platformdirs.user_data_dir("graphrag")
+    home = Path(raw).expanduser()
+    if home.exists() and not home.is_dir():
+        raise ConfigurationError(f"GRAPHRAG_HOME={str(home)!r} is not a folder")
+    return home
 
 
 @dataclass(frozen=True)
@@ -27,6 +60,8 @@ class Settings:
     embed_threads: int = 0  # 0 = one per usable core
     max_file_bytes: int = 1024 * 1024
     max_upload_bytes: int = 100 * 1024 * 1024
+    # decompressed size of a DOCX package (zip bombs); python-docx holds every part
+    max_unzipped_bytes: int = 100 * 1024 * 1024
     llm_base_url: str | None = None
     llm_model: str | None = None
     llm_api_key: str | None = field(default=None, repr=False)
@@ -50,22 +85,24 @@ class Settings:
 
 
 def load_settings() -> Settings:
-    """Read settings from the environment."""
-    home = os.environ.get("GRAPHRAG_HOME") or platformdirs.user_data_dir("graphrag")
+    """Read settings from the environment; a malformed value is a
+    :class:`~graphrag.errors.ConfigurationError` naming the variable (exit 3)."""
     return Settings(
-        home=Path(home).expanduser(),
+        home=_home(),
         database_url=os.environ.get("GRAPHRAG_DATABASE_URL") or None,
         model_path=os.environ.get("GRAPHRAG_MODEL_PATH") or None,
         embed_backend=os.environ.get("GRAPHRAG_EMBED_BACKEND") or "onnx-int8",
         embed_threads=_env_int("GRAPHRAG_EMBED_THREADS", 0),
-        max_file_bytes=_env_int("GRAPHRAG_MAX_FILE_BYTES", 1024 * 1024),
-        max_upload_bytes=_env_int("GRAPHRAG_MAX_UPLOAD_BYTES", 100 * 1024 * 1024),
+        max_file_bytes=_env_int("GRAPHRAG_MAX_FILE_BYTES", 1024 * 1024, minimum=1),
+        max_upload_bytes=_env_int("GRAPHRAG_MAX_UPLOAD_BYTES", 100 * 1024 * 1024, minimum=1),
+        max_unzipped_bytes=_env_int("GRAPHRAG_MAX_UNZIPPED_BYTES", 100 * 1024 * 1024,
+                                    minimum=1),
         llm_base_url=os.environ.get("GRAPHRAG_LLM_BASE_URL") or None,
         llm_model=os.environ.get("GRAPHRAG_LLM_MODEL") or None,
         llm_api_key=os.environ.get("GRAPHRAG_LLM_API_KEY") or None,
-        llm_timeout=float(os.environ.get("GRAPHRAG_LLM_TIMEOUT") or 60.0),
+        llm_timeout=_env_float("GRAPHRAG_LLM_TIMEOUT", 60.0, minimum=0.001),
         llm_retries=_env_int("GRAPHRAG_LLM_RETRIES", 2),
-        llm_concurrency=_env_int("GRAPHRAG_LLM_CONCURRENCY", 4),
+        llm_concurrency=_env_int("GRAPHRAG_LLM_CONCURRENCY", 4, minimum=1),
         workers=_env_int("GRAPHRAG_WORKERS", 0),
         file_timeout=float(os.environ.get("GRAPHRAG_FILE_TIMEOUT") or 60.0),
         max_nesting=_env_int("GRAPHRAG_MAX_NESTING", 200),

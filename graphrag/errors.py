@@ -9,7 +9,8 @@
     │   ├── InvalidPattern   (include/exclude glob; exit 2 like any usage error)
     │   └── MassDeleteRefused (a run would remove most of an application's files)
     └── EnvironmentProblem   exit 3: the machine is not ready
-        ├── DatabaseUnavailable
+        ├── ConfigurationError  (a malformed GRAPHRAG_* variable, a bad database URL)
+        ├── DatabaseUnavailable (unreachable, lost mid-run, no pgvector, unknown schema)
         ├── ModelUnavailable
         └── ModelMismatch    (an application's vectors come from another model)
 
@@ -69,6 +70,10 @@ class EnvironmentProblem(GraphragError):
     """The machine is not ready: database unreachable, model missing (exit 3)."""
 
     exit_code = 3
+
+
+class ConfigurationError(EnvironmentProblem):
+    """A setting from the environment (``GRAPHRAG_*``) or a database URL is malformed."""
 
 
 class DatabaseUnavailable(EnvironmentProblem):

@@ -16,6 +16,7 @@ from sqlalchemy import Connection, Engine, text
 from graphrag.chunking.orchestrator import ChunkStats, build_chunks
 from graphrag.chunking.request import ChunkBuildRequest
 from graphrag.config import Settings
+from graphrag.db.apps import validate_app_name
 from graphrag.documents.service import finalize_documents
 from graphrag.graph.index import IndexStats, index_graph
 from graphrag.ingesting import index_repository_documents
@@ -64,6 +65,7 @@ def index_repository(
 
     Idempotent and incremental: an unchanged repository parses nothing, re-plans
     nothing and runs no stage."""
+    validate_app_name(app_name)  # before anything is scanned or written
     result: dict[str, Any] = {}
     relinked: list[int] = []
 

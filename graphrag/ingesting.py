@@ -16,8 +16,8 @@ from sqlalchemy import Engine, text
 from graphrag.chunking.orchestrator import build_chunks
 from graphrag.chunking.request import ChunkBuildRequest
 from graphrag.config import Settings
-from graphrag.db.apps import get_app
-from graphrag.documents.extract import validate_file
+from graphrag.db.apps import get_app, validate_app_name
+from graphrag.documents.extract import clean_text, validate_file
 from graphrag.documents.mentions import link_mentions
 from graphrag.documents.service import (
     DocumentRequest,
@@ -53,6 +53,7 @@ def ingest_files(engine: Engine, settings: Settings, app_name: str, paths: Seque
 
     Every file is validated before any is processed (a wrong type or size is a user error
     for the whole command); a corrupt file fails alone."""
+    validate_app_name(app_name)
     for path in paths:
         validate_file(path, settings.max_upload_bytes)
     requests = [DocumentRequest(Path(p), None, dict(metadata or {}), category, list(tags))
@@ -63,11 +64,21 @@ def ingest_files(engine: Engine, settings: Settings, app_name: str, paths: Seque
         if progress:
             progress("extract", n, len(requests))
     result: dict[str, Any] = {}
-    if any(p.status == "processing" for p in prepared):
+    # Also when every file was unchanged: a document a crashed run extracted but never
+    # chunked must get its chunks now, not be settled as indexed without them.
+    if any(p.status == "processing" for p in prepared) or _unsettled(engine, app_name):
         result["chunks"] = chunk_documents(engine, app_name)
     result["pipeline"] = _run_stages(engine, settings, app_name, progress, embedder)
     result["documents"] = _outcomes(engine, prepared, finalize_documents(engine, app_name))
     return result
+
+
+def _unsettled(engine: Engine, app_name: str) -> bool:
+    """Whether the application has documents still ``processing`` (a run was cut short)."""
+    with engine.connect() as conn:
+        return bool(conn.execute(text(
+            "SELECT 1 FROM documents d JOIN applications a ON a.id = d.application_id"
+            " WHERE a.name = :n AND d.status = 'processing' LIMIT 1"), {"n": app_name}).first())
 
 
 def _run_stages(engine: Engine, settings: Settings, app_name: str,
@@ -94,7 +105,8 @@ def _outcomes(engine: Engine, prepared: list[Prepared], settled: dict[int, str],
                     "changed": p.status != "unchanged", "error_message": r.error_message,
                     "page_count": r.page_count, "section_count": r.section_count,
                     "chunk_count": r.chunk_count, "sentence_count": r.sentence_count,
-                    "mentions": p.mentions, "stored_path": r.stored_path})
+                    "mentions": p.mentions, "stored_path": r.stored_path,
+                    "alias_of": p.alias_of})
     return out
 
 
@@ -133,10 +145,15 @@ def index_repository_documents(engine: Engine, settings: Settings, root: Path, a
     files = list(scan_documents(root, include=include, exclude=exclude))
     stats.scanned = len(files)
     known = _repository_documents(engine, app_name)
-    present = {f.rel_path for f in files}
+    present = {clean_text(f.rel_path) for f in files}
     gone = [doc_id for doc_id, source_path in known if source_path not in present]
     check_mass_delete(app_name, len(gone), len(known), settings.max_delete_share,
                       allow_mass_delete, what="repository documents")
+    # Vanished first: a moved file whose bytes equal a document that is gone becomes a new
+    # document under its new path (not an alias of a document about to be dropped).
+    for doc_id in gone:
+        delete_document(engine, app_name, doc_id)
+    stats.deleted = len(gone)
     for n, f in enumerate(files, start=1):
         if f.problem:  # a FIFO, a symlink loop, an unstorable name: never opened
             stats.skipped += 1
@@ -145,7 +162,7 @@ def index_repository_documents(engine: Engine, settings: Settings, root: Path, a
         req = DocumentRequest(f.abs_path, f.rel_path, {"origin": REPOSITORY_ORIGIN})
         try:
             outcome = prepare_document(engine, settings, app_name, req)
-        except InvalidInput as exc:  # too large, empty: skipped like an oversized source
+        except InvalidInput as exc:  # too large, empty, unreadable, not a regular file
             stats.skipped += 1
             stats.errors.append({"path": f.rel_path, "status": "skipped", "error": str(exc)})
             continue
@@ -159,9 +176,6 @@ def index_repository_documents(engine: Engine, settings: Settings, root: Path, a
             stats.prepared += 1
         if progress:
             progress("documents", n, len(files))
-    for doc_id in gone:
-        delete_document(engine, app_name, doc_id)
-    stats.deleted = len(gone)
     if graph_changed or stats.changed:
         with engine.begin() as conn:
             link_mentions(conn, get_app(conn, app_name).id)

@@ -72,7 +72,11 @@ def ingest_cmd(files: tuple[Path, ...], app_name: str, meta: str | None, categor
                      else f"{d['section_count'] or 0} sections")
             line = (f"{d['document_id']}\t{d['filename']}\t{d['status']}\t{units}"
                     f"\t{d['chunk_count'] or 0} chunks\t{d['sentence_count'] or 0} sentences")
-            click.echo(line + ("" if d["changed"] else "\t(unchanged)"))
+            if d.get("alias_of"):
+                line += f"\t(already ingested as {d['alias_of']})"
+            elif not d["changed"]:
+                line += "\t(unchanged)"
+            click.echo(line)
             if d["error_message"]:
                 click.echo(f"  {d['filename']}: {d['error_message']}", err=True)
     failed = sum(d["status"] == "failed" for d in docs)
@@ -133,10 +137,13 @@ def documents_segments(document_id: int, app_name: str, db_url: str | None,
                        as_json: bool) -> None:
     """A document's segments as LLM context: `[SEG={document_id}:{index}] text`."""
     from graphrag.db.apps import get_app
+    from graphrag.documents.store import get_document
 
     _, engine = engine_for(db_url)
     with engine.connect() as conn:
-        segments = load_segments(conn, get_app(conn, app_name).id, [document_id])
+        app_id = get_app(conn, app_name).id
+        get_document(conn, app_id, document_id)  # another application's id: exit 1
+        segments = load_segments(conn, app_id, [document_id])
     if as_json:
         print_json([{"segment_id": s.segment_id, "page_number": s.page_number,
                      "chunk_id": s.chunk_id, "text": s.content} for s in segments])

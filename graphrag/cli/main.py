@@ -8,6 +8,7 @@ commands need.
 from __future__ import annotations
 
 import importlib
+import logging
 import os
 import sys
 
@@ -50,10 +51,14 @@ def cli(debug: bool) -> None:
     """graphrag: code knowledge graphs and chunks for retrieval-augmented generation."""
     if debug:
         os.environ["GRAPHRAG_DEBUG"] = "1"
+        logging.basicConfig(level=logging.WARNING)  # library warnings on stderr too
 
 
 def main() -> None:
     """Console script: our own errors become one line on stderr and an exit code."""
+    # The driver logs e.g. "error ignored terminating <psycopg.Pipeline>" when the server
+    # vanished; without a handler Python prints it beside our one-line error.
+    logging.getLogger("psycopg").addHandler(logging.NullHandler())
     try:
         cli.main(standalone_mode=False)
     except click.exceptions.Abort:
@@ -69,4 +74,35 @@ def main() -> None:
         sys.exit(exc.exit_code)
     except BrokenPipeError:  # e.g. `graphrag search ... | head`
         sys.exit(0)
+    except Exception as exc:
+        lost = _lost_database(exc)
+        if lost is None or os.environ.get("GRAPHRAG_DEBUG"):
+            raise
+        click.echo(f"error: {lost}", err=True)
+        sys.exit(3)
     sys.exit(0)
+
+
+def _lost_database(exc: BaseException) -> str | None:
+    """The one-line message for a database that went away mid-command (server stopped or
+    killed, network cut), else None. Every write is an idempotent upsert, so running the
+    command again resumes where it stopped."""
+    from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
+
+    from graphrag.db.url import scrub
+
+    lost = isinstance(exc, OperationalError | InterfaceError) or (
+        isinstance(exc, DBAPIError) and exc.connection_invalidated)
+    if not lost:
+        try:
+            import psycopg
+        except ImportError:  # pragma: no cover - a dependency
+            return None
+        lost = isinstance(exc, psycopg.OperationalError | psycopg.InterfaceError)
+    if not lost:
+        return None
+    orig = getattr(exc, "orig", None) or exc
+    lines = [ln.strip() for ln in str(orig).splitlines() if ln.strip()]
+    reason = scrub(lines[0] if lines else type(orig).__name__)
+    return (f"lost the database connection: {reason[:300]}"
+            " (nothing is lost: run the command again to resume)")

@@ -15,6 +15,7 @@ from graphrag.cli.options import db_option, engine_for, json_option, print_json,
 from graphrag.config import Settings
 from graphrag.embedding import Embedder, count_tokens, get_embedder, get_tokenizer
 from graphrag.errors import InvalidInput
+from graphrag.graph.scan import LANGUAGE_ALIASES
 from graphrag.retrieval.batch import QueryLine, batch_search, read_query_lines
 from graphrag.retrieval.documents_search import document_search, document_search_options
 from graphrag.retrieval.hittest import ModeReport, hit_test
@@ -34,8 +35,11 @@ def filter_options(fn: F) -> F:
     decorators = [
         click.option("--top-k", type=click.IntRange(min=1), default=10, show_default=True,
                      help="Number of hits."),
-        click.option("--min-similarity", type=float, default=None,
-                     help="Drop vector hits below this cosine similarity."),
+        click.option("--min-similarity", type=click.FloatRange(-1.0, 1.0), default=None,
+                     help="Drop vector candidates below this cosine similarity (-1..1); in"
+                          " hybrid mode a hit found only by full-text search has no"
+                          " similarity and is kept (use --mode vector to apply it to"
+                          " every hit)."),
         click.option("--kinds", metavar="A,B", help="Node kinds, e.g. METHOD,ENDPOINT."),
         click.option("--lang", metavar="LANG", help="Language of the node, e.g. java."),
         click.option("--path", "path_glob", metavar="GLOB",
@@ -54,9 +58,17 @@ def _options(mode: str, top_k: int, min_similarity: float | None, kinds: str | N
              lang: str | None, path_glob: str | None, source: str | None,
              expand: tuple[str, ...] = (), priors: bool = True) -> SearchOptions:
     kind_list = tuple(k.strip().upper() for k in (kinds or "").split(",") if k.strip())
+    if lang is not None:  # `--lang py` means python, as in `graphrag index --languages`
+        lang = LANGUAGE_ALIASES.get(lang.strip().lower(), lang.strip())
     return SearchOptions(mode=mode, top_k=top_k, min_similarity=min_similarity,
                          kinds=kind_list, lang=lang, path=path_glob, source=source,
                          expand=expand, priors=priors)
+
+
+def _require_words(query: str | None) -> None:
+    """An empty or blank query is refused, as a batch line with one is."""
+    if query is not None and not query.strip():
+        raise InvalidInput("empty query: give the words to search for")
 
 
 def _embedder(settings: Settings, modes: list[str]) -> Embedder | None:
@@ -135,6 +147,7 @@ def search_cmd(query: str | None, app_names: tuple[str, ...], mode: str, top_k: 
     """Search chunks of one or more applications for QUERY (or a --queries file)."""
     if (query is None) == (queries_file is None):
         raise click.UsageError("give a QUERY or --queries FILE (not both)")
+    _require_words(query)
     options = _options(mode, top_k, min_similarity, kinds, lang, path_glob, source, expand,
                        priors)
     if queries_file is not None:
@@ -197,6 +210,7 @@ def context_cmd(fqn: str | None, query: str | None, app_name: str, budget_tokens
     """Context around FQN (or --query) ranked by personalized PageRank, within a budget."""
     if (fqn is None) == (query is None):
         raise click.UsageError("give an FQN or --query (not both)")
+    _require_words(query)
     from graphrag.retrieval.context import build_context  # networkx: only this command
 
     settings, engine = engine_for(db_url)

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
+import unicodedata
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Connection, Engine, text
 
-from graphrag.errors import UnknownApplication
+from graphrag.errors import InvalidInput, UnknownApplication
 
 COUNTED_TABLES = ("files", "nodes", "edges", "chunks", "documents", "sentences", "chunk_runs")
 
@@ -29,8 +32,31 @@ def get_app(conn: Connection, name: str) -> Application:
     return Application(row.id, row.name, row.root_path)
 
 
+MAX_NAME = 200
+
+
+def validate_app_name(name: str) -> str:
+    """The name, if it may name a new application: not empty, no surrounding or
+    only whitespace, no control characters, at most ``MAX_NAME`` characters."""
+    if not name or not name.strip():
+        raise InvalidInput("application name must not be empty or only whitespace")
+    if name != name.strip():
+        raise InvalidInput(f"application name {name!r} must not start or end with whitespace")
+    bad = next((ch for ch in name if unicodedata.category(ch) in ("Cc", "Cs", "Zl", "Zp")),
+               None)
+    if bad is not None:
+        raise InvalidInput(f"application name {name!r} contains the control character"
+                           f" U+{ord(bad):04X}")
+    if len(name) > MAX_NAME:
+        raise InvalidInput(f"application name is {len(name)} characters long"
+                           f" (at most {MAX_NAME})")
+    return name
+
+
 def ensure_app(conn: Connection, name: str, root_path: str | None = None) -> Application:
-    """Create the application on first use; record a new root path when given."""
+    """Create the application on first use (the name validated, see
+    :func:`validate_app_name`); record a new root path when given."""
+    validate_app_name(name)
     row = conn.execute(
         text(
             """
@@ -71,13 +97,27 @@ def list_apps(engine: Engine) -> list[dict[str, Any]]:
 
 
 def delete_app(engine: Engine, name: str) -> dict[str, int]:
-    """Delete an application and (by ON DELETE CASCADE) everything it owns.
+    """Delete an application and (by ON DELETE CASCADE) everything it owns, then the
+    stored originals of its documents (``uploads/<app>/``; the folder too once empty).
 
-    Returns the row counts that were removed."""
+    Returns the row counts that were removed, and ``uploads`` the files removed."""
     with engine.begin() as conn:
         app = get_app(conn, name)
         counts = conn.execute(
             text(_counts_sql() + " WHERE a.id = :id"), {"id": app.id}
         ).mappings().one()
+        stored = [r[0] for r in conn.execute(text(
+            "SELECT stored_path FROM documents WHERE application_id = :id"
+            " AND stored_path IS NOT NULL"), {"id": app.id})]
         conn.execute(text("DELETE FROM applications WHERE id = :id"), {"id": app.id})
-    return {t: counts[t] for t in COUNTED_TABLES}
+    # Only the files the database recorded: two application names can map to one
+    # folder name, so the folder is never removed wholesale.
+    removed = 0
+    for path in map(Path, stored):
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()
+            removed += 1
+    for folder in {p.parent for p in map(Path, stored)}:
+        with contextlib.suppress(OSError):
+            folder.rmdir()  # only when empty
+    return {**{t: counts[t] for t in COUNTED_TABLES}, "uploads": removed}

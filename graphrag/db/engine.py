@@ -6,27 +6,29 @@ import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cache
+from importlib import resources
 from pathlib import Path
 
-from sqlalchemy import Connection, Engine, create_engine, text
+from sqlalchemy import URL, Connection, Engine, create_engine, text
 from sqlalchemy.exc import DBAPIError, OperationalError
 
 from graphrag.config import Settings
 from graphrag.db.server import embedded_url
+from graphrag.db.url import mask_url, parse_database_url, scrub
 from graphrag.errors import DatabaseUnavailable
 
-MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
 # Serialises concurrent `upgrade`s from several processes (any constant works).
 _MIGRATION_LOCK = 7_341_902_117
 
 
-def sqlalchemy_url(url: str) -> str:
-    """Use the psycopg 3 driver whatever form of PostgreSQL URL we are given."""
-    return re.sub(r"^postgres(ql)?(\+\w+)?://", "postgresql+psycopg://", url)
+def sqlalchemy_url(url: str) -> URL:
+    """The validated SQLAlchemy URL (psycopg 3 driver) for any accepted form of URL."""
+    return parse_database_url(url)
 
 
 def hide_password(url: str) -> str:
-    return re.sub(r"(://[^:/@]+):[^@]*@", r"\1:***@", url)
+    """The URL as shown to people (see :func:`graphrag.db.url.mask_url`)."""
+    return mask_url(url)
 
 
 def resolve_url(settings: Settings) -> str:
@@ -37,7 +39,7 @@ def resolve_url(settings: Settings) -> str:
 @cache
 def _engine_for(url: str) -> Engine:
     return create_engine(
-        sqlalchemy_url(url), pool_pre_ping=True, pool_size=4, max_overflow=4,
+        parse_database_url(url), pool_pre_ping=True, pool_size=4, max_overflow=4,
         connect_args={"connect_timeout": 10},
     )
 
@@ -49,26 +51,58 @@ def _first_line(exc: BaseException) -> str:
 
 
 def get_engine(settings: Settings, *, migrate: bool = True) -> Engine:
-    """Connected engine for the configured database, migrated to head unless told not to."""
+    """Connected engine for the configured database, migrated to head unless told not to.
+
+    Refuses (exit 3, before any write) a database whose schema revision this version of
+    graphrag does not know (a newer graphrag migrated it), and one without pgvector that
+    the user may not create."""
     url = resolve_url(settings)
+    parsed = parse_database_url(url)
     engine = _engine_for(url)
     try:
         with engine.connect() as conn:
             conn.execute(text("SELECT 1"))
     except (OperationalError, DBAPIError) as exc:
         raise DatabaseUnavailable(
-            f"database unreachable at {hide_password(url)}: {_first_line(exc)}"
+            f"database unreachable at {mask_url(parsed)}: {scrub(_first_line(exc), parsed)}"
         ) from exc
-    if migrate and current_revision(engine) != head_revision():
+    current = check_revision(engine)
+    if migrate and current != head_revision():
         upgrade(engine)
     return engine
+
+
+def check_revision(engine: Engine) -> str | None:
+    """The database's schema revision; :class:`DatabaseUnavailable` when this graphrag
+    does not know it (refused before anything is written)."""
+    current = current_revision(engine)
+    if current is not None and current != head_revision() and current not in known_revisions():
+        raise DatabaseUnavailable(
+            f"the database schema is at revision {current!r}, unknown to this graphrag"
+            f" (its newest is {head_revision()!r}): a newer graphrag migrated it;"
+            " upgrade graphrag or use another database")
+    return current
+
+
+def migrations_dir() -> Path:
+    """The Alembic scripts: the repository's top-level ``migrations/`` in a source
+    checkout, else the copy the wheel ships as ``graphrag/_migrations`` (found with
+    :mod:`importlib.resources`, so any installation can create its schema)."""
+    checkout = Path(__file__).resolve().parents[2]
+    if (checkout / "pyproject.toml").is_file() and (checkout / "migrations" / "env.py").is_file():
+        return checkout / "migrations"
+    packaged = resources.files("graphrag") / "_migrations"
+    if not packaged.is_dir():
+        raise DatabaseUnavailable("graphrag is installed without its migrations"
+                                  " (graphrag/_migrations): reinstall graphrag")
+    return Path(str(packaged))
 
 
 def _alembic_config(conn: Connection | None = None):  # -> alembic.config.Config
     from alembic.config import Config
 
     cfg = Config()
-    cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
+    cfg.set_main_option("script_location", str(migrations_dir()))
     if conn is not None:
         cfg.attributes["connection"] = conn
     return cfg
@@ -84,7 +118,7 @@ def _scanned_head() -> str | None:
     files do not give exactly one head (alembic then decides)."""
     revisions: set[str] = set()
     parents: set[str] = set()
-    for path in (MIGRATIONS_DIR / "versions").glob("*.py"):
+    for path in (migrations_dir() / "versions").glob("*.py"):
         source = path.read_text(encoding="utf-8")
         rev, down = _REVISION.search(source), _DOWN.search(source)
         if rev is None or down is None:
@@ -96,13 +130,21 @@ def _scanned_head() -> str | None:
 
 
 @cache
-def head_revision() -> str:
-    head = _scanned_head()
-    if head is not None:
-        return head
+def _scripts():  # -> alembic.script.ScriptDirectory, read once per process
     from alembic.script import ScriptDirectory
 
-    head = ScriptDirectory.from_config(_alembic_config()).get_current_head()
+    return ScriptDirectory.from_config(_alembic_config())
+
+
+@cache
+def known_revisions() -> frozenset[str]:
+    """Every revision of the migrations shipped with this graphrag."""
+    return frozenset(r.revision for r in _scripts().walk_revisions())
+
+
+@cache
+def head_revision() -> str:
+    head = _scanned_head() or _scripts().get_current_head()
     assert head is not None
     return head
 
@@ -115,13 +157,37 @@ def current_revision(engine: Engine) -> str | None:
         return conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
 
 
+def ensure_vector_extension(conn: Connection) -> None:
+    """Create pgvector when missing; a one-line :class:`DatabaseUnavailable` when the
+    server lacks it or the user may not create it (instead of a failed migration)."""
+    if conn.execute(text("SELECT 1 FROM pg_extension WHERE extname = 'vector'")).first():
+        return
+    available = conn.execute(text(
+        "SELECT 1 FROM pg_available_extensions WHERE name = 'vector'")).first()
+    if not available:
+        raise DatabaseUnavailable(
+            "the PostgreSQL server has no pgvector extension: install pgvector (>= 0.5)"
+            " on the server, or use the embedded database (no --db)")
+    try:
+        with conn.begin_nested():
+            conn.execute(text("CREATE EXTENSION IF NOT EXISTS vector"))
+    except DBAPIError as exc:
+        user = conn.execute(text("SELECT current_user")).scalar()
+        raise DatabaseUnavailable(
+            f"the pgvector extension is not installed in this database and user {user!r}"
+            f" may not create it ({_first_line(exc)}): ask an administrator to run"
+            " CREATE EXTENSION vector; in it") from exc
+
+
 def upgrade(engine: Engine, revision: str = "head") -> None:
     """Apply migrations; safe when several processes do it at once."""
     from alembic import command
 
+    check_revision(engine)
     with engine.connect() as conn:
         conn.execute(text("SELECT pg_advisory_lock(:k)"), {"k": _MIGRATION_LOCK})
         try:
+            ensure_vector_extension(conn)
             conn.commit()
             command.upgrade(_alembic_config(conn), revision)
             conn.commit()

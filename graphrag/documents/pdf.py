@@ -1,10 +1,17 @@
 """PDF text, one PAGE unit per page (pypdf). Corrupt and password-protected files raise
-:class:`DocumentError` with a one-line reason."""
+:class:`DocumentError` with a one-line reason.
+
+pypdf reports recoverable damage through the ``pypdf`` logger; without a handler Python
+would print those lines on stderr (breaking the one-line-error contract), so they are
+captured during extraction and kept in the document's ``meta.warnings``."""
 
 from __future__ import annotations
 
+import logging
 import struct
 import zlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pypdf
@@ -33,6 +40,36 @@ def _reader(path: Path) -> pypdf.PdfReader:
     return reader
 
 
+MAX_WARNINGS = 5
+
+
+class _Collector(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+        self.count = 0
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.count += 1
+        if len(self.messages) < MAX_WARNINGS:
+            self.messages.append(" ".join(record.getMessage().split())[:200])
+
+
+@contextmanager
+def _pypdf_warnings() -> Iterator[_Collector]:
+    """pypdf's log records of this extraction, kept off stderr."""
+    logger = logging.getLogger("pypdf")
+    collector = _Collector()
+    logger.addHandler(collector)
+    propagate = logger.propagate
+    logger.propagate = False
+    try:
+        yield collector
+    finally:
+        logger.removeHandler(collector)
+        logger.propagate = propagate
+
+
 def _reason(exc: BaseException) -> str:
     text = " ".join(str(exc).split()) or type(exc).__name__
     return text[:200]
@@ -40,6 +77,15 @@ def _reason(exc: BaseException) -> str:
 
 def extract_pdf(path: Path) -> Extracted:
     """One PAGE unit per page with its text (empty for pages without a text layer)."""
+    with _pypdf_warnings() as warned:
+        extracted = _extract(path)
+    if warned.count:
+        extracted.meta["warnings"] = warned.messages
+        extracted.meta["warning_count"] = warned.count
+    return extracted
+
+
+def _extract(path: Path) -> Extracted:
     reader = _reader(path)
     units: list[Unit] = []
     try:

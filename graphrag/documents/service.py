@@ -13,20 +13,32 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, text
+from sqlalchemy import Connection, Engine, text
+from sqlalchemy.exc import DBAPIError, OperationalError
 
 from graphrag.config import Settings
 from graphrag.db.apps import ensure_app, get_app
 from graphrag.documents import store
-from graphrag.documents.extract import MIME_TYPES, extract, validate_file
+from graphrag.documents.extract import (
+    MIME_TYPES,
+    clean_text,
+    document_format,
+    extract,
+    open_regular,
+    validate_file,
+)
 from graphrag.documents.mentions import link_mentions
 from graphrag.documents.model import DocumentError
 from graphrag.documents.nodes import DocumentInfo, write_document_nodes
+from graphrag.errors import InvalidInput
 
 
 @dataclass
 class Prepared:
-    """What preparing one file did: ``status`` is unchanged, processing or failed."""
+    """What preparing one file did: ``status`` is unchanged, processing or failed.
+
+    ``alias_of`` names the document the file's bytes were already ingested as (the file
+    is recorded as another name of it, see :func:`prepare_document`)."""
 
     document_id: int
     filename: str
@@ -34,6 +46,7 @@ class Prepared:
     error: str | None = None
     units: int = 0
     mentions: int = 0
+    alias_of: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -52,54 +65,146 @@ class DocumentRequest:
 
 def file_sha256(path: Path) -> str:
     digest = hashlib.sha256()
-    with path.open("rb") as fh:
+    with open_regular(path) as fh:
         for block in iter(lambda: fh.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
+
+
+def _name(row: store.DocumentRow) -> str:
+    return row.source_path or row.filename
+
+
+@dataclass
+class _Target:
+    """The document row a file goes to, decided in the first transaction."""
+
+    doc_id: int
+    filename: str  # the document's own (first) file name: format and stored suffix
+    label: str
+    alias_of: str | None
+    unchanged: bool
+    replaced: store.DocumentRow | None = None  # a path's old document, now a duplicate
+    old_stored: str | None = None
+
+
+def _claim(conn: Connection, app_id: int, request: DocumentRequest, sha: str, size: int,
+           fmt: str, force: bool) -> _Target:
+    """Find or create the document row for the file and mark it ``processing``.
+
+    Identity: the same bytes (sha256) are the same document whatever the name; a file
+    whose bytes are already a document under another name becomes an *alias* of it
+    (``metadata.aliases``) and the document keeps its first name, MIME type and label.
+    A repository path whose content changed updates its document in place; if the new
+    content duplicates another document, the path becomes an alias of that one and its
+    old document is removed."""
+    path = request.path
+    # File names are stored as text: undecodable bytes (surrogate escapes) are replaced.
+    filename = clean_text(path.name)
+    source_path = clean_text(request.source_path) if request.source_path else None
+    name = source_path or filename
+    by_sha = store.find_by_sha(conn, app_id, sha)
+    own = store.find_by_source(conn, app_id, source_path) if source_path else None
+    replaced = None
+    if by_sha is not None:
+        existing = by_sha
+        if own is not None and own.id != by_sha.id:
+            replaced = own
+            conn.execute(text("DELETE FROM documents WHERE id = :d"), {"d": own.id})
+    else:
+        existing = own
+    if existing is None:
+        doc_id = store.insert_document(
+            conn, app_id, filename=filename, source_path=source_path, sha=sha,
+            mime=MIME_TYPES[fmt], size=size, metadata=request.metadata,
+            category=request.category, tags=request.tags)
+        return _Target(doc_id, filename, name, None, False, replaced)
+    alias_of = _name(existing) if _name(existing) != name else None
+    if alias_of:
+        store.add_alias(conn, existing.id, name)
+    if not (alias_of and source_path):
+        # Metadata, category and tags given with an upload apply to the document; a
+        # repository copy only adds its path (its ``origin`` must not turn an uploaded
+        # document into a repository one, which the vanished-file sweep would delete).
+        store.update_document(conn, existing.id, sha=sha, size=size,
+                              metadata=request.metadata, category=request.category,
+                              tags=request.tags)
+    unchanged = existing.sha256 == sha and existing.status == "indexed" and not force
+    if not unchanged:
+        store.mark(conn, existing.id, "processing")
+    return _Target(existing.id, existing.filename, _name(existing), alias_of, unchanged,
+                   replaced, existing.stored_path)
+
+
+def _is_disconnect(exc: DBAPIError) -> bool:
+    return bool(exc.connection_invalidated) or isinstance(exc, OperationalError)
 
 
 def prepare_document(engine: Engine, settings: Settings, app_name: str,
                      request: DocumentRequest, *, force: bool = False) -> Prepared:
     """Validate, store and extract one file into its document row and graph nodes.
 
-    The same bytes (sha256) or the same source path update one document, never two;
-    an already indexed identical file is left alone unless ``force``."""
+    The same bytes (sha256) are one document whatever the file is called (another name
+    is recorded as an alias, never a rename); the same repository path updates its
+    document. An already indexed identical file is left alone unless ``force``.
+    Anything wrong with the content ends as status ``failed`` with a one-line reason."""
     path = request.path
     fmt, size = validate_file(path, settings.max_upload_bytes)
-    sha = file_sha256(path)
-    label = request.source_path or path.name
+    try:
+        sha = file_sha256(path)
+    except OSError as exc:
+        raise InvalidInput(f"{path}: cannot read: {exc.strerror or exc}") from exc
     with engine.begin() as conn:
         app = ensure_app(conn, app_name)
-        existing = store.find_document(conn, app.id, sha, request.source_path)
-        doc_id = store.upsert_document(
-            conn, app.id, existing, filename=path.name, source_path=request.source_path,
-            sha=sha, mime=MIME_TYPES[fmt], size=size, metadata=request.metadata,
-            category=request.category, tags=request.tags)
-        if existing and existing.sha256 == sha and existing.status == "indexed" and not force:
-            return Prepared(doc_id, path.name, "unchanged")
-        store.mark(conn, doc_id, "processing")
-    dest = store.upload_path(settings.home, app_name, doc_id, path.suffix)
-    store.store_original(path, dest)
-    if existing and existing.stored_path and existing.stored_path != str(dest):
-        store.remove_original(existing.stored_path)
+        target = _claim(conn, app.id, request, sha, size, fmt, force)
+    if target.replaced is not None:
+        store.remove_original(target.replaced.stored_path)
+    doc_id = target.doc_id
+    if target.unchanged:
+        return Prepared(doc_id, clean_text(path.name), "unchanged", alias_of=target.alias_of)
+    own = Path(target.filename)
+    fmt = document_format(own)
+    dest = store.upload_path(settings.home, app_name, doc_id, own.suffix)
     try:
-        extracted = extract(dest, fmt, path.name)
-    except DocumentError as exc:
+        store.store_original(path, dest)
+    except OSError as exc:
+        return _fail(engine, doc_id, clean_text(path.name), dest,
+                     f"cannot store the file: {exc}", target.alias_of)
+    if target.old_stored and target.old_stored != str(dest):
+        store.remove_original(target.old_stored)
+    try:
+        extracted = extract(dest, fmt, own.name, settings.max_unzipped_bytes)
+        info = DocumentInfo(doc_id, target.label, sha, fmt)
+        pages = sum(1 for u in extracted.units if u.kind == "PAGE")
         with engine.begin() as conn:
             store.set_stored_path(conn, doc_id, dest)
-            conn.execute(text("DELETE FROM nodes WHERE document_id = :d"), {"d": doc_id})
-            store.mark(conn, doc_id, "failed", str(exc), chunk_count=0, sentence_count=0)
-        return Prepared(doc_id, path.name, "failed", str(exc))
-    info = DocumentInfo(doc_id, label, sha, fmt)
-    pages = sum(1 for u in extracted.units if u.kind == "PAGE")
+            write_document_nodes(conn, app.id, info, extracted)
+            mentions = link_mentions(conn, app.id, [doc_id])
+            store.mark(conn, doc_id, "processing", None, page_count=extracted.page_count,
+                       section_count=len(extracted.units) - pages)
+    except DocumentError as exc:
+        return _fail(engine, doc_id, clean_text(path.name), dest, str(exc), target.alias_of)
+    except DBAPIError as exc:
+        if _is_disconnect(exc):
+            raise
+        # A constraint the content broke (not the connection): this document fails alone.
+        reason = " ".join(str(exc.orig or exc).split())[:200]
+        return _fail(engine, doc_id, clean_text(path.name), dest, f"cannot store: {reason}",
+                     target.alias_of)
+    return Prepared(doc_id, clean_text(path.name), "processing", None, len(extracted.units),
+                    mentions, target.alias_of)
+
+
+def _fail(engine: Engine, doc_id: int, filename: str, dest: Path, reason: str,
+          alias_of: str | None) -> Prepared:
     with engine.begin() as conn:
         store.set_stored_path(conn, doc_id, dest)
-        write_document_nodes(conn, app.id, info, extracted)
-        mentions = link_mentions(conn, app.id, [doc_id])
-        store.mark(conn, doc_id, "processing", None, page_count=extracted.page_count,
-                   section_count=len(extracted.units) - pages)
-    return Prepared(doc_id, path.name, "processing", None, len(extracted.units), mentions)
+        conn.execute(text("DELETE FROM nodes WHERE document_id = :d"), {"d": doc_id})
+        store.mark(conn, doc_id, "failed", reason, chunk_count=0, sentence_count=0)
+    return Prepared(doc_id, filename, "failed", reason, alias_of=alias_of)
 
+
+INTERRUPTED = "interrupted before its text was extracted; ingest the file again"
 
 _FINALIZE = """
 WITH stats AS (
@@ -110,7 +215,11 @@ WITH stats AS (
                                      '$.* ? (@.status == "failed")')) AS failed,
            min(f.error) AS first_error,
            (SELECT count(*) FROM sentences s JOIN chunks c2 ON c2.id = s.chunk_id
-             WHERE c2.document_id = d.id) AS sentences
+             WHERE c2.document_id = d.id) AS sentences,
+           -- the DOCUMENT node carries the sha256 its units were extracted from
+           EXISTS (SELECT 1 FROM nodes r WHERE r.application_id = d.application_id
+                      AND r.stable_key = 'doc:' || d.id AND r.content_hash = d.sha256
+                  ) AS extracted
       FROM documents d
       LEFT JOIN chunks c ON c.document_id = d.id
       LEFT JOIN LATERAL (
@@ -121,10 +230,12 @@ WITH stats AS (
 )
 UPDATE documents d SET
     chunk_count = s.chunks, sentence_count = s.sentences,
-    status = CASE WHEN s.pending > 0 THEN 'processing'
+    status = CASE WHEN NOT s.extracted THEN 'failed'
+                  WHEN s.pending > 0 THEN 'processing'
                   WHEN s.chunks > 0 AND s.failed = s.chunks THEN 'failed'
                   ELSE 'indexed' END,
-    error_message = CASE WHEN s.failed > 0
+    error_message = CASE WHEN NOT s.extracted THEN :interrupted
+                         WHEN s.failed > 0
                          THEN s.failed || ' of ' || s.chunks || ' chunks failed: ' || s.first_error
                     END,
     processed_at = now(), updated_at = now()
@@ -135,10 +246,15 @@ RETURNING d.id, d.status
 
 def finalize_documents(engine: Engine, app_name: str) -> dict[int, str]:
     """Settle every ``processing`` document of the application from its chunks' stage
-    states: indexed (with counts), failed (every chunk failed), or still processing."""
+    states: indexed (with counts), failed (every chunk failed), or still processing.
+
+    A document whose text was never extracted for its current bytes (a run that crashed
+    or was killed between claiming and extracting it) is ``failed`` with a reason, never
+    ``indexed`` without content; ingesting the file again retries it."""
     with engine.begin() as conn:
         app = get_app(conn, app_name)
-        return {r.id: r.status for r in conn.execute(text(_FINALIZE), {"a": app.id})}
+        return {r.id: r.status for r in conn.execute(
+            text(_FINALIZE), {"a": app.id, "interrupted": INTERRUPTED})}
 
 
 def list_documents(engine: Engine, app_name: str) -> list[dict[str, Any]]:

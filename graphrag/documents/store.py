@@ -12,6 +12,7 @@ from typing import Any
 
 from sqlalchemy import Connection, text
 
+from graphrag.documents.extract import open_regular
 from graphrag.errors import InvalidInput
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
@@ -33,9 +34,12 @@ def upload_path(home: Path, app: str, document_id: int, ext: str) -> Path:
 
 
 def store_original(src: Path, dest: Path) -> None:
+    """Copy the file given to the upload folder (regular files only, see
+    :func:`graphrag.documents.extract.open_regular`)."""
     dest.parent.mkdir(parents=True, exist_ok=True)
     if src.resolve() != dest.resolve():
-        shutil.copyfile(src, dest)
+        with open_regular(src) as fh, dest.open("wb") as out:
+            shutil.copyfileobj(fh, out, 1 << 20)
 
 
 def remove_original(stored_path: str | None) -> bool:
@@ -52,15 +56,18 @@ def remove_original(stored_path: str | None) -> bool:
 _COLS = "id, filename, source_path, stored_path, sha256, status"
 
 
-def find_document(conn: Connection, app_id: int, sha: str, source_path: str | None,
-                  ) -> DocumentRow | None:
-    """The document with these bytes, else the one ingested from the same path."""
+def find_by_sha(conn: Connection, app_id: int, sha: str) -> DocumentRow | None:
+    """The application's document with these bytes (sha256 is unique per application)."""
     row = conn.execute(text(f"SELECT {_COLS} FROM documents WHERE application_id = :a"
                             " AND sha256 = :s"), {"a": app_id, "s": sha}).first()
-    if row is None and source_path:
-        row = conn.execute(text(f"SELECT {_COLS} FROM documents WHERE application_id = :a"
-                                " AND source_path = :p ORDER BY id LIMIT 1"),
-                           {"a": app_id, "p": source_path}).first()
+    return DocumentRow(*row) if row else None
+
+
+def find_by_source(conn: Connection, app_id: int, source_path: str) -> DocumentRow | None:
+    """The document ingested from this repository path."""
+    row = conn.execute(text(f"SELECT {_COLS} FROM documents WHERE application_id = :a"
+                            " AND source_path = :p ORDER BY id LIMIT 1"),
+                       {"a": app_id, "p": source_path}).first()
     return DocumentRow(*row) if row else None
 
 
@@ -72,31 +79,55 @@ def get_document(conn: Connection, app_id: int, document_id: int) -> DocumentRow
     return DocumentRow(*row)
 
 
-def upsert_document(conn: Connection, app_id: int, existing: DocumentRow | None, *,
-                    filename: str, source_path: str | None, sha: str, mime: str, size: int,
-                    metadata: dict[str, Any], category: str | None, tags: list[str]) -> int:
-    """Create the row (status processing) or update the existing one; returns its id."""
-    params = {"a": app_id, "f": filename, "p": source_path, "s": sha, "m": mime, "z": size,
-              "meta": json.dumps(metadata), "c": category, "t": tags}
-    if existing is None:
-        return int(conn.execute(text(
-            """
-            INSERT INTO documents (application_id, filename, source_path, sha256, mime_type,
-                                   size_bytes, status, metadata, category, tags)
-            VALUES (:a, :f, :p, :s, :m, :z, 'processing', CAST(:meta AS jsonb), :c, :t)
-            RETURNING id
-            """), params).scalar_one())
+def insert_document(conn: Connection, app_id: int, *, filename: str, source_path: str | None,
+                    sha: str, mime: str, size: int, metadata: dict[str, Any],
+                    category: str | None, tags: list[str]) -> int:
+    """A new document row (status processing); returns its id."""
+    return int(conn.execute(text(
+        """
+        INSERT INTO documents (application_id, filename, source_path, sha256, mime_type,
+                               size_bytes, status, metadata, category, tags)
+        VALUES (:a, :f, :p, :s, :m, :z, 'processing', CAST(:meta AS jsonb), :c, :t)
+        RETURNING id
+        """), {"a": app_id, "f": filename, "p": source_path, "s": sha, "m": mime, "z": size,
+               "meta": json.dumps(metadata), "c": category, "t": tags}).scalar_one())
+
+
+def update_document(conn: Connection, document_id: int, *, sha: str, size: int,
+                    metadata: dict[str, Any], category: str | None, tags: list[str]) -> None:
+    """New bytes and/or metadata for an existing document. Its name, source path and MIME
+    type never change here: identical bytes under another name are an alias."""
     conn.execute(text(
         """
-        UPDATE documents SET filename = :f, source_path = COALESCE(:p, source_path),
-               sha256 = :s, mime_type = :m, size_bytes = :z,
+        UPDATE documents SET sha256 = :s, size_bytes = :z,
                metadata = metadata || CAST(:meta AS jsonb),
                category = COALESCE(:c, category),
                tags = CASE WHEN cardinality(CAST(:t AS text[])) > 0 THEN :t ELSE tags END,
                updated_at = now()
          WHERE id = :d
-        """), {**params, "d": existing.id})
-    return existing.id
+        """), {"s": sha, "z": size, "meta": json.dumps(metadata), "c": category, "t": tags,
+               "d": document_id})
+
+
+def add_alias(conn: Connection, document_id: int, name: str) -> None:
+    """Record another name under which the document's bytes were given
+    (``metadata.aliases``, each name once)."""
+    conn.execute(text(
+        """
+        UPDATE documents
+           SET metadata = jsonb_set(metadata, '{aliases}',
+                   COALESCE(metadata->'aliases', '[]'::jsonb) || to_jsonb(CAST(:n AS text))),
+               updated_at = now()
+         WHERE id = :d
+           AND NOT COALESCE(metadata->'aliases', '[]'::jsonb) @> to_jsonb(ARRAY[CAST(:n AS text)])
+        """), {"d": document_id, "n": name})
+
+
+def stored_paths(conn: Connection, app_id: int) -> list[str]:
+    """The stored originals of every document of the application."""
+    return [r[0] for r in conn.execute(text(
+        "SELECT stored_path FROM documents WHERE application_id = :a"
+        " AND stored_path IS NOT NULL"), {"a": app_id})]
 
 
 def set_stored_path(conn: Connection, document_id: int, path: Path) -> None:

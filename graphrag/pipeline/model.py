@@ -65,6 +65,10 @@ class NodeInfo:
     parent_id: int | None = None
     parent_kind: str | None = None
     parent_fqn: str | None = None
+    # document units: the chunk's span of ``meta.text`` and the text's length (the text
+    # itself is not loaded with every chunk, see ``pipeline.store``)
+    text_slice: str | None = None
+    text_length: int | None = None
 
 
 @dataclass

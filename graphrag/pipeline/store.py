@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from sqlalchemy import Connection, text
@@ -21,7 +22,20 @@ from graphrag.pipeline.terms import TEXT_COLUMNS, refresh_terms
 
 _HAS_FAILED = "jsonb_path_exists(c.stage_state, '$.* ? (@.status == \"failed\")')"
 
+# A document unit's text can be megabytes, and all its chunks may be in one batch: the
+# rows carry the node's meta without it (taken out once per node, ``units``), and the text
+# is fetched once per node of the batch (``_UNIT_TEXTS``) and sliced per chunk in Python,
+# so a batch costs the size of its nodes, not chunks x text.
 _SELECT = """
+WITH picked AS MATERIALIZED (
+    SELECT c.* FROM chunks c
+     WHERE c.application_id = :app AND {selectable} {after}
+     ORDER BY c.priority DESC, c.id
+     LIMIT :size
+), units AS MATERIALIZED (
+    SELECT n.id, n.meta - 'text' AS meta
+      FROM nodes n WHERE n.id IN (SELECT node_id FROM picked)
+)
 SELECT c.id, c.plan_id, c.source, c.kind, c.lang_detected, c.title, c.section_path,
        lower(c.span_lines) AS span_lo, upper(c.span_lines) - 1 AS span_hi,
        c.pipeline, c.stage_state, c.plan_hash, c.priority, c.content, c.content_raw,
@@ -30,15 +44,25 @@ SELECT c.id, c.plan_id, c.source, c.kind, c.lang_detected, c.title, c.section_pa
        n.id AS n_id, n.kind AS n_kind, n.name AS n_name, n.fqn AS n_fqn,
        n.file_path AS n_file_path, n.lang AS n_lang, n.line_start AS n_line_start,
        n.line_end AS n_line_end, n.signature AS n_signature, n.doc_comment AS n_doc_comment,
-       n.content_hash AS n_content_hash, n.meta AS n_meta, n.parent_id AS n_parent_id,
+       n.content_hash AS n_content_hash, n.parent_id AS n_parent_id, u.meta AS n_meta,
        p.kind AS p_kind, p.fqn AS p_fqn
-  FROM chunks c
+  FROM picked c
   JOIN nodes n ON n.id = c.node_id
+  JOIN units u ON u.id = n.id
   LEFT JOIN nodes p ON p.id = n.parent_id
- WHERE c.application_id = :app AND {selectable} {after}
  ORDER BY c.priority DESC, c.id
- LIMIT :size
 """
+_UNIT_TEXTS = """
+SELECT id, meta->>'text' AS body FROM nodes
+ WHERE id = ANY(:ids) AND document_id IS NOT NULL AND meta->>'text' IS NOT NULL
+"""
+
+
+def _slice(body: str | None, params: dict[str, Any]) -> str | None:
+    start, end = params.get("charStart"), params.get("charEnd")
+    if body is None or not isinstance(start, int) or not isinstance(end, int):
+        return None
+    return body[start:end]
 
 
 def _selectable(retry_failed: bool) -> str:
@@ -72,10 +96,19 @@ def fetch_batch(conn: Connection, app_id: int, after: tuple[int, int] | None, si
         params.update(p=after[0], last=after[1])
     sql = _SELECT.format(selectable=_selectable(retry_failed), after=after_sql)
     rows = conn.execute(text(sql), params).mappings().all()
+    doc_nodes = list({r["n_id"] for r in rows if r["n_kind"] in ("PAGE", "SECTION")})
+    bodies: dict[int, str] = {}
+    if doc_nodes:
+        bodies = dict(conn.execute(text(_UNIT_TEXTS), {"ids": doc_nodes}).all())
     items = []
     for r in rows:
         row = {k: v for k, v in r.items() if not k.startswith(("n_", "p_"))}
-        items.append(WorkItem(id=r["id"], row=row, node=_node(r)))
+        node = _node(r)
+        body = bodies.get(node.id)
+        if body is not None:
+            node_params = (row.get("pipeline") or {}).get("params") or {}
+            node = replace(node, text_slice=_slice(body, node_params), text_length=len(body))
+        items.append(WorkItem(id=r["id"], row=row, node=node))
     return items
 
 

@@ -54,7 +54,19 @@ def validate(options: SearchOptions) -> SearchOptions:
             raise UnknownName("expansion", name, EXPANSIONS)
     if options.top_k < 1:
         raise InvalidInput("--top-k must be at least 1")
+    sim = options.min_similarity
+    if sim is not None and not -1.0 <= sim <= 1.0:  # also NaN
+        raise InvalidInput(f"--min-similarity must be between -1 and 1 (cosine), not {sim}")
+    if options.lang is not None and options.lang not in known_languages():
+        raise UnknownName("language", options.lang, known_languages())
     return options
+
+
+def known_languages() -> tuple[str, ...]:
+    """The values ``nodes.lang`` can take: the registry's languages."""
+    from graphrag.parsing.registry import languages
+
+    return tuple(sorted(languages()))
 
 
 def filter_sql(app_ids: list[int], options: SearchOptions) -> tuple[str, dict[str, Any]]:

@@ -14,15 +14,20 @@ from graphrag.pipeline.text import sha256_hex
 
 
 def page_text(item: WorkItem) -> str:
-    """The chunk's slice of its unit's text; a failure when the unit has no such span."""
-    body = item.node.meta.get("text")
+    """The chunk's slice of its unit's text; a failure when the unit has no such span.
+
+    The runner loads only the slice (``node.text_slice``) and the text's length; a node
+    given with its whole text in ``meta`` (tests, callers outside the runner) works too."""
+    node = item.node
+    body = node.meta.get("text")
+    length = len(body) if isinstance(body, str) else node.text_length
     params = item.params
     start, end = params.get("charStart"), params.get("charEnd")
-    if not isinstance(body, str) or start is None or end is None:
+    if length is None or start is None or end is None:
         raise StageFailure("no page text or span for this chunk (re-ingest the document)")
-    if end > len(body) or start >= end:
-        raise StageFailure(f"span {start}-{end} outside the page text ({len(body)} chars)")
-    return body[start:end]
+    if end > length or start >= end:
+        raise StageFailure(f"span {start}-{end} outside the page text ({length} chars)")
+    return body[start:end] if isinstance(body, str) else (node.text_slice or "")
 
 
 class ExtractPageStage(Stage):
