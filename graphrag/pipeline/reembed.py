@@ -23,7 +23,9 @@ from graphrag.pipeline.runner import PipelineStats, Progress, run_pipeline
 
 @dataclass
 class ReembedResult:
-    """What ``reembed`` did: the model, dimensions before/after, who lost vectors."""
+    """What ``reembed`` did: the model, dimensions before/after, the application's chunks
+    whose vectors were cleared (``queued``; chunks still waiting for their first vector are
+    embedded too, see ``stats``), and the other applications that lost their vectors."""
 
     app: str
     model: str
