@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -100,6 +101,22 @@ def test_export_is_reused_and_a_changed_source_exports_again(
     assert changed.source_hash != spec.source_hash and changed.identity != spec.identity
     load_embedder(changed, settings)
     assert len(exports) == 2 and export.export_folder(changed, models) != folder
+
+
+def test_two_concurrent_loads_export_once(tiny_model: Path, tmp_path: Path,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    models = tmp_path / "models"
+    monkeypatch.setenv("GRAPHRAG_MODELS_DIR", str(models))
+    settings = load_settings().with_overrides(model_path=str(tiny_model))
+    exports: list[Path] = []
+    real_export = export._export
+    monkeypatch.setattr(export, "_export",
+                        lambda spec, out: (exports.append(out), real_export(spec, out)))
+    spec = model_spec(settings)
+    with ThreadPoolExecutor(2) as pool:  # separate lock files handles, as two processes
+        folders = list(pool.map(lambda _: export.ensure_export(spec, models), range(2)))
+    assert len(exports) == 1 and folders[0] == folders[1] and export.is_exported(folders[0])
+    assert [p.name for p in models.iterdir() if ".tmp-" in p.name] == []  # no leftovers
 
 
 # -- model identity in the database -------------------------------------------------------
