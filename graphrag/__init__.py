@@ -38,6 +38,8 @@ _EXPORTS: dict[str, str] = {
     "ChunkStats": "graphrag.chunking.orchestrator",
     "list_runs": "graphrag.chunking.run_store",
     "run_pipeline": "graphrag.pipeline.runner",
+    "reembed": "graphrag.pipeline.reembed",
+    "get_embedder": "graphrag.embedding",
     "PipelineStats": "graphrag.pipeline.runner",
     "pipeline_status": "graphrag.pipeline.status",
     # retrieval

@@ -56,7 +56,7 @@ class Settings:
     home: Path
     database_url: str | None = None
     model_path: str | None = None
-    embed_backend: str = "onnx-int8"  # onnx-int8 | onnx | torch (graphrag.embedding)
+    embed_backend: str = "onnx"  # onnx | onnx-int8 | torch (graphrag.embedding)
     embed_threads: int = 0  # 0 = one per usable core
     max_file_bytes: int = 1024 * 1024
     max_upload_bytes: int = 100 * 1024 * 1024
@@ -91,7 +91,7 @@ def load_settings() -> Settings:
         home=_home(),
         database_url=os.environ.get("GRAPHRAG_DATABASE_URL") or None,
         model_path=os.environ.get("GRAPHRAG_MODEL_PATH") or None,
-        embed_backend=os.environ.get("GRAPHRAG_EMBED_BACKEND") or "onnx-int8",
+        embed_backend=os.environ.get("GRAPHRAG_EMBED_BACKEND") or "onnx",
         embed_threads=_env_int("GRAPHRAG_EMBED_THREADS", 0),
         max_file_bytes=_env_int("GRAPHRAG_MAX_FILE_BYTES", 1024 * 1024, minimum=1),
         max_upload_bytes=_env_int("GRAPHRAG_MAX_UPLOAD_BYTES", 100 * 1024 * 1024, minimum=1),

@@ -28,6 +28,11 @@ SAMPLE_REPOS = REPO_ROOT / "sample_repos"
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+# One ONNX export cache for the whole session (an export costs tens of seconds), set
+# before any fixture loads the model; GRAPHRAG_TEST_MODELS_DIR keeps it across sessions.
+_MODELS_DIR = Path(os.environ.get("GRAPHRAG_TEST_MODELS_DIR")
+                   or tempfile.mkdtemp(prefix="graphrag-test-models-"))
+os.environ["GRAPHRAG_MODELS_DIR"] = str(_MODELS_DIR)
 
 
 @pytest.fixture(scope="session")
@@ -50,11 +55,11 @@ def db_url(db_home: Path) -> str:
 
 @pytest.fixture(scope="session")
 def models_dir() -> Iterator[Path]:
-    """One ONNX export cache for the whole session (an export costs tens of seconds);
-    tests of the export itself point GRAPHRAG_MODELS_DIR elsewhere."""
-    folder = Path(tempfile.mkdtemp(prefix="graphrag-test-models-"))
-    yield folder
-    shutil.rmtree(folder, ignore_errors=True)
+    """The session's export cache (see above); tests of the export itself point
+    GRAPHRAG_MODELS_DIR elsewhere."""
+    yield _MODELS_DIR
+    if not os.environ.get("GRAPHRAG_TEST_MODELS_DIR"):
+        shutil.rmtree(_MODELS_DIR, ignore_errors=True)
 
 
 @pytest.fixture(autouse=True)

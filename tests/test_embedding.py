@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -18,7 +19,7 @@ from graphrag.config import load_settings
 from graphrag.db.engine import get_engine
 from graphrag.db.vectors import column_dimension
 from graphrag.embedding import export, get_embedder, load_embedder, model_spec
-from graphrag.embedding.onnx_backend import length_batches
+from graphrag.embedding.onnx_backend import longest_first
 from graphrag.errors import ModelMismatch
 from graphrag.pipeline import run_pipeline
 from graphrag.pipeline.reembed import reembed
@@ -46,16 +47,9 @@ def _cos(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 # -- pure ---------------------------------------------------------------------------------
 
-def test_length_batches_sort_by_length_and_respect_both_limits() -> None:
-    lengths = np.array([5, 200, 7, 256, 6, 100, 8, 255, 9, 5] * 10)
-    batches = length_batches(lengths, max_batch=8, batch_tokens=1024)
-    flat = np.concatenate(batches)
-    assert sorted(flat.tolist()) == list(range(len(lengths)))  # every text exactly once
-    assert lengths[flat].tolist() == sorted(lengths.tolist())  # similar lengths together
-    for batch in batches:
-        assert len(batch) <= 8 and len(batch) * lengths[batch].max() <= 1024
-    # padding waste: each batch's texts are within the batch's own length range
-    assert sum(int(lengths[b].max()) * len(b) for b in batches) < 1.1 * lengths.sum()
+def test_longest_first_orders_by_decreasing_length_stably() -> None:
+    assert longest_first([3, 9, 3, 12, 9]) == [3, 1, 4, 0, 2]
+    assert longest_first([]) == []
 
 
 # -- backends and export cache -----------------------------------------------------------
@@ -70,12 +64,14 @@ def test_onnx_backends_agree_with_torch_on_the_shipped_model() -> None:
         assert np.allclose(np.linalg.norm(vectors[backend], axis=1), 1.0, atol=1e-5)
     assert _cos(vectors["onnx"], vectors["torch"]).min() > 0.999
     assert _cos(vectors["onnx-int8"], vectors["torch"]).min() > 0.99
-    # fp32: batching does not change a vector (one text alone equals its row in a batch);
-    # int8: activation scales are computed per batch, so batch-mates move it a little
-    for backend, floor in (("onnx", 0.9999), ("onnx-int8", 0.99)):
+    # a vector depends on its text alone, not on the other texts of the call (int8's
+    # activation scales included): a batch search equals the same searches one by one
+    for backend in ("onnx", "onnx-int8"):
         embedder = get_embedder(settings.with_overrides(embed_backend=backend))
-        alone = embedder.encode([TEXTS[1]])[0]
-        assert float(alone @ embedder.encode(TEXTS)[1]) > floor
+        together = embedder.encode(TEXTS * 3)
+        for i, text_ in enumerate(TEXTS):
+            assert np.array_equal(embedder.encode([text_])[0], together[i])
+            assert np.array_equal(together[i], together[i + len(TEXTS)])
 
 
 def test_export_is_reused_and_a_changed_source_exports_again(
@@ -105,6 +101,22 @@ def test_export_is_reused_and_a_changed_source_exports_again(
     assert changed.source_hash != spec.source_hash and changed.identity != spec.identity
     load_embedder(changed, settings)
     assert len(exports) == 2 and export.export_folder(changed, models) != folder
+
+
+def test_two_concurrent_loads_export_once(tiny_model: Path, tmp_path: Path,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    models = tmp_path / "models"
+    monkeypatch.setenv("GRAPHRAG_MODELS_DIR", str(models))
+    settings = load_settings().with_overrides(model_path=str(tiny_model))
+    exports: list[Path] = []
+    real_export = export._export
+    monkeypatch.setattr(export, "_export",
+                        lambda spec, out: (exports.append(out), real_export(spec, out)))
+    spec = model_spec(settings)
+    with ThreadPoolExecutor(2) as pool:  # separate lock files handles, as two processes
+        folders = list(pool.map(lambda _: export.ensure_export(spec, models), range(2)))
+    assert len(exports) == 1 and folders[0] == folders[1] and export.is_exported(folders[0])
+    assert [p.name for p in models.iterdir() if ".tmp-" in p.name] == []  # no leftovers
 
 
 # -- model identity in the database -------------------------------------------------------

@@ -86,7 +86,7 @@ def test_code_chunk_gets_snippet_summary_vector_and_links(engine, settings, app_
 
     assert row["dims"] == 384 and abs(_norm(row["emb_text"]) - 1.0) < 1e-4
     assert row["embed_model"] == model_identity(settings)
-    assert row["embed_model"].startswith("all-MiniLM-L6-v2/onnx-int8@")
+    assert row["embed_model"].startswith("all-MiniLM-L6-v2/onnx@")
     assert row["embed_ts"] is not None and row["embed_input_hash"]
 
     assert row["uses_md"] == "**Calls**\n\n- `app.users.BaseService.log` (app/users.py:4)"

@@ -139,3 +139,10 @@ def require_model(conn: Connection, apps: dict[int, str], identity: str) -> None
                 f"application {name!r} was embedded with {model} but queries would be "
                 f"embedded with {identity}: run `graphrag reembed --app {name}`, or set "
                 f"GRAPHRAG_EMBED_BACKEND/GRAPHRAG_MODEL_PATH back to that model")
+
+
+def vacuum_vectors(engine: Engine) -> None:
+    """``VACUUM ANALYZE`` the tables with vector columns (outside any transaction)."""
+    with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+        for table, _, _ in VECTOR_COLUMNS:
+            conn.execute(text(f"VACUUM ANALYZE {table}"))

@@ -1,6 +1,6 @@
 """The process-wide embedder for the configured model and backend.
 
-``GRAPHRAG_EMBED_BACKEND`` selects ``onnx-int8`` (default), ``onnx`` (fp32) or ``torch``.
+``GRAPHRAG_EMBED_BACKEND`` selects ``onnx`` (fp32, default), ``onnx-int8`` or ``torch``.
 The ONNX backends export the model on first use (once per model and export settings,
 see :mod:`graphrag.embedding.export`) and from then on load in a fraction of a second
 without torch."""
