@@ -147,8 +147,12 @@ def index_repository_documents(engine: Engine, settings: Settings, root: Path, a
     known = _repository_documents(engine, app_name)
     present = {clean_text(f.rel_path) for f in files}
     gone = [doc_id for doc_id, source_path in known if source_path not in present]
-    check_mass_delete(app_name, len(gone), len(known), settings.max_delete_share,
-                      allow_mass_delete, what="repository documents")
+    # A moved or renamed document vanishes under one path and appears under another: only
+    # the net loss counts towards the mass-delete guard.
+    known_paths = {source_path for _, source_path in known}
+    appeared = sum(1 for path in present if path not in known_paths)
+    check_mass_delete(app_name, max(len(gone) - appeared, 0), len(known),
+                      settings.max_delete_share, allow_mass_delete, what="repository documents")
     # Vanished first: a moved file whose bytes equal a document that is gone becomes a new
     # document under its new path (not an alias of a document about to be dropped).
     for doc_id in gone:
