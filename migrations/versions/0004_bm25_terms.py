@@ -2,8 +2,10 @@
 length in terms.
 
 Terms are the lexemes ``graphrag_terms(text)`` makes of a chunk's title and content:
-camelCase and snake_case identifiers (and dotted paths) split into words, then
-PostgreSQL's ``english`` configuration (stop words dropped, words stemmed). Queries go
+snake_case and dotted names split into words, camelCase identifiers kept whole (an exact
+name is the rarest, strongest term) and also split into their words (``HTTPServer`` ->
+httpserver, http, server), then PostgreSQL's ``english`` configuration (stop words
+dropped, words stemmed); plain words are counted once. Queries go
 through the same function, so both sides always agree. The pipeline keeps the postings
 of a chunk in step with its text (``pipeline/terms.py``); existing chunks are filled here.
 
@@ -21,11 +23,16 @@ depends_on = None
 
 
 TERMS_FUNCTION = r"""
-CREATE FUNCTION graphrag_terms(t text) RETURNS tsvector
+CREATE OR REPLACE FUNCTION graphrag_terms(t text) RETURNS tsvector
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
     SELECT to_tsvector('english'::regconfig,
-        regexp_replace(regexp_replace(coalesce(t, ''), '([a-z0-9])([A-Z])', '\1 \2', 'g'),
-                       '[_./:#-]+', ' ', 'g'))
+        regexp_replace(coalesce(t, ''), '[_./:#-]+', ' ', 'g') || ' ' ||
+        coalesce((SELECT string_agg(regexp_replace(regexp_replace(m[1],
+                                        '([a-z0-9])([A-Z])', '\1 \2', 'g'),
+                                        '([A-Z])([A-Z][a-z])', '\1 \2', 'g'), ' ')
+                    FROM regexp_matches(coalesce(t, ''),
+                         '([A-Za-z0-9]*(?:[a-z0-9][A-Z]|[A-Z][A-Z][a-z])[A-Za-z0-9]*)', 'g')
+                         AS m), ''))
 $$
 """
 
