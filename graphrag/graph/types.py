@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from graphrag.graph.model import GraphNode
 from graphrag.graph.symbols import FileScope
+from graphrag.parsing.typetext import split_top_level
 
 _OPTIONAL = re.compile(r"^(?:typing\.)?Optional\[(.*)\]$")
 _THIS_PARAM = re.compile(r"^this\s*:")
@@ -113,23 +114,9 @@ def union_members(text: str) -> list[str]:
     ``Union[A, B]``, ``A | B | None``); [] for anything else."""
     text = text.strip().strip("'\"")
     match = re.match(r"^(?:typing\.|t\.)?Union\[(.*)\]$", text)
-    parts = _split_union(match.group(1), ",") if match else _split_union(text, "|")
+    parts = split_top_level(match.group(1), ",") if match else split_top_level(text, "|")
     members = [p.strip().strip("'\"") for p in parts]
     members = [m for m in members if m not in _NONE_MEMBERS]
     return members if len(members) >= 2 else []
 
 
-def _split_union(text: str, sep: str) -> list[str]:
-    parts, depth, cur = [], 0, []
-    for ch in text:
-        if ch in "[(<{":
-            depth += 1
-        elif ch in "])>}":
-            depth -= 1
-        if ch == sep and depth == 0:
-            parts.append("".join(cur))
-            cur = []
-        else:
-            cur.append(ch)
-    parts.append("".join(cur))
-    return parts

@@ -9,6 +9,8 @@ from typing import Generic, TypeVar
 
 from tree_sitter import Node, Parser, Tree
 
+from graphrag.parsing.typetext import split_top_level
+
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
 _UNKNOWN = object()
@@ -100,7 +102,7 @@ def element_type(text: str | None) -> str | None:
         if t.startswith(wrapper) and t.endswith("]"):
             t = t[len(wrapper):-1].strip()
     if "|" in t:
-        t = next((p.strip() for p in _split_top(t, "|")
+        t = next((p.strip() for p in split_top_level(t, "|")
                   if p.strip() not in ("None", "null", "undefined")), "")
     if t.endswith("[]"):
         inner = t[:-2].strip()
@@ -111,26 +113,9 @@ def element_type(text: str | None) -> str | None:
     match = _CONTAINERS.match(t)
     if not match:
         return None
-    first = _split_top(match.group(1), ",")[0].strip().strip("'\"").strip()
+    first = split_top_level(match.group(1), ",")[0].strip().strip("'\"").strip()
     first = first.split("[", 1)[0].split("<", 1)[0].strip()
     return first if re.fullmatch(r"[\w.$]+", first) else None
-
-
-def _split_top(text: str, sep: str) -> list[str]:
-    """Split on ``sep`` outside brackets."""
-    parts, depth, cur = [], 0, []
-    for ch in text:
-        if ch in "[(<":
-            depth += 1
-        elif ch in "])>":
-            depth -= 1
-        if ch == sep and depth == 0:
-            parts.append("".join(cur))
-            cur = []
-        else:
-            cur.append(ch)
-    parts.append("".join(cur))
-    return parts
 
 
 class ScopeIndex(dict[K, V], Generic[K, V]):

@@ -30,6 +30,7 @@ from graphrag.parsing.languages._common import (
 from graphrag.parsing.languages._common import node_text as _text
 from graphrag.parsing.model import Call, CharOffsets, Heritage, Import, ParseResult, Symbol
 from graphrag.parsing.registry import RepoContext
+from graphrag.parsing.typetext import split_top_level
 
 LANG = "python"
 _HTTP_VERBS = {"get", "post", "put", "delete", "patch", "head", "options"}
@@ -83,10 +84,10 @@ def clean_type(text: str | None) -> str | None:
     for wrapper in ("Optional", "Annotated", "Union", "typing.Optional", "typing.Annotated",
                     "typing.Union"):
         if t.startswith(wrapper + "[") and t.endswith("]"):
-            t = _first_non_none(_split_top(t[len(wrapper) + 1:-1], ","))
+            t = _first_non_none(_split_stripped(t[len(wrapper) + 1:-1], ","))
             break
     if "|" in t:
-        t = _first_non_none(_split_top(t, "|"))
+        t = _first_non_none(_split_stripped(t, "|"))
     t = t.split("[", 1)[0].strip().strip("'\"")
     return t or None
 
@@ -117,29 +118,12 @@ def annotation_type(text: str | None) -> str | None:
         return None
     t = text.strip().strip("'\"").strip()
     match = _UNION.match(t)
-    parts = _split_top(match.group(1), ",") if match else _split_top(t, "|")
+    parts = _split_stripped(match.group(1), ",") if match else _split_stripped(t, "|")
     members = [clean_type(p) for p in parts if p.strip().strip("'\"") not in ("None", "")]
     unique = list(dict.fromkeys(m for m in members if m))
     if len(unique) >= 2:
         return " | ".join(unique)
     return clean_type(text)
-
-
-def _split_top(text: str, sep: str) -> list[str]:
-    """Split on ``sep`` outside brackets."""
-    parts, depth, cur = [], 0, []
-    for ch in text:
-        if ch in "[(":
-            depth += 1
-        elif ch in "])":
-            depth -= 1
-        if ch == sep and depth == 0:
-            parts.append("".join(cur))
-            cur = []
-        else:
-            cur.append(ch)
-    parts.append("".join(cur))
-    return [p.strip() for p in parts]
 
 
 def _first_non_none(parts: list[str]) -> str:
@@ -715,3 +699,6 @@ def _has_def_ancestor(node: Node) -> bool:
         cur = cur.parent
     return False
 
+
+def _split_stripped(text: str, sep: str) -> list[str]:
+    return [p.strip() for p in split_top_level(text, sep)]

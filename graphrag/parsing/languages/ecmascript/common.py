@@ -39,6 +39,7 @@ from graphrag.parsing.model import (
     Registration,
     Symbol,
 )
+from graphrag.parsing.typetext import split_top_level
 
 CODE_EXTENSIONS = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
 HTTP_VERBS = {"get", "post", "put", "delete", "patch", "all", "options", "head"}
@@ -98,7 +99,7 @@ def simple_type(text: str | None) -> str | None:
     if not text:
         return None
     text = text.strip().lstrip(":").strip()
-    parts = [p.strip() for p in _split_top_level(text, "|")]
+    parts = [p.strip() for p in split_top_level(text, "|")]
     parts = [p for p in parts if p and p not in ("null", "undefined", "void")]
     if not parts:
         return None
@@ -120,21 +121,6 @@ def _plain(text: str) -> str | None:
     while text.endswith("[]"):
         text = text[:-2].strip()
     return text or None
-
-
-def _split_top_level(text: str, sep: str) -> list[str]:
-    """Split on ``sep`` outside of ``<>``/``()``/``{}``/``[]``."""
-    parts, depth, start = [], 0, 0
-    for i, ch in enumerate(text):
-        if ch in "<({[":
-            depth += 1
-        elif ch in ">)}]":
-            depth -= 1
-        elif ch == sep and depth == 0:
-            parts.append(text[start:i])
-            start = i + 1
-    parts.append(text[start:])
-    return parts
 
 
 def clean_jsdoc(text: str) -> str | None:
