@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from tree_sitter import Node
@@ -249,3 +249,18 @@ def collect_calls(captures: dict[str, list[Node]],
     found.sort(key=lambda c: c.line)
     return found
 
+
+def owning_type(node: Node, type_decls: Collection[str], containers: Collection[str],
+                root: str) -> Node | None | bool:
+    """The type declaration that member ``node`` belongs to: None at top level (``root``),
+    False for a local or anonymous-class declaration (no symbol owns it)."""
+    current = node.parent
+    while current is not None:
+        if current.type in type_decls:
+            return current
+        if current.type == root:
+            return None
+        if current.type not in containers:
+            return False
+        current = current.parent
+    return None

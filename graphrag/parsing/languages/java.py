@@ -34,6 +34,7 @@ from graphrag.parsing.languages._jvm import (
     node_key,
     overload_fqn,
     overload_names,
+    owning_type,
     simple_type,
     text_of,
 )
@@ -149,16 +150,8 @@ class _JavaFile:
 
     def _owner(self, node: Node) -> str | None | bool:
         """fqn of the enclosing type, None at top level, False for local declarations."""
-        current = node.parent
-        while current is not None:
-            if current.type in _TYPE_DECLS:
-                return self.scopes.get(node_key(current), False)
-            if current.type == "program":
-                return None
-            if current.type not in _MEMBER_CONTAINERS:
-                return False
-            current = current.parent
-        return None
+        owner = owning_type(node, _TYPE_DECLS, _MEMBER_CONTAINERS, "program")
+        return self.scopes.get(node_key(owner), False) if isinstance(owner, Node) else owner
 
     def _add_symbol(self, node: Node, name_node: Node, kind: str, parent: str | None) -> None:
         name = text_of(name_node)
@@ -413,16 +406,8 @@ class _JavaFile:
 def _owner_key(node: Node) -> NodeKey | None | bool:
     """Identity of the type declaration owning member ``node`` (None at top level; False
     for a local or anonymous-class declaration, which is no symbol): overload groups."""
-    current = node.parent
-    while current is not None:
-        if current.type in _TYPE_DECLS:
-            return node_key(current)
-        if current.type == "program":
-            return None
-        if current.type not in _MEMBER_CONTAINERS:
-            return False
-        current = current.parent
-    return None
+    owner = owning_type(node, _TYPE_DECLS, _MEMBER_CONTAINERS, "program")
+    return node_key(owner) if isinstance(owner, Node) else owner
 
 
 def _set_args(call: Call, args: Node | None) -> None:

@@ -32,6 +32,7 @@ from graphrag.parsing.languages._jvm import (
     node_key,
     overload_fqn,
     overload_names,
+    owning_type,
     simple_type,
     text_of,
 )
@@ -150,16 +151,8 @@ class _KotlinFile:
 
     def _owner(self, node: Node) -> str | None | bool:
         """fqn of the enclosing type, None at top level, False for local declarations."""
-        current = node.parent
-        while current is not None:
-            if current.type in _TYPE_DECLS:
-                return self.scopes.get(node_key(current), False)
-            if current.type == "source_file":
-                return None
-            if current.type not in _MEMBER_CONTAINERS:
-                return False
-            current = current.parent
-        return None
+        owner = owning_type(node, _TYPE_DECLS, _MEMBER_CONTAINERS, "source_file")
+        return self.scopes.get(node_key(owner), False) if isinstance(owner, Node) else owner
 
     def _kind(self, node: Node, capture: str, parent: str | None) -> str:
         if capture == "class":
@@ -448,16 +441,8 @@ def callee(node: Node) -> tuple[str, list[str] | None, int] | None:
 def _owner_key(node: Node) -> NodeKey | None | bool:
     """Identity of the type declaration owning member ``node`` (None at top level; False
     for a local or anonymous-class declaration, which is no symbol): overload groups."""
-    current = node.parent
-    while current is not None:
-        if current.type in _TYPE_DECLS:
-            return node_key(current)
-        if current.type == "source_file":
-            return None
-        if current.type not in _MEMBER_CONTAINERS:
-            return False
-        current = current.parent
-    return None
+    owner = owning_type(node, _TYPE_DECLS, _MEMBER_CONTAINERS, "source_file")
+    return node_key(owner) if isinstance(owner, Node) else owner
 
 
 _KOTLIN_LITERALS = {"int": "Int", "long": "Long", "double": "Double", "float": "Float",
