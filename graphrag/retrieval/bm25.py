@@ -21,7 +21,7 @@ from collections.abc import Sequence
 
 from sqlalchemy import Connection, text
 
-from graphrag.retrieval.filters import filter_sql
+from graphrag.retrieval.filters import filter_sql, has_filters
 from graphrag.retrieval.model import SearchOptions
 
 K1 = 1.2
@@ -71,7 +71,6 @@ def bm25_candidates(conn: Connection, app_ids: Sequence[int], query: str,
     if not terms:
         return []
     where, params = filter_sql(list(app_ids), options)
-    only_app = where == "c.application_id = ANY(:apps)"
     params.update(terms=terms, k1=K1, b=B, lim=options.candidates)
-    rows = conn.execute(text(_scores_sql(None if only_app else where)), params)
+    rows = conn.execute(text(_scores_sql(where if has_filters(options) else None)), params)
     return [(int(r.id), float(r.score)) for r in rows]

@@ -69,6 +69,11 @@ def known_languages() -> tuple[str, ...]:
     return tuple(sorted(languages()))
 
 
+def has_filters(options: SearchOptions) -> bool:
+    """Whether anything besides the applications narrows the search."""
+    return bool(options.kinds or options.lang or options.path or options.source)
+
+
 def filter_sql(app_ids: list[int], options: SearchOptions) -> tuple[str, dict[str, Any]]:
     """``AND``-joined conditions over ``c`` (chunks) and ``n`` (nodes), with parameters.
 

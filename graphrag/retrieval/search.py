@@ -111,8 +111,8 @@ def text_candidates(conn: Connection, app_ids: list[int], query: str,
 
 
 def rank_candidates(mode: str, vec: list[tuple[int, float]], txt: list[tuple[int, float]],
-                    details: dict[int, Candidate], query: str = "",
-                    options: SearchOptions | None = None) -> list[Candidate]:
+                    details: dict[int, Candidate], query: str,
+                    options: SearchOptions) -> list[Candidate]:
     """Best-first candidates with their mode's score: similarity (vector), BM25 (text) or
     weighted reciprocal rank fusion with the PageRank boost (hybrid), each times the
     candidate's prior (:mod:`graphrag.retrieval.priors`) unless priors are off."""
@@ -125,13 +125,12 @@ def rank_candidates(mode: str, vec: list[tuple[int, float]], txt: list[tuple[int
                     weights=(VECTOR_WEIGHT, TEXT_WEIGHT))
         scored = [(i, s * pagerank_factor(details[i].rank_boost))
                   for i, s in fused.items() if i in details]
-    use_priors = options is None or options.priors
-    tests_wanted = wants_tests(query, options or SearchOptions())
+    tests_wanted = wants_tests(query, options)
     out = []
     for chunk_id, score in scored:
         if chunk_id in details:
             cand = details[chunk_id]
-            cand.score = score * prior(cand, tests_wanted) if use_priors else score
+            cand.score = score * prior(cand, tests_wanted) if options.priors else score
             out.append(cand)
     # Stable sort: equal scores keep their list order, then the smaller id.
     out.sort(key=lambda c: (-c.score, c.id))

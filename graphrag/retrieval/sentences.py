@@ -74,7 +74,7 @@ def _search_one(conn: Connection, apps: dict[int, str], query: str, vector: np.n
     if options.mode == "hybrid":  # full text over document chunks only, like the sentences
         txt = text_candidates(conn, app_ids, query, replace(options, source="doc"))
     details = load_candidates(conn, apps, list(dict.fromkeys(i for i, _ in vec + txt)))
-    ranked = rank_candidates(options.mode, vec, txt, details)[: options.top_k]
+    ranked = rank_candidates(options.mode, vec, txt, details, query, options)[: options.top_k]
     hits = []
     for cand in ranked:
         hit = hit_dict(cand)
