@@ -41,6 +41,14 @@ def normalize(text: str) -> str:
     return re.sub(r",? ([)\]])", r"\1", text)
 
 
+def parse_recovering(parser: Parser, source: bytes, decl_start: re.Pattern[bytes]
+                     ) -> tuple[Node, int]:
+    """The root of a tree in which a bad top-level declaration hides nothing after it
+    (:func:`recover`), and the number of errors of the file as written."""
+    tree = parser.parse(source)
+    return recover(parser, source, tree, decl_start).root_node, count_errors(tree.root_node)
+
+
 def recover(parser: Parser, source: bytes, tree: Tree, decl_start: re.Pattern[bytes]
             ) -> Tree:
     """A tree in which one bad top-level declaration no longer hides the ones after it.

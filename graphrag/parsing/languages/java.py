@@ -17,7 +17,7 @@ from pathlib import PurePosixPath
 from tree_sitter import Node, QueryCursor
 
 from graphrag.parsing import registry
-from graphrag.parsing.languages._common import ScopeIndex, decl_starts, recover
+from graphrag.parsing.languages._common import ScopeIndex, decl_starts, parse_recovering
 from graphrag.parsing.languages._jvm import (
     Annotation,
     NodeKey,
@@ -76,11 +76,8 @@ _NAME_TYPES = frozenset({"identifier", "scoped_identifier"})
 def extract(source: bytes, rel_path: str, ctx: RepoContext) -> ParseResult:
     """Parse one Java file into symbols, imports, calls, heritage and var types (a bad
     top-level type does not hide the next ones: :func:`recover`)."""
-    parser = registry.parser(LANG)
-    tree = parser.parse(source)
-    errors = count_errors(tree.root_node)
-    result = _JavaFile(source, rel_path,
-                       recover(parser, source, tree, _DECL_START).root_node).run()
+    root, errors = parse_recovering(registry.parser(LANG), source, _DECL_START)
+    result = _JavaFile(source, rel_path, root).run()
     result.error_count = errors
     return result
 

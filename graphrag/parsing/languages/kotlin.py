@@ -15,7 +15,7 @@ from pathlib import PurePosixPath
 from tree_sitter import Node, QueryCursor
 
 from graphrag.parsing import registry
-from graphrag.parsing.languages._common import ScopeIndex, decl_starts, recover
+from graphrag.parsing.languages._common import ScopeIndex, decl_starts, parse_recovering
 from graphrag.parsing.languages._jvm import (
     Annotation,
     NodeKey,
@@ -67,11 +67,8 @@ def extract(source: bytes, rel_path: str, ctx: RepoContext) -> ParseResult:
     A top-level declaration with syntax the grammar does not know (``$$"..."``, guard
     conditions in ``when``) is blanked so that the declarations after it survive
     (:func:`recover`); ``error_count`` counts the errors of the file as written."""
-    parser = registry.parser(LANG)
-    tree = parser.parse(source)
-    errors = count_errors(tree.root_node)
-    result = _KotlinFile(source, rel_path,
-                         recover(parser, source, tree, _DECL_START).root_node).run()
+    root, errors = parse_recovering(registry.parser(LANG), source, _DECL_START)
+    result = _KotlinFile(source, rel_path, root).run()
     result.error_count = errors
     return result
 

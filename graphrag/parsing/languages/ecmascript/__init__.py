@@ -10,13 +10,12 @@ conventions decided here.
 from __future__ import annotations
 
 from graphrag.parsing import registry
-from graphrag.parsing.languages._common import decl_starts, recover
+from graphrag.parsing.languages._common import decl_starts, parse_recovering
 from graphrag.parsing.languages.ecmascript import references, symbols
 from graphrag.parsing.languages.ecmascript.common import (
     Dialect,
     FileContext,
     captures,
-    count_errors,
     module_of,
     resolve_specifier,
 )
@@ -33,11 +32,8 @@ def extract_file(source: bytes, rel_path: str, dialect: Dialect) -> ParseResult:
 
     Syntax errors do not stop extraction: tree-sitter recovers, the symbols it still
     recognises are returned and ``error_count`` counts ERROR/MISSING nodes."""
-    parser = registry.parser(dialect.grammar)
-    tree = parser.parse(source)
-    errors = count_errors(tree.root_node)
     # a bad top-level statement must not hide the declarations after it
-    root = recover(parser, source, tree, _DECL_START).root_node
+    root, errors = parse_recovering(registry.parser(dialect.grammar), source, _DECL_START)
     ctx = FileContext(source, rel_path, dialect, root)
     definitions = captures("definitions", dialect, root)
     refs = captures("references", dialect, root)
