@@ -15,7 +15,7 @@ import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
-from graphrag.config import load_settings
+from graphrag.config import Settings, load_settings
 from graphrag.db.engine import get_engine
 from graphrag.db.vectors import column_dimension
 from graphrag.embedding import export, get_embedder, load_embedder, model_spec
@@ -74,8 +74,11 @@ def test_onnx_backends_agree_with_torch_on_the_shipped_model() -> None:
             assert np.array_equal(together[i], together[i + len(TEXTS)])
 
 
-def test_export_is_reused_and_a_changed_source_exports_again(
-        tiny_model: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.fixture
+def counted_exports(tiny_model: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                    ) -> tuple[Settings, Path, list[Path]]:
+    """Settings for the tiny model with a fresh export cache, and the list of exports
+    made (the real export runs)."""
     models = tmp_path / "models"
     monkeypatch.setenv("GRAPHRAG_MODELS_DIR", str(models))
     settings = load_settings().with_overrides(model_path=str(tiny_model))
@@ -83,6 +86,12 @@ def test_export_is_reused_and_a_changed_source_exports_again(
     real_export = export._export
     monkeypatch.setattr(export, "_export",
                         lambda spec, out: (exports.append(out), real_export(spec, out)))
+    return settings, models, exports
+
+
+def test_export_is_reused_and_a_changed_source_exports_again(
+        tiny_model: Path, counted_exports: tuple[Settings, Path, list[Path]]) -> None:
+    settings, models, exports = counted_exports
 
     spec = model_spec(settings)
     first = load_embedder(spec, settings)
@@ -103,15 +112,9 @@ def test_export_is_reused_and_a_changed_source_exports_again(
     assert len(exports) == 2 and export.export_folder(changed, models) != folder
 
 
-def test_two_concurrent_loads_export_once(tiny_model: Path, tmp_path: Path,
-                                          monkeypatch: pytest.MonkeyPatch) -> None:
-    models = tmp_path / "models"
-    monkeypatch.setenv("GRAPHRAG_MODELS_DIR", str(models))
-    settings = load_settings().with_overrides(model_path=str(tiny_model))
-    exports: list[Path] = []
-    real_export = export._export
-    monkeypatch.setattr(export, "_export",
-                        lambda spec, out: (exports.append(out), real_export(spec, out)))
+def test_two_concurrent_loads_export_once(
+        counted_exports: tuple[Settings, Path, list[Path]]) -> None:
+    settings, models, exports = counted_exports
     spec = model_spec(settings)
     with ThreadPoolExecutor(2) as pool:  # separate lock files handles, as two processes
         folders = list(pool.map(lambda _: export.ensure_export(spec, models), range(2)))
