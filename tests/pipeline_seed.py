@@ -206,5 +206,6 @@ def seed_many_functions(engine: Engine, app_name: str, root: Path, count: int) -
 def chunk(engine: Engine, chunk_id: int) -> dict[str, Any]:
     with engine.connect() as conn:
         return dict(conn.execute(text(
-            "SELECT *, vector_dims(emb) AS dims, emb::text AS emb_text FROM chunks"
+            "SELECT *, vector_dims(emb) AS dims, emb::text AS emb_text,"
+            " title_emb::text AS title_emb_text FROM chunks"
             " WHERE id = :i"), {"i": chunk_id}).mappings().one())

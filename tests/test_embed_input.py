@@ -3,8 +3,10 @@ the code, never the structural summary; documents keep title, section path, summ
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from graphrag.pipeline.model import NodeInfo, WorkItem
-from graphrag.pipeline.stages.embed import embed_input, first_sentence
+from graphrag.pipeline.stages.embed import embed_input, first_sentence, title_input
 
 STRUCTURAL = "Method getList of class MultiDict (java, a.java, lines 3-9). Called by: test_a"
 
@@ -59,3 +61,19 @@ def test_first_sentence() -> None:
     assert first_sentence("// BasicAuth returns a middleware.\n// It checks users.") == \
         "BasicAuth returns a middleware."
     assert first_sentence(None) == ""
+
+
+def test_title_of_a_code_chunk_is_name_owner_and_signature() -> None:
+    item = _item("code", "METHOD", "@Override\n// note\nList<V> getList(K key) {\n  ...\n}")
+    assert title_input(item) == "get list. multi dict. List<V> getList(K key) {"
+    item.node = replace(item.node, signature="List<V> getList(K key)")
+    assert title_input(item) == "get list. multi dict. List<V> getList(K key)"
+    top = _item("code", "FUNCTION", "def f(x): ...", parent=None, name="parse_date",
+                title="m.parse_date")
+    assert title_input(top) == "parse date. def f(x): ..."
+
+
+def test_title_of_a_document_chunk_is_its_title_and_section_path() -> None:
+    item = _item("doc", "SECTION", "Vacation days: 25.", parent=None, name="Leave",
+                 title="handbook.md", section=["HR", "Leave"])
+    assert title_input(item) == "handbook.md - HR > Leave"

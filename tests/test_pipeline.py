@@ -12,7 +12,7 @@ from sqlalchemy import event, text
 
 from graphrag.config import load_settings
 from graphrag.db.apps import delete_app, ensure_app
-from graphrag.embedding import get_tokenizer, model_identity
+from graphrag.embedding import get_embedder, get_tokenizer, model_identity
 from graphrag.errors import ModelUnavailable, UnknownName
 from graphrag.pipeline import Stage, StageFailure, pipeline_status, run_pipeline
 from graphrag.pipeline import registry as stage_registry
@@ -34,6 +34,10 @@ def seeded(engine, app_name: str, tmp_path: Path):
 
 def _norm(emb_text: str) -> float:
     return math.sqrt(sum(x * x for x in json.loads(emb_text)))
+
+
+def _vec(emb_text: str) -> np.ndarray:
+    return np.array(json.loads(emb_text), dtype=np.float32)
 
 
 # -- pure helpers -------------------------------------------------------------------------
@@ -88,6 +92,12 @@ def test_code_chunk_gets_snippet_summary_vector_and_links(engine, settings, app_
     assert row["embed_model"] == model_identity(settings)
     assert row["embed_model"].startswith("all-MiniLM-L6-v2/onnx@")
     assert row["embed_ts"] is not None and row["embed_input_hash"]
+    # The title vector embeds what the chunk is called: name and owner in words, signature.
+    title = "get user name. user service. def get_user_name(self, user_id: int) -> str:"
+    expected = get_embedder(settings).encode([title])[0]
+    # (int8 quantisation scales per batch: a vector encoded alone differs slightly)
+    assert float(np.dot(_vec(row["title_emb_text"]), expected)) > 0.99
+    assert float(np.dot(_vec(row["emb_text"]), expected)) < 0.95
 
     assert row["uses_md"] == "**Calls**\n\n- `app.users.BaseService.log` (app/users.py:4)"
     assert row["used_by_md"] == "**Called by**\n\n- `app.users.main` (app/users.py:20)"

@@ -5,14 +5,16 @@ from __future__ import annotations
 import json
 
 import pytest
+from sqlalchemy import text
 
 from graphrag.config import load_settings
-from graphrag.embedding import get_embedder
+from graphrag.embedding import get_embedder, vector_literal
 from graphrag.errors import UnknownApplication, UnknownName
 from graphrag.retrieval import SearchOptions, search
 from graphrag.retrieval.filters import glob_to_regex
-from graphrag.retrieval.fusion import collapse, pagerank_factor, rrf
+from graphrag.retrieval.fusion import NAME_WEIGHT, collapse, pagerank_factor, rrf, title_rerank
 from graphrag.retrieval.model import Candidate
+from graphrag.retrieval.titles import title_signals
 from tests.conftest import run_cli
 from tests.search_seed import seed_app
 
@@ -52,6 +54,18 @@ def test_rrf_sums_reciprocal_ranks_with_k60() -> None:
     assert scores["b"] == pytest.approx(1 / 62 + 1 / 61)
     assert scores["a"] == pytest.approx(1 / 61)
     assert max(scores, key=scores.get) == "b"
+
+
+def test_title_rerank_adds_the_title_list_and_the_name_match() -> None:
+    fused = {"a": 1 / 61, "b": 1 / 62, "c": 1 / 63}
+    # b's title is the closest: it gains the title list's first rank and overtakes a.
+    out = title_rerank(fused, {"a": 0.2, "b": 0.9, "c": 0.5}, {})
+    assert out["b"] == pytest.approx(1 / 62 + 1 / 61)
+    assert out["a"] == pytest.approx(1 / 61 + 1 / 63)
+    assert max(out, key=out.get) == "b"
+    # A name the query spells out multiplies the score; no title vector adds nothing.
+    out = title_rerank(fused, {}, {"c": 1.0})
+    assert out["c"] == pytest.approx(1 / 63 * (1 + NAME_WEIGHT)) and out["a"] == fused["a"]
 
 
 def test_pagerank_factor_is_small_and_neutral_for_unranked() -> None:
@@ -203,6 +217,38 @@ def test_hybrid_pagerank_boost_orders_equal_matches(engine, app_name, embedder) 
     hits = search(engine, [app_name], "parse the order", SearchOptions(top_k=2),
                   embedder).hits
     assert hits[0]["fqn"] == "m.beta"
+
+
+def test_title_signals_match_name_words_and_title_vectors(engine, seeded, embedder) -> None:
+    charge = seeded.chunks["charge:code:snippet"]
+    invoice = seeded.chunks["invoice:code:snippet"]
+    query = "charge a credit card"
+    titles = embedder.encode(["charge card. payment gateway", "compute invoice total"])
+    with engine.begin() as conn:
+        ids = dict(conn.execute(text("SELECT plan_id, id FROM chunks WHERE plan_id = ANY(:p)"),
+                                {"p": [charge, invoice]}).all())
+        for plan, vec in zip((charge, invoice), titles, strict=True):
+            conn.execute(text("UPDATE chunks SET title_emb = CAST(:v AS vector)"
+                              " WHERE plan_id = :p"), {"v": vector_literal(vec), "p": plan})
+        signals = title_signals(conn, [seeded.app_id], list(ids.values()), query,
+                                embedder.encode([query])[0])
+        other = title_signals(conn, [seeded.app_id + 999], list(ids.values()), query, None)
+    # chargeCard: both words (stemmed) are in the query; compute_invoice_total: none.
+    assert signals.name_match == {ids[charge]: 1.0, ids[invoice]: 0.0}
+    assert signals.title_sim[ids[charge]] > signals.title_sim[ids[invoice]] + 0.2
+    assert other.name_match == {} and other.title_sim == {}  # another tenant sees nothing
+
+
+def test_hybrid_prefers_the_symbol_the_query_names(engine, app_name, embedder) -> None:
+    # Same body, same rank: the function whose name the query spells out comes first.
+    nodes = [("a", "FUNCTION", "m.handle", "m.py", "python", (1, 5), None, 1.0),
+             ("b", "FUNCTION", "m.parseOrder", "n.py", "python", (1, 5), None, 1.0)]
+    chunks = [("a", "code", "snippet", None, (1, 5), "def f(payload): return load(payload)"),
+              ("b", "code", "snippet", None, (1, 5), "def f(payload): return load(payload)")]
+    seed_app(engine, app_name, nodes=nodes, chunks=chunks, edges=[])
+    hits = search(engine, [app_name], "parse an order from the payload",
+                  SearchOptions(top_k=2), embedder).hits
+    assert [h["fqn"] for h in hits] == ["m.parseOrder", "m.handle"]
 
 
 # --- CLI ----------------------------------------------------------------------------------

@@ -20,12 +20,16 @@ from sqlalchemy import Connection, Engine, text
 
 from graphrag.errors import ModelMismatch, ModelUnavailable
 
-VECTOR_COLUMNS = (("chunks", "emb", "ix_chunks_emb"), ("sentences", "emb", "ix_sentences_emb"))
+# (table, column, HNSW index or None): ``chunks.title_emb`` is only read for a query's
+# candidates, so it has no index.
+VECTOR_COLUMNS = (("chunks", "emb", "ix_chunks_emb"), ("chunks", "title_emb", None),
+                  ("sentences", "emb", "ix_sentences_emb"))
 EMBED_STAGES = ("embed", "split-sentences")
 
 # Reset of the embed stages of chunks: vector gone, stages pending again.
 _RESET_CHUNKS = """
-UPDATE chunks SET emb = NULL, embed_model = NULL, embed_ts = NULL, embed_input_hash = NULL,
+UPDATE chunks SET emb = NULL, title_emb = NULL, embed_model = NULL, embed_ts = NULL,
+       embed_input_hash = NULL,
        stage_state = stage_state - 'embed' - 'split-sentences', pending = true,
        updated_at = now()
  WHERE {where} AND (emb IS NOT NULL OR stage_state ?| array['embed', 'split-sentences'])
@@ -58,7 +62,7 @@ def set_dimension(engine: Engine, dim: int) -> list[str]:
     One transaction: concurrent readers wait on the table locks, and a failure leaves the
     old columns and vectors as they were."""
     with engine.begin() as conn:
-        for table, _, _ in VECTOR_COLUMNS:
+        for table in dict.fromkeys(t for t, _, _ in VECTOR_COLUMNS):
             conn.execute(text(f"LOCK TABLE {table} IN ACCESS EXCLUSIVE MODE"))
         if all(column_dimension(conn, t, c) == dim for t, c, _ in VECTOR_COLUMNS):
             return []
@@ -67,11 +71,13 @@ def set_dimension(engine: Engine, dim: int) -> list[str]:
         conn.execute(text("UPDATE applications SET meta = meta - 'embed_model'"))
         for table, column, index in VECTOR_COLUMNS:
             # Names come from the constant above; dim is an int.
-            conn.execute(text(f"DROP INDEX IF EXISTS {index}"))
+            if index:
+                conn.execute(text(f"DROP INDEX IF EXISTS {index}"))
             conn.execute(text(f"ALTER TABLE {table} ALTER COLUMN {column}"
                               f" TYPE vector({int(dim)}) USING NULL"))
-            conn.execute(text(f"CREATE INDEX {index} ON {table}"
-                              f" USING hnsw ({column} vector_cosine_ops)"))
+            if index:
+                conn.execute(text(f"CREATE INDEX {index} ON {table}"
+                                  f" USING hnsw ({column} vector_cosine_ops)"))
     return cleared
 
 
@@ -144,5 +150,5 @@ def require_model(conn: Connection, apps: dict[int, str], identity: str) -> None
 def vacuum_vectors(engine: Engine) -> None:
     """``VACUUM ANALYZE`` the tables with vector columns (outside any transaction)."""
     with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
-        for table, _, _ in VECTOR_COLUMNS:
+        for table in dict.fromkeys(t for t, _, _ in VECTOR_COLUMNS):
             conn.execute(text(f"VACUUM ANALYZE {table}"))

@@ -32,6 +32,7 @@ OWNED_COLUMNS: dict[str, str] = {
     "uses_md": "text",
     "used_by_md": "text",
     "emb": "vector",
+    "title_emb": "vector",
     "embed_model": "text",
     "embed_ts": "timestamptz",
     "embed_input_hash": "text",

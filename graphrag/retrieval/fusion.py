@@ -4,7 +4,17 @@ Hybrid score of a chunk (``RRF_K = 60``, ranks 1-based, a list the chunk is abse
 from contributes nothing)::
 
     rrf   = sum over lists of 1 / (RRF_K + rank_in_list)
-    score = rrf * (1 + PAGERANK_WEIGHT * ln(max(rank_boost, 1)))
+    rrf   = VECTOR_WEIGHT / (RRF_K + vector_rank) + TEXT_WEIGHT / (RRF_K + bm25_rank)
+          + TITLE_WEIGHT / (RRF_K + title_rank)
+    score = rrf * (1 + NAME_WEIGHT * name_match)
+                * (1 + PAGERANK_WEIGHT * ln(max(rank_boost, 1)))
+
+``title_rank`` orders the fused candidates by the similarity of the query to their title
+vector (what the chunk is called: a symbol's name, owner and signature); ``name_match``
+is the share of the node name's words the query uses (:mod:`graphrag.retrieval.titles`).
+Both re-rank the candidates the vector and BM25 lists found; neither adds candidates.
+On ``benchmarks/retrieval.py`` (four code bases, strict MRR@10 macro) the title list
+lifted the hybrid mode from 0.617 to 0.641 and the name match, on top, to 0.659.
 
 ``rank_boost`` is ``chunks.rank_boost`` = 1 + the node's scaled PageRank (the average
 node has PageRank 1, so boost 2). The boost is deliberately small: an average node gains
@@ -29,6 +39,8 @@ RRF_K = 60
 # above its baseline. (Before BM25 kept whole camelCase identifiers, 2:1 was best.)
 VECTOR_WEIGHT = 1.0
 TEXT_WEIGHT = 1.0
+TITLE_WEIGHT = 1.0
+NAME_WEIGHT = 0.25
 PAGERANK_WEIGHT = 0.03
 # Two chunks of one file whose line spans overlap this much (intersection over union)
 # say the same thing: only the better one is kept (seed 002, "> 80% overlap").
@@ -46,6 +58,18 @@ def rrf(ranked_lists: Sequence[Sequence[K]], k: int = RRF_K,
         for rank, key in enumerate(ranked, start=1):
             scores[key] = scores.get(key, 0.0) + w / (k + rank)
     return scores
+
+
+def title_rerank(fused: dict[K, float], title_sim: dict[K, float],
+                 name_match: dict[K, float], k: int = RRF_K) -> dict[K, float]:
+    """``fused`` RRF scores with the title list and the name match folded in (see the
+    module docstring); candidates without a title vector get no title contribution."""
+    out = dict(fused)
+    titled = sorted((key for key in out if key in title_sim),
+                    key=lambda key: -title_sim[key])
+    for rank, key in enumerate(titled, start=1):
+        out[key] += TITLE_WEIGHT / (k + rank)
+    return {key: s * (1.0 + NAME_WEIGHT * name_match.get(key, 0.0)) for key, s in out.items()}
 
 
 def pagerank_factor(rank_boost: float | None, weight: float = PAGERANK_WEIGHT) -> float:

@@ -34,10 +34,18 @@ from graphrag.errors import InvalidInput
 from graphrag.retrieval.bm25 import bm25_candidates
 from graphrag.retrieval.expand import expand_calls
 from graphrag.retrieval.filters import filter_sql, validate
-from graphrag.retrieval.fusion import TEXT_WEIGHT, VECTOR_WEIGHT, collapse, pagerank_factor, rrf
+from graphrag.retrieval.fusion import (
+    TEXT_WEIGHT,
+    VECTOR_WEIGHT,
+    collapse,
+    pagerank_factor,
+    rrf,
+    title_rerank,
+)
 from graphrag.retrieval.model import Candidate, SearchOptions, SearchResult, hit_dict
 from graphrag.retrieval.priors import prior, wants_tests
 from graphrag.retrieval.rows import load_candidates
+from graphrag.retrieval.titles import TitleSignals, title_signals
 
 EF_SEARCH = 100
 EF_SEARCH_MAX = 1000
@@ -112,10 +120,12 @@ def text_candidates(conn: Connection, app_ids: list[int], query: str,
 
 def rank_candidates(mode: str, vec: list[tuple[int, float]], txt: list[tuple[int, float]],
                     details: dict[int, Candidate], query: str,
-                    options: SearchOptions) -> list[Candidate]:
+                    options: SearchOptions,
+                    titles: TitleSignals | None = None) -> list[Candidate]:
     """Best-first candidates with their mode's score: similarity (vector), BM25 (text) or
-    weighted reciprocal rank fusion with the PageRank boost (hybrid), each times the
-    candidate's prior (:mod:`graphrag.retrieval.priors`) unless priors are off."""
+    weighted reciprocal rank fusion re-ranked by ``titles`` with the PageRank boost
+    (hybrid; :mod:`graphrag.retrieval.fusion`), each times the candidate's prior
+    (:mod:`graphrag.retrieval.priors`) unless priors are off."""
     if mode == "vector":
         scored = vec
     elif mode == "text":
@@ -123,6 +133,8 @@ def rank_candidates(mode: str, vec: list[tuple[int, float]], txt: list[tuple[int
     else:
         fused = rrf([[i for i, _ in vec], [i for i, _ in txt]],
                     weights=(VECTOR_WEIGHT, TEXT_WEIGHT))
+        if titles is not None:
+            fused = title_rerank(fused, titles.title_sim, titles.name_match)
         scored = [(i, s * pagerank_factor(details[i].rank_boost))
                   for i, s in fused.items() if i in details]
     tests_wanted = wants_tests(query, options)
@@ -143,8 +155,11 @@ def _search_one(conn: Connection, apps: dict[int, str], query: str,
     app_ids = list(apps)
     vec = (vector_candidates(conn, app_ids, vector, options)
            if options.needs_vectors and vector is not None else [])
-    details = load_candidates(conn, apps, list(dict.fromkeys([i for i, _ in vec + txt])))
-    ranked = rank_candidates(options.mode, vec, txt, details, query, options)
+    ids = list(dict.fromkeys([i for i, _ in vec + txt]))
+    details = load_candidates(conn, apps, ids)
+    titles = (title_signals(conn, app_ids, ids, query, vector)
+              if options.mode == "hybrid" else None)
+    ranked = rank_candidates(options.mode, vec, txt, details, query, options, titles)
     top = collapse(ranked)[: options.top_k]
     if "calls" in options.expand:
         top = top + expand_calls(conn, apps, top)

@@ -16,12 +16,18 @@ code does, and it cost ranking quality when it was embedded. Every other chunk (
 chunks, document pages and sections) is embedded as title, section path, summary and
 content, in that order.
 
-``embed_input_hash`` = sha256 of (model identity, input): when it equals the stored value
-and the chunk already has a vector, the stage skips the chunk (no encode). Fills ``emb``
-(unit norm), ``embed_model`` (the model's identity: name, backend and hash, see
-:mod:`graphrag.embedding`), ``embed_ts`` and ``embed_input_hash``. The model and its
-batching (by similar length) are :mod:`graphrag.embedding`'s; a model of another
-dimension than the vector columns is handled by :func:`graphrag.db.vectors.ensure_dimension`.
+A second, short text is embedded beside it into ``title_emb``: what the chunk is called
+(:func:`title_input`). Hybrid search re-ranks its candidates by it: a question names the
+behaviour it wants, and a symbol's name and signature say that more plainly than a body
+of code the model reads through 256 tokens.
+
+``embed_input_hash`` = sha256 of (model identity, both inputs): when it equals the stored
+value and the chunk already has a vector, the stage skips the chunk (no encode). Fills
+``emb`` and ``title_emb`` (unit norm), ``embed_model`` (the model's identity: name,
+backend and hash, see :mod:`graphrag.embedding`), ``embed_ts`` and ``embed_input_hash``.
+The model and its batching (by similar length) are :mod:`graphrag.embedding`'s; a model
+of another dimension than the vector columns is handled by
+:func:`graphrag.db.vectors.ensure_dimension`.
 """
 
 from __future__ import annotations
@@ -51,6 +57,8 @@ CODE_NODE_KINDS = frozenset({
     "CONSTRUCTOR", "ENDPOINT", "FIELD",
 })
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s")
+_NOT_SIGNATURE = ("@", "#", "//", "/*", "*", "```")
+TITLE_SIGNATURE_CHARS = 200
 
 
 def first_sentence(doc: str | None) -> str:
@@ -94,13 +102,43 @@ def embed_input(item: WorkItem) -> str:
     return "\n\n".join(p.strip() for p in parts if p and p.strip())
 
 
-def input_hash(model_name: str, text: str) -> str:
-    return sha256_hex(model_name + "\0" + text)
+def _signature_line(item: WorkItem) -> str:
+    """The node's signature, or else the first line of its code that is not a comment or
+    an annotation."""
+    signature = " ".join((item.node.signature or "").split())
+    if signature:
+        return signature[:TITLE_SIGNATURE_CHARS]
+    for line in (item.get("content") or "").splitlines():
+        line = line.strip()
+        if line and not line.startswith(_NOT_SIGNATURE):
+            return line[:TITLE_SIGNATURE_CHARS]
+    return ""
+
+
+def title_input(item: WorkItem) -> str:
+    """What a chunk is called, embedded into ``title_emb``: a code chunk's symbol name in
+    words, its owner in words and its signature (``"get list. multi dict. def
+    getlist(self, key)"``); any other chunk's title and section path."""
+    if item.row.get("source") == "code" and item.node.kind in CODE_NODE_KINDS:
+        node = item.node
+        name = node.name or (node.fqn or "").rsplit(".", 1)[-1]
+        owner = (node.parent_fqn or "").rsplit(".", 1)[-1] if node.parent_kind in (
+            "CLASS", "INTERFACE", "ENUM", "OBJECT") else ""
+        parts = [" ".join(words_of(name)), " ".join(words_of(owner)), _signature_line(item)]
+        return ". ".join(p for p in parts if p)
+    parts = [item.row.get("title") or item.node.fqn or "",
+             " > ".join(item.row.get("section_path") or [])]
+    return " - ".join(p.strip() for p in parts if p and p.strip())
+
+
+def input_hash(model_name: str, text: str, title: str = "") -> str:
+    return sha256_hex(model_name + "\0" + text + "\0" + title)
 
 
 def _store(item: WorkItem, embedder: Embedder, digest: str, vector: np.ndarray,
-           now: datetime) -> None:
+           title_vector: np.ndarray | None, now: datetime) -> None:
     item.set("emb", vector_literal(vector))
+    item.set("title_emb", vector_literal(title_vector) if title_vector is not None else None)
     item.set("embed_model", embedder.name)
     item.set("embed_ts", now)
     item.set("embed_input_hash", digest)
@@ -127,10 +165,11 @@ class EmbedStage(Stage):
     def run(self, items: Sequence[WorkItem], ctx: StageContext) -> StageResult:
         result = StageResult()
         inputs = {i.id: embed_input(i) for i in items}
+        titles = {i.id: title_input(i) for i in items}
         model_name = self._model_name(ctx)
         todo: list[tuple[WorkItem, str]] = []
         for item in items:
-            digest = input_hash(model_name, inputs[item.id])
+            digest = input_hash(model_name, inputs[item.id], titles[item.id])
             if item.row.get("has_emb") and item.row.get("embed_input_hash") == digest:
                 result.skipped.add(item.id)
             else:
@@ -138,11 +177,17 @@ class EmbedStage(Stage):
         if not todo:
             return result
         embedder = self.embedder(ctx)
-        vectors = self._encode(embedder, [inputs[i.id] for i, _ in todo], todo, result)
+        # One encode for bodies and titles: the embedder batches by length, so the short
+        # titles cost little beside the bodies.
+        texts = [inputs[i.id] for i, _ in todo] + [titles[i.id] for i, _ in todo]
+        vectors = self._encode(embedder, texts, todo + todo, result)
         now = datetime.now(UTC)
-        for (item, digest), vector in zip(todo, vectors, strict=True):
+        n = len(todo)
+        for k, (item, digest) in enumerate(todo):
+            vector, title_vector = vectors[k], vectors[n + k]
             if vector is not None:
-                _store(item, embedder, digest, vector, now)
+                _store(item, embedder, digest, vector,
+                       title_vector if titles[item.id] else None, now)
         return result
 
     def _model_name(self, ctx: StageContext) -> str:
