@@ -30,10 +30,10 @@ from graphrag.embedding import Embedder
 from graphrag.errors import InvalidInput
 from graphrag.graph.index_state import check_mass_delete
 from graphrag.graph.scan import scan_documents
+from graphrag.kinds import DOCUMENT_KINDS
 from graphrag.pipeline.runner import run_pipeline
 
 Progress = Callable[[str, int, int], None]
-DOCUMENT_KINDS = ("DOCUMENT", "PAGE", "SECTION")
 REPOSITORY_ORIGIN = "repository"
 
 

@@ -23,10 +23,10 @@ from graphrag.chunking.plan import ChunkPlan, EdgeRow, NodeRow
 from graphrag.chunking.request import ChunkBuildRequest
 from graphrag.chunking.run_store import MAX_ERRORS, ChunkRunStore
 from graphrag.chunking.strategies import ChunkStrategy, get_strategy
-from graphrag.chunking.strategies.page import DOCUMENT_KINDS
 from graphrag.chunking.tokens import model_token_counter
 from graphrag.chunking.writer import ChunkWriter, SaveResult
 from graphrag.db.apps import get_app
+from graphrag.kinds import DOCUMENT_KINDS
 
 log = logging.getLogger(__name__)
 

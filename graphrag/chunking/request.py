@@ -6,12 +6,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from graphrag.errors import InvalidInput, UnknownName
-
-# Every node kind the graph (code and documents) can hold; --include-kinds must name these.
-NODE_KINDS = (
-    "REPOSITORY", "FILE", "MODULE", "PACKAGE", "CLASS", "INTERFACE", "ENUM", "OBJECT",
-    "FUNCTION", "METHOD", "CONSTRUCTOR", "FIELD", "ENDPOINT", "DOCUMENT", "PAGE", "SECTION",
-)
+from graphrag.kinds import NODE_KINDS
 
 MIN_PAGE_SIZE = 50
 

@@ -8,8 +8,9 @@ from graphrag.graph import overloads
 from graphrag.graph.edges import EdgeSet
 from graphrag.graph.model import GraphNode
 from graphrag.graph.scopes import Scopes
-from graphrag.graph.symbols import CALLABLE_KINDS, TYPE_KINDS, FileScope
+from graphrag.graph.symbols import FileScope
 from graphrag.graph.types import Ctx, Ent
+from graphrag.kinds import CALLABLE_KINDS, TYPE_KINDS
 from graphrag.parsing.model import Call
 
 MAX_UNRESOLVED = 50

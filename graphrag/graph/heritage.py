@@ -8,8 +8,8 @@ from graphrag.graph.edges import EdgeSet
 from graphrag.graph.model import GraphNode
 from graphrag.graph.overloads import same_signature
 from graphrag.graph.scopes import Scopes
-from graphrag.graph.symbols import CALLABLE_KINDS, TYPE_KINDS
 from graphrag.graph.types import Ctx
+from graphrag.kinds import CALLABLE_KINDS, TYPE_KINDS
 
 
 def resolve_heritage(scopes: Scopes, edges: EdgeSet) -> None:

@@ -5,7 +5,7 @@ refers to, seen from one scope of one file (results are :class:`~graphrag.graph.
 from __future__ import annotations
 
 from graphrag.graph.model import GraphNode
-from graphrag.graph.symbols import CALLABLE_KINDS, TYPE_KINDS, FileScope, SymbolTable
+from graphrag.graph.symbols import FileScope, SymbolTable
 from graphrag.graph.types import (
     BOUND,
     EXTERNAL,
@@ -16,6 +16,7 @@ from graphrag.graph.types import (
     function_type_param,
     union_members,
 )
+from graphrag.kinds import CALLABLE_KINDS, TYPE_KINDS
 from graphrag.parsing.languages._common import element_type
 
 _MAX_DEPTH = 8

@@ -18,10 +18,9 @@ from graphrag.graph.model import (
     package_key,
     symbol_key,
 )
+from graphrag.kinds import CALLABLE_KINDS
 from graphrag.parsing.model import Import, ParseResult, Symbol
 
-TYPE_KINDS = frozenset({"CLASS", "INTERFACE", "ENUM", "OBJECT"})
-CALLABLE_KINDS = frozenset({"FUNCTION", "METHOD", "CONSTRUCTOR", "ENDPOINT"})
 PACKAGE_LANGS = frozenset({"java", "kotlin", "go"})
 
 # Resolution namespaces: languages whose fqns can refer to each other.

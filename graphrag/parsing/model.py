@@ -39,11 +39,6 @@ import bisect
 from dataclasses import dataclass, field
 from typing import Any
 
-SYMBOL_KINDS = (
-    "CLASS", "INTERFACE", "ENUM", "OBJECT", "FUNCTION", "METHOD", "CONSTRUCTOR",
-    "FIELD", "ENDPOINT",
-)
-
 
 @dataclass
 class Symbol:

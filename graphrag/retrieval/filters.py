@@ -6,12 +6,8 @@ import re
 from typing import Any
 
 from graphrag.errors import InvalidInput, UnknownName
+from graphrag.kinds import NODE_KINDS
 from graphrag.retrieval.model import EXPANSIONS, MODES, SOURCES, SearchOptions
-
-NODE_KINDS = (
-    "REPOSITORY", "FILE", "MODULE", "PACKAGE", "CLASS", "INTERFACE", "ENUM", "OBJECT",
-    "FUNCTION", "METHOD", "CONSTRUCTOR", "FIELD", "ENDPOINT", "DOCUMENT", "PAGE", "SECTION",
-)
 
 
 def glob_to_regex(pattern: str) -> str:

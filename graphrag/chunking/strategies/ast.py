@@ -17,13 +17,9 @@ from graphrag.chunking.plan import ChunkPlan, EdgeRow, NodeRow
 from graphrag.chunking.strategies.base import code_plan, doc_plan
 from graphrag.chunking.strategies.per_node import PerNodeChunkStrategy
 from graphrag.chunking.strategies.splitting import split_node
+from graphrag.kinds import CODE_KINDS, DOCUMENT_KINDS
 
 # Kinds whose source text is code; documents (DOCUMENT/PAGE/SECTION) keep per-node plans.
-CODE_KINDS = frozenset({
-    "FILE", "MODULE", "CLASS", "INTERFACE", "ENUM", "OBJECT", "FUNCTION", "METHOD",
-    "CONSTRUCTOR", "ENDPOINT", "FIELD",
-})
-DOCUMENT_KINDS = frozenset({"DOCUMENT", "PAGE", "SECTION"})
 
 
 def has_code_chunk(kind: str, parent_id: int | None) -> bool:

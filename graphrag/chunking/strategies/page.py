@@ -17,10 +17,9 @@ from graphrag.chunking.language import detect_language
 from graphrag.chunking.plan import ChunkPlan, EdgeRow, NodeRow, make_plan
 from graphrag.chunking.strategies.base import ChunkStrategy
 from graphrag.chunking.text_split import CHUNK_OVERLAP, CHUNK_SIZE, split_spans
+from graphrag.kinds import DOCUMENT_KINDS, DOCUMENT_UNIT_KINDS
 
 PAGE_STAGES = ("extract-page", "embed", "split-sentences", "link-edges")
-UNIT_KINDS = frozenset({"PAGE", "SECTION"})
-DOCUMENT_KINDS = frozenset({"DOCUMENT", "PAGE", "SECTION"})
 
 
 class PageChunkStrategy:
@@ -37,7 +36,7 @@ class PageChunkStrategy:
                      ) -> list[ChunkPlan]:
         if node.kind not in DOCUMENT_KINDS:
             return self._code.build_chunks(node, edges, page) if self._code else []
-        if node.kind not in UNIT_KINDS:
+        if node.kind not in DOCUMENT_UNIT_KINDS:
             return []  # the DOCUMENT node has no text of its own
         body = str(node.meta.get("text") or "")
         spans = split_spans(body, self.chunk_size, self.overlap)

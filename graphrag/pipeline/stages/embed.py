@@ -41,6 +41,7 @@ import numpy as np
 from graphrag.db.vectors import ensure_dimension
 from graphrag.embedding import Embedder, get_embedder, model_identity, vector_literal
 from graphrag.errors import EnvironmentProblem
+from graphrag.kinds import CODE_KINDS, TYPE_KINDS
 from graphrag.pipeline.model import (
     NodeInfo,
     Stage,
@@ -52,10 +53,6 @@ from graphrag.pipeline.model import (
 from graphrag.pipeline.text import clean_doc_comment, sha256_hex, words_of
 
 # Node kinds whose CODE chunks get the code layout (documents keep the general one).
-CODE_NODE_KINDS = frozenset({
-    "FILE", "MODULE", "CLASS", "INTERFACE", "ENUM", "OBJECT", "FUNCTION", "METHOD",
-    "CONSTRUCTOR", "ENDPOINT", "FIELD",
-})
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s")
 _NOT_SIGNATURE = ("@", "#", "//", "/*", "*", "```")
 TITLE_SIGNATURE_CHARS = 200
@@ -84,7 +81,7 @@ def code_header(node: NodeInfo) -> str:
 def embed_input(item: WorkItem) -> str:
     """The text embedded for a chunk (see the module docstring)."""
     summary = item.get("explain_md") or ""
-    if item.row.get("source") == "code" and item.node.kind in CODE_NODE_KINDS:
+    if item.row.get("source") == "code" and item.node.kind in CODE_KINDS:
         quality = item.get("explain_quality") or {}
         parts = [
             code_header(item.node),
@@ -119,11 +116,10 @@ def title_input(item: WorkItem) -> str:
     """What a chunk is called, embedded into ``title_emb``: a code chunk's symbol name in
     words, its owner in words and its signature (``"get list. multi dict. def
     getlist(self, key)"``); any other chunk's title and section path."""
-    if item.row.get("source") == "code" and item.node.kind in CODE_NODE_KINDS:
+    if item.row.get("source") == "code" and item.node.kind in CODE_KINDS:
         node = item.node
         name = node.name or (node.fqn or "").rsplit(".", 1)[-1]
-        owner = (node.parent_fqn or "").rsplit(".", 1)[-1] if node.parent_kind in (
-            "CLASS", "INTERFACE", "ENUM", "OBJECT") else ""
+        owner = (node.parent_fqn or "").rsplit(".", 1)[-1] if node.parent_kind in TYPE_KINDS else ""
         parts = [" ".join(words_of(name)), " ".join(words_of(owner)), _signature_line(item)]
         return ". ".join(p for p in parts if p)
     parts = [item.row.get("title") or item.node.fqn or "",

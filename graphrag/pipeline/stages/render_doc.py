@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from graphrag.kinds import TYPE_KINDS
 from graphrag.pipeline.graph_info import load_members
 from graphrag.pipeline.model import (
     Stage,
@@ -31,8 +32,6 @@ from graphrag.pipeline.model import (
     fill_token_counts,
 )
 from graphrag.pipeline.text import clean_doc_comment, sha256_hex
-
-CONTAINER_KINDS = frozenset({"CLASS", "INTERFACE", "ENUM", "OBJECT"})
 
 
 def _one_line(text: str) -> str:
@@ -66,7 +65,7 @@ class RenderDocStage(Stage):
 
     def prepare(self, items: Sequence[WorkItem], ctx: StageContext) -> dict[int, list]:
         """Members of the batch's container nodes, in one query."""
-        parents = [i.node.id for i in items if i.node.kind in CONTAINER_KINDS]
+        parents = [i.node.id for i in items if i.node.kind in TYPE_KINDS]
         if not parents:
             return {}
         with ctx.engine.connect() as conn:
@@ -79,7 +78,7 @@ class RenderDocStage(Stage):
             raise StageFailure("node has neither title nor fqn")
         signature = item.params.get("signature") or node.signature or ""
         doc = clean_doc_comment(node.doc_comment)
-        members = prepared.get(node.id) if node.kind in CONTAINER_KINDS else None
+        members = prepared.get(node.id) if node.kind in TYPE_KINDS else None
         content = render_markdown(title, node.lang, signature, doc, members)
         item.set("content_raw", node.doc_comment or "")
         item.set("content", content)
