@@ -69,7 +69,8 @@ def ingest_files(engine: Engine, settings: Settings, app_name: str, paths: Seque
     if any(p.status == "processing" for p in prepared) or _unsettled(engine, app_name):
         result["chunks"] = chunk_documents(engine, app_name)
     result["pipeline"] = _run_stages(engine, settings, app_name, progress, embedder)
-    result["documents"] = _outcomes(engine, prepared, finalize_documents(engine, app_name))
+    finalize_documents(engine, app_name)
+    result["documents"] = _outcomes(engine, prepared)
     return result
 
 
@@ -91,8 +92,7 @@ def _run_stages(engine: Engine, settings: Settings, app_name: str,
                         embedder=embedder).to_dict()
 
 
-def _outcomes(engine: Engine, prepared: list[Prepared], settled: dict[int, str],
-              ) -> list[dict[str, Any]]:
+def _outcomes(engine: Engine, prepared: list[Prepared]) -> list[dict[str, Any]]:
     ids = [p.document_id for p in prepared]
     with engine.connect() as conn:
         rows = {r.id: r for r in conn.execute(text(

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -203,10 +201,3 @@ def downgrade(engine: Engine, revision: str = "base") -> None:
     with engine.connect() as conn:
         command.downgrade(_alembic_config(conn), revision)
         conn.commit()
-
-
-@contextmanager
-def transaction(engine: Engine) -> Iterator[Connection]:
-    """A connection inside one transaction (commit on success, rollback on error)."""
-    with engine.begin() as conn:
-        yield conn
