@@ -147,17 +147,29 @@ def describe_error(exc: BaseException) -> str:
     return text[:MAX_ERROR_CHARS]
 
 
-class Stage(ABC):
-    """A pipeline stage. Built-ins and extensions register through ``registry.register``.
+class BaseStage(ABC):
+    """What the runner needs of a stage: a ``name`` and :meth:`run` over a batch.
 
-    The runner hands a stage every chunk of a batch whose next stage it is. The default
-    :meth:`run` calls :meth:`prepare` once (batch loads) and :meth:`process` per chunk,
-    recording each chunk's exception as that chunk's failure. An
-    :class:`~graphrag.errors.EnvironmentProblem` (model missing, ...) stops the run instead:
-    it would fail every chunk the same way.
+    Extensions subclass :class:`Stage` (one chunk at a time) or :class:`BatchStage` (the
+    whole batch at once) and register through ``registry.register``. An
+    :class:`~graphrag.errors.EnvironmentProblem` (model missing, ...) raised by a stage
+    stops the run: it would fail every chunk the same way.
     """
 
     name: ClassVar[str]
+
+    @abstractmethod
+    def run(self, items: Sequence[WorkItem], ctx: StageContext) -> StageResult:
+        """Do the stage's work on every chunk of a batch whose next stage it is."""
+
+
+class Stage(BaseStage):
+    """A stage that works one chunk at a time.
+
+    :meth:`run` calls :meth:`prepare` once (batch loads) and :meth:`process` per chunk,
+    recording each chunk's exception as that chunk's failure, then :meth:`finish` over the
+    chunks that succeeded.
+    """
 
     def prepare(self, items: Sequence[WorkItem], ctx: StageContext) -> Any:
         """Load what the whole batch needs in a few queries; passed to :meth:`process`."""
@@ -190,6 +202,11 @@ class Stage(ABC):
             for item in ok:
                 record_failure(result, self.name, item, exc)
         return result
+
+
+class BatchStage(BaseStage):
+    """A stage that works on the whole batch at once (one model call for all chunks, say);
+    its :meth:`run` records per-chunk failures itself (:func:`record_failure`)."""
 
 
 def record_failure(result: StageResult, stage: str, item: WorkItem, exc: BaseException) -> None:

@@ -11,13 +11,13 @@ A chunk's plan names its stages (``pipeline.stages``); the runner looks each nam
 from __future__ import annotations
 
 from graphrag.errors import UnknownName
-from graphrag.pipeline.model import Stage
+from graphrag.pipeline.model import BaseStage
 
-_STAGES: dict[str, Stage] = {}
+_STAGES: dict[str, BaseStage] = {}
 _builtins_loaded = False
 
 
-def register(stage: Stage) -> Stage:
+def register(stage: BaseStage) -> BaseStage:
     """Add (or replace) a stage under its ``name``."""
     _STAGES[stage.name] = stage
     return stage
@@ -40,7 +40,7 @@ def stage_names() -> list[str]:
     return list(_STAGES)
 
 
-def get_stage(name: str) -> Stage:
+def get_stage(name: str) -> BaseStage:
     """The stage called ``name``; :class:`UnknownName` lists the valid ones."""
     _load_builtins()
     try:

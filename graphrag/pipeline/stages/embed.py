@@ -43,8 +43,8 @@ from graphrag.embedding import Embedder, get_embedder, model_identity, vector_li
 from graphrag.errors import EnvironmentProblem
 from graphrag.kinds import CODE_KINDS, TYPE_KINDS
 from graphrag.pipeline.model import (
+    BatchStage,
     NodeInfo,
-    Stage,
     StageContext,
     StageResult,
     WorkItem,
@@ -148,15 +148,12 @@ def run_embedder(ctx: StageContext) -> Embedder:
     return model
 
 
-class EmbedStage(Stage):
+class EmbedStage(BatchStage):
     name = "embed"
 
     def embedder(self, ctx: StageContext) -> Embedder:
         """The run's embedder, its dimension checked against ``chunks.emb`` once."""
         return run_embedder(ctx)
-
-    def process(self, item: WorkItem, prepared: object, ctx: StageContext) -> None:
-        raise NotImplementedError("embed runs whole batches")  # see run()
 
     def run(self, items: Sequence[WorkItem], ctx: StageContext) -> StageResult:
         result = StageResult()

@@ -19,7 +19,7 @@ from sqlalchemy import text
 
 from graphrag.embedding import count_tokens, get_tokenizer, vector_literal
 from graphrag.errors import EnvironmentProblem
-from graphrag.pipeline.model import Stage, StageContext, StageResult, WorkItem, record_failure
+from graphrag.pipeline.model import BatchStage, StageContext, StageResult, WorkItem, record_failure
 from graphrag.pipeline.stages.embed import run_embedder
 
 PIECE_TOKENS = 150
@@ -84,11 +84,8 @@ ON CONFLICT (chunk_id, sentence_index) DO UPDATE SET content = EXCLUDED.content,
 """
 
 
-class SplitSentencesStage(Stage):
+class SplitSentencesStage(BatchStage):
     name = "split-sentences"
-
-    def process(self, item: WorkItem, prepared: object, ctx: StageContext) -> None:
-        raise NotImplementedError("split-sentences runs whole batches")  # see run()
 
     def run(self, items: Sequence[WorkItem], ctx: StageContext) -> StageResult:
         result = StageResult()

@@ -30,7 +30,7 @@ from graphrag.errors import EnvironmentProblem
 from graphrag.pipeline.graph_info import Neighbour, load_neighbours
 from graphrag.pipeline.llm import ChatClient
 from graphrag.pipeline.model import (
-    Stage,
+    BatchStage,
     StageContext,
     StageResult,
     WorkItem,
@@ -273,11 +273,8 @@ def build_request(item: WorkItem, neighbours: Any) -> SummaryRequest:
     )
 
 
-class SummarizeStage(Stage):
+class SummarizeStage(BatchStage):
     name = "summarize"
-
-    def process(self, item: WorkItem, prepared: Any, ctx: StageContext) -> None:
-        raise NotImplementedError("summarize runs whole batches")  # see run()
 
     def run(self, items: Sequence[WorkItem], ctx: StageContext) -> StageResult:
         summarizer: Summarizer = ctx.resource("summarizer", lambda: make_summarizer(ctx.settings))
