@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy import Connection, text
 
 from graphrag.documents.extract import open_regular
-from graphrag.errors import InvalidInput
+from graphrag.errors import NotFound
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
@@ -75,7 +75,7 @@ def get_document(conn: Connection, app_id: int, document_id: int) -> DocumentRow
     row = conn.execute(text(f"SELECT {_COLS} FROM documents WHERE application_id = :a"
                             " AND id = :d"), {"a": app_id, "d": document_id}).first()
     if row is None:
-        raise InvalidInput(f"no document {document_id} in this application")
+        raise NotFound(f"no document {document_id} in this application")
     return DocumentRow(*row)
 
 
