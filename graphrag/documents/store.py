@@ -148,13 +148,16 @@ def mark(conn: Connection, document_id: int, status: str, error: str | None = No
                              **{k: v for k, v in counts.items() if k in allowed}})
 
 
-def list_documents(conn: Connection, app_id: int) -> list[dict[str, Any]]:
+def list_documents(conn: Connection, app_id: int,
+                   document_id: int | None = None) -> list[dict[str, Any]]:
+    """The application's documents (or the one with ``document_id``) as dicts."""
     rows = conn.execute(text(
         """
         SELECT id, filename, source_path, stored_path, sha256, mime_type, size_bytes, status,
                error_message, metadata, category, tags, page_count, section_count,
                chunk_count, sentence_count, created_at, processed_at
-          FROM documents WHERE application_id = :a ORDER BY id
-        """), {"a": app_id}).mappings().all()
+          FROM documents WHERE application_id = :a
+           AND (CAST(:d AS bigint) IS NULL OR id = :d) ORDER BY id
+        """), {"a": app_id, "d": document_id}).mappings().all()
     return [{k: (v.isoformat() if hasattr(v, "isoformat") else v) for k, v in r.items()}
             for r in rows]
