@@ -9,6 +9,7 @@
     │   │   ├── NotFound       (no such node, document or job in this application)
     │   │   └── TooLarge       (a file or upload over its size limit)
     │   ├── UsageError       (options that do not go together; exit 2 like click's own)
+    │   ├── NotAllowed       (an API key used for an application it is not scoped to)
     │   ├── InvalidPattern   (include/exclude glob; exit 2 like any usage error)
     │   └── MassDeleteRefused (a run would remove most of an application's files)
     └── EnvironmentProblem   exit 3: the machine is not ready
@@ -19,7 +20,7 @@
 
 Anything else is a bug: the CLI shows its traceback with ``--debug``. The HTTP server maps
 the same branches to statuses (``graphrag.server.errors``): NotFound and
-UnknownApplication 404, TooLarge 413, other user errors 400 (422 for malformed
+UnknownApplication 404, TooLarge 413, NotAllowed 403, other user errors 400 (422 for malformed
 requests), DatabaseUnavailable 503, other environment problems 500.
 """
 
@@ -73,6 +74,11 @@ class UsageError(UserError):
     services so that they never depend on click."""
 
     exit_code = 2
+
+
+class NotAllowed(UserError):
+    """The caller may not use that application (its API key is scoped to others) or
+    path; HTTP 403."""
 
 
 class InvalidPattern(UserError):

@@ -9,6 +9,7 @@ row is written."""
 from __future__ import annotations
 
 import hashlib
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -61,6 +62,26 @@ class DocumentRequest:
     metadata: dict[str, Any] = field(default_factory=dict)
     category: str | None = None
     tags: list[str] = field(default_factory=list)
+
+
+def parse_metadata(meta: str | None, what: str = "metadata") -> dict[str, Any]:
+    """A metadata JSON object as given with an upload (``--meta``, a form field), checked
+    for what PostgreSQL's jsonb refuses; one-line user errors naming ``what``."""
+    if not meta:
+        return {}
+
+    def no_constants(name: str) -> Any:  # NaN/Infinity are not JSON for PostgreSQL
+        raise InvalidInput(f"{what} is not valid JSON: {name} is not allowed")
+
+    try:
+        value = json.loads(meta, parse_constant=no_constants)
+    except json.JSONDecodeError as exc:
+        raise InvalidInput(f"{what} is not valid JSON: {exc.msg}") from exc
+    if "\\u0000" in json.dumps(value):  # jsonb cannot store NUL characters
+        raise InvalidInput(f"{what} must not contain NUL characters")
+    if not isinstance(value, dict):
+        raise InvalidInput(f"{what} must be a JSON object")
+    return value
 
 
 def file_sha256(path: Path) -> str:
