@@ -156,6 +156,15 @@ class McpAuth:
         await self.inner(scope, receive, send)
 
 
+def caller(request: Request) -> Scope:
+    """FastAPI dependency: the caller's scope (401 without a valid key)."""
+    state = request.app.state
+    return scope_for(state.runtime, state.config, request.headers.get("authorization"))
+
+
+Caller = Annotated[Scope, Depends(caller)]
+
+
 def _json(status: int, body: dict[str, Any]) -> JSONResponse:
     headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
     return JSONResponse(body, status_code=status, headers=headers)
@@ -199,11 +208,6 @@ def create_app(config: ServeConfig | None = None, runtime: Runtime | None = None
 
     app = FastAPI(title="graphrag", version="1", lifespan=lifespan,
                   description="Code knowledge graph search, context and documents.")
-
-    def caller(request: Request) -> Scope:
-        return scope_for(runtime, config, request.headers.get("authorization"))
-
-    Caller = Annotated[Scope, Depends(caller)]
 
     @app.exception_handler(GraphragError)
     async def on_graphrag_error(_: Request, exc: GraphragError) -> JSONResponse:
@@ -363,5 +367,5 @@ def create_app(config: ServeConfig | None = None, runtime: Runtime | None = None
         endpoint = McpAuth(StreamableHTTPASGIApp(mcp_server.session_manager), runtime, config)
         app.router.routes.append(Route("/mcp", endpoint=endpoint,
                                        methods=["GET", "POST", "DELETE"]))
-    app.state.runtime, app.state.jobs = runtime, jobs
+    app.state.runtime, app.state.jobs, app.state.config = runtime, jobs, config
     return app

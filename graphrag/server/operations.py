@@ -41,7 +41,7 @@ class Scope:
 
     def check(self, app: str) -> str:
         if self.apps is not None and app not in self.apps:
-            raise NotAllowed(f"this key may not use application {app!r}")
+            raise NotAllowed(f"application {app!r} is not one this caller may use")
         return app
 
     def resolve(self, apps: Sequence[str] | None) -> list[str]:
