@@ -80,11 +80,13 @@ def accept_upload(engine: Engine, settings: Settings, app_name: str, path: Path,
                   metadata: dict[str, Any] | None = None, category: str | None = None,
                   tags: Iterable[str] = ()) -> tuple[DocumentRequest, Claim]:
     """The quick half of an upload (seed 002): validate the received file and give it its
-    document row, ``processing`` (or ``unchanged``: the same bytes are already indexed).
-    :func:`process_upload` does the rest, in the background."""
+    document row, status ``queued`` (or ``unchanged``: the same bytes are already indexed).
+    :func:`process_upload` does the rest, in the background (``processing``, then
+    ``indexed`` or ``failed``). A queued upload whose server stopped before processing
+    it stays ``queued``; uploading the file again queues it again."""
     validate_app_name(app_name)
     request = DocumentRequest(path, None, dict(metadata or {}), category, list(tags))
-    return request, claim_document(engine, settings, app_name, request)
+    return request, claim_document(engine, settings, app_name, request, status="queued")
 
 
 def process_upload(engine: Engine, settings: Settings, app_name: str,

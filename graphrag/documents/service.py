@@ -170,6 +170,7 @@ class Claim:
     app_id: int
     target: _Target
     sha: str
+    initial: str = "processing"
 
     @property
     def document_id(self) -> int:
@@ -177,13 +178,18 @@ class Claim:
 
     @property
     def status(self) -> str:
-        return "unchanged" if self.target.unchanged else "processing"
+        return "unchanged" if self.target.unchanged else self.initial
 
 
 def claim_document(engine: Engine, settings: Settings, app_name: str,
-                   request: DocumentRequest, *, force: bool = False) -> Claim:
+                   request: DocumentRequest, *, force: bool = False,
+                   status: str = "processing") -> Claim:
     """Validate the file (type, size, regular file) and find or create its document row
-    (see :func:`_claim`); user errors before any row is written."""
+    (see :func:`_claim`); user errors before any row is written.
+
+    ``status="queued"`` marks a row whose extraction runs later (an HTTP upload): a
+    ``processing`` row without extracted text is taken for the leftover of a crashed
+    run and failed by :func:`finalize_documents`, which a queued one must not be."""
     path = request.path
     fmt, size = validate_file(path, settings.max_upload_bytes)
     try:
@@ -193,9 +199,11 @@ def claim_document(engine: Engine, settings: Settings, app_name: str,
     with engine.begin() as conn:
         app = ensure_app(conn, app_name)
         target = _claim(conn, app.id, request, sha, size, fmt, force)
+        if status != "processing" and not target.unchanged:
+            store.mark(conn, target.doc_id, status)
     if target.replaced is not None:
         store.remove_original(target.replaced.stored_path)
-    return Claim(app.id, target, sha)
+    return Claim(app.id, target, sha, status)
 
 
 def prepare_document(engine: Engine, settings: Settings, app_name: str,

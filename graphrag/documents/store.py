@@ -141,7 +141,8 @@ def mark(conn: Connection, document_id: int, status: str, error: str | None = No
     allowed = {"page_count", "section_count", "chunk_count", "sentence_count"}
     sets = [f"{k} = :{k}" for k in counts if k in allowed]
     sql = ("UPDATE documents SET status = :st, error_message = :err, updated_at = now(),"
-           " processed_at = CASE WHEN CAST(:st AS text) = 'processing' THEN processed_at"
+           " processed_at = CASE WHEN CAST(:st AS text) IN ('processing', 'queued')"
+           " THEN processed_at"
            " ELSE now() END"
            + "".join(", " + s for s in sets) + " WHERE id = :d")
     conn.execute(text(sql), {"st": status, "err": error, "d": document_id,

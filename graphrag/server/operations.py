@@ -231,8 +231,8 @@ def receive_upload(runtime: Runtime, scope: Scope, app: str, filename: str,
             shutil.rmtree(folder, ignore_errors=True)
 
     job = jobs.submit("document", app, work, {"document_id": claim.document_id})
-    return {**answer, "status": "processing", "job_id": job.id,
-            "message": "upload accepted, processing"}
+    return {**answer, "status": claim.status, "job_id": job.id,
+            "message": "upload accepted; processing runs in the background"}
 
 
 def document(runtime: Runtime, scope: Scope, app: str, document_id: int) -> dict[str, Any]:
