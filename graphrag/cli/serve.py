@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
 import click
 
-from graphrag.cli.options import db_option, engine_for
+from graphrag.cli.options import db_option, engine_for, json_option
 from graphrag.errors import UsageError
 
 
@@ -25,11 +26,14 @@ from graphrag.errors import UsageError
               help="Folder whose subfolders POST /v1/apps/{app}/index may index (repeat).")
 @click.option("--no-mcp", is_flag=True, help="Do not mount the MCP server at /mcp.")
 @db_option
+@json_option
 def serve_cmd(host: str, port: int, workers: int, threads: int, no_auth: bool,
-              index_roots: tuple[Path, ...], no_mcp: bool, db_url: str | None) -> None:
+              index_roots: tuple[Path, ...], no_mcp: bool, db_url: str | None,
+              as_json: bool) -> None:
     """Serve the HTTP API under /v1 (OpenAPI at /docs) and MCP at /mcp.
 
-    Every request needs `Authorization: Bearer KEY` (see `graphrag keys create`)."""
+    Every request needs `Authorization: Bearer KEY` (see `graphrag keys create`).
+    With --json the address is printed as one JSON line on stdout before serving."""
     import uvicorn
 
     from graphrag.server.http import CONFIG_ENV, LOOPBACK, ServeConfig, create_app
@@ -42,7 +46,11 @@ def serve_cmd(host: str, port: int, workers: int, threads: int, no_auth: bool,
     config = ServeConfig(host=host, port=port, no_auth=no_auth, threads=threads,
                          index_roots=[str(p.resolve()) for p in index_roots], mcp=not no_mcp)
     os.environ[CONFIG_ENV] = config.to_json()
-    click.echo(f"graphrag: serving on http://{host}:{port} (API docs at /docs"
+    url = f"http://{host}:{port}"
+    if as_json:
+        click.echo(json.dumps({"url": url, "docs": f"{url}/docs",
+                               "mcp": None if no_mcp else f"{url}/mcp", "auth": not no_auth}))
+    click.echo(f"graphrag: serving on {url} (API docs at /docs"
                + (", MCP at /mcp" if not no_mcp else "")
                + (", NO AUTHENTICATION" if no_auth else "") + ")", err=True)
     if workers == 1:
@@ -56,8 +64,11 @@ def serve_cmd(host: str, port: int, workers: int, threads: int, no_auth: bool,
 @click.option("--app", "app_names", required=True, multiple=True, metavar="NAME",
               help="Application the agent may use (repeat).")
 @db_option
-def mcp_cmd(app_names: tuple[str, ...], db_url: str | None) -> None:
-    """Run the MCP server on stdio for an agent (Claude Code, Cursor, Codex ...)."""
+@json_option
+def mcp_cmd(app_names: tuple[str, ...], db_url: str | None, as_json: bool) -> None:
+    """Run the MCP server on stdio for an agent (Claude Code, Cursor, Codex ...).
+
+    stdout carries the protocol (JSON-RPC) whatever --json says; notices go to stderr."""
     from graphrag.db.apps import list_apps
     from graphrag.server.mcp import build_mcp
     from graphrag.server.runtime import Runtime
