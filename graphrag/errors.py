@@ -21,7 +21,7 @@
 Anything else is a bug: the CLI shows its traceback with ``--debug``. The HTTP server maps
 the same branches to statuses (``graphrag.server.errors``): NotFound and
 UnknownApplication 404, TooLarge 413, NotAllowed 403, other user errors 400 (422 for malformed
-requests), DatabaseUnavailable 503, other environment problems 500.
+requests), DatabaseUnavailable and ModelUnavailable 503, other environment problems 500.
 """
 
 from __future__ import annotations

@@ -8,6 +8,7 @@ from typing import Any
 from graphrag.errors import (
     DatabaseUnavailable,
     GraphragError,
+    ModelUnavailable,
     NotAllowed,
     NotFound,
     TooLarge,
@@ -23,6 +24,7 @@ _STATUSES: list[tuple[type[GraphragError], int, str]] = [
     (NotAllowed, 403, "forbidden"),
     (UserError, 400, "bad_request"),
     (DatabaseUnavailable, 503, "database_unavailable"),
+    (ModelUnavailable, 503, "model_unavailable"),
     (GraphragError, 500, "environment"),
 ]
 

@@ -165,6 +165,27 @@ def caller(request: Request) -> Scope:
 Caller = Annotated[Scope, Depends(caller)]
 
 
+class UploadLimit:
+    """Pure ASGI middleware: an upload whose announced length is over the limit (plus the
+    multipart envelope) is refused with 413 before its body is read."""
+
+    ENVELOPE = 1 << 20
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope: AsgiScope, receive: Receive, send: Send) -> None:
+        if (scope["type"] == "http" and scope["method"] == "POST"
+                and scope["path"].endswith("/documents")):
+            length = dict(scope.get("headers", [])).get(b"content-length", b"")
+            if length.isdigit() and int(length) > self.limit + self.ENVELOPE:
+                body = error_body("too_large", f"upload too large ({int(length) / 1048576:.1f}"
+                                  f" MB; limit {self.limit / 1048576:.1f} MB)")
+                await _json(413, body)(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
 def _json(status: int, body: dict[str, Any]) -> JSONResponse:
     headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
     return JSONResponse(body, status_code=status, headers=headers)
@@ -240,17 +261,7 @@ def create_app(config: ServeConfig | None = None, runtime: Runtime | None = None
         log.exception("unexpected error")
         return _json(500, error_body("internal", f"internal error: {type(exc).__name__}"))
 
-    @app.middleware("http")
-    async def upload_limit(request: Request, call_next: Any) -> Any:
-        # Refuse an announced oversize upload before its body is read.
-        if request.method == "POST" and request.url.path.endswith("/documents"):
-            length = request.headers.get("content-length")
-            limit = runtime.settings.max_upload_bytes + (1 << 20)  # multipart overhead
-            if length and length.isdigit() and int(length) > limit:
-                return _json(413, error_body(
-                    "too_large", f"upload too large ({int(length) / 1048576:.1f} MB; limit"
-                    f" {runtime.settings.max_upload_bytes / 1048576:.1f} MB)"))
-        return await call_next(request)
+    app.add_middleware(UploadLimit, limit=runtime.settings.max_upload_bytes)
 
     # --- health ---------------------------------------------------------------------
 
