@@ -134,8 +134,6 @@ def context(runtime: Runtime, scope: Scope, app: str, *, fqn: str | None = None,
         raise InvalidInput("give either fqn or query")
     if query is not None and not query.strip():
         raise InvalidInput("empty query: give the words to search for")
-    if fqn is not None:
-        lookup_node(runtime, scope, app, fqn)  # unknown name: NotFound (404)
     ctx = build_context(runtime.engine, app, fqn=fqn, query=query, budget=budget_tokens,
                         depth=depth, fmt=fmt, count_tokens=runtime.count_tokens,
                         embedder=runtime.embedder() if query is not None else None)
