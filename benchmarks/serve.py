@@ -2,8 +2,9 @@
 
 A bounded load of concurrent clients (``--concurrency 8 32``) sends ``--requests`` POST
 /v1/search requests (API key in every request) to a real ``graphrag serve`` process on
-127.0.0.1; the same queries are run by the library call ``graphrag.search`` in this
-process, one at a time and from as many threads as there are clients. Printed per level:
+127.0.0.1 (its default ``--threads 8``: more clients queue); the same queries are run by
+the library call ``graphrag.search`` in this process, one at a time and from as many
+threads as there are clients. Printed per level:
 requests/s, p50/p95/p99 latency, error count, and the ratio of the server's p50 to the
 library's p50 at the same concurrency (the server's overhead: HTTP, JSON, auth, thread
 pool) and to the library's one-at-a-time p50. Target: zero errors, server p50 <= 1.5x the
@@ -13,7 +14,7 @@ The queries are the sample repositories' ``queries.jsonl``; the application (def
 ``bench_serve``) is indexed from ``sample_repos`` when missing and kept between runs.
 
     nice -n 10 python benchmarks/serve.py [--requests 2000] [--concurrency 8 32]
-                                          [--app bench_serve] [--json out.json]
+                                          [--threads 8] [--app bench_serve] [--json out.json]
 """
 
 from __future__ import annotations
@@ -92,6 +93,7 @@ async def _load(url: str, key: str, app: str, queries: list[str], requests: int,
                 concurrency: int) -> dict[str, Any]:
     latencies: list[float] = []
     errors = 0
+    reasons: dict[str, int] = {}
     counter = iter(range(requests))
     limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
     async with httpx.AsyncClient(base_url=url, limits=limits, timeout=120,
@@ -103,19 +105,23 @@ async def _load(url: str, key: str, app: str, queries: list[str], requests: int,
                 try:
                     r = await client.post("/v1/search", json={
                         "query": queries[i % len(queries)], "apps": [app], "top_k": 10})
-                    ok = r.status_code == 200 and "hits" in r.json()
-                except httpx.HTTPError:
-                    ok = False
-                if ok:
+                    reason = None if r.status_code == 200 and "hits" in r.json() \
+                        else f"{r.status_code} {r.text[:200]}"
+                except httpx.HTTPError as exc:
+                    reason = f"{type(exc).__name__}: {exc}"
+                if reason is None:
                     latencies.append(time.perf_counter() - t0)
                 else:
                     errors += 1
+                    reasons[reason] = reasons.get(reason, 0) + 1
 
         await client.post("/v1/search", json={"query": "warm up", "apps": [app]})
         t0 = time.perf_counter()
         await asyncio.gather(*(worker() for _ in range(concurrency)))
         seconds = time.perf_counter() - t0
-    return _summary(latencies, seconds, errors)
+    for reason, n in reasons.items():
+        print(f"  {n} x {reason}", file=sys.stderr)
+    return {**_summary(latencies, seconds, errors), "error_reasons": reasons}
 
 
 def start_server(threads: int) -> tuple[subprocess.Popen, str]:
@@ -149,6 +155,8 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=2000)
     parser.add_argument("--concurrency", type=int, nargs="+", default=[8, 32])
     parser.add_argument("--app", default="bench_serve")
+    parser.add_argument("--threads", type=int, default=8,
+                        help="serve --threads (requests handled at once; more queue)")
     parser.add_argument("--json", dest="json_out", type=Path)
     args = parser.parse_args()
 
@@ -162,7 +170,7 @@ def main() -> None:
     print(f"{len(queries)} distinct queries, {args.requests} requests per level",
           file=sys.stderr)
     rows["library_1"] = library(engine, args.app, queries, args.requests, 1)
-    proc, url = start_server(max(args.concurrency))
+    proc, url = start_server(args.threads)
     try:
         for c in args.concurrency:
             lib = library(engine, args.app, queries, args.requests, c)
