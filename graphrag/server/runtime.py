@@ -24,6 +24,7 @@ class Runtime:
     _model_error: str | None = None
     _model_ready: threading.Event = field(default_factory=threading.Event)
     _tokenizer: Any = None
+    _embedder: Embedder | None = None
 
     def start_model(self) -> threading.Thread:
         """Load and warm the model in a daemon thread (the first query then pays nothing)."""
@@ -33,7 +34,7 @@ class Runtime:
 
     def _load(self) -> None:
         try:
-            warm = getattr(get_embedder(self.settings), "warm", None)
+            warm = getattr(self.embedder(), "warm", None)
             if warm is not None:
                 warm()
             self._tokenizer = get_tokenizer(self.settings)
@@ -45,8 +46,12 @@ class Runtime:
             self._model_ready.set()
 
     def embedder(self) -> Embedder:
-        """The process-wide model (waits while it loads; raises what loading raised)."""
-        return get_embedder(self.settings)
+        """The process-wide model (waits while it loads; raises what loading raised).
+        Kept once loaded: ``get_embedder`` checks the model files' identity on every call
+        (milliseconds a request need not pay)."""
+        if self._embedder is None:
+            self._embedder = get_embedder(self.settings)
+        return self._embedder
 
     def count_tokens(self, value: str) -> int:
         if self._tokenizer is None:
