@@ -216,3 +216,26 @@ def transaction(engine: Engine) -> Iterator[Connection]:
     """A connection inside one transaction (commit on success, rollback on error)."""
     with engine.begin() as conn:
         yield conn
+
+
+def lost_database(exc: BaseException) -> str | None:
+    """The one-line message for a database that went away mid-command (server stopped or
+    killed, network cut), else None. Every write is an idempotent upsert, so running the
+    command again resumes where it stopped."""
+    from sqlalchemy.exc import InterfaceError
+
+    lost = isinstance(exc, OperationalError | InterfaceError) or (
+        isinstance(exc, DBAPIError) and exc.connection_invalidated)
+    if not lost:
+        try:
+            import psycopg
+        except ImportError:  # pragma: no cover - a dependency
+            return None
+        lost = isinstance(exc, psycopg.OperationalError | psycopg.InterfaceError)
+    if not lost:
+        return None
+    orig = getattr(exc, "orig", None) or exc
+    lines = [ln.strip() for ln in str(orig).splitlines() if ln.strip()]
+    reason = scrub(lines[0] if lines else type(orig).__name__)
+    return (f"lost the database connection: {reason[:300]}"
+            " (nothing is lost: run the command again to resume)")

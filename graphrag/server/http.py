@@ -29,7 +29,7 @@ from starlette.types import ASGIApp, Receive, Send
 from starlette.types import Scope as AsgiScope
 
 from graphrag.config import load_settings
-from graphrag.db.engine import get_engine
+from graphrag.db.engine import get_engine, lost_database
 from graphrag.db.keys import authenticate
 from graphrag.errors import GraphragError, InvalidInput, UsageError
 from graphrag.server import operations as ops
@@ -253,9 +253,7 @@ def create_app(config: ServeConfig | None = None, runtime: Runtime | None = None
 
     @app.exception_handler(Exception)
     async def on_bug(_: Request, exc: Exception) -> JSONResponse:
-        from graphrag.cli.main import _lost_database
-
-        lost = _lost_database(exc)
+        lost = lost_database(exc)
         if lost is not None:
             return _json(503, error_body("database_unavailable", lost))
         log.exception("unexpected error")

@@ -22,6 +22,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
 from pydantic import Field
 
+from graphrag.db.engine import lost_database
 from graphrag.errors import GraphragError
 from graphrag.server import operations as ops
 from graphrag.server.operations import Scope
@@ -194,9 +195,7 @@ def _tool_call(fn: Callable[[], T]) -> T:
     except GraphragError as exc:
         raise ToolError(str(exc)) from exc
     except Exception as exc:
-        from graphrag.cli.main import _lost_database
-
-        lost = _lost_database(exc)
+        lost = lost_database(exc)
         if lost is None:
             raise
         raise ToolError(lost) from exc
