@@ -5,7 +5,11 @@
     │   ├── UnknownApplication
     │   ├── UnknownName      (strategy, kind, stage, mode ...)
     │   ├── InvalidInput     (unreadable file, bad path, bad JSON ...)
-    │   │   └── DocumentError  (corrupt/encrypted document; recorded, never stops a run)
+    │   │   ├── DocumentError  (corrupt/encrypted document; recorded, never stops a run)
+    │   │   ├── NotFound       (no such node, document or job in this application)
+    │   │   └── TooLarge       (a file or upload over its size limit)
+    │   ├── UsageError       (options that do not go together; exit 2 like click's own)
+    │   ├── NotAllowed       (an API key used for an application it is not scoped to)
     │   ├── InvalidPattern   (include/exclude glob; exit 2 like any usage error)
     │   └── MassDeleteRefused (a run would remove most of an application's files)
     └── EnvironmentProblem   exit 3: the machine is not ready
@@ -14,7 +18,10 @@
         ├── ModelUnavailable
         └── ModelMismatch    (an application's vectors come from another model)
 
-Anything else is a bug: the CLI shows its traceback with ``--debug``.
+Anything else is a bug: the CLI shows its traceback with ``--debug``. The HTTP server maps
+the same branches to statuses (``graphrag.server.errors``): NotFound and
+UnknownApplication 404, TooLarge 413, NotAllowed 403, other user errors 400 (422 for malformed
+requests), DatabaseUnavailable and ModelUnavailable 503, other environment problems 500.
 """
 
 from __future__ import annotations
@@ -52,6 +59,26 @@ class InvalidInput(UserError):
 class DocumentError(InvalidInput):
     """The file cannot be read as its format (corrupt, encrypted, not text). Recorded on
     the document row (status ``failed``); it never stops a run."""
+
+
+class NotFound(InvalidInput):
+    """An id or name that names nothing in this application (a node, a document, a job)."""
+
+
+class TooLarge(InvalidInput):
+    """A file or request over its size limit."""
+
+
+class UsageError(UserError):
+    """Options that do not go together (exit 2, as click's own usage errors). Raised by
+    services so that they never depend on click."""
+
+    exit_code = 2
+
+
+class NotAllowed(UserError):
+    """The caller may not use that application (its API key is scoped to others) or
+    path; HTTP 403."""
 
 
 class InvalidPattern(UserError):

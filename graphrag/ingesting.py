@@ -20,9 +20,12 @@ from graphrag.db.apps import get_app, validate_app_name
 from graphrag.documents.extract import clean_text, validate_file
 from graphrag.documents.mentions import link_mentions
 from graphrag.documents.service import (
+    Claim,
     DocumentRequest,
     Prepared,
+    claim_document,
     delete_document,
+    extract_claimed,
     finalize_documents,
     prepare_document,
 )
@@ -71,6 +74,33 @@ def ingest_files(engine: Engine, settings: Settings, app_name: str, paths: Seque
     result["pipeline"] = _run_stages(engine, settings, app_name, progress, embedder)
     finalize_documents(engine, app_name)
     result["documents"] = _outcomes(engine, prepared)
+    return result
+
+
+def accept_upload(engine: Engine, settings: Settings, app_name: str, path: Path, *,
+                  metadata: dict[str, Any] | None = None, category: str | None = None,
+                  tags: Iterable[str] = ()) -> tuple[DocumentRequest, Claim]:
+    """The quick half of an upload (seed 002): validate the received file and give it its
+    document row, status ``queued`` (or ``unchanged``: the same bytes are already indexed).
+    :func:`process_upload` does the rest, in the background (``processing``, then
+    ``indexed`` or ``failed``). A queued upload whose server stopped before processing
+    it stays ``queued``; uploading the file again queues it again."""
+    validate_app_name(app_name)
+    request = DocumentRequest(path, None, dict(metadata or {}), category, list(tags))
+    return request, claim_document(engine, settings, app_name, request, status="queued")
+
+
+def process_upload(engine: Engine, settings: Settings, app_name: str,
+                   request: DocumentRequest, claim: Claim,
+                   embedder: Embedder | None = None) -> dict[str, Any]:
+    """Extract, chunk, run the stages and settle an accepted upload, as `graphrag ingest`
+    does for one file; returns its outcome (``documents``), chunks and stages."""
+    prepared = extract_claimed(engine, settings, app_name, request, claim)
+    result: dict[str, Any] = {}
+    if prepared.status == "processing" or _unsettled(engine, app_name):
+        result["chunks"] = chunk_documents(engine, app_name)
+    result["pipeline"] = _run_stages(engine, settings, app_name, None, embedder)
+    result["documents"] = _outcomes(engine, [prepared], finalize_documents(engine, app_name))
     return result
 
 

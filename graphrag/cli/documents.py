@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -12,7 +11,7 @@ import click
 
 from graphrag.cli.options import app_option, db_option, engine_for, json_option, print_json
 from graphrag.cli.progress import progress_bars
-from graphrag.documents.service import delete_document, list_documents
+from graphrag.documents.service import delete_document, list_documents, parse_metadata
 from graphrag.errors import InvalidInput
 from graphrag.ingesting import ingest_files
 from graphrag.retrieval.adjacent import DEFAULT_PAGE_RANGE, adjacent_chunks
@@ -21,20 +20,7 @@ from graphrag.retrieval.segments import load_segments
 
 
 def _metadata(meta: str | None) -> dict[str, Any]:
-    if not meta:
-        return {}
-    def no_constants(name: str) -> Any:  # NaN/Infinity are not JSON for PostgreSQL
-        raise InvalidInput(f"--meta is not valid JSON: {name} is not allowed")
-
-    try:
-        value = json.loads(meta, parse_constant=no_constants)
-    except json.JSONDecodeError as exc:
-        raise InvalidInput(f"--meta is not valid JSON: {exc.msg}") from exc
-    if "\\u0000" in json.dumps(value):  # jsonb cannot store NUL characters
-        raise InvalidInput("--meta must not contain NUL characters")
-    if not isinstance(value, dict):
-        raise InvalidInput("--meta must be a JSON object")
-    return value
+    return parse_metadata(meta, "--meta")
 
 
 @click.command("ingest")

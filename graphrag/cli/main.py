@@ -23,6 +23,7 @@ COMMAND_MODULES: dict[str, str] = {
     "context": "search",
     "hit-test": "search", "ingest": "documents", "documents": "documents",
     "adjacent": "documents", "cite": "documents",
+    "serve": "serve", "mcp": "serve", "keys": "keys",
 }
 
 
@@ -84,25 +85,8 @@ def main() -> None:
 
 
 def _lost_database(exc: BaseException) -> str | None:
-    """The one-line message for a database that went away mid-command (server stopped or
-    killed, network cut), else None. Every write is an idempotent upsert, so running the
-    command again resumes where it stopped."""
-    from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
+    """The one-line message for a database that went away mid-command, else None (see
+    :func:`graphrag.db.engine.lost_database`)."""
+    from graphrag.db.engine import lost_database
 
-    from graphrag.db.url import scrub
-
-    lost = isinstance(exc, OperationalError | InterfaceError) or (
-        isinstance(exc, DBAPIError) and exc.connection_invalidated)
-    if not lost:
-        try:
-            import psycopg
-        except ImportError:  # pragma: no cover - a dependency
-            return None
-        lost = isinstance(exc, psycopg.OperationalError | psycopg.InterfaceError)
-    if not lost:
-        return None
-    orig = getattr(exc, "orig", None) or exc
-    lines = [ln.strip() for ln in str(orig).splitlines() if ln.strip()]
-    reason = scrub(lines[0] if lines else type(orig).__name__)
-    return (f"lost the database connection: {reason[:300]}"
-            " (nothing is lost: run the command again to resume)")
+    return lost_database(exc)

@@ -15,12 +15,13 @@ from graphrag.cli.options import db_option, engine_for, json_option, print_json,
 from graphrag.config import Settings
 from graphrag.embedding import Embedder, count_tokens, get_embedder, get_tokenizer
 from graphrag.errors import InvalidInput
-from graphrag.graph.scan import LANGUAGE_ALIASES
 from graphrag.retrieval.batch import QueryLine, batch_search, read_query_lines
-from graphrag.retrieval.documents_search import document_search, document_search_options
+from graphrag.retrieval.documents_search import document_search
+from graphrag.retrieval.filters import build_options
 from graphrag.retrieval.hittest import ModeReport, hit_test
 from graphrag.retrieval.model import EXPANSIONS, MODES, SOURCES, SearchOptions
 from graphrag.retrieval.render import FORMATS
+from graphrag.retrieval.sentences import GRANULARITIES
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -28,6 +29,16 @@ F = TypeVar("F", bound=Callable[..., Any])
 def apps_option(fn: F) -> F:
     return click.option("--app", "app_names", required=True, multiple=True, metavar="NAME",
                         help="Application to search; repeat to search several at once.")(fn)
+
+
+def document_search_options(fn: F) -> F:
+    """``--granularity`` and ``--adjacent-pages`` for a search command."""
+    fn = click.option("--adjacent-pages", type=click.IntRange(min=0), default=0,
+                      metavar="N", help="Add chunks of pages within N pages of each"
+                      " document hit (same document).")(fn)
+    return click.option("--granularity", type=click.Choice(GRANULARITIES), default="chunk",
+                        show_default=True, help="sentence: search the sentence pieces of"
+                        " document chunks and return their parent chunks.")(fn)
 
 
 def filter_options(fn: F) -> F:
@@ -57,12 +68,8 @@ def filter_options(fn: F) -> F:
 def _options(mode: str, top_k: int, min_similarity: float | None, kinds: str | None,
              lang: str | None, path_glob: str | None, source: str | None,
              expand: tuple[str, ...] = (), priors: bool = True) -> SearchOptions:
-    kind_list = tuple(k.strip().upper() for k in (kinds or "").split(",") if k.strip())
-    if lang is not None:  # `--lang py` means python, as in `graphrag index --languages`
-        lang = LANGUAGE_ALIASES.get(lang.strip().lower(), lang.strip())
-    return SearchOptions(mode=mode, top_k=top_k, min_similarity=min_similarity,
-                         kinds=kind_list, lang=lang, path=path_glob, source=source,
-                         expand=expand, priors=priors)
+    return build_options(mode, top_k, min_similarity, kinds, lang, path_glob, source, expand,
+                         priors)
 
 
 def _require_words(query: str | None) -> None:

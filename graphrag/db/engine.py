@@ -34,11 +34,14 @@ def resolve_url(settings: Settings) -> str:
     return settings.database_url or embedded_url(settings.pgdata)
 
 
+DEFAULT_POOL_SIZE = 4
+
+
 @cache
-def _engine_for(url: str) -> Engine:
+def _engine_for(url: str, pool_size: int = DEFAULT_POOL_SIZE) -> Engine:
     return create_engine(
-        parse_database_url(url), pool_pre_ping=True, pool_size=4, max_overflow=4,
-        connect_args={"connect_timeout": 10},
+        parse_database_url(url), pool_pre_ping=True, pool_size=pool_size,
+        max_overflow=pool_size, connect_args={"connect_timeout": 10},
     )
 
 
@@ -48,15 +51,18 @@ def _first_line(exc: BaseException) -> str:
     return lines[0] if lines else type(orig).__name__
 
 
-def get_engine(settings: Settings, *, migrate: bool = True) -> Engine:
+def get_engine(settings: Settings, *, migrate: bool = True,
+               pool_size: int = DEFAULT_POOL_SIZE) -> Engine:
     """Connected engine for the configured database, migrated to head unless told not to.
+    ``pool_size`` connections are kept (as many more may open under load): a server sizes
+    it to its concurrent requests.
 
     Refuses (exit 3, before any write) a database whose schema revision this version of
     graphrag does not know (a newer graphrag migrated it), and one without pgvector that
     the user may not create."""
     url = resolve_url(settings)
     parsed = parse_database_url(url)
-    engine = _engine_for(url)
+    engine = _engine_for(url, pool_size)
     try:
         with engine.connect() as conn:
             conn.execute(text("SELECT 1"))
@@ -201,3 +207,26 @@ def downgrade(engine: Engine, revision: str = "base") -> None:
     with engine.connect() as conn:
         command.downgrade(_alembic_config(conn), revision)
         conn.commit()
+
+
+def lost_database(exc: BaseException) -> str | None:
+    """The one-line message for a database that went away mid-command (server stopped or
+    killed, network cut), else None. Every write is an idempotent upsert, so running the
+    command again resumes where it stopped."""
+    from sqlalchemy.exc import InterfaceError
+
+    lost = isinstance(exc, OperationalError | InterfaceError) or (
+        isinstance(exc, DBAPIError) and exc.connection_invalidated)
+    if not lost:
+        try:
+            import psycopg
+        except ImportError:  # pragma: no cover - a dependency
+            return None
+        lost = isinstance(exc, psycopg.OperationalError | psycopg.InterfaceError)
+    if not lost:
+        return None
+    orig = getattr(exc, "orig", None) or exc
+    lines = [ln.strip() for ln in str(orig).splitlines() if ln.strip()]
+    reason = scrub(lines[0] if lines else type(orig).__name__)
+    return (f"lost the database connection: {reason[:300]}"
+            " (nothing is lost: run the command again to resume)")

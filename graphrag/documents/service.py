@@ -9,6 +9,7 @@ row is written."""
 from __future__ import annotations
 
 import hashlib
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,7 +31,7 @@ from graphrag.documents.extract import (
 from graphrag.documents.mentions import link_mentions
 from graphrag.documents.model import DocumentError
 from graphrag.documents.nodes import DocumentInfo, write_document_nodes
-from graphrag.errors import InvalidInput
+from graphrag.errors import InvalidInput, NotFound
 
 
 @dataclass
@@ -61,6 +62,26 @@ class DocumentRequest:
     metadata: dict[str, Any] = field(default_factory=dict)
     category: str | None = None
     tags: list[str] = field(default_factory=list)
+
+
+def parse_metadata(meta: str | None, what: str = "metadata") -> dict[str, Any]:
+    """A metadata JSON object as given with an upload (``--meta``, a form field), checked
+    for what PostgreSQL's jsonb refuses; one-line user errors naming ``what``."""
+    if not meta:
+        return {}
+
+    def no_constants(name: str) -> Any:  # NaN/Infinity are not JSON for PostgreSQL
+        raise InvalidInput(f"{what} is not valid JSON: {name} is not allowed")
+
+    try:
+        value = json.loads(meta, parse_constant=no_constants)
+    except json.JSONDecodeError as exc:
+        raise InvalidInput(f"{what} is not valid JSON: {exc.msg}") from exc
+    if "\\u0000" in json.dumps(value):  # jsonb cannot store NUL characters
+        raise InvalidInput(f"{what} must not contain NUL characters")
+    if not isinstance(value, dict):
+        raise InvalidInput(f"{what} must be a JSON object")
+    return value
 
 
 def file_sha256(path: Path) -> str:
@@ -140,14 +161,35 @@ def _is_disconnect(exc: DBAPIError) -> bool:
     return bool(exc.connection_invalidated) or isinstance(exc, OperationalError)
 
 
-def prepare_document(engine: Engine, settings: Settings, app_name: str,
-                     request: DocumentRequest, *, force: bool = False) -> Prepared:
-    """Validate, store and extract one file into its document row and graph nodes.
+@dataclass
+class Claim:
+    """A file validated and given its document row (status ``processing``, or
+    ``unchanged`` when identical bytes are already indexed): the first, quick half of
+    :func:`prepare_document`. The HTTP upload answers with it before extracting."""
 
-    The same bytes (sha256) are one document whatever the file is called (another name
-    is recorded as an alias, never a rename); the same repository path updates its
-    document. An already indexed identical file is left alone unless ``force``.
-    Anything wrong with the content ends as status ``failed`` with a one-line reason."""
+    app_id: int
+    target: _Target
+    sha: str
+    initial: str = "processing"
+
+    @property
+    def document_id(self) -> int:
+        return self.target.doc_id
+
+    @property
+    def status(self) -> str:
+        return "unchanged" if self.target.unchanged else self.initial
+
+
+def claim_document(engine: Engine, settings: Settings, app_name: str,
+                   request: DocumentRequest, *, force: bool = False,
+                   status: str = "processing") -> Claim:
+    """Validate the file (type, size, regular file) and find or create its document row
+    (see :func:`_claim`); user errors before any row is written.
+
+    ``status="queued"`` marks a row whose extraction runs later (an HTTP upload): a
+    ``processing`` row without extracted text is taken for the leftover of a crashed
+    run and failed by :func:`finalize_documents`, which a queued one must not be."""
     path = request.path
     fmt, size = validate_file(path, settings.max_upload_bytes)
     try:
@@ -157,8 +199,30 @@ def prepare_document(engine: Engine, settings: Settings, app_name: str,
     with engine.begin() as conn:
         app = ensure_app(conn, app_name)
         target = _claim(conn, app.id, request, sha, size, fmt, force)
+        if status != "processing" and not target.unchanged:
+            store.mark(conn, target.doc_id, status)
     if target.replaced is not None:
         store.remove_original(target.replaced.stored_path)
+    return Claim(app.id, target, sha, status)
+
+
+def prepare_document(engine: Engine, settings: Settings, app_name: str,
+                     request: DocumentRequest, *, force: bool = False) -> Prepared:
+    """Validate, store and extract one file into its document row and graph nodes.
+
+    The same bytes (sha256) are one document whatever the file is called (another name
+    is recorded as an alias, never a rename); the same repository path updates its
+    document. An already indexed identical file is left alone unless ``force``.
+    Anything wrong with the content ends as status ``failed`` with a one-line reason."""
+    claim = claim_document(engine, settings, app_name, request, force=force)
+    return extract_claimed(engine, settings, app_name, request, claim)
+
+
+def extract_claimed(engine: Engine, settings: Settings, app_name: str,
+                    request: DocumentRequest, claim: Claim) -> Prepared:
+    """The second half of :func:`prepare_document`: store the original, extract the text
+    and write the document's graph nodes (``failed`` with its reason on bad content)."""
+    path, target, sha = request.path, claim.target, claim.sha
     doc_id = target.doc_id
     if target.unchanged:
         return Prepared(doc_id, clean_text(path.name), "unchanged", alias_of=target.alias_of)
@@ -178,8 +242,8 @@ def prepare_document(engine: Engine, settings: Settings, app_name: str,
         pages = sum(1 for u in extracted.units if u.kind == "PAGE")
         with engine.begin() as conn:
             store.set_stored_path(conn, doc_id, dest)
-            write_document_nodes(conn, app.id, info, extracted)
-            mentions = link_mentions(conn, app.id, [doc_id])
+            write_document_nodes(conn, claim.app_id, info, extracted)
+            mentions = link_mentions(conn, claim.app_id, [doc_id])
             store.mark(conn, doc_id, "processing", None, page_count=extracted.page_count,
                        section_count=len(extracted.units) - pages)
     except DocumentError as exc:
@@ -261,6 +325,16 @@ def list_documents(engine: Engine, app_name: str) -> list[dict[str, Any]]:
     """The application's documents with status, counts and error message."""
     with engine.connect() as conn:
         return store.list_documents(conn, get_app(conn, app_name).id)
+
+
+def document_info(engine: Engine, app_name: str, document_id: int) -> dict[str, Any]:
+    """One document of the application with status, error and counts
+    (:class:`NotFound` for an id of no document of this application)."""
+    with engine.connect() as conn:
+        found = store.list_documents(conn, get_app(conn, app_name).id, document_id)
+    if not found:
+        raise NotFound(f"no document {document_id} in this application")
+    return found[0]
 
 
 _DELETE_COUNTS = """

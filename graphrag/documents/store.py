@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy import Connection, text
 
 from graphrag.documents.extract import open_regular
-from graphrag.errors import InvalidInput
+from graphrag.errors import NotFound
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
@@ -75,7 +75,7 @@ def get_document(conn: Connection, app_id: int, document_id: int) -> DocumentRow
     row = conn.execute(text(f"SELECT {_COLS} FROM documents WHERE application_id = :a"
                             " AND id = :d"), {"a": app_id, "d": document_id}).first()
     if row is None:
-        raise InvalidInput(f"no document {document_id} in this application")
+        raise NotFound(f"no document {document_id} in this application")
     return DocumentRow(*row)
 
 
@@ -141,20 +141,24 @@ def mark(conn: Connection, document_id: int, status: str, error: str | None = No
     allowed = {"page_count", "section_count", "chunk_count", "sentence_count"}
     sets = [f"{k} = :{k}" for k in counts if k in allowed]
     sql = ("UPDATE documents SET status = :st, error_message = :err, updated_at = now(),"
-           " processed_at = CASE WHEN CAST(:st AS text) = 'processing' THEN processed_at"
+           " processed_at = CASE WHEN CAST(:st AS text) IN ('processing', 'queued')"
+           " THEN processed_at"
            " ELSE now() END"
            + "".join(", " + s for s in sets) + " WHERE id = :d")
     conn.execute(text(sql), {"st": status, "err": error, "d": document_id,
                              **{k: v for k, v in counts.items() if k in allowed}})
 
 
-def list_documents(conn: Connection, app_id: int) -> list[dict[str, Any]]:
+def list_documents(conn: Connection, app_id: int,
+                   document_id: int | None = None) -> list[dict[str, Any]]:
+    """The application's documents (or the one with ``document_id``) as dicts."""
     rows = conn.execute(text(
         """
         SELECT id, filename, source_path, stored_path, sha256, mime_type, size_bytes, status,
                error_message, metadata, category, tags, page_count, section_count,
                chunk_count, sentence_count, created_at, processed_at
-          FROM documents WHERE application_id = :a ORDER BY id
-        """), {"a": app_id}).mappings().all()
+          FROM documents WHERE application_id = :a
+           AND (CAST(:d AS bigint) IS NULL OR id = :d) ORDER BY id
+        """), {"a": app_id, "d": document_id}).mappings().all()
     return [{k: (v.isoformat() if hasattr(v, "isoformat") else v) for k, v in r.items()}
             for r in rows]

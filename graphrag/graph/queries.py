@@ -6,7 +6,7 @@ from typing import Any
 
 from sqlalchemy import Connection, text
 
-from graphrag.errors import InvalidInput
+from graphrag.errors import NotFound
 
 _BRIEF = "n.id, n.kind, n.name, n.fqn, n.file_path, n.line_start, n.line_end"
 
@@ -39,7 +39,7 @@ def node_details(conn: Connection, app_id: int, fqn: str) -> list[dict[str, Any]
     """Each node with that fqn, with its callers, callees, parents and children."""
     found = find_nodes(conn, app_id, fqn)
     if not found:
-        raise InvalidInput(f"no node with fqn {fqn!r} in this application")
+        raise NotFound(f"no node with fqn {fqn!r} in this application")
     for node in found:
         nid = node["id"]
         node["callees"] = _related(conn, nid, "CALLS", outgoing=True)

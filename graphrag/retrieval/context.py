@@ -19,7 +19,7 @@ from sqlalchemy import Connection, Engine, text
 
 from graphrag.db.apps import get_app
 from graphrag.embedding import Embedder
-from graphrag.errors import InvalidInput, UnknownName
+from graphrag.errors import InvalidInput, NotFound, UnknownName
 from graphrag.retrieval.model import SearchOptions
 from graphrag.retrieval.ranking import EDGE_WEIGHTS, Block, pack, rank
 from graphrag.retrieval.render import FORMATS, render, render_block
@@ -67,7 +67,7 @@ def seeds_for_fqn(conn: Connection, app_id: int, fqn: str) -> dict[int, float]:
             " ORDER BY id LIMIT 20"),
             {"a": app_id, "s1": "%." + _like(fqn), "s2": "%:" + _like(fqn)}).scalars().all()
     if not rows:
-        raise InvalidInput(f"no node with fqn {fqn!r} in this application")
+        raise NotFound(f"no node with fqn {fqn!r} in this application")
     return {int(r): 1.0 for r in rows}
 
 

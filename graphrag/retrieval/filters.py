@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from graphrag.errors import InvalidInput, UnknownName
@@ -34,6 +35,24 @@ def glob_to_regex(pattern: str) -> str:
         i += 1
     out.append("$")
     return "".join(out)
+
+
+def build_options(mode: str = "hybrid", top_k: int = 10, min_similarity: float | None = None,
+                  kinds: str | Sequence[str] | None = None, lang: str | None = None,
+                  path: str | None = None, source: str | None = None,
+                  expand: Sequence[str] = (), priors: bool = True) -> SearchOptions:
+    """Search options from what a person types (``kinds`` as ``"method,endpoint"`` or a
+    list, ``lang`` as a name or alias such as ``py``), validated. The CLI, the HTTP API
+    and the MCP tools all build their options here."""
+    from graphrag.graph.scan import LANGUAGE_ALIASES
+
+    parts = kinds.split(",") if isinstance(kinds, str) else list(kinds or ())
+    kind_list = tuple(k.strip().upper() for k in parts if k and k.strip())
+    if lang is not None:  # `--lang py` means python, as in `graphrag index --languages`
+        lang = LANGUAGE_ALIASES.get(lang.strip().lower(), lang.strip())
+    return validate(SearchOptions(mode=mode, top_k=top_k, min_similarity=min_similarity,
+                                  kinds=kind_list, lang=lang, path=path or None,
+                                  source=source, expand=tuple(expand), priors=priors))
 
 
 def validate(options: SearchOptions) -> SearchOptions:

@@ -1,0 +1,169 @@
+"""Read-side walks over the stored graph for agents: call trees (callers-of, callees-of),
+call paths between two nodes, and the HTTP endpoints. Bounded in depth and size; one
+query per level of the walk (never one per node)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Connection, text
+
+from graphrag.errors import InvalidInput, NotFound
+from graphrag.graph.queries import find_nodes, like_escape
+
+DIRECTIONS = ("callees", "callers")
+MAX_DEPTH = 8
+MAX_TREE_NODES = 200
+MAX_PATHS = 10
+
+_NODE = "n.id, n.kind, n.fqn, n.file_path, n.line_start, n.line_end"
+
+
+@dataclass
+class _Edge:
+    near: int
+    far: int
+    confidence: float
+    resolution: str | None
+
+
+def _brief(row: Any) -> dict[str, Any]:
+    return {"id": row["id"], "kind": row["kind"], "fqn": row["fqn"],
+            "file_path": row["file_path"], "line_start": row["line_start"],
+            "line_end": row["line_end"]}
+
+
+def _seed_ids(conn: Connection, app_id: int, fqn: str) -> list[dict[str, Any]]:
+    found = find_nodes(conn, app_id, fqn)
+    if not found:
+        raise NotFound(f"no node with fqn {fqn!r} in this application")
+    return [_brief(r) for r in found]
+
+
+def _level(conn: Connection, app_id: int, frontier: Sequence[int], outgoing: bool,
+           ) -> tuple[list[_Edge], dict[int, dict[str, Any]]]:
+    """The CALLS edges leaving (or entering) the frontier and the nodes at their far end."""
+    near, far = ("src_id", "dst_id") if outgoing else ("dst_id", "src_id")
+    rows = conn.execute(text(
+        f"SELECT e.{near} AS near, e.{far} AS far, e.confidence, e.resolution, {_NODE}"
+        f" FROM edges e JOIN nodes n ON n.id = e.{far}"
+        f" WHERE e.application_id = :a AND e.kind = 'CALLS' AND e.{near} = ANY(:f)"
+        f" ORDER BY e.{near}, n.fqn, n.id"),
+        {"a": app_id, "f": list(frontier)}).mappings().all()
+    edges = [_Edge(r["near"], r["far"], float(r["confidence"]), r["resolution"]) for r in rows]
+    return edges, {r["id"]: _brief(r) for r in rows}
+
+
+def _check_depth(max_depth: int) -> None:
+    if not 1 <= max_depth <= MAX_DEPTH:
+        raise InvalidInput(f"max_depth must be between 1 and {MAX_DEPTH}, not {max_depth}")
+
+
+def call_tree(conn: Connection, app_id: int, fqn: str, direction: str = "callees",
+              max_depth: int = 3, max_nodes: int = MAX_TREE_NODES) -> dict[str, Any]:
+    """The callees-of (or callers-of) tree of the node(s) named ``fqn``.
+
+    Each node is expanded once: a node met again is listed with ``"seen": true`` and no
+    children (recursion and diamonds stay finite). ``truncated`` says the walk stopped at
+    ``max_nodes`` before ``max_depth``."""
+    if direction not in DIRECTIONS:
+        raise InvalidInput(f"direction must be one of {', '.join(DIRECTIONS)}, not {direction!r}")
+    _check_depth(max_depth)
+    roots = _seed_ids(conn, app_id, fqn)
+    trees: dict[int, dict[str, Any]] = {r["id"]: {**r, "children": []} for r in roots}
+    expanded = set(trees)
+    frontier = list(trees)
+    truncated = False
+    count = len(trees)
+    for _ in range(max_depth):
+        if not frontier:
+            break
+        edges, nodes = _level(conn, app_id, frontier, outgoing=direction == "callees")
+        next_frontier: list[int] = []
+        for edge in edges:
+            if count >= max_nodes:
+                truncated = True
+                break
+            child = {**nodes[edge.far], "confidence": round(edge.confidence, 3),
+                     "resolution": edge.resolution, "children": []}
+            if edge.far in expanded:
+                child["seen"] = True
+            else:
+                expanded.add(edge.far)
+                trees[edge.far] = child
+                next_frontier.append(edge.far)
+            trees[edge.near]["children"].append(child)
+            count += 1
+        frontier = next_frontier
+    return {"direction": direction, "max_depth": max_depth,
+            "roots": [trees[r["id"]] for r in roots], "nodes": count, "truncated": truncated}
+
+
+def call_paths(conn: Connection, app_id: int, from_fqn: str, to_fqn: str, max_depth: int = 5,
+               max_paths: int = MAX_PATHS) -> dict[str, Any]:
+    """The shortest call paths from ``from_fqn`` to ``to_fqn`` (at most ``max_depth`` calls
+    long, at most ``max_paths`` of them), each a list of hops with the confidence of the
+    call that reached it."""
+    _check_depth(max_depth)
+    sources = _seed_ids(conn, app_id, from_fqn)
+    targets = {r["id"] for r in _seed_ids(conn, app_id, to_fqn)}
+    info: dict[int, dict[str, Any]] = {r["id"]: r for r in sources}
+    # predecessors at the shortest distance: node -> [(previous node, edge)]
+    preds: dict[int, list[_Edge]] = {r["id"]: [] for r in sources}
+    frontier = list(preds)
+    found: list[int] = [n for n in frontier if n in targets]
+    depth = 0
+    while frontier and not found and depth < max_depth:
+        depth += 1
+        edges, nodes = _level(conn, app_id, frontier, outgoing=True)
+        info.update(nodes)
+        level_new: dict[int, list[_Edge]] = {}
+        for edge in edges:
+            if edge.far in preds:
+                continue
+            level_new.setdefault(edge.far, []).append(edge)
+        preds.update(level_new)
+        frontier = list(level_new)
+        found = [n for n in frontier if n in targets]
+    paths: list[list[dict[str, Any]]] = []
+
+    def walk(node: int, suffix: list[dict[str, Any]]) -> None:
+        if len(paths) >= max_paths:
+            return
+        if not preds[node]:  # a source: the path is complete
+            paths.append([info[node], *suffix])
+            return
+        for edge in preds[node]:
+            hop = {**info[node], "confidence": round(edge.confidence, 3),
+                   "resolution": edge.resolution}
+            walk(edge.near, [hop, *suffix])
+
+    for target in found:
+        walk(target, [])
+    return {"from": from_fqn, "to": to_fqn, "max_depth": max_depth,
+            "length": depth if found else None, "paths": paths,
+            "truncated": len(paths) >= max_paths}
+
+
+def find_endpoints(conn: Connection, app_id: int, route_or_method: str | None = None,
+                   limit: int = 200) -> list[dict[str, Any]]:
+    """ENDPOINT nodes (the handler is the node itself) with their HTTP method and route;
+    ``route_or_method`` keeps those whose method equals it (``GET``) or whose route or
+    handler fqn contains it (case-insensitive)."""
+    params: dict[str, Any] = {"a": app_id, "lim": limit}
+    where = ""
+    if route_or_method and route_or_method.strip():
+        value = route_or_method.strip()
+        where = (" AND (upper(n.meta->>'http_method') = upper(:m)"
+                 " OR n.meta->>'route' ILIKE :p ESCAPE '\\' OR n.fqn ILIKE :p ESCAPE '\\')")
+        params.update(m=value, p=f"%{like_escape(value)}%")
+    rows = conn.execute(text(
+        f"SELECT {_NODE}, n.meta->>'http_method' AS http_method, n.meta->>'route' AS route"
+        " FROM nodes n WHERE n.application_id = :a AND n.kind = 'ENDPOINT'" + where +
+        " ORDER BY n.meta->>'route', n.meta->>'http_method', n.fqn LIMIT :lim"),
+        params).mappings().all()
+    return [{"http_method": r["http_method"], "route": r["route"], "handler": r["fqn"],
+             "file_path": r["file_path"], "line_start": r["line_start"],
+             "line_end": r["line_end"]} for r in rows]

@@ -1,0 +1,380 @@
+"""The HTTP API: FastAPI under ``/v1`` (OpenAPI at ``/docs``), ``/healthz``, ``/readyz``,
+and the MCP server at ``/mcp`` (streamable HTTP, stateless, JSON answers).
+
+Every ``/v1`` and ``/mcp`` request needs ``Authorization: Bearer <key>`` (``graphrag keys
+create``) unless the server runs with ``--no-auth`` (loopback only). Errors have one shape,
+``{"error": {"code", "message"}}``, mapped from :mod:`graphrag.errors` by
+:mod:`graphrag.server.errors`. Handlers are plain functions run on the thread pool; the
+engine's pool holds two connections per thread (a search reads its full-text list on a
+second connection while the model encodes the query)."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from fastapi import Depends, FastAPI, File, Form, Request, UploadFile
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Route
+from starlette.types import ASGIApp, Receive, Send
+from starlette.types import Scope as AsgiScope
+
+from graphrag.config import load_settings
+from graphrag.db.engine import get_engine, lost_database
+from graphrag.db.keys import authenticate
+from graphrag.errors import GraphragError, InvalidInput, UsageError
+from graphrag.server import operations as ops
+from graphrag.server.background import Jobs
+from graphrag.server.errors import error_body, status_of
+from graphrag.server.operations import Scope
+from graphrag.server.runtime import Runtime
+
+log = logging.getLogger("graphrag.server")
+CONFIG_ENV = "GRAPHRAG_SERVE_CONFIG"
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+@dataclass
+class ServeConfig:
+    """What ``graphrag serve`` was started with (passed to worker processes as JSON)."""
+
+    host: str = "127.0.0.1"
+    port: int = 8000
+    no_auth: bool = False
+    threads: int = 8
+    index_roots: list[str] = field(default_factory=list)
+    mcp: bool = True
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self))
+
+    @classmethod
+    def from_json(cls, raw: str) -> ServeConfig:
+        return cls(**json.loads(raw))
+
+
+# --- request bodies ----------------------------------------------------------------------
+
+class SearchBody(BaseModel):
+    query: str | None = Field(None, description="One query (or give `queries`).")
+    queries: list[str] | None = Field(None, description="Several queries, one model call.")
+    apps: list[str] | None = Field(None, description="Applications (default: all of the key's).")
+    mode: Literal["hybrid", "vector", "text"] = "hybrid"
+    top_k: int = Field(10, ge=1, le=200)
+    min_similarity: float | None = Field(None, ge=-1.0, le=1.0)
+    kinds: list[str] | None = Field(None, examples=[["METHOD", "ENDPOINT"]])
+    lang: str | None = None
+    path: str | None = Field(None, description="Repo-relative path glob, ** crosses folders.")
+    source: Literal["code", "doc"] | None = None
+    expand: list[Literal["calls"]] = []
+    priors: bool = True
+    granularity: Literal["chunk", "sentence"] = "chunk"
+    adjacent_pages: int = Field(0, ge=0, le=50)
+
+
+class AdjacentBody(BaseModel):
+    app: str
+    chunks: list[str] = Field(description="Chunk ids (plan ids or {document_id}:{segment}).")
+    page_range: int = Field(2, ge=0, le=1000)
+
+
+class ContextBody(BaseModel):
+    app: str
+    fqn: str | None = None
+    query: str | None = None
+    budget_tokens: int = Field(4000, ge=1, le=200_000)
+    depth: int = Field(2, ge=0, le=6)
+    format: Literal["markdown", "xml", "json"] = "markdown"
+
+
+class CiteBody(BaseModel):
+    app: str
+    answer: str | dict[str, Any] = Field(
+        description='{"sections": [{"text": ..., "source_ids": ["7:3"]}]} (object or string)')
+
+
+class IndexBody(BaseModel):
+    path: str | None = Field(None, description="Folder inside a --index-root (default:"
+                             " the application's recorded root).")
+    full: bool = False
+
+
+# --- authentication ----------------------------------------------------------------------
+
+def _bearer(authorization: str | None) -> str | None:
+    if not authorization:
+        return None
+    kind, _, value = authorization.partition(" ")
+    return value.strip() if kind.lower() == "bearer" and value.strip() else None
+
+
+class Unauthorized(Exception):
+    """Missing or unknown key: 401 (not a GraphragError: never an exit code)."""
+
+
+def scope_for(runtime: Runtime, config: ServeConfig, authorization: str | None) -> Scope:
+    """The caller's scope: every application under ``--no-auth``, else the key's."""
+    if config.no_auth:
+        return Scope(None)
+    key = _bearer(authorization)
+    if key is None:
+        raise Unauthorized("missing API key: send Authorization: Bearer <key>")
+    found = authenticate(runtime.engine, key)
+    if found is None:
+        raise Unauthorized("unknown or revoked API key")
+    return Scope(found.apps)
+
+
+class McpAuth:
+    """ASGI wrapper of the MCP endpoint: authenticates like ``/v1`` and puts the scope in
+    the request scope, where the tools read it (``graphrag.server.mcp``)."""
+
+    def __init__(self, inner: ASGIApp, runtime: Runtime, config: ServeConfig) -> None:
+        self.inner, self.runtime, self.config = inner, runtime, config
+
+    async def __call__(self, scope: AsgiScope, receive: Receive, send: Send) -> None:
+        from anyio import to_thread
+
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1")
+                   for k, v in scope.get("headers", [])}
+        try:
+            caller = await to_thread.run_sync(scope_for, self.runtime, self.config,
+                                              headers.get("authorization"))
+        except Unauthorized as exc:
+            await _json(401, error_body("unauthorized", str(exc)))(scope, receive, send)
+            return
+        scope.setdefault("state", {})["graphrag_scope"] = caller
+        await self.inner(scope, receive, send)
+
+
+def caller(request: Request) -> Scope:
+    """FastAPI dependency: the caller's scope (401 without a valid key)."""
+    state = request.app.state
+    return scope_for(state.runtime, state.config, request.headers.get("authorization"))
+
+
+Caller = Annotated[Scope, Depends(caller)]
+
+
+class UploadLimit:
+    """Pure ASGI middleware: an upload whose announced length is over the limit (plus the
+    multipart envelope) is refused with 413 before its body is read."""
+
+    ENVELOPE = 1 << 20
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope: AsgiScope, receive: Receive, send: Send) -> None:
+        if (scope["type"] == "http" and scope["method"] == "POST"
+                and scope["path"].endswith("/documents")):
+            length = dict(scope.get("headers", [])).get(b"content-length", b"")
+            if length.isdigit() and int(length) > self.limit + self.ENVELOPE:
+                body = error_body("too_large", f"upload too large ({int(length) / 1048576:.1f}"
+                                  f" MB; limit {self.limit / 1048576:.1f} MB)")
+                await _json(413, body)(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+def _json(status: int, body: dict[str, Any]) -> JSONResponse:
+    headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
+    return JSONResponse(body, status_code=status, headers=headers)
+
+
+# --- the application ---------------------------------------------------------------------
+
+def create_app(config: ServeConfig | None = None, runtime: Runtime | None = None) -> FastAPI:
+    """The FastAPI application (uvicorn's factory; ``graphrag serve`` runs it)."""
+    config = config or ServeConfig.from_json(os.environ.get(CONFIG_ENV) or "{}")
+    if config.no_auth and config.host not in LOOPBACK:
+        raise UsageError(f"--no-auth is only allowed on a loopback host, not {config.host}")
+    if runtime is None:
+        settings = load_settings()
+        runtime = Runtime(settings, get_engine(settings, pool_size=2 * config.threads + 2))
+    jobs = Jobs()
+    roots = [Path(r).expanduser().resolve() for r in config.index_roots]
+    mcp_server = None
+    if config.mcp:
+        from graphrag.server.mcp import build_mcp
+
+        mcp_server = build_mcp(runtime, None)
+        # creates the session manager; stateless: any worker process can answer any call
+        mcp_server.streamable_http_app(streamable_http_path="/mcp", stateless_http=True,
+                                       json_response=True, host=config.host)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        from anyio import to_thread
+
+        to_thread.current_default_thread_limiter().total_tokens = config.threads
+        runtime.start_model()
+        try:
+            if mcp_server is not None:
+                async with mcp_server.session_manager.run():
+                    yield
+            else:
+                yield
+        finally:
+            jobs.shutdown(wait=False)
+
+    app = FastAPI(title="graphrag", version="1", lifespan=lifespan,
+                  description="Code knowledge graph search, context and documents.")
+
+    @app.exception_handler(GraphragError)
+    async def on_graphrag_error(_: Request, exc: GraphragError) -> JSONResponse:
+        status, code = status_of(exc)
+        return _json(status, error_body(code, str(exc)))
+
+    @app.exception_handler(Unauthorized)
+    async def on_unauthorized(_: Request, exc: Unauthorized) -> JSONResponse:
+        return _json(401, error_body("unauthorized", str(exc)))
+
+    @app.exception_handler(RequestValidationError)
+    async def on_invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
+        first = exc.errors()[0] if exc.errors() else {}
+        where = ".".join(str(p) for p in first.get("loc", ()) if p != "body")
+        return _json(422, error_body("invalid_request",
+                                     f"{where}: {first.get('msg', 'invalid request')}"))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def on_http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        return _json(exc.status_code, error_body(code, str(exc.detail)))
+
+    @app.exception_handler(Exception)
+    async def on_bug(_: Request, exc: Exception) -> JSONResponse:
+        lost = lost_database(exc)
+        if lost is not None:
+            return _json(503, error_body("database_unavailable", lost))
+        log.exception("unexpected error")
+        return _json(500, error_body("internal", f"internal error: {type(exc).__name__}"))
+
+    app.add_middleware(UploadLimit, limit=runtime.settings.max_upload_bytes)
+
+    # --- health ---------------------------------------------------------------------
+
+    @app.get("/healthz", tags=["health"])
+    def healthz() -> dict[str, Any]:
+        """The process answers (the model may still be loading)."""
+        return {"status": "ok"}
+
+    @app.get("/readyz", tags=["health"])
+    def readyz() -> JSONResponse:
+        """Database reachable and model loaded: 200, else 503 with what is missing."""
+        db, model = runtime.database_state(), runtime.model_state()
+        ready = db["status"] == "ok" and model["status"] == "ready"
+        return JSONResponse({"status": "ready" if ready else "not ready", "database": db,
+                             "model": model}, status_code=200 if ready else 503)
+
+    # --- retrieval ------------------------------------------------------------------
+
+    @app.post("/v1/search", tags=["retrieval"])
+    def search(body: SearchBody, scope: Caller) -> dict[str, Any]:
+        """Hybrid (or vector, text) search; one `query` answers one envelope, `queries` a
+        list of them under `results`."""
+        if (body.query is None) == (body.queries is None):
+            raise InvalidInput("give `query` or `queries` (not both)")
+        queries = [body.query] if body.query is not None else list(body.queries or [])
+        results = ops.search(runtime, scope, body.apps, queries, mode=body.mode,
+                             top_k=body.top_k, min_similarity=body.min_similarity,
+                             kinds=body.kinds, lang=body.lang, path=body.path,
+                             source=body.source, expand=body.expand, priors=body.priors,
+                             granularity=body.granularity, adjacent_pages=body.adjacent_pages)
+        return results[0] if body.query is not None else {"results": results}
+
+    @app.post("/v1/adjacent", tags=["retrieval"])
+    def adjacent(body: AdjacentBody, scope: Caller) -> dict[str, Any]:
+        """Seed 000: the chunks plus those of pages within `page_range` of the same
+        document, sorted by (filename, page, segment), with statistics."""
+        result = ops.adjacent(runtime, scope, body.app, body.chunks, body.page_range)
+        return {"success": True, **result}
+
+    @app.post("/v1/context", tags=["retrieval"])
+    def context(body: ContextBody, scope: Caller) -> dict[str, Any]:
+        """Context around `fqn` (or the best hits of `query`) in a token budget; every
+        block carries its stable [SEG=id]."""
+        return ops.context(runtime, scope, body.app, fqn=body.fqn, query=body.query,
+                           budget_tokens=body.budget_tokens, depth=body.depth,
+                           fmt=body.format)
+
+    @app.post("/v1/cite", tags=["retrieval"])
+    def cite(body: CiteBody, scope: Caller) -> dict[str, Any]:
+        """Seed 004: map an answer's source ids to documents, pages and snippets."""
+        return ops.cite(runtime, scope, body.app, body.answer)
+
+    # --- applications and the graph -------------------------------------------------
+
+    @app.get("/v1/apps", tags=["applications"])
+    def apps(scope: Caller) -> list[dict[str, Any]]:
+        """The applications this key may use, with row counts."""
+        return ops.apps(runtime, scope)
+
+    @app.get("/v1/apps/{app}/nodes/{fqn:path}", tags=["graph"])
+    def node(app: str, fqn: str, scope: Caller) -> dict[str, Any]:
+        """The node(s) named `fqn`: signature, doc, location, parents, children, callers
+        and callees with confidence."""
+        return {"nodes": ops.lookup_node(runtime, scope, app, fqn)}
+
+    @app.post("/v1/apps/{app}/index", tags=["applications"], status_code=202)
+    def index(app: str, scope: Caller, body: IndexBody | None = None) -> dict[str, Any]:
+        """Start an index run (202 + job id; poll `GET /v1/jobs/{id}`)."""
+        body = body or IndexBody()
+        return ops.start_index(runtime, scope, app, body.path, roots=roots, full=body.full,
+                               jobs=jobs)
+
+    @app.get("/v1/jobs/{job_id}", tags=["applications"])
+    def job(job_id: str, scope: Caller) -> dict[str, Any]:
+        """State of a background job: queued, running, succeeded or failed (with error)."""
+        return ops.job(jobs, scope, job_id)
+
+    # --- documents ------------------------------------------------------------------
+
+    @app.post("/v1/apps/{app}/documents", tags=["documents"], status_code=202)
+    def upload(app: str, scope: Caller, file: Annotated[UploadFile, File()],
+               metadata: Annotated[str | None, Form()] = None,
+               category: Annotated[str | None, Form()] = None,
+               tags: Annotated[str | None, Form()] = None) -> dict[str, Any]:
+        """Upload a PDF, DOCX, Markdown or text file (seed 002): validated (type, size,
+        empty), answered 202 with the document id; processed in the background. The
+        same bytes are the same document."""
+        from graphrag.documents.service import parse_metadata
+
+        scope.check(app)
+        tag_list = [t.strip() for t in (tags or "").split(",") if t.strip()]
+        return ops.receive_upload(runtime, scope, app, file.filename or "", file.file,
+                                  metadata=parse_metadata(metadata), category=category,
+                                  tags=tag_list, jobs=jobs)
+
+    @app.get("/v1/apps/{app}/documents", tags=["documents"])
+    def documents(app: str, scope: Caller) -> list[dict[str, Any]]:
+        """The application's documents with status and counts."""
+        return ops.documents(runtime, scope, app)
+
+    @app.get("/v1/apps/{app}/documents/{document_id}", tags=["documents"])
+    def document(app: str, document_id: int, scope: Caller) -> dict[str, Any]:
+        """A document's status (processing, indexed, failed), error and counts."""
+        return ops.document(runtime, scope, app, document_id)
+
+    @app.delete("/v1/apps/{app}/documents/{document_id}", tags=["documents"])
+    def delete(app: str, document_id: int, scope: Caller) -> dict[str, Any]:
+        """Delete a document with its chunks, sentences, nodes, edges and stored file."""
+        return ops.remove_document(runtime, scope, app, document_id)
+
+    if mcp_server is not None:
+        from mcp.server.streamable_http_manager import StreamableHTTPASGIApp
+
+        endpoint = McpAuth(StreamableHTTPASGIApp(mcp_server.session_manager), runtime, config)
+        app.router.routes.append(Route("/mcp", endpoint=endpoint,
+                                       methods=["GET", "POST", "DELETE"]))
+    app.state.runtime, app.state.jobs, app.state.config = runtime, jobs, config
+    return app

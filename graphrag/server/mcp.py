@@ -1,0 +1,353 @@
+"""The MCP server (official ``mcp`` SDK, ``MCPServer``): tools an agent calls to search
+code, read context, walk the call graph, list endpoints, widen document hits and cite.
+
+Output is compact text for agents: no fields they do not need, code cut to the chunk's
+span (the hit's snippet), ``[SEG=id]`` on every block (the id ``cite`` and
+``adjacent_pages`` take back). A bad argument, an unknown application or name is a tool
+error with a one-line message; the server never stops for one.
+
+The tools read the caller's scope from the transport: the ``--app`` list of
+``graphrag mcp`` on stdio, the API key's applications when mounted by ``graphrag serve``
+(:class:`graphrag.server.http.McpAuth` puts it in the request scope).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from typing import Annotated, Any, Literal, TypeVar
+
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import ToolAnnotations
+from pydantic import Field
+
+from graphrag.db.engine import lost_database
+from graphrag.errors import GraphragError
+from graphrag.server import operations as ops
+from graphrag.server.operations import Scope
+from graphrag.server.runtime import Runtime
+
+T = TypeVar("T")
+SNIPPET_LINES = 12
+ADJACENT_CHARS = 1200
+
+AppArg = Annotated[str | None, Field(
+    description="Application name; default: the only application this server serves.")]
+
+
+def _compact(data: Any) -> str:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"), default=str)
+
+
+def _where(path: str | None, start: int | None, end: int | None,
+           page: int | None = None) -> str:
+    if page is not None:
+        return f"{path or ''} p.{page}"
+    if start is None:
+        return path or ""
+    return f"{path}:{start}-{end}" if end and end != start else f"{path}:{start}"
+
+
+# --- renderers (pure) --------------------------------------------------------------------
+
+def render_hits(envelope: dict[str, Any]) -> str:
+    """One block per hit: ``[SEG=chunk id] KIND fqn path:lines score`` and its snippet."""
+    hits = envelope["hits"]
+    lines = [f"{len(hits)} hits ({envelope['mode']}) for {envelope['query']!r}"]
+    for h in hits:
+        start = h.get("chunk_line_start") or h["line_start"]
+        end = h.get("chunk_line_end") or h["line_end"]
+        head = (f"[SEG={h.get('segment_id') or h['chunk_id']}] {h['kind']} {h['fqn'] or ''}"
+                f"  {_where(h['file_path'], start, end, h['page_number'])}"
+                f"  score={h['score']:.4f}")
+        if len(envelope.get("apps") or []) > 1:
+            head += f"  app={h['app']}"
+        if h.get("added_by"):
+            head += f"  (+{h['added_by']['relation']} of {h['added_by']['fqn']})"
+        body = "\n".join((h["snippet"] or "").splitlines()[:SNIPPET_LINES])
+        lines.append(head + ("\n" + body if body else ""))
+    return "\n\n".join(lines)
+
+
+def _ref(r: dict[str, Any], with_confidence: bool = False) -> dict[str, Any]:
+    out: dict[str, Any] = {"kind": r["kind"], "fqn": r["fqn"],
+                           "at": _where(r["file_path"], r["line_start"], r["line_end"])}
+    if with_confidence:
+        out["confidence"] = round(float(r["confidence"]), 3)
+        out["resolution"] = r["resolution"]
+    return out
+
+
+def node_summary(n: dict[str, Any]) -> dict[str, Any]:
+    """A node as an agent needs it: no ids, no empty fields."""
+    meta = n.get("meta") or {}
+    out: dict[str, Any] = {
+        "kind": n["kind"], "fqn": n["fqn"],
+        "at": _where(n["file_path"], n["line_start"], n["line_end"]),
+        "signature": n.get("signature"), "doc": n.get("doc_comment"),
+        "route": (f"{meta.get('http_method', '')} {meta['route']}".strip()
+                  if meta.get("route") else None),
+        "parents": [_ref(r) for r in n["parents"]],
+        "children": [_ref(r) for r in n["children"]],
+        "extends": [r["fqn"] for r in n["extends"]],
+        "implements": [r["fqn"] for r in n["implements"]],
+        "overrides": [r["fqn"] for r in n["overrides"]],
+        "callers": [_ref(r, True) for r in n["callers"]],
+        "callees": [_ref(r, True) for r in n["callees"]],
+    }
+    return {k: v for k, v in out.items() if v not in (None, "", [])}
+
+
+def render_tree(result: dict[str, Any]) -> str:
+    arrow = "->" if result["direction"] == "callees" else "<-"
+    lines = [f"{result['direction']} (max depth {result['max_depth']}, {result['nodes']} nodes"
+             + (", truncated" if result["truncated"] else "") + ")"]
+
+    def walk(node: dict[str, Any], depth: int) -> None:
+        pad = "  " * depth
+        where = _where(node["file_path"], node["line_start"], node["line_end"])
+        if depth == 0:
+            lines.append(f"{node['kind']} {node['fqn']}  {where}")
+        else:
+            conf = f" {node['confidence']:.2f}"
+            res = f" [{node['resolution']}]" if node.get("resolution") else ""
+            seen = "  (see above)" if node.get("seen") else ""
+            lines.append(f"{pad}{arrow} {node['fqn']}{conf}{res}  {where}{seen}")
+        for child in node["children"]:
+            walk(child, depth + 1)
+
+    for root in result["roots"]:
+        walk(root, 0)
+    return "\n".join(lines)
+
+
+def render_paths(result: dict[str, Any]) -> str:
+    if not result["paths"]:
+        return (f"no call path from {result['from']} to {result['to']} within"
+                f" {result['max_depth']} calls")
+    lines = [f"{len(result['paths'])} shortest call path(s) of {result['length']} call(s)"
+             + (" (more exist)" if result["truncated"] else "")]
+    for path in result["paths"]:
+        parts = [path[0]["fqn"]] + [f"{h['fqn']} ({h['confidence']:.2f})" for h in path[1:]]
+        lines.append(" -> ".join(parts))
+    return "\n".join(lines)
+
+
+def render_endpoints(rows: list[dict[str, Any]]) -> str:
+    if not rows:
+        return "no endpoints"
+    return "\n".join(f"{r['http_method'] or '*'} {r['route']}  {r['handler']}"
+                     f"  {_where(r['file_path'], r['line_start'], r['line_end'])}"
+                     for r in rows)
+
+
+def render_adjacent(result: dict[str, Any]) -> str:
+    s = result["statistics"]
+    lines = [f"{s['original_count']} original + {s['added_count']} added chunks,"
+             f" {s['pages_covered']} pages"]
+    if s["unknown_ids"]:
+        lines.append("unknown ids: " + ", ".join(s["unknown_ids"]))
+    for c in result["expanded_chunks"]:
+        text = " ".join(c["content"].split())
+        if len(text) > ADJACENT_CHARS:
+            text = text[:ADJACENT_CHARS] + "..."
+        mark = "added" if c["added"] else "original"
+        lines.append(f"[SEG={c['segment_id']}] {c['filename']} p.{c['page_number']}"
+                     f" ({mark})\n{text}")
+    return "\n\n".join(lines)
+
+
+def render_cite(result: dict[str, Any]) -> str:
+    keep = ("segment_id", "filename", "page_number", "fqn", "snippet_preview")
+    sections = [{"text": " ".join(sec["text"].split())[:200],
+                 "citations": [{k: c[k] for k in keep if c.get(k) is not None}
+                               for c in sec["citations"]]} for sec in result["sections"]]
+    return _compact({"method": result["method"], "sections": sections,
+                     "dropped_ids": [d["source_id"] for d in result["dropped_ids"]]})
+
+
+def render_apps(rows: list[dict[str, Any]]) -> str:
+    if not rows:
+        return "no applications"
+    return "\n".join(f"{a['name']}  files {a['counts']['files']}  nodes {a['counts']['nodes']}"
+                     f"  chunks {a['counts']['chunks']}  documents {a['counts']['documents']}"
+                     f"  indexed {a['indexed_at'] or '-'}" for a in rows)
+
+
+# --- the server --------------------------------------------------------------------------
+
+def _scope_of(ctx: Context | None, fixed: Scope | None) -> Scope:
+    if fixed is not None:
+        return fixed
+    request = ctx.request_context.request if ctx is not None else None
+    state = getattr(request, "scope", {}).get("state", {}) if request is not None else {}
+    found = state.get("graphrag_scope")
+    if found is None:
+        raise ToolError("not authenticated")
+    return found
+
+
+def _tool_call(fn: Callable[[], T]) -> T:
+    """Our errors become one-line tool errors (the SDK answers ``isError``)."""
+    try:
+        return fn()
+    except GraphragError as exc:
+        raise ToolError(str(exc)) from exc
+    except Exception as exc:
+        lost = lost_database(exc)
+        if lost is None:
+            raise
+        raise ToolError(lost) from exc
+
+
+READ_ONLY = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
+
+
+def build_mcp(runtime: Runtime, apps: Sequence[str] | None) -> MCPServer:
+    """The MCP server over ``runtime``; ``apps`` fixes the scope (stdio), None reads it
+    from each HTTP request."""
+    fixed = Scope(frozenset(apps)) if apps is not None else None
+    server = MCPServer(
+        "graphrag",
+        instructions=(
+            "Code knowledge graph of indexed repositories and documents. Start with"
+            " search_code (or find_endpoints), then get_node / trace_calls on the fqns it"
+            " returns, get_context for a budgeted bundle of the code around a symbol."
+            " Every block carries [SEG=id]: pass those ids to adjacent_pages and cite."),
+        log_level="WARNING")
+
+    def tool(description: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+        return server.tool(description=description, annotations=READ_ONLY,
+                           structured_output=False)
+
+    @tool("Search the indexed code and documents by meaning and keywords (hybrid vector +"
+          " BM25). Returns the best hits, one block each: [SEG=chunk id] KIND fqn"
+          " path:lines score, then the first lines of the matching code. Narrow with"
+          " kinds (e.g. METHOD,ENDPOINT), lang (python, java, kotlin, typescript, go ...)"
+          " and path (a glob, ** crosses folders). Use the fqns with get_node and"
+          " trace_calls, the SEG ids with adjacent_pages and cite.")
+    def search_code(
+        query: Annotated[str, Field(description="What you look for, in words or identifiers.")],
+        ctx: Context,
+        top_k: Annotated[int, Field(ge=1, le=50, description="Number of hits.")] = 10,
+        kinds: Annotated[list[str] | None, Field(
+            description="Node kinds: FUNCTION, METHOD, CLASS, ENDPOINT, PAGE ...")] = None,
+        lang: Annotated[str | None, Field(description="Language, e.g. java or py.")] = None,
+        path: Annotated[str | None, Field(
+            description="Repo-relative path glob, e.g. 'src/**/*.py'.")] = None,
+        mode: Annotated[Literal["hybrid", "vector", "text"], Field(
+            description="hybrid (default), vector (meaning) or text (BM25 keywords).")
+        ] = "hybrid",
+        apps: Annotated[list[str] | None, Field(
+            description="Applications to search; default: all this server serves.")] = None,
+    ) -> str:
+        scope = _scope_of(ctx, fixed)
+        result = _tool_call(lambda: ops.search(runtime, scope, apps, [query], mode=mode,
+                                               top_k=top_k, kinds=kinds, lang=lang,
+                                               path=path)[0])
+        return render_hits({**result, "apps": scope.resolve(apps)})
+
+    @tool("Context for answering a question or documenting a symbol: the node named fqn"
+          " (or the best hits of query) and its graph neighbourhood ranked by personalized"
+          " PageRank, with summaries, code and uses/used-by, packed into budget_tokens."
+          " Each block starts with its stable [SEG=id]. Give fqn or query, not both.")
+    def get_context(
+        ctx: Context,
+        fqn: Annotated[str | None, Field(description="Fully qualified name.")] = None,
+        query: Annotated[str | None, Field(description="Words to seed the context.")] = None,
+        budget_tokens: Annotated[int, Field(ge=100, le=50_000)] = 4000,
+        format: Annotated[Literal["markdown", "xml", "json"], Field(
+            description="Output format of the context.")] = "markdown",
+        app: AppArg = None,
+    ) -> str:
+        scope = _scope_of(ctx, fixed)
+        result = _tool_call(lambda: ops.context(
+            runtime, scope, scope.default_app(app), fqn=fqn, query=query,
+            budget_tokens=budget_tokens, fmt=format))
+        return result["context"]
+
+    @tool("One symbol by fully qualified name: kind, location, signature, doc comment,"
+          " route (endpoints), parents, children, extends/implements/overrides, and its"
+          " callers and callees with the resolver's confidence (0..1) and how the call was"
+          " resolved. The plain fqn of an overloaded method lists every overload.")
+    def get_node(
+        fqn: Annotated[str, Field(description="Fully qualified name, e.g. a.b.Class.method.")],
+        ctx: Context,
+        app: AppArg = None,
+    ) -> str:
+        scope = _scope_of(ctx, fixed)
+        nodes = _tool_call(lambda: ops.lookup_node(runtime, scope, scope.default_app(app), fqn))
+        return _compact([node_summary(n) for n in nodes])
+
+    @tool("Call paths in the call graph. With to_fqn: the shortest call paths from"
+          " from_fqn to to_fqn. Without: the tree of what from_fqn calls"
+          " (direction=callees) or what calls it (direction=callers), max_depth levels,"
+          " each edge with its confidence. Bounded: at most 200 nodes, 10 paths.")
+    def trace_calls(
+        from_fqn: Annotated[str, Field(description="Start symbol (fully qualified name).")],
+        ctx: Context,
+        to_fqn: Annotated[str | None, Field(description="End symbol for paths.")] = None,
+        direction: Annotated[Literal["callees", "callers"], Field(
+            description="Tree direction when no to_fqn.")] = "callees",
+        max_depth: Annotated[int, Field(ge=1, le=8)] = 3,
+        app: AppArg = None,
+    ) -> str:
+        scope = _scope_of(ctx, fixed)
+        result = _tool_call(lambda: ops.trace(runtime, scope, scope.default_app(app),
+                                              from_fqn, to_fqn, direction, max_depth))
+        return render_paths(result) if to_fqn else render_tree(result)
+
+    @tool("HTTP endpoints found in the code (Spring, JAX-RS, FastAPI, Flask, Express, Go"
+          " net/http): METHOD route handler-fqn path:lines. The filter keeps an HTTP method"
+          " (GET) or a route/handler fragment (/orders).")
+    def find_endpoints(
+        ctx: Context,
+        route_or_method_filter: Annotated[str | None, Field(
+            description="GET, POST ... or part of a route or handler name.")] = None,
+        app: AppArg = None,
+    ) -> str:
+        scope = _scope_of(ctx, fixed)
+        return render_endpoints(_tool_call(lambda: ops.endpoints(
+            runtime, scope, scope.default_app(app), route_or_method_filter)))
+
+    @tool("Widen document hits with the chunks of neighbouring pages of the same"
+          " document (page_range pages before and after, default 2), sorted by file, page"
+          " and segment. Give the [SEG=...] ids of document hits.")
+    def adjacent_pages(
+        chunk_ids: Annotated[list[str], Field(description="SEG ids of document chunks.")],
+        ctx: Context,
+        page_range: Annotated[int, Field(ge=0, le=50)] = 2,
+        app: AppArg = None,
+    ) -> str:
+        scope = _scope_of(ctx, fixed)
+        return render_adjacent(_tool_call(lambda: ops.adjacent(
+            runtime, scope, scope.default_app(app), chunk_ids, page_range)))
+
+    @tool("Citations for an answer: give the answer as JSON {\"sections\": [{\"text\":"
+          " ..., \"source_ids\": [SEG ids you used]}]} (or plain text); returns per section"
+          " the document, page (or code file) and snippet of each source, falling back"
+          " to text matching when the answer has no usable ids.")
+    def cite(
+        answer: Annotated[str, Field(description="The answer JSON (or text).")],
+        ctx: Context,
+        app: AppArg = None,
+    ) -> str:
+        scope = _scope_of(ctx, fixed)
+        return render_cite(_tool_call(lambda: ops.cite(runtime, scope,
+                                                       scope.default_app(app), answer)))
+
+    @tool("The applications (indexed repositories, knowledge bases) this server serves,"
+          " with their file, node, chunk and document counts.")
+    def list_apps(ctx: Context) -> str:
+        scope = _scope_of(ctx, fixed)
+        return render_apps(_tool_call(lambda: ops.apps(runtime, scope)))
+
+    @tool("Indexing state of one application: row counts, per-stage pipeline progress"
+          " (pending/done/failed, with errors) and documents by status.")
+    def index_status(ctx: Context, app: AppArg = None) -> str:
+        scope = _scope_of(ctx, fixed)
+        return _compact(_tool_call(lambda: ops.index_status(runtime, scope,
+                                                            scope.default_app(app))))
+
+    return server

@@ -1,0 +1,290 @@
+"""Each HTTP endpoint's and MCP tool's call into the services, behind the caller's scope.
+
+A :class:`Scope` is the set of applications a caller may use (an API key's, or the
+``--app`` list of ``graphrag mcp``); ``None`` means any (``serve --no-auth``). Every
+operation checks the applications it is given against the scope *before* calling a
+service, and every service filters its rows by application: an id of another
+application is then simply not found. Nothing here computes anything of its own.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from graphrag.db.apps import get_app, list_apps
+from graphrag.documents.service import delete_document, document_info, list_documents
+from graphrag.errors import (
+    InvalidInput,
+    NotAllowed,
+    NotFound,
+    TooLarge,
+    UnknownApplication,
+    UsageError,
+)
+from graphrag.graph.navigation import call_paths, call_tree, find_endpoints
+from graphrag.graph.queries import node_details
+from graphrag.server.background import Jobs
+from graphrag.server.runtime import Runtime
+
+
+@dataclass(frozen=True)
+class Scope:
+    """The applications a caller may use (``apps`` None: any)."""
+
+    apps: frozenset[str] | None
+
+    def check(self, app: str) -> str:
+        if self.apps is not None and app not in self.apps:
+            raise NotAllowed(f"application {app!r} is not one this caller may use")
+        return app
+
+    def resolve(self, apps: Sequence[str] | None) -> list[str]:
+        """The applications asked for (each checked), else every one in scope."""
+        if apps:
+            return [self.check(a) for a in dict.fromkeys(apps)]
+        if self.apps is None:
+            raise InvalidInput("name the application(s): apps")
+        return sorted(self.apps)
+
+    def default_app(self, app: str | None) -> str:
+        """``app`` checked, or the only application in scope."""
+        if app:
+            return self.check(app)
+        if self.apps is not None and len(self.apps) == 1:
+            return next(iter(self.apps))
+        raise InvalidInput("name the application: app")
+
+    def allows(self, app: str) -> bool:
+        return self.apps is None or app in self.apps
+
+
+# --- the graph -------------------------------------------------------------------------
+
+def lookup_node(runtime: Runtime, scope: Scope, app: str, fqn: str) -> list[dict[str, Any]]:
+    """The node(s) named ``fqn`` with callers, callees, parents and children: the one
+    place the server resolves a name (swap in a plain-name lookup here)."""
+    scope.check(app)
+    with runtime.engine.connect() as conn:
+        return node_details(conn, get_app(conn, app).id, fqn)
+
+
+def trace(runtime: Runtime, scope: Scope, app: str, from_fqn: str, to_fqn: str | None,
+          direction: str, max_depth: int) -> dict[str, Any]:
+    scope.check(app)
+    with runtime.engine.connect() as conn:
+        app_id = get_app(conn, app).id
+        if to_fqn:
+            return call_paths(conn, app_id, from_fqn, to_fqn, max_depth)
+        return call_tree(conn, app_id, from_fqn, direction, max_depth)
+
+
+def endpoints(runtime: Runtime, scope: Scope, app: str, route_or_method: str | None,
+              ) -> list[dict[str, Any]]:
+    scope.check(app)
+    with runtime.engine.connect() as conn:
+        return find_endpoints(conn, get_app(conn, app).id, route_or_method)
+
+
+# --- retrieval -------------------------------------------------------------------------
+
+def search(runtime: Runtime, scope: Scope, apps: Sequence[str] | None,
+           queries: Sequence[str], *, mode: str = "hybrid", top_k: int = 10,
+           min_similarity: float | None = None, kinds: str | Sequence[str] | None = None,
+           lang: str | None = None, path: str | None = None, source: str | None = None,
+           expand: Sequence[str] = (), priors: bool = True, granularity: str = "chunk",
+           adjacent_pages: int = 0) -> list[dict[str, Any]]:
+    """One envelope (query, mode, timing_ms, hits) per query: one query through the
+    document-aware search (granularity, adjacent pages), several through one batch."""
+    from graphrag.retrieval.documents_search import document_search
+    from graphrag.retrieval.filters import build_options
+    from graphrag.retrieval.search import search_many
+
+    names = scope.resolve(apps)
+    if not queries:
+        raise InvalidInput("give a query or a list of queries")
+    if any(not q or not q.strip() for q in queries):
+        raise InvalidInput("empty query: give the words to search for")
+    options = build_options(mode, top_k, min_similarity, kinds, lang, path, source, expand,
+                            priors)
+    embedder = runtime.embedder() if options.needs_vectors or granularity == "sentence" \
+        else None
+    if len(queries) == 1:
+        result = document_search(runtime.engine, names, queries[0], options, embedder,
+                                 granularity, adjacent_pages)
+        return [result.envelope()]
+    if granularity != "chunk" or adjacent_pages:
+        raise UsageError("granularity and adjacent_pages need a single query")
+    return [r.envelope() for r in search_many(runtime.engine, names, list(queries), options,
+                                              embedder)]
+
+
+def context(runtime: Runtime, scope: Scope, app: str, *, fqn: str | None = None,
+            query: str | None = None, budget_tokens: int = 4000, depth: int = 2,
+            fmt: str = "markdown") -> dict[str, Any]:
+    from graphrag.retrieval.context import build_context
+
+    scope.check(app)
+    if (fqn is None) == (query is None):
+        raise InvalidInput("give either fqn or query")
+    if query is not None and not query.strip():
+        raise InvalidInput("empty query: give the words to search for")
+    ctx = build_context(runtime.engine, app, fqn=fqn, query=query, budget=budget_tokens,
+                        depth=depth, fmt=fmt, count_tokens=runtime.count_tokens,
+                        embedder=runtime.embedder() if query is not None else None)
+    return ctx.to_dict()
+
+
+def adjacent(runtime: Runtime, scope: Scope, app: str, chunk_ids: Sequence[str],
+             page_range: int) -> dict[str, Any]:
+    from graphrag.retrieval.adjacent import adjacent_chunks
+
+    scope.check(app)
+    return adjacent_chunks(runtime.engine, app, chunk_ids, page_range)
+
+
+def cite(runtime: Runtime, scope: Scope, app: str, answer: str | dict[str, Any]
+         ) -> dict[str, Any]:
+    from graphrag.retrieval.citations import cite_answer
+
+    scope.check(app)
+    raw = answer if isinstance(answer, str) else json.dumps(answer, ensure_ascii=False)
+    return cite_answer(runtime.engine, app, raw)
+
+
+# --- applications and their state ------------------------------------------------------
+
+def apps(runtime: Runtime, scope: Scope) -> list[dict[str, Any]]:
+    """The applications in scope, with their row counts."""
+    return [a for a in list_apps(runtime.engine) if scope.allows(a["name"])]
+
+
+def index_status(runtime: Runtime, scope: Scope, app: str) -> dict[str, Any]:
+    """Row counts, per-stage pipeline state and documents by status of one application."""
+    from graphrag.pipeline.status import pipeline_status
+
+    scope.check(app)
+    found = [a for a in list_apps(runtime.engine) if a["name"] == app]
+    if not found:
+        raise UnknownApplication(app)
+    docs: dict[str, int] = {}
+    for d in list_documents(runtime.engine, app):
+        docs[d["status"]] = docs.get(d["status"], 0) + 1
+    return {**found[0], "pipeline": pipeline_status(runtime.engine, app), "documents": docs}
+
+
+# --- documents and jobs ----------------------------------------------------------------
+
+CHUNK = 1 << 20
+
+
+def receive_upload(runtime: Runtime, scope: Scope, app: str, filename: str,
+                   stream: BinaryIO, *, metadata: dict[str, Any] | None = None,
+                   category: str | None = None, tags: Sequence[str] = (),
+                   jobs: Jobs) -> dict[str, Any]:
+    """Copy an upload to a private folder (at most the upload limit, never more is
+    read), give it its document row and queue its processing; the answer carries the
+    document id, its status and the job id (seed 002: 202, processing)."""
+    from graphrag.ingesting import accept_upload, process_upload
+
+    scope.check(app)
+    name = Path(filename or "").name
+    if not name or name in (".", ".."):
+        raise InvalidInput("the upload has no file name")
+    limit = runtime.settings.max_upload_bytes
+    incoming = runtime.settings.home / "uploads" / ".incoming"
+    incoming.mkdir(parents=True, exist_ok=True)
+    folder = Path(tempfile.mkdtemp(dir=incoming))
+    path = folder / name
+    try:
+        size = 0
+        with open(path, "wb") as out:
+            while block := stream.read(CHUNK):
+                size += len(block)
+                if size > limit:
+                    raise TooLarge(f"{name}: file too large (more than"
+                                   f" {limit / 1048576:.1f} MB)")
+                out.write(block)
+        request, claim = accept_upload(runtime.engine, runtime.settings, app, path,
+                                       metadata=metadata, category=category, tags=tags)
+    except BaseException:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
+    answer = {"document_id": claim.document_id, "filename": name}
+    if claim.status == "unchanged":
+        shutil.rmtree(folder, ignore_errors=True)
+        return {**answer, "status": "indexed", "job_id": None,
+                "message": "the same file is already indexed"}
+
+    def work() -> dict[str, Any]:
+        try:
+            return process_upload(runtime.engine, runtime.settings, app, request, claim,
+                                  runtime.embedder())
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+
+    job = jobs.submit("document", app, work, {"document_id": claim.document_id})
+    return {**answer, "status": claim.status, "job_id": job.id,
+            "message": "upload accepted; processing runs in the background"}
+
+
+def document(runtime: Runtime, scope: Scope, app: str, document_id: int) -> dict[str, Any]:
+    scope.check(app)
+    info = document_info(runtime.engine, app, document_id)
+    info.pop("stored_path", None)  # a server path: nothing a client needs
+    return info
+
+
+def documents(runtime: Runtime, scope: Scope, app: str) -> list[dict[str, Any]]:
+    scope.check(app)
+    out = list_documents(runtime.engine, app)
+    for d in out:
+        d.pop("stored_path", None)
+    return out
+
+
+def remove_document(runtime: Runtime, scope: Scope, app: str, document_id: int
+                    ) -> dict[str, Any]:
+    scope.check(app)
+    return delete_document(runtime.engine, app, document_id)
+
+
+def start_index(runtime: Runtime, scope: Scope, app: str, path: str | None, *,
+                roots: Sequence[Path], full: bool = False, jobs: Jobs) -> dict[str, Any]:
+    """Queue an index run of ``path`` (inside one of the server's ``roots``) or, without
+    a path, of the application's recorded root; answers with the job id."""
+    from graphrag.indexing import index_repository
+
+    scope.check(app)
+    if path is None:
+        with runtime.engine.connect() as conn:
+            recorded = get_app(conn, app).root_path
+        if not recorded:
+            raise InvalidInput(f"application {app!r} has no recorded root: give a path")
+        target = Path(recorded)
+    else:
+        target = Path(path).expanduser().resolve()
+        if not any(target == r or r in target.parents for r in roots):
+            raise NotAllowed(f"{path} is not inside a folder the server may index"
+                             " (serve --index-root)")
+    if not target.is_dir():
+        raise InvalidInput(f"{target}: not a folder")
+
+    def work() -> dict[str, Any]:
+        return index_repository(runtime.engine, runtime.settings, target, app, full=full)
+
+    job = jobs.submit("index", app, work, {"path": str(target)})
+    return {"job_id": job.id, "status": job.status, "app": app, "path": str(target)}
+
+
+def job(jobs: Jobs, scope: Scope, job_id: str) -> dict[str, Any]:
+    """A job's state; a job of an application outside the scope is not found."""
+    found = jobs.get(job_id)
+    if found is None or not scope.allows(found.app):
+        raise NotFound(f"no job {job_id}")
+    return found.to_dict()

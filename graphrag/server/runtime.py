@@ -1,0 +1,77 @@
+"""What a server process holds once: settings, an engine whose pool is sized for the
+concurrent requests, and the embedding model, loaded in a background thread at start
+so that the server answers ``/healthz`` at once and searches wait only for the model."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import Engine, text
+
+from graphrag.config import Settings
+from graphrag.embedding import Embedder, count_tokens, get_embedder, get_tokenizer
+from graphrag.errors import GraphragError
+
+
+@dataclass
+class Runtime:
+    """The shared state of one server process (HTTP or MCP)."""
+
+    settings: Settings
+    engine: Engine
+    _model_error: str | None = None
+    _model_ready: threading.Event = field(default_factory=threading.Event)
+    _tokenizer: Any = None
+    _embedder: Embedder | None = None
+
+    def start_model(self) -> threading.Thread:
+        """Load and warm the model in a daemon thread (the first query then pays nothing)."""
+        thread = threading.Thread(target=self._load, name="graphrag-model", daemon=True)
+        thread.start()
+        return thread
+
+    def _load(self) -> None:
+        try:
+            warm = getattr(self.embedder(), "warm", None)
+            if warm is not None:
+                warm()
+            self._tokenizer = get_tokenizer(self.settings)
+        except GraphragError as exc:
+            self._model_error = str(exc)
+        except Exception as exc:  # noqa: BLE001 - reported by /readyz, raised again on use
+            self._model_error = f"{type(exc).__name__}: {exc}"
+        finally:
+            self._model_ready.set()
+
+    def embedder(self) -> Embedder:
+        """The process-wide model (waits while it loads; raises what loading raised).
+        Kept once loaded: ``get_embedder`` checks the model files' identity on every call
+        (milliseconds a request need not pay)."""
+        if self._embedder is None:
+            self._embedder = get_embedder(self.settings)
+        return self._embedder
+
+    def count_tokens(self, value: str) -> int:
+        if self._tokenizer is None:
+            self._tokenizer = get_tokenizer(self.settings)
+        return count_tokens(self._tokenizer, [value])[0]
+
+    def model_state(self) -> dict[str, Any]:
+        """``loading``, ``ready`` or ``failed`` (with the reason)."""
+        if not self._model_ready.is_set():
+            return {"status": "loading"}
+        if self._model_error:
+            return {"status": "failed", "error": self._model_error}
+        return {"status": "ready", "model": self.embedder().name}
+
+    def database_state(self) -> dict[str, Any]:
+        """Whether a connection answers ``SELECT 1`` now."""
+        try:
+            with self.engine.connect() as conn:
+                conn.execute(text("SELECT 1"))
+        except Exception as exc:  # noqa: BLE001 - any failure means "not ready"
+            first = str(getattr(exc, "orig", None) or exc).strip().splitlines()
+            return {"status": "unreachable", "error": (first[0] if first else "")[:200]}
+        return {"status": "ok"}

@@ -1,0 +1,103 @@
+"""Pure parts of the server: background jobs, the error-to-status map, scopes, renderers."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from graphrag.errors import (
+    DatabaseUnavailable,
+    InvalidInput,
+    ModelMismatch,
+    NotAllowed,
+    NotFound,
+    TooLarge,
+    UnknownApplication,
+    UsageError,
+)
+from graphrag.server.background import Jobs
+from graphrag.server.errors import status_of
+from graphrag.server.mcp import render_endpoints, render_paths, render_tree
+from graphrag.server.operations import Scope
+
+
+def _settle(jobs: Jobs, job_id: str) -> dict:
+    deadline = time.monotonic() + 10
+    while jobs.get(job_id).status in ("queued", "running"):
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    return jobs.get(job_id).to_dict()
+
+
+def test_jobs_run_one_at_a_time_and_record_outcomes() -> None:
+    jobs = Jobs()
+    gate = threading.Event()
+    first = jobs.submit("index", "a", lambda: gate.wait(5) and {"ok": 1})
+    second = jobs.submit("document", "a", lambda: 42)
+    assert jobs.get(second.id).status == "queued"  # one worker: waits for the first
+    gate.set()
+    assert _settle(jobs, first.id)["result"] == {"ok": 1}
+    done = _settle(jobs, second.id)
+    assert (done["status"], done["result"], done["app"]) == ("succeeded", 42, "a")
+    assert done["started_at"] <= done["finished_at"]
+
+    def refuse() -> None:
+        raise InvalidInput("bad file")
+
+    def crash() -> None:
+        raise RuntimeError("boom")
+
+    assert _settle(jobs, jobs.submit("x", "a", refuse).id)["error"] == "bad file"
+    crashed = _settle(jobs, jobs.submit("x", "a", crash).id)
+    assert crashed["status"] == "failed" and crashed["error"].startswith("internal error")
+    assert jobs.get("nope") is None
+    jobs.shutdown()
+
+
+@pytest.mark.parametrize("exc,status", [
+    (UnknownApplication("x"), 404), (NotFound("x"), 404), (TooLarge("x"), 413),
+    (NotAllowed("x"), 403), (InvalidInput("x"), 400), (UsageError("x"), 400),
+    (DatabaseUnavailable("x"), 503), (ModelMismatch("x"), 500)])
+def test_every_error_branch_has_its_status(exc, status) -> None:
+    assert status_of(exc)[0] == status
+
+
+def test_scope_checks_and_defaults() -> None:
+    one, two, anyone = Scope(frozenset({"a"})), Scope(frozenset({"a", "b"})), Scope(None)
+    assert one.default_app(None) == "a" and one.resolve(None) == ["a"]
+    with pytest.raises(NotAllowed):
+        one.check("b")
+    with pytest.raises(NotAllowed):
+        one.resolve(["a", "b"])
+    with pytest.raises(InvalidInput):
+        two.default_app(None)
+    assert two.resolve(None) == ["a", "b"] and anyone.check("z") == "z"
+    with pytest.raises(InvalidInput):
+        anyone.resolve(None)
+
+
+def _n(fqn: str, **extra) -> dict:
+    return {"id": hash(fqn), "kind": "METHOD", "fqn": fqn, "file_path": "a.py",
+            "line_start": 1, "line_end": 3, **extra}
+
+
+def test_renderers_are_compact_and_mark_repeats() -> None:
+    leaf = {**_n("m.c"), "confidence": 0.9, "resolution": "type", "children": []}
+    tree = {"direction": "callees", "max_depth": 2, "nodes": 3, "truncated": False,
+            "roots": [{**_n("m.a"), "children": [
+                {**_n("m.b"), "confidence": 1.0, "resolution": "self", "children": [leaf]},
+                {**leaf, "seen": True}]}]}
+    text = render_tree(tree)
+    assert text.splitlines()[1:] == [
+        "METHOD m.a  a.py:1-3", "  -> m.b 1.00 [self]  a.py:1-3",
+        "    -> m.c 0.90 [type]  a.py:1-3", "  -> m.c 0.90 [type]  a.py:1-3  (see above)"]
+    paths = {"from": "m.a", "to": "m.c", "max_depth": 3, "length": 2, "truncated": False,
+             "paths": [[_n("m.a"), {**_n("m.b"), "confidence": 1.0},
+                        {**_n("m.c"), "confidence": 0.5}]]}
+    assert render_paths(paths).splitlines()[1] == "m.a -> m.b (1.00) -> m.c (0.50)"
+    assert "no call path" in render_paths({**paths, "paths": [], "length": None})
+    assert render_endpoints([{"http_method": "GET", "route": "/x", "handler": "m.h",
+                              "file_path": "a.py", "line_start": 4, "line_end": 4}]) \
+        == "GET /x  m.h  a.py:4"
