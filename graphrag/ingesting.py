@@ -100,7 +100,8 @@ def process_upload(engine: Engine, settings: Settings, app_name: str,
     if prepared.status == "processing" or _unsettled(engine, app_name):
         result["chunks"] = chunk_documents(engine, app_name)
     result["pipeline"] = _run_stages(engine, settings, app_name, None, embedder)
-    result["documents"] = _outcomes(engine, [prepared], finalize_documents(engine, app_name))
+    finalize_documents(engine, app_name)
+    result["documents"] = _outcomes(engine, [prepared])
     return result
 
 
