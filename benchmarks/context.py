@@ -9,8 +9,8 @@ it builds the context of each seed (``--budget-tokens``, default 4000) and check
 - implementation: every non-blank line of the seed's runtime definition (Python: found
   independently with ``ast``, the last definition not decorated ``@overload`` and not under
   ``if TYPE_CHECKING:``; other languages: the node's lines) appears in the context in
-  order; for a class, its header, its constructor's body and the names of its public
-  methods;
+  order; for a class, its header (signature), the first line of its doc, its
+  constructor's body and the names of its public methods;
 - no duplicates: no block id, relation list (a ``**Heading**`` with its bullets) or
   paragraph of 60+ characters (lines compared stripped) occurs twice;
 - budget: the rendered Markdown counts at most the budget with the model's tokenizer;
@@ -141,6 +141,7 @@ class Expected:
     lines: list[str]  # stripped, in order (the implementation)
     names: list[str] = field(default_factory=list)  # must occur somewhere (class members)
     lang: str = "python"
+    signature: str | None = None  # a class's header: must occur somewhere
 
 
 def _is_type_checking(test: ast.expr) -> bool:
@@ -186,9 +187,9 @@ def expected_python(path: Path, qualname: str) -> Expected:
     defs = _python_defs(ast.parse(source))
     node = defs[qualname][-1]  # the last runtime definition wins
     if isinstance(node, ast.ClassDef):
-        header = lines[node.lineno - 1]
+        header = lines[node.lineno - 1].strip().rstrip(":")
         doc = ast.get_docstring(node) or ""
-        want = [header.strip()] + ([doc.splitlines()[0].strip()] if doc else [])
+        want = ([doc.splitlines()[0].strip()] if doc else [])
         init = next((n for n in node.body if isinstance(n, ast.FunctionDef)
                      and n.name == "__init__"), None)
         if init is not None:
@@ -196,7 +197,7 @@ def expected_python(path: Path, qualname: str) -> Expected:
         names = sorted({n.name for n in node.body
                         if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)
                         and not n.name.startswith("_")})
-        return Expected(want, names)
+        return Expected(want, names, signature=header)
     return Expected(_stripped(lines[node.lineno - 1:node.end_lineno]))
 
 
@@ -211,7 +212,8 @@ def expected_from_graph(conn, app_id: int, fqn: str, root: Path) -> Expected:
     lines = (root / node.file_path).read_text().splitlines()
     lang = node.lang or "java"
     if node.kind in ("CLASS", "INTERFACE", "OBJECT", "ENUM"):
-        want = [(node.signature or "").splitlines()[0].strip()]
+        header = " ".join((node.signature or "").split())
+        want = []
         kids = conn.execute(text(
             "SELECT kind, name, line_start, line_end FROM nodes WHERE parent_id = :p"
             " ORDER BY line_start"), {"p": node.id}).all()
@@ -219,7 +221,7 @@ def expected_from_graph(conn, app_id: int, fqn: str, root: Path) -> Expected:
             if k.kind == "CONSTRUCTOR":
                 want += _stripped(lines[k.line_start - 1:k.line_end])
         names = sorted({k.name for k in kids if k.kind in ("METHOD", "ENDPOINT")})
-        return Expected(want, names, lang)
+        return Expected(want, names, lang, header)
     return Expected(_stripped(lines[node.line_start - 1:node.line_end]), [], lang)
 
 
@@ -268,15 +270,16 @@ def duplicates(md: str, segs: list[str]) -> list[str]:
 
 
 def code_pieces(blocks: list[dict], lang_of: dict[str, str]) -> list[tuple[str, str]]:
-    """(language, code) of every code block: its fences, or (nothing fenced) the chunk's
-    text without the summary paragraph and relation lists."""
+    """(language, code) of every code block: its fences; a code chunk without fences (the
+    context format before blocks carried ``code_left_out``) is its text without the
+    summary paragraph and the relation lists."""
     out = []
     for b in blocks:
         fences = FENCE.findall(b["text"])
         if fences:
             for lang, code in fences:
                 out.append((lang or lang_of.get(b["file_path"] or "", "text"), code))
-        elif b["source"] == "code":
+        elif b["source"] == "code" and "code_left_out" not in b:
             paras = [p for p in re.split(r"\n\s*\n", b["text"])
                      if not p.startswith(("Summary:", "**"))
                      and not all(ln.startswith("- ") for ln in p.splitlines())]
@@ -346,10 +349,13 @@ def check_seed(engine, app: str, fqn: str, category: str, root: Path, budget: in
         app_id = get_app(conn, app).id
         want = expected_for(conn, app_id, fqn, root)
     text_lines = [ln.strip() for ln in md.text.splitlines()]
-    impl = bool(want.lines) and in_order(want.lines, text_lines)
+    impl = bool(want.lines or want.signature) and in_order(want.lines, text_lines)
     if not impl:
         missing = next((w for w in want.lines if w not in text_lines), "(order)")
         notes.append(f"implementation: first missing line {missing[:70]!r}")
+    if want.signature and " ".join(want.signature.split()) not in " ".join(md.text.split()):
+        impl = False
+        notes.append(f"signature not shown: {want.signature[:60]!r}")
     missing_names = [n for n in want.names if n not in md.text]
     if missing_names:
         impl = False

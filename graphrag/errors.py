@@ -5,6 +5,7 @@
     │   ├── UnknownApplication
     │   ├── UnknownName      (strategy, kind, stage, mode ...)
     │   ├── InvalidInput     (unreadable file, bad path, bad JSON ...)
+    │   │   ├── UnknownSymbol  (an fqn that names no node; lists the closest names)
     │   │   └── DocumentError  (corrupt/encrypted document; recorded, never stops a run)
     │   ├── InvalidPattern   (include/exclude glob; exit 2 like any usage error)
     │   └── MassDeleteRefused (a run would remove most of an application's files)
@@ -47,6 +48,23 @@ class UnknownName(UserError):
 
 class InvalidInput(UserError):
     """Bad input: a missing path, an unreadable file, malformed JSON, a bad number."""
+
+
+class UnknownSymbol(InvalidInput):
+    """A name (fqn) that means no node of the application, or several: the one-line
+    message lists the closest names (or the candidates) so the next try can succeed."""
+
+    def __init__(self, name: str, suggestions: list[str], *, ambiguous: bool = False,
+                 more: str = "") -> None:
+        if ambiguous:
+            message = f"{name!r} is ambiguous: {', '.join(suggestions)}{more}"
+        elif suggestions:
+            message = f"no node named {name!r}; closest: {', '.join(suggestions)}"
+        else:
+            message = f"no node named {name!r} in this application"
+        super().__init__(message)
+        self.name = name
+        self.suggestions = suggestions
 
 
 class DocumentError(InvalidInput):
