@@ -8,6 +8,7 @@
     │   │   ├── UnknownSymbol  (an fqn that names no node; lists the closest names)
     │   │   └── DocumentError  (corrupt/encrypted document; recorded, never stops a run)
     │   ├── InvalidPattern   (include/exclude glob; exit 2 like any usage error)
+    │   ├── StagesFailed     (an index run finished, but stages failed on some chunks)
     │   └── MassDeleteRefused (a run would remove most of an application's files)
     └── EnvironmentProblem   exit 3: the machine is not ready
         ├── ConfigurationError  (a malformed GRAPHRAG_* variable, a bad database URL)
@@ -77,6 +78,11 @@ class InvalidPattern(UserError):
     compile. A command-line usage error: exit 2, raised before anything is touched."""
 
     exit_code = 2
+
+
+class StagesFailed(UserError):
+    """A run finished and recorded everything, but pipeline stages failed on some
+    chunks: exit 1 after the run's summary, pointing at ``graphrag pipeline status``."""
 
 
 class MassDeleteRefused(UserError):
