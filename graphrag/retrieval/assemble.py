@@ -62,10 +62,11 @@ SELECT p.id AS owner_id, lower(c.span_lines) AS span_start,
        upper(c.span_lines) - 1 AS span_end, c.content_raw,
        c.pipeline->'params'->'elide' AS elide
   FROM nodes p
-  JOIN nodes n ON n.application_id = p.application_id AND n.file_path = p.file_path
+  JOIN nodes n ON n.file_id = p.file_id
               AND n.line_start >= p.line_start AND n.line_end <= p.line_end
   JOIN chunks c ON c.node_id = n.id AND c.source = 'code'
- WHERE p.id = ANY(:ids) AND c.content_raw IS NOT NULL AND c.span_lines IS NOT NULL
+ WHERE p.id = ANY(:ids) AND p.file_id IS NOT NULL AND c.content_raw IS NOT NULL
+   AND c.span_lines IS NOT NULL
 """
 
 _MEMBERS_SQL = """
