@@ -89,12 +89,11 @@ class SymbolIndex:
         if exact:
             return sorted(set(exact))
         last = name.rsplit(".", 1)[-1]
-        fits = {f: [] for _, f in self.by_name.get(last, [])}
+        fits: dict[str, list[int]] = defaultdict(list)
         for node_id, fqn in self.by_name.get(last, []):
             if fqn.endswith(("." + name, ":" + name, "/" + name)):
                 fits[fqn].append(node_id)
-        fits = {f: ids for f, ids in fits.items() if ids}
-        return fits.popitem()[1] if len(fits) == 1 else []
+        return next(iter(fits.values())) if len(fits) == 1 else []
 
 
 def mentions_in(body: str, index: SymbolIndex) -> dict[int, str]:
