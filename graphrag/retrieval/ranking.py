@@ -81,6 +81,8 @@ def pack(ranked: Sequence[Block], budget: int, count_tokens: Callable[[Block], i
     left = budget - overhead
     packed = []
     for block in ranked:
+        if left <= 0:
+            break  # nothing more can fit; do not measure the rest
         for variant in (block, block.short_form()):
             if variant is None:
                 continue
