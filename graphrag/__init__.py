@@ -32,6 +32,8 @@ _EXPORTS: dict[str, str] = {
     "IndexStats": "graphrag.graph.index",
     "export_graph": "graphrag.graph.analysis",
     "node_details": "graphrag.graph.queries",
+    "resolve_name": "graphrag.graph.lookup",
+    "UnknownSymbol": "graphrag.errors",
     # chunking and pipeline
     "ChunkBuildRequest": "graphrag.chunking.request",
     "build_chunks": "graphrag.chunking.orchestrator",

@@ -7,10 +7,12 @@
     │   ├── InvalidInput     (unreadable file, bad path, bad JSON ...)
     │   │   ├── DocumentError  (corrupt/encrypted document; recorded, never stops a run)
     │   │   ├── NotFound       (no such node, document or job in this application)
+    │   │   │   └── UnknownSymbol  (an fqn that names no node; lists the closest names)
     │   │   └── TooLarge       (a file or upload over its size limit)
     │   ├── UsageError       (options that do not go together; exit 2 like click's own)
     │   ├── NotAllowed       (an API key used for an application it is not scoped to)
     │   ├── InvalidPattern   (include/exclude glob; exit 2 like any usage error)
+    │   ├── StagesFailed     (an index run finished, but stages failed on some chunks)
     │   └── MassDeleteRefused (a run would remove most of an application's files)
     └── EnvironmentProblem   exit 3: the machine is not ready
         ├── ConfigurationError  (a malformed GRAPHRAG_* variable, a bad database URL)
@@ -56,13 +58,30 @@ class InvalidInput(UserError):
     """Bad input: a missing path, an unreadable file, malformed JSON, a bad number."""
 
 
+class NotFound(InvalidInput):
+    """An id or name that names nothing in this application (a node, a document, a job)."""
+
+
+class UnknownSymbol(NotFound):
+    """A name (fqn) that means no node of the application, or several: the one-line
+    message lists the closest names (or the candidates) so the next try can succeed."""
+
+    def __init__(self, name: str, suggestions: list[str], *, ambiguous: bool = False,
+                 more: str = "") -> None:
+        if ambiguous:
+            message = f"{name!r} is ambiguous: {', '.join(suggestions)}{more}"
+        elif suggestions:
+            message = f"no node named {name!r}; closest: {', '.join(suggestions)}"
+        else:
+            message = f"no node named {name!r} in this application"
+        super().__init__(message)
+        self.name = name
+        self.suggestions = suggestions
+
+
 class DocumentError(InvalidInput):
     """The file cannot be read as its format (corrupt, encrypted, not text). Recorded on
     the document row (status ``failed``); it never stops a run."""
-
-
-class NotFound(InvalidInput):
-    """An id or name that names nothing in this application (a node, a document, a job)."""
 
 
 class TooLarge(InvalidInput):
@@ -86,6 +105,11 @@ class InvalidPattern(UserError):
     compile. A command-line usage error: exit 2, raised before anything is touched."""
 
     exit_code = 2
+
+
+class StagesFailed(UserError):
+    """A run finished and recorded everything, but pipeline stages failed on some
+    chunks: exit 1 after the run's summary, pointing at ``graphrag pipeline status``."""
 
 
 class MassDeleteRefused(UserError):

@@ -101,11 +101,11 @@ def index_repository(
     else:
         result["chunks"] = {"skipped": True, "reason": "graph unchanged"}
 
-    def stage_progress(done: int, total: int) -> None:
+    def stage_progress(stage: str, done: int, total: int) -> None:
         if progress:
-            progress("stages", done, total)
+            progress(stage, done, total)
 
-    pipeline = run_pipeline(engine, settings, app_name, progress=stage_progress)
+    pipeline = run_pipeline(engine, settings, app_name, stage_progress=stage_progress)
     result["pipeline"] = pipeline.to_dict()
     finalize_documents(engine, app_name)
     return result

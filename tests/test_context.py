@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import xml.etree.ElementTree as ET
+from dataclasses import replace
 
 import networkx as nx
 import pytest
@@ -64,19 +65,26 @@ def test_pack_keeps_rank_order_skips_what_does_not_fit() -> None:
     assert pack(blocks, 10, lambda b: len(b.text)) == []
 
 
-def test_xml_groups_by_file_escapes_and_parses() -> None:
+def test_xml_has_one_record_per_block_escapes_and_parses() -> None:
     blocks = [_block("1:code:snippet", "if a < b && c > d: return \"'x'\"\x01"),
               _block("2:code:snippet", "second", path="b.py"),
               _block("3:doc:explanation", "third", path="a.py")]
     xml = render("xml", blocks, "t")
     root = ET.fromstring(xml)
     records = root.findall("record")
-    assert [r.findtext("document_name") for r in records] == ["a.py", "b.py"]
-    assert [r.findtext("source") for r in records] == ["1", "2"]
+    assert [r.findtext("document_name") for r in records] == ["a.py", "b.py", "a.py"]
+    assert [r.findtext("source") for r in records] == ["1", "2", "3"]
     contents = records[0].findtext("contents")
-    assert "[SEG=1:code:snippet]" in contents and "[SEG=3:doc:explanation]" in contents
-    assert "a < b && c > d" in contents
+    assert "[SEG=1:code:snippet]" in contents and "a < b && c > d" in contents
+    assert "[SEG=3:doc:explanation]" in records[2].findtext("contents")
     assert escape_xml("<&>\"'") == "&lt;&amp;&gt;&quot;&apos;"
+
+
+def test_pack_takes_the_short_form_when_the_whole_does_not_fit() -> None:
+    big = replace(_block("a", "x" * 80), short="sig only")
+    packed = pack([big, _block("b", "y" * 10)], 40, lambda b: len(b.text))
+    assert [(b.seg, b.text, b.shortened) for b in packed] == [
+        ("a", "sig only", True), ("b", "y" * 10, False)]
 
 
 # --- against the database ---------------------------------------------------------------
@@ -87,9 +95,14 @@ def test_context_for_fqn_fits_budget_with_stable_ids(engine, seeded, tokens, fmt
                         budget=4000, depth=2, fmt=fmt, count_tokens=tokens)
     assert ctx.tokens <= 4000 and tokens(ctx.text) == ctx.tokens
     segs = [b.seg for b in ctx.blocks]
-    # The seed's own chunks lead, doc before code; neighbours (caller, callee, class) follow.
-    assert segs[0] == seeded.chunks["get_user:doc:explanation"]
+    # The seed leads, as one block for its split code (both parts, the id of the member).
+    node = seeded.nodes["get_user"]
+    assert segs[0] == f"{node}:code:snippet" and ctx.blocks[0].seed
+    assert set(ctx.blocks[0].chunks) == {seeded.chunks["get_user:code:snippet:0"],
+                                         seeded.chunks["get_user:code:snippet:1"],
+                                         seeded.chunks["get_user:doc:explanation"]}
     fqns = [b.fqn for b in ctx.blocks]
+    assert len(fqns) == len(set(fqns))  # one block per code node
     for near in ("app.api.users.read_user", "app.repo.UserRepository.find_by_id",
                  "app.users.UserService"):
         assert near in fqns
@@ -100,9 +113,19 @@ def test_context_for_fqn_fits_budget_with_stable_ids(engine, seeded, tokens, fmt
                           budget=4000, depth=2, fmt=fmt, count_tokens=tokens)
     assert again.text == ctx.text
     if fmt == "xml":
-        ET.fromstring(ctx.text)
+        assert len(ET.fromstring(ctx.text).findall("record")) == len(segs)
     if fmt == "json":
         assert [b["seg"] for b in json.loads(ctx.text)["blocks"]] == segs
+
+
+def test_every_format_carries_the_same_blocks_at_one_budget(engine, seeded, tokens) -> None:
+    for budget in (150, 400, 4000):
+        got = [build_context(engine, seeded.name, fqn="app.users.UserService.get_user",
+                             budget=budget, fmt=fmt, count_tokens=tokens)
+               for fmt in ("markdown", "xml", "json")]
+        assert all(c.tokens <= budget for c in got)
+        assert [b.seg for b in got[0].blocks] == [b.seg for b in got[1].blocks] \
+            == [b.seg for b in got[2].blocks]
 
 
 @pytest.mark.parametrize("budget", [60, 120, 250])
@@ -144,12 +167,12 @@ def test_context_for_query_and_errors(engine, seeded, tokens) -> None:
 
 def test_cli_context_xml_and_json(engine, seeded) -> None:
     proc = run_cli("context", "app.users.UserService.get_user", "--app", seeded.name,
-                   "--format", "xml", "--budget-tokens", "300")
+                   "--format", "xml", "--budget-tokens", "600")
     assert proc.returncode == 0, proc.stderr
     root = ET.fromstring(proc.stdout)
     assert root.tag == "data" and root.findall("record")
     proc = run_cli("context", "app.users.UserService.get_user", "--app", seeded.name, "--json")
     data = json.loads(proc.stdout)
     assert data["tokens"] <= data["budget"] == 4000
-    assert data["segments"][0] == seeded.chunks["get_user:doc:explanation"]
+    assert data["segments"][0] == f"{seeded.nodes['get_user']}:code:snippet"
     assert run_cli("context", "--app", seeded.name).returncode == 2

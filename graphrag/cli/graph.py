@@ -52,6 +52,8 @@ def graph_node(fqn: str, app_name: str, db_url: str | None, as_json: bool) -> No
         click.echo(f"{n['kind']} {n['fqn']}  ({n['file_path']}:{n['line_start']}-{n['line_end']})")
         if n["signature"]:
             click.echo(f"  signature: {n['signature']}")
+        for overload in (n["meta"] or {}).get("overloads") or []:
+            click.echo(f"  overload: {' '.join(str(overload).split())}")
         if n["meta"].get("route"):
             click.echo(f"  route: {n['meta'].get('http_method')} {n['meta']['route']}")
         for label in ("parents", "children", "extends", "implements", "subtypes",

@@ -8,6 +8,7 @@ import click
 
 from graphrag.cli.options import app_option, db_option, engine_for, json_option, print_json
 from graphrag.cli.progress import progress_bars
+from graphrag.errors import StagesFailed
 from graphrag.graph.scan import compile_patterns, parse_languages
 from graphrag.indexing import index_repository
 
@@ -45,7 +46,26 @@ def index_cmd(path: Path, app_name: str, include: tuple[str, ...], exclude: tupl
                                   allow_mass_delete=allow_mass_delete, progress=progress)
     if as_json:
         print_json(result)
-        return
+    else:
+        _print_summary(result)
+    failures = stage_failures(result.get("pipeline"), app_name)
+    if failures:
+        raise StagesFailed(failures)
+
+
+def stage_failures(pipe: dict | None, app_name: str) -> str | None:
+    """One line naming the stages that failed in this run, or None."""
+    failed = {name: c["failed"] for name, c in ((pipe or {}).get("stages") or {}).items()
+              if c.get("failed")}
+    if not failed:
+        return None
+    per_stage = ", ".join(f"{name} {n}" for name, n in failed.items())
+    return (f"{sum(failed.values())} chunk stages failed ({per_stage}); see `graphrag"
+            f" pipeline status --app {app_name}`, retry with `graphrag pipeline run --app"
+            f" {app_name} --retry-failed`")
+
+
+def _print_summary(result: dict) -> None:
     g = result["graph"]
     click.echo(
         f"{g['app']}: {g['files_scanned']} files scanned, {g['files_parsed']} parsed, "

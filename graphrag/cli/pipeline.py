@@ -15,6 +15,7 @@ from graphrag.cli.options import (
     print_json,
     progress_enabled,
 )
+from graphrag.cli.progress import progress_bars
 from graphrag.pipeline.runner import DEFAULT_BATCH_SIZE, PipelineStats, run_pipeline
 from graphrag.pipeline.status import pipeline_status
 
@@ -77,9 +78,9 @@ def pipeline_run(app_name: str, stages: str | None, limit: int | None, retry_fai
                  batch_size: int, db_url: str | None, as_json: bool) -> None:
     """Run the pending stages of an application's chunks, highest priority first."""
     settings, engine = engine_for(db_url)
-    with _progress_bar(progress_enabled(as_json)) as progress:
+    with progress_bars(progress_enabled(as_json)) as progress:  # a bar per stage, with ETA
         stats = run_pipeline(engine, settings, app_name, stages=_split_stages(stages),
-                             limit=limit, retry_failed=retry_failed, progress=progress,
+                             limit=limit, retry_failed=retry_failed, stage_progress=progress,
                              batch_size=batch_size)
     if as_json:
         print_json(stats.to_dict())

@@ -6,20 +6,30 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 
 ProgressFn = Callable[[str, int, int], None]
 
 
 @contextmanager
 def progress_bars(enabled: bool) -> Iterator[ProgressFn | None]:
-    """Yield a ``progress(phase, done, total)`` callback, or None when disabled."""
+    """Yield a ``progress(phase, done, total)`` callback, or None when disabled: one bar
+    per phase (parse, resolve, documents, chunk, then one per pipeline stage), named, with
+    elapsed time and an estimate of the time left."""
     if not enabled:
         yield None
         return
     console = Console(stderr=True)
-    with Progress(TextColumn("{task.description:<10}"), BarColumn(), MofNCompleteColumn(),
-                  TimeElapsedColumn(), console=console, transient=False) as bars:
+    with Progress(TextColumn("{task.description:<15}"), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn(),
+                  console=console, transient=False) as bars:
         tasks: dict[str, int] = {}
 
         def update(phase: str, done: int, total: int) -> None:

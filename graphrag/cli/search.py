@@ -210,11 +210,17 @@ def _search_batch(engine: Any, settings: Settings, apps: list[str], path: str,
               help="Graph hops around the seed nodes.")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="markdown",
               show_default=True, help="Output format.")
+@click.option("--test-callers", is_flag=True,
+              help="List the seed's callers in tests (by default they are counted).")
 @db_option
 @json_option
 def context_cmd(fqn: str | None, query: str | None, app_name: str, budget_tokens: int,
-                depth: int, fmt: str, db_url: str | None, as_json: bool) -> None:
-    """Context around FQN (or --query) ranked by personalized PageRank, within a budget."""
+                depth: int, fmt: str, test_callers: bool, db_url: str | None,
+                as_json: bool) -> None:
+    """Context around FQN (or --query) ranked by personalized PageRank, within a budget.
+
+    FQN is the full name or the name users write: a re-exported `pkg.Name`, a Java or
+    Kotlin simple class name, `Class.method`; an unknown name lists the closest ones."""
     if (fqn is None) == (query is None):
         raise click.UsageError("give an FQN or --query (not both)")
     _require_words(query)
@@ -226,6 +232,7 @@ def context_cmd(fqn: str | None, query: str | None, app_name: str, budget_tokens
         engine, app_name, fqn=fqn, query=query, budget=budget_tokens, depth=depth, fmt=fmt,
         count_tokens=lambda s: count_tokens(tokenizer, [s])[0],
         embedder=get_embedder(settings) if query is not None else None,
+        test_callers=test_callers,
     )
     if as_json:
         print_json(ctx.to_dict())

@@ -11,7 +11,8 @@ from typing import Any
 from sqlalchemy import Connection, text
 
 from graphrag.errors import InvalidInput, NotFound
-from graphrag.graph.queries import find_nodes, like_escape
+from graphrag.graph.lookup import like_escape
+from graphrag.graph.queries import find_nodes
 
 DIRECTIONS = ("callees", "callers")
 MAX_DEPTH = 8

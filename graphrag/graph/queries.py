@@ -6,7 +6,7 @@ from typing import Any
 
 from sqlalchemy import Connection, text
 
-from graphrag.errors import NotFound
+from graphrag.graph.lookup import resolve_name
 
 _BRIEF = "n.id, n.kind, n.name, n.fqn, n.file_path, n.line_start, n.line_end"
 
@@ -16,30 +16,21 @@ _COLUMNS = (f"{_BRIEF}, n.signature, n.doc_comment, n.package_name, n.lang, n.ra
 
 
 def find_nodes(conn: Connection, app_id: int, fqn: str) -> list[dict[str, Any]]:
-    """Nodes whose fqn equals ``fqn``; else, for the plain fqn of an overloaded Java or
-    Kotlin method (``a.B.parse``), every overload (``a.B.parse(String)``, ...)."""
+    """The nodes ``fqn`` names (:func:`graphrag.graph.lookup.resolve_name`: the exact
+    fqn, every overload of a plain Java/Kotlin fqn, a re-exported or unique short name);
+    raises :class:`~graphrag.errors.UnknownSymbol` with the closest names otherwise."""
+    ids = resolve_name(conn, app_id, fqn)
     rows = conn.execute(text(
-        f"SELECT {_COLUMNS} FROM nodes n WHERE n.application_id = :a AND n.fqn = :f"
-        " ORDER BY n.id"), {"a": app_id, "f": fqn}).mappings().all()
-    if not rows:
-        rows = conn.execute(text(
-            f"SELECT {_COLUMNS} FROM nodes n WHERE n.application_id = :a"
-            " AND n.fqn LIKE :p ESCAPE '\\' AND n.kind IN ('METHOD', 'CONSTRUCTOR',"
-            " 'FUNCTION', 'ENDPOINT') ORDER BY n.line_start, n.id"),
-            {"a": app_id, "p": like_escape(fqn) + "(%)"}).mappings().all()
+        f"SELECT {_COLUMNS} FROM nodes n WHERE n.id = ANY(:ids)"
+        " ORDER BY n.line_start NULLS LAST, n.id"), {"ids": ids}).mappings().all()
     return [dict(r) for r in rows]
 
 
-def like_escape(value: str) -> str:
-    """``value`` as a literal LIKE pattern (``\\`` escapes)."""
-    return value.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-
-
 def node_details(conn: Connection, app_id: int, fqn: str) -> list[dict[str, Any]]:
-    """Each node with that fqn, with its callers, callees, parents and children."""
+    """Each node ``fqn`` names, with its callers, callees, parents and children; the
+    other overloads of a Python implementation (``@overload`` stubs, ``TYPE_CHECKING``
+    definitions) are in ``meta["overloads"]``."""
     found = find_nodes(conn, app_id, fqn)
-    if not found:
-        raise NotFound(f"no node with fqn {fqn!r} in this application")
     for node in found:
         nid = node["id"]
         node["callees"] = _related(conn, nid, "CALLS", outgoing=True)

@@ -27,10 +27,11 @@ from graphrag.embedding import Embedder, model_identity
 from graphrag.errors import ModelUnavailable
 from graphrag.pipeline import registry
 from graphrag.pipeline.model import StageContext, StageResult, WorkItem
-from graphrag.pipeline.store import count_selectable, fetch_batch, write_batch
+from graphrag.pipeline.store import count_by_stage, count_selectable, fetch_batch, write_batch
 
 DEFAULT_BATCH_SIZE = 128
 Progress = Callable[[int, int], None]
+StageProgress = Callable[[str, int, int], None]  # (stage, chunks through it, its total)
 StageState = dict[str, dict[str, Any]]
 
 
@@ -116,8 +117,10 @@ def _stage_order(names: Iterable[str]) -> list[str]:
 
 
 def run_batch(items: list[WorkItem], ctx: StageContext, only: frozenset[str] | None,
-              retry_failed: bool, stats: PipelineStats) -> dict[int, StageState]:
-    """Advance every chunk of the batch as far as it can go; returns the new states."""
+              retry_failed: bool, stats: PipelineStats,
+              on_stage: Callable[[str], None] | None = None) -> dict[int, StageState]:
+    """Advance every chunk of the batch as far as it can go; returns the new states.
+    ``on_stage(name)`` is called after each stage's group ran (progress)."""
     states = {i.id: dict(i.row.get("stage_state") or {}) for i in items}
     ran: dict[int, set[str]] = {i.id: set() for i in items}
     while True:
@@ -137,6 +140,8 @@ def run_batch(items: list[WorkItem], ctx: StageContext, only: frozenset[str] | N
             stats.count(name, "skipped", len(result.skipped))
             stats.count(name, "done", len(groups[name]) - len(result.failed)
                         - len(result.skipped))
+            if on_stage is not None:
+                on_stage(name)
 
 
 def _only(stages: Sequence[str] | None) -> frozenset[str] | None:
@@ -168,13 +173,16 @@ def run_pipeline(engine: Engine, settings: Settings, app_name: str,
                  stages: Sequence[str] | None = None, limit: int | None = None,
                  retry_failed: bool = False, progress: Progress | None = None, *,
                  batch_size: int = DEFAULT_BATCH_SIZE, embedder: Embedder | None = None,
-                 summarizer: Any = None) -> PipelineStats:
+                 summarizer: Any = None, stage_progress: StageProgress | None = None,
+                 ) -> PipelineStats:
     """Run the pending stages of an application's chunks; resumable at any point.
 
     ``stages`` restricts the run to those stage names (a chunk still runs them in plan
     order, and only once its earlier stages are done); ``limit`` caps the chunks visited;
     ``retry_failed`` runs failed stages again. ``progress(done, total)`` is called after
-    each batch. A run that embeds first re-queues the chunks embedded by another model
+    each batch; ``stage_progress(stage, done, total)`` after each stage's part of a batch,
+    ``total`` being the chunks of this run that need that stage (a bar per stage, with
+    an ETA). A run that embeds first re-queues the chunks embedded by another model
     (:func:`follow_model`): a change of model or backend re-embeds, never mixes.
     ``embedder``/``summarizer`` replace the configured ones (tests, benchmarks).
     """
@@ -185,6 +193,7 @@ def run_pipeline(engine: Engine, settings: Settings, app_name: str,
     follow_model(engine, settings, app.id, only, embedder)
     with engine.connect() as conn:
         total = count_selectable(conn, app.id, retry_failed)
+        stage_totals = count_by_stage(conn, app.id, retry_failed) if stage_progress else {}
     stats = PipelineStats(app=app_name, total=min(total, limit) if limit is not None else total)
     ctx = StageContext(engine=engine, settings=settings, app_id=app.id, app_name=app.name,
                        root_path=app.root_path)
@@ -198,7 +207,12 @@ def run_pipeline(engine: Engine, settings: Settings, app_name: str,
         if not items:
             break
         after = (items[-1].row["priority"], items[-1].id)
-        states = run_batch(items, ctx, only, retry_failed, stats)
+        def on_stage(name: str) -> None:
+            if stage_progress is not None:
+                through = sum(stats.stages.get(name, {}).values())
+                stage_progress(name, through, max(stage_totals.get(name, 0), through))
+
+        states = run_batch(items, ctx, only, retry_failed, stats, on_stage)
         pending = {i.id: is_pending(i.stages, states[i.id]) for i in items}
         with engine.begin() as conn:
             written = write_batch(conn, items, states, pending)

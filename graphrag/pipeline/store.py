@@ -76,6 +76,19 @@ def count_selectable(conn: Connection, app_id: int, retry_failed: bool) -> int:
     return int(conn.execute(text(sql), {"app": app_id}).scalar() or 0)
 
 
+def count_by_stage(conn: Connection, app_id: int, retry_failed: bool) -> dict[str, int]:
+    """Per stage, how many of the chunks a run would visit still need it (not done; not
+    failed unless retried): the totals of the per-stage progress bars."""
+    failed = "" if retry_failed else \
+        " AND coalesce(c.stage_state -> s.stage ->> 'status', '') <> 'failed'"
+    sql = ("SELECT s.stage, count(*) FROM chunks c CROSS JOIN LATERAL"
+           " jsonb_array_elements_text(coalesce(c.pipeline -> 'stages', '[]'::jsonb)) AS s(stage)"
+           f" WHERE c.application_id = :app AND {_selectable(retry_failed)}"
+           " AND coalesce(c.stage_state -> s.stage ->> 'status', '') <> 'done'"
+           f"{failed} GROUP BY 1")
+    return {stage: int(n) for stage, n in conn.execute(text(sql), {"app": app_id})}
+
+
 def _node(r: dict[str, Any]) -> NodeInfo:
     return NodeInfo(
         id=r["n_id"], kind=r["n_kind"], name=r["n_name"], fqn=r["n_fqn"],

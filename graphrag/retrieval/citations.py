@@ -96,6 +96,18 @@ SELECT c.plan_id, c.content, n.fqn, n.file_path,
 """
 
 
+_MEMBER_ID = re.compile(r"^\d+:code:snippet$")
+_MEMBER_CHUNKS = """
+SELECT DISTINCT ON (k.id) k.id AS plan_id, c.content, n.fqn, n.file_path,
+       n.line_start, n.line_end
+  FROM unnest(CAST(:ids AS text[])) AS k(id)
+  JOIN chunks c ON c.application_id = :a AND c.source = 'code'
+   AND c.node_id = CAST(split_part(k.id, ':', 1) AS bigint)
+  JOIN nodes n ON n.id = c.node_id
+ ORDER BY k.id, c.chunk_index
+"""
+
+
 def _by_ids(conn: Connection, app_id: int, ids: list[str]) -> dict[str, dict[str, Any]]:
     """Citation per resolvable id: document segments first, then other chunks (code)."""
     segments, rest = resolve(conn, app_id, ids)
@@ -105,7 +117,13 @@ def _by_ids(conn: Connection, app_id: int, ids: list[str]) -> dict[str, dict[str
             if key in ids:
                 found[key] = segment_citation(seg, "id", key)
     if rest:
-        for r in conn.execute(text(_CODE_CHUNKS), {"a": app_id, "ids": rest}):
+        rows = list(conn.execute(text(_CODE_CHUNKS), {"a": app_id, "ids": rest}))
+        # a context block of a split member is cited by the parts' common prefix
+        # `{node}:code:snippet`: the member's lines, its first part's text
+        members = [i for i in rest if _MEMBER_ID.match(i)] if len(rows) < len(rest) else []
+        if members:
+            rows += list(conn.execute(text(_MEMBER_CHUNKS), {"a": app_id, "ids": members}))
+        for r in rows:
             found[r.plan_id] = {
                 "source_id": r.plan_id, "segment_id": r.plan_id, "document_id": None,
                 "segment_index": None, "page_idx": None, "page_number": None,

@@ -1,17 +1,21 @@
 """Context for documentation generators and agents: a node (or a query's best hits), its
 graph neighbourhood ranked by personalized PageRank, packed into a token budget.
 
-Steps, each a function: seeds (fqn lookup or a hybrid search) -> neighbourhood graph
-from the stored edges up to ``depth`` hops -> :func:`ranking.rank` -> one block per
-chunk of the ranked nodes (doc before code; seeds also carry uses/used-by) ->
-:func:`ranking.pack` -> render; the rendered text is counted again and trailing blocks
-dropped until it fits, so the budget holds in every format.
+Steps, each a function: seeds (name lookup, :mod:`graphrag.graph.lookup`, or a hybrid
+search) -> neighbourhood graph from the stored edges up to ``depth`` hops ->
+:func:`ranking.rank` -> one block per member (:mod:`graphrag.retrieval.assemble`: whole
+implementations, relation lists once) -> :func:`ranking.pack` -> render.
+
+The block set is chosen once for all formats: a block costs what its largest rendering
+costs, and the rendered Markdown, XML and JSON are each counted again, trailing blocks
+dropped until all fit. So ``--format`` changes the layout, never the content, and the
+budget holds in every format. What the budget left out is named at the end with its id.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import networkx as nx
@@ -19,18 +23,19 @@ from sqlalchemy import Connection, Engine, text
 
 from graphrag.db.apps import get_app
 from graphrag.embedding import Embedder
-from graphrag.errors import InvalidInput, NotFound, UnknownName
+from graphrag.errors import InvalidInput, UnknownName
+from graphrag.graph.lookup import resolve_name
+from graphrag.retrieval.assemble import HUB_KINDS, build_blocks
 from graphrag.retrieval.model import SearchOptions
 from graphrag.retrieval.ranking import EDGE_WEIGHTS, Block, pack, rank
-from graphrag.retrieval.render import FORMATS, render, render_block
+from graphrag.retrieval.render import FORMATS, LeftOut, render, render_block
 from graphrag.retrieval.search import search
-from graphrag.retrieval.segments import segment_ids
 
 MAX_NODES = 400  # neighbourhood size cap: ranks stay fast and stable on hub-heavy graphs
 QUERY_SEEDS = 5
-# The walk does not continue through containers: a FILE or PACKAGE node links to
-# everything inside it and would flood the neighbourhood with unrelated symbols.
-HUB_KINDS = ("REPOSITORY", "FILE", "MODULE", "PACKAGE", "DOCUMENT")
+MAX_LEFT_OUT_LISTED = 5  # left-out blocks named one by one; the rest counted
+# The walk does not continue through containers (HUB_KINDS): a FILE or PACKAGE node
+# links to everything inside it and would flood the neighbourhood with unrelated symbols.
 
 CountTokens = Callable[[str], int]
 
@@ -45,34 +50,19 @@ class Context:
     blocks: list[Block]
     tokens: int
     budget: int
+    left_out: list[LeftOut] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {"format": self.format, "tokens": self.tokens, "budget": self.budget,
                 "seeds": self.seeds, "segments": [b.seg for b in self.blocks],
+                "left_out": [lo.to_dict() for lo in self.left_out],
                 "context": self.text}
 
 
 def seeds_for_fqn(conn: Connection, app_id: int, fqn: str) -> dict[int, float]:
-    """Nodes with this fqn; else the overloads it names (``a.B.parse`` ->
-    ``a.B.parse(String)``, ...); else nodes whose fqn ends with it."""
-    rows = conn.execute(text("SELECT id FROM nodes WHERE application_id = :a AND fqn = :f"
-                             " ORDER BY id"), {"a": app_id, "f": fqn}).scalars().all()
-    if not rows:
-        rows = conn.execute(text(
-            "SELECT id FROM nodes WHERE application_id = :a AND fqn LIKE :p ORDER BY id"
-            " LIMIT 20"), {"a": app_id, "p": _like(fqn) + "(%)"}).scalars().all()
-    if not rows:
-        rows = conn.execute(text(
-            "SELECT id FROM nodes WHERE application_id = :a AND (fqn LIKE :s1 OR fqn LIKE :s2)"
-            " ORDER BY id LIMIT 20"),
-            {"a": app_id, "s1": "%." + _like(fqn), "s2": "%:" + _like(fqn)}).scalars().all()
-    if not rows:
-        raise NotFound(f"no node with fqn {fqn!r} in this application")
-    return {int(r): 1.0 for r in rows}
-
-
-def _like(value: str) -> str:
-    return value.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    """The nodes a name means (:func:`graphrag.graph.lookup.resolve_name`: exact fqn,
+    overloads, re-exports, a unique suffix; else an error with the closest names)."""
+    return {node_id: 1.0 for node_id in resolve_name(conn, app_id, fqn)}
 
 
 def seeds_for_query(engine: Engine, app: str, query: str,
@@ -116,71 +106,66 @@ def load_neighbourhood(conn: Connection, app_id: int, seeds: Sequence[int], dept
     return graph
 
 
-_CHUNKS_SQL = """
-    SELECT c.id, c.plan_id, c.node_id, c.source, c.content, c.explain_md, c.uses_md, c.used_by_md,
-           lower(c.span_lines) AS span_start, upper(c.span_lines) - 1 AS span_end,
-           COALESCE(c.page_number, n.page_number) AS page_number,
-           n.fqn, n.kind, n.file_path, n.line_start, n.line_end
-      FROM chunks c JOIN nodes n ON n.id = c.node_id
-     WHERE c.application_id = :a AND c.node_id = ANY(:nodes)
-     ORDER BY c.node_id, (c.source = 'doc') DESC, c.chunk_index, c.plan_id
-"""
-
-
-def block_text(row: Any, seed: bool) -> str:
-    """Summary, then the chunk text; the relation lists only for seeds (budget)."""
-    parts = []
-    if row.explain_md and row.source == "code":
-        parts.append(f"Summary: {row.explain_md.strip()}")
-    parts.append(row.content or "")
-    if seed:
-        parts += [md for md in (row.uses_md, row.used_by_md) if md]
-    return "\n\n".join(p.strip() for p in parts if p and p.strip())
-
-
-def load_blocks(conn: Connection, app_id: int, ranked: Sequence[tuple[int, float]],
-                seeds: Sequence[int]) -> list[Block]:
-    """One block per chunk of the ranked nodes, in rank order (doc, then code)."""
-    by_node: dict[int, list[Any]] = {}
-    rows = conn.execute(text(_CHUNKS_SQL),
-                        {"a": app_id, "nodes": [n for n, _ in ranked]}).all()
-    for r in rows:
-        by_node.setdefault(r.node_id, []).append(r)
-    # Document chunks are cited by segment id {document_id}:{segment_index} (seed 004);
-    # code chunks by their plan id. Both are stable across re-indexing.
-    segments = segment_ids(conn, [r.id for r in rows])
-    blocks = []
-    for node_id, score in ranked:
-        for r in by_node.get(node_id, []):
-            has_span = r.span_start is not None
-            blocks.append(Block(
-                seg=segments.get(r.id, r.plan_id), node_id=node_id, fqn=r.fqn, kind=r.kind,
-                file_path=r.file_path,
-                line_start=r.span_start if has_span else r.line_start,
-                line_end=r.span_end if has_span else r.line_end,
-                page_number=r.page_number, source=r.source,
-                text=block_text(r, node_id in seeds), score=score, seed=node_id in seeds))
-    return [b for b in blocks if b.text]
+def left_out(ranked: Sequence[Block], packed: Sequence[Block]) -> list[LeftOut]:
+    """What the budget cost: seeds' blocks shortened or dropped, one by one, then up to
+    :data:`MAX_LEFT_OUT_LISTED` other dropped blocks, the rest as one count (neighbours
+    shown in brief are not listed: they are there)."""
+    taken = {b.seg: b for b in packed}
+    out: list[LeftOut] = []
+    others: list[Block] = []
+    for b in ranked:
+        got = taken.get(b.seg)
+        if got is not None and not got.shortened:
+            continue
+        if b.seed:
+            out.append(LeftOut(b.seg, b.fqn, "code" if got is not None else "block"))
+        elif got is None:  # a neighbour in brief is shown, just without its code
+            others.append(b)
+    for b in others[:MAX_LEFT_OUT_LISTED]:
+        out.append(LeftOut(b.seg, b.fqn, "block"))
+    if len(others) > MAX_LEFT_OUT_LISTED:
+        out.append(LeftOut(None, None, "more", len(others) - MAX_LEFT_OUT_LISTED))
+    return out
 
 
 def fit(blocks: Sequence[Block], budget: int, fmt: str, title: str,
-        count_tokens: CountTokens) -> tuple[str, list[Block], int]:
-    """Pack blocks, render, and drop trailing blocks while the whole text is over budget."""
-    overhead = count_tokens(render(fmt, [], title))
-    packed = pack(blocks, budget, lambda b: count_tokens(render_block(fmt, b)), overhead)
+        count_tokens: CountTokens) -> tuple[str, list[Block], int, list[LeftOut]]:
+    """Pack blocks by their costliest rendering, then drop trailing blocks while any
+    format's whole text (with the closing note of what was left out) is over budget;
+    the same blocks in every format."""
+    def cost(block: Block) -> int:
+        return max(count_tokens(render_block(f, block)) for f in FORMATS)
+
+    overhead = max(count_tokens(render(f, [], title)) for f in FORMATS)
+    packed = pack(blocks, budget, cost, overhead)
     while True:
-        rendered = render(fmt, packed, title)
-        tokens = count_tokens(rendered)
-        if tokens <= budget or not packed:
-            return rendered, packed, tokens
+        full = left_out(blocks, packed)
+        for notes in (full, brief(full)):  # the note shrinks before a block goes
+            texts = {f: render(f, packed, title, notes) for f in FORMATS}
+            counts = {f: count_tokens(t) for f, t in texts.items()}
+            if max(counts.values()) <= budget:
+                return texts[fmt], packed, counts[fmt], notes
+        if not packed:
+            text_ = render(fmt, [], title, [])
+            return text_, [], count_tokens(text_), []
         packed = packed[:-1]
+
+
+def brief(notes: Sequence[LeftOut]) -> list[LeftOut]:
+    """The left-out note with only the seeds named and the rest counted."""
+    named = [n for n in notes if n.what != "more"][:1]
+    rest = sum(n.count if n.what == "more" else 1 for n in notes) - len(named)
+    return named + ([LeftOut(None, None, "more", rest)] if rest else [])
 
 
 def build_context(engine: Engine, app: str, *, fqn: str | None = None,
                   query: str | None = None, budget: int = 4000, depth: int = 2,
                   fmt: str = "markdown", count_tokens: CountTokens,
-                  embedder: Embedder | None = None) -> Context:
-    """Context around ``fqn`` (or the best hits of ``query``) within ``budget`` tokens."""
+                  embedder: Embedder | None = None, test_callers: bool = False) -> Context:
+    """Context around ``fqn`` (or the best hits of ``query``) within ``budget`` tokens.
+
+    ``fqn`` is any name :func:`graphrag.graph.lookup.resolve_name` accepts;
+    ``test_callers`` lists a seed's callers in tests (else they are counted)."""
     if fmt not in FORMATS:
         raise UnknownName("context format", fmt, FORMATS)
     if (fqn is None) == (query is None):
@@ -195,8 +180,8 @@ def build_context(engine: Engine, app: str, *, fqn: str | None = None,
     with engine.connect() as conn:
         graph = load_neighbourhood(conn, app_id, list(seeds), depth)
         ranked = [(int(n), s) for n, s in rank(graph, seeds)]
-        blocks = load_blocks(conn, app_id, ranked, list(seeds))
+        blocks = build_blocks(conn, app_id, ranked, list(seeds), test_callers)
     title = fqn if fqn is not None else (query or "")
-    rendered, packed, tokens = fit(blocks, budget, fmt, title, count_tokens)
-    return Context(rendered, fmt, sorted(seeds), packed, tokens, budget)
+    rendered, packed, tokens, notes = fit(blocks, budget, fmt, title, count_tokens)
+    return Context(rendered, fmt, sorted(seeds), packed, tokens, budget, notes)
 

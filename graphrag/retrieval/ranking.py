@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import networkx as nx
 
@@ -19,9 +19,10 @@ EDGE_WEIGHTS = {
 
 @dataclass(frozen=True)
 class Block:
-    """One context block: a chunk of a ranked node, carrying its stable segment id."""
+    """One context block -- a code node as a whole member, or one document chunk --
+    carrying its stable segment id."""
 
-    seg: str  # the chunk's plan id, printed as [SEG=...]
+    seg: str  # printed as [SEG=...]: a chunk plan id, or a document segment id
     node_id: int
     fqn: str | None
     kind: str
@@ -33,6 +34,17 @@ class Block:
     text: str
     score: float = 0.0
     seed: bool = False
+    lang: str | None = None
+    # What to show when ``text`` does not fit: the block without its code body.
+    short: str | None = None
+    shortened: bool = False  # this is the short form: ``text`` left the code out
+    chunks: tuple[str, ...] = ()  # plan ids of the chunks the block was made of
+
+    def short_form(self) -> Block | None:
+        """The block with its short text, or None when it has none."""
+        if self.short is None:
+            return None
+        return replace(self, text=self.short, short=None, shortened=True)
 
 
 def rank(graph: nx.Graph, seeds: Mapping[Hashable, float]) -> list[tuple[Hashable, float]]:
@@ -62,14 +74,21 @@ def rank(graph: nx.Graph, seeds: Mapping[Hashable, float]) -> list[tuple[Hashabl
 
 def pack(ranked: Sequence[Block], budget: int, count_tokens: Callable[[Block], int],
          overhead: int = 0) -> list[Block]:
-    """The blocks that fit ``budget`` tokens, taken in rank order (a block too large is
-    skipped and smaller later ones may still fit); ``overhead`` is the fixed cost of the
-    surrounding format."""
+    """The blocks that fit ``budget`` tokens, taken in rank order; a block too large is
+    taken in its short form (without its code body) if that fits, else skipped, and
+    smaller later ones may still fit. ``overhead`` is the fixed cost of the surrounding
+    format. A block is never cut: it is whole, short, or left out."""
     left = budget - overhead
     packed = []
     for block in ranked:
-        cost = count_tokens(block)
-        if cost <= left:
-            packed.append(block)
-            left -= cost
+        if left <= 0:
+            break  # nothing more can fit; do not measure the rest
+        for variant in (block, block.short_form()):
+            if variant is None:
+                continue
+            cost = count_tokens(variant)
+            if cost <= left:
+                packed.append(variant)
+                left -= cost
+                break
     return packed

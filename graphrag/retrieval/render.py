@@ -1,7 +1,9 @@
-"""Context formats: markdown, XML grouped by file or document (seed 003), JSON.
+"""Context formats: markdown, XML (seed 003's ``<data><record>``), JSON.
 
-Every block starts with its stable id ``[SEG=<chunk plan id>]`` in every format, so an
-LLM can cite it and the citation maps back to file, lines or page.
+Every block starts with its stable id ``[SEG=<id>]`` in every format, so an LLM can cite
+it and the citation maps back to file, lines or page. The XML has one ``<record>`` per
+block (its ``document_name`` the block's file or document), so all three formats carry
+the same blocks. What the budget left out closes the context, with ids.
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # annotations only: ranking imports networkx, which search never needs
@@ -25,6 +28,32 @@ def escape_xml(value: str) -> str:
     value = _XML_INVALID.sub("", value)
     return (value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
             .replace('"', "&quot;").replace("'", "&apos;"))
+
+
+@dataclass(frozen=True)
+class LeftOut:
+    """A block (``what="block"``) or a block's code (``"code"``) the budget left out;
+    ``what="more"`` counts ``count`` further left-out blocks."""
+
+    seg: str | None
+    fqn: str | None
+    what: str
+    count: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        if self.what == "more":
+            return {"more_blocks": self.count}
+        return {"seg": self.seg, "fqn": self.fqn, "left_out": self.what}
+
+    def sentence(self) -> str:
+        if self.what == "more":
+            return f"{self.count} more blocks of lower rank"
+        label = f"`{self.fqn}` " if self.fqn else ""
+        return f"{'the code of ' if self.what == 'code' else ''}{label}[SEG={self.seg}]"
+
+
+def left_out_sentence(left_out: Sequence[LeftOut]) -> str:
+    return "Left out for the budget: " + "; ".join(lo.sentence() for lo in left_out) + "."
 
 
 def location(block: Block) -> str:
@@ -45,32 +74,32 @@ def render_markdown_block(block: Block) -> str:
     return f"### {block_header(block)}\n\n{block.text.strip()}\n"
 
 
-def render_markdown(blocks: Sequence[Block], title: str) -> str:
+def render_markdown(blocks: Sequence[Block], title: str,
+                    left_out: Sequence[LeftOut] = ()) -> str:
     parts = [f"# Context: {title}\n"] + [render_markdown_block(b) for b in blocks]
+    if left_out:
+        parts.append(f"_{left_out_sentence(left_out)}_\n")
     return "\n".join(parts)
-
-
-def _group_by_file(blocks: Sequence[Block]) -> list[tuple[str, list[Block]]]:
-    groups: dict[str, list[Block]] = {}
-    for b in blocks:
-        groups.setdefault(b.file_path or "", []).append(b)
-    return list(groups.items())
 
 
 def render_xml_contents(block: Block) -> str:
     return escape_xml(f"{block_header(block)}\n{block.text.strip()}")
 
 
-def render_xml(blocks: Sequence[Block], title: str) -> str:
+def render_xml_record(index: int, block: Block) -> str:
+    return (f"<record><source>{index}</source>"
+            f"<document_name>{escape_xml(block.file_path or '')}</document_name>"
+            f"<contents>{render_xml_contents(block)}</contents></record>")
+
+
+def render_xml(blocks: Sequence[Block], title: str, left_out: Sequence[LeftOut] = ()) -> str:
     """``<data><record><source>n</source><document_name>..</document_name>
-    <contents>..</contents></record>...</data>``, one record per file or document in
-    order of its best block; contents of one record joined by CRLF as in seed 003."""
+    <contents>..</contents></record>...</data>``: one record per block, in rank order
+    (seed 003's layout; the document name is the block's file or document)."""
     out = ["<data>"]
-    for i, (name, group) in enumerate(_group_by_file(blocks), start=1):
-        contents = "\r\n".join(render_xml_contents(b) for b in group)
-        out.append(f"<record><source>{i}</source>"
-                   f"<document_name>{escape_xml(name)}</document_name>"
-                   f"<contents>{contents}</contents></record>")
+    out += [render_xml_record(i, b) for i, b in enumerate(blocks, start=1)]
+    if left_out:
+        out.append(f"<left_out>{escape_xml(left_out_sentence(left_out))}</left_out>")
     out.append("</data>")
     return "\n".join(out)
 
@@ -81,18 +110,21 @@ def block_json(block: Block) -> dict[str, Any]:
             "source": block.source, "file_path": block.file_path,
             "line_start": block.line_start, "line_end": block.line_end,
             "page_number": block.page_number, "score": round(block.score, 6),
-            "seed": block.seed, "text": block.text}
+            "seed": block.seed, "lang": block.lang, "code_left_out": block.shortened,
+            "chunks": list(block.chunks), "text": block.text}
 
 
-def render_json(blocks: Sequence[Block], title: str) -> str:
-    return json.dumps({"title": title, "blocks": [block_json(b) for b in blocks]},
+def render_json(blocks: Sequence[Block], title: str, left_out: Sequence[LeftOut] = ()) -> str:
+    return json.dumps({"title": title, "blocks": [block_json(b) for b in blocks],
+                       "left_out": [lo.to_dict() for lo in left_out]},
                       ensure_ascii=False, indent=1)
 
 
-def render(fmt: str, blocks: Sequence[Block], title: str) -> str:
+def render(fmt: str, blocks: Sequence[Block], title: str,
+           left_out: Sequence[LeftOut] = ()) -> str:
     """The whole context in ``fmt``."""
     return {"markdown": render_markdown, "xml": render_xml, "json": render_json}[fmt](
-        blocks, title)
+        blocks, title, left_out)
 
 
 def render_block(fmt: str, block: Block) -> str:
@@ -100,5 +132,5 @@ def render_block(fmt: str, block: Block) -> str:
     if fmt == "markdown":
         return render_markdown_block(block)
     if fmt == "xml":
-        return f"<record><source>0</source><contents>{render_xml_contents(block)}</contents>"
+        return render_xml_record(0, block)
     return json.dumps(block_json(block), ensure_ascii=False, indent=1)

@@ -274,6 +274,32 @@ def test_overload_stubs_attach_to_the_implementation() -> None:
     assert sym(stubs, "pkg.mod.P.f").line_start == 3
 
 
+def test_type_checking_definitions_attach_to_the_runtime_one() -> None:
+    """Under ``if TYPE_CHECKING:`` a definition is for type checkers: the runtime one is
+    the symbol (and the call target); the typing-only signatures are listed on it."""
+    result = snippet(
+        "import typing as t\nfrom typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n"
+        "    def helper(x: int) -> str: ...\n"
+        "    class Thing:\n        def run(self) -> int: ...\n"
+        "else:\n"
+        "    def helper(x):\n        return str(x)\n"
+        "    class Thing:\n        def run(self):\n            return 1\n"
+        "class K:\n"
+        "    if t.TYPE_CHECKING:\n        def m(self) -> int: ...\n"
+        "    def m(self):\n        return helper(2)\n"
+        "if TYPE_CHECKING:\n    def typed_only() -> None: ...\n")
+    helper = sym(result, "pkg.mod.helper")
+    assert helper.line_start == 8 and helper.meta["overloads"] == ["def helper(x: int) -> str"]
+    assert sym(result, "pkg.mod.Thing").line_start == 10
+    assert sym(result, "pkg.mod.Thing.run").line_start == 11
+    m = sym(result, "pkg.mod.K.m")
+    assert m.line_start == 16 and m.meta["overloads"] == ["def m(self) -> int"]
+    assert [c.caller for c in result.calls if c.name == "helper"] == ["pkg.mod.K.m"]
+    # with no runtime definition the typing-only one stays (a name still has a node)
+    assert sym(result, "pkg.mod.typed_only").meta.get("type_checking") is True
+
+
 def test_local_flow_types_with_for_and_chained_calls() -> None:
     result = snippet(
         "def f(users: list[User], maybe: Optional[Iterable['Order']], n: int):\n"

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from graphrag.chunking.context import ChildRow, PageContext
+from graphrag.chunking.context import ChildRow, FileLines, PageContext
 from graphrag.chunking.plan import ChunkPlan, EdgeRow, NodeRow
 from graphrag.chunking.strategies.base import code_plan, doc_plan
 from graphrag.chunking.strategies.per_node import PerNodeChunkStrategy
@@ -59,6 +59,8 @@ class AstChunkStrategy:
     def _code_plans(self, node: NodeRow, edges: list[EdgeRow], page: PageContext,
                     ) -> list[ChunkPlan]:
         text = page.file(node.file_path)
+        if node.kind == "FILE" and text is not None and _blank(text):
+            return []  # an empty __init__.py has no code to chunk
         span = node.span
         if span is None and node.kind == "FILE" and text is not None and len(text):
             span = (1, len(text))
@@ -74,6 +76,11 @@ class AstChunkStrategy:
                       elide=p.elide)
             for i, p in enumerate(pieces)
         ]
+
+
+def _blank(text: FileLines) -> bool:
+    """Whether the file is empty or holds only whitespace."""
+    return not any(text.text(n).strip() for n in range(1, len(text) + 1))
 
 
 def _elided(child: ChildRow) -> bool:

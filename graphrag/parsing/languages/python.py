@@ -295,6 +295,8 @@ class _Extractor:
             meta={"decorators": _decorators(node), "bases": bases},
             **self._span(outer_node),
         )
+        if _under_type_checking(node):
+            symbol.meta["type_checking"] = True
         self.result.symbols.append(symbol)
         self.scopes[node.id] = _Scope(symbol, node)
         for base in bases:
@@ -332,6 +334,8 @@ class _Extractor:
         }
         if any(c.type == "async" for c in node.children):
             meta["async"] = True
+        if _under_type_checking(node):
+            meta["type_checking"] = True  # a typing-only definition, not the runtime one
         endpoint = self._endpoint(node)
         if endpoint:
             kind = "ENDPOINT"
@@ -350,28 +354,43 @@ class _Extractor:
             self._var_types(fqn).update(types)
 
     def _merge_overload_stubs(self) -> None:
-        """``@overload`` stubs attach to their implementation: the implementation (the
-        definition without ``@overload``) is the one symbol of that fqn and lists the stub
-        signatures in ``meta["overloads"]``; with no implementation (a Protocol, a stub
-        file) the first stub stands for all."""
+        """``@overload`` stubs and ``if TYPE_CHECKING:`` definitions attach to their
+        implementation: the runtime definition (neither ``@overload`` nor under
+        ``TYPE_CHECKING``) is the one symbol of that fqn and lists the other signatures
+        in ``meta["overloads"]``; with no runtime definition (a Protocol, a stub file)
+        the first definition stands for all. Members of a dropped class go with it."""
         groups: dict[str, list[Symbol]] = {}
         for sym in self.result.symbols:
-            if sym.kind in _CALLABLE_KINDS:
+            if sym.kind in _CALLABLE_KINDS or sym.kind in ("CLASS", "ENUM"):
                 groups.setdefault(sym.fqn, []).append(sym)
         dropped: set[int] = set()
+        spans: list[tuple[int, int]] = []
         for syms in groups.values():
-            stubs = [s for s in syms if _is_overload_stub(s)]
-            if not stubs:
+            others = [s for s in syms if _is_overload_stub(s) or s.meta.get("type_checking")]
+            if not others:
                 continue
-            impl = next((s for s in syms if not _is_overload_stub(s)), stubs[0])
-            impl.meta["overloads"] = [s.signature for s in stubs]
-            dropped.update(id(s) for s in stubs if s is not impl)
-        if dropped:
-            self.result.symbols = [s for s in self.result.symbols if id(s) not in dropped]
-            for scope in self.scopes.values():
-                if id(scope.symbol) in dropped:  # calls in a stub belong to the implementation
-                    scope.symbol = next(s for s in groups[scope.symbol.fqn]
-                                        if id(s) not in dropped)
+            runtime = [s for s in syms if s not in others]
+            if not runtime and not any(_is_overload_stub(s) for s in others):
+                continue  # only TYPE_CHECKING definitions: nothing to prefer
+            impl = runtime[0] if runtime else next(
+                (s for s in syms if not _is_overload_stub(s)), others[0])
+            if impl.kind in _CALLABLE_KINDS:
+                impl.meta["overloads"] = [s.signature for s in others if s is not impl]
+            for s in others:
+                if s is not impl:
+                    dropped.add(id(s))
+                    spans.append((s.char_start, s.char_end))
+        if not dropped:
+            return
+        for sym in self.result.symbols:  # members of a dropped (TYPE_CHECKING) class
+            if any(a <= sym.char_start and sym.char_end <= b and (a, b) != (
+                    sym.char_start, sym.char_end) for a, b in spans):
+                dropped.add(id(sym))
+        kept = {sym.fqn: sym for sym in self.result.symbols if id(sym) not in dropped}
+        self.result.symbols = [s for s in self.result.symbols if id(s) not in dropped]
+        for scope in self.scopes.values():
+            if id(scope.symbol) in dropped:  # calls in a stub belong to the implementation
+                scope.symbol = kept.get(scope.symbol.fqn, scope.symbol)
 
     def _endpoint(self, node: Node) -> dict[str, str] | None:
         """``{"http_method", "route"}`` when a decorator registers the function as a route."""
@@ -618,6 +637,22 @@ class _Extractor:
 
 
 # -- small tree helpers ----------------------------------------------------------------
+
+
+def _under_type_checking(node: Node) -> bool:
+    """Whether ``node`` is defined in the body of an ``if TYPE_CHECKING:`` (or
+    ``if typing.TYPE_CHECKING:``) of its own scope: seen by type checkers only."""
+    child, parent = node, node.parent
+    while parent is not None and parent.type not in ("function_definition",
+                                                     "class_definition", "module"):
+        if parent.type == "if_statement" and child == parent.child_by_field_name(
+                "consequence"):
+            cond_node = parent.child_by_field_name("condition")
+            cond = _text(cond_node).strip() if cond_node is not None else ""
+            if cond.rsplit(".", 1)[-1] == "TYPE_CHECKING":
+                return True
+        child, parent = parent, parent.parent
+    return False
 
 
 def _is_overload_stub(sym: Symbol) -> bool:

@@ -10,7 +10,8 @@ members' signatures but not bodies that have chunks of their own.
 - ``content_hash``: sha256 of ``content``; ``token_count``: the embedding model's tokenizer.
 
 The stage fails with the reason when the file vanished, or when its sha256 differs from
-``files.content_hash`` (the file changed since it was indexed: re-index first).
+``files.content_hash`` (the file changed since it was indexed: re-index first). An empty
+or whitespace-only file is no failure: its snippet is empty.
 
 A snippet longer than :data:`MAX_SNIPPET_CHARS` (a minified or generated line) is cut
 there with a note of what was left out: people, LLMs and a 256-token embedding model all
@@ -138,6 +139,13 @@ class ExtractSnippetStage(Stage):
             raise StageFailure(source.problem or f"cannot read {rel}")
         start, end = item.span or (item.node.line_start or 1, item.node.line_end or len(
             source.lines))
+        if not any(line.strip() for line in source.lines):
+            # An empty or whitespace-only file (an empty __init__.py): nothing to show,
+            # nothing wrong. Its node spans line 1 of a file that may have no line.
+            item.set("content_raw", "".join(source.lines))
+            item.set("content", "")
+            item.set("content_hash", sha256_hex(""))
+            return
         if start > len(source.lines):
             raise StageFailure(f"span {start}-{end} is past the end of {rel} "
                                f"({len(source.lines)} lines)")

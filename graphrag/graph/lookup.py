@@ -1,0 +1,148 @@
+"""Name lookup: the nodes a name given by a user means, wherever an fqn is accepted
+(``graphrag context``, ``graphrag graph node``, the library, the server).
+
+In order, the first step that finds something answers:
+
+1. the exact fqn;
+2. the plain fqn of an overloaded Java/Kotlin method: every overload (``a.B.parse`` ->
+   ``a.B.parse(String)``, ``a.B.parse(String,int)``);
+3. a re-exported name: ``pkg.Name`` when ``pkg/__init__.py`` imports ``Name``, ``dir:Name``
+   for a TypeScript/JavaScript barrel ``dir/index.ts`` (conventions in
+   :mod:`graphrag.parsing.reexports`, facts from the IMPORTS edges);
+4. a unique suffix on a name boundary: a Java/Kotlin simple class name (``OrderService``),
+   ``Class.method``, a module-relative name;
+5. nothing: :class:`~graphrag.errors.UnknownSymbol`, whose one-line message lists the
+   closest names (or, for an ambiguous suffix, the candidates).
+"""
+
+from __future__ import annotations
+
+import difflib
+from typing import Any
+
+from sqlalchemy import Connection, text
+
+from graphrag.errors import UnknownSymbol
+from graphrag.kinds import CALLABLE_KINDS, SYMBOL_KINDS
+from graphrag.parsing.reexports import barrel_module, reexported_name
+
+SUGGESTIONS = 5
+MAX_SUFFIX_MATCHES = 20
+# What a user looks up: symbols, not containers or document parts.
+
+
+def like_escape(value: str) -> str:
+    """``value`` as a literal LIKE pattern (``\\`` escapes)."""
+    return value.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+def _ids(conn: Connection, sql: str, params: dict[str, Any]) -> list[int]:
+    return [int(i) for i in conn.execute(text(sql), params).scalars().all()]
+
+
+def _exact(conn: Connection, app_id: int, fqn: str) -> list[int]:
+    return _ids(conn, "SELECT id FROM nodes WHERE application_id = :a AND fqn = :f"
+                      " ORDER BY line_start NULLS LAST, id", {"a": app_id, "f": fqn})
+
+
+def _overloads(conn: Connection, app_id: int, fqn: str) -> list[int]:
+    return _ids(conn, "SELECT id FROM nodes WHERE application_id = :a AND fqn LIKE :p"
+                      " ESCAPE '\\' AND kind = ANY(:k) ORDER BY line_start NULLS LAST, id",
+                {"a": app_id, "p": like_escape(fqn) + "(%)", "k": sorted(CALLABLE_KINDS)})
+
+
+def _reexports(conn: Connection, app_id: int, name: str) -> list[int]:
+    """Symbols a package front file (``__init__.py``, ``index.ts``) publishes as
+    ``name``, or members of one (``click.Context.invoke`` -> ``click.core.Context.invoke``)."""
+    found = _reexported(conn, app_id, name)
+    if found:
+        return found
+    parts = name.split(".")
+    for cut in range(len(parts) - 1, 0, -1):
+        head, tail = ".".join(parts[:cut]), ".".join(parts[cut:])
+        owners = _reexported(conn, app_id, head)
+        if owners:
+            fqns = conn.execute(text("SELECT fqn FROM nodes WHERE id = ANY(:ids)"),
+                                {"ids": owners}).scalars().all()
+            for fqn in sorted(set(fqns)):
+                found += _exact(conn, app_id, f"{fqn}.{tail}") or _overloads(
+                    conn, app_id, f"{fqn}.{tail}")
+            return found
+    return found
+
+
+def _reexported(conn: Connection, app_id: int, name: str) -> list[int]:
+    found: list[int] = []
+    for fqn in barrel_module(None, name):  # the barrel's own definition
+        found += _exact(conn, app_id, fqn)
+    if found:
+        return found
+    last = name.replace(":", ".").rsplit(".", 1)[-1]
+    rows = conn.execute(text(
+        "SELECT d.id, d.name, f.lang, f.file_path, f.meta->>'module' AS module"
+        "  FROM edges e JOIN nodes f ON f.id = e.src_id JOIN nodes d ON d.id = e.dst_id"
+        " WHERE e.application_id = :a AND e.kind = 'IMPORTS' AND f.kind = 'FILE'"
+        "   AND d.name = :n ORDER BY d.id"), {"a": app_id, "n": last}).all()
+    return sorted({r.id for r in rows
+                   if reexported_name(r.lang, r.file_path, r.module, r.name) == name})
+
+
+def _suffix(conn: Connection, app_id: int, name: str) -> list[tuple[int, str]]:
+    rows = conn.execute(text(
+        "SELECT id, fqn FROM nodes WHERE application_id = :a AND kind = ANY(:k)"
+        " AND (fqn LIKE :s1 ESCAPE '\\' OR fqn LIKE :s2 ESCAPE '\\'"
+        "      OR fqn LIKE :s3 ESCAPE '\\' OR fqn LIKE :s4 ESCAPE '\\')"
+        " ORDER BY line_start NULLS LAST, id LIMIT :lim"),
+        {"a": app_id, "k": list(SYMBOL_KINDS), "s1": "%." + like_escape(name),
+         "s2": "%:" + like_escape(name), "s3": "%/" + like_escape(name),
+         "s4": "%." + like_escape(name) + "(%)",
+         "lim": MAX_SUFFIX_MATCHES + 1}).all()
+    return [(int(r.id), r.fqn) for r in rows]
+
+
+def closest_names(conn: Connection, app_id: int, name: str, n: int = SUGGESTIONS
+                  ) -> list[str]:
+    """The fqns most like ``name``: nodes whose simple name is close to the last part of
+    ``name`` (case-insensitive), ranked by similarity of the whole fqn."""
+    last = name.replace(":", ".").replace("/", ".").rsplit(".", 1)[-1].split("(")[0]
+    names = conn.execute(text(
+        "SELECT DISTINCT name FROM nodes WHERE application_id = :a AND kind = ANY(:k)"
+        " AND name IS NOT NULL"), {"a": app_id, "k": list(SYMBOL_KINDS)}).scalars().all()
+    by_lower: dict[str, list[str]] = {}
+    for nm in names:
+        by_lower.setdefault(nm.lower(), []).append(nm)
+    close = difflib.get_close_matches(last.lower(), list(by_lower), n=10, cutoff=0.6)
+    picked = [nm for low in close for nm in by_lower[low]]
+    if not picked:
+        return []
+    fqns = conn.execute(text(
+        "SELECT DISTINCT fqn FROM nodes WHERE application_id = :a AND kind = ANY(:k)"
+        " AND name = ANY(:n)"), {"a": app_id, "k": list(SYMBOL_KINDS), "n": picked}
+    ).scalars().all()
+    ranked = sorted(fqns, key=lambda f: (-difflib.SequenceMatcher(None, name, f).ratio(), f))
+    return ranked[:n]
+
+
+def resolve_name(conn: Connection, app_id: int, name: str) -> list[int]:
+    """Node ids that ``name`` means (see the module docstring); raises
+    :class:`UnknownSymbol` with the closest matches when it means nothing, or lists the
+    candidates when a suffix is ambiguous."""
+    name = name.strip()
+    for step in (_exact, _overloads, _reexports):
+        found = step(conn, app_id, name)
+        if found:
+            return found
+    matches = _suffix(conn, app_id, name) if name else []
+    fqns = sorted({f for _, f in matches})
+    if matches and (len(fqns) == 1 or _one_overload_family(fqns)):
+        return [i for i, _ in matches]
+    if matches:
+        shown = fqns[:SUGGESTIONS]
+        more = "" if len(fqns) <= SUGGESTIONS else ", ..."
+        raise UnknownSymbol(name, shown, ambiguous=True, more=more)
+    raise UnknownSymbol(name, closest_names(conn, app_id, name))
+
+
+def _one_overload_family(fqns: list[str]) -> bool:
+    """Every match is an overload of one method (``a.B.m(int)``, ``a.B.m(String)``)."""
+    return len({f.split("(", 1)[0] for f in fqns}) == 1
