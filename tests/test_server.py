@@ -437,7 +437,7 @@ def test_mcp_over_stdio(served: Served) -> None:
     assert _text(out["apps"]).startswith(served.a) and served.b not in _text(out["apps"])
     assert json.loads(_text(out["status"]))["pipeline"]["stages"]
     assert json.loads(_text(out["cite"]))["dropped_ids"] == ["nope:1"]
-    for key, words in [("bad_node", "no node with fqn"), ("other_app", served.b),
+    for key, words in [("bad_node", "no node named"), ("other_app", served.b),
                        ("bad_arg", "top_k"), ("bad_mode", "mode"), ("empty", "empty query")]:
         assert out[key].is_error and words in _text(out[key]), (key, _text(out[key]))
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from sqlalchemy import Connection, text
 
-from graphrag.errors import InvalidInput, NotFound
+from graphrag.errors import InvalidInput
 from graphrag.graph.lookup import like_escape
 from graphrag.graph.queries import find_nodes
 
@@ -37,10 +37,7 @@ def _brief(row: Any) -> dict[str, Any]:
 
 
 def _seed_ids(conn: Connection, app_id: int, fqn: str) -> list[dict[str, Any]]:
-    found = find_nodes(conn, app_id, fqn)
-    if not found:
-        raise NotFound(f"no node with fqn {fqn!r} in this application")
-    return [_brief(r) for r in found]
+    return [_brief(r) for r in find_nodes(conn, app_id, fqn)]  # UnknownSymbol if none
 
 
 def _level(conn: Connection, app_id: int, frontier: Sequence[int], outgoing: bool,
