@@ -73,7 +73,8 @@ def test_title_of_a_code_chunk_is_name_owner_and_signature() -> None:
     assert title_input(top) == "parse date. def f(x): ..."
 
 
-def test_title_of_a_document_chunk_is_its_title_and_section_path() -> None:
-    item = _item("doc", "SECTION", "Vacation days: 25.", parent=None, name="Leave",
-                 title="handbook.md", section=["HR", "Leave"])
-    assert title_input(item) == "handbook.md - HR > Leave"
+def test_documents_and_doc_chunks_have_no_title() -> None:
+    section = _item("doc", "SECTION", "Vacation days: 25.", parent=None, name="Leave",
+                    title="handbook.md", section=["HR", "Leave"])
+    assert title_input(section) == ""
+    assert title_input(_item("doc", "METHOD", "Explains getList.")) == ""

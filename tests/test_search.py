@@ -63,9 +63,14 @@ def test_title_rerank_adds_the_title_list_and_the_name_match() -> None:
     assert out["b"] == pytest.approx(1 / 62 + 1 / 61)
     assert out["a"] == pytest.approx(1 / 61 + 1 / 63)
     assert max(out, key=out.get) == "b"
-    # A name the query spells out multiplies the score; no title vector adds nothing.
+    # Without a title vector (documents) a candidate's fused rank stands in for its title
+    # rank, so the order of untitled candidates is kept; a name the query spells out
+    # multiplies the score.
     out = title_rerank(fused, {}, {"c": 1.0})
-    assert out["c"] == pytest.approx(1 / 63 * (1 + NAME_WEIGHT)) and out["a"] == fused["a"]
+    assert out["a"] == pytest.approx(2 / 61) and out["b"] == pytest.approx(2 / 62)
+    assert out["c"] == pytest.approx(2 / 63 * (1 + NAME_WEIGHT))
+    mixed = title_rerank(fused, {"c": 0.9}, {})
+    assert mixed["c"] == pytest.approx(1 / 63 + 1 / 61) and mixed["a"] == pytest.approx(2 / 61)
 
 
 def test_pagerank_factor_is_small_and_neutral_for_unranked() -> None:

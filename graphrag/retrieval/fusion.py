@@ -10,8 +10,11 @@ from contributes nothing)::
                 * (1 + PAGERANK_WEIGHT * ln(max(rank_boost, 1)))
 
 ``title_rank`` orders the fused candidates by the similarity of the query to their title
-vector (what the chunk is called: a symbol's name, owner and signature); ``name_match``
-is the share of the node name's words the query uses (:mod:`graphrag.retrieval.titles`).
+vector (what a code chunk is called: its symbol's name, owner and signature); ``name_match``
+is the share of the symbol name's words the query uses (:mod:`graphrag.retrieval.titles`).
+Document chunks have neither: a page's title is its file name, which says nothing of what
+the page answers (with one, chunk-hybrid MRR on ``benchmarks/documents.py`` fell from 0.79
+to 0.56).
 Both re-rank the candidates the vector and BM25 lists found; neither adds candidates.
 On ``benchmarks/retrieval.py`` (werkzeug, click, gin, gson; strict MRR@10 macro) the
 hybrid mode scores 0.612 without either, 0.641 with the title list, 0.631 with the name
@@ -65,12 +68,18 @@ def rrf(ranked_lists: Sequence[Sequence[K]], k: int = RRF_K,
 def title_rerank(fused: dict[K, float], title_sim: dict[K, float],
                  name_match: dict[K, float], k: int = RRF_K) -> dict[K, float]:
     """``fused`` RRF scores with the title list and the name match folded in (see the
-    module docstring); candidates without a title vector get no title contribution."""
+    module docstring). A candidate without a title vector (a document chunk) takes its
+    rank in the fused order as its title rank: a missing signal agrees with the others,
+    so documents are neither lifted nor pushed down against code."""
     out = dict(fused)
     titled = sorted((key for key in out if key in title_sim),
                     key=lambda key: -title_sim[key])
     for rank, key in enumerate(titled, start=1):
         out[key] += TITLE_WEIGHT / (k + rank)
+    by_fused = sorted(fused, key=lambda key: -fused[key])
+    for rank, key in enumerate(by_fused, start=1):
+        if key not in title_sim:
+            out[key] += TITLE_WEIGHT / (k + rank)
     return {key: s * (1.0 + NAME_WEIGHT * name_match.get(key, 0.0)) for key, s in out.items()}
 
 

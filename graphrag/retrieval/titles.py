@@ -1,6 +1,8 @@
 """What hybrid search's candidates are called, measured against the query.
 
-Two signals per candidate chunk, read for the few dozen candidates of one query:
+Two signals per candidate code chunk (documents have neither: a page is called by its
+file's name, which says nothing of what it answers), read for the few dozen candidates
+of one query:
 
 - ``title_sim``: cosine similarity of the query vector and the chunk's ``title_emb`` (its
   symbol name, owner and signature, or a document's title; see the embed stage);
@@ -31,7 +33,7 @@ WITH q AS (SELECT tsvector_to_array(graphrag_terms(:query)) AS terms),
                regexp_replace(coalesce(n.name, ''), '([a-z0-9])([A-Z])', '\1 \2', 'g')))
                AS name_terms
       FROM chunks c JOIN nodes n ON n.id = c.node_id
-     WHERE c.id = ANY(:ids) AND c.application_id = ANY(:apps))
+     WHERE c.id = ANY(:ids) AND c.application_id = ANY(:apps) AND c.source = 'code')
 SELECT c.id,
        CASE WHEN c.title_emb IS NULL OR CAST(:q AS vector) IS NULL THEN NULL
             ELSE 1 - (c.title_emb <=> CAST(:q AS vector)) END AS title_sim,

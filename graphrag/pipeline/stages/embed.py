@@ -16,7 +16,7 @@ code does, and it cost ranking quality when it was embedded. Every other chunk (
 chunks, document pages and sections) is embedded as title, section path, summary and
 content, in that order.
 
-A second, short text is embedded beside it into ``title_emb``: what the chunk is called
+A code chunk gets a second, short vector, ``title_emb``: what the chunk is called
 (:func:`title_input`). Hybrid search re-ranks its candidates by it: a question names the
 behaviour it wants, and a symbol's name and signature say that more plainly than a body
 of code the model reads through 256 tokens.
@@ -113,18 +113,16 @@ def _signature_line(item: WorkItem) -> str:
 
 
 def title_input(item: WorkItem) -> str:
-    """What a chunk is called, embedded into ``title_emb``: a code chunk's symbol name in
+    """What a code chunk is called, embedded into ``title_emb``: its symbol's name in
     words, its owner in words and its signature (``"get list. multi dict. def
-    getlist(self, key)"``); any other chunk's title and section path."""
-    if item.row.get("source") == "code" and item.node.kind in CODE_KINDS:
-        node = item.node
-        name = node.name or (node.fqn or "").rsplit(".", 1)[-1]
-        owner = (node.parent_fqn or "").rsplit(".", 1)[-1] if node.parent_kind in TYPE_KINDS else ""
-        parts = [" ".join(words_of(name)), " ".join(words_of(owner)), _signature_line(item)]
-        return ". ".join(p for p in parts if p)
-    parts = [item.row.get("title") or item.node.fqn or "",
-             " > ".join(item.row.get("section_path") or [])]
-    return " - ".join(p.strip() for p in parts if p and p.strip())
+    getlist(self, key)"``). Other chunks get none ("")."""
+    if item.row.get("source") != "code" or item.node.kind not in CODE_KINDS:
+        return ""
+    node = item.node
+    name = node.name or (node.fqn or "").rsplit(".", 1)[-1]
+    owner = (node.parent_fqn or "").rsplit(".", 1)[-1] if node.parent_kind in TYPE_KINDS else ""
+    parts = [" ".join(words_of(name)), " ".join(words_of(owner)), _signature_line(item)]
+    return ". ".join(p for p in parts if p)
 
 
 def input_hash(model_name: str, text: str, title: str = "") -> str:
@@ -171,16 +169,15 @@ class EmbedStage(BatchStage):
             return result
         embedder = self.embedder(ctx)
         # One encode for bodies and titles: the embedder batches by length, so the short
-        # titles cost little beside the bodies.
-        texts = [inputs[i.id] for i, _ in todo] + [titles[i.id] for i, _ in todo]
-        vectors = self._encode(embedder, texts, todo + todo, result)
+        # titles cost little beside the bodies. Chunks without a title (documents) get none.
+        titled = [(item, digest) for item, digest in todo if titles[item.id]]
+        texts = [inputs[i.id] for i, _ in todo] + [titles[i.id] for i, _ in titled]
+        vectors = self._encode(embedder, texts, todo + titled, result)
+        title_vectors = dict(zip([i.id for i, _ in titled], vectors[len(todo):], strict=True))
         now = datetime.now(UTC)
-        n = len(todo)
-        for k, (item, digest) in enumerate(todo):
-            vector, title_vector = vectors[k], vectors[n + k]
+        for (item, digest), vector in zip(todo, vectors, strict=False):
             if vector is not None:
-                _store(item, embedder, digest, vector,
-                       title_vector if titles[item.id] else None, now)
+                _store(item, embedder, digest, vector, title_vectors.get(item.id), now)
         return result
 
     def _model_name(self, ctx: StageContext) -> str:
