@@ -13,7 +13,7 @@ from contributes nothing)::
 vector (what a code chunk is called: its symbol's name, owner and signature); ``name_match``
 is the share of the symbol name's words the query uses (:mod:`graphrag.retrieval.titles`).
 Document chunks have neither: a page's title is its file name, which says nothing of what
-the page answers (with one, chunk-hybrid MRR on ``benchmarks/documents.py`` fell from 0.79
+the page answers (with one, chunk-hybrid MRR on ``benchmarks/documents.py`` fell from 0.77
 to 0.56).
 Both re-rank the candidates the vector and BM25 lists found; neither adds candidates.
 On ``benchmarks/retrieval.py`` (werkzeug, click, gin, gson; strict MRR@10 macro) the
