@@ -23,6 +23,7 @@ COMMAND_MODULES: dict[str, str] = {
     "context": "search",
     "hit-test": "search", "ingest": "documents", "documents": "documents",
     "adjacent": "documents", "cite": "documents",
+    "worker": "jobs", "jobs": "jobs", "repos": "jobs",
 }
 
 

@@ -100,13 +100,13 @@ def get_job(engine: Engine, job_id: int) -> dict[str, Any]:
 
 
 def retry_job(settings: Settings, engine: Engine, job_id: int) -> dict[str, Any]:
-    """Run a failed (or cancelled, aborted) job again."""
+    """Run a failed job again (its attempts go on counting)."""
     from procrastinate import utils
 
     job = get_job(engine, job_id)
-    if job["status"] not in ("failed", "cancelled", "aborted"):
-        raise InvalidInput(f"job {job_id} is {job['status']}: only a failed, cancelled or"
-                           " aborted job can be retried")
+    if job["status"] != "failed":
+        raise InvalidInput(f"job {job_id} is {job['status']}: only a failed job can be"
+                           " retried (queue the work again instead)")
     with queue_app(settings).open() as app:
         app.job_manager.retry_job_by_id(job_id, retry_at=utils.utcnow())
     return get_job(engine, job_id)

@@ -28,7 +28,7 @@ from procrastinate.jobs import Status
 from graphrag.config import Settings
 from graphrag.db.engine import get_engine
 from graphrag.jobs import store
-from graphrag.jobs.queue import queue_app
+from graphrag.jobs.queue import STAGES_QUEUE, queue_app
 from graphrag.jobs.settings import QueueSettings, load_queue_settings
 from graphrag.jobs.tasks import STOPPING, Runtime
 
@@ -71,22 +71,44 @@ async def _serve(app: App, rt: Runtime, concurrency: int, queues: Sequence[str] 
             additional_context={"graphrag": rt}))
         recover = asyncio.create_task(_recover_stalled(app, rt))
         loop = asyncio.get_running_loop()
+        me = os.getpid()
 
         def stop() -> None:
+            if STOPPING.is_set():
+                return
             log.warning("stopping: finishing the running jobs")
             STOPPING.set()
             worker.cancel()  # procrastinate's graceful stop: running jobs complete
 
-        for sig in (signal.SIGTERM, signal.SIGINT):
-            loop.add_signal_handler(sig, stop)
+        def on_signal(signum: int, frame: object) -> None:
+            # Plain handlers, not loop.add_signal_handler: its wakeup socket is inherited
+            # by forked parser processes, whose own SIGTERM (the pool stopping them)
+            # would reach this loop as ours.
+            if os.getpid() == me:
+                loop.call_soon_threadsafe(stop)
+
+        previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGTERM,
+                                                                     signal.SIGINT)}
         try:
             await worker
         except asyncio.CancelledError:
             pass
         finally:
             recover.cancel()
-            for sig in (signal.SIGTERM, signal.SIGINT):
-                loop.remove_signal_handler(sig)
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
+
+
+def _warm_up(settings: Settings) -> None:
+    """Load the embedding model before taking jobs: the first stage batch then costs what
+    every other does (the model is loaded once per process either way)."""
+    from graphrag.embedding import get_embedder
+    from graphrag.errors import ModelUnavailable
+
+    try:
+        get_embedder(settings)
+    except ModelUnavailable as exc:  # reported per chunk by the embed stage
+        log.warning("embedding model unavailable: %s", exc)
 
 
 def run_worker(settings: Settings, *, concurrency: int = 1,
@@ -100,5 +122,7 @@ def run_worker(settings: Settings, *, concurrency: int = 1,
     rt = Runtime(settings=settings, engine=engine, queue=queue, worker=name)
     # procrastinate: a connection to listen, one to fetch/finish per running job
     app = queue_app(settings, pool_size=concurrency + 2, queue=queue)
+    if not queues or STAGES_QUEUE in queues:
+        _warm_up(settings)
     STOPPING.clear()
     asyncio.run(_serve(app, rt, concurrency, queues, wait))
