@@ -235,10 +235,16 @@ def test_sigkill_mid_batch_the_job_is_retried_and_the_end_state_is_equal(
     assert attempts == 1
 
 
-def _fire_schedule(settings_db: str | None = None) -> int:
+# A schedule the workers' own periodic ticks never match while the test runs; the test
+# fires the periodic task with a tick that does match.
+SCHEDULE = "0 3 1 1 *"
+TICK = 1830301200  # 2028-01-01 03:00 UTC
+
+
+def _fire_schedule() -> int:
     with queue_app(load_settings()).open() as app:
         return app.configure_task("graphrag.schedule", queue=INDEX_QUEUE).defer(
-            timestamp=int(time.time()))
+            timestamp=TICK)
 
 
 def _drain_queue() -> None:
@@ -259,7 +265,7 @@ def test_scheduled_repository_runs_once_per_commit_and_incrementally(
     repo = _git_repo(tmp_path / "origin")
     first_commit = _git(repo, "rev-parse", "HEAD")
     res = run_cli("repos", "add", str(repo), "--app", app_name, "--ref", "main",
-                  "--schedule", "* * * * *")
+                  "--schedule", SCHEDULE)
     assert res.returncode == 0, res.stderr
 
     _fire_schedule()
@@ -302,6 +308,10 @@ def test_scheduled_repository_runs_once_per_commit_and_incrementally(
     assert _scalar(engine, "SELECT count(*) FROM nodes n JOIN applications a"
                            " ON a.id = n.application_id WHERE a.name = :a"
                            " AND n.name = 'refund'", a=app_name) == 1
+    found = run_cli("search", "refund", "--app", app_name, "--json-envelope")
+    assert found.returncode == 0, found.stderr
+    assert json.loads(found.stdout)["indexed_commits"] == {app_name: second_commit}
+    assert "-01-01 03:00:00" in row["next_run"]  # the schedule's next firing, UTC
 
 
 def test_bad_url_and_missing_ref_are_recorded_failures_the_others_run(

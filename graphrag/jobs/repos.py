@@ -12,7 +12,7 @@ from typing import Any
 from croniter import croniter
 from sqlalchemy import Connection, Engine, text
 
-from graphrag.db.apps import ensure_app, get_app
+from graphrag.db.apps import ensure_app
 from graphrag.errors import InvalidInput, UnknownApplication
 from graphrag.graph.scan import compile_patterns
 from graphrag.jobs.sources import checkout_dir, resolve_source
@@ -171,6 +171,10 @@ def record_outcome(engine: Engine, repo_id: int, status: str, *, duration_s: flo
                 {"id": repo_id, "c": commit})
 
 
-def app_exists(engine: Engine, app_name: str) -> None:
-    with engine.connect() as conn:
-        get_app(conn, app_name)
+def fail_job_run(engine: Engine, job_id: int, error: str) -> None:
+    """The repository run of job ``job_id`` ended without its worker (given up)."""
+    with engine.begin() as conn:
+        conn.execute(text(
+            "UPDATE repositories SET last_status = 'failed', last_error = :e,"
+            " updated_at = now() WHERE last_job_id = :j AND last_status = 'running'"),
+            {"j": job_id, "e": error})

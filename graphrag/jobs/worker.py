@@ -27,7 +27,7 @@ from procrastinate.jobs import Status
 
 from graphrag.config import Settings
 from graphrag.db.engine import get_engine
-from graphrag.jobs import store
+from graphrag.jobs import repos, store
 from graphrag.jobs.queue import STAGES_QUEUE, queue_app
 from graphrag.jobs.settings import QueueSettings, load_queue_settings
 from graphrag.jobs.tasks import STOPPING, Runtime
@@ -48,6 +48,8 @@ async def _recover_stalled(app: App, rt: Runtime) -> None:
                 if job.attempts + 1 >= rt.queue.max_attempts:
                     await app.job_manager.finish_job(job, status=Status.FAILED,
                                                      delete_job=False)
+                    await asyncio.to_thread(repos.fail_job_run, rt.engine, int(job.id or 0),
+                                            f"worker lost {job.attempts + 1} times")
                     log.warning("job %s failed: its worker was lost %s times", job.id,
                                 job.attempts + 1)
                 else:
