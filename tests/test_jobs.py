@@ -17,6 +17,7 @@ import pytest
 from sqlalchemy import Engine, text
 
 from graphrag.config import load_settings
+from graphrag.jobs import enqueue_ingest
 from graphrag.jobs.queue import INDEX_QUEUE, queue_app
 from tests.conftest import run_cli
 
@@ -328,7 +329,15 @@ def test_bad_url_and_missing_ref_are_recorded_failures_the_others_run(
             res = run_cli("repos", "run", app, "--json")
             assert res.returncode == 0, res.stderr
             assert json.loads(res.stdout)["job_id"]
+        again = json.loads(run_cli("repos", "run", other_app, "--json").stdout)
+        assert again["already_queued"] is True  # one waiting run per repository
+        notes = tmp_path / "runbook.md"
+        notes.write_text("# Refunds\n\nA refund is booked within 30 days of the order.\n")
+        ingest_id = enqueue_ingest(load_settings(), other_app, [notes])
         _drain_queue()
+        ingested = next(j for j in _jobs(other_app) if j["id"] == ingest_id)
+        assert ingested["status"] == "succeeded", ingested
+        assert [d["status"] for d in ingested["result"]["documents"]] == ["indexed"]
 
         bad_url, bad_ref, fine = (_repo_row(a) for a in (app_name, broken, other_app))
         assert bad_url["last_status"] == "failed"
