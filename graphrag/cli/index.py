@@ -43,7 +43,8 @@ def index_cmd(path: Path, app_name: str, include: tuple[str, ...], exclude: tupl
 
         job_id = enqueue_index_cmd(db_url, path, app_name, include=include, exclude=exclude,
                                    languages=langs, full=full, graph_only=graph_only,
-                                   allow_mass_delete=allow_mass_delete)
+                                   allow_mass_delete=allow_mass_delete,
+                                   max_file_bytes=max_file_bytes)
         print_json({"job_id": job_id}) if as_json else click.echo(f"queued job {job_id}")
         return
     settings, engine = engine_for(db_url)

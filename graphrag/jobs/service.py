@@ -23,7 +23,8 @@ TASKS = ("index", "ingest", "repo", "finish", "stages", "schedule")
 def enqueue_index(settings: Settings, app_name: str, path: Path, *,
                   include: Iterable[str] = (), exclude: Iterable[str] = (),
                   languages: Iterable[str] | None = None, full: bool = False,
-                  graph_only: bool = False, allow_mass_delete: bool = False) -> int:
+                  graph_only: bool = False, allow_mass_delete: bool = False,
+                  max_file_bytes: int | None = None) -> int:
     """Queue ``graphrag index PATH --app NAME``; returns the job id at once. The path must
     be readable by the workers (this machine's, or shared storage)."""
     validate_app_name(app_name)
@@ -38,7 +39,8 @@ def enqueue_index(settings: Settings, app_name: str, path: Path, *,
                                   lock=f"app:{app_name}").defer(
             app=app_name, path=str(root), include=include, exclude=exclude,
             languages=sorted(languages) if languages else None, full=full,
-            graph_only=graph_only, allow_mass_delete=allow_mass_delete)
+            graph_only=graph_only, allow_mass_delete=allow_mass_delete,
+            max_file_bytes=max_file_bytes)
 
 
 def enqueue_ingest(settings: Settings, app_name: str, paths: Sequence[Path], *,

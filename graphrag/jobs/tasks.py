@@ -175,15 +175,17 @@ def _handed_over(context: JobContext, app_name: str, started: float,
 
 def index_task(context: JobContext, app: str, path: str, include: list[str],
                exclude: list[str], languages: list[str] | None = None, full: bool = False,
-               graph_only: bool = False, allow_mass_delete: bool = False) -> None:
+               graph_only: bool = False, allow_mass_delete: bool = False,
+               max_file_bytes: int | None = None) -> None:
     """``graphrag index PATH --app NAME --queue``."""
     from graphrag.indexing import index_repository
 
     with _recorded(context) as box:
         rt = _runtime(context)
         started = time.time()
+        settings = rt.settings.with_overrides(max_file_bytes=max_file_bytes)
         result = index_repository(
-            rt.engine, rt.settings, Path(path), app, include=include, exclude=exclude,
+            rt.engine, settings, Path(path), app, include=include, exclude=exclude,
             languages=frozenset(languages) if languages else None, full=full,
             graph_only=graph_only, allow_mass_delete=allow_mass_delete,
             stage_runner=lambda name: _queued_stages(context, name, None))
