@@ -22,7 +22,7 @@ from graphrag.jobs.queue import INDEX_QUEUE, queue_app
 from tests.conftest import run_cli
 
 # Fast failure detection and small batches: many batches from a small repository.
-WORKER_ENV = {"GRAPHRAG_WORKER_HEARTBEAT": "0.5", "GRAPHRAG_WORKER_STALLED_AFTER": "2",
+WORKER_ENV = {"GRAPHRAG_WORKER_HEARTBEAT": "0.5", "GRAPHRAG_WORKER_STALLED_AFTER": "4",
               "GRAPHRAG_STAGE_BATCH": "6", "GRAPHRAG_EMBED_THREADS": "1"}
 FUNCTIONS = 40
 

@@ -170,7 +170,7 @@ def _handed_over(context: JobContext, app_name: str, started: float,
     return True
 
 
-# -- task bodies (also called directly by tests and benchmarks through a worker) ----------
+# -- task bodies -------------------------------------------------------------------------
 
 
 def index_task(context: JobContext, app: str, path: str, include: list[str],
