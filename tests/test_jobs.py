@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -239,7 +240,7 @@ def test_sigkill_mid_batch_the_job_is_retried_and_the_end_state_is_equal(
 # A schedule the workers' own periodic ticks never match while the test runs; the test
 # fires the periodic task with a tick that does match.
 SCHEDULE = "0 3 1 1 *"
-TICK = 1830301200  # 2028-01-01 03:00 UTC
+TICK = int(datetime(2028, 1, 1, 3, 0, tzinfo=UTC).timestamp())
 
 
 def _fire_schedule() -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 from datetime import datetime
 from pathlib import Path
@@ -14,6 +15,12 @@ from graphrag.jobs.queue import QUEUES
 from graphrag.jobs.store import JOB_STATUSES
 
 
+class _JsonLines(logging.Formatter):
+    def format(self, record: logging.LogRecord) -> str:
+        return json.dumps({"time": self.formatTime(record), "level": record.levelname,
+                           "logger": record.name, "message": record.getMessage()})
+
+
 @click.command("worker")
 @click.option("--concurrency", type=click.IntRange(min=1), default=1, show_default=True,
               help="Jobs run at once by this worker (each stage batch uses every core"
@@ -24,8 +31,9 @@ from graphrag.jobs.store import JOB_STATUSES
 @click.option("--until-empty", is_flag=True,
               help="Exit once no job is waiting (instead of running until SIGTERM).")
 @db_option
+@json_option
 def worker_cmd(concurrency: int, queues: str | None, until_empty: bool,
-               db_url: str | None) -> None:
+               db_url: str | None, as_json: bool) -> None:
     """Execute queued jobs until stopped (SIGTERM/Ctrl-C finish the running job first).
 
     Start any number of workers, on any machines, with the same --db."""
@@ -37,8 +45,12 @@ def worker_cmd(concurrency: int, queues: str | None, until_empty: bool,
             raise click.BadParameter(f"unknown queue {q!r}; one of: {', '.join(QUEUES)}",
                                      param_hint="--queues")
     settings, _ = engine_for(db_url)
-    # one line per job started and finished (procrastinate's log) on stderr
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
+    # one line per job started and finished (procrastinate's log) on stderr; --json: one
+    # JSON object per line, for log collectors
+    handler = logging.StreamHandler()
+    handler.setFormatter(_JsonLines() if as_json else logging.Formatter(
+        "%(asctime)s %(name)s: %(message)s"))
+    logging.basicConfig(level=logging.INFO, handlers=[handler])
     logging.getLogger("psycopg").setLevel(logging.WARNING)
     click.echo(f"graphrag worker: concurrency {concurrency}, queues "
                f"{', '.join(chosen or QUEUES)}", err=True)
