@@ -310,10 +310,46 @@ def test_scheduled_repository_runs_once_per_commit_and_incrementally(
     assert _scalar(engine, "SELECT count(*) FROM nodes n JOIN applications a"
                            " ON a.id = n.application_id WHERE a.name = :a"
                            " AND n.name = 'refund'", a=app_name) == 1
+    _stage_batch_on_another_machine(engine, app_name, second_commit, tmp_path / "machine2")
     found = run_cli("search", "refund", "--app", app_name, "--json-envelope")
     assert found.returncode == 0, found.stderr
     assert json.loads(found.stdout)["indexed_commits"] == {app_name: second_commit}
     assert "-01-01 03:00:00" in row["next_run"]  # the schedule's next firing, UTC
+
+
+def _stage_batch_on_another_machine(engine: Engine, app: str, commit: str,
+                                    home: Path) -> None:
+    """A stage batch on a machine without the coordinator's checkout (its own
+    GRAPHRAG_HOME, the recorded root path absent) fetches the commit being indexed into
+    its own checkout folder and works from there."""
+    from graphrag.jobs.settings import QueueSettings
+    from graphrag.jobs.tasks import Runtime, _root_for_batch
+    from graphrag.pipeline.runner import run_claimed_batch
+
+    with engine.begin() as conn:
+        app_id = conn.execute(text("SELECT id FROM applications WHERE name = :a"),
+                              {"a": app}).scalar_one()
+        recorded = conn.execute(text("SELECT root_path FROM applications WHERE id = :a"),
+                                {"a": app_id}).scalar_one()
+        conn.execute(text("UPDATE applications SET root_path = '/nonexistent/checkout'"
+                          " WHERE id = :a"), {"a": app_id})
+        conn.execute(text(  # the snippets of two chunks to extract again
+            "UPDATE chunks SET pending = true, stage_state = '{}'::jsonb WHERE id IN"
+            " (SELECT id FROM chunks WHERE application_id = :a AND source = 'code'"
+            "  ORDER BY id LIMIT 2)"), {"a": app_id})
+    try:
+        settings = load_settings().with_overrides(home=home)
+        rt = Runtime(settings=settings, engine=engine, queue=QueueSettings(), worker="m2")
+        root = _root_for_batch(rt, app, commit)
+        assert root is not None and Path(root).is_relative_to(home / "checkouts")
+        assert _git(Path(root), "rev-parse", "HEAD") == commit
+        stats = run_claimed_batch(engine, settings, app, root_path=root)
+        assert stats.chunks == 2 and stats.failed == 0, stats.to_dict()
+        assert _root_for_batch(rt, app, commit) is None  # nothing pending: no fetch
+    finally:
+        with engine.begin() as conn:
+            conn.execute(text("UPDATE applications SET root_path = :r WHERE id = :a"),
+                         {"r": recorded, "a": app_id})
 
 
 def test_bad_url_and_missing_ref_are_recorded_failures_the_others_run(
