@@ -197,40 +197,51 @@ def test_two_workers_share_the_stage_batches_each_chunk_once_equal_to_inline(
     assert index_job["attempts"] == 1 and index_job["error"] is None
 
 
-def test_sigkill_mid_batch_the_job_is_retried_and_the_end_state_is_equal(
+def _count(engine: Engine, app: str, pending: bool) -> int:
+    return _scalar(engine, "SELECT count(*) FROM chunks c JOIN applications a"
+                           " ON a.id = c.application_id WHERE a.name = :a"
+                           " AND c.pending = :p", a=app, p=pending) or 0
+
+
+def test_sigterm_hands_over_sigkill_is_retried_and_the_end_state_is_equal(
         engine, app_name, other_app, tmp_path, workers) -> None:
     repo = _write_repo(tmp_path / "repo", functions=80)
     expected = _inline(engine, repo, other_app)
-    first = workers("--queues", INDEX_QUEUE)  # the index job and its drain, nothing else
+    # Workers on the index queue only: the index job (or its finish) drains every batch.
+    first = workers("--queues", INDEX_QUEUE)
     res = run_cli("index", str(repo), "--app", app_name, "--queue", "--json")
     assert res.returncode == 0, res.stderr
     job_id = json.loads(res.stdout)["job_id"]
 
-    def some_done() -> bool:
-        done = _scalar(engine, "SELECT count(*) FROM chunks c JOIN applications a"
-                               " ON a.id = c.application_id WHERE a.name = :a"
-                               " AND NOT c.pending", a=app_name) or 0
-        return done >= 12
-
-    _wait(some_done, "a few committed batches", procs=[first])
-    os.kill(first.pid, signal.SIGKILL)
-    first.wait(timeout=30)
-    pending = _scalar(engine, "SELECT count(*) FROM chunks c JOIN applications a"
-                              " ON a.id = c.application_id WHERE a.name = :a AND c.pending",
-                      a=app_name)
-    assert pending > 0, "the worker must die mid-run"
-
-    second = workers()
-    _wait(lambda: _done_job(app_name), "the retried index", procs=[second])
-    assert _chunk_dump(engine, app_name) == expected
+    # SIGTERM: the running batch completes, the rest is handed to a `finish` job.
+    _wait(lambda: _count(engine, app_name, False) >= 12, "a few batches", procs=[first])
+    first.send_signal(signal.SIGTERM)
+    assert first.wait(timeout=120) == 0
     index_job = next(j for j in _jobs(app_name) if j["id"] == job_id)
-    assert index_job["attempts"] == 2 and index_job["status"] == "succeeded"
+    assert (index_job["status"], index_job["result"]["handed_over"]) == ("succeeded", True)
+    finish = next(j for j in _jobs(app_name) if j["task"] == "finish")
+    assert finish["status"] == "todo" and _count(engine, app_name, True) > 0
+
+    # SIGKILL mid-batch: the finish job is retried by another worker, from where it was.
+    second = workers("--queues", INDEX_QUEUE)
+    done_before = _count(engine, app_name, False)
+    _wait(lambda: _count(engine, app_name, False) >= done_before + 12, "more batches",
+          procs=[second])
+    os.kill(second.pid, signal.SIGKILL)
+    second.wait(timeout=30)
+    assert _count(engine, app_name, True) > 0, "the worker must die mid-run"
+
+    third = workers()
+    _wait(lambda: _done_job(app_name), "the retried finish", procs=[third])
+    assert _chunk_dump(engine, app_name) == expected
+    finish = next(j for j in _jobs(app_name) if j["id"] == finish["id"])
+    assert finish["attempts"] == 2 and finish["status"] == "succeeded"
     with engine.connect() as conn:
         statuses = [r[0] for r in conn.execute(text(
             "SELECT status FROM job_attempts WHERE job_id = :j ORDER BY attempt"),
-            {"j": job_id})]
+            {"j": finish["id"]})]
     assert statuses == ["lost", "succeeded"]
-    # each chunk's stages ran once before the kill or once after it, never twice
+    # each chunk's stages ran once: before the stop, before the kill or after it
     attempts = _scalar(engine, "SELECT max((c.stage_state->'embed'->>'attempts')::int)"
                                " FROM chunks c JOIN applications a ON a.id = c.application_id"
                                " WHERE a.name = :a", a=app_name)
