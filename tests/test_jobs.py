@@ -422,6 +422,8 @@ def test_queue_commands_without_a_worker(engine, app_name, tmp_path) -> None:
     assert [(j["id"], j["task"], j["status"], j["attempts"]) for j in listed] == [
         (job_id, "index", "todo", 0)]
     assert listed[0]["args"]["path"] == str(repo.resolve())
+    shown = run_cli("jobs", "show", str(job_id), "--json")
+    assert shown.returncode == 0 and json.loads(shown.stdout)["task"] == "index"
 
     cancelled = run_cli("jobs", "cancel", str(job_id), "--json")
     assert cancelled.returncode == 0 and json.loads(cancelled.stdout)["status"] == "cancelled"

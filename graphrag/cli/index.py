@@ -45,7 +45,10 @@ def index_cmd(path: Path, app_name: str, include: tuple[str, ...], exclude: tupl
                                    languages=langs, full=full, graph_only=graph_only,
                                    allow_mass_delete=allow_mass_delete,
                                    max_file_bytes=max_file_bytes)
-        print_json({"job_id": job_id}) if as_json else click.echo(f"queued job {job_id}")
+        if as_json:
+            print_json({"job_id": job_id})
+        else:
+            click.echo(f"queued job {job_id}")
         return
     settings, engine = engine_for(db_url)
     settings = settings.with_overrides(max_file_bytes=max_file_bytes)

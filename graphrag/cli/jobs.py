@@ -129,7 +129,10 @@ def jobs_retry(job_id: int, db_url: str | None, as_json: bool) -> None:
 
     settings, engine = engine_for(db_url)
     job = retry_job(settings, engine, job_id)
-    print_json(job) if as_json else click.echo(f"job {job_id}: {job['status']}")
+    if as_json:
+        print_json(job)
+    else:
+        click.echo(f"job {job_id}: {job['status']}")
 
 
 @jobs_group.command("cancel")
@@ -142,7 +145,10 @@ def jobs_cancel(job_id: int, db_url: str | None, as_json: bool) -> None:
 
     settings, engine = engine_for(db_url)
     job = cancel_job(settings, engine, job_id)
-    print_json(job) if as_json else click.echo(f"job {job_id}: {job['status']}")
+    if as_json:
+        print_json(job)
+    else:
+        click.echo(f"job {job_id}: {job['status']}")
 
 
 @click.group("repos")
@@ -216,7 +222,10 @@ def repos_remove(app_name: str, db_url: str | None, as_json: bool) -> None:
 
     settings, engine = engine_for(db_url)
     removed = remove_repository(engine, settings.home, app_name)
-    print_json(removed) if as_json else click.echo(f"removed the repository of {app_name}")
+    if as_json:
+        print_json(removed)
+    else:
+        click.echo(f"removed the repository of {app_name}")
 
 
 @repos_group.command("run")
