@@ -13,7 +13,8 @@ variant:
   the clock starts; the time runs from the job's deferral to the end of its last attempt
   (database timestamps), with stage batches of ``--batch`` chunks.
 
-Prints chunks/s per variant and the overhead ratio queue-1 / inline (target <= 1.10x),
+Prints chunks/s per variant (best and median of the rounds, interleaved) and the overhead
+ratio queue-1 / inline (target <= 1.10x),
 and the load average before and after: on a machine shared with other work, the 2-worker
 number says as much about free cores as about the queue.
 """
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -140,15 +142,18 @@ def main() -> None:
     print(f"{args.functions} functions, stage batches of {args.batch} chunks,"
           f" {os.cpu_count()} cores, load average {load_before[0]:.2f} before,"
           f" {load_after[0]:.2f} after")
-    best = {}
+    best, median = {}, {}
     for variant, runs in results.items():
         seconds, chunks = min(runs)
         best[variant] = seconds
-        print(f"{variant:8s} {chunks:5d} chunks  {seconds:7.2f} s  {chunks / seconds:7.1f}"
-              " chunks/s")
-    print(f"overhead queue-1 / inline: {best['queue-1'] / best['inline']:.3f}x"
-          " (target <= 1.10x)")
-    print(f"speed-up queue-2 / queue-1: {best['queue-1'] / best['queue-2']:.2f}x")
+        median[variant] = statistics.median(s for s, _ in runs)
+        print(f"{variant:8s} {chunks:5d} chunks  best {seconds:7.2f} s"
+              f" {chunks / seconds:7.1f} chunks/s  median {median[variant]:7.2f} s"
+              f" {chunks / median[variant]:7.1f} chunks/s")
+    for name, times in (("best", best), ("median", median)):
+        print(f"{name:6s} overhead queue-1 / inline: {times['queue-1'] / times['inline']:.3f}x"
+              f" (target <= 1.10x); speed-up queue-2 / queue-1:"
+              f" {times['queue-1'] / times['queue-2']:.2f}x")
 
 
 if __name__ == "__main__":
