@@ -20,7 +20,7 @@ from graphrag.db.apps import validate_app_name
 from graphrag.documents.service import finalize_documents
 from graphrag.graph.index import IndexStats, index_graph
 from graphrag.ingesting import index_repository_documents
-from graphrag.pipeline.runner import run_pipeline
+from graphrag.pipeline.runner import StageRunner, run_pipeline
 from graphrag.pipeline.store import invalidate_stages
 
 Progress = Callable[[str, int, int], None]
@@ -59,12 +59,14 @@ def index_repository(
     graph_only: bool = False,
     allow_mass_delete: bool = False,
     progress: Progress | None = None,
+    stage_runner: StageRunner | None = None,
 ) -> dict[str, Any]:
     """Graph and documents, then (unless ``graph_only``) chunks with strategy ``ast`` (page
     chunks for documents) and every stage.
 
     Idempotent and incremental: an unchanged repository parses nothing, re-plans
-    nothing and runs no stage."""
+    nothing and runs no stage. ``stage_runner(app_name)`` replaces the inline stage run
+    (the job queue spreads the stages over its workers, :mod:`graphrag.jobs`)."""
     validate_app_name(app_name)  # before anything is scanned or written
     result: dict[str, Any] = {}
     relinked: list[int] = []
@@ -105,7 +107,10 @@ def index_repository(
         if progress:
             progress(stage, done, total)
 
-    pipeline = run_pipeline(engine, settings, app_name, stage_progress=stage_progress)
+    if stage_runner is not None:
+        pipeline = stage_runner(app_name)
+    else:
+        pipeline = run_pipeline(engine, settings, app_name, stage_progress=stage_progress)
     result["pipeline"] = pipeline.to_dict()
     finalize_documents(engine, app_name)
     return result

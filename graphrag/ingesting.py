@@ -34,7 +34,7 @@ from graphrag.errors import InvalidInput
 from graphrag.graph.index_state import check_mass_delete
 from graphrag.graph.scan import scan_documents
 from graphrag.kinds import DOCUMENT_KINDS
-from graphrag.pipeline.runner import run_pipeline
+from graphrag.pipeline.runner import StageRunner, run_pipeline
 
 Progress = Callable[[str, int, int], None]
 REPOSITORY_ORIGIN = "repository"
@@ -51,8 +51,10 @@ def ingest_files(engine: Engine, settings: Settings, app_name: str, paths: Seque
                  metadata: dict[str, Any] | None = None, category: str | None = None,
                  tags: Iterable[str] = (), force: bool = False,
                  progress: Progress | None = None,
-                 embedder: Embedder | None = None) -> dict[str, Any]:
+                 embedder: Embedder | None = None,
+                 stage_runner: StageRunner | None = None) -> dict[str, Any]:
     """Ingest files end to end; returns per-document outcomes, chunk and stage statistics.
+    ``stage_runner(app_name)`` replaces the inline stage run (the job queue's workers).
 
     Every file is validated before any is processed (a wrong type or size is a user error
     for the whole command); a corrupt file fails alone."""
@@ -71,7 +73,10 @@ def ingest_files(engine: Engine, settings: Settings, app_name: str, paths: Seque
     # chunked must get its chunks now, not be settled as indexed without them.
     if any(p.status == "processing" for p in prepared) or _unsettled(engine, app_name):
         result["chunks"] = chunk_documents(engine, app_name)
-    result["pipeline"] = _run_stages(engine, settings, app_name, progress, embedder)
+    if stage_runner is not None:
+        result["pipeline"] = stage_runner(app_name).to_dict()
+    else:
+        result["pipeline"] = _run_stages(engine, settings, app_name, progress, embedder)
     finalize_documents(engine, app_name)
     result["documents"] = _outcomes(engine, prepared)
     return result

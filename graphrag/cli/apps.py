@@ -35,6 +35,7 @@ def apps_list(db_url: str | None, as_json: bool) -> None:
         click.echo(
             f"{app['name']}\t{app['root_path'] or '-'}\tfiles {c['files']}\tnodes {c['nodes']}"
             f"\tedges {c['edges']}\tchunks {c['chunks']}\tdocuments {c['documents']}"
+            + (f"\tcommit {app['indexed_commit'][:12]}" if app.get("indexed_commit") else "")
         )
 
 

@@ -35,7 +35,8 @@ def db_status_cmd(db_url: str | None, as_json: bool) -> None:
         click.echo("applications: none")
     for app in status["applications"]:
         counts = ", ".join(f"{k} {v}" for k, v in app["counts"].items())
-        click.echo(f"  {app['name']}: {counts}")
+        commit = f" (commit {app['indexed_commit'][:12]})" if app.get("indexed_commit") else ""
+        click.echo(f"  {app['name']}{commit}: {counts}")
 
 
 @db_group.command("upgrade")

@@ -26,17 +26,31 @@ from graphrag.indexing import index_repository
 @click.option("--allow-mass-delete", "--yes", "allow_mass_delete", is_flag=True,
               help="Allow a run that removes more than GRAPHRAG_MAX_DELETE_SHARE of the"
                    " application's files.")
+@click.option("--queue", "queued", is_flag=True,
+              help="Queue the work for `graphrag worker`s and print the job id at once.")
 @db_option
 @json_option
 def index_cmd(path: Path, app_name: str, include: tuple[str, ...], exclude: tuple[str, ...],
               languages: str | None, full: bool, graph_only: bool,
-              max_file_bytes: int | None, allow_mass_delete: bool, db_url: str | None,
-              as_json: bool) -> None:
+              max_file_bytes: int | None, allow_mass_delete: bool, queued: bool,
+              db_url: str | None, as_json: bool) -> None:
     """Index the repository at PATH into application NAME (incremental)."""
     # Before anything is touched: a bad pattern is a usage error, not an empty selection.
     compile_patterns(include, "--include")
     compile_patterns(exclude, "--exclude")
     langs = parse_languages(languages)
+    if queued:
+        from graphrag.cli.jobs import enqueue_index_cmd
+
+        job_id = enqueue_index_cmd(db_url, path, app_name, include=include, exclude=exclude,
+                                   languages=langs, full=full, graph_only=graph_only,
+                                   allow_mass_delete=allow_mass_delete,
+                                   max_file_bytes=max_file_bytes)
+        if as_json:
+            print_json({"job_id": job_id})
+        else:
+            click.echo(f"queued job {job_id}")
+        return
     settings, engine = engine_for(db_url)
     settings = settings.with_overrides(max_file_bytes=max_file_bytes)
     with progress_bars(not as_json) as progress:

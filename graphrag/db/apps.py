@@ -77,7 +77,8 @@ def _counts_sql() -> str:
     cols = ",\n".join(
         f"(SELECT count(*) FROM {t} WHERE application_id = a.id) AS {t}" for t in COUNTED_TABLES
     )
-    return f"SELECT a.id, a.name, a.root_path, a.indexed_at, {cols} FROM applications a"
+    return (f"SELECT a.id, a.name, a.root_path, a.indexed_at, a.indexed_commit, {cols}"
+            " FROM applications a")
 
 
 def list_apps(engine: Engine) -> list[dict[str, Any]]:
@@ -90,6 +91,8 @@ def list_apps(engine: Engine) -> list[dict[str, Any]]:
             "name": r["name"],
             "root_path": r["root_path"],
             "indexed_at": r["indexed_at"].isoformat() if r["indexed_at"] else None,
+            # the commit of the last successful repository run (graphrag repos)
+            "indexed_commit": r["indexed_commit"],
             "counts": {t: r[t] for t in COUNTED_TABLES},
         }
         for r in rows

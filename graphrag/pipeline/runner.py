@@ -33,6 +33,9 @@ DEFAULT_BATCH_SIZE = 128
 Progress = Callable[[int, int], None]
 StageProgress = Callable[[str, int, int], None]  # (stage, chunks through it, its total)
 StageState = dict[str, dict[str, Any]]
+# Runs the pending stages of the named application (inline: run_pipeline; the job queue
+# spreads them over its workers)
+StageRunner = Callable[[str], "PipelineStats"]
 
 
 @dataclass
@@ -221,5 +224,47 @@ def run_pipeline(engine: Engine, settings: Settings, app_name: str,
         stats.batches += 1
         if progress is not None:
             progress(stats.chunks, stats.total)
+    stats.duration_s = time.perf_counter() - started
+    return stats
+
+
+def run_claimed_batch(engine: Engine, settings: Settings, app_name: str, *,
+                      batch_size: int = DEFAULT_BATCH_SIZE, embedder: Embedder | None = None,
+                      summarizer: Any = None, root_path: str | None = None) -> PipelineStats:
+    """Claim up to ``batch_size`` pending chunks that no other process is working on, run
+    their stages and write the results, all in one transaction (see ``claim`` in
+    :func:`graphrag.pipeline.store.fetch_batch`).
+
+    This is how many workers share one application's stages: each chunk's stage runs
+    once however many claim at the same time, and a worker killed mid-batch loses its
+    claim with its connection, so the chunks are claimed again (by anyone) and nothing
+    is written twice. Returns the batch's statistics (``chunks == 0``: nothing was free).
+    ``root_path`` replaces the application's recorded root (this machine's checkout).
+    The caller runs :func:`follow_model` once before the batches of a run."""
+    started = time.perf_counter()
+    with engine.connect() as conn:
+        app = get_app(conn, app_name)
+    stats = PipelineStats(app=app_name)
+    ctx = StageContext(engine=engine, settings=settings, app_id=app.id, app_name=app.name,
+                       root_path=root_path or app.root_path)
+    ctx.provide("embedder", embedder)
+    ctx.provide("summarizer", summarizer)
+    try:
+        # Loaded (and the vector columns fitted to it) before the claim: changing the
+        # columns' dimension must not wait for the rows this transaction locks.
+        from graphrag.pipeline.stages.embed import run_embedder
+
+        run_embedder(ctx)
+    except ModelUnavailable:
+        pass  # the embed stage records it on each chunk that needs the model
+    with engine.begin() as conn:
+        items = fetch_batch(conn, app.id, None, batch_size, False, claim=True)
+        if items:
+            states = run_batch(items, ctx, None, False, stats)
+            pending = {i.id: is_pending(i.stages, states[i.id]) for i in items}
+            written = write_batch(conn, items, states, pending)
+            stats.stale += len(items) - written
+            stats.chunks = stats.total = len(items)
+            stats.batches = 1
     stats.duration_s = time.perf_counter() - started
     return stats

@@ -31,7 +31,7 @@ WITH picked AS MATERIALIZED (
     SELECT c.* FROM chunks c
      WHERE c.application_id = :app AND {selectable} {after}
      ORDER BY c.priority DESC, c.id
-     LIMIT :size
+     LIMIT :size {claim}
 ), units AS MATERIALIZED (
     SELECT n.id, n.meta - 'text' AS meta
       FROM nodes n WHERE n.id IN (SELECT node_id FROM picked)
@@ -100,14 +100,21 @@ def _node(r: dict[str, Any]) -> NodeInfo:
 
 
 def fetch_batch(conn: Connection, app_id: int, after: tuple[int, int] | None, size: int,
-                retry_failed: bool) -> list[WorkItem]:
-    """The next ``size`` chunks to work on, after the keyset position ``(priority, id)``."""
+                retry_failed: bool, *, claim: bool = False) -> list[WorkItem]:
+    """The next ``size`` chunks to work on, after the keyset position ``(priority, id)``.
+
+    ``claim`` locks the rows for the rest of ``conn``'s transaction and passes over rows
+    another transaction holds (``FOR NO KEY UPDATE SKIP LOCKED``): concurrent workers
+    each get chunks nobody else is working on, and a worker that dies releases its claim
+    with its connection. (``NO KEY``: the stages' own writes, e.g. sentences referencing
+    a chunk, take key-share locks that must not wait for the claim.)"""
     params: dict[str, Any] = {"app": app_id, "size": size}
     after_sql = ""
     if after is not None:
         after_sql = "AND (c.priority < :p OR (c.priority = :p AND c.id > :last))"
         params.update(p=after[0], last=after[1])
-    sql = _SELECT.format(selectable=_selectable(retry_failed), after=after_sql)
+    sql = _SELECT.format(selectable=_selectable(retry_failed), after=after_sql,
+                         claim="FOR NO KEY UPDATE OF c SKIP LOCKED" if claim else "")
     rows = conn.execute(text(sql), params).mappings().all()
     doc_nodes = list({r["n_id"] for r in rows if r["n_kind"] in ("PAGE", "SECTION")})
     bodies: dict[int, str] = {}

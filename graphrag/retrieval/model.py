@@ -111,7 +111,9 @@ class SearchResult:
     mode: str
     hits: list[dict[str, Any]]
     timing: dict[str, float] = field(default_factory=dict)
+    # application -> the commit its index was built from (None: not a repository run)
+    indexed_commits: dict[str, str | None] = field(default_factory=dict)
 
     def envelope(self) -> dict[str, Any]:
         return {"query": self.query, "mode": self.mode, "timing_ms": self.timing,
-                "hits": self.hits}
+                "indexed_commits": self.indexed_commits, "hits": self.hits}

@@ -203,6 +203,10 @@ def search_many(engine: Engine, app_names: Sequence[str], queries: Sequence[str]
         apps = resolve_apps(conn, app_names)
         if options.needs_vectors and embedder is not None:
             require_model(conn, apps, embedder.name)  # never compare two models' vectors
+        # what the hits come from: each application's indexed commit (repository runs)
+        commits = dict(conn.execute(text(
+            "SELECT name, indexed_commit FROM applications WHERE id = ANY(:ids)"),
+            {"ids": list(apps)}).all())
     with ThreadPoolExecutor(max_workers=1) as pool:
         text_future = pool.submit(_text_lists, engine, list(apps), queries, options)
         t1 = time.perf_counter()
@@ -216,7 +220,8 @@ def search_many(engine: Engine, app_names: Sequence[str], queries: Sequence[str]
             set_ef_search(conn, options)
         for query, vector, txt in zip(queries, vectors, text_lists, strict=True):
             hits = _search_one(conn, apps, query, vector, txt, options)
-            results.append(SearchResult(query, options.mode, hits))
+            results.append(SearchResult(query, options.mode, hits,
+                                        indexed_commits=commits))
     total_ms = (time.perf_counter() - t0) * 1000 / max(len(queries), 1)
     for result in results:
         # Per query, averaged over the batch (the parts overlap, so they do not add up).
