@@ -33,7 +33,7 @@ def _procrastinate_schema() -> str:
     version = procrastinate.__version__
     if not version.startswith(PROCRASTINATE_SERIES):
         raise RuntimeError(
-            f"migration 0009 applies procrastinate {PROCRASTINATE_SERIES}x's schema but"
+            f"migration 0014 applies procrastinate {PROCRASTINATE_SERIES}x's schema but"
             f" procrastinate {version} is installed: install graphrag's pinned version")
     return SchemaManager.get_schema()
 
