@@ -101,3 +101,39 @@ def test_renderers_are_compact_and_mark_repeats() -> None:
     assert render_endpoints([{"http_method": "GET", "route": "/x", "handler": "m.h",
                               "file_path": "a.py", "line_start": 4, "line_end": 4}]) \
         == "GET /x  m.h  a.py:4"
+
+
+def test_serve_queue_routes_index_runs_to_the_job_queue(engine, app_name, tmp_path) -> None:
+    # `graphrag serve --queue`: an index run is a job of the queue (a worker anywhere runs
+    # it), visible by its numeric id to a caller scoped to its application only.
+    from graphrag.config import load_settings
+    from graphrag.jobs.repos import add_repository
+    from graphrag.server import operations as ops
+    from graphrag.server.runtime import Runtime
+
+    repo = tmp_path / "code"
+    repo.mkdir()
+    (repo / "m.py").write_text("def f():\n    return 1\n")
+    runtime = Runtime(settings=load_settings(), engine=engine)
+    mine, other = Scope(frozenset({app_name})), Scope(frozenset({"someone-else"}))
+    jobs = Jobs()
+    try:
+        started = ops.start_index(runtime, mine, app_name, str(repo), roots=[tmp_path],
+                                  jobs=jobs, queue=True)
+        assert started["status"] == "queued" and started["job_id"].isdigit()
+        job = ops.job(jobs, mine, started["job_id"], runtime=runtime)
+        assert job["app"] == app_name and job["task"] == "index" and job["status"] == "todo"
+        with pytest.raises(NotFound):
+            ops.job(jobs, other, started["job_id"], runtime=runtime)
+        with pytest.raises(NotFound):
+            ops.job(jobs, mine, "999999999", runtime=runtime)
+        assert jobs.get(started["job_id"]) is None  # nothing ran in-process
+
+        # Without a path, an application with a registered repository runs that.
+        add_repository(engine, app_name, str(repo))
+        run = ops.start_index(runtime, mine, app_name, None, roots=[tmp_path], jobs=jobs,
+                              queue=True)
+        assert run["repository"] is True
+        assert ops.job(jobs, mine, run["job_id"], runtime=runtime)["task"] == "repo"
+    finally:
+        jobs.shutdown(wait=False)

@@ -25,10 +25,12 @@ from graphrag.errors import UsageError
               type=click.Path(file_okay=False, path_type=Path),
               help="Folder whose subfolders POST /v1/apps/{app}/index may index (repeat).")
 @click.option("--no-mcp", is_flag=True, help="Do not mount the MCP server at /mcp.")
+@click.option("--queue", is_flag=True,
+              help="Index runs go to the job queue (run `graphrag worker` anywhere).")
 @db_option
 @json_option
 def serve_cmd(host: str, port: int, workers: int, threads: int, no_auth: bool,
-              index_roots: tuple[Path, ...], no_mcp: bool, db_url: str | None,
+              index_roots: tuple[Path, ...], no_mcp: bool, queue: bool, db_url: str | None,
               as_json: bool) -> None:
     """Serve the HTTP API under /v1 (OpenAPI at /docs) and MCP at /mcp.
 
@@ -44,7 +46,8 @@ def serve_cmd(host: str, port: int, workers: int, threads: int, no_auth: bool,
         os.environ["GRAPHRAG_DATABASE_URL"] = db_url
     engine_for(db_url)  # database reachable and migrated before the first request
     config = ServeConfig(host=host, port=port, no_auth=no_auth, threads=threads,
-                         index_roots=[str(p.resolve()) for p in index_roots], mcp=not no_mcp)
+                         index_roots=[str(p.resolve()) for p in index_roots], mcp=not no_mcp,
+                         queue=queue)
     os.environ[CONFIG_ENV] = config.to_json()
     url = f"http://{host}:{port}"
     if as_json:

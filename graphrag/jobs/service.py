@@ -11,7 +11,7 @@ from sqlalchemy import Engine
 
 from graphrag.config import Settings
 from graphrag.db.apps import validate_app_name
-from graphrag.errors import InvalidInput, UnknownName
+from graphrag.errors import InvalidInput, NotFound, UnknownName
 from graphrag.graph.scan import compile_patterns
 from graphrag.jobs import repos, store
 from graphrag.jobs.queue import INDEX_QUEUE, queue_app
@@ -84,20 +84,19 @@ def list_jobs(engine: Engine, *, app: str | None = None,
     """Jobs newest first with state, attempts, duration of the last attempt and error."""
     for s in statuses or ():
         if s not in store.JOB_STATUSES:
-            raise UnknownName(f"unknown job status {s!r}; one of: "
-                              + ", ".join(store.JOB_STATUSES))
+            raise UnknownName("job status", s, store.JOB_STATUSES)
     for t in tasks or ():
         if t not in TASKS:
-            raise UnknownName(f"unknown job task {t!r}; one of: " + ", ".join(TASKS))
+            raise UnknownName("job task", t, TASKS)
     return store_jobs(engine, app=app, statuses=list(statuses or []) or None,
                       tasks=list(tasks or []) or None, limit=limit)
 
 
 def get_job(engine: Engine, job_id: int) -> dict[str, Any]:
-    """One job; :class:`UnknownName` when there is none with this id."""
+    """One job; :class:`NotFound` when there is none with this id."""
     found = store_jobs(engine, job_id=job_id, limit=1)
     if not found:
-        raise UnknownName(f"no job {job_id}")
+        raise NotFound(f"no job {job_id}")
     return found[0]
 
 

@@ -53,6 +53,7 @@ class ServeConfig:
     threads: int = 8
     index_roots: list[str] = field(default_factory=list)
     mcp: bool = True
+    queue: bool = False  # index runs go to the job queue (graphrag worker runs them)
 
     def to_json(self) -> str:
         return json.dumps(asdict(self))
@@ -330,12 +331,12 @@ def create_app(config: ServeConfig | None = None, runtime: Runtime | None = None
         """Start an index run (202 + job id; poll `GET /v1/jobs/{id}`)."""
         body = body or IndexBody()
         return ops.start_index(runtime, scope, app, body.path, roots=roots, full=body.full,
-                               jobs=jobs)
+                               jobs=jobs, queue=config.queue)
 
     @app.get("/v1/jobs/{job_id}", tags=["applications"])
     def job(job_id: str, scope: Caller) -> dict[str, Any]:
         """State of a background job: queued, running, succeeded or failed (with error)."""
-        return ops.job(jobs, scope, job_id)
+        return ops.job(jobs, scope, job_id, runtime=runtime if config.queue else None)
 
     # --- documents ------------------------------------------------------------------
 

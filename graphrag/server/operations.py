@@ -255,12 +255,21 @@ def remove_document(runtime: Runtime, scope: Scope, app: str, document_id: int
 
 
 def start_index(runtime: Runtime, scope: Scope, app: str, path: str | None, *,
-                roots: Sequence[Path], full: bool = False, jobs: Jobs) -> dict[str, Any]:
-    """Queue an index run of ``path`` (inside one of the server's ``roots``) or, without
-    a path, of the application's recorded root; answers with the job id."""
+                roots: Sequence[Path], full: bool = False, jobs: Jobs,
+                queue: bool = False) -> dict[str, Any]:
+    """Start an index run of ``path`` (inside one of the server's ``roots``) or, without
+    a path, of the application's registered repository (``graphrag repos add``; needs
+    ``queue``) or recorded root; answers with the job id. With ``queue`` the run is a job
+    of the job queue (any ``graphrag worker`` runs it), else in-process background work."""
     from graphrag.indexing import index_repository
 
     scope.check(app)
+    if queue and path is None and _has_repository(runtime, app):
+        from graphrag.jobs import enqueue_repository_run
+
+        queued = enqueue_repository_run(runtime.settings, runtime.engine, app)
+        return {"job_id": str(queued["job_id"]), "status": "queued", "app": app,
+                "repository": True, "already_queued": queued["already_queued"]}
     if path is None:
         with runtime.engine.connect() as conn:
             recorded = get_app(conn, app).root_path
@@ -275,6 +284,12 @@ def start_index(runtime: Runtime, scope: Scope, app: str, path: str | None, *,
     if not target.is_dir():
         raise InvalidInput(f"{target}: not a folder")
 
+    if queue:
+        from graphrag.jobs import enqueue_index
+
+        job_id = enqueue_index(runtime.settings, app, target, full=full)
+        return {"job_id": str(job_id), "status": "queued", "app": app, "path": str(target)}
+
     def work() -> dict[str, Any]:
         return index_repository(runtime.engine, runtime.settings, target, app, full=full)
 
@@ -282,8 +297,31 @@ def start_index(runtime: Runtime, scope: Scope, app: str, path: str | None, *,
     return {"job_id": job.id, "status": job.status, "app": app, "path": str(target)}
 
 
-def job(jobs: Jobs, scope: Scope, job_id: str) -> dict[str, Any]:
-    """A job's state; a job of an application outside the scope is not found."""
+def _has_repository(runtime: Runtime, app: str) -> bool:
+    from graphrag.jobs.repos import get_repository
+
+    with runtime.engine.connect() as conn:
+        try:
+            get_repository(conn, app)
+        except UnknownApplication:
+            return False
+    return True
+
+
+def job(jobs: Jobs, scope: Scope, job_id: str, runtime: Runtime | None = None
+        ) -> dict[str, Any]:
+    """A job's state; a job of an application outside the scope is not found. With
+    ``runtime`` (a server started with ``--queue``) numeric ids are job-queue jobs."""
+    if runtime is not None and job_id.isdigit():
+        from graphrag.jobs import get_job
+
+        try:
+            found = get_job(runtime.engine, int(job_id))
+        except NotFound:
+            found = None
+        if found is None or not scope.allows(found.get("app")):
+            raise NotFound(f"no job {job_id}")
+        return found
     found = jobs.get(job_id)
     if found is None or not scope.allows(found.app):
         raise NotFound(f"no job {job_id}")
