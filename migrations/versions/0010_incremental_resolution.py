@@ -10,7 +10,12 @@
 - ``resolved``: the edges and notes the file's own imports and calls produced last time,
   reused while nothing it refers to changed.
 
-Rows indexed before this revision have NULL ``resolved``: their next run re-resolves them.
+And per code node and edge, ``row_hash``: a digest of the values the graph sync writes,
+so that a run compares the graph it resolved with the stored one in memory and writes
+only the rows that differ (COPY for new rows, one UPDATE for changed ones).
+
+Rows indexed before this revision have NULL ``resolved`` and ``row_hash``: their next
+run re-resolves and rewrites them once.
 
 Revision ID: 0010
 Revises: 0007
@@ -31,10 +36,14 @@ def upgrade() -> None:
     op.execute("ALTER TABLE files ADD COLUMN iface text[]")
     op.execute("ALTER TABLE files ADD COLUMN resolved json")
     op.execute("CREATE INDEX ix_files_ref_names ON files USING gin (ref_names)")
+    op.execute("ALTER TABLE nodes ADD COLUMN row_hash text")
+    op.execute("ALTER TABLE edges ADD COLUMN row_hash text")
 
 
 def downgrade() -> None:
     op.execute("DROP INDEX IF EXISTS ix_files_ref_names")
+    op.execute("ALTER TABLE edges DROP COLUMN row_hash")
+    op.execute("ALTER TABLE nodes DROP COLUMN row_hash")
     # parse_data of rows written since lacks its calls: clear the hashes so that the
     # next index run re-parses every file instead of resolving without calls.
     op.execute("UPDATE files SET content_hash = NULL WHERE calls_data IS NOT NULL")
