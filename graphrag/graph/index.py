@@ -295,10 +295,11 @@ def index_graph(
         results = [ParseResult.from_dict(d) for d in fresh.values() if d is not None]
         # Definitions only (calls are read for the files resolved again below), read as
         # text and decoded with orjson: several times faster than the driver's json.
-        results += [ParseResult.from_dict(orjson.loads(data)) for (data,) in conn.execute(text(
-            "SELECT parse_data::text FROM files WHERE application_id = :a"
-            " AND parse_data IS NOT NULL AND NOT (path = ANY(:fresh))"),
-            {"a": app.id, "fresh": list(fresh)})]
+        cur = conn.connection.driver_connection.cursor()
+        results += [ParseResult.from_dict(orjson.loads(data)) for (data,) in cur.execute(
+            "SELECT parse_data::text FROM files WHERE application_id = %s"
+            " AND parse_data IS NOT NULL AND NOT (path = ANY(%s))",
+            (app.id, list(fresh))).fetchall()]
         stats.timings["store_files"] = round(time.perf_counter() - t0, 3)
         t0 = time.perf_counter()
         graph, stats.files_resolved = _resolve(conn, app.id, results, set(fresh) | set(deleted),

@@ -7,8 +7,9 @@ writes: the stored keys and digests are read (one narrow query per table), and o
 differs is written -- new rows by COPY straight into the table, changed rows by one
 COPY into a staging table and one set-based UPDATE, vanished rows by one DELETE of their
 ids. Unchanged rows are not touched, so a re-index after a small edit writes a few rows
-instead of merging the whole graph. PageRank is recomputed only when its input (the node
-keys and the CALLS/IMPORTS edges) changed; otherwise the stored ranks stand.
+instead of merging the whole graph. PageRank is recomputed only when its input (the set
+of nodes, the CALLS/IMPORTS edges and their confidence) changed; otherwise the stored
+ranks stand.
 Document nodes (``document_id IS NOT NULL``) and their edges belong to the documents step
 and are never touched here.
 """
@@ -68,34 +69,14 @@ def _row_hash(row: tuple[Any, ...]) -> str:
     return hashlib.blake2b(orjson.dumps(row), digest_size=12).hexdigest()
 
 
-def _rank_input_digest(graph: Graph) -> str:
-    h = hashlib.blake2b(digest_size=16)
-    h.update(orjson.dumps(sorted(n.key for n in graph.nodes)))
-    h.update(orjson.dumps(sorted((e.src_key, e.dst_key, float(e.confidence))
-                                 for e in graph.edges if e.kind in RANK_EDGE_KINDS)))
-    return h.hexdigest()
-
-
-def _ranks(conn: Connection, app_id: int, graph: Graph,
-           stored: dict[str, tuple[int, str | None, float]]) -> dict[str, float]:
-    """PageRank of every node key: the stored ranks when the rank input is unchanged."""
-    digest = _rank_input_digest(graph)
-    previous = conn.execute(text(
-        "SELECT meta->>'rank_input' FROM applications WHERE id = :a"), {"a": app_id}).scalar()
-    if previous == digest and all(n.key in stored for n in graph.nodes):
-        return {key: rank for key, (_id, _hash, rank) in stored.items()}
-    conn.execute(text(
-        "UPDATE applications SET meta = jsonb_set(meta, '{rank_input}', to_jsonb(CAST(:d AS text)))"
-        " WHERE id = :a"), {"a": app_id, "d": digest})
-    return pagerank_scaled(graph)
-
-
 def sync_graph(conn: Connection, app_id: int, graph: Graph) -> SyncCounts:
     """Write nodes (with parents and PageRank) then edges, in the caller's transaction."""
     counts = SyncCounts()
-    stored = {key: (node_id, row_hash, rank) for key, node_id, row_hash, rank in conn.execute(
-        text("SELECT stable_key, id, row_hash, rank FROM nodes"
-             " WHERE application_id = :a AND document_id IS NULL"), {"a": app_id})}
+    cur = conn.connection.driver_connection.cursor()
+    # Narrow reads through the driver's cursor: ~100k rows, SQLAlchemy rows cost more.
+    stored = {key: (node_id, row_hash, rank) for key, node_id, row_hash, rank in cur.execute(
+        "SELECT stable_key, id, row_hash, rank FROM nodes"
+        " WHERE application_id = %s AND document_id IS NULL", (app_id,)).fetchall()}
     ids = {key: v[0] for key, v in stored.items()}
     new_keys = [n.key for n in graph.nodes if n.key not in ids]
     if new_keys:
@@ -103,9 +84,50 @@ def sync_graph(conn: Connection, app_id: int, graph: Graph) -> SyncCounts:
             "SELECT nextval('nodes_id_seq') FROM generate_series(1, :n)"),
             {"n": len(new_keys)}).scalars().all()
         ids.update(zip(new_keys, fresh, strict=True))
-    ranks = _ranks(conn, app_id, graph, stored)
-    file_ids = dict(conn.execute(text("SELECT path, id FROM files WHERE application_id = :a"),
-                                 {"a": app_id}).all())
+
+    stored_edges = {(src, dst, kind): (edge_id, row_hash)
+                    for edge_id, src, dst, kind, row_hash in cur.execute(
+                        """
+                        SELECT e.id, e.src_id, e.dst_id, e.kind, e.row_hash
+                          FROM edges e JOIN nodes s ON s.id = e.src_id
+                         WHERE e.application_id = %s AND e.kind = ANY(%s)
+                           AND s.document_id IS NULL
+                        """, (app_id, list(CODE_EDGE_KINDS))).fetchall()}
+    new_edges: list[tuple[Any, ...]] = []
+    changed_edges: list[tuple[Any, ...]] = []
+    seen: set[tuple[int, int, str]] = set()
+    rank_input_changed = bool(new_keys)
+    for e in graph.edges:
+        ident = (ids[e.src_key], ids[e.dst_key], e.kind)
+        seen.add(ident)
+        row = (*ident, e.confidence, e.resolution, sorted(set(e.lines)), _dumps(e.meta))
+        digest = _row_hash(row)
+        old_edge = stored_edges.get(ident)
+        if old_edge is None:
+            new_edges.append((*row, digest))
+        elif old_edge[1] != digest:
+            changed_edges.append((old_edge[0], *row, digest))
+        else:
+            continue
+        rank_input_changed = rank_input_changed or e.kind in RANK_EDGE_KINDS
+        if e.kind in RELATION_KINDS:
+            counts.touched.update(ident[:2])
+    gone_edges = [(edge_id, ident) for ident, (edge_id, _h) in stored_edges.items()
+                  if ident not in seen]
+    for _edge_id, (src, dst, kind) in gone_edges:
+        rank_input_changed = rank_input_changed or kind in RANK_EDGE_KINDS
+        if kind in RELATION_KINDS:
+            counts.touched.update((src, dst))
+    live = {n.key for n in graph.nodes}
+    gone_nodes = [node_id for key, (node_id, _h, _r) in stored.items() if key not in live]
+    # PageRank depends on the node keys and the CALLS/IMPORTS edges only: when neither
+    # changed, every stored rank is still the rank.
+    if rank_input_changed or gone_nodes:
+        ranks = pagerank_scaled(graph)
+    else:
+        ranks = {key: rank for key, (_id, _hash, rank) in stored.items()}
+    file_ids = dict(cur.execute("SELECT path, id FROM files WHERE application_id = %s",
+                                (app_id,)).fetchall())
 
     inserted: list[tuple[Any, ...]] = []
     updated: list[tuple[Any, ...]] = []
@@ -123,41 +145,7 @@ def sync_graph(conn: Connection, app_id: int, graph: Graph) -> SyncCounts:
             inserted.append((ids[n.key], *row, digest))
         elif old[1] != digest:
             updated.append((ids[n.key], *row, digest))
-    live = {n.key for n in graph.nodes}
-    gone_nodes = [node_id for key, (node_id, _h, _r) in stored.items() if key not in live]
 
-    stored_edges = {(src, dst, kind): (edge_id, row_hash)
-                    for edge_id, src, dst, kind, row_hash in conn.execute(text(
-                        """
-                        SELECT e.id, e.src_id, e.dst_id, e.kind, e.row_hash
-                          FROM edges e JOIN nodes s ON s.id = e.src_id
-                         WHERE e.application_id = :a AND e.kind = ANY(:kinds)
-                           AND s.document_id IS NULL
-                        """), {"a": app_id, "kinds": list(CODE_EDGE_KINDS)})}
-    new_edges: list[tuple[Any, ...]] = []
-    changed_edges: list[tuple[Any, ...]] = []
-    seen: set[tuple[int, int, str]] = set()
-    for e in graph.edges:
-        ident = (ids[e.src_key], ids[e.dst_key], e.kind)
-        seen.add(ident)
-        row = (*ident, e.confidence, e.resolution, sorted(set(e.lines)), _dumps(e.meta))
-        digest = _row_hash(row)
-        old_edge = stored_edges.get(ident)
-        if old_edge is None:
-            new_edges.append((*row, digest))
-        elif old_edge[1] != digest:
-            changed_edges.append((old_edge[0], *row, digest))
-        else:
-            continue
-        if e.kind in RELATION_KINDS:
-            counts.touched.update(ident[:2])
-    gone_edges = [(edge_id, ident) for ident, (edge_id, _h) in stored_edges.items()
-                  if ident not in seen]
-    for _edge_id, (src, dst, kind) in gone_edges:
-        if kind in RELATION_KINDS:
-            counts.touched.update((src, dst))
-
-    cur = conn.connection.driver_connection.cursor()
     if gone_edges:
         conn.execute(text("DELETE FROM edges WHERE id = ANY(:ids)"),
                      {"ids": [edge_id for edge_id, _ident in gone_edges]})
