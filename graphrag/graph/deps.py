@@ -60,8 +60,9 @@ def ref_names(data: dict[str, Any]) -> list[str]:
 
 
 def _digest(value: Any) -> str:
-    return hashlib.blake2b(orjson.dumps(value, option=orjson.OPT_SORT_KEYS),
-                           digest_size=8).hexdigest()
+    # Key order is the extractor's, kept by the stored JSON: no sorting needed (a
+    # different order would only re-resolve a few files more, never fewer).
+    return hashlib.blake2b(orjson.dumps(value), digest_size=8).hexdigest()
 
 
 def _last(name: str) -> str:
@@ -77,7 +78,10 @@ def interfaces(scopes: Scopes) -> dict[str, list[str]]:
     def own(node: GraphNode) -> str:
         found = base.get(node.key)
         if found is None:
-            meta = {k: v for k, v in node.meta.items() if k != "content_hash"}
+            meta = node.meta
+            if "content_hash" in meta:  # the symbol's own text: not what others see
+                meta = dict(meta)
+                del meta["content_hash"]
             found = base[node.key] = _digest(
                 (node.key, node.kind, node.name, node.fqn, node.parent_key,
                  node.package_name, node.lang, node.signature, meta))

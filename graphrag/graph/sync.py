@@ -62,11 +62,37 @@ class SyncCounts:
 
 
 def _dumps(value: object) -> str:
+    if not value:
+        return "{}"
     return orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode()
 
 
 def _row_hash(row: tuple[Any, ...]) -> str:
     return hashlib.blake2b(orjson.dumps(row), digest_size=12).hexdigest()
+
+
+def _rank_input_digest(graph: Graph) -> str:
+    h = hashlib.blake2b(digest_size=16)
+    h.update(orjson.dumps(sorted(n.key for n in graph.nodes)))
+    h.update(orjson.dumps(sorted((e.src_key, e.dst_key, e.kind, float(e.confidence))
+                                 for e in graph.edges if e.kind in RANK_EDGE_KINDS)))
+    return h.hexdigest()
+
+
+def _ranks(conn: Connection, app_id: int, graph: Graph,
+           stored: dict[str, tuple[int, str | None, float]]) -> dict[str, float]:
+    """PageRank of every node key. It depends on the node keys and the CALLS/IMPORTS
+    edges with their confidence only (not on lines): when those are what the stored ranks
+    were computed from (a digest in ``applications.meta.rank_input``), they stand."""
+    digest = _rank_input_digest(graph)
+    previous = conn.execute(text(
+        "SELECT meta->>'rank_input' FROM applications WHERE id = :a"), {"a": app_id}).scalar()
+    if previous == digest and all(n.key in stored for n in graph.nodes):
+        return {key: rank for key, (_id, _hash, rank) in stored.items()}
+    conn.execute(text(
+        "UPDATE applications SET meta = jsonb_set(meta, '{rank_input}',"
+        " to_jsonb(CAST(:d AS text))) WHERE id = :a"), {"a": app_id, "d": digest})
+    return pagerank_scaled(graph)
 
 
 def sync_graph(conn: Connection, app_id: int, graph: Graph) -> SyncCounts:
@@ -96,11 +122,11 @@ def sync_graph(conn: Connection, app_id: int, graph: Graph) -> SyncCounts:
     new_edges: list[tuple[Any, ...]] = []
     changed_edges: list[tuple[Any, ...]] = []
     seen: set[tuple[int, int, str]] = set()
-    rank_input_changed = bool(new_keys)
     for e in graph.edges:
         ident = (ids[e.src_key], ids[e.dst_key], e.kind)
         seen.add(ident)
-        row = (*ident, e.confidence, e.resolution, sorted(set(e.lines)), _dumps(e.meta))
+        # lines: sorted and unique already (EdgeSet)
+        row = (*ident, e.confidence, e.resolution, e.lines, _dumps(e.meta))
         digest = _row_hash(row)
         old_edge = stored_edges.get(ident)
         if old_edge is None:
@@ -109,23 +135,16 @@ def sync_graph(conn: Connection, app_id: int, graph: Graph) -> SyncCounts:
             changed_edges.append((old_edge[0], *row, digest))
         else:
             continue
-        rank_input_changed = rank_input_changed or e.kind in RANK_EDGE_KINDS
         if e.kind in RELATION_KINDS:
             counts.touched.update(ident[:2])
     gone_edges = [(edge_id, ident) for ident, (edge_id, _h) in stored_edges.items()
                   if ident not in seen]
     for _edge_id, (src, dst, kind) in gone_edges:
-        rank_input_changed = rank_input_changed or kind in RANK_EDGE_KINDS
         if kind in RELATION_KINDS:
             counts.touched.update((src, dst))
     live = {n.key for n in graph.nodes}
     gone_nodes = [node_id for key, (node_id, _h, _r) in stored.items() if key not in live]
-    # PageRank depends on the node keys and the CALLS/IMPORTS edges only: when neither
-    # changed, every stored rank is still the rank.
-    if rank_input_changed or gone_nodes:
-        ranks = pagerank_scaled(graph)
-    else:
-        ranks = {key: rank for key, (_id, _hash, rank) in stored.items()}
+    ranks = _ranks(conn, app_id, graph, stored)
     file_ids = dict(cur.execute("SELECT path, id FROM files WHERE application_id = %s",
                                 (app_id,)).fetchall())
 
