@@ -122,7 +122,7 @@ def _write_files(conn: Connection, app_id: int, outcomes: Iterable[FileOutcome],
                 defs = {k: v for k, v in o.parse_data.items() if k != "calls"}
                 data = orjson.dumps(defs).decode()
                 calls = orjson.dumps(o.parse_data.get("calls", [])).decode()
-                refs = ref_names(o.parse_data)
+                refs = o.ref_names if o.ref_names is not None else ref_names(o.parse_data)
             copy.write_row((o.path, o.lang, o.content_hash, o.size, o.line_count, o.status,
                             o.error, o.error_count, data, calls, refs, version))
     cols = ", ".join(_FILE_COLS)
