@@ -39,6 +39,19 @@ _NOT_REFERENCES = frozenset({"doc_comment", "content_hash", "path", "line_count"
 EVERYTHING = "*"
 
 
+# A GIN entry holds at most ~2.7 kB: longer names (hostile input) are stored as a head and
+# a digest, on both sides of the match (references and changed definitions).
+_MAX_NAME = 200
+
+
+def bounded_name(name: str) -> str:
+    """``name``, or its head and a digest of all of it when longer than _MAX_NAME."""
+    if len(name) <= _MAX_NAME:
+        return name
+    digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:24]
+    return f"{name[:64]}~{digest}"
+
+
 def ref_names(data: dict[str, Any]) -> list[str]:
     """The identifiers ``data`` (a parse result as stored) refers to, sorted."""
     out: set[str] = set()
@@ -56,7 +69,7 @@ def ref_names(data: dict[str, Any]) -> list[str]:
                     stack.append(item)
         elif isinstance(value, list):
             stack.extend(value)
-    return sorted(out)
+    return sorted({bounded_name(name) for name in out})
 
 
 def _digest(value: Any) -> str:
@@ -126,4 +139,4 @@ def interfaces(scopes: Scopes) -> dict[str, list[str]]:
 def changed_names(old: list[str] | None, new: list[str] | None) -> set[str]:
     """Names whose entries differ between two interfaces of one file."""
     diff = set(old or ()) ^ set(new or ())
-    return {entry.split("\t", 1)[0] for entry in diff}
+    return {bounded_name(entry.split("\t", 1)[0]) for entry in diff}
