@@ -210,6 +210,143 @@ def test_incremental_index_equals_full_index(sample: Path, tmp_path: Path, engin
             conn.execute(text("DELETE FROM applications WHERE name = :n"), {"n": full_app})
 
 
+_CODE = {".py", ".java", ".kt", ".ts", ".go", ".js"}
+# A definition's name: after a declaring keyword, or a Java/Kotlin/TS method header.
+_DEF = re.compile(r"\b(?:def|func|fun|function|class|interface|enum|object|type)\s+"
+                  r"(?:\([^)]*\)\s*)?(\w+)|(?:public|private|protected|static)[\w<>\[\], ]*"
+                  r"\s(\w+)\s*\(")
+
+
+def _shared_definitions(repo: Path) -> list[tuple[Path, str, re.Match]]:
+    """(defining file, name, match) of definitions whose name another file mentions."""
+    texts = {p: p.read_text() for p in sorted(repo.rglob("*")) if p.suffix in _CODE}
+    found = []
+    for path, src in texts.items():
+        for m in _DEF.finditer(src):
+            name = m.group(1) or m.group(2)
+            if len(name) > 2 and any(re.search(rf"\b{name}\b", other)
+                                     for q, other in texts.items() if q != path):
+                found.append((path, name, m))
+    return found
+
+
+def _cross_file_edit(repo: Path, originals: dict[str, str], rng: random.Random) -> str:
+    """One edit of a definition that other files use: remove it (rename only the
+    definition), rename it everywhere, or bring a file back as it was (re-adding
+    what an earlier edit removed or renamed)."""
+    op = rng.choice(["remove-def", "rename-all", "restore"])
+    shared = _shared_definitions(repo)
+    if op == "restore" or not shared:
+        changed = [p for p, t in originals.items() if not (repo / p).exists()
+                   or (repo / p).read_text() != t]
+        if not changed:
+            return "nothing to restore"
+        pick = rng.choice(sorted(changed))
+        (repo / pick).parent.mkdir(parents=True, exist_ok=True)
+        (repo / pick).write_text(originals[pick])
+        return f"restore {pick}"
+    path, name, m = rng.choice(shared)
+    if op == "remove-def":
+        src = path.read_text()
+        start, end = m.span(1) if m.group(1) else m.span(2)
+        path.write_text(src[:start] + name + "Gone" + src[end:])
+        return f"remove-def {name} in {path.relative_to(repo)}"
+    for other in repo.rglob("*"):
+        if other.suffix in _CODE:
+            text_ = other.read_text()
+            renamed = re.sub(rf"\b{name}\b", name + "Moved", text_)
+            if renamed != text_:
+                other.write_text(renamed)
+    return f"rename-all {name}"
+
+
+def _assert_same_graph(engine, inc_app: str, full_app: str, what: str) -> None:
+    inc, full = graph_dump(engine, inc_app), graph_dump(engine, full_app)
+    for part in ("files", "nodes", "edges"):
+        missing = set(full[part]) - set(inc[part])
+        extra = set(inc[part]) - set(full[part])
+        assert not missing and not extra, (
+            f"{what}: {part} differ\nmissing {sorted(missing)[:5]}\nextra {sorted(extra)[:5]}")
+
+
+@pytest.mark.parametrize("sample", SAMPLES, ids=lambda p: p.name)
+def test_incremental_equals_full_after_cross_file_definition_edits(
+        sample: Path, tmp_path: Path, engine, app_name: str) -> None:
+    """Definitions used by other files removed, renamed everywhere and added back: the
+    files that refer to them are resolved again (and only some files are), and the
+    incremental graph equals a clean full index after every step."""
+    repo = tmp_path / "repo"
+    shutil.copytree(sample, repo)
+    originals = {p.relative_to(repo).as_posix(): p.read_text()
+                 for p in repo.rglob("*") if p.is_file()}
+    rng = random.Random(f"graphrag-xfile-{sample.name}")
+    full_app = app_name + "_full"
+    settings = _settings()
+    try:
+        first = index_graph(engine, settings, repo, app_name)
+        assert first.files_resolved == first.files_parsed
+        for step in range(6):
+            done = [_cross_file_edit(repo, originals, rng) for _ in range(rng.randint(1, 2))]
+            inc = index_graph(engine, settings, repo, app_name, allow_mass_delete=True)
+            with engine.begin() as conn:
+                conn.execute(text("DELETE FROM applications WHERE name = :n"), {"n": full_app})
+            index_graph(engine, settings, repo, full_app, full=True)
+            _assert_same_graph(engine, app_name, full_app, f"step {step} after {done}")
+            assert inc.files_resolved < first.files_parsed or len(originals) < 4
+    finally:
+        with engine.begin() as conn:
+            conn.execute(text("DELETE FROM applications WHERE name = :n"), {"n": full_app})
+
+
+def test_edit_resolves_only_the_files_that_depend_on_it(tmp_path: Path, engine,
+                                                        app_name: str) -> None:
+    """A body edit resolves the edited file alone; renaming a definition also resolves
+    the files that call it (and their edges follow); an unrelated file is left alone."""
+    repo = tmp_path / "r"
+    (repo / "pkg").mkdir(parents=True)
+    (repo / "pkg" / "__init__.py").write_text("")
+    (repo / "pkg" / "core.py").write_text(
+        "def compute_total(items):\n    return sum(items)\n\n\n"
+        "def unused_helper():\n    return 0\n")
+    (repo / "pkg" / "a.py").write_text(
+        "from pkg.core import compute_total\n\n\ndef checkout(items):\n"
+        "    return compute_total(items)\n")
+    (repo / "pkg" / "other.py").write_text("def unrelated():\n    return 1\n")
+    settings = _settings()
+    index_graph(engine, settings, repo, app_name)
+
+    (repo / "pkg" / "core.py").write_text(
+        "def compute_total(items):\n    total = sum(items)\n    return total\n\n\n"
+        "def unused_helper():\n    return 0\n")
+    body = index_graph(engine, settings, repo, app_name)
+    assert (body.files_parsed, body.files_resolved) == (1, 1)
+
+    (repo / "pkg" / "core.py").write_text(
+        "def compute_sum(items):\n    return sum(items)\n\n\n"
+        "def unused_helper():\n    return 0\n")
+    renamed = index_graph(engine, settings, repo, app_name)
+    # core.py, and a.py that mentions compute_total; not other.py nor __init__.py
+    assert (renamed.files_parsed, renamed.files_resolved) == (1, 2)
+    with engine.connect() as conn:
+        calls = conn.execute(text(
+            "SELECT count(*) FROM edges e JOIN nodes s ON s.id = e.src_id"
+            " JOIN applications a ON a.id = e.application_id"
+            " WHERE a.name = :n AND e.kind = 'CALLS' AND s.fqn = 'pkg.a.checkout'"),
+            {"n": app_name}).scalar()
+    assert calls == 0
+    (repo / "pkg" / "a.py").write_text(
+        "from pkg.core import compute_sum\n\n\ndef checkout(items):\n"
+        "    return compute_sum(items)\n")
+    index_graph(engine, settings, repo, app_name)
+    full_app = app_name + "_full"
+    try:
+        index_graph(engine, settings, repo, full_app, full=True)
+        _assert_same_graph(engine, app_name, full_app, "after the rename")
+    finally:
+        with engine.begin() as conn:
+            conn.execute(text("DELETE FROM applications WHERE name = :n"), {"n": full_app})
+
+
 def test_graph_export_and_node_cli(db_url: str, app_name: str, tmp_path: Path) -> None:
     sample = SAMPLES[0]
     res = run_cli("index", str(sample), "--app", app_name, "--graph-only", "--json")

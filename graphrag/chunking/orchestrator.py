@@ -23,7 +23,7 @@ from graphrag.chunking.plan import ChunkPlan, EdgeRow, NodeRow
 from graphrag.chunking.request import ChunkBuildRequest
 from graphrag.chunking.run_store import MAX_ERRORS, ChunkRunStore
 from graphrag.chunking.strategies import ChunkStrategy, get_strategy
-from graphrag.chunking.tokens import model_token_counter
+from graphrag.chunking.tokens import TokenCounter, model_token_counter
 from graphrag.chunking.writer import ChunkWriter, SaveResult
 from graphrag.db.apps import get_app
 from graphrag.kinds import DOCUMENT_KINDS
@@ -117,13 +117,14 @@ def _run(engine: Engine, request: ChunkBuildRequest, app_id: int, root_path: str
     writer = ChunkWriter(engine, app_id)
     # Document units are always planned by the page strategy, whatever the run's strategy.
     documents = get_strategy("page") if request.strategy != "page" else strategy
+    counter = _RunCounter()
     with _Flusher(writer, stats) as flusher, engine.connect() as reader:
         for nodes in _pages(reader, app_id, kinds, request.page_size, request.limit_nodes):
             stats.pages += 1
             ids = [n.id for n in nodes]
             edges = _load_edges(reader, ids) if request.with_edges_relations else {}
             page = PageContext(root_path, ids, lambda ids: _load_children(reader, app_id, ids),
-                               counter=model_token_counter)
+                               counter=counter)
             for node in nodes:
                 stats.processed_nodes += 1
                 planner = documents if node.kind in DOCUMENT_KINDS else strategy
@@ -140,6 +141,20 @@ def _run(engine: Engine, request: ChunkBuildRequest, app_id: int, root_path: str
             if progress is not None:
                 progress(stats)
         flusher.submit()
+
+
+class _RunCounter:
+    """The token counter, looked up on first use and then kept for the run: the lookup
+    reads the settings and checks the model's files, which cost more than the counting
+    when done per node (a strategy that counts nothing never looks it up)."""
+
+    def __init__(self) -> None:
+        self._counter: TokenCounter | None = None
+
+    def __call__(self) -> TokenCounter:
+        if self._counter is None:
+            self._counter = model_token_counter()
+        return self._counter
 
 
 def _plan_node(strategy: ChunkStrategy, node: NodeRow, edges: list[EdgeRow],

@@ -37,18 +37,32 @@ def resolve_calls(scopes: Scopes, edges: EdgeSet) -> dict[str, list[str]]:
     """Add CALLS edges; return unresolved call names per caller node key."""
     unresolved: dict[str, list[str]] = defaultdict(list)
     for scope in scopes.table.files.values():
-        for call in sorted(scope.result.calls, key=lambda c: c.line):
-            caller = _caller(scopes, scope, call.caller, call.line)
-            ctx = Ctx(scope, caller if caller.kind != "FILE" else None)
-            targets = resolve_call_targets(scopes, ctx, call)
-            if not targets and not _instantiates_repo_class(scopes, ctx, call):
-                names = unresolved[caller.key]
-                text = ".".join([*(call.receiver or []), call.name])
-                if text not in names and len(names) < MAX_UNRESOLVED:
-                    names.append(text)
-            for node, resolution in targets:
-                edges.add(caller.key, node.key, "CALLS", resolution, call.line)
+        for caller_key, text in resolve_file_calls(scopes, scope, edges):
+            note_unresolved(unresolved, caller_key, text)
     return unresolved
+
+
+def resolve_file_calls(scopes: Scopes, scope: FileScope, edges: EdgeSet
+                       ) -> list[tuple[str, str]]:
+    """Add the CALLS edges of one file; return its unresolved calls as
+    ``(caller key, call text)`` in call order (see :func:`note_unresolved`)."""
+    missed: list[tuple[str, str]] = []
+    for call in sorted(scope.result.calls, key=lambda c: c.line):
+        caller = _caller(scopes, scope, call.caller, call.line)
+        ctx = Ctx(scope, caller if caller.kind != "FILE" else None)
+        targets = resolve_call_targets(scopes, ctx, call)
+        if not targets and not _instantiates_repo_class(scopes, ctx, call):
+            missed.append((caller.key, ".".join([*(call.receiver or []), call.name])))
+        for node, resolution in targets:
+            edges.add(caller.key, node.key, "CALLS", resolution, call.line)
+    return missed
+
+
+def note_unresolved(unresolved: dict[str, list[str]], caller_key: str, text: str) -> None:
+    """Record one unresolved call of a caller: each text once, at most MAX_UNRESOLVED."""
+    names = unresolved[caller_key]
+    if text not in names and len(names) < MAX_UNRESOLVED:
+        names.append(text)
 
 
 def _instantiates_repo_class(scopes: Scopes, ctx: Ctx, call: Call) -> bool:

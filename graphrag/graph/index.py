@@ -1,18 +1,24 @@
 """`graphrag index` (graph part): scan, parse what changed, resolve, sync, rank.
 
-Incremental by construction: every file's parse result is stored in ``files.parse_data``;
-a run re-parses only files whose content hash (or parser version) changed, then resolves
-the graph from *all* stored parse results. So an incremental index is the same graph as
-a clean full index of the same tree, and edges from unchanged files into changed ones
-are re-resolved for free. An unchanged repository is detected from hashes alone.
+Incremental: every file's parse result is stored in ``files.parse_data`` (its calls in
+``files.calls_data``); a run re-parses only files whose content hash (or parser version)
+changed. The symbol table and the type hierarchy are rebuilt from every file's stored
+definitions, but imports and calls (most of the resolution) are resolved again only for
+the files that changed and the files that refer to a name whose definition changed
+(:mod:`graphrag.graph.deps`); every other file's stored result (``files.resolved``) is
+replayed. A file's result depends only on its own parse result and on the definitions
+it can see, so the graph equals that of a clean full index of the same tree (a tested
+invariant). An unchanged repository is detected from hashes alone.
 """
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,6 +28,7 @@ from sqlalchemy import Connection, Engine, text
 
 from graphrag.config import Settings
 from graphrag.db.apps import ensure_app
+from graphrag.graph.deps import EVERYTHING, changed_names, interfaces, ref_names
 from graphrag.graph.index_state import (
     check_mass_delete,
     file_selection,
@@ -36,11 +43,11 @@ from graphrag.graph.parse_worker import (
     parser_version,
     problem_outcome,
 )
-from graphrag.graph.resolve import build_graph
+from graphrag.graph.resolve import FileResolution, Resolver
 from graphrag.graph.scan import ScannedFile, scan_repository
 from graphrag.graph.sync import sync_graph
 from graphrag.parsing.extract import repo_context
-from graphrag.parsing.model import ParseResult
+from graphrag.parsing.model import Call, ParseResult
 from graphrag.parsing.registry import RepoContext
 from graphrag.parsing.source import SourceProblem, read_source
 
@@ -58,6 +65,7 @@ class IndexStats:
     files_failed: int = 0
     files_partial: int = 0
     files_deleted: int = 0
+    files_resolved: int = 0  # files whose imports and calls were resolved again
     lines_parsed: int = 0
     nodes_by_kind: dict[str, int] = field(default_factory=dict)
     edges_by_kind: dict[str, int] = field(default_factory=dict)
@@ -84,31 +92,92 @@ def _digest(f: ScannedFile, max_bytes: int) -> str | None:
         return None
 
 
-def _write_files(conn, app_id: int, outcomes: Iterable[FileOutcome], version: str) -> None:
-    rows = [
-        {"app": app_id, "path": o.path, "lang": o.lang, "hash": o.content_hash,
-         "size": o.size, "lines": o.line_count, "status": o.status, "error": o.error,
-         "ecount": o.error_count,
-         "data": orjson.dumps(o.parse_data).decode() if o.parse_data is not None else None,
-         "ver": version}
-        for o in outcomes
-    ]
-    if not rows:
+_FILE_COLS = ("path", "language", "content_hash", "size_bytes", "line_count",
+              "parse_status", "parse_error", "error_count", "parse_data", "calls_data",
+              "ref_names", "parser_version")
+_FILE_TYPES = ("text", "text", "text", "int8", "int4", "text", "text", "int4", "text",
+               "text", "text[]", "text")
+
+
+def _write_files(conn: Connection, app_id: int, outcomes: Iterable[FileOutcome],
+                 version: str) -> None:
+    """Upsert the rows of ``outcomes``: COPY into a staging table, then one merge.
+    The calls go to their own column (``calls_data``) and the names the file refers to
+    to the reverse dependency index (``ref_names``); the stored resolution and interface
+    are cleared (the run writes them after resolving)."""
+    outcomes = list(outcomes)
+    if not outcomes:
         return
     conn.execute(text(
-        """
-        INSERT INTO files (application_id, path, language, content_hash, size_bytes,
-                           line_count, parse_status, parse_error, error_count, parse_data,
-                           parser_version, indexed_at)
-        VALUES (:app, :path, :lang, :hash, :size, :lines, :status, :error, :ecount,
-                CAST(:data AS json), :ver, now())
+        "CREATE TEMP TABLE tmp_files (path text, language text, content_hash text,"
+        " size_bytes bigint, line_count int, parse_status text, parse_error text,"
+        " error_count int, parse_data text, calls_data text, ref_names text[],"
+        " parser_version text) ON COMMIT DROP"))
+    cur = conn.connection.driver_connection.cursor()
+    with cur.copy(f"COPY tmp_files ({', '.join(_FILE_COLS)}) FROM STDIN") as copy:
+        copy.set_types(list(_FILE_TYPES))
+        for o in outcomes:
+            data = calls = refs = None
+            if o.parse_data is not None:
+                defs = {k: v for k, v in o.parse_data.items() if k != "calls"}
+                data = orjson.dumps(defs).decode()
+                calls = orjson.dumps(o.parse_data.get("calls", [])).decode()
+                refs = o.ref_names if o.ref_names is not None else ref_names(o.parse_data)
+            copy.write_row((o.path, o.lang, o.content_hash, o.size, o.line_count, o.status,
+                            o.error, o.error_count, data, calls, refs, version))
+    cols = ", ".join(_FILE_COLS)
+    conn.execute(text(
+        f"""
+        INSERT INTO files (application_id, {cols}, iface, resolved, indexed_at)
+        SELECT :app, path, language, content_hash, size_bytes, line_count, parse_status,
+               parse_error, error_count, CAST(parse_data AS json), CAST(calls_data AS json),
+               ref_names, parser_version, NULL, NULL, now()
+          FROM tmp_files
         ON CONFLICT (application_id, path) DO UPDATE SET
-            language = EXCLUDED.language, content_hash = EXCLUDED.content_hash,
-            size_bytes = EXCLUDED.size_bytes, line_count = EXCLUDED.line_count,
-            parse_status = EXCLUDED.parse_status, parse_error = EXCLUDED.parse_error,
-            error_count = EXCLUDED.error_count, parse_data = EXCLUDED.parse_data,
-            parser_version = EXCLUDED.parser_version, indexed_at = now()
-        """), rows)
+            {", ".join(f"{c} = EXCLUDED.{c}" for c in _FILE_COLS[1:])},
+            iface = NULL, resolved = NULL, indexed_at = now()
+        """), {"app": app_id})
+
+
+def _write_resolution(conn: Connection, app_id: int, resolved: dict[str, FileResolution],
+                      iface: dict[str, list[str] | None]) -> None:
+    """Store the fresh per-file resolutions and the interfaces that changed."""
+    paths = sorted(set(resolved) | set(iface))
+    if not paths:
+        return
+    conn.execute(text(
+        "CREATE TEMP TABLE tmp_resolution (path text, resolved text, iface text[],"
+        " set_resolved bool, set_iface bool) ON COMMIT DROP"))
+    cur = conn.connection.driver_connection.cursor()
+    with cur.copy("COPY tmp_resolution FROM STDIN") as copy:
+        copy.set_types(["text", "text", "text[]", "bool", "bool"])
+        for path in paths:
+            res = resolved.get(path)
+            copy.write_row((path, orjson.dumps(res.to_dict()).decode() if res else None,
+                            iface.get(path), res is not None, path in iface))
+    conn.execute(text(
+        """
+        UPDATE files f SET
+            resolved = CASE WHEN t.set_resolved THEN CAST(t.resolved AS json)
+                            ELSE f.resolved END,
+            iface = CASE WHEN t.set_iface THEN t.iface ELSE f.iface END
+          FROM tmp_resolution t
+         WHERE f.application_id = :a AND f.path = t.path
+        """), {"a": app_id})
+
+
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Resolution builds several hundred thousand small objects that all live until the
+    run ends; the cyclic collector's passes over them cost as much as the work itself
+    and free nothing, so it is paused meanwhile."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _count_by_kind(conn, app_id: int, table: str) -> dict[str, int]:
@@ -207,12 +276,15 @@ def index_graph(
         if o.status in ("skipped", "failed", "partial") and len(stats.errors) < 50:
             stats.errors.append({"path": o.path, "status": o.status, "error": o.error or ""})
 
-    with engine.begin() as conn:
+    with engine.begin() as conn, _gc_paused():
         app = ensure_app(conn, app_name, str(root))
         # One writer per application at a time; readers keep seeing the old graph.
         conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": app.id})
         write_selection(conn, app.id, selection)
         t0 = time.perf_counter()
+        old_iface: dict[str, list[str]] = dict(conn.execute(text(
+            "SELECT path, iface FROM files WHERE application_id = :a AND iface IS NOT NULL"),
+            {"a": app.id}).all())
         _write_files(conn, app.id, outcomes, version)
         if deleted:
             conn.execute(text("DELETE FROM files WHERE application_id = :a AND path = ANY(:p)"),
@@ -221,15 +293,17 @@ def index_graph(
             progress("resolve", 0, 1)
         fresh = {o.path: o.parse_data for o in outcomes}
         results = [ParseResult.from_dict(d) for d in fresh.values() if d is not None]
-        # parse_data read as text and decoded with orjson: several times faster than the
-        # driver's stdlib json on repositories with thousands of files.
-        results += [ParseResult.from_dict(orjson.loads(data)) for (data,) in conn.execute(text(
-            "SELECT parse_data::text FROM files WHERE application_id = :a"
-            " AND parse_data IS NOT NULL AND NOT (path = ANY(:fresh))"),
-            {"a": app.id, "fresh": list(fresh)})]
+        # Definitions only (calls are read for the files resolved again below), read as
+        # text and decoded with orjson: several times faster than the driver's json.
+        cur = conn.connection.driver_connection.cursor()
+        results += [ParseResult.from_dict(orjson.loads(data)) for (data,) in cur.execute(
+            "SELECT parse_data::text FROM files WHERE application_id = %s"
+            " AND parse_data IS NOT NULL AND NOT (path = ANY(%s))",
+            (app.id, list(fresh))).fetchall()]
         stats.timings["store_files"] = round(time.perf_counter() - t0, 3)
         t0 = time.perf_counter()
-        graph = build_graph(results)
+        graph, stats.files_resolved = _resolve(conn, app.id, results, set(fresh) | set(deleted),
+                                               old_iface, full)
         stats.timings["resolve"] = round(time.perf_counter() - t0, 3)
         t0 = time.perf_counter()
         counts = sync_graph(conn, app.id, graph)
@@ -245,3 +319,51 @@ def index_graph(
     stats.changes = counts.to_dict()
     stats.seconds = round(time.perf_counter() - started, 3)
     return stats
+
+
+def _resolve(conn: Connection, app_id: int, results: list[ParseResult], changed: set[str],
+             old_iface: dict[str, list[str]], full: bool):
+    """The graph of ``results``, resolving again only the imports and calls of the files
+    that need it; returns it with the number of files resolved again.
+
+    A file is resolved again when it changed (``changed``: parsed or deleted in this
+    run), when what it exposes to other files changed (its interface, e.g. a key
+    renumbered or a base class resolved elsewhere because of another file), when it
+    refers to a name whose definition changed anywhere, or when it has no stored result."""
+    resolver = Resolver(results)
+    iface = interfaces(resolver.scopes)
+    names: set[str] = set()
+    redo = set(changed)
+    for path in set(old_iface) | set(iface):
+        diff = changed_names(old_iface.get(path), iface.get(path))
+        if diff:
+            names |= diff
+            redo.add(path)
+    wide = full or EVERYTHING in names
+    stored: dict[str, FileResolution] = {}
+    for path, again, data in conn.execute(text(
+            """
+            SELECT path, again,
+                   CASE WHEN again THEN COALESCE(calls_data::text, (parse_data->'calls')::text)
+                        ELSE resolved::text END
+              FROM (SELECT path, calls_data, parse_data, resolved,
+                           (:wide OR resolved IS NULL OR path = ANY(:redo)
+                            OR ref_names && CAST(:names AS text[])) AS again
+                      FROM files WHERE application_id = :a AND parse_data IS NOT NULL) f
+            """), {"a": app_id, "wide": wide, "redo": sorted(redo), "names": sorted(names)}):
+        scope = resolver.table.files.get(path)
+        if scope is None:
+            continue
+        if not again:
+            stored[path] = FileResolution.from_dict(orjson.loads(data))
+            continue
+        redo.add(path)
+        if path not in changed and data is not None:
+            scope.result.calls = [Call(**c) for c in orjson.loads(data)]
+    redo &= set(resolver.table.files)
+    fresh = resolver.resolve_files(redo)
+    graph = resolver.finish(stored | fresh)
+    _write_resolution(conn, app_id, fresh,
+                      {p: iface.get(p) for p in changed | set(iface)
+                       if p in changed or iface.get(p) != old_iface.get(p)})
+    return graph, len(fresh)

@@ -13,12 +13,17 @@ Name lookup and type evaluation live in :mod:`graphrag.graph.scopes`.
 
 from __future__ import annotations
 
-from graphrag.graph.calls import promote_endpoints, resolve_calls
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from graphrag.graph.calls import note_unresolved, promote_endpoints, resolve_file_calls
 from graphrag.graph.edges import EdgeSet
 from graphrag.graph.heritage import resolve_heritage, resolve_overrides
 from graphrag.graph.model import Graph, GraphNode
 from graphrag.graph.scopes import Scopes
-from graphrag.graph.symbols import SymbolTable
+from graphrag.graph.symbols import FileScope, SymbolTable
 from graphrag.graph.types import Ent
 from graphrag.parsing.model import ParseResult
 
@@ -30,20 +35,106 @@ def build_graph(results: list[ParseResult], unique_name_fallback: bool = False) 
     function/method of that name in the repository (confidence 0.5). It is off by
     default: on the sample repositories its only edge was a false one (Go
     ``r.URL.Query().Get(...)`` linked to a repository method ``Get``)."""
-    table = SymbolTable(results)
-    scopes = Scopes(table)
-    scopes.unique_name_fallback = unique_name_fallback
-    edges = EdgeSet()
-    nodes = table.all_nodes()
-    _contains(nodes, edges)
-    _imports(scopes, edges)
-    resolve_heritage(scopes, edges)
-    resolve_overrides(scopes, edges)
-    unresolved = resolve_calls(scopes, edges)
-    promote_endpoints(scopes, edges)
-    for key, names in unresolved.items():
-        table.by_key[key].meta["unresolved_calls"] = sorted(set(names))
-    return Graph(nodes=nodes, edges=edges.sorted_edges())
+    resolver = Resolver(results, unique_name_fallback)
+    return resolver.finish(resolver.resolve_files(resolver.table.files))
+
+
+@dataclass
+class FileResolution:
+    """What one file's imports and calls contributed: every edge occurrence (``[src,
+    dst, kind, resolution, line, confidence]``, in order), the imports that name nothing
+    in the repository, and its unresolved calls (``[caller key, text]``, in order).
+    Stored per file (``files.resolved``) and replayed while nothing it refers to changed."""
+
+    edges: list[list[Any]] = field(default_factory=list)
+    external: list[str] = field(default_factory=list)
+    unresolved: list[list[str]] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"edges": self.edges, "external": self.external,
+                "unresolved": self.unresolved}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> FileResolution:
+        return cls(data["edges"], data["external"], data["unresolved"])
+
+
+class _Recorder(EdgeSet):
+    """An EdgeSet that also lists each occurrence, for :class:`FileResolution`."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.log: list[list[Any]] = []
+
+    def add(self, src: str, dst: str, kind: str, resolution: str | None = None,
+            line: int | None = None, confidence: float | None = None) -> None:
+        self.log.append([src, dst, kind, resolution, line, confidence])
+
+
+class Resolver:
+    """Cross-file resolution in steps, so that an incremental run resolves the imports
+    and calls of a few files and replays the stored results of the others.
+
+    The constructor does what depends on every file (symbol table, CONTAINS, EXTENDS /
+    IMPLEMENTS / OVERRIDES); :meth:`resolve_files` resolves imports and calls of some
+    files; :meth:`finish` merges per-file results (fresh or stored) into the graph. A
+    file's results depend only on the symbol table and the hierarchy, never on which
+    other files were resolved in the same run: imports are resolved before the hierarchy
+    is known (as they always were), calls after."""
+
+    def __init__(self, results: list[ParseResult], unique_name_fallback: bool = False
+                 ) -> None:
+        self.table = SymbolTable(results)
+        self.scopes = Scopes(self.table)
+        self.scopes.unique_name_fallback = unique_name_fallback
+        self.edges = EdgeSet()
+        self.nodes = self.table.all_nodes()
+        _contains(self.nodes, self.edges)
+        resolve_heritage(self.scopes, self.edges)
+        resolve_overrides(self.scopes, self.edges)
+
+    def resolve_files(self, paths: Iterable[str]) -> dict[str, FileResolution]:
+        """Imports and calls of the files ``paths`` (paths without a parse result are
+        ignored)."""
+        scopes = self.scopes
+        todo = [self.table.files[p] for p in sorted(paths) if p in self.table.files]
+        out = {scope.result.path: FileResolution() for scope in todo}
+        # Imports see no hierarchy: swap it out, then back.
+        supers, scopes.supers = scopes.supers, {}
+        scopes.reset_hierarchy_cache()
+        try:
+            for scope in todo:
+                rec = _Recorder()
+                out[scope.result.path].external = _file_imports(scopes, scope, rec)
+                out[scope.result.path].edges = rec.log
+        finally:
+            scopes.supers = supers
+            scopes.reset_hierarchy_cache()
+        for scope in todo:
+            rec = _Recorder()
+            missed = resolve_file_calls(scopes, scope, rec)
+            res = out[scope.result.path]
+            res.edges.extend(rec.log)
+            res.unresolved = [list(m) for m in missed]
+        return out
+
+    def finish(self, resolved: dict[str, FileResolution]) -> Graph:
+        """The graph from every file's :class:`FileResolution` (one per file with a parse
+        result), merged in path order as a single pass over all files would."""
+        unresolved: dict[str, list[str]] = defaultdict(list)
+        edges = self.edges
+        for path, scope in sorted(self.table.files.items()):
+            res = resolved[path]
+            for src, dst, kind, resolution, line, confidence in res.edges:
+                edges.add(src, dst, kind, resolution, line, confidence)
+            if res.external:
+                scope.node.meta["external_imports"] = list(res.external)
+            for caller_key, text in res.unresolved:
+                note_unresolved(unresolved, caller_key, text)
+        promote_endpoints(self.scopes, edges)
+        for key, names in unresolved.items():
+            self.table.by_key[key].meta["unresolved_calls"] = sorted(set(names))
+        return Graph(nodes=self.nodes, edges=edges.sorted_edges())
 
 
 def _contains(nodes: list[GraphNode], edges: EdgeSet) -> None:
@@ -52,25 +143,23 @@ def _contains(nodes: list[GraphNode], edges: EdgeSet) -> None:
             edges.add(node.parent_key, node.key, "CONTAINS")
 
 
-def _imports(scopes: Scopes, edges: EdgeSet) -> None:
-    """file -> imported file/package/symbol; external targets go to the file's meta."""
-    table = scopes.table
-    for scope in table.files.values():
-        external: list[str] = []
-        for imp in sorted(scope.result.imports, key=lambda i: (i.line, i.target)):
-            target = _import_node(scopes, scope.ns, scopes.resolve_target(scope.ns, imp.target))
-            if target is None:
-                # An in-repo name that is no symbol (a variable): link its module's file.
-                module = scopes.module_of_target(scope.ns, imp.target)
-                if module is not None:
-                    target = _import_node(scopes, scope.ns, Ent("module", name=module))
-            if target is None:
-                if imp.target not in external:
-                    external.append(imp.target)
-            elif target.key != scope.node.key:
-                edges.add(scope.node.key, target.key, "IMPORTS", "import", imp.line)
-        if external:
-            scope.node.meta["external_imports"] = sorted(external)
+def _file_imports(scopes: Scopes, scope: FileScope, edges: EdgeSet) -> list[str]:
+    """IMPORTS of one file (file -> imported file/package/symbol); returns the targets
+    outside the repository (kept in the file's meta)."""
+    external: list[str] = []
+    for imp in sorted(scope.result.imports, key=lambda i: (i.line, i.target)):
+        target = _import_node(scopes, scope.ns, scopes.resolve_target(scope.ns, imp.target))
+        if target is None:
+            # An in-repo name that is no symbol (a variable): link its module's file.
+            module = scopes.module_of_target(scope.ns, imp.target)
+            if module is not None:
+                target = _import_node(scopes, scope.ns, Ent("module", name=module))
+        if target is None:
+            if imp.target not in external:
+                external.append(imp.target)
+        elif target.key != scope.node.key:
+            edges.add(scope.node.key, target.key, "IMPORTS", "import", imp.line)
+    return sorted(external)
 
 
 def _import_node(scopes: Scopes, ns: str, ent: Ent) -> GraphNode | None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from pathlib import PurePosixPath
 
 from graphrag.graph.model import (
     REPO_KEY,
@@ -104,7 +103,7 @@ class SymbolTable:
             # Any edit of the file re-plans its FILE chunk (module-level code, imports).
             meta["content_hash"] = result.content_hash
         node = GraphNode(
-            key=file_key(result.path), kind="FILE", name=PurePosixPath(result.path).name,
+            key=file_key(result.path), kind="FILE", name=result.path.rsplit("/", 1)[-1],
             fqn=result.path, parent_key=parent, file_path=result.path, lang=result.lang,
             package_name=result.package, line_start=1,
             line_end=max(last_line, result.line_count), meta=meta,

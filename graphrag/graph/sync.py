@@ -1,22 +1,29 @@
-"""Write a resolved :class:`Graph` into PostgreSQL as a set-based diff.
+"""Write a resolved :class:`Graph` into PostgreSQL as a diff computed in memory.
 
-Nodes are upserted by ``(application_id, stable_key)`` so ids survive re-indexing.
-Ids of new nodes are drawn from the sequence up front, so parent links, edge ends and
-PageRank are all known in Python and every table is written by one COPY plus one
-set-based statement, with no follow-up UPDATE passes. Rows whose values did not change
-are not touched. Nodes and edges that are no longer produced are deleted.
+Nodes keep their ids by ``(application_id, stable_key)``; ids of new nodes are drawn from
+the sequence up front, so parent links, edge ends and PageRank are all known in Python.
+Each code node and edge row stores ``row_hash``, a digest of the values this module
+writes: the stored keys and digests are read (one narrow query per table), and only what
+differs is written -- new rows by COPY straight into the table, changed rows by one
+COPY into a staging table and one set-based UPDATE, vanished rows by one DELETE of their
+ids. Unchanged rows are not touched, so a re-index after a small edit writes a few rows
+instead of merging the whole graph. PageRank is recomputed only when its input (the set
+of nodes, the CALLS/IMPORTS edges and their confidence) changed; otherwise the stored
+ranks stand.
 Document nodes (``document_id IS NOT NULL``) and their edges belong to the documents step
 and are never touched here.
 """
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
+from typing import Any
 
 import orjson
 from sqlalchemy import Connection, text
 
-from graphrag.graph.analysis import pagerank_scaled
+from graphrag.graph.analysis import RANK_EDGE_KINDS, pagerank_scaled
 from graphrag.graph.model import Graph
 
 CODE_EDGE_KINDS = ("CONTAINS", "CALLS", "IMPORTS", "EXTENDS", "IMPLEMENTS", "OVERRIDES")
@@ -24,14 +31,18 @@ CODE_EDGE_KINDS = ("CONTAINS", "CALLS", "IMPORTS", "EXTENDS", "IMPLEMENTS", "OVE
 # summaries and uses/used-by lists, subclasses/implementors).
 RELATION_KINDS = ("CALLS", "EXTENDS", "IMPLEMENTS")
 
+# Columns written per node, after ``id`` (the digest covers all of them).
 _NODE_COLS = (
-    "id", "parent_id", "stable_key", "kind", "name", "fqn", "package_name", "file_path",
-    "lang", "line_start", "line_end", "char_start", "char_end", "signature", "doc_comment",
-    "content_hash", "rank", "meta",
+    "file_id", "parent_id", "stable_key", "kind", "name", "fqn", "package_name",
+    "file_path", "lang", "line_start", "line_end", "char_start", "char_end", "signature",
+    "doc_comment", "content_hash", "rank", "meta",
 )
-_CMP = ("file_id", "parent_id", "kind", "name", "fqn", "package_name", "file_path", "lang",
-        "line_start", "line_end", "char_start", "char_end", "signature", "doc_comment",
-        "content_hash", "rank", "meta")
+# COPY types of id, the columns above and row_hash (JSON goes as its text form).
+_NODE_TYPES = ("int8", "int8", "int8", "text", "text", "text", "text", "text", "text",
+               "text", "int4", "int4", "int8", "int8", "text", "text", "text", "float8",
+               "text", "text")
+_EDGE_COLS = ("src_id", "dst_id", "kind", "confidence", "resolution", "lines", "meta")
+_EDGE_TYPES = ("int8", "int8", "text", "float4", "text", "int4[]", "text", "text")
 
 
 @dataclass
@@ -51,112 +62,163 @@ class SyncCounts:
 
 
 def _dumps(value: object) -> str:
+    if not value:
+        return "{}"
     return orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode()
 
 
-def _assign_ids(conn: Connection, app_id: int, graph: Graph) -> dict[str, int]:
-    ids = dict(conn.execute(text(
-        "SELECT stable_key, id FROM nodes WHERE application_id = :a AND document_id IS NULL"),
-        {"a": app_id}).all())
-    new = [n.key for n in graph.nodes if n.key not in ids]
-    if new:
-        fresh = conn.execute(text(
-            "SELECT nextval('nodes_id_seq') FROM generate_series(1, :n)"), {"n": len(new)}
-        ).scalars().all()
-        ids.update(zip(new, fresh, strict=True))
-    return ids
+def _row_hash(row: tuple[Any, ...]) -> str:
+    return hashlib.blake2b(orjson.dumps(row), digest_size=12).hexdigest()
+
+
+def _rank_input_digest(graph: Graph) -> str:
+    h = hashlib.blake2b(digest_size=16)
+    h.update(orjson.dumps(sorted(n.key for n in graph.nodes)))
+    h.update(orjson.dumps(sorted((e.src_key, e.dst_key, e.kind, float(e.confidence))
+                                 for e in graph.edges if e.kind in RANK_EDGE_KINDS)))
+    return h.hexdigest()
+
+
+def _ranks(conn: Connection, app_id: int, graph: Graph,
+           stored: dict[str, tuple[int, str | None, float]]) -> dict[str, float]:
+    """PageRank of every node key. It depends on the node keys and the CALLS/IMPORTS
+    edges with their confidence only (not on lines): when those are what the stored ranks
+    were computed from (a digest in ``applications.meta.rank_input``), they stand."""
+    digest = _rank_input_digest(graph)
+    previous = conn.execute(text(
+        "SELECT meta->>'rank_input' FROM applications WHERE id = :a"), {"a": app_id}).scalar()
+    if previous == digest and all(n.key in stored for n in graph.nodes):
+        return {key: rank for key, (_id, _hash, rank) in stored.items()}
+    conn.execute(text(
+        "UPDATE applications SET meta = jsonb_set(meta, '{rank_input}',"
+        " to_jsonb(CAST(:d AS text))) WHERE id = :a"), {"a": app_id, "d": digest})
+    return pagerank_scaled(graph)
 
 
 def sync_graph(conn: Connection, app_id: int, graph: Graph) -> SyncCounts:
     """Write nodes (with parents and PageRank) then edges, in the caller's transaction."""
     counts = SyncCounts()
-    ids = _assign_ids(conn, app_id, graph)
-    ranks = pagerank_scaled(graph)
-    p = {"app": app_id, "kinds": list(CODE_EDGE_KINDS)}
-
-    conn.execute(text(
-        """
-        CREATE TEMP TABLE tmp_nodes (
-            id bigint, parent_id bigint, stable_key text, kind text, name text, fqn text,
-            package_name text, file_path text, lang text, line_start int, line_end int,
-            char_start bigint, char_end bigint, signature text, doc_comment text,
-            content_hash text, rank float8, meta jsonb
-        ) ON COMMIT DROP
-        """))
     cur = conn.connection.driver_connection.cursor()
-    with cur.copy(f"COPY tmp_nodes ({', '.join(_NODE_COLS)}) FROM STDIN") as copy:
-        for n in graph.nodes:
-            meta = dict(n.meta)
-            content_hash = meta.pop("content_hash", None)
-            copy.write_row((
-                ids[n.key], ids.get(n.parent_key) if n.parent_key else None, n.key, n.kind,
-                n.name, n.fqn, n.package_name, n.file_path, n.lang, n.line_start, n.line_end,
-                n.char_start, n.char_end, n.signature, n.doc_comment, content_hash,
-                ranks.get(n.key, 1.0), _dumps(meta),
-            ))
-    conn.execute(text("ALTER TABLE tmp_nodes ADD PRIMARY KEY (id)"))
-    counts.nodes_deleted = conn.execute(text(
-        """
-        DELETE FROM nodes n
-         WHERE n.application_id = :app AND n.document_id IS NULL
-           AND NOT EXISTS (SELECT 1 FROM tmp_nodes t WHERE t.id = n.id)
-        """), p).rowcount
-    distinct = " OR ".join(f"n.{c} IS DISTINCT FROM EXCLUDED.{c}" for c in _CMP)
-    rows = conn.execute(text(
-        f"""
-        INSERT INTO nodes AS n (id, application_id, file_id, parent_id, stable_key, kind,
-            name, fqn, package_name, file_path, lang, line_start, line_end, char_start,
-            char_end, signature, doc_comment, content_hash, rank, meta)
-        SELECT t.id, :app, f.id, t.parent_id, t.stable_key, t.kind, t.name, t.fqn,
-               t.package_name, t.file_path, t.lang, t.line_start, t.line_end, t.char_start,
-               t.char_end, t.signature, t.doc_comment, t.content_hash, t.rank, t.meta
-          FROM tmp_nodes t
-          LEFT JOIN files f ON f.application_id = :app AND f.path = t.file_path
-        ON CONFLICT (application_id, stable_key) DO UPDATE SET
-            {", ".join(f"{c} = EXCLUDED.{c}" for c in _CMP)}, updated_at = now()
-        WHERE {distinct}
-        RETURNING (xmax = 0) AS inserted
-        """), p).all()
-    counts.nodes_inserted = sum(1 for r in rows if r.inserted)
-    counts.nodes_updated = len(rows) - counts.nodes_inserted
+    # Narrow reads through the driver's cursor: ~100k rows, SQLAlchemy rows cost more.
+    stored = {key: (node_id, row_hash, rank) for key, node_id, row_hash, rank in cur.execute(
+        "SELECT stable_key, id, row_hash, rank FROM nodes"
+        " WHERE application_id = %s AND document_id IS NULL", (app_id,)).fetchall()}
+    ids = {key: v[0] for key, v in stored.items()}
+    new_keys = [n.key for n in graph.nodes if n.key not in ids]
+    if new_keys:
+        fresh = conn.execute(text(
+            "SELECT nextval('nodes_id_seq') FROM generate_series(1, :n)"),
+            {"n": len(new_keys)}).scalars().all()
+        ids.update(zip(new_keys, fresh, strict=True))
 
-    conn.execute(text(
-        """
-        CREATE TEMP TABLE tmp_edges (
-            src_id bigint, dst_id bigint, kind text, confidence real, resolution text,
-            lines int[], meta jsonb, PRIMARY KEY (src_id, dst_id, kind)
-        ) ON COMMIT DROP
-        """))
-    with cur.copy("COPY tmp_edges FROM STDIN") as copy:
-        for e in graph.edges:
-            copy.write_row((ids[e.src_key], ids[e.dst_key], e.kind, e.confidence,
-                            e.resolution, sorted(set(e.lines)), _dumps(e.meta)))
-    deleted = conn.execute(text(
-        """
-        DELETE FROM edges e
-         WHERE e.application_id = :app AND e.kind = ANY(:kinds)
-           AND EXISTS (SELECT 1 FROM nodes s WHERE s.id = e.src_id AND s.document_id IS NULL)
-           AND NOT EXISTS (SELECT 1 FROM tmp_edges t
-                            WHERE t.src_id = e.src_id AND t.dst_id = e.dst_id
-                              AND t.kind = e.kind)
-        RETURNING e.src_id, e.dst_id, e.kind
-        """), p).all()
-    counts.edges_deleted = len(deleted)
-    rows = conn.execute(text(
-        """
-        INSERT INTO edges AS e (application_id, src_id, dst_id, kind, confidence, resolution,
-                                lines, meta)
-        SELECT :app, src_id, dst_id, kind, confidence, resolution, lines, meta FROM tmp_edges
-        ON CONFLICT (src_id, dst_id, kind) DO UPDATE SET
-            confidence = EXCLUDED.confidence, resolution = EXCLUDED.resolution,
-            lines = EXCLUDED.lines, meta = EXCLUDED.meta
-        WHERE (e.confidence, e.resolution, e.lines, e.meta) IS DISTINCT FROM
-              (EXCLUDED.confidence, EXCLUDED.resolution, EXCLUDED.lines, EXCLUDED.meta)
-        RETURNING (xmax = 0) AS inserted, e.src_id, e.dst_id, e.kind
-        """), p).all()
-    counts.edges_inserted = sum(1 for r in rows if r.inserted)
-    for r in [*deleted, *rows]:
-        if r.kind in RELATION_KINDS:
-            counts.touched.update((r.src_id, r.dst_id))
-    counts.edges_updated = len(rows) - counts.edges_inserted
+    stored_edges = {(src, dst, kind): (edge_id, row_hash)
+                    for edge_id, src, dst, kind, row_hash in cur.execute(
+                        """
+                        SELECT e.id, e.src_id, e.dst_id, e.kind, e.row_hash
+                          FROM edges e JOIN nodes s ON s.id = e.src_id
+                         WHERE e.application_id = %s AND e.kind = ANY(%s)
+                           AND s.document_id IS NULL
+                        """, (app_id, list(CODE_EDGE_KINDS))).fetchall()}
+    new_edges: list[tuple[Any, ...]] = []
+    changed_edges: list[tuple[Any, ...]] = []
+    seen: set[tuple[int, int, str]] = set()
+    for e in graph.edges:
+        ident = (ids[e.src_key], ids[e.dst_key], e.kind)
+        seen.add(ident)
+        # lines: sorted and unique already (EdgeSet)
+        row = (*ident, e.confidence, e.resolution, e.lines, _dumps(e.meta))
+        digest = _row_hash(row)
+        old_edge = stored_edges.get(ident)
+        if old_edge is None:
+            new_edges.append((*row, digest))
+        elif old_edge[1] != digest:
+            changed_edges.append((old_edge[0], *row, digest))
+        else:
+            continue
+        if e.kind in RELATION_KINDS:
+            counts.touched.update(ident[:2])
+    gone_edges = [(edge_id, ident) for ident, (edge_id, _h) in stored_edges.items()
+                  if ident not in seen]
+    for _edge_id, (src, dst, kind) in gone_edges:
+        if kind in RELATION_KINDS:
+            counts.touched.update((src, dst))
+    live = {n.key for n in graph.nodes}
+    gone_nodes = [node_id for key, (node_id, _h, _r) in stored.items() if key not in live]
+    ranks = _ranks(conn, app_id, graph, stored)
+    file_ids = dict(cur.execute("SELECT path, id FROM files WHERE application_id = %s",
+                                (app_id,)).fetchall())
+
+    inserted: list[tuple[Any, ...]] = []
+    updated: list[tuple[Any, ...]] = []
+    for n in graph.nodes:
+        meta = dict(n.meta)
+        content_hash = meta.pop("content_hash", None)
+        row = (file_ids.get(n.file_path) if n.file_path is not None else None,
+               ids[n.parent_key] if n.parent_key else None, n.key, n.kind, n.name, n.fqn,
+               n.package_name, n.file_path, n.lang, n.line_start, n.line_end, n.char_start,
+               n.char_end, n.signature, n.doc_comment, content_hash,
+               ranks.get(n.key, 1.0), _dumps(meta))
+        digest = _row_hash(row)
+        old = stored.get(n.key)
+        if old is None:
+            inserted.append((ids[n.key], *row, digest))
+        elif old[1] != digest:
+            updated.append((ids[n.key], *row, digest))
+
+    if gone_edges:
+        conn.execute(text("DELETE FROM edges WHERE id = ANY(:ids)"),
+                     {"ids": [edge_id for edge_id, _ident in gone_edges]})
+    if gone_nodes:
+        conn.execute(text("DELETE FROM nodes WHERE id = ANY(:ids)"), {"ids": gone_nodes})
+    if inserted:
+        with cur.copy(f"COPY nodes (id, {', '.join(_NODE_COLS)}, row_hash, application_id)"
+                      " FROM STDIN") as copy:
+            copy.set_types(["int8", *_NODE_TYPES[1:], "int8"])
+            for row in inserted:
+                copy.write_row((*row, app_id))
+    if updated:
+        _stage(cur, "tmp_nodes", ("id", *_NODE_COLS, "row_hash"), _NODE_TYPES, updated)
+        conn.execute(text(
+            f"""
+            UPDATE nodes n SET {", ".join(f"{c} = t.{c}" for c in _NODE_COLS[:-1])},
+                   meta = CAST(t.meta AS jsonb), row_hash = t.row_hash, updated_at = now()
+              FROM tmp_nodes t WHERE n.id = t.id
+            """))
+    if new_edges:
+        with cur.copy(f"COPY edges ({', '.join(_EDGE_COLS)}, row_hash, application_id)"
+                      " FROM STDIN") as copy:
+            copy.set_types([*_EDGE_TYPES, "int8"])
+            for row in new_edges:
+                copy.write_row((*row, app_id))
+    if changed_edges:
+        _stage(cur, "tmp_edges", ("id", *_EDGE_COLS, "row_hash"), ("int8", *_EDGE_TYPES),
+               changed_edges)
+        conn.execute(text(
+            """
+            UPDATE edges e SET confidence = t.confidence, resolution = t.resolution,
+                   lines = t.lines, meta = CAST(t.meta AS jsonb), row_hash = t.row_hash
+              FROM tmp_edges t WHERE e.id = t.id
+            """))
+    counts.nodes_inserted, counts.nodes_updated = len(inserted), len(updated)
+    counts.nodes_deleted = len(gone_nodes)
+    counts.edges_inserted, counts.edges_updated = len(new_edges), len(changed_edges)
+    counts.edges_deleted = len(gone_edges)
     return counts
+
+
+_SQL_TYPES = {"int8": "bigint", "int4": "int", "text": "text", "float8": "float8",
+              "float4": "real", "int4[]": "int[]"}
+
+
+def _stage(cur: Any, table: str, cols: tuple[str, ...], types: tuple[str, ...],
+           rows: list[tuple[Any, ...]]) -> None:
+    """COPY ``rows`` into a new temporary table ``table`` (a constant name) with fresh
+    statistics (without them the planner may loop over it)."""
+    cur.execute(f"CREATE TEMP TABLE {table} ("
+                + ", ".join(f"{c} {_SQL_TYPES[t]}" for c, t in zip(cols, types, strict=True))
+                + ", PRIMARY KEY (id)) ON COMMIT DROP")
+    with cur.copy(f"COPY {table} ({', '.join(cols)}) FROM STDIN") as copy:
+        copy.set_types(list(types))
+        for row in rows:
+            copy.write_row(row)
+    cur.execute(f"ANALYZE {table}")

@@ -1,0 +1,142 @@
+"""What incremental resolution needs to know about each file.
+
+* :func:`ref_names`: every identifier a file's parse result refers to (call names and
+  receivers, import targets, base classes, declared types ...). Stored per file
+  (``files.ref_names``, GIN-indexed), it is the reverse dependency index: when a
+  definition called ``foo`` changes, the files that mention ``foo`` are re-resolved.
+  Names, not resolved targets, so it is conservative: a file that mentions ``foo`` in
+  any way is re-resolved, and no lookup path (inheritance, return types, re-exports) is
+  missed because it was not recorded.
+* :func:`interfaces`: per file, one ``name<TAB>digest`` entry per thing another file's
+  lookup can see: each node (its key, kind, fqn, parent, signature, meta; for a type also
+  its members, its ancestors and their members, its fields' types), each imported alias,
+  each module-level variable. The difference between two runs' entries names the
+  definitions that changed. Because the entries are computed from the resolved symbol
+  table, changes caused by *other* files (a key renumbered by a new duplicate elsewhere, a
+  Go method whose receiver type vanished, a base class that now resolves elsewhere) show
+  up in the entries of the file they affect, which is then re-resolved too.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections import defaultdict
+from typing import Any
+
+import orjson
+
+from graphrag.graph.model import GraphNode
+from graphrag.graph.scopes import Scopes
+from graphrag.kinds import TYPE_KINDS
+
+_IDENT = re.compile(r"[A-Za-z_$][\w$]*")
+# Parse-result fields that name nothing another file defines.
+_NOT_REFERENCES = frozenset({"doc_comment", "content_hash", "path", "line_count",
+                             "error_count", "lang", "line", "line_start", "line_end",
+                             "char_start", "char_end"})
+# An entry whose name no file can mention: its change re-resolves every file.
+EVERYTHING = "*"
+
+
+# A GIN entry holds at most ~2.7 kB: longer names (hostile input) are stored as a head and
+# a digest, on both sides of the match (references and changed definitions).
+_MAX_NAME = 200
+
+
+def bounded_name(name: str) -> str:
+    """``name``, or its head and a digest of all of it when longer than _MAX_NAME."""
+    if len(name) <= _MAX_NAME:
+        return name
+    digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:24]
+    return f"{name[:64]}~{digest}"
+
+
+def ref_names(data: dict[str, Any]) -> list[str]:
+    """The identifiers ``data`` (a parse result as stored) refers to, sorted."""
+    out: set[str] = set()
+    stack: list[Any] = [data]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, str):
+            out.update(_IDENT.findall(value))
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                if key not in _NOT_REFERENCES:
+                    # var_types keys are names too (scopes and variables)
+                    if isinstance(key, str):
+                        out.update(_IDENT.findall(key))
+                    stack.append(item)
+        elif isinstance(value, list):
+            stack.extend(value)
+    return sorted({bounded_name(name) for name in out})
+
+
+def _digest(value: Any) -> str:
+    # Key order is the extractor's, kept by the stored JSON: no sorting needed (a
+    # different order would only re-resolve a few files more, never fewer).
+    return hashlib.blake2b(orjson.dumps(value), digest_size=8).hexdigest()
+
+
+def _last(name: str) -> str:
+    parts = _IDENT.findall(name)
+    return parts[-1] if parts else name
+
+
+def interfaces(scopes: Scopes) -> dict[str, list[str]]:
+    """``path -> sorted entries`` for every file of the table (after heritage)."""
+    table = scopes.table
+    base: dict[str, str] = {}
+
+    def own(node: GraphNode) -> str:
+        found = base.get(node.key)
+        if found is None:
+            meta = node.meta
+            if "content_hash" in meta:  # the symbol's own text: not what others see
+                meta = dict(meta)
+                del meta["content_hash"]
+            found = base[node.key] = _digest(
+                (node.key, node.kind, node.name, node.fqn, node.parent_key,
+                 node.package_name, node.lang, node.signature, meta))
+        return found
+
+    entries: dict[str, list[str]] = defaultdict(list)
+    for node in table.symbol_nodes:
+        scope = table.file_of[node.key]
+        record: Any = own(node)
+        if node.kind in TYPE_KINDS:
+            var_types = scope.result.var_types
+            record = (
+                record,
+                [own(m) for m in table.member_nodes(node)],
+                [(a.key, [own(m) for m in table.member_nodes(a)])
+                 for a in scopes.ancestors(node)],
+                var_types.get(node.fqn), var_types.get(node.fqn + "#init"),
+            )
+            entries[scope.result.path].append(f"{node.name}\t{_digest(record)}")
+        else:
+            entries[scope.result.path].append(f"{node.name}\t{record}")
+    for path, scope in table.files.items():
+        result = scope.result
+        out = entries[path]
+        node = scope.node
+        out.append(f"{_last(result.module or path)}\t"
+                   + _digest((node.key, node.parent_key, result.module, result.package,
+                              result.lang)))
+        bound: dict[str, list[str]] = defaultdict(list)
+        for imp in sorted(result.imports, key=lambda i: i.line):
+            bound[imp.alias].append(imp.target)
+        for alias, targets in bound.items():
+            # What a `*` import re-exports cannot be named: its change touches everyone.
+            name = EVERYTHING if alias == "*" else alias
+            out.append(f"{name}\t{_digest(targets)}")
+        for key in {result.module, result.path, ""}:
+            for var, type_text in (result.var_types.get(key) or {}).items():
+                out.append(f"{var}\t{_digest((key, type_text))}")
+    return {path: sorted(set(items)) for path, items in entries.items()}
+
+
+def changed_names(old: list[str] | None, new: list[str] | None) -> set[str]:
+    """Names whose entries differ between two interfaces of one file."""
+    diff = set(old or ()) ^ set(new or ())
+    return {bounded_name(entry.split("\t", 1)[0]) for entry in diff}
