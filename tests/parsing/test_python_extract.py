@@ -307,3 +307,27 @@ def test_union_annotations_keep_every_class() -> None:
     result = snippet("def f(a: A | B, b: Union[C, D, None], c: Optional[E], d: 'F | None'):\n"
                      "    pass\n")
     assert result.var_types["pkg.mod.f"] == {"a": "A | B", "b": "C | D", "c": "E", "d": "F"}
+
+
+def test_router_mounts_are_registrations() -> None:
+    """``include_router(prefix=)`` and ``register_blueprint(url_prefix=)`` name the mounted
+    router and the mounting one; routes say which router they are registered on."""
+    result = snippet(
+        "from fastapi import APIRouter\n"
+        "from app.api import users\n"
+        "from app.web.admin import admin_bp\n"
+        "api = APIRouter(prefix='/api')\n"
+        "api.include_router(users.router, prefix='/v1')\n"
+        "site.register_blueprint(admin_bp, url_prefix='/back')\n"
+        "site.register_blueprint(admin_bp)\n"
+        "@api.get('/ping')\n"
+        "def ping():\n"
+        "    return 1\n")
+    mounts = [(r.handler_receiver, r.handler_name, r.route, r.router, r.base, r.replaces_base)
+              for r in result.registrations if r.http_method == "USE"]
+    assert mounts == [(["users"], "router", "/api/v1", "api", "/api", False),
+                      (None, "admin_bp", "/back", "site", "", True),
+                      (None, "admin_bp", "", "site", "", False)]
+    (route,) = [r for r in result.registrations if r.http_method == "GET"]
+    assert (route.route, route.router, route.base, route.inline_fqn) == \
+        ("/api/ping", "api", "/api", "pkg.mod.ping")

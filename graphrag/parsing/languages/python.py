@@ -28,7 +28,15 @@ from graphrag.parsing.languages._common import (
     normalize,
 )
 from graphrag.parsing.languages._common import node_text as _text
-from graphrag.parsing.model import Call, CharOffsets, Heritage, Import, ParseResult, Symbol
+from graphrag.parsing.model import (
+    Call,
+    CharOffsets,
+    Heritage,
+    Import,
+    ParseResult,
+    Registration,
+    Symbol,
+)
 from graphrag.parsing.registry import RepoContext
 from graphrag.parsing.typetext import split_top_level
 
@@ -333,10 +341,14 @@ class _Extractor:
         if any(c.type == "async" for c in node.children):
             meta["async"] = True
         endpoint = self._endpoint(node)
+        fqn = f"{outer.symbol.fqn if outer else self.module}.{name}"
         if endpoint:
             kind = "ENDPOINT"
-            meta.update(endpoint)
-        fqn = f"{outer.symbol.fqn if outer else self.module}.{name}"
+            meta.update(http_method=endpoint.http_method, route=endpoint.route)
+            # also a registration, so that a router mounted in another module
+            # (``include_router(prefix=)``/``register_blueprint(url_prefix=)``) prefixes it
+            endpoint.inline_fqn = fqn
+            self.result.registrations.append(endpoint)
         symbol = Symbol(
             kind=kind, name=name, fqn=fqn, parent=outer.symbol.fqn if outer else None,
             signature=_header(node), doc_comment=docstring(node), meta=meta,
@@ -373,8 +385,8 @@ class _Extractor:
                     scope.symbol = next(s for s in groups[scope.symbol.fqn]
                                         if id(s) not in dropped)
 
-    def _endpoint(self, node: Node) -> dict[str, str] | None:
-        """``{"http_method", "route"}`` when a decorator registers the function as a route."""
+    def _endpoint(self, node: Node) -> Registration | None:
+        """The route when a decorator registers the function as one."""
         decorated = _decorated(node)
         for dec in decorated.named_children if decorated is not node else []:
             call = dec.named_children[0] if dec.type == "decorator" and dec.named_children \
@@ -384,7 +396,7 @@ class _Extractor:
                 return route
         return None
 
-    def _decorator_route(self, call: Node) -> dict[str, str] | None:
+    def _decorator_route(self, call: Node) -> Registration | None:
         """Route of ``@app.get("/x")`` / ``@bp.route("/x", methods=[...])``, else None."""
         func = call.child_by_field_name("function") if call.type == "call" else None
         if func is None or func.type != "attribute":
@@ -406,7 +418,30 @@ class _Extractor:
             methods = [string_value(m) for m in listed.named_children] if listed else []
             method = ",".join(m.upper() for m in methods if m) or "GET"
         prefix = self.router_prefixes.get(receiver, "")
-        return {"http_method": method, "route": join_route(prefix, route)}
+        return Registration(http_method=method, route=join_route(prefix, route),
+                            line=call.start_point[0] + 1, caller=None, router=receiver,
+                            base=prefix)
+
+    def _mount(self, call: Node, method: str, receiver: list[str], caller: str | None,
+               line: int) -> None:
+        """``app.include_router(users.router, prefix="/v1")`` /
+        ``app.register_blueprint(admin_bp, url_prefix="/admin")``: a router mount."""
+        args = call.child_by_field_name("arguments")
+        pos, kws = positional_args(args), keyword_args(args)
+        mounted = pos[0] if pos else kws.get("router") or kws.get("blueprint")
+        path = dotted(mounted)
+        if not path or "?" in receiver:
+            return
+        keyword = "prefix" if method == "include_router" else "url_prefix"
+        prefix = string_value(kws.get(keyword))
+        parent = ".".join(receiver)
+        own = self.router_prefixes.get(parent, "")  # the mounting router's own prefix
+        *head, name = path.split(".")
+        self.result.registrations.append(Registration(
+            http_method="USE", route=join_route(own, prefix or "") if own else prefix or "",
+            line=line, caller=caller, handler_name=name, handler_receiver=head or None,
+            router=parent, base=own,
+            replaces_base=method == "register_blueprint" and prefix is not None))
 
     def _collect_router_prefixes(self, assignments: list[Node]) -> None:
         """Module-level ``router = APIRouter(prefix="/p")`` / ``Blueprint(url_prefix=)``."""
@@ -562,6 +597,8 @@ class _Extractor:
             name = _text(func.child_by_field_name("attribute"))
             receiver = receiver_chain(func.child_by_field_name("object"), calls=True)
         self.result.calls.append(Call(caller=caller, name=name, receiver=receiver, line=line))
+        if name in ("include_router", "register_blueprint") and receiver:
+            self._mount(node, name, receiver, caller, line)
         if name == "Depends":
             self._dependency_ref(node, caller, line)
 

@@ -1,0 +1,18 @@
+const express = require('express');
+const { reviewsRouter, moderationRouter } = require('./routes/reviews');
+
+/**
+ * A second application for reviews: two routers of one module, one of them mounted
+ * through a local admin router (`/admin` + `/reviews`).
+ * @returns {import('express').Express} the configured application
+ */
+function createAdminApp() {
+  const app = express();
+  const admin = express.Router();
+  admin.use('/reviews', moderationRouter);
+  app.use('/admin', admin);
+  app.use('/reviews', reviewsRouter);
+  return app;
+}
+
+module.exports = { createAdminApp };
