@@ -224,7 +224,7 @@ def scan_repository(
 
     def candidates() -> Iterator[tuple[str, Path, str | None]]:
         for rel, full in walk_repository(root, exclude=exclude):
-            if full.name == "go.mod":
+            if full.name in ("go.mod", "tsconfig.json", "jsconfig.json"):
                 yield rel, full, None
                 continue
             if include_spec and not include_spec.match_file(rel):

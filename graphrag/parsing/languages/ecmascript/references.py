@@ -43,7 +43,7 @@ def collect_imports(ctx: FileContext, references: Captures) -> None:
 
 
 def _target(ctx: FileContext, spec: str, name: str | None = None) -> str:
-    module = resolve_specifier(spec, ctx.path)
+    module = resolve_specifier(spec, ctx.path, ctx.ts_configs)
     return f"{module}:{name}" if name else module
 
 
