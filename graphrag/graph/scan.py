@@ -44,7 +44,7 @@ LANGUAGE_ALIASES = {
 class ScannedFile:
     rel_path: str          # posix, relative to the root
     abs_path: Path
-    lang: str | None       # None for non-code files that are still tracked (go.mod)
+    lang: str | None       # None for non-code files that are still tracked (go.mod, tsconfig.json)
     size: int = 0          # from stat, before anything is read
     problem: str | None = None  # why the file cannot be read at all (it is recorded)
 

@@ -348,3 +348,23 @@ def test_callback_parameters_are_typed_in_the_enclosing_function() -> None:
     # a nested function's own parameters are its own, never the enclosing function's
     assert "y" not in result.var_types["src/a:run"]
     assert symbol(result, "src/a:run.f").kind == "FUNCTION"
+
+
+def test_object_literal_with_functions_is_an_object_with_methods() -> None:
+    """``const api = { list() {}, show: () => ... }``: an OBJECT whose function members
+    are METHODs; nested literals and data-only objects are no symbols."""
+    result = parse(
+        "export const api = {\n"
+        "  /** list them */\n"
+        "  list(page: number) { return helper(page); },\n"
+        "  show: (id: string) => api.list(1),\n"
+        "  inner: { deep() { return 1; } },\n"
+        "  port: 3,\n"
+        "};\n"
+        "const data = { a: 1 };\n"
+        "function helper(p: number) { return p; }\n")
+    assert [(s.kind, s.fqn, s.parent) for s in result.symbols] == [
+        ("OBJECT", "src/a:api", None), ("METHOD", "src/a:api.list", "src/a:api"),
+        ("METHOD", "src/a:api.show", "src/a:api"), ("FUNCTION", "src/a:helper", None)]
+    assert [(c.caller, c.name, c.receiver) for c in result.calls] == [
+        ("src/a:api.list", "helper", None), ("src/a:api.show", "list", ["api"])]

@@ -1,5 +1,6 @@
 const express = require('express');
 const { reviewsRouter, moderationRouter } = require('./routes/reviews');
+const { format } = require('./lib/format');
 
 /**
  * A second application for reviews: two routers of one module, one of them mounted
@@ -12,6 +13,7 @@ function createAdminApp() {
   admin.use('/reviews', moderationRouter);
   app.use('/admin', admin);
   app.use('/reviews', reviewsRouter);
+  app.locals.banner = format.banner('reviews');
   return app;
 }
 

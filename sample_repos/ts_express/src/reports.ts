@@ -5,3 +5,17 @@ import { clamp } from 'utils/pagination';
 export function reportPage(lines: string[], page: number, size: number) {
   return paginate(lines, page, clamp(size, 1, 100));
 }
+
+/** Report formatters grouped in one object literal. */
+export const reportFormat = {
+  /** A title in capitals. */
+  header(title: string): string {
+    return title.toUpperCase();
+  },
+  line: (text: string): string => reportFormat.header(text) + '.',
+};
+
+/** The title line of a report. */
+export function reportTitle(name: string): string {
+  return reportFormat.line(name);
+}

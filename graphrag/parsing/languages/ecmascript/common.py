@@ -234,6 +234,8 @@ class FileContext:
         self.owners: ScopeIndex[int, str] = ScopeIndex(node_id)
         self.by_fqn: dict[str, Symbol] = {}
         self.class_fqns: set[str] = set()
+        # node id of an object literal that is an OBJECT symbol -> its fqn
+        self.object_literals: dict[int, str] = {}
         self.imported: set[str] = set()
         self.deferred: list[Callable[[], None]] = []
 

@@ -40,6 +40,8 @@ def collect(ctx: FileContext, definitions: list[tuple[str, Node]]) -> None:
         "definition.method": _method,
         "definition.field": _field,
         "definition.overload_signature": _overload_signature,
+        "definition.object_literal": _object_literal,
+        "definition.object_function": _object_function,
     }
     for name, node in definitions:
         handler = handlers.get(name)
@@ -413,10 +415,60 @@ def _function_default(ctx: FileContext, node: Node) -> None:
                   {"exported": True, "export_default": True})
 
 
+def _object_literal(ctx: FileContext, node: Node) -> None:
+    """``const api = { list() {...}, show: (id) => ... }`` at the top level: an OBJECT
+    named ``api`` whose function members are METHODs (``api.list()`` resolves to them,
+    in this module and where ``api`` is imported). Objects without functions are data."""
+    decl = node.parent
+    value = node.child_by_field_name("value")
+    if decl is None or not _is_top_level(decl) or not any(
+            c.type == "method_definition" or (c.type == "pair" and _pair_function(c))
+            for c in value.named_children):
+        return
+    outer = outer_node(node)
+    name = node_text(node.child_by_field_name("name"))
+    ctx.object_literals[value.id] = ctx.child_fqn(None, name)
+    ctx.add_symbol("OBJECT", name, ctx.child_fqn(None, name), None, outer,
+                   signature=" ".join(node_text(decl).split("{", 1)[0].split()) + " {...}",
+                   doc=doc_comment(outer), meta={**_export_meta(outer), "object_literal": True},
+                   owner_node=value)
+
+
+def _pair_function(pair: Node) -> Node | None:
+    value = pair.child_by_field_name("value")
+    key = pair.child_by_field_name("key")
+    return value if key is not None and key.type == "property_identifier" and \
+        value is not None and value.type in ("arrow_function", "function_expression") \
+        else None
+
+
+def _literal_owner(ctx: FileContext, node: Node) -> str | None:
+    """fqn of the OBJECT whose literal directly holds ``node`` (a member)."""
+    return ctx.object_literals.get(node.parent.id) if node.parent is not None else None
+
+
+def _object_function(ctx: FileContext, node: Node) -> None:
+    """``show: (id) => ...`` in an OBJECT literal: a METHOD of it."""
+    fn = _pair_function(node)
+    parent = _literal_owner(ctx, node) if fn is not None else None
+    if parent is None or node.parent is None or node.parent.type != "object":
+        return
+    name = node_text(node.child_by_field_name("key"))
+    fqn = ctx.child_fqn(parent, name)
+    doc = doc_comment(node)
+    meta = function_meta(fn, doc)
+    meta["static"] = False
+    ctx.add_symbol("METHOD", name, fqn, parent, node,
+                   signature=signature(node, fn.child_by_field_name("body")), doc=doc,
+                   meta=meta, owner_node=fn)
+    record_param_types(ctx, fqn, meta["params"])
+
+
 def _method(ctx: FileContext, node: Node) -> None:
-    if node.parent is None or node.parent.type not in _MEMBER_BODIES:
-        return  # object literal methods are not symbols
-    parent = ctx.owner_of(node)
+    in_literal = node.parent is not None and node.parent.type == "object"
+    if node.parent is None or (node.parent.type not in _MEMBER_BODIES and not in_literal):
+        return
+    parent = _literal_owner(ctx, node) if in_literal else ctx.owner_of(node)
     if parent is None:
         return
     name = node_text(node.child_by_field_name("name"))
