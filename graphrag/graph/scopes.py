@@ -141,6 +141,10 @@ class Scopes:
         return self._file_level(ctx, name, mode)
 
     def _in_type_scope(self, scope: GraphNode, name: str, mode: str, ns: str) -> Ent | None:
+        if scope.meta.get("namespace"):  # TS namespace: its declarations are in scope
+            members = self.table.members(scope, name)
+            if members:
+                return Ent("node", members[0], resolution="local")
         if mode == "call" and ns == "jvm":  # implicit `this` (and companion) in Java/Kotlin
             hit = self.find_method(scope, name, companion=True)
             if hit is not None:

@@ -368,3 +368,19 @@ def test_object_literal_with_functions_is_an_object_with_methods() -> None:
         ("METHOD", "src/a:api.show", "src/a:api"), ("FUNCTION", "src/a:helper", None)]
     assert [(c.caller, c.name, c.receiver) for c in result.calls] == [
         ("src/a:api.list", "helper", None), ("src/a:api.show", "list", ["api"])]
+
+
+def test_namespace_is_an_object_holding_its_declarations() -> None:
+    result = parse(
+        "export namespace Money {\n"
+        "  export function cents(x: number) { return round(x); }\n"
+        "  function round(x: number) { return x; }\n"
+        "  export namespace Inner { export class Fmt { show() { return 1; } } }\n"
+        "}\n")
+    assert [(s.kind, s.fqn, s.parent) for s in result.symbols] == [
+        ("OBJECT", "src/a:Money", None), ("FUNCTION", "src/a:Money.cents", "src/a:Money"),
+        ("FUNCTION", "src/a:Money.round", "src/a:Money"),
+        ("OBJECT", "src/a:Money.Inner", "src/a:Money"),
+        ("CLASS", "src/a:Money.Inner.Fmt", "src/a:Money.Inner"),
+        ("METHOD", "src/a:Money.Inner.Fmt.show", "src/a:Money.Inner.Fmt")]
+    assert result.symbols[0].meta["namespace"] is True

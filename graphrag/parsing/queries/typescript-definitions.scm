@@ -78,3 +78,7 @@
 (pair
   key: (property_identifier)
   value: [(arrow_function) (function_expression)]) @definition.object_function
+
+; `namespace Money { export function cents() {} }`: an OBJECT holding its declarations
+(internal_module
+  name: (identifier)) @definition.namespace

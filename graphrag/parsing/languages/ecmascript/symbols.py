@@ -41,6 +41,7 @@ def collect(ctx: FileContext, definitions: list[tuple[str, Node]]) -> None:
         "definition.field": _field,
         "definition.overload_signature": _overload_signature,
         "definition.object_literal": _object_literal,
+        "definition.namespace": _namespace,
         "definition.object_function": _object_function,
     }
     for name, node in definitions:
@@ -432,6 +433,25 @@ def _object_literal(ctx: FileContext, node: Node) -> None:
                    signature=" ".join(node_text(decl).split("{", 1)[0].split()) + " {...}",
                    doc=doc_comment(outer), meta={**_export_meta(outer), "object_literal": True},
                    owner_node=value)
+
+
+def _namespace(ctx: FileContext, node: Node) -> None:
+    """TS ``namespace Money { ... }``: an OBJECT whose declarations are its members
+    (``Money.cents()`` resolves like a static call); nested namespaces nest."""
+    body = node.child_by_field_name("body")
+    if body is None:
+        return
+    outer = outer_node(node)
+    if outer.type == "expression_statement":  # the grammar wraps a namespace statement
+        outer = outer_node(outer)
+    parent = ctx.owner_of(outer)
+    if parent is not None and (ctx.by_fqn.get(parent) is None
+                               or not ctx.by_fqn[parent].meta.get("namespace")):
+        return  # only at the top level or inside another namespace
+    name = node_text(node.child_by_field_name("name"))
+    ctx.add_symbol("OBJECT", name, ctx.child_fqn(parent, name), parent, outer,
+                   signature=f"namespace {name}", doc=doc_comment(outer),
+                   meta={**_export_meta(outer), "namespace": True}, owner_node=body)
 
 
 def _pair_function(pair: Node) -> Node | None:
