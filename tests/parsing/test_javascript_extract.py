@@ -165,3 +165,20 @@ def test_route_chains_and_router_of_each_route() -> None:
         ("DELETE", "/api/things/:id", "show", "app"),
         ("USE", "/api/items", "items", "app"),
     }
+
+
+def test_prototype_assignments_make_a_constructor_function_a_class() -> None:
+    result = parse(
+        "function Cart(owner) { this.owner = owner; }\n"
+        "Cart.prototype.add = function (item) { return this.count(); };\n"
+        "Other.prototype.x = function () {};\n"
+        "function plain() {}\n")
+    kinds = {s.fqn: (s.kind, s.parent) for s in result.symbols}
+    assert kinds == {
+        "src/a:Cart": ("CLASS", None),
+        "src/a:Cart.constructor": ("CONSTRUCTOR", "src/a:Cart"),
+        "src/a:Cart.owner": ("FIELD", "src/a:Cart"),
+        "src/a:Cart.add": ("METHOD", "src/a:Cart"),
+        "src/a:plain": ("FUNCTION", None)}
+    assert [(c.caller, c.name, c.receiver) for c in result.calls] == [
+        ("src/a:Cart.add", "count", ["this"])]

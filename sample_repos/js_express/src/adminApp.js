@@ -1,6 +1,7 @@
 const express = require('express');
 const { reviewsRouter, moderationRouter } = require('./routes/reviews');
 const { format } = require('./lib/format');
+const { Counter } = require('./lib/counter');
 
 /**
  * A second application for reviews: two routers of one module, one of them mounted
@@ -14,6 +15,8 @@ function createAdminApp() {
   app.use('/admin', admin);
   app.use('/reviews', reviewsRouter);
   app.locals.banner = format.banner('reviews');
+  const starts = new Counter('admin');
+  starts.hit('start');
   return app;
 }
 

@@ -398,16 +398,69 @@ def _function_variable(ctx: FileContext, node: Node) -> None:
 
 
 def _function_export(ctx: FileContext, node: Node) -> None:
-    """CommonJS ``exports.f = function () {}`` / ``module.exports.f = (...) => ...``."""
+    """CommonJS ``exports.f = function () {}`` / ``module.exports.f = (...) => ...``;
+    ``Cart.prototype.add = function () {}`` (see :func:`_prototype_method`)."""
     if not _is_top_level(node):
         return
     assignment = node.named_children[0]
     left = assignment.child_by_field_name("left")
+    target = left.child_by_field_name("object")
+    if target is not None and target.type == "member_expression" and \
+            node_text(target.child_by_field_name("property")) == "prototype":
+        ctx.deferred.append(lambda: _prototype_method(ctx, node, target, left, assignment))
+        return
     if node_text(left.child_by_field_name("object")) not in ("exports", "module.exports"):
         return
     name = node_text(left.child_by_field_name("property"))
     _add_function(ctx, name, assignment.child_by_field_name("right"), node, node, node,
                   {"exported": True})
+
+
+def _prototype_method(ctx: FileContext, node: Node, target: Node, left: Node,
+                      assignment: Node) -> None:
+    """``Cart.prototype.add = function () {}`` where ``Cart`` is a top-level function of
+    this file: ``Cart`` is a constructor function, so it becomes a CLASS
+    (``meta.constructor_function``) and ``add`` its METHOD (``this.x()`` and calls on
+    ``new Cart()`` values resolve like those of a class)."""
+    owner = ctx.by_fqn.get(ctx.child_fqn(None, node_text(target.child_by_field_name("object"))))
+    if owner is None or owner.parent is not None or owner.kind not in ("FUNCTION", "CLASS"):
+        return
+    if owner.kind == "FUNCTION":
+        decl = _top_level_function(ctx, owner.name)
+        if decl is None:
+            return
+        owner.kind = "CLASS"
+        owner.meta["constructor_function"] = True
+        ctx.class_fqns.add(owner.fqn)
+        # its body is the constructor: `new Cart()` links to it, `this.x = ...` are fields
+        body = decl.child_by_field_name("body")
+        ctor = ctx.child_fqn(owner.fqn, "constructor")
+        meta = function_meta(decl, owner.doc_comment)
+        ctx.add_symbol("CONSTRUCTOR", "constructor", ctor, owner.fqn, decl,
+                       signature=owner.signature, doc=None, meta=meta, owner_node=body)
+        record_param_types(ctx, ctor, meta["params"])
+        if body is not None:
+            _constructor_assignments(ctx, body, owner.fqn, ctor)
+    fn = assignment.child_by_field_name("right")
+    name = node_text(left.child_by_field_name("property"))
+    fqn = ctx.child_fqn(owner.fqn, name)
+    doc = doc_comment(node)
+    meta = function_meta(fn, doc)
+    meta["static"] = False
+    ctx.add_symbol("METHOD", name, fqn, owner.fqn, node,
+                   signature=signature(node, fn.child_by_field_name("body")), doc=doc,
+                   meta=meta, owner_node=fn)
+    record_param_types(ctx, fqn, meta["params"])
+
+
+def _top_level_function(ctx: FileContext, name: str) -> Node | None:
+    for child in ctx.root.named_children:
+        decl = child.child_by_field_name("declaration") \
+            if child.type == "export_statement" else child
+        if decl is not None and decl.type == "function_declaration" and \
+                node_text(decl.child_by_field_name("name")) == name:
+            return decl
+    return None
 
 
 def _function_default(ctx: FileContext, node: Node) -> None:
