@@ -186,6 +186,9 @@ class _KotlinFile:
             meta["params"] = self._params(node, meta)
             ret = self._return_type(node) if kind != "CONSTRUCTOR" else None
             meta["return_type"] = collapse(text_of(ret)) if ret is not None else None
+            receiver = _extension_receiver(node) if capture == "function" else None
+            if receiver:
+                meta["receiver_type"] = receiver
             kind = self._endpoint_kind(node, kind, annotations, meta)
             if (_owner_key(node), name) in self.overloaded:
                 fqn = overload_fqn(fqn, meta["params"])
@@ -558,3 +561,15 @@ def _annotation_values(node: Node) -> list[str]:
     if node.type == "string_literal":
         return ["".join(text_of(c) for c in node.named_children if c.type == "string_content")]
     return [collapse(text_of(node))]
+
+
+def _extension_receiver(node: Node) -> str | None:
+    """``Book`` of ``fun Book.label()`` / ``fun <T> List<T>?.second()`` (an extension
+    function's receiver type, generics and ``?`` stripped); None for other functions."""
+    for child, nxt in zip(node.children, node.children[1:], strict=False):
+        if nxt.type == "." and child.type in ("user_type", "nullable_type", "type"):
+            return simple_type(text_of(child)) or None
+        if child.type == "function_value_parameters":
+            return None
+    return None
+
