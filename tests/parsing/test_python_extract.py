@@ -331,3 +331,21 @@ def test_router_mounts_are_registrations() -> None:
     (route,) = [r for r in result.registrations if r.http_method == "GET"]
     assert (route.route, route.router, route.base, route.inline_fqn) == \
         ("/api/ping", "api", "/api", "pkg.mod.ping")
+
+
+def test_decorators_applied_as_calls_and_added_routes() -> None:
+    """``router.get("/")(f)`` registers ``f`` like ``@router.get("/")``; so do
+    ``add_api_route`` and Flask's ``add_url_rule``; any decorator call references ``f``."""
+    result = snippet(
+        "router = APIRouter(prefix='/items')\n"
+        "cached = lru_cache(maxsize=1)(load)\n"
+        "router.get('/')(list_items)\n"
+        "router.add_api_route('/new', create_item, methods=['POST'])\n"
+        "app.add_url_rule('/old', 'old', view_func=views.old)\n")
+    assert [(r.http_method, r.route, r.handler_name, r.handler_receiver, r.router)
+            for r in result.registrations] == [
+        ("GET", "/items/", "list_items", None, "router"),
+        ("POST", "/items/new", "create_item", None, "router"),
+        ("GET", "/old", "old", ["views"], "app")]
+    refs = {(c.name, tuple(c.receiver or ())) for c in result.calls if c.kind == "ref"}
+    assert refs == {("load", ()), ("list_items", ()), ("create_item", ()), ("old", ("views",))}

@@ -589,6 +589,9 @@ class _Extractor:
         func = node.child_by_field_name("function")
         line = node.start_point[0] + 1
         caller = self._caller(node)
+        if func.type == "call":
+            self._decorator_call(node, func, caller, line)
+            return
         if func.type == "identifier":
             name, receiver = _text(func), None
             if name == "super":  # only the receiver of ``super().x()``, never a target
@@ -599,8 +602,58 @@ class _Extractor:
         self.result.calls.append(Call(caller=caller, name=name, receiver=receiver, line=line))
         if name in ("include_router", "register_blueprint") and receiver:
             self._mount(node, name, receiver, caller, line)
+        if name in ("add_api_route", "add_url_rule") and receiver:
+            self._added_route(node, name, receiver, caller, line)
         if name == "Depends":
             self._dependency_ref(node, caller, line)
+
+    def _handler_ref(self, target: Node | None, caller: str | None, line: int
+                     ) -> tuple[str, list[str] | None] | None:
+        """A function passed by name (``f``, ``views.f``): recorded as a reference."""
+        if target is None or target.type not in ("identifier", "attribute"):
+            return None
+        path = dotted(target)
+        if not path:
+            return None
+        *head, name = path.split(".")
+        self.result.calls.append(Call(caller=caller, name=name, receiver=head or None,
+                                      line=line, kind="ref"))
+        return name, head or None
+
+    def _decorator_call(self, node: Node, func: Node, caller: str | None, line: int) -> None:
+        """A decorator applied as a call, ``app.get("/x")(list_items)`` or
+        ``cache(maxsize=1)(load)``: the function is referenced; a route decorator also
+        registers it."""
+        pos = positional_args(node.child_by_field_name("arguments"))
+        ref = self._handler_ref(pos[0], caller, line) if len(pos) == 1 else None
+        reg = self._decorator_route(func) if ref is not None else None
+        if reg is not None:
+            reg.handler_name, reg.handler_receiver = ref
+            reg.line, reg.caller = line, caller
+            self.result.registrations.append(reg)
+
+    def _added_route(self, node: Node, method: str, receiver: list[str], caller: str | None,
+                     line: int) -> None:
+        """FastAPI ``router.add_api_route("/x", handler, methods=["POST"])`` and Flask
+        ``app.add_url_rule("/x", "name", view_func=handler, methods=[...])``."""
+        args = node.child_by_field_name("arguments")
+        pos, kws = positional_args(args), keyword_args(args)
+        route = string_value(pos[0]) if pos else string_value(kws.get("path") or
+                                                              kws.get("rule"))
+        slot = 1 if method == "add_api_route" else 2
+        target = pos[slot] if len(pos) > slot else kws.get(
+            "endpoint" if method == "add_api_route" else "view_func")
+        ref = self._handler_ref(target, caller, line) if route is not None else None
+        if ref is None or "?" in receiver:
+            return
+        listed = kws.get("methods")
+        methods = [string_value(m) for m in listed.named_children] if listed else []
+        verb = ",".join(m.upper() for m in methods if m) or "GET"
+        router = ".".join(receiver)
+        prefix = self.router_prefixes.get(router, "")
+        self.result.registrations.append(Registration(
+            http_method=verb, route=join_route(prefix, route), line=line, caller=caller,
+            handler_name=ref[0], handler_receiver=ref[1], router=router, base=prefix))
 
     def _dependency_ref(self, node: Node, caller: str | None, line: int) -> None:
         """FastAPI ``Depends(get_service)``: the framework calls ``get_service`` for the
