@@ -384,3 +384,10 @@ def test_namespace_is_an_object_holding_its_declarations() -> None:
         ("CLASS", "src/a:Money.Inner.Fmt", "src/a:Money.Inner"),
         ("METHOD", "src/a:Money.Inner.Fmt.show", "src/a:Money.Inner.Fmt")]
     assert result.symbols[0].meta["namespace"] is True
+
+
+def test_object_literal_of_a_declared_type_is_no_object() -> None:
+    """``const p: Provider = {...}``: callers see ``Provider`` (as the compiler resolves
+    ``p.now()``), so the literal gives no OBJECT of its own."""
+    result = parse("export const p: Provider = { now() { return 1; } };\n")
+    assert [s.kind for s in result.symbols] == []

@@ -472,9 +472,14 @@ def _function_default(ctx: FileContext, node: Node) -> None:
 def _object_literal(ctx: FileContext, node: Node) -> None:
     """``const api = { list() {...}, show: (id) => ... }`` at the top level: an OBJECT
     named ``api`` whose function members are METHODs (``api.list()`` resolves to them,
-    in this module and where ``api`` is imported). Objects without functions are data."""
+    in this module and where ``api`` is imported). Objects without functions are data;
+    a variable with a declared type is seen through that type."""
     decl = node.parent
     value = node.child_by_field_name("value")
+    if node.child_by_field_name("type") is not None:
+        # `const p: Provider = {...}`: callers see the declared type (as the compiler
+        # resolves `p.f()`), so the literal is no OBJECT of its own
+        return
     if decl is None or not _is_top_level(decl) or not any(
             c.type == "method_definition" or (c.type == "pair" and _pair_function(c))
             for c in value.named_children):
