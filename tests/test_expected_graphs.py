@@ -105,6 +105,11 @@ def test_expected_graph(root: Path) -> None:
      "app.services.notifications.EmailNotifier.send", "union"),
     ("python_fastapi", "app.services.notifications.notify_all",
      "app.services.notifications.LogNotifier.send", "union"),
+    # a Kotlin extension function on a repository class, and on an external one (String)
+    ("kotlin_spring", "com.example.library.service.BookLinks.caption",
+     "com.example.library.util.label", "extension"),
+    ("kotlin_spring", "com.example.library.service.BookLinks.link",
+     "com.example.library.util.slug", "extension"),
     # overloads: the one the arguments select
     ("java_spring", "com.example.shop.util.PriceUtils.applyDiscount(long,int,int)",
      "com.example.shop.util.PriceUtils.roundCents(long,int)", "self"),

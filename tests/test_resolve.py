@@ -630,3 +630,24 @@ def test_union_receiver_links_each_class_with_lower_confidence():
     assert found == {(f"{m}.Email.send", (95, 97), "union", 0.6),
                      (f"{m}.Log.send", (95,), "union", 0.6),
                      (f"{m}.Log.flush", (96,), "union", 0.6)}
+
+
+def test_kotlin_extension_functions_match_the_receiver_class() -> None:
+    """``x.label()`` links to ``fun Book.label()`` only when x is a Book (or a subclass)
+    or of a class the repository does not define; a member of the same name wins."""
+    from graphrag.parsing.extract import parse_file
+    from graphrag.parsing.registry import RepoContext
+
+    ext = (b"package a\nopen class Book(val t: String)\nclass Comic(t: String) : Book(t)\n"
+           b"class Shelf {\n    fun label(): String = \"s\"\n}\n"
+           b"fun Book.label(): String = t\nfun String.shout(): String = this\n")
+    use = (b"package b\nimport a.Book\nimport a.Comic\nimport a.Shelf\nimport a.label\n"
+           b"import a.shout\n"
+           b"fun f(b: Book, c: Comic, s: Shelf, n: Other) = b.label() + c.label() + "
+           b"s.label() + n.label() + \"x\".shout()\nclass Other\n")
+    results = [parse_file(ext, "a/Ext.kt", RepoContext()), parse_file(use, "b/Use.kt",
+                                                                       RepoContext())]
+    graph = build_graph(results)
+    assert edges(graph, "CALLS") == {("b.f", "a.label"), ("b.f", "a.Shelf.label"),
+                                     ("b.f", "a.shout")}
+    assert edge(graph, "CALLS", "b.f", "a.label").resolution == "extension"

@@ -7,6 +7,7 @@ from collections import defaultdict
 from graphrag.graph import overloads
 from graphrag.graph.edges import EdgeSet
 from graphrag.graph.model import GraphNode
+from graphrag.graph.routes import Mounts
 from graphrag.graph.scopes import Scopes
 from graphrag.graph.symbols import FileScope
 from graphrag.graph.types import Ctx, Ent
@@ -214,20 +215,20 @@ def _unique_name(scopes: Scopes, ctx: Ctx, name: str) -> tuple[GraphNode, str] |
 def promote_endpoints(scopes: Scopes, edges: EdgeSet) -> None:
     """Registered handlers become ENDPOINT nodes with ``http_method`` and ``route``.
 
-    ``USE`` registrations mount a router imported from another module under a
-    prefix; the prefix is joined into the routes registered in that module."""
+    ``USE`` registrations mount a router under a prefix; every route of that router gets
+    the prefix (see :mod:`graphrag.graph.routes`)."""
     table = scopes.table
-    prefixes = _mount_prefixes(scopes)
+    mounts = Mounts(scopes)
     found: dict[str, list[tuple[int, str, str, str]]] = defaultdict(list)
     for path, scope in table.files.items():
-        prefix = prefixes.get(scope.result.module, "")
+        keep_slash = scope.result.lang == "python"  # FastAPI/Flask concatenate paths
         for reg in scope.result.registrations:
             if reg.http_method.upper() == "USE":
                 continue
             node = _registered(scopes, scope, reg.inline_fqn, reg.caller,
                                reg.handler_name, reg.handler_receiver)
             if node is not None:
-                route = join_route(prefix, reg.route)
+                route = mounts.full_route(scope.result.module, reg, keep_slash)
                 found[node.key].append((reg.line, path, reg.http_method, route))
     for key, regs in found.items():
         node = table.by_key[key]
@@ -239,40 +240,6 @@ def promote_endpoints(scopes: Scopes, edges: EdgeSet) -> None:
         node.meta["route"] = routes[0]
         if len(routes) > 1:
             node.meta["routes"] = routes
-
-
-def join_route(prefix: str, route: str) -> str:
-    """``/api/users`` + ``/:id`` -> ``/api/users/:id``; ``/api`` + ``/`` -> ``/api``."""
-    if not prefix:
-        return route
-    head = prefix.rstrip("/")
-    tail = route if route.startswith("/") else f"/{route}"
-    if tail == "/":
-        return head or "/"
-    return head + tail
-
-
-def _mount_prefixes(scopes: Scopes) -> dict[str, str]:
-    """Full route prefix of every module whose router is mounted elsewhere."""
-    mounts: dict[str, tuple[str, str]] = {}  # mounted module -> (prefix, mounting module)
-    for scope in scopes.table.files.values():
-        for reg in sorted(scope.result.registrations, key=lambda r: r.line):
-            if reg.http_method.upper() != "USE" or not reg.handler_name:
-                continue
-            imp = scope.imports.get(reg.handler_name)
-            if imp is None:
-                continue
-            module = scopes.module_of_target(scope.ns, imp.target)
-            if module is not None and module != scope.result.module:
-                mounts.setdefault(module, (reg.route, scope.result.module))
-
-    def full(module: str, seen: frozenset[str]) -> str:
-        if module not in mounts or module in seen:
-            return ""
-        prefix, parent = mounts[module]
-        return join_route(full(parent, seen | {module}), prefix)
-
-    return {module: full(module, frozenset()) for module in mounts}
 
 
 def _registered(scopes: Scopes, scope: FileScope, inline_fqn: str | None,

@@ -78,7 +78,8 @@ class IndexStats:
 
 
 def _ctx_version(ctx: RepoContext, limits: ParseLimits) -> str:
-    blob = json.dumps([ctx.go_modules, sorted(ctx.python_packages), limits.max_nesting],
+    blob = json.dumps([ctx.go_modules, sorted(ctx.python_packages), limits.max_nesting,
+                       ctx.ts_configs],
                       sort_keys=True).encode()
     return parser_version() + ":" + hashlib.sha256(blob).hexdigest()[:8]
 

@@ -44,7 +44,7 @@ LANGUAGE_ALIASES = {
 class ScannedFile:
     rel_path: str          # posix, relative to the root
     abs_path: Path
-    lang: str | None       # None for non-code files that are still tracked (go.mod)
+    lang: str | None       # None for non-code files that are still tracked (go.mod, tsconfig.json)
     size: int = 0          # from stat, before anything is read
     problem: str | None = None  # why the file cannot be read at all (it is recorded)
 
@@ -224,7 +224,7 @@ def scan_repository(
 
     def candidates() -> Iterator[tuple[str, Path, str | None]]:
         for rel, full in walk_repository(root, exclude=exclude):
-            if full.name == "go.mod":
+            if full.name in ("go.mod", "tsconfig.json", "jsconfig.json"):
                 yield rel, full, None
                 continue
             if include_spec and not include_spec.match_file(rel):

@@ -142,6 +142,10 @@ class Scopes:
         return self._file_level(ctx, name, mode)
 
     def _in_type_scope(self, scope: GraphNode, name: str, mode: str, ns: str) -> Ent | None:
+        if scope.meta.get("namespace"):  # TS namespace: its declarations are in scope
+            members = self.table.members(scope, name)
+            if members:
+                return Ent("node", members[0], resolution="local")
         if mode == "call" and ns == "jvm":  # implicit `this` (and companion) in Java/Kotlin
             hit = self.find_method(scope, name, companion=True)
             if hit is not None:
@@ -531,8 +535,24 @@ class Scopes:
             return UNKNOWN if found is None else found
         recv = self.eval_chain(ctx, receiver)
         if recv.kind in ("unknown", "external", "bound"):
-            return recv
-        return self._method_of(recv, name)
+            return self._extension(ctx, recv, name) or recv
+        return self._method_of(recv, name) or self._extension(ctx, recv, name)
+
+    def _extension(self, ctx: Ctx, recv: Ent, name: str) -> Ent | None:
+        """``x.name()`` with no member ``name``: an extension function ``name`` visible
+        here (imported or in scope) whose receiver type (``meta.receiver_type``, Kotlin
+        ``fun Book.label()``) is the receiver's class or one of its supertypes; when the
+        receiver's class is not a repository class the visible extension is taken."""
+        found = self.lookup(ctx, name, "call")
+        node = found.node if found is not None and found.kind == "node" else None
+        wanted = node.meta.get("receiver_type") if node is not None else None
+        if not wanted or node.kind not in CALLABLE_KINDS:
+            return None
+        if recv.kind == "instance" and recv.node is not None:
+            names = {recv.node.name, *(a.name for a in self.ancestors(recv.node))}
+            if wanted.rsplit(".", 1)[-1] not in names:
+                return None
+        return Ent("node", node, resolution="extension")
 
     def _explicit_constructor(self, ctx: Ctx, name: str) -> Ent | None:
         cls = self.enclosing_type(ctx)

@@ -10,6 +10,7 @@ from graphrag.parsing import registry
 from graphrag.parsing.model import ParseResult
 from graphrag.parsing.registry import RepoContext
 from graphrag.parsing.source import SourceProblem, decode_source, read_source
+from graphrag.parsing.tsconfig import CONFIG_NAMES, MAX_BYTES, read_config
 
 _GO_MOD_MAX_BYTES = 1024 * 1024
 _GO_MODULE_LINE = re.compile(r"^\s*module\s+\"?([^\s\"]+)\"?", re.MULTILINE)
@@ -25,12 +26,24 @@ def parse_file(source: bytes, rel_path: str, ctx: RepoContext) -> ParseResult | 
 
 
 def repo_context(root: Path, rel_paths: Iterable[str]) -> RepoContext:
-    """Collect repository-wide facts: the module path of every ``go.mod`` and the
-    directories that are regular Python packages.
+    """Collect repository-wide facts: the module path of every ``go.mod``, the
+    directories that are regular Python packages and the import aliases of every
+    ``tsconfig.json``/``jsconfig.json``.
 
     Keys are the repo-relative directory of the go.mod (``""`` for the root)."""
     go_modules: dict[str, str] = {}
     packages: set[str] = set()
+    rel_paths = list(rel_paths)
+    ts_configs = []
+    for rel in rel_paths:
+        if PurePosixPath(rel).name in CONFIG_NAMES:
+            try:
+                text, _notes = decode_source(read_source(root / rel, MAX_BYTES))
+            except SourceProblem:
+                continue  # an unreadable tsconfig only loses its import aliases
+            config = read_config(text, rel, rel_paths)
+            if config is not None:
+                ts_configs.append(config)
     for rel in rel_paths:
         pure = PurePosixPath(rel)
         if pure.name == "__init__.py":
@@ -47,4 +60,5 @@ def repo_context(root: Path, rel_paths: Iterable[str]) -> RepoContext:
             parent = str(pure.parent)
             go_modules["" if parent == "." else parent] = match.group(1)
     return RepoContext(go_modules=dict(sorted(go_modules.items())),
-                       python_packages=frozenset(packages))
+                       python_packages=frozenset(packages),
+                       ts_configs=tuple(sorted(ts_configs)))

@@ -137,8 +137,17 @@ class Registration:
 
     A router mount (Express ``app.use('/api', usersRouter)``) is recorded as
     ``http_method="USE"``, ``route=<prefix>``, ``handler_name=<router alias>``; the
-    resolver joins the prefix to every route of the module the alias imports. All
-    routes of that module get the prefix (one mounted router per module is assumed)."""
+    resolver joins the prefix to the routes of the router the alias names.
+
+    ``router`` names the router variable a route is registered on (``users_router`` in
+    ``users_router.get(...)``), or for a mount the router that mounts (``api`` in
+    ``api.use('/v1', v1)``, whose own mount prefix comes first). A mount names its router
+    by ``handler_name`` (+ ``handler_receiver``): a router variable of the same module, an
+    imported router (``users.router``, ``from .users import router``) or an imported
+    module (``require('./routes/users')``: the router that module exports; every router of
+    the module when that is not known). ``base`` is the part of ``route`` that is the
+    router's own prefix (Flask ``Blueprint(url_prefix=)``); a mount with
+    ``replaces_base`` (Flask ``register_blueprint(bp, url_prefix=)``) replaces it."""
 
     http_method: str
     route: str
@@ -147,6 +156,9 @@ class Registration:
     handler_name: str | None = None
     handler_receiver: list[str] | None = None
     inline_fqn: str | None = None
+    router: str | None = None
+    base: str = ""
+    replaces_base: bool = False
 
 
 @dataclass

@@ -16,6 +16,7 @@ from tree_sitter import Language, Parser, Query
 
 from graphrag.parsing.model import ParseResult
 from graphrag.parsing.nesting import BoundedParser
+from graphrag.parsing.tsconfig import TsConfig
 
 
 @dataclass(frozen=True)
@@ -26,6 +27,8 @@ class RepoContext:
     go_modules: dict[str, str] = field(default_factory=dict)
     # repo-relative directories holding an __init__.py (regular Python packages)
     python_packages: frozenset[str] = frozenset()
+    # tsconfig.json/jsconfig.json module resolution (``paths`` aliases, ``baseUrl``)
+    ts_configs: tuple[TsConfig, ...] = ()
 
 
 Extractor = Callable[[bytes, str, RepoContext], ParseResult]

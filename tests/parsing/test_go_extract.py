@@ -265,3 +265,23 @@ def test_range_variables_are_elements_of_what_they_range_over() -> None:
     nodes = graph.node_by_key()
     (save,) = [e for e in graph.edges if e.kind == "CALLS" and nodes[e.dst_key].name == "Save"]
     assert save.lines == [8, 9, 10]
+
+
+def test_chi_and_gorilla_routes_get_their_prefixes() -> None:
+    """chi verbs inside nested ``Route`` blocks and gorilla/mux subrouters with
+    ``.Methods(...)``; a verb-named method without a "/" path is no route."""
+    result = snippet(
+        "package x\n"
+        "func routes(r chi.Router, m *mux.Router, c Cache) {\n"
+        "\tr.Route(\"/api\", func(r chi.Router) {\n"
+        "\t\tr.Route(\"/users\", func(r chi.Router) { r.Delete(\"/{id}\", del) })\n"
+        "\t\tr.Get(\"/\", list)\n"
+        "\t})\n"
+        "\tc.Get(\"key\", fallback)\n"
+        "\tv1 := m.PathPrefix(\"/v1\").Subrouter()\n"
+        "\tv1.HandleFunc(\"/items\", items).Methods(http.MethodPost, \"PUT\")\n"
+        "\tm.HandleFunc(\"/plain\", plain)\n"
+        "}\n")
+    assert [(r.http_method, r.route, r.handler_name) for r in result.registrations] == [
+        ("DELETE", "/api/users/{id}", "del"), ("GET", "/api", "list"),
+        ("POST,PUT", "/v1/items", "items"), ("ANY", "/plain", "plain")]

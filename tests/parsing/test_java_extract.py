@@ -286,3 +286,20 @@ def test_lambda_and_anonymous_class_parameters_are_typed_where_their_calls_go() 
     assert result.var_types["A#init"] == {"in": "Reader"}       # the field initializer's
     assert result.var_types["A.run"] == {"in": "Reader", "h": "Handler"}  # own `in` wins
     assert "in" not in result.var_types.get("A", {})  # never a field
+
+
+def test_route_annotations_use_string_constants_of_the_file() -> None:
+    """``@RequestMapping(Api.BASE)``, ``@GetMapping(ITEMS + "/{id}")``: constants of the
+    file (interface fields too) become their values; an unknown one stays as written."""
+    result = parse_text(
+        "package p;\n@RestController\n@RequestMapping(Api.BASE)\nclass A {\n"
+        "  static final String ROOT = \"/api\";\n"
+        "  private static final String ITEMS = ROOT + \"/items\";\n"
+        "  @GetMapping(ITEMS + \"/{id}\") void f() {}\n"
+        "  @PostMapping(value = {(ITEMS), \"/x\"}) void g() {}\n"
+        "  @GetMapping(Paths.Y) void h() {}\n}\n"
+        "interface Api { String BASE = \"/v1\"; }\n")
+    routes = {s.fqn: (s.meta["http_method"], s.meta["route"]) for s in result.symbols
+              if s.kind == "ENDPOINT"}
+    assert routes == {"p.A.f": ("GET", "/v1/api/items/{id}"),
+                      "p.A.g": ("POST", "/v1/api/items"), "p.A.h": ("GET", "/v1/Paths.Y")}

@@ -144,3 +144,41 @@ def test_syntax_error_partial() -> None:
     result = parse("function ok() { run(); }\nfunction broken( {\n")
     assert result.error_count > 0
     assert symbol(result, "src/a:ok").kind == "FUNCTION"
+
+
+def test_route_chains_and_router_of_each_route() -> None:
+    """``router.route('/x').get(h).post(h2)``: one route per verb; every route and mount
+    names the router at the top of the file's local mounts."""
+    result = parse(
+        "const express = require('express');\n"
+        "const { items } = require('./items');\n"
+        "const app = express();\n"
+        "const api = express.Router();\n"
+        "function show(req, res) {}\n"
+        "api.route('/things/:id').get(show).put((req, res) => {}).delete(show);\n"
+        "api.use('/items', items);\n"
+        "app.use('/api', api);\n")
+    assert {(r.http_method, r.route, r.handler_name, r.router)
+            for r in result.registrations} == {
+        ("GET", "/api/things/:id", "show", "app"),
+        ("PUT", "/api/things/:id", None, "app"),
+        ("DELETE", "/api/things/:id", "show", "app"),
+        ("USE", "/api/items", "items", "app"),
+    }
+
+
+def test_prototype_assignments_make_a_constructor_function_a_class() -> None:
+    result = parse(
+        "function Cart(owner) { this.owner = owner; }\n"
+        "Cart.prototype.add = function (item) { return this.count(); };\n"
+        "Other.prototype.x = function () {};\n"
+        "function plain() {}\n")
+    kinds = {s.fqn: (s.kind, s.parent) for s in result.symbols}
+    assert kinds == {
+        "src/a:Cart": ("CLASS", None),
+        "src/a:Cart.constructor": ("CONSTRUCTOR", "src/a:Cart"),
+        "src/a:Cart.owner": ("FIELD", "src/a:Cart"),
+        "src/a:Cart.add": ("METHOD", "src/a:Cart"),
+        "src/a:plain": ("FUNCTION", None)}
+    assert [(c.caller, c.name, c.receiver) for c in result.calls] == [
+        ("src/a:Cart.add", "count", ["this"])]

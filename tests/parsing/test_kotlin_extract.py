@@ -254,3 +254,20 @@ def test_newer_syntax_hides_no_later_declaration(newer: str) -> None:
     assert last.line_start == text.count("\n", 0, text.index("fun last")) + 1
     assert last.char_start == text.index("fun last")
     assert [(c.caller, c.name) for c in result.calls] == [("p.A.m", "helper"), ("p.C.k", "g")]
+
+
+def test_route_annotations_use_const_vals_of_the_file() -> None:
+    """``const val``s (top level, objects, companions) fill ``@GetMapping(LIVE)``,
+    ``"$READY/now"``, ``"${Paths.ITEMS}/x"`` and ``A + "/b"``; unknown names stay."""
+    result = parse_text(
+        "package p\n\n@RestController\n@RequestMapping(\"/api\")\nclass A {\n"
+        "    @GetMapping(LIVE)\n    fun live() = 1\n\n"
+        "    @GetMapping(\"$READY/now\")\n    fun ready() = 1\n\n"
+        "    @GetMapping(\"${Paths.ITEMS}/x\")\n    fun items() = 1\n\n"
+        "    @PostMapping(\"$UNKNOWN/y\")\n    fun other() = 1\n\n"
+        "    companion object {\n        const val LIVE = \"/live\"\n"
+        "        const val READY = LIVE + \"/ready\"\n    }\n\n"
+        "    object Paths {\n        const val ITEMS = \"/items\"\n    }\n}\n")
+    routes = {s.name: s.meta["route"] for s in result.symbols if s.kind == "ENDPOINT"}
+    assert routes == {"live": "/api/live", "ready": "/api/live/ready/now",
+                      "items": "/api/items/x", "other": "/api/$UNKNOWN/y"}

@@ -333,3 +333,45 @@ def test_union_annotations_keep_every_class() -> None:
     result = snippet("def f(a: A | B, b: Union[C, D, None], c: Optional[E], d: 'F | None'):\n"
                      "    pass\n")
     assert result.var_types["pkg.mod.f"] == {"a": "A | B", "b": "C | D", "c": "E", "d": "F"}
+
+
+def test_router_mounts_are_registrations() -> None:
+    """``include_router(prefix=)`` and ``register_blueprint(url_prefix=)`` name the mounted
+    router and the mounting one; routes say which router they are registered on."""
+    result = snippet(
+        "from fastapi import APIRouter\n"
+        "from app.api import users\n"
+        "from app.web.admin import admin_bp\n"
+        "api = APIRouter(prefix='/api')\n"
+        "api.include_router(users.router, prefix='/v1')\n"
+        "site.register_blueprint(admin_bp, url_prefix='/back')\n"
+        "site.register_blueprint(admin_bp)\n"
+        "@api.get('/ping')\n"
+        "def ping():\n"
+        "    return 1\n")
+    mounts = [(r.handler_receiver, r.handler_name, r.route, r.router, r.base, r.replaces_base)
+              for r in result.registrations if r.http_method == "USE"]
+    assert mounts == [(["users"], "router", "/api/v1", "api", "/api", False),
+                      (None, "admin_bp", "/back", "site", "", True),
+                      (None, "admin_bp", "", "site", "", False)]
+    (route,) = [r for r in result.registrations if r.http_method == "GET"]
+    assert (route.route, route.router, route.base, route.inline_fqn) == \
+        ("/api/ping", "api", "/api", "pkg.mod.ping")
+
+
+def test_decorators_applied_as_calls_and_added_routes() -> None:
+    """``router.get("/")(f)`` registers ``f`` like ``@router.get("/")``; so do
+    ``add_api_route`` and Flask's ``add_url_rule``; any decorator call references ``f``."""
+    result = snippet(
+        "router = APIRouter(prefix='/items')\n"
+        "cached = lru_cache(maxsize=1)(load)\n"
+        "router.get('/')(list_items)\n"
+        "router.add_api_route('/new', create_item, methods=['POST'])\n"
+        "app.add_url_rule('/old', 'old', view_func=views.old)\n")
+    assert [(r.http_method, r.route, r.handler_name, r.handler_receiver, r.router)
+            for r in result.registrations] == [
+        ("GET", "/items/", "list_items", None, "router"),
+        ("POST", "/items/new", "create_item", None, "router"),
+        ("GET", "/old", "old", ["views"], "app")]
+    refs = {(c.name, tuple(c.receiver or ())) for c in result.calls if c.kind == "ref"}
+    assert refs == {("load", ()), ("list_items", ()), ("create_item", ()), ("old", ("views",))}

@@ -348,3 +348,46 @@ def test_callback_parameters_are_typed_in_the_enclosing_function() -> None:
     # a nested function's own parameters are its own, never the enclosing function's
     assert "y" not in result.var_types["src/a:run"]
     assert symbol(result, "src/a:run.f").kind == "FUNCTION"
+
+
+def test_object_literal_with_functions_is_an_object_with_methods() -> None:
+    """``const api = { list() {}, show: () => ... }``: an OBJECT whose function members
+    are METHODs; nested literals and data-only objects are no symbols."""
+    result = parse(
+        "export const api = {\n"
+        "  /** list them */\n"
+        "  list(page: number) { return helper(page); },\n"
+        "  show: (id: string) => api.list(1),\n"
+        "  inner: { deep() { return 1; } },\n"
+        "  port: 3,\n"
+        "};\n"
+        "const data = { a: 1 };\n"
+        "function helper(p: number) { return p; }\n")
+    assert [(s.kind, s.fqn, s.parent) for s in result.symbols] == [
+        ("OBJECT", "src/a:api", None), ("METHOD", "src/a:api.list", "src/a:api"),
+        ("METHOD", "src/a:api.show", "src/a:api"), ("FUNCTION", "src/a:helper", None)]
+    assert [(c.caller, c.name, c.receiver) for c in result.calls] == [
+        ("src/a:api.list", "helper", None), ("src/a:api.show", "list", ["api"])]
+
+
+def test_namespace_is_an_object_holding_its_declarations() -> None:
+    result = parse(
+        "export namespace Money {\n"
+        "  export function cents(x: number) { return round(x); }\n"
+        "  function round(x: number) { return x; }\n"
+        "  export namespace Inner { export class Fmt { show() { return 1; } } }\n"
+        "}\n")
+    assert [(s.kind, s.fqn, s.parent) for s in result.symbols] == [
+        ("OBJECT", "src/a:Money", None), ("FUNCTION", "src/a:Money.cents", "src/a:Money"),
+        ("FUNCTION", "src/a:Money.round", "src/a:Money"),
+        ("OBJECT", "src/a:Money.Inner", "src/a:Money"),
+        ("CLASS", "src/a:Money.Inner.Fmt", "src/a:Money.Inner"),
+        ("METHOD", "src/a:Money.Inner.Fmt.show", "src/a:Money.Inner.Fmt")]
+    assert result.symbols[0].meta["namespace"] is True
+
+
+def test_object_literal_of_a_declared_type_is_no_object() -> None:
+    """``const p: Provider = {...}``: callers see ``Provider`` (as the compiler resolves
+    ``p.now()``), so the literal gives no OBJECT of its own."""
+    result = parse("export const p: Provider = { now() { return 1; } };\n")
+    assert [s.kind for s in result.symbols] == []

@@ -45,6 +45,8 @@ _BUILTINS = frozenset({
     "complex64", "complex128",
 })
 _REGISTER_FUNCS = {"HandleFunc", "Handle"}
+# chi: ``r.Get("/x", h)``; a method named like a verb is a route only with a "/" path
+_CHI_VERBS = {"Get", "Post", "Put", "Delete", "Patch", "Head", "Options", "Connect", "Trace"}
 _HTTP_METHODS = {"GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS", "CONNECT",
                  "TRACE"}
 _NON_NOMINAL = ("map[", "chan ", "chan<-", "<-chan", "func", "interface", "struct")
@@ -226,6 +228,7 @@ class _Extractor:
         self.result = result
         # func/method/inline-handler node id -> fqn
         self.scopes: ScopeIndex[int, str] = ScopeIndex(node_id)
+        self.subrouters: dict[str, str] = {}  # gorilla/mux subrouter variable -> prefix
 
     def run(self) -> None:
         defs = QueryCursor(registry.query(LANG, "go-definitions")).captures(self.root)
@@ -417,17 +420,30 @@ class _Extractor:
             name = _text(func.child_by_field_name("field"))
             receiver = receiver_chain(func.child_by_field_name("operand"))
         self.result.calls.append(Call(caller=caller, name=name, receiver=receiver, line=line))
-        if func.type == "selector_expression" and name in _REGISTER_FUNCS:
-            self._registration(node, caller, line)
+        if func.type == "selector_expression" and (name in _REGISTER_FUNCS
+                                                   or name in _CHI_VERBS):
+            self._registration(node, caller, line, name)
+        elif func.type == "selector_expression" and name == "Subrouter":
+            self._subrouter(node)
 
-    def _registration(self, call: Node, caller: str | None, line: int) -> None:
-        """``mux.HandleFunc("GET /x", h.list)``: a route plus a handler reference."""
+    def _registration(self, call: Node, caller: str | None, line: int, verb: str) -> None:
+        """``mux.HandleFunc("GET /x", h.list)``, chi ``r.Get("/x", h)``, gorilla/mux
+        ``r.HandleFunc("/x", h).Methods("GET")``: a route plus a handler reference. The
+        path gets the prefixes of enclosing chi ``r.Route("/p", func(r chi.Router) {...})``
+        blocks and of a gorilla ``r.PathPrefix("/p").Subrouter()`` receiver."""
         args = [a for a in call.child_by_field_name("arguments").named_children
                 if a.type != "comment"]
-        pattern = string_literal(args[0]) if len(args) >= 2 else None
-        if pattern is None:
+        pattern = string_literal(args[0]) if len(args) == 2 else None
+        if pattern is None or (verb in _CHI_VERBS and not pattern.startswith("/")):
             return
         method, route = parse_pattern(pattern)
+        if verb in _CHI_VERBS:
+            method = verb.upper()
+        method = _gorilla_methods(call) or method
+        operand = call.child_by_field_name("function").child_by_field_name("operand")
+        prefix = self.subrouters.get(_text(operand), "") \
+            if operand is not None and operand.type == "identifier" else ""
+        route = _join_route(_chi_prefix(call) + prefix, route)
         handler = _unwrap_handler_func(args[1])
         reg = Registration(http_method=method, route=route, line=line, caller=caller)
         if handler.type == "func_literal":
@@ -441,6 +457,25 @@ class _Extractor:
             self.result.calls.append(Call(caller, reg.handler_name, reg.handler_receiver,
                                           handler.start_point[0] + 1, kind="ref"))
         self.result.registrations.append(reg)
+
+    def _subrouter(self, call: Node) -> None:
+        """``api := r.PathPrefix("/api").Subrouter()``: ``api`` routes get ``/api``."""
+        inner = call.child_by_field_name("function").child_by_field_name("operand")
+        if inner is None or inner.type != "call_expression":
+            return
+        func = inner.child_by_field_name("function")
+        if func.type != "selector_expression" or \
+                _text(func.child_by_field_name("field")) != "PathPrefix":
+            return
+        args = [a for a in inner.child_by_field_name("arguments").named_children
+                if a.type != "comment"]
+        prefix = string_literal(args[0]) if len(args) == 1 else None
+        target = _assigned_name(call)
+        if prefix is None or target is None:
+            return
+        parent = func.child_by_field_name("operand")
+        base = self.subrouters.get(_text(parent), "") if parent.type == "identifier" else ""
+        self.subrouters[target] = _join_route(base, prefix)
 
     def _inline_endpoint(self, literal: Node, call: Node, method: str, route: str,
                          caller: str | None) -> str:
@@ -540,6 +575,73 @@ def _value_type(expr: Node) -> str | None:
             return clean_type(_text(args.named_children[0]))  # new(Foo) -> *Foo
         return f"=call:{callee}" if callee and callee not in _BUILTINS else None
     return None
+
+
+def _join_route(prefix: str, route: str) -> str:
+    if not prefix:
+        return route
+    tail = route if route.startswith("/") else f"/{route}"
+    return prefix.rstrip("/") + tail if tail != "/" else prefix.rstrip("/") or "/"
+
+
+def _chi_prefix(call: Node) -> str:
+    """Joined paths of the chi ``r.Route("/p", func(r chi.Router) {...})`` blocks
+    around ``call``, outermost first."""
+    prefix, cur = "", call.parent
+    while cur is not None:
+        if cur.type == "func_literal" and cur.parent is not None \
+                and cur.parent.type == "argument_list":
+            outer = cur.parent.parent
+            func = outer.child_by_field_name("function") if outer is not None else None
+            args = [a for a in cur.parent.named_children if a.type != "comment"]
+            if func is not None and func.type == "selector_expression" and \
+                    _text(func.child_by_field_name("field")) == "Route" and len(args) == 2:
+                path = string_literal(args[0])
+                if path is not None:
+                    prefix = _join_route(path, prefix) if prefix else path
+        cur = cur.parent
+    return prefix.rstrip("/")
+
+
+def _gorilla_methods(call: Node) -> str | None:
+    """``"GET,POST"`` for ``r.HandleFunc("/x", h).Methods("GET", "POST")``."""
+    sel = call.parent
+    if sel is None or sel.type != "selector_expression" or \
+            _text(sel.child_by_field_name("field")) != "Methods":
+        return None
+    outer = sel.parent
+    args = outer.child_by_field_name("arguments") if outer is not None else None
+    methods = [_method_name(a) for a in args.named_children] if args is not None else []
+    found = [m.upper() for m in methods if m]
+    return ",".join(found) or None
+
+
+def _method_name(node: Node) -> str | None:
+    """``"GET"`` or the net/http constant ``http.MethodGet``."""
+    if node.type == "selector_expression":
+        field = _text(node.child_by_field_name("field"))
+        name = field[len("Method"):].upper() if field.startswith("Method") else ""
+        return name if name in _HTTP_METHODS else None
+    return string_literal(node)
+
+
+def _assigned_name(call: Node) -> str | None:
+    """``x`` in ``x := call`` / ``x = call`` / ``var x = call`` (single name)."""
+    cur = call.parent
+    if cur is not None and cur.type == "expression_list":
+        cur = cur.parent
+    if cur is None:
+        return None
+    if cur.type in ("short_var_declaration", "assignment_statement"):
+        left = cur.child_by_field_name("left")
+    elif cur.type == "var_spec":
+        left = cur.child_by_field_name("name")
+    else:
+        return None
+    names = [c for c in left.named_children] if left is not None and \
+        left.type == "expression_list" else [left]
+    return _text(names[0]) if len(names) == 1 and names[0] is not None \
+        and names[0].type == "identifier" else None
 
 
 def _unwrap_handler_func(node: Node) -> Node:

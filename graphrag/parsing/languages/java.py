@@ -102,6 +102,7 @@ class _JavaFile:
         self.overloaded: set[tuple[object, str]] = set()  # (owner key, name) pairs
 
     def run(self) -> ParseResult:
+        self.constants = _string_constants(self.root)
         self._imports()
         self._definitions()
         self._references()
@@ -288,9 +289,10 @@ class _JavaFile:
         for arg in args.named_children:
             if arg.type == "element_value_pair":
                 key = text_of(arg.child_by_field_name("key"))
-                ann.args[key] = _annotation_values(arg.child_by_field_name("value"))
+                ann.args[key] = _annotation_values(arg.child_by_field_name("value"),
+                                                   self.constants)
             elif arg.type not in ("line_comment", "block_comment"):
-                ann.args[""] = _annotation_values(arg)
+                ann.args[""] = _annotation_values(arg, self.constants)
         return ann
 
     # --- references ---------------------------------------------------------
@@ -482,14 +484,60 @@ def _type_parts(node: Node | None) -> list[str] | None:
     return None
 
 
-def _annotation_values(node: Node | None) -> list[str]:
+def _annotation_values(node: Node | None, constants: dict[str, str] | None = None
+                       ) -> list[str]:
+    """Values of an annotation argument; a string constant of this file (``BASE``,
+    ``Routes.BASE``) or a ``+`` of constants and literals is replaced by its value."""
     if node is None:
         return []
     if node.type == "element_value_array_initializer":
-        return [v for child in node.named_children for v in _annotation_values(child)]
+        return [v for child in node.named_children
+                for v in _annotation_values(child, constants)]
+    value = _string_value(node, constants or {})
+    return [value if value is not None else collapse(text_of(node))]
+
+
+def _string_value(node: Node, constants: dict[str, str]) -> str | None:
+    """The compile-time string of a literal, a known constant or a ``+`` of them."""
     if node.type == "string_literal":
-        return ["".join(text_of(c) for c in node.named_children if c.type == "string_fragment")]
-    return [collapse(text_of(node))]
+        return "".join(text_of(c) for c in node.named_children if c.type == "string_fragment")
+    if node.type in ("identifier", "field_access"):
+        return constants.get(collapse(text_of(node)))
+    if node.type == "parenthesized_expression" and node.named_children:
+        return _string_value(node.named_children[0], constants)
+    if node.type == "binary_expression" and text_of(node.child_by_field_name("operator")) == "+":
+        left = _string_value(node.child_by_field_name("left"), constants)
+        right = _string_value(node.child_by_field_name("right"), constants)
+        return left + right if left is not None and right is not None else None
+    return None
+
+
+def _string_constants(root: Node) -> dict[str, str]:
+    """``static final String NAME = "..."`` fields of this file (interface fields are
+    constants too), by ``NAME`` and ``Class.NAME``, in declaration order so that a
+    constant built from an earlier one (``BASE + "/x"``) is known."""
+    constants: dict[str, str] = {}
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.type in ("field_declaration", "constant_declaration"):
+            mods = next((c for c in node.children if c.type == "modifiers"), None)
+            words = {c.type for c in mods.children} if mods is not None else set()
+            owner = node.parent.parent if node.parent is not None else None
+            if "final" in words or node.type == "constant_declaration":
+                cls = text_of(owner.child_by_field_name("name")) if owner is not None \
+                    and owner.child_by_field_name("name") is not None else ""
+                for decl in node.children_by_field_name("declarator"):
+                    value = decl.child_by_field_name("value")
+                    text = _string_value(value, constants) if value is not None else None
+                    if text is not None:
+                        name = text_of(decl.child_by_field_name("name"))
+                        constants[name] = text
+                        if cls:
+                            constants[f"{cls}.{name}"] = text
+            continue
+        stack.extend(reversed(node.children))
+    return constants
 
 
 def _ancestor_of_types(node: Node, types: Iterable[str]) -> Node | None:

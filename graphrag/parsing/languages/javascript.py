@@ -11,4 +11,4 @@ JAVASCRIPT = Dialect(grammar="javascript", queries="javascript", lang="javascrip
 
 def extract(source: bytes, rel_path: str, ctx: RepoContext) -> ParseResult:
     """Symbols, imports, calls, heritage, Express registrations of one JS file."""
-    return extract_file(source, rel_path, JAVASCRIPT)
+    return extract_file(source, rel_path, JAVASCRIPT, ctx)

@@ -10,6 +10,7 @@ Instantiation ``Foo(...)`` is an ordinary ``call``: the resolver decides.
 
 from __future__ import annotations
 
+import re
 from pathlib import PurePosixPath
 
 from tree_sitter import Node, QueryCursor
@@ -94,6 +95,7 @@ class _KotlinFile:
         self.overloaded: set[tuple[object, str]] = set()  # (owner key, name) pairs
 
     def run(self) -> ParseResult:
+        self.constants = _string_constants(self.root)
         self._imports()
         self._definitions()
         self._references()
@@ -186,6 +188,9 @@ class _KotlinFile:
             meta["params"] = self._params(node, meta)
             ret = self._return_type(node) if kind != "CONSTRUCTOR" else None
             meta["return_type"] = collapse(text_of(ret)) if ret is not None else None
+            receiver = _extension_receiver(node) if capture == "function" else None
+            if receiver:
+                meta["receiver_type"] = receiver
             kind = self._endpoint_kind(node, kind, annotations, meta)
             if (_owner_key(node), name) in self.overloaded:
                 fqn = overload_fqn(fqn, meta["params"])
@@ -227,8 +232,9 @@ class _KotlinFile:
         while owner is not None and owner.type not in _TYPE_DECLS:
             owner = owner.parent
         class_anns = self._annotations(owner) if owner is not None else []
-        prefix = class_route_prefix(_parse_annotation(a) for a in class_anns)
-        found = endpoint_of([_parse_annotation(a) for a in annotations], prefix)
+        prefix = class_route_prefix(_parse_annotation(a, self.constants) for a in class_anns)
+        found = endpoint_of([_parse_annotation(a, self.constants) for a in annotations],
+                            prefix)
         if found is None:
             return kind
         meta["http_method"], meta["route"] = found
@@ -535,7 +541,7 @@ def _modifier_words(node: Node) -> set[str]:
     return {leaf.type for group in mods.named_children for leaf in group.children}
 
 
-def _parse_annotation(node: Node) -> Annotation:
+def _parse_annotation(node: Node, constants: dict[str, str] | None = None) -> Annotation:
     """``@Name`` or ``@Name(args)`` -> :class:`Annotation` (positional args under "")."""
     invocation = _child(node, "constructor_invocation")
     type_node = _child(invocation or node, "user_type")
@@ -548,13 +554,80 @@ def _parse_annotation(node: Node) -> Annotation:
         key = ""
         if len(arg.children) > 2 and arg.children[1].type == "=":
             key = text_of(arg.children[0])
-        ann.args[key] = _annotation_values(arg.named_children[-1])
+        ann.args[key] = _annotation_values(arg.named_children[-1], constants or {})
     return ann
 
 
-def _annotation_values(node: Node) -> list[str]:
+def _annotation_values(node: Node, constants: dict[str, str] | None = None) -> list[str]:
+    """Values of an annotation argument; ``const val`` strings of this file (``BASE``,
+    ``Paths.ITEMS``, ``"$BASE/x"``, ``BASE + "/x"``) are replaced by their values."""
     if node.type == "collection_literal":
-        return [v for child in node.named_children for v in _annotation_values(child)]
+        return [v for child in node.named_children
+                for v in _annotation_values(child, constants)]
+    value = _string_value(node, constants or {})
+    if value is None and node.type == "string_literal":  # a template of unknown values
+        value = "".join(text_of(c) for c in node.named_children if c.type == "string_content")
+    return [value if value is not None else collapse(text_of(node))]
+
+
+_TEMPLATE = re.compile(r"\$\{([A-Za-z_][\w.]*)\}|\$([A-Za-z_]\w*)")
+
+
+def _string_value(node: Node, constants: dict[str, str]) -> str | None:
+    """The compile-time string of a literal (templates of known constants filled in),
+    a known constant or a ``+`` of them."""
     if node.type == "string_literal":
-        return ["".join(text_of(c) for c in node.named_children if c.type == "string_content")]
-    return [collapse(text_of(node))]
+        raw = "".join(text_of(c) for c in node.named_children
+                      if c.type in ("string_content", "interpolation"))
+        missing = [a or b for a, b in _TEMPLATE.findall(raw) if (a or b) not in constants]
+        return None if missing else _TEMPLATE.sub(
+            lambda m: constants[m.group(1) or m.group(2)], raw)
+    if node.type in ("identifier", "simple_identifier", "navigation_expression"):
+        return constants.get(collapse(text_of(node)))
+    if node.type == "parenthesized_expression" and node.named_children:
+        return _string_value(node.named_children[0], constants)
+    if node.type in ("binary_expression", "additive_expression") and \
+            len(node.named_children) == 2 and any(c.type == "+" for c in node.children):
+        left = _string_value(node.named_children[0], constants)
+        right = _string_value(node.named_children[1], constants)
+        return left + right if left is not None and right is not None else None
+    return None
+
+
+def _string_constants(root: Node) -> dict[str, str]:
+    """``const val NAME = "..."`` of this file (top level, objects, companions), by
+    ``NAME`` and ``Object.NAME``, in declaration order."""
+    constants: dict[str, str] = {}
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.type == "property_declaration":
+            mods = _child(node, "modifiers")
+            const = mods is not None and "const" in text_of(mods).split()
+            decl = _child(node, "variable_declaration")
+            value = node.named_children[-1] if node.named_children else None
+            if const and decl is not None and value is not None and value is not decl:
+                text = _string_value(value, constants)
+                if text is not None:
+                    name = text_of(decl.named_children[0]) if decl.named_children else ""
+                    constants[name] = text
+                    owner = node.parent.parent if node.parent is not None else None
+                    if owner is not None and owner.type in ("object_declaration",
+                                                            "companion_object"):
+                        oname = _child(owner, "identifier") or _child(owner, "type_identifier")
+                        if oname is not None:
+                            constants[f"{text_of(oname)}.{name}"] = text
+            continue
+        stack.extend(reversed(node.children))
+    return constants
+
+
+def _extension_receiver(node: Node) -> str | None:
+    """``Book`` of ``fun Book.label()`` / ``fun <T> List<T>?.second()`` (an extension
+    function's receiver type, generics and ``?`` stripped); None for other functions."""
+    for child, nxt in zip(node.children, node.children[1:], strict=False):
+        if nxt.type == "." and child.type in ("user_type", "nullable_type", "type"):
+            return simple_type(text_of(child)) or None
+        if child.type == "function_value_parameters":
+            return None
+    return None

@@ -28,7 +28,15 @@ from graphrag.parsing.languages._common import (
     normalize,
 )
 from graphrag.parsing.languages._common import node_text as _text
-from graphrag.parsing.model import Call, CharOffsets, Heritage, Import, ParseResult, Symbol
+from graphrag.parsing.model import (
+    Call,
+    CharOffsets,
+    Heritage,
+    Import,
+    ParseResult,
+    Registration,
+    Symbol,
+)
 from graphrag.parsing.registry import RepoContext
 from graphrag.parsing.typetext import split_top_level
 
@@ -337,10 +345,14 @@ class _Extractor:
         if _under_type_checking(node):
             meta["type_checking"] = True  # a typing-only definition, not the runtime one
         endpoint = self._endpoint(node)
+        fqn = f"{outer.symbol.fqn if outer else self.module}.{name}"
         if endpoint:
             kind = "ENDPOINT"
-            meta.update(endpoint)
-        fqn = f"{outer.symbol.fqn if outer else self.module}.{name}"
+            meta.update(http_method=endpoint.http_method, route=endpoint.route)
+            # also a registration, so that a router mounted in another module
+            # (``include_router(prefix=)``/``register_blueprint(url_prefix=)``) prefixes it
+            endpoint.inline_fqn = fqn
+            self.result.registrations.append(endpoint)
         symbol = Symbol(
             kind=kind, name=name, fqn=fqn, parent=outer.symbol.fqn if outer else None,
             signature=_header(node), doc_comment=docstring(node), meta=meta,
@@ -392,8 +404,8 @@ class _Extractor:
             if id(scope.symbol) in dropped:  # calls in a stub belong to the implementation
                 scope.symbol = kept.get(scope.symbol.fqn, scope.symbol)
 
-    def _endpoint(self, node: Node) -> dict[str, str] | None:
-        """``{"http_method", "route"}`` when a decorator registers the function as a route."""
+    def _endpoint(self, node: Node) -> Registration | None:
+        """The route when a decorator registers the function as one."""
         decorated = _decorated(node)
         for dec in decorated.named_children if decorated is not node else []:
             call = dec.named_children[0] if dec.type == "decorator" and dec.named_children \
@@ -403,7 +415,7 @@ class _Extractor:
                 return route
         return None
 
-    def _decorator_route(self, call: Node) -> dict[str, str] | None:
+    def _decorator_route(self, call: Node) -> Registration | None:
         """Route of ``@app.get("/x")`` / ``@bp.route("/x", methods=[...])``, else None."""
         func = call.child_by_field_name("function") if call.type == "call" else None
         if func is None or func.type != "attribute":
@@ -425,7 +437,30 @@ class _Extractor:
             methods = [string_value(m) for m in listed.named_children] if listed else []
             method = ",".join(m.upper() for m in methods if m) or "GET"
         prefix = self.router_prefixes.get(receiver, "")
-        return {"http_method": method, "route": join_route(prefix, route)}
+        return Registration(http_method=method, route=join_route(prefix, route),
+                            line=call.start_point[0] + 1, caller=None, router=receiver,
+                            base=prefix)
+
+    def _mount(self, call: Node, method: str, receiver: list[str], caller: str | None,
+               line: int) -> None:
+        """``app.include_router(users.router, prefix="/v1")`` /
+        ``app.register_blueprint(admin_bp, url_prefix="/admin")``: a router mount."""
+        args = call.child_by_field_name("arguments")
+        pos, kws = positional_args(args), keyword_args(args)
+        mounted = pos[0] if pos else kws.get("router") or kws.get("blueprint")
+        path = dotted(mounted)
+        if not path or "?" in receiver:
+            return
+        keyword = "prefix" if method == "include_router" else "url_prefix"
+        prefix = string_value(kws.get(keyword))
+        parent = ".".join(receiver)
+        own = self.router_prefixes.get(parent, "")  # the mounting router's own prefix
+        *head, name = path.split(".")
+        self.result.registrations.append(Registration(
+            http_method="USE", route=join_route(own, prefix or "") if own else prefix or "",
+            line=line, caller=caller, handler_name=name, handler_receiver=head or None,
+            router=parent, base=own,
+            replaces_base=method == "register_blueprint" and prefix is not None))
 
     def _collect_router_prefixes(self, assignments: list[Node]) -> None:
         """Module-level ``router = APIRouter(prefix="/p")`` / ``Blueprint(url_prefix=)``."""
@@ -573,6 +608,9 @@ class _Extractor:
         func = node.child_by_field_name("function")
         line = node.start_point[0] + 1
         caller = self._caller(node)
+        if func.type == "call":
+            self._decorator_call(node, func, caller, line)
+            return
         if func.type == "identifier":
             name, receiver = _text(func), None
             if name == "super":  # only the receiver of ``super().x()``, never a target
@@ -581,8 +619,60 @@ class _Extractor:
             name = _text(func.child_by_field_name("attribute"))
             receiver = receiver_chain(func.child_by_field_name("object"), calls=True)
         self.result.calls.append(Call(caller=caller, name=name, receiver=receiver, line=line))
+        if name in ("include_router", "register_blueprint") and receiver:
+            self._mount(node, name, receiver, caller, line)
+        if name in ("add_api_route", "add_url_rule") and receiver:
+            self._added_route(node, name, receiver, caller, line)
         if name == "Depends":
             self._dependency_ref(node, caller, line)
+
+    def _handler_ref(self, target: Node | None, caller: str | None, line: int
+                     ) -> tuple[str, list[str] | None] | None:
+        """A function passed by name (``f``, ``views.f``): recorded as a reference."""
+        if target is None or target.type not in ("identifier", "attribute"):
+            return None
+        path = dotted(target)
+        if not path:
+            return None
+        *head, name = path.split(".")
+        self.result.calls.append(Call(caller=caller, name=name, receiver=head or None,
+                                      line=line, kind="ref"))
+        return name, head or None
+
+    def _decorator_call(self, node: Node, func: Node, caller: str | None, line: int) -> None:
+        """A decorator applied as a call, ``app.get("/x")(list_items)`` or
+        ``cache(maxsize=1)(load)``: the function is referenced; a route decorator also
+        registers it."""
+        pos = positional_args(node.child_by_field_name("arguments"))
+        ref = self._handler_ref(pos[0], caller, line) if len(pos) == 1 else None
+        reg = self._decorator_route(func) if ref is not None else None
+        if reg is not None:
+            reg.handler_name, reg.handler_receiver = ref
+            reg.line, reg.caller = line, caller
+            self.result.registrations.append(reg)
+
+    def _added_route(self, node: Node, method: str, receiver: list[str], caller: str | None,
+                     line: int) -> None:
+        """FastAPI ``router.add_api_route("/x", handler, methods=["POST"])`` and Flask
+        ``app.add_url_rule("/x", "name", view_func=handler, methods=[...])``."""
+        args = node.child_by_field_name("arguments")
+        pos, kws = positional_args(args), keyword_args(args)
+        route = string_value(pos[0]) if pos else string_value(kws.get("path") or
+                                                              kws.get("rule"))
+        slot = 1 if method == "add_api_route" else 2
+        target = pos[slot] if len(pos) > slot else kws.get(
+            "endpoint" if method == "add_api_route" else "view_func")
+        ref = self._handler_ref(target, caller, line) if route is not None else None
+        if ref is None or "?" in receiver:
+            return
+        listed = kws.get("methods")
+        methods = [string_value(m) for m in listed.named_children] if listed else []
+        verb = ",".join(m.upper() for m in methods if m) or "GET"
+        router = ".".join(receiver)
+        prefix = self.router_prefixes.get(router, "")
+        self.result.registrations.append(Registration(
+            http_method=verb, route=join_route(prefix, route), line=line, caller=caller,
+            handler_name=ref[0], handler_receiver=ref[1], router=router, base=prefix))
 
     def _dependency_ref(self, node: Node, caller: str | None, line: int) -> None:
         """FastAPI ``Depends(get_service)``: the framework calls ``get_service`` for the

@@ -16,4 +16,4 @@ TSX = Dialect(grammar="tsx", queries="typescript", lang="tsx")
 def extract(source: bytes, rel_path: str, ctx: RepoContext) -> ParseResult:
     """Symbols, imports, calls, heritage, Express registrations of one TS/TSX file."""
     dialect = TSX if rel_path.lower().endswith(".tsx") else TYPESCRIPT
-    return extract_file(source, rel_path, dialect)
+    return extract_file(source, rel_path, dialect, ctx)

@@ -35,3 +35,13 @@
 ; Every named variable: local/module variable types.
 (variable_declarator
   name: (identifier)) @definition.variable
+
+; `const api = { list() {}, show: (id) => ... }`: an OBJECT with METHODs (top level,
+; only when it holds a function; filtered in Python)
+(variable_declarator
+  name: (identifier)
+  value: (object)) @definition.object_literal
+
+(pair
+  key: (property_identifier)
+  value: [(arrow_function) (function_expression)]) @definition.object_function

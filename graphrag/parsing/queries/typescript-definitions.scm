@@ -68,3 +68,17 @@
 ; symbol, declared or from the parameter type of the function they are passed to.
 (arrow_function) @definition.callback
 (function_expression) @definition.callback
+
+; `const api = { list() {}, show: (id) => ... }`: an OBJECT with METHODs (top level,
+; only when it holds a function; filtered in Python)
+(variable_declarator
+  name: (identifier)
+  value: (object)) @definition.object_literal
+
+(pair
+  key: (property_identifier)
+  value: [(arrow_function) (function_expression)]) @definition.object_function
+
+; `namespace Money { export function cents() {} }`: an OBJECT holding its declarations
+(internal_module
+  name: (identifier)) @definition.namespace

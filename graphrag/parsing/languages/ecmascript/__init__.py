@@ -20,6 +20,7 @@ from graphrag.parsing.languages.ecmascript.common import (
     resolve_specifier,
 )
 from graphrag.parsing.model import ParseResult
+from graphrag.parsing.registry import RepoContext
 
 __all__ = ["Dialect", "extract_file", "module_of", "resolve_specifier"]
 
@@ -27,14 +28,15 @@ _DECL_START = decl_starts("export import function async class abstract interface
                           "const let var declare namespace module")
 
 
-def extract_file(source: bytes, rel_path: str, dialect: Dialect) -> ParseResult:
+def extract_file(source: bytes, rel_path: str, dialect: Dialect,
+                 repo: RepoContext | None = None) -> ParseResult:
     """Parse one TS/JS file and return everything it contributes to the graph.
 
     Syntax errors do not stop extraction: tree-sitter recovers, the symbols it still
     recognises are returned and ``error_count`` counts ERROR/MISSING nodes."""
     # a bad top-level statement must not hide the declarations after it
     root, errors = parse_recovering(registry.parser(dialect.grammar), source, _DECL_START)
-    ctx = FileContext(source, rel_path, dialect, root)
+    ctx = FileContext(source, rel_path, dialect, root, repo.ts_configs if repo else ())
     definitions = captures("definitions", dialect, root)
     refs = captures("references", dialect, root)
     symbols.collect(ctx, definitions)

@@ -39,6 +39,7 @@ from graphrag.parsing.model import (
     Registration,
     Symbol,
 )
+from graphrag.parsing.tsconfig import TsConfig, resolve_alias
 from graphrag.parsing.typetext import split_top_level
 
 CODE_EXTENSIONS = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
@@ -71,15 +72,18 @@ def module_of(rel_path: str) -> str:
     return stem if ext.lower() in CODE_EXTENSIONS else rel_path
 
 
-def resolve_specifier(spec: str, rel_path: str) -> str:
+def resolve_specifier(spec: str, rel_path: str, configs: tuple[TsConfig, ...] = ()) -> str:
     """Module path of an import specifier seen in ``rel_path``.
 
     Relative specifiers (``./x``, ``../lib``, ``.``) are joined to the importing file's
     directory and lose a code extension (``./x.js`` in TS ESM code names ``x.ts``).
-    Bare specifiers (``express``, ``@scope/pkg``) are returned as written.
+    A bare specifier that a tsconfig ``paths`` alias or ``baseUrl`` maps into the
+    repository becomes that path; other bare specifiers (``express``, ``@scope/pkg``)
+    are returned as written.
     """
     if not (spec == "." or spec == ".." or spec.startswith(("./", "../"))):
-        return spec
+        aliased = resolve_alias(spec, rel_path, configs) if configs else None
+        return module_of(aliased) if aliased else spec
     joined = posixpath.normpath(posixpath.join(posixpath.dirname(rel_path), spec))
     return module_of(joined)
 
@@ -216,8 +220,10 @@ class FileContext:
     the node id of each symbol that can enclose code (class, function, method, endpoint)
     to its fqn."""
 
-    def __init__(self, source: bytes, rel_path: str, dialect: Dialect, root: Node) -> None:
+    def __init__(self, source: bytes, rel_path: str, dialect: Dialect, root: Node,
+                 ts_configs: tuple[TsConfig, ...] = ()) -> None:
         self.source = source
+        self.ts_configs = ts_configs
         self.path = rel_path
         self.dialect = dialect
         self.root = root
@@ -228,6 +234,8 @@ class FileContext:
         self.owners: ScopeIndex[int, str] = ScopeIndex(node_id)
         self.by_fqn: dict[str, Symbol] = {}
         self.class_fqns: set[str] = set()
+        # node id of an object literal that is an OBJECT symbol -> its fqn
+        self.object_literals: dict[int, str] = {}
         self.imported: set[str] = set()
         self.deferred: list[Callable[[], None]] = []
 

@@ -43,7 +43,7 @@ def collect_imports(ctx: FileContext, references: Captures) -> None:
 
 
 def _target(ctx: FileContext, spec: str, name: str | None = None) -> str:
-    module = resolve_specifier(spec, ctx.path)
+    module = resolve_specifier(spec, ctx.path, ctx.ts_configs)
     return f"{module}:{name}" if name else module
 
 
@@ -153,10 +153,11 @@ def collect_registrations(ctx: FileContext, references: Captures, definitions: C
     mounts = _local_mounts(ctx, calls, routers)
     for call in calls:
         prefix = _prefix(call.receiver, mounts)
+        router = _root(call.receiver, mounts)
         if call.verb == "use":
-            _use(ctx, call, prefix)
+            _use(ctx, call, prefix, router)
         else:
-            _route(ctx, call, prefix)
+            _route(ctx, call, prefix, router)
 
 
 def _router_variables(definitions: Captures) -> set[str]:
@@ -171,14 +172,34 @@ def _router_variables(definitions: Captures) -> set[str]:
 
 
 def _route_call(node: Node) -> _RouteCall | None:
+    """``router.get('/x', h)``; in a chain ``app.route('/x').get(h).post(h2)`` each verb
+    becomes a route call of ``app`` with the path of ``route()`` as first argument."""
     function = node.child_by_field_name("function")
-    receiver = dotted(function.child_by_field_name("object"))
     args = node.child_by_field_name("arguments")
-    if receiver is None or args is None:
+    if args is None:
         return None
     verb = node_text(function.child_by_field_name("property"))
-    return _RouteCall(node, receiver, verb,
-                      [a for a in args.named_children if a.type != "comment"])
+    listed = [a for a in args.named_children if a.type != "comment"]
+    obj = function.child_by_field_name("object")
+    while obj is not None and obj.type == "call_expression":
+        inner = obj.child_by_field_name("function")
+        if inner is None or inner.type != "member_expression":
+            return None
+        prop = node_text(inner.child_by_field_name("property"))
+        if prop == "route" and verb != "use":
+            path = obj.child_by_field_name("arguments")
+            path_args = [a for a in path.named_children if a.type != "comment"] if path else []
+            receiver = dotted(inner.child_by_field_name("object"))
+            if receiver is None or len(path_args) != 1:
+                return None
+            return _RouteCall(node, receiver, verb, [path_args[0], *listed])
+        if prop not in HTTP_VERBS:
+            return None
+        obj = inner.child_by_field_name("object")
+    receiver = dotted(obj)
+    if receiver is None:
+        return None
+    return _RouteCall(node, receiver, verb, listed)
 
 
 def _is_router(receiver: str, routers: set[str]) -> bool:
@@ -210,6 +231,15 @@ def _prefix(receiver: str, mounts: dict[str, tuple[str, str]]) -> str:
     return prefix.rstrip("/")
 
 
+def _root(receiver: str, mounts: dict[str, tuple[str, str]]) -> str:
+    """The router at the top of this file's chain of mounts (the one mounted elsewhere)."""
+    seen = set()
+    while receiver in mounts and receiver not in seen:
+        seen.add(receiver)
+        receiver = mounts[receiver][0]
+    return receiver
+
+
 def _reference(node: Node) -> tuple[str, list[str] | None] | None:
     """(name, receiver) of a handler reference: ``h`` or ``ctrl.method``."""
     if node.type == "identifier":
@@ -220,7 +250,7 @@ def _reference(node: Node) -> tuple[str, list[str] | None] | None:
     return None
 
 
-def _use(ctx: FileContext, call: _RouteCall, prefix: str) -> None:
+def _use(ctx: FileContext, call: _RouteCall, prefix: str, router: str) -> None:
     """Middleware and router mounts: references become ``ref`` calls; a router imported
     from another module becomes a ``USE`` registration (joined by the resolver)."""
     caller = ctx.owner_of(call.node)
@@ -233,7 +263,8 @@ def _use(ctx: FileContext, call: _RouteCall, prefix: str) -> None:
         if mount is not None and arg.type == "identifier" and ref[0] in ctx.imported:
             ctx.add_registration(Registration(
                 http_method="USE", route=join_route(prefix, mount),
-                line=call.node.start_point[0] + 1, caller=caller, handler_name=ref[0]))
+                line=call.node.start_point[0] + 1, caller=caller, handler_name=ref[0],
+                router=router))
 
 
 def _unwrap_handler(node: Node) -> Node:
@@ -251,7 +282,7 @@ def _unwrap_handler(node: Node) -> Node:
     return node
 
 
-def _route(ctx: FileContext, call: _RouteCall, prefix: str) -> None:
+def _route(ctx: FileContext, call: _RouteCall, prefix: str, router: str) -> None:
     if call.verb not in HTTP_VERBS or len(call.args) < 2:
         return  # `app.get('env')` reads a setting
     path = string_value(call.args[0])
@@ -270,10 +301,11 @@ def _route(ctx: FileContext, call: _RouteCall, prefix: str) -> None:
     if ref is not None:
         ctx.add_call(caller, ref[0], ref[1], handler, "ref")
         ctx.add_registration(Registration(method, route, line, caller, handler_name=ref[0],
-                                          handler_receiver=ref[1]))
+                                          handler_receiver=ref[1], router=router))
     elif handler.type in FUNCTION_NODES:
         fqn = _inline_endpoint(ctx, call, handler, method, route, caller)
-        ctx.add_registration(Registration(method, route, line, caller, inline_fqn=fqn))
+        ctx.add_registration(Registration(method, route, line, caller, inline_fqn=fqn,
+                                          router=router))
 
 
 def _inline_endpoint(ctx: FileContext, call: _RouteCall, handler: Node, method: str,

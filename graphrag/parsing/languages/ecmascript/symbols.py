@@ -40,6 +40,9 @@ def collect(ctx: FileContext, definitions: list[tuple[str, Node]]) -> None:
         "definition.method": _method,
         "definition.field": _field,
         "definition.overload_signature": _overload_signature,
+        "definition.object_literal": _object_literal,
+        "definition.namespace": _namespace,
+        "definition.object_function": _object_function,
     }
     for name, node in definitions:
         handler = handlers.get(name)
@@ -395,16 +398,69 @@ def _function_variable(ctx: FileContext, node: Node) -> None:
 
 
 def _function_export(ctx: FileContext, node: Node) -> None:
-    """CommonJS ``exports.f = function () {}`` / ``module.exports.f = (...) => ...``."""
+    """CommonJS ``exports.f = function () {}`` / ``module.exports.f = (...) => ...``;
+    ``Cart.prototype.add = function () {}`` (see :func:`_prototype_method`)."""
     if not _is_top_level(node):
         return
     assignment = node.named_children[0]
     left = assignment.child_by_field_name("left")
+    target = left.child_by_field_name("object")
+    if target is not None and target.type == "member_expression" and \
+            node_text(target.child_by_field_name("property")) == "prototype":
+        ctx.deferred.append(lambda: _prototype_method(ctx, node, target, left, assignment))
+        return
     if node_text(left.child_by_field_name("object")) not in ("exports", "module.exports"):
         return
     name = node_text(left.child_by_field_name("property"))
     _add_function(ctx, name, assignment.child_by_field_name("right"), node, node, node,
                   {"exported": True})
+
+
+def _prototype_method(ctx: FileContext, node: Node, target: Node, left: Node,
+                      assignment: Node) -> None:
+    """``Cart.prototype.add = function () {}`` where ``Cart`` is a top-level function of
+    this file: ``Cart`` is a constructor function, so it becomes a CLASS
+    (``meta.constructor_function``) and ``add`` its METHOD (``this.x()`` and calls on
+    ``new Cart()`` values resolve like those of a class)."""
+    owner = ctx.by_fqn.get(ctx.child_fqn(None, node_text(target.child_by_field_name("object"))))
+    if owner is None or owner.parent is not None or owner.kind not in ("FUNCTION", "CLASS"):
+        return
+    if owner.kind == "FUNCTION":
+        decl = _top_level_function(ctx, owner.name)
+        if decl is None:
+            return
+        owner.kind = "CLASS"
+        owner.meta["constructor_function"] = True
+        ctx.class_fqns.add(owner.fqn)
+        # its body is the constructor: `new Cart()` links to it, `this.x = ...` are fields
+        body = decl.child_by_field_name("body")
+        ctor = ctx.child_fqn(owner.fqn, "constructor")
+        meta = function_meta(decl, owner.doc_comment)
+        ctx.add_symbol("CONSTRUCTOR", "constructor", ctor, owner.fqn, decl,
+                       signature=owner.signature, doc=None, meta=meta, owner_node=body)
+        record_param_types(ctx, ctor, meta["params"])
+        if body is not None:
+            _constructor_assignments(ctx, body, owner.fqn, ctor)
+    fn = assignment.child_by_field_name("right")
+    name = node_text(left.child_by_field_name("property"))
+    fqn = ctx.child_fqn(owner.fqn, name)
+    doc = doc_comment(node)
+    meta = function_meta(fn, doc)
+    meta["static"] = False
+    ctx.add_symbol("METHOD", name, fqn, owner.fqn, node,
+                   signature=signature(node, fn.child_by_field_name("body")), doc=doc,
+                   meta=meta, owner_node=fn)
+    record_param_types(ctx, fqn, meta["params"])
+
+
+def _top_level_function(ctx: FileContext, name: str) -> Node | None:
+    for child in ctx.root.named_children:
+        decl = child.child_by_field_name("declaration") \
+            if child.type == "export_statement" else child
+        if decl is not None and decl.type == "function_declaration" and \
+                node_text(decl.child_by_field_name("name")) == name:
+            return decl
+    return None
 
 
 def _function_default(ctx: FileContext, node: Node) -> None:
@@ -413,10 +469,84 @@ def _function_default(ctx: FileContext, node: Node) -> None:
                   {"exported": True, "export_default": True})
 
 
+def _object_literal(ctx: FileContext, node: Node) -> None:
+    """``const api = { list() {...}, show: (id) => ... }`` at the top level: an OBJECT
+    named ``api`` whose function members are METHODs (``api.list()`` resolves to them,
+    in this module and where ``api`` is imported). Objects without functions are data;
+    a variable with a declared type is seen through that type."""
+    decl = node.parent
+    value = node.child_by_field_name("value")
+    if node.child_by_field_name("type") is not None:
+        # `const p: Provider = {...}`: callers see the declared type (as the compiler
+        # resolves `p.f()`), so the literal is no OBJECT of its own
+        return
+    if decl is None or not _is_top_level(decl) or not any(
+            c.type == "method_definition" or (c.type == "pair" and _pair_function(c))
+            for c in value.named_children):
+        return
+    outer = outer_node(node)
+    name = node_text(node.child_by_field_name("name"))
+    ctx.object_literals[value.id] = ctx.child_fqn(None, name)
+    ctx.add_symbol("OBJECT", name, ctx.child_fqn(None, name), None, outer,
+                   signature=" ".join(node_text(decl).split("{", 1)[0].split()) + " {...}",
+                   doc=doc_comment(outer), meta={**_export_meta(outer), "object_literal": True},
+                   owner_node=value)
+
+
+def _namespace(ctx: FileContext, node: Node) -> None:
+    """TS ``namespace Money { ... }``: an OBJECT whose declarations are its members
+    (``Money.cents()`` resolves like a static call); nested namespaces nest."""
+    body = node.child_by_field_name("body")
+    if body is None:
+        return
+    outer = outer_node(node)
+    if outer.type == "expression_statement":  # the grammar wraps a namespace statement
+        outer = outer_node(outer)
+    parent = ctx.owner_of(outer)
+    if parent is not None and (ctx.by_fqn.get(parent) is None
+                               or not ctx.by_fqn[parent].meta.get("namespace")):
+        return  # only at the top level or inside another namespace
+    name = node_text(node.child_by_field_name("name"))
+    ctx.add_symbol("OBJECT", name, ctx.child_fqn(parent, name), parent, outer,
+                   signature=f"namespace {name}", doc=doc_comment(outer),
+                   meta={**_export_meta(outer), "namespace": True}, owner_node=body)
+
+
+def _pair_function(pair: Node) -> Node | None:
+    value = pair.child_by_field_name("value")
+    key = pair.child_by_field_name("key")
+    return value if key is not None and key.type == "property_identifier" and \
+        value is not None and value.type in ("arrow_function", "function_expression") \
+        else None
+
+
+def _literal_owner(ctx: FileContext, node: Node) -> str | None:
+    """fqn of the OBJECT whose literal directly holds ``node`` (a member)."""
+    return ctx.object_literals.get(node.parent.id) if node.parent is not None else None
+
+
+def _object_function(ctx: FileContext, node: Node) -> None:
+    """``show: (id) => ...`` in an OBJECT literal: a METHOD of it."""
+    fn = _pair_function(node)
+    parent = _literal_owner(ctx, node) if fn is not None else None
+    if parent is None or node.parent is None or node.parent.type != "object":
+        return
+    name = node_text(node.child_by_field_name("key"))
+    fqn = ctx.child_fqn(parent, name)
+    doc = doc_comment(node)
+    meta = function_meta(fn, doc)
+    meta["static"] = False
+    ctx.add_symbol("METHOD", name, fqn, parent, node,
+                   signature=signature(node, fn.child_by_field_name("body")), doc=doc,
+                   meta=meta, owner_node=fn)
+    record_param_types(ctx, fqn, meta["params"])
+
+
 def _method(ctx: FileContext, node: Node) -> None:
-    if node.parent is None or node.parent.type not in _MEMBER_BODIES:
-        return  # object literal methods are not symbols
-    parent = ctx.owner_of(node)
+    in_literal = node.parent is not None and node.parent.type == "object"
+    if node.parent is None or (node.parent.type not in _MEMBER_BODIES and not in_literal):
+        return
+    parent = _literal_owner(ctx, node) if in_literal else ctx.owner_of(node)
     if parent is None:
         return
     name = node_text(node.child_by_field_name("name"))
