@@ -285,14 +285,19 @@ def test_incremental_equals_full_after_cross_file_definition_edits(
     try:
         first = index_graph(engine, settings, repo, app_name)
         assert first.files_resolved == first.files_parsed
+        resolved = []
         for step in range(6):
             done = [_cross_file_edit(repo, originals, rng) for _ in range(rng.randint(1, 2))]
             inc = index_graph(engine, settings, repo, app_name, allow_mass_delete=True)
+            resolved.append(inc.files_resolved)
             with engine.begin() as conn:
                 conn.execute(text("DELETE FROM applications WHERE name = :n"), {"n": full_app})
             index_graph(engine, settings, repo, full_app, full=True)
             _assert_same_graph(engine, app_name, full_app, f"step {step} after {done}")
-            assert inc.files_resolved < first.files_parsed or len(originals) < 4
+        # Names are matched coarsely (renaming a class also names its members, and every
+        # file that says `add` or `constructor` is resolved again), so one step may redo
+        # every file; but the edits must not always.
+        assert min(resolved) < first.files_parsed or len(originals) < 4, resolved
     finally:
         with engine.begin() as conn:
             conn.execute(text("DELETE FROM applications WHERE name = :n"), {"n": full_app})
