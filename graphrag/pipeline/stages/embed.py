@@ -172,7 +172,7 @@ class EmbedStage(BatchStage):
         # titles cost little beside the bodies. Chunks without a title (documents) get none.
         titled = [(item, digest) for item, digest in todo if titles[item.id]]
         texts = [inputs[i.id] for i, _ in todo] + [titles[i.id] for i, _ in titled]
-        vectors = self._encode(embedder, texts, todo + titled, result)
+        vectors = self._encode(embedder, texts, todo + titled, result, optional_from=len(todo))
         title_vectors = dict(zip([i.id for i, _ in titled], vectors[len(todo):], strict=True))
         now = datetime.now(UTC)
         for (item, digest), vector in zip(todo, vectors, strict=False):
@@ -188,9 +188,11 @@ class EmbedStage(BatchStage):
         return ctx.resource("embed_model_identity", lambda: model_identity(ctx.settings))
 
     def _encode(self, embedder: Embedder, texts: list[str],
-                todo: list[tuple[WorkItem, str]], result: StageResult
-                ) -> list[np.ndarray | None]:
-        """All texts in one call; if that fails, one by one to isolate the bad chunk."""
+                todo: list[tuple[WorkItem, str]], result: StageResult,
+                optional_from: int | None = None) -> list[np.ndarray | None]:
+        """All texts in one call; if that fails, one by one to isolate the bad chunk. A
+        text from ``optional_from`` on (a title) that fails gets no vector but does not
+        fail its chunk: the title vector is an extra ranking signal."""
         try:
             return list(embedder.encode(texts))
         except EnvironmentProblem:
@@ -198,12 +200,13 @@ class EmbedStage(BatchStage):
         except Exception:
             pass
         vectors: list[np.ndarray | None] = []
-        for (item, _), text in zip(todo, texts, strict=True):
+        for n, ((item, _), text) in enumerate(zip(todo, texts, strict=True)):
             try:
                 vectors.append(embedder.encode([text])[0])
             except EnvironmentProblem:
                 raise
             except Exception as exc:
-                record_failure(result, self.name, item, exc)
+                if optional_from is None or n < optional_from:
+                    record_failure(result, self.name, item, exc)
                 vectors.append(None)
         return vectors
