@@ -28,6 +28,7 @@ from graphrag.errors import ModelUnavailable
 from graphrag.pipeline import registry
 from graphrag.pipeline.model import StageContext, StageResult, WorkItem
 from graphrag.pipeline.store import count_by_stage, count_selectable, fetch_batch, write_batch
+from graphrag.pipeline.terms import compact_term_stats
 
 DEFAULT_BATCH_SIZE = 128
 Progress = Callable[[int, int], None]
@@ -219,11 +220,15 @@ def run_pipeline(engine: Engine, settings: Settings, app_name: str,
         pending = {i.id: is_pending(i.stages, states[i.id]) for i in items}
         with engine.begin() as conn:
             written = write_batch(conn, items, states, pending)
+            compact_term_stats(conn, app.id)
         stats.stale += len(items) - written
         stats.chunks += len(items)
         stats.batches += 1
         if progress is not None:
             progress(stats.chunks, stats.total)
+    with engine.begin() as conn:
+        # also what re-chunking deleted (their postings' statistics)
+        compact_term_stats(conn, app.id)
     stats.duration_s = time.perf_counter() - started
     return stats
 
@@ -263,6 +268,7 @@ def run_claimed_batch(engine: Engine, settings: Settings, app_name: str, *,
             states = run_batch(items, ctx, None, False, stats)
             pending = {i.id: is_pending(i.stages, states[i.id]) for i in items}
             written = write_batch(conn, items, states, pending)
+            compact_term_stats(conn, app.id)
             stats.stale += len(items) - written
             stats.chunks = stats.total = len(items)
             stats.batches = 1

@@ -22,6 +22,13 @@ CHUNK_TERMS = "graphrag_terms(concat_ws(' ', c.title, c.content))"
 
 _TF = "coalesce(array_length(t.positions, 1), 1)"
 
+# The node name's words as the analyser makes them (camelCase split first: a question
+# uses the words, never the whole identifier), for search's name match
+# (:mod:`graphrag.retrieval.titles`). Kept with the postings so a query does not analyse
+# every candidate's name.
+NAME_TERMS = (r"tsvector_to_array(graphrag_terms(regexp_replace(coalesce(n.name, ''),"
+              r" '([a-z0-9])([A-Z])', '\1 \2', 'g')))")
+
 
 def refresh_terms(conn: Connection, chunk_ids: Sequence[int]) -> None:
     """Rewrite the postings and term counts of these chunks from their current text."""
@@ -31,11 +38,14 @@ def refresh_terms(conn: Connection, chunk_ids: Sequence[int]) -> None:
     conn.execute(text("DELETE FROM chunk_terms WHERE chunk_id = ANY(:ids)"), ids)
     conn.execute(text(
         f"""
-        UPDATE chunks c SET term_count = s.n
+        UPDATE chunks c SET term_count = s.n, name_terms = s.name_terms
           FROM (SELECT c.id, (SELECT coalesce(sum({_TF}), 0)
-                                FROM unnest({CHUNK_TERMS}) t) AS n
-                  FROM chunks c WHERE c.id = ANY(:ids)) s
-         WHERE c.id = s.id AND c.term_count IS DISTINCT FROM s.n
+                                FROM unnest({CHUNK_TERMS}) t) AS n,
+                       {NAME_TERMS} AS name_terms
+                  FROM chunks c JOIN nodes n ON n.id = c.node_id
+                 WHERE c.id = ANY(:ids)) s
+         WHERE c.id = s.id AND (c.term_count IS DISTINCT FROM s.n
+                                OR c.name_terms IS DISTINCT FROM s.name_terms)
         """), ids)
     conn.execute(text(
         f"""
@@ -44,3 +54,35 @@ def refresh_terms(conn: Connection, chunk_ids: Sequence[int]) -> None:
           FROM chunks c, unnest({CHUNK_TERMS}) t
          WHERE c.id = ANY(:ids)
         """), ids)
+
+
+# Serialises the folding of one application's deltas (the two-key advisory lock space
+# is apart from the one-key locks of graph indexing).
+_COMPACT_LOCK_CLASS = 4_025
+
+
+def compact_term_stats(conn: Connection, app_id: int) -> bool:
+    """Fold the application's appended BM25 statistic changes (``term_stats_delta``,
+    written by triggers on ``chunk_terms``) into ``term_stats``. Readers add both, so
+    this changes no figure, only the cost of reading them. Returns False when another
+    process is folding them at this moment (it takes what was committed before it)."""
+    locked = conn.execute(text("SELECT pg_try_advisory_xact_lock(:cls, CAST(:app AS int))"),
+                          {"cls": _COMPACT_LOCK_CLASS, "app": app_id}).scalar()
+    if not locked:
+        return False
+    folded = conn.execute(text(
+        """
+        WITH d AS (DELETE FROM term_stats_delta WHERE application_id = :app
+                   RETURNING term, df, dl)
+        INSERT INTO term_stats AS s (application_id, term, df, dl)
+        SELECT :app, term, sum(df), sum(dl) FROM d GROUP BY term ORDER BY term
+        ON CONFLICT (application_id, term)
+        DO UPDATE SET df = s.df + excluded.df, dl = s.dl + excluded.dl
+        RETURNING s.term, s.df
+        """), {"app": app_id}).all()
+    vanished = [r.term for r in folded if r.df == 0 and r.term != ""]
+    if vanished:  # words no chunk holds any more
+        conn.execute(text("DELETE FROM term_stats WHERE application_id = :app"
+                          " AND term = ANY(:terms) AND df = 0"),
+                     {"app": app_id, "terms": vanished})
+    return True

@@ -9,7 +9,9 @@ length ``|d|`` terms scores::
 
 with ``N`` and ``avgdl`` the number and mean length of the searched applications' chunks
 that have terms, and ``df`` counted over the same chunks (the Lucene form of idf, never
-negative). The postings of a term are one index range scan; at most
+negative). These figures are read from ``term_stats`` plus its not yet folded
+``term_stats_delta`` (kept by triggers on the postings, :mod:`graphrag.pipeline.terms`),
+not counted per query. The postings of a term are one index range scan; at most
 ``POSTINGS_PER_TERM`` of them (the densest) are scored, so the cost is bounded however
 common a query word is. The search filters (kind, language, path, source) apply after
 scoring, so they never change a term's idf.
@@ -30,7 +32,7 @@ B = 0.75
 # term is in fewer chunks than this; beyond it, a chunk that has only very common query
 # terms, each diluted in a long text, can be missed. Bounds the cost on large
 # applications (a word in 40% of 100k chunks: 160 ms exhaustive).
-POSTINGS_PER_TERM = 2000
+POSTINGS_PER_TERM = 300
 
 QUERY_LEXEMES = "SELECT lexeme FROM unnest(graphrag_terms(:q))"
 
@@ -49,12 +51,19 @@ def _scores_sql(where: str | None) -> str:
     # All arithmetic in float8: with numeric (PostgreSQL's type of a bare 0.5 literal)
     # the per-posting sum cost most of the query's time.
     return f"""
-        WITH df AS (
-            SELECT t.term, count(*) AS df FROM chunk_terms t
-             WHERE t.application_id = ANY(:apps) AND t.term = ANY(:terms)
-             GROUP BY t.term
+        WITH stats AS (
+            SELECT x.term, CAST(sum(x.df) AS bigint) AS df, CAST(sum(x.dl) AS bigint) AS dl
+              FROM (
+                SELECT term, df, dl FROM term_stats
+                 WHERE application_id = ANY(:apps) AND term = ANY(:stat_terms)
+                UNION ALL
+                SELECT term, df, dl FROM term_stats_delta
+                 WHERE application_id = ANY(:apps) AND term = ANY(:stat_terms)) x
+             GROUP BY x.term
         ),
-        p AS (
+        df AS (SELECT term, df, df <= :per_term AS complete FROM stats
+                WHERE term <> '' AND df > 0),
+        top AS (
             SELECT t.chunk_id, t.term, t.tf, t.dl
               FROM df CROSS JOIN unnest(CAST(:apps AS bigint[])) AS a(id)
              CROSS JOIN LATERAL (
@@ -63,12 +72,23 @@ def _scores_sql(where: str | None) -> str:
                  ORDER BY CAST(t.tf AS float8) / greatest(t.dl, 1) DESC, t.chunk_id
                  LIMIT :per_term) t
         ),
-        st AS (
-            SELECT CAST(count(*) AS float8) AS n,
-                   CAST(greatest(avg(term_count), 1) AS float8) AS avgdl FROM chunks
-             WHERE application_id = ANY(:apps) AND term_count > 0
+        risk AS (
+            SELECT DISTINCT top.chunk_id FROM top JOIN df USING (term) WHERE df.complete
         ),
-        w AS (
+        more AS (
+            SELECT t.chunk_id, t.term, t.tf, t.dl
+              FROM risk CROSS JOIN df CROSS JOIN unnest(CAST(:apps AS bigint[])) AS a(id)
+              JOIN chunk_terms t ON t.application_id = a.id AND t.term = df.term
+                                AND t.chunk_id = risk.chunk_id
+             WHERE NOT df.complete
+        ),
+        p AS (SELECT * FROM top UNION SELECT * FROM more),
+        st AS (
+            SELECT CAST(df AS float8) AS n,
+                   greatest(CAST(dl AS float8) / greatest(df, 1), 1) AS avgdl
+              FROM stats WHERE term = ''
+        ),
+        w AS MATERIALIZED (
             SELECT df.term, ln(1 + (st.n - df.df + 0.5::float8) / (df.df + 0.5::float8)) AS idf
               FROM df, st
         ),
@@ -93,6 +113,7 @@ def bm25_candidates(conn: Connection, app_ids: Sequence[int], query: str,
     if not terms:
         return []
     where, params = filter_sql(list(app_ids), options)
-    params.update(terms=terms, k1=K1, b=B, lim=options.candidates, per_term=POSTINGS_PER_TERM)
+    params.update(stat_terms=["", *terms], k1=K1, b=B, lim=options.candidates,
+                  per_term=POSTINGS_PER_TERM)
     rows = conn.execute(text(_scores_sql(where if has_filters(options) else None)), params)
     return [(int(r.id), float(r.score)) for r in rows]

@@ -150,11 +150,9 @@ def rank_candidates(mode: str, vec: list[tuple[int, float]], txt: list[tuple[int
 
 
 def _search_one(conn: Connection, apps: dict[int, str], query: str,
-                vector: np.ndarray | None, txt: list[tuple[int, float]],
-                options: SearchOptions) -> list[dict[str, Any]]:
+                vector: np.ndarray | None, vec: list[tuple[int, float]],
+                txt: list[tuple[int, float]], options: SearchOptions) -> list[dict[str, Any]]:
     app_ids = list(apps)
-    vec = (vector_candidates(conn, app_ids, vector, options)
-           if options.needs_vectors and vector is not None else [])
     ids = list(dict.fromkeys([i for i, _ in vec + txt]))
     details = load_candidates(conn, apps, ids)
     titles = (title_signals(conn, app_ids, ids, query, vector)
@@ -187,15 +185,26 @@ def _text_lists(engine: Engine, app_ids: list[int], queries: Sequence[str],
         return [text_candidates(conn, app_ids, q, options) for q in queries]
 
 
+def _vector_lists(engine: Engine, app_ids: list[int], vectors: Sequence[np.ndarray | None],
+                  options: SearchOptions) -> list[list[tuple[int, float]]]:
+    """The vector candidates of every query (empty lists in text mode)."""
+    if not options.needs_vectors:
+        return [[] for _ in vectors]
+    with engine.begin() as conn:
+        set_ef_search(conn, options)
+        return [vector_candidates(conn, app_ids, v, options) if v is not None else []
+                for v in vectors]
+
+
 def search_many(engine: Engine, app_names: Sequence[str], queries: Sequence[str],
                 options: SearchOptions, embedder: Embedder | None = None,
                 vectors: Sequence[np.ndarray | None] | None = None) -> list[SearchResult]:
     """Run many queries with one model call for all embeddings.
 
     The full-text lists are fetched on a second connection while the model encodes the
-    queries (the database and the model then use both cores), then each query's vector
-    list is fetched and fused. ``vectors`` (one per query) skips encoding, e.g. when
-    hit-test runs several modes.
+    queries and the vector lists are fetched (the database and the model then use both
+    cores); then each query's candidates are loaded and fused. ``vectors`` (one per
+    query) skips encoding, e.g. when hit-test runs several modes.
     """
     validate(options)
     t0 = time.perf_counter()
@@ -213,13 +222,13 @@ def search_many(engine: Engine, app_names: Sequence[str], queries: Sequence[str]
         if vectors is None:
             vectors = encode_queries(embedder, queries, options)
         embed_ms = (time.perf_counter() - t1) * 1000 / max(len(queries), 1)
+        vector_lists = _vector_lists(engine, list(apps), vectors, options)
         text_lists = text_future.result()
     results = []
-    with engine.begin() as conn:
-        if options.needs_vectors:
-            set_ef_search(conn, options)
-        for query, vector, txt in zip(queries, vectors, text_lists, strict=True):
-            hits = _search_one(conn, apps, query, vector, txt, options)
+    with engine.connect() as conn:
+        for query, vector, vec, txt in zip(queries, vectors, vector_lists, text_lists,
+                                           strict=True):
+            hits = _search_one(conn, apps, query, vector, vec, txt, options)
             results.append(SearchResult(query, options.mode, hits,
                                         indexed_commits=commits))
     total_ms = (time.perf_counter() - t0) * 1000 / max(len(queries), 1)

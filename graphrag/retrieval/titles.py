@@ -22,26 +22,26 @@ import numpy as np
 from sqlalchemy import Connection, text
 
 from graphrag.embedding import vector_literal
+from graphrag.pipeline.terms import NAME_TERMS
 
-# camelCase split before the analyser: a name is matched word by word (the analyser would
-# also keep the whole identifier as one term, which a question never contains).
-_TITLE_SQL = r"""
-WITH q AS (SELECT tsvector_to_array(graphrag_terms(:query)) AS terms),
+# The query vector is parsed once (q.v), not once per candidate row: parsing a 384-float
+# literal per row was most of this query's time. The name's words are analysed when the
+# chunk's postings are written (``chunks.name_terms``, graphrag.pipeline.terms); a chunk
+# written before that column existed has its name analysed here.
+_TITLE_SQL = rf"""
+WITH q AS (SELECT tsvector_to_array(graphrag_terms(:query)) AS terms,
+                  CAST(:q AS vector) AS v),
      c AS (
-    SELECT c.id, c.title_emb,
-           tsvector_to_array(graphrag_terms(
-               regexp_replace(coalesce(n.name, ''), '([a-z0-9])([A-Z])', '\1 \2', 'g')))
-               AS name_terms
+    SELECT c.id, c.title_emb, coalesce(c.name_terms, {NAME_TERMS}) AS name_terms
       FROM chunks c JOIN nodes n ON n.id = c.node_id
      WHERE c.id = ANY(:ids) AND c.application_id = ANY(:apps) AND c.source = 'code')
 SELECT c.id,
-       CASE WHEN c.title_emb IS NULL OR CAST(:q AS vector) IS NULL THEN NULL
-            ELSE 1 - (c.title_emb <=> CAST(:q AS vector)) END AS title_sim,
+       1 - (c.title_emb <=> q.v) AS title_sim,
        CASE WHEN cardinality(c.name_terms) = 0 THEN 0.0
             ELSE (SELECT count(DISTINCT t) FROM unnest(c.name_terms) t, q
                    WHERE t = ANY(q.terms))::float8 / cardinality(c.name_terms) END
            AS name_match
-  FROM c
+  FROM c, q
 """
 
 
