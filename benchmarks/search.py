@@ -80,7 +80,7 @@ def existing(engine: Engine, meta: dict) -> int | None:
 
 def build(engine: Engine, args: argparse.Namespace, embedder) -> int:
     """Write the application with COPY; returns its id."""
-    from graphrag.pipeline.terms import refresh_terms
+    from graphrag.pipeline.terms import compact_term_stats, refresh_terms
 
     rng = random.Random(1)
     np_rng = np.random.default_rng(1)
@@ -126,11 +126,13 @@ def build(engine: Engine, args: argparse.Namespace, embedder) -> int:
         ids = conn.execute(text("SELECT id FROM chunks WHERE application_id = :a"),
                            {"a": app_id}).scalars().all()
         refresh_terms(conn, ids)
+        compact_term_stats(conn, app_id)
         conn.execute(text("UPDATE applications SET meta = CAST(:m AS jsonb) WHERE id = :a"),
                      {"m": json.dumps(app_meta(args)), "a": app_id})
     print(f"built {args.chunks} chunks in {time.perf_counter() - t0:.0f}s", file=sys.stderr)
     with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
         conn.execute(text("VACUUM ANALYZE chunks"))
+        conn.execute(text("VACUUM ANALYZE chunk_terms"))
         conn.execute(text("ANALYZE nodes"))
     return app_id
 
