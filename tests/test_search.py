@@ -11,10 +11,21 @@ from graphrag.config import load_settings
 from graphrag.embedding import get_embedder, vector_literal
 from graphrag.errors import UnknownApplication, UnknownName
 from graphrag.retrieval import SearchOptions, search
+from graphrag.retrieval.bm25 import bm25_candidates
 from graphrag.retrieval.filters import glob_to_regex
-from graphrag.retrieval.fusion import NAME_WEIGHT, collapse, pagerank_factor, rrf, title_rerank
+from graphrag.retrieval.fusion import (
+    EPSILON,
+    NAME_WEIGHT,
+    TEXT_WEIGHT,
+    TITLE_WEIGHT,
+    VECTOR_WEIGHT,
+    collapse,
+    pagerank_factor,
+    rrf,
+    score_fusion,
+)
 from graphrag.retrieval.model import Candidate
-from graphrag.retrieval.titles import title_signals
+from graphrag.retrieval.signals import CandidateSignals, candidate_signals
 from tests.conftest import run_cli
 from tests.search_seed import seed_app
 
@@ -56,21 +67,26 @@ def test_rrf_sums_reciprocal_ranks_with_k60() -> None:
     assert max(scores, key=scores.get) == "b"
 
 
-def test_title_rerank_adds_the_title_list_and_the_name_match() -> None:
-    fused = {"a": 1 / 61, "b": 1 / 62, "c": 1 / 63}
-    # b's title is the closest: it gains the title list's first rank and overtakes a.
-    out = title_rerank(fused, {"a": 0.2, "b": 0.9, "c": 0.5}, {})
-    assert out["b"] == pytest.approx(1 / 62 + 1 / 61)
-    assert out["a"] == pytest.approx(1 / 61 + 1 / 63)
-    assert max(out, key=out.get) == "b"
-    # Without a title vector (documents) a candidate's fused rank stands in for its title
-    # rank, so the order of untitled candidates is kept; a name the query spells out
-    # multiplies the score.
-    out = title_rerank(fused, {}, {"c": 1.0})
-    assert out["a"] == pytest.approx(2 / 61) and out["b"] == pytest.approx(2 / 62)
-    assert out["c"] == pytest.approx(2 / 63 * (1 + NAME_WEIGHT))
-    mixed = title_rerank(fused, {"c": 0.9}, {})
-    assert mixed["c"] == pytest.approx(1 / 63 + 1 / 61) and mixed["a"] == pytest.approx(2 / 61)
+def test_score_fusion_scales_each_signal_and_keeps_how_far_apart_candidates_are() -> None:
+    keys = ["a", "b", "c"]
+    sim = {"a": 0.9, "b": 0.5, "c": 0.4}
+    bm25 = {"b": 4.0, "c": 2.0}  # a has none of the query's words
+    out = score_fusion(keys, sim, bm25, {"a": 0.2, "b": 0.6, "c": 0.7}, {"c": 1.0})
+    # a: vector 1, text 0, title 0; b: 0.2, 1, 0.8; c: 0, 0.5, 1 plus the whole name
+    assert out["a"] == pytest.approx(VECTOR_WEIGHT + EPSILON)
+    assert out["b"] == pytest.approx(VECTOR_WEIGHT * 0.2 + TEXT_WEIGHT + TITLE_WEIGHT * 0.8
+                                     + EPSILON)
+    assert out["c"] == pytest.approx(TEXT_WEIGHT * 0.5 + TITLE_WEIGHT + NAME_WEIGHT + EPSILON)
+    # how far apart candidates are counts, not just their order (ranks would give b the
+    # same score in both)
+    three = ["a", "b", "c"]
+    far = score_fusion(three, {"a": 0.9, "b": 0.5, "c": 0.1}, {}, {}, {})
+    near = score_fusion(three, {"a": 0.9, "b": 0.88, "c": 0.1}, {}, {}, {})
+    assert near["b"] > far["b"] and near["a"] == pytest.approx(far["a"])
+    # without a title vector (documents) the title signal is the mean of the other two
+    docs = score_fusion(["a", "b"], {"a": 0.9, "b": 0.1}, {"a": 1.0, "b": 3.0}, {}, {})
+    assert docs["a"] == pytest.approx((VECTOR_WEIGHT + TITLE_WEIGHT * 0.5) + EPSILON)
+    assert docs["b"] == pytest.approx((TEXT_WEIGHT + TITLE_WEIGHT * 0.5) + EPSILON)
 
 
 def test_pagerank_factor_is_small_and_neutral_for_unranked() -> None:
@@ -213,18 +229,22 @@ def test_expand_calls_adds_callers_and_callees_marked(engine, seeded, embedder) 
 
 
 def test_hybrid_pagerank_boost_orders_equal_matches(engine, app_name, embedder) -> None:
-    # Two nodes with identical text: the one with the higher PageRank wins in hybrid.
+    # Two nodes with identical text and vectors: the one with the higher PageRank wins.
     nodes = [("a", "FUNCTION", "m.alpha", "m.py", "python", (1, 5), None, 0.0),
              ("b", "FUNCTION", "m.beta", "n.py", "python", (1, 5), None, 30.0)]
     chunks = [("a", "code", "snippet", None, (1, 5), "def handler(): parse the order"),
               ("b", "code", "snippet", None, (1, 5), "def handler(): parse the order")]
-    seed_app(engine, app_name, nodes=nodes, chunks=chunks, edges=[])
+    seeded = seed_app(engine, app_name, nodes=nodes, chunks=chunks, edges=[])
+    with engine.begin() as conn:  # the seed embeds the names too: make the vectors equal
+        conn.execute(text("UPDATE chunks SET emb = (SELECT emb FROM chunks WHERE node_id = :a)"
+                          " WHERE node_id = :b"),
+                     {"a": seeded.nodes["a"], "b": seeded.nodes["b"]})
     hits = search(engine, [app_name], "parse the order", SearchOptions(top_k=2),
                   embedder).hits
     assert hits[0]["fqn"] == "m.beta"
 
 
-def test_title_signals_match_name_words_and_title_vectors(engine, seeded, embedder) -> None:
+def test_candidate_signals_measure_every_candidate(engine, seeded, embedder) -> None:
     charge = seeded.chunks["charge:code:snippet"]
     invoice = seeded.chunks["invoice:code:snippet"]
     query = "charge a credit card"
@@ -235,13 +255,21 @@ def test_title_signals_match_name_words_and_title_vectors(engine, seeded, embedd
         for plan, vec in zip((charge, invoice), titles, strict=True):
             conn.execute(text("UPDATE chunks SET title_emb = CAST(:v AS vector)"
                               " WHERE plan_id = :p"), {"v": vector_literal(vec), "p": plan})
-        signals = title_signals(conn, [seeded.app_id], list(ids.values()), query,
-                                embedder.encode([query])[0])
-        other = title_signals(conn, [seeded.app_id + 999], list(ids.values()), query, None)
+        signals = candidate_signals(conn, [seeded.app_id], list(ids.values()), query,
+                                    embedder.encode([query])[0])
+        other = candidate_signals(conn, [seeded.app_id + 999], list(ids.values()), query,
+                                  None)
     # chargeCard: both words (stemmed) are in the query; compute_invoice_total: none.
     assert signals.name_match == {ids[charge]: 1.0, ids[invoice]: 0.0}
     assert signals.title_sim[ids[charge]] > signals.title_sim[ids[invoice]] + 0.2
-    assert other.name_match == {} and other.title_sim == {}  # another tenant sees nothing
+    # both candidates get a vector similarity and a BM25 score (the invoice chunk has no
+    # word of the query: no score), whichever list found them
+    assert set(signals.similarity) == {ids[charge], ids[invoice]}
+    assert ids[charge] in signals.bm25 and ids[invoice] not in signals.bm25
+    with engine.connect() as conn:
+        alone = dict(bm25_candidates(conn, [seeded.app_id], query, SearchOptions()))
+    assert signals.bm25[ids[charge]] == pytest.approx(alone[ids[charge]])
+    assert other == CandidateSignals({}, {}, {}, {})  # another tenant sees nothing
 
 
 def test_hybrid_prefers_the_symbol_the_query_names(engine, app_name, embedder) -> None:

@@ -24,7 +24,7 @@ _TF = "coalesce(array_length(t.positions, 1), 1)"
 
 # The node name's words as the analyser makes them (camelCase split first: a question
 # uses the words, never the whole identifier), for search's name match
-# (:mod:`graphrag.retrieval.titles`). Kept with the postings so a query does not analyse
+# (:mod:`graphrag.retrieval.signals`). Kept with the postings so a query does not analyse
 # every candidate's name.
 NAME_TERMS = (r"tsvector_to_array(graphrag_terms(regexp_replace(coalesce(n.name, ''),"
               r" '([a-z0-9])([A-Z])', '\1 \2', 'g')))")

@@ -42,16 +42,10 @@ def query_lexemes(conn: Connection, query: str) -> list[str]:
     return sorted(r[0] for r in conn.execute(text(QUERY_LEXEMES), {"q": query}))
 
 
-def _scores_sql(where: str | None) -> str:
-    filtered = ""
-    if where is not None:
-        filtered = f"""
-            JOIN chunks c ON c.id = s.chunk_id JOIN nodes n ON n.id = c.node_id
-           WHERE {where}"""
-    # All arithmetic in float8: with numeric (PostgreSQL's type of a bare 0.5 literal)
-    # the per-posting sum cost most of the query's time.
-    return f"""
-        WITH stats AS (
+# The statistics of the query's terms (``:stat_terms``: the terms and the empty term of
+# the totals): df per term, N and avgdl, and each term's idf.
+_STATS_CTES = """
+        stats AS (
             SELECT x.term, CAST(sum(x.df) AS bigint) AS df, CAST(sum(x.dl) AS bigint) AS dl
               FROM (
                 SELECT term, df, dl FROM term_stats
@@ -63,6 +57,38 @@ def _scores_sql(where: str | None) -> str:
         ),
         df AS (SELECT term, df, df <= :per_term AS complete FROM stats
                 WHERE term <> '' AND df > 0),
+        st AS (
+            SELECT CAST(df AS float8) AS n,
+                   greatest(CAST(dl AS float8) / greatest(df, 1), 1) AS avgdl
+              FROM stats WHERE term = ''
+        ),
+        w AS MATERIALIZED (
+            SELECT df.term, ln(1 + (st.n - df.df + 0.5::float8) / (df.df + 0.5::float8)) AS idf
+              FROM df, st
+        )"""
+
+_SCORE_CTE = """
+        s AS (
+            SELECT p.chunk_id,
+                   sum(w.idf * p.tf * (CAST(:k1 AS float8) + 1)
+                       / (p.tf + CAST(:k1 AS float8)
+                          * (1 - CAST(:b AS float8) + CAST(:b AS float8) * p.dl / st.avgdl)))
+                   AS score
+              FROM p JOIN w USING (term), st
+             GROUP BY p.chunk_id
+        )"""
+
+
+def _scores_sql(where: str | None) -> str:
+    filtered = ""
+    if where is not None:
+        filtered = f"""
+            JOIN chunks c ON c.id = s.chunk_id JOIN nodes n ON n.id = c.node_id
+           WHERE {where}"""
+    # All arithmetic in float8: with numeric (PostgreSQL's type of a bare 0.5 literal)
+    # the per-posting sum cost most of the query's time.
+    return f"""
+        WITH {_STATS_CTES},
         top AS (
             SELECT t.chunk_id, t.term, t.tf, t.dl
               FROM df CROSS JOIN unnest(CAST(:apps AS bigint[])) AS a(id)
@@ -83,27 +109,23 @@ def _scores_sql(where: str | None) -> str:
              WHERE NOT df.complete
         ),
         p AS (SELECT * FROM top UNION SELECT * FROM more),
-        st AS (
-            SELECT CAST(df AS float8) AS n,
-                   greatest(CAST(dl AS float8) / greatest(df, 1), 1) AS avgdl
-              FROM stats WHERE term = ''
-        ),
-        w AS MATERIALIZED (
-            SELECT df.term, ln(1 + (st.n - df.df + 0.5::float8) / (df.df + 0.5::float8)) AS idf
-              FROM df, st
-        ),
-        s AS (
-            SELECT p.chunk_id,
-                   sum(w.idf * p.tf * (CAST(:k1 AS float8) + 1)
-                       / (p.tf + CAST(:k1 AS float8)
-                          * (1 - CAST(:b AS float8) + CAST(:b AS float8) * p.dl / st.avgdl)))
-                   AS score
-              FROM p JOIN w USING (term), st
-             GROUP BY p.chunk_id
-        )
+        {_SCORE_CTE}
         SELECT s.chunk_id AS id, s.score FROM s {filtered}
          ORDER BY s.score DESC, s.chunk_id LIMIT :lim
     """
+
+
+# BM25 of given chunks: their postings of the query's terms, read by primary key.
+_SCORES_OF_SQL = f"""
+        WITH {_STATS_CTES},
+        p AS (
+            SELECT t.chunk_id, t.term, t.tf, t.dl
+              FROM df JOIN chunk_terms t ON t.term = df.term
+             WHERE t.application_id = ANY(:apps) AND t.chunk_id = ANY(:ids)
+        ),
+        {_SCORE_CTE}
+        SELECT s.chunk_id AS id, s.score FROM s
+"""
 
 
 def bm25_candidates(conn: Connection, app_ids: Sequence[int], query: str,
@@ -117,3 +139,18 @@ def bm25_candidates(conn: Connection, app_ids: Sequence[int], query: str,
                   per_term=POSTINGS_PER_TERM)
     rows = conn.execute(text(_scores_sql(where if has_filters(options) else None)), params)
     return [(int(r.id), float(r.score)) for r in rows]
+
+
+def bm25_scores(conn: Connection, app_ids: Sequence[int], query: str,
+                ids: Sequence[int]) -> dict[int, float]:
+    """The exact BM25 score of each of the chunks ``ids`` (absent: none of the query's
+    terms), with the statistics of the applications' whole text as in
+    :func:`bm25_candidates`; hybrid search scores every candidate this way, also those
+    only the vector list found."""
+    terms = query_lexemes(conn, query)
+    if not terms or not ids:
+        return {}
+    rows = conn.execute(text(_SCORES_OF_SQL), {
+        "apps": list(app_ids), "ids": list(ids), "stat_terms": ["", *terms], "k1": K1, "b": B,
+        "per_term": POSTINGS_PER_TERM})
+    return {int(r.id): float(r.score) for r in rows}

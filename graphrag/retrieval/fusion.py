@@ -1,31 +1,36 @@
-"""Pure ranking helpers: reciprocal rank fusion, the PageRank boost, and dedup.
+"""Pure ranking helpers: score fusion, reciprocal rank fusion, the PageRank boost, dedup.
 
-Hybrid score of a chunk (``RRF_K = 60``, ranks 1-based, a list the chunk is absent
-from contributes nothing)::
+Hybrid score of a code chunk among one query's candidates (the union of the vector and
+the BM25 lists), each signal min-max scaled to [0, 1] over those candidates
+(:mod:`graphrag.retrieval.signals`)::
 
-    rrf   = sum over lists of 1 / (RRF_K + rank_in_list)
-    rrf   = VECTOR_WEIGHT / (RRF_K + vector_rank) + TEXT_WEIGHT / (RRF_K + bm25_rank)
-          + TITLE_WEIGHT / (RRF_K + title_rank)
-    score = rrf * (1 + NAME_WEIGHT * name_match)
-                * (1 + PAGERANK_WEIGHT * ln(max(rank_boost, 1)))
+    score = (VECTOR_WEIGHT * similarity + TEXT_WEIGHT * bm25 + TITLE_WEIGHT * title_sim
+             + NAME_WEIGHT * name_match + EPSILON)
+            * (1 + PAGERANK_WEIGHT * ln(max(rank_boost, 1)))
 
-``title_rank`` orders the fused candidates by the similarity of the query to their title
-vector (what a code chunk is called: its symbol's name, owner and signature); ``name_match``
-is the share of the symbol name's words the query uses (:mod:`graphrag.retrieval.titles`).
-Document chunks have neither: a page's title is its file name, which says nothing of what
-the page answers (with one, chunk-hybrid MRR on ``benchmarks/documents.py`` fell from 0.77
-to 0.56).
-Both re-rank the candidates the vector and BM25 lists found; neither adds candidates.
-On ``benchmarks/retrieval.py`` (werkzeug, click, gin, gson; strict MRR@10 macro) the
-hybrid mode scores 0.612 without either, 0.641 with the title list, 0.631 with the name
-match alone and 0.644 with both (the name match helps the camelCase code bases, gin and
-gson, by 0.03-0.04 and costs the Python ones about 0.01).
+Each range is at least ``COSINE_SPAN`` / ``BM25_SPAN`` (below). ``similarity`` and
+``bm25`` are measured for every candidate, also those only the other
+list found (a candidate absent from a list is not a worst match, it was just not in that
+list's top). ``name_match`` (the share of the symbol name's words the query uses) is not
+scaled. A document chunk has no title vector and no symbol name: its title signal is the
+mean of its other two (a missing signal agrees with the others), its name match 0.
+
+Why scores and not ranks: on ``benchmarks/retrieval.py`` (werkzeug, click, gin, gson;
+strict MRR@10 macro, same candidates) reciprocal rank fusion of the two lists with the
+title list and name match scored 0.647; fusing the scaled scores, 0.682. Ranks throw away
+how far apart two candidates are: a function whose vector similarity is far above the
+rest gains only 1/61 - 1/62 over the next. Weights chosen there: 1/1/1.3/0.5 (0.682);
+title 1.0 gives 0.679, name 0.3 or 0.7 about 0.678; text 0.7 or 1.3 about 0.677. Chosen on
+three code bases and measured on the fourth (a 27-point grid), the choice loses at most
+0.012 on the held-out one (gin; macro 0.678 held out).
+
+Reciprocal rank fusion (``RRF_K = 60``) remains for the sentence search of documents,
+whose lists have no title signals.
 
 ``rank_boost`` is ``chunks.rank_boost`` = 1 + the node's scaled PageRank (the average
 node has PageRank 1, so boost 2). The boost is deliberately small: an average node gains
-about 2%, a hub with rank 20 about 6%, which reorders hits of nearly equal fused score
-(RRF scores of neighbouring ranks differ by about 1.6%) but never lifts a weak match
-above a clearly better one.
+about 2%, a hub with rank 20 about 6%: it reorders hits of nearly equal score but never
+lifts a weak match above a clearly better one.
 """
 
 from __future__ import annotations
@@ -37,15 +42,17 @@ from typing import TypeVar
 from graphrag.retrieval.model import Candidate
 
 RRF_K = 60
-# Weights of the vector and the BM25 list in hybrid mode, chosen on
-# benchmarks/retrieval.py (werkzeug, click, gin, gson; strict MRR@10 macro, with the
-# priors): 1:1 0.614, 1.5:1 0.615, 2:1 0.613, 3:1 0.611. Within noise of each other; 1:1
-# keeps the weakest code base (gin, 0.790 against its best baseline's 0.779) furthest
-# above its baseline. (Before BM25 kept whole camelCase identifiers, 2:1 was best.)
 VECTOR_WEIGHT = 1.0
 TEXT_WEIGHT = 1.0
-TITLE_WEIGHT = 1.0
-NAME_WEIGHT = 0.25
+TITLE_WEIGHT = 1.3
+NAME_WEIGHT = 0.5
+EPSILON = 1e-3  # keeps a candidate scaled to 0 everywhere ordered by its priors
+# Smallest ranges the scaling stretches to [0, 1]: among a handful of candidates that
+# are nearly equal (a small application, narrow filters) a difference of noise must not
+# become a whole point. A cosine range of 0.2, and half the best BM25 score; among the
+# 40-80 candidates of the benchmark's queries the ranges are wider (no change there).
+COSINE_SPAN = 0.2
+BM25_SPAN = 0.5
 PAGERANK_WEIGHT = 0.03
 # Two chunks of one file whose line spans overlap this much (intersection over union)
 # say the same thing: only the better one is kept (seed 002, "> 80% overlap").
@@ -65,22 +72,34 @@ def rrf(ranked_lists: Sequence[Sequence[K]], k: int = RRF_K,
     return scores
 
 
-def title_rerank(fused: dict[K, float], title_sim: dict[K, float],
-                 name_match: dict[K, float], k: int = RRF_K) -> dict[K, float]:
-    """``fused`` RRF scores with the title list and the name match folded in (see the
-    module docstring). A candidate without a title vector (a document chunk) takes its
-    rank in the fused order as its title rank: a missing signal agrees with the others,
-    so documents are neither lifted nor pushed down against code."""
-    out = dict(fused)
-    titled = sorted((key for key in out if key in title_sim),
-                    key=lambda key: -title_sim[key])
-    for rank, key in enumerate(titled, start=1):
-        out[key] += TITLE_WEIGHT / (k + rank)
-    by_fused = sorted(fused, key=lambda key: -fused[key])
-    for rank, key in enumerate(by_fused, start=1):
-        if key not in title_sim:
-            out[key] += TITLE_WEIGHT / (k + rank)
-    return {key: s * (1.0 + NAME_WEIGHT * name_match.get(key, 0.0)) for key, s in out.items()}
+def _scaled(values: dict[K, float], keys: Sequence[K], floor: float) -> dict[K, float]:
+    """Min-max scaling over ``keys``, the range at least ``floor``; a key without a value
+    takes the minimum (0)."""
+    present = [values[k] for k in keys if k in values]
+    if not present:
+        return {}
+    lo, hi = min(present), max(present)
+    span = max(hi - lo, floor)
+    return {k: ((values[k] - lo) / span if span > 0 else 1.0) if k in values else 0.0
+            for k in keys}
+
+
+def score_fusion(keys: Sequence[K], similarity: dict[K, float], bm25: dict[K, float],
+                 title_sim: dict[K, float], name_match: dict[K, float]) -> dict[K, float]:
+    """Hybrid scores of the candidates ``keys`` (see the module docstring), before the
+    PageRank boost and the priors. A candidate without a title similarity (a document
+    chunk) takes the mean of its other two scaled signals as its title signal."""
+    vec = _scaled(similarity, keys, COSINE_SPAN)
+    lexical = {k: bm25.get(k, 0.0) for k in keys}
+    txt = _scaled(lexical, keys, BM25_SPAN * max(lexical.values(), default=0.0))
+    title = _scaled(title_sim, keys, COSINE_SPAN)
+    out = {}
+    for k in keys:
+        v, t = vec.get(k, 0.0), txt.get(k, 0.0)
+        ti = title[k] if k in title_sim else (v + t) / 2
+        out[k] = (VECTOR_WEIGHT * v + TEXT_WEIGHT * t + TITLE_WEIGHT * ti
+                  + NAME_WEIGHT * name_match.get(k, 0.0) + EPSILON)
+    return out
 
 
 def pagerank_factor(rank_boost: float | None, weight: float = PAGERANK_WEIGHT) -> float:

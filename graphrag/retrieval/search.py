@@ -34,18 +34,11 @@ from graphrag.errors import InvalidInput
 from graphrag.retrieval.bm25 import bm25_candidates
 from graphrag.retrieval.expand import expand_calls
 from graphrag.retrieval.filters import filter_sql, validate
-from graphrag.retrieval.fusion import (
-    TEXT_WEIGHT,
-    VECTOR_WEIGHT,
-    collapse,
-    pagerank_factor,
-    rrf,
-    title_rerank,
-)
+from graphrag.retrieval.fusion import collapse, pagerank_factor, rrf, score_fusion
 from graphrag.retrieval.model import Candidate, SearchOptions, SearchResult, hit_dict
 from graphrag.retrieval.priors import prior, wants_tests
 from graphrag.retrieval.rows import load_candidates
-from graphrag.retrieval.titles import TitleSignals, title_signals
+from graphrag.retrieval.signals import CandidateSignals, candidate_signals
 
 EF_SEARCH = 100
 EF_SEARCH_MAX = 1000
@@ -121,20 +114,23 @@ def text_candidates(conn: Connection, app_ids: list[int], query: str,
 def rank_candidates(mode: str, vec: list[tuple[int, float]], txt: list[tuple[int, float]],
                     details: dict[int, Candidate], query: str,
                     options: SearchOptions,
-                    titles: TitleSignals | None = None) -> list[Candidate]:
+                    signals: CandidateSignals | None = None) -> list[Candidate]:
     """Best-first candidates with their mode's score: similarity (vector), BM25 (text) or
-    weighted reciprocal rank fusion re-ranked by ``titles`` with the PageRank boost
-    (hybrid; :mod:`graphrag.retrieval.fusion`), each times the candidate's prior
+    the fused ``signals`` with the PageRank boost (hybrid; reciprocal rank fusion of the
+    two lists when there are no signals, as for sentences;
+    :mod:`graphrag.retrieval.fusion`), each times the candidate's prior
     (:mod:`graphrag.retrieval.priors`) unless priors are off."""
     if mode == "vector":
         scored = vec
     elif mode == "text":
         scored = txt
     else:
-        fused = rrf([[i for i, _ in vec], [i for i, _ in txt]],
-                    weights=(VECTOR_WEIGHT, TEXT_WEIGHT))
-        if titles is not None:
-            fused = title_rerank(fused, titles.title_sim, titles.name_match)
+        keys = [i for i in dict.fromkeys([i for i, _ in vec + txt]) if i in details]
+        if signals is not None:
+            fused = score_fusion(keys, signals.similarity, signals.bm25, signals.title_sim,
+                                 signals.name_match)
+        else:
+            fused = rrf([[i for i, _ in vec], [i for i, _ in txt]])
         scored = [(i, s * pagerank_factor(details[i].rank_boost))
                   for i, s in fused.items() if i in details]
     tests_wanted = wants_tests(query, options)
@@ -155,9 +151,9 @@ def _search_one(conn: Connection, apps: dict[int, str], query: str,
     app_ids = list(apps)
     ids = list(dict.fromkeys([i for i, _ in vec + txt]))
     details = load_candidates(conn, apps, ids)
-    titles = (title_signals(conn, app_ids, ids, query, vector)
-              if options.mode == "hybrid" else None)
-    ranked = rank_candidates(options.mode, vec, txt, details, query, options, titles)
+    signals = (candidate_signals(conn, app_ids, ids, query, vector)
+               if options.mode == "hybrid" else None)
+    ranked = rank_candidates(options.mode, vec, txt, details, query, options, signals)
     top = collapse(ranked)[: options.top_k]
     if "calls" in options.expand:
         top = top + expand_calls(conn, apps, top)

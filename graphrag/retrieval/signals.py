@@ -1,0 +1,84 @@
+"""What hybrid search measures of each candidate, read for the few dozen candidates of
+one query (:func:`graphrag.retrieval.fusion.score_fusion` turns them into the order):
+
+- ``similarity``: cosine similarity of the query vector and the chunk's vector, also for
+  the candidates only the BM25 list found;
+- ``bm25``: the chunk's exact BM25 score (:func:`graphrag.retrieval.bm25.bm25_scores`),
+  also for the candidates only the vector list found;
+- ``title_sim`` (code chunks): similarity of the query vector and the chunk's
+  ``title_emb`` (its symbol name, owner and signature; see the embed stage);
+- ``name_match`` (code chunks): the share of the node name's words that the query uses,
+  both sides through the BM25 analyser ``graphrag_terms`` (split identifiers, stemmed,
+  stop words dropped), so ``getContentLength`` matches "Returns the content length".
+
+Documents have no title signals: a page is called by its file's name, which says nothing
+of what it answers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from sqlalchemy import Connection, text
+
+from graphrag.embedding import vector_literal
+from graphrag.pipeline.terms import NAME_TERMS
+from graphrag.retrieval.bm25 import bm25_scores
+
+# The query vector is parsed once (q.v), not once per candidate row: parsing a 384-float
+# literal per row was most of this query's time. The name's words are analysed when the
+# chunk's postings are written (``chunks.name_terms``, graphrag.pipeline.terms); a chunk
+# written before that column existed has its name analysed here.
+_SIGNALS_SQL = rf"""
+WITH q AS (SELECT tsvector_to_array(graphrag_terms(:query)) AS terms,
+                  CAST(:q AS vector) AS v),
+     c AS (
+    SELECT c.id, c.source, c.emb, c.title_emb,
+           CASE WHEN c.source = 'code'
+                THEN coalesce(c.name_terms, {NAME_TERMS}) END AS name_terms
+      FROM chunks c JOIN nodes n ON n.id = c.node_id
+     WHERE c.id = ANY(:ids) AND c.application_id = ANY(:apps))
+SELECT c.id,
+       1 - (c.emb <=> q.v) AS similarity,
+       CASE WHEN c.source = 'code' THEN 1 - (c.title_emb <=> q.v) END AS title_sim,
+       CASE WHEN c.source <> 'code' THEN NULL
+            WHEN cardinality(c.name_terms) = 0 THEN 0.0
+            ELSE (SELECT count(DISTINCT t) FROM unnest(c.name_terms) t, q
+                   WHERE t = ANY(q.terms))::float8 / cardinality(c.name_terms) END
+           AS name_match
+  FROM c, q
+"""
+
+
+@dataclass(frozen=True)
+class CandidateSignals:
+    """Per chunk id (absent: the chunk has no such signal): similarity of the query to
+    its vector, its BM25 score, similarity to its title vector, and the share of its
+    name's words found in the query."""
+
+    similarity: dict[int, float]
+    bm25: dict[int, float]
+    title_sim: dict[int, float]
+    name_match: dict[int, float]
+
+
+def candidate_signals(conn: Connection, app_ids: Sequence[int], ids: Sequence[int],
+                      query: str, vector: np.ndarray | None) -> CandidateSignals:
+    """The signals of the candidate chunks ``ids`` (only the given applications')."""
+    if not ids:
+        return CandidateSignals({}, {}, {}, {})
+    rows = conn.execute(text(_SIGNALS_SQL), {
+        "ids": list(ids), "apps": list(app_ids), "query": query,
+        "q": vector_literal(vector) if vector is not None else None,
+    }).all()
+
+    def column(name: str) -> dict[int, float]:
+        return {int(r.id): float(getattr(r, name)) for r in rows
+                if getattr(r, name) is not None}
+
+    return CandidateSignals(
+        similarity=column("similarity"), bm25=bm25_scores(conn, app_ids, query, ids),
+        title_sim=column("title_sim"), name_match=column("name_match"),
+    )
