@@ -18,6 +18,7 @@ PACKAGE = Path(graphrag.__file__).parent
 # Lowest first. A module may import from its own part and from any earlier layer.
 LAYERS: list[set[str]] = [
     {"errors", "kinds"},
+    {"plugins"},
     {"config"},
     {"db"},
     {"embedding", "parsing"},
