@@ -15,7 +15,7 @@ from graphrag.graph.scan import parse_languages
 from graphrag.graph.types import clean_type
 from graphrag.parsing import registry
 from graphrag.parsing.extract import parse_file
-from graphrag.parsing.registry import LanguageSpec, RepoContext
+from graphrag.parsing.registry import RepoContext
 
 
 @pytest.fixture

@@ -8,7 +8,8 @@ from typing import Any
 
 from graphrag.errors import InvalidInput, UnknownName
 from graphrag.kinds import NODE_KINDS
-from graphrag.retrieval.model import EXPANSIONS, MODES, SOURCES, SearchOptions
+from graphrag.retrieval.model import EXPANSIONS, SOURCES, SearchOptions
+from graphrag.retrieval.modes import get_mode
 
 
 def glob_to_regex(pattern: str) -> str:
@@ -57,8 +58,7 @@ def build_options(mode: str = "hybrid", top_k: int = 10, min_similarity: float |
 
 def validate(options: SearchOptions) -> SearchOptions:
     """Reject unknown modes, kinds, sources and expansions (a user error, exit 1)."""
-    if options.mode not in MODES:
-        raise UnknownName("search mode", options.mode, MODES)
+    get_mode(options.mode)  # UnknownName lists the registered modes
     for kind in options.kinds:
         if kind not in NODE_KINDS:
             raise UnknownName("node kind", kind, NODE_KINDS)
