@@ -98,7 +98,7 @@ def index_repository(
 
         chunks = build_chunks(engine, ChunkBuildRequest(application=app_name,
                                                         strategy=INDEX_STRATEGY),
-                              progress=chunk_progress)
+                              progress=chunk_progress, settings=settings)
         result["chunks"] = chunks.to_dict()
     else:
         result["chunks"] = {"skipped": True, "reason": "graph unchanged"}

@@ -40,11 +40,13 @@ Progress = Callable[[str, int, int], None]
 REPOSITORY_ORIGIN = "repository"
 
 
-def chunk_documents(engine: Engine, app_name: str) -> dict[str, Any]:
-    """Plan the page chunks of the application's document nodes (unchanged plans skip)."""
+def chunk_documents(engine: Engine, app_name: str,
+                    settings: Settings | None = None) -> dict[str, Any]:
+    """Plan the page chunks of the application's document nodes (unchanged plans skip);
+    token counts use the embedding model of ``settings``."""
     request = ChunkBuildRequest(application=app_name, strategy="page",
                                 include_kinds=DOCUMENT_KINDS)
-    return build_chunks(engine, request).to_dict()
+    return build_chunks(engine, request, settings=settings).to_dict()
 
 
 def ingest_files(engine: Engine, settings: Settings, app_name: str, paths: Sequence[Path], *,
@@ -72,7 +74,7 @@ def ingest_files(engine: Engine, settings: Settings, app_name: str, paths: Seque
     # Also when every file was unchanged: a document a crashed run extracted but never
     # chunked must get its chunks now, not be settled as indexed without them.
     if any(p.status == "processing" for p in prepared) or _unsettled(engine, app_name):
-        result["chunks"] = chunk_documents(engine, app_name)
+        result["chunks"] = chunk_documents(engine, app_name, settings)
     if stage_runner is not None:
         result["pipeline"] = stage_runner(app_name).to_dict()
     else:
@@ -103,7 +105,7 @@ def process_upload(engine: Engine, settings: Settings, app_name: str,
     prepared = extract_claimed(engine, settings, app_name, request, claim)
     result: dict[str, Any] = {}
     if prepared.status == "processing" or _unsettled(engine, app_name):
-        result["chunks"] = chunk_documents(engine, app_name)
+        result["chunks"] = chunk_documents(engine, app_name, settings)
     result["pipeline"] = _run_stages(engine, settings, app_name, None, embedder)
     finalize_documents(engine, app_name)
     result["documents"] = _outcomes(engine, [prepared])

@@ -292,7 +292,7 @@ class _Boom(PerNodeChunkStrategy):
 
 @pytest.fixture
 def boom_strategy():
-    register_strategy("boom", lambda budget: _Boom({"f2", "f7"}))
+    register_strategy("boom", lambda budget, settings: _Boom({"f2", "f7"}))
     yield
     unregister_strategy("boom")
 

@@ -44,7 +44,7 @@ def register_languages(register):
 
 
 def register_strategies(register):
-    register("plugin-per-node", lambda budget: get_strategy("per-node", budget))
+    register("plugin-per-node", lambda budget, settings: get_strategy("per-node", budget))
 
 
 class Shout(Stage):

@@ -25,6 +25,7 @@ from graphrag.chunking.run_store import MAX_ERRORS, ChunkRunStore
 from graphrag.chunking.strategies import ChunkStrategy, get_strategy
 from graphrag.chunking.tokens import TokenCounter, model_token_counter
 from graphrag.chunking.writer import ChunkWriter, SaveResult
+from graphrag.config import Settings
 from graphrag.db.apps import get_app
 from graphrag.kinds import DOCUMENT_KINDS
 
@@ -71,14 +72,17 @@ Progress = Callable[[ChunkStats], None]
 
 
 def build_chunks(engine: Engine, request: ChunkBuildRequest,
-                 progress: Progress | None = None) -> ChunkStats:
+                 progress: Progress | None = None,
+                 settings: Settings | None = None) -> ChunkStats:
     """Plan and save the chunks of ``request.application``'s nodes; return the statistics.
+    Token counts and budgets use the embedding model of ``settings`` (default: the
+    environment's), the one the embed stage loads.
 
     User errors (unknown application, strategy or kind; bad numbers) are raised before a
     run record is created or anything is written."""
     request.validate()
     kinds = request.kinds()
-    strategy = get_strategy(request.strategy, request.token_budget)
+    strategy = get_strategy(request.strategy, request.token_budget, settings)
     with engine.connect() as conn:
         app = get_app(conn, request.application)
         total = _count_nodes(conn, app.id, kinds)
@@ -88,7 +92,8 @@ def build_chunks(engine: Engine, request: ChunkBuildRequest,
     stats.run_id = store.create(app.id, request.strategy, request.to_json())
     started = time.perf_counter()
     try:
-        _run(engine, request, app.id, app.root_path, kinds, strategy, stats, progress)
+        _run(engine, request, app.id, app.root_path, kinds, strategy, stats, progress,
+             settings)
     except BaseException as exc:
         stats.status = "failed"
         stats.record_error({"error": f"{type(exc).__name__}: {exc}"})
@@ -113,11 +118,12 @@ def _status(stats: ChunkStats) -> str:
 
 def _run(engine: Engine, request: ChunkBuildRequest, app_id: int, root_path: str | None,
          kinds: tuple[str, ...] | None, strategy: ChunkStrategy, stats: ChunkStats,
-         progress: Progress | None) -> None:
+         progress: Progress | None, settings: Settings | None) -> None:
     writer = ChunkWriter(engine, app_id)
     # Document units are always planned by the page strategy, whatever the run's strategy.
-    documents = get_strategy("page") if request.strategy != "page" else strategy
-    counter = _RunCounter()
+    documents = (get_strategy("page", settings=settings) if request.strategy != "page"
+                 else strategy)
+    counter = _RunCounter(settings)
     with _Flusher(writer, stats) as flusher, engine.connect() as reader:
         for nodes in _pages(reader, app_id, kinds, request.page_size, request.limit_nodes):
             stats.pages += 1
@@ -148,12 +154,13 @@ class _RunCounter:
     reads the settings and checks the model's files, which cost more than the counting
     when done per node (a strategy that counts nothing never looks it up)."""
 
-    def __init__(self) -> None:
+    def __init__(self, settings: Settings | None) -> None:
+        self._settings = settings
         self._counter: TokenCounter | None = None
 
     def __call__(self) -> TokenCounter:
         if self._counter is None:
-            self._counter = model_token_counter()
+            self._counter = model_token_counter(self._settings)
         return self._counter
 
 

@@ -65,14 +65,14 @@ def chunk_cmd(app_name: str, strategy: str, dry_run: bool, limit_nodes: int | No
               batch_size: int, include_kinds: str | None, no_edges: bool,
               max_tokens: int | None, db_url: str | None, as_json: bool) -> None:
     """Plan chunks for the nodes of an application (one run record per call)."""
-    _, engine = engine_for(db_url)
+    settings, engine = engine_for(db_url)
     request = ChunkBuildRequest(
         application=app_name, strategy=strategy, dry_run=dry_run, limit_nodes=limit_nodes,
         batch_size=batch_size, include_kinds=_kinds(include_kinds),
         with_edges_relations=not no_edges, token_budget=max_tokens,
     )
     with _progress(progress_enabled(as_json)) as update:
-        stats = build_chunks(engine, request, progress=update)
+        stats = build_chunks(engine, request, progress=update, settings=settings)
     data = stats.to_dict()
     if as_json:
         print_json(data)
