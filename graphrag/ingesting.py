@@ -6,7 +6,7 @@ the work itself is in ``documents``, ``chunking`` and ``pipeline``."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,8 +35,8 @@ from graphrag.graph.index_state import check_mass_delete
 from graphrag.graph.scan import scan_documents
 from graphrag.kinds import DOCUMENT_KINDS
 from graphrag.pipeline.runner import StageRunner, run_pipeline
+from graphrag.progress import Progress
 
-Progress = Callable[[str, int, int], None]
 REPOSITORY_ORIGIN = "repository"
 
 
@@ -122,7 +122,7 @@ def _unsettled(engine: Engine, app_name: str) -> bool:
 
 def _run_stages(engine: Engine, settings: Settings, app_name: str,
                 progress: Progress | None, embedder: Embedder | None) -> dict[str, Any]:
-    def stage_progress(done: int, total: int) -> None:
+    def stage_progress(_phase: str, done: int, total: int) -> None:
         if progress:
             progress("stages", done, total)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,6 +28,7 @@ from graphrag.chunking.writer import ChunkWriter, SaveResult
 from graphrag.config import Settings
 from graphrag.db.apps import get_app
 from graphrag.kinds import DOCUMENT_KINDS
+from graphrag.progress import Progress
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +38,9 @@ _NODE_COLUMNS = ("id, kind, name, fqn, package_name, file_path, lang, line_start
 
 @dataclass
 class ChunkStats:
-    """What a build did; ``to_dict`` gives the seed's camelCase names."""
+    """What a build did (the seed's ChunkBuildStats: processed nodes, written and skipped
+    chunks, pages, duration, rate; plus deletions and failures); ``to_dict`` spells the
+    names in snake_case like every other output and the ``chunk_runs`` columns."""
 
     run_id: int | None = None
     status: str = "running"
@@ -55,10 +58,10 @@ class ChunkStats:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "runId": self.run_id, "status": self.status, "totalNodes": self.total_nodes,
-            "processedNodes": self.processed_nodes, "writtenChunks": self.written_chunks,
-            "skippedChunks": self.skipped_chunks, "deletedChunks": self.deleted_chunks,
-            "failedNodes": self.failed_nodes, "failedBatches": self.failed_batches,
+            "run_id": self.run_id, "status": self.status, "total_nodes": self.total_nodes,
+            "processed_nodes": self.processed_nodes, "written_chunks": self.written_chunks,
+            "skipped_chunks": self.skipped_chunks, "deleted_chunks": self.deleted_chunks,
+            "failed_nodes": self.failed_nodes, "failed_batches": self.failed_batches,
             "pages": self.pages, "duration": round(self.duration, 3),
             "rate": round(self.rate, 1), "errors": self.errors,
         }
@@ -68,7 +71,6 @@ class ChunkStats:
             self.errors.append(error)
 
 
-Progress = Callable[[ChunkStats], None]
 
 
 def build_chunks(engine: Engine, request: ChunkBuildRequest,
@@ -145,7 +147,7 @@ def _run(engine: Engine, request: ChunkBuildRequest, app_id: int, root_path: str
                     flusher.submit()
             reader.commit()  # end the page's read transaction; nothing stays open
             if progress is not None:
-                progress(stats)
+                progress("chunk", stats.processed_nodes, stats.total_nodes)
         flusher.submit()
 
 
@@ -173,7 +175,7 @@ def _plan_node(strategy: ChunkStrategy, node: NodeRow, edges: list[EdgeRow],
     # run; the node is counted and its first errors are kept in the run record.
     except Exception as exc:  # noqa: BLE001
         stats.failed_nodes += 1
-        stats.record_error({"nodeId": node.id, "fqn": node.fqn,
+        stats.record_error({"node_id": node.id, "fqn": node.fqn,
                             "error": f"{type(exc).__name__}: {exc}"})
         log.warning("chunk plan failed for node %s (%s): %s", node.id, node.fqn, exc)
         return None
@@ -223,7 +225,8 @@ class _Flusher:
             return self.writer.save(nodes, plans)
         except (SQLAlchemyError, psycopg.Error) as exc:  # the writer COPYs on the raw driver
             log.warning("chunk batch save failed (%d plans): %s", len(plans), exc)
-            return {"batch": {"firstNode": nodes[0], "lastNode": nodes[-1], "plans": len(plans)},
+            return {"batch": {"first_node": nodes[0], "last_node": nodes[-1],
+                              "plans": len(plans)},
                     "error": f"{type(exc).__name__}: {str(exc).splitlines()[0]}"}
 
 
