@@ -18,7 +18,7 @@ from graphrag.graph.types import (
 )
 from graphrag.kinds import CALLABLE_KINDS, TYPE_KINDS
 from graphrag.parsing.languages._common import element_type
-from graphrag.parsing.registry import namespace_spec, namespaces
+from graphrag.parsing.registry import namespace_spec, namespaces, package_namespaces
 
 _MAX_DEPTH = 8
 
@@ -308,9 +308,7 @@ class Scopes:
         return [ns for ns in namespaces() if (ns, module) in self.table.module_files]
 
     def _package_member(self, package: str, name: str) -> Ent | None:
-        for ns in namespaces():
-            if not namespace_spec(ns).packages:
-                continue
+        for ns in package_namespaces():
             node = self.table.package_members.get((ns, package), {}).get(name)
             if node is not None:
                 return Ent("node", node)

@@ -179,6 +179,8 @@ class _Derived:
     family_of: dict[str, str]          # language -> key family
     by_namespace: dict[str, LanguageSpec]  # namespace -> its first language (traits)
     aliases: dict[str, str]            # alias or name -> language
+    order: tuple[str, ...]             # namespaces in registration order
+    package_scoped: tuple[str, ...]    # namespaces whose files declare packages
 
 
 @cache
@@ -191,7 +193,8 @@ def _derived() -> _Derived:
         aliases.setdefault(s.name, s.name)
         for alias in s.aliases:
             aliases[alias] = s.name
-    return _Derived(namespace_of, family_of, by_ns, aliases)
+    return _Derived(namespace_of, family_of, by_ns, aliases, tuple(by_ns),
+                    tuple(ns for ns, s in by_ns.items() if s.packages))
 
 
 def namespace(lang: str) -> str:
@@ -209,9 +212,14 @@ def find(lang: str | None) -> LanguageSpec | None:
     return _LANGUAGES.find(lang) if lang else None
 
 
-def namespaces() -> list[str]:
+def namespaces() -> tuple[str, ...]:
     """Every resolution namespace, in registration order."""
-    return list(_derived().by_namespace)
+    return _derived().order
+
+
+def package_namespaces() -> tuple[str, ...]:
+    """The namespaces whose files declare packages (spec ``packages``)."""
+    return _derived().package_scoped
 
 
 def namespace_spec(ns: str) -> LanguageSpec:
