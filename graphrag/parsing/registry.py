@@ -13,6 +13,7 @@ entry point group (see :mod:`graphrag.plugins` and CONTRIBUTING.md).
 from __future__ import annotations
 
 import importlib
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
@@ -70,6 +71,9 @@ class LanguageSpec:
     queries: str = "graphrag.parsing.queries"
     aliases: tuple[str, ...] = ()
     part_of: str | None = None
+    # file names (regular expressions, no `/`) that hold tests by the language's
+    # conventions; search ranks them below the code they test
+    test_files: tuple[str, ...] = ()
     # fqns of languages in one namespace refer to each other (Java and Kotlin: "jvm")
     namespace: str = ""
     # symbol keys are `sym:<key_family>:<fqn>`; TS/TSX/JS share "js" (keys must not
@@ -181,6 +185,7 @@ class _Derived:
     aliases: dict[str, str]            # alias or name -> language
     order: tuple[str, ...]             # namespaces in registration order
     package_scoped: tuple[str, ...]    # namespaces whose files declare packages
+    test_files: re.Pattern[str] | None  # any language's test file name, at a path's end
 
 
 @cache
@@ -193,8 +198,10 @@ def _derived() -> _Derived:
         aliases.setdefault(s.name, s.name)
         for alias in s.aliases:
             aliases[alias] = s.name
+    patterns = list(dict.fromkeys(p for s in _LANGUAGES for p in s.test_files))
+    test_files = re.compile(r"(^|/)(" + "|".join(patterns) + r")$") if patterns else None
     return _Derived(namespace_of, family_of, by_ns, aliases, tuple(by_ns),
-                    tuple(ns for ns, s in by_ns.items() if s.packages))
+                    tuple(ns for ns, s in by_ns.items() if s.packages), test_files)
 
 
 def namespace(lang: str) -> str:
@@ -215,6 +222,11 @@ def find(lang: str | None) -> LanguageSpec | None:
 def namespaces() -> tuple[str, ...]:
     """Every resolution namespace, in registration order."""
     return _derived().order
+
+
+def test_file_pattern() -> re.Pattern[str] | None:
+    """One expression matching a test file of any registered language (``test_files``)."""
+    return _derived().test_files
 
 
 def package_namespaces() -> tuple[str, ...]:
@@ -308,32 +320,39 @@ def grammar(module: str, attr: str = "language") -> Callable[[], object]:
 _BUILTINS = (
     LanguageSpec("python", (".py",), "python", grammar("tree_sitter_python"),
                  grammar_dist="tree-sitter-python", aliases=("py",),
+                 test_files=(r"test_[^/]*\.py", r"[^/]*_test\.py", r"conftest\.py"),
                  class_receiver="cls", route_keep_slash=True, private_names="underscore",
                  type_prepass="python:unwrap_optional"),
     LanguageSpec("java", (".java",), "java", grammar("tree_sitter_java"),
-                 grammar_dist="tree-sitter-java", namespace="jvm", packages=True,
+                 grammar_dist="tree-sitter-java", test_files=(r"[^/]*(Test|Tests|IT)\.java",),
+                 namespace="jvm", packages=True,
                  implicit_this=True, constructor_calls=True, overloads_in_fqn=True),
     LanguageSpec("kotlin", (".kt", ".kts"), "kotlin", grammar("tree_sitter_kotlin"),
-                 grammar_dist="tree-sitter-kotlin", aliases=("kt",), namespace="jvm",
+                 grammar_dist="tree-sitter-kotlin", aliases=("kt",),
+                 test_files=(r"[^/]*(Test|Tests|IT)\.kt",), namespace="jvm",
                  packages=True, implicit_this=True, constructor_calls=True,
                  overloads_in_fqn=True),
     LanguageSpec("typescript", (".ts", ".mts", ".cts"), "typescript",
                  grammar("tree_sitter_typescript", "language_typescript"),
                  grammar_dist="tree-sitter-typescript", aliases=("ts",), namespace="js",
+                 test_files=(r"[^/]*\.(test|spec)\.ts",),
                  key_family="js", separator="/", target_style="module-member",
                  type_prepass="typescript:unwrap_parenthesized"),
     LanguageSpec("tsx", (".tsx",), "typescript",
                  grammar("tree_sitter_typescript", "language_tsx"),
                  grammar_dist="tree-sitter-typescript", part_of="typescript",
+                 test_files=(r"[^/]*\.(test|spec)\.tsx",),
                  namespace="js", key_family="js", separator="/",
                  target_style="module-member",
                  type_prepass="typescript:unwrap_parenthesized"),
     LanguageSpec("javascript", (".js", ".jsx", ".mjs", ".cjs"), "javascript",
                  grammar("tree_sitter_javascript"), grammar_dist="tree-sitter-javascript",
                  aliases=("js", "jsx"), namespace="js", key_family="js", separator="/",
+                 test_files=(r"[^/]*\.(test|spec)\.(js|jsx|mjs|cjs)",),
                  target_style="module-member",
                  type_prepass="typescript:unwrap_parenthesized"),
     LanguageSpec("go", (".go",), "go", grammar("tree_sitter_go"),
                  grammar_dist="tree-sitter-go", aliases=("golang",), packages=True,
+                 test_files=(r"[^/]*_test\.go",),
                  structural_typing=True, type_prepass="go:first_result"),
 )
