@@ -1,5 +1,9 @@
 """Name lookup and type evaluation: what a name, a receiver chain or a declared type
 refers to, seen from one scope of one file (results are :class:`~graphrag.graph.types.Ent`).
+
+Language-neutral: where languages differ (package scope, implicit ``this``, ``module:name``
+import targets, constructor calls, the class receiver, how a type reduces to a name) the
+lookup reads the traits of the file's :class:`~graphrag.parsing.registry.LanguageSpec`.
 """
 
 from __future__ import annotations
