@@ -96,7 +96,9 @@ class Registry(Generic[T]):
                         f"{type(exc).__name__}: {exc}") from exc
 
     def reload(self) -> None:
-        """Read the entry points again (after installing a plugin in this process)."""
+        """Register the built-ins and read the entry points again (after installing a
+        plugin in this process); other registrations stay, but a built-in's name goes
+        back to the built-in unless a plugin registers it."""
         self._loaded = False
         self._load()
 
