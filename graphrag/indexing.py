@@ -7,13 +7,13 @@ the decision to skip re-planning when nothing changed.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Connection, Engine, text
 
-from graphrag.chunking.orchestrator import ChunkStats, build_chunks
+from graphrag.chunking.orchestrator import build_chunks
 from graphrag.chunking.request import ChunkBuildRequest
 from graphrag.config import Settings
 from graphrag.db.apps import validate_app_name
@@ -22,8 +22,8 @@ from graphrag.graph.index import IndexStats, index_graph
 from graphrag.ingesting import index_repository_documents
 from graphrag.pipeline.runner import StageRunner, run_pipeline
 from graphrag.pipeline.store import invalidate_stages
+from graphrag.progress import Progress
 
-Progress = Callable[[str, int, int], None]
 INDEX_STRATEGY = "ast"
 
 
@@ -92,25 +92,17 @@ def index_repository(
 
     if full or _graph_changed(graph) or docs.changed or not _last_chunk_run_ok(
             engine, app_name, INDEX_STRATEGY):
-        def chunk_progress(s: ChunkStats) -> None:
-            if progress:
-                progress("chunk", s.processed_nodes, s.total_nodes)
-
         chunks = build_chunks(engine, ChunkBuildRequest(application=app_name,
                                                         strategy=INDEX_STRATEGY),
-                              progress=chunk_progress)
+                              progress=progress, settings=settings)
         result["chunks"] = chunks.to_dict()
     else:
         result["chunks"] = {"skipped": True, "reason": "graph unchanged"}
 
-    def stage_progress(stage: str, done: int, total: int) -> None:
-        if progress:
-            progress(stage, done, total)
-
     if stage_runner is not None:
         pipeline = stage_runner(app_name)
     else:
-        pipeline = run_pipeline(engine, settings, app_name, stage_progress=stage_progress)
+        pipeline = run_pipeline(engine, settings, app_name, stage_progress=progress)
     result["pipeline"] = pipeline.to_dict()
     finalize_documents(engine, app_name)
     return result

@@ -6,7 +6,7 @@ the work itself is in ``documents``, ``chunking`` and ``pipeline``."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,16 +35,18 @@ from graphrag.graph.index_state import check_mass_delete
 from graphrag.graph.scan import scan_documents
 from graphrag.kinds import DOCUMENT_KINDS
 from graphrag.pipeline.runner import StageRunner, run_pipeline
+from graphrag.progress import Progress
 
-Progress = Callable[[str, int, int], None]
 REPOSITORY_ORIGIN = "repository"
 
 
-def chunk_documents(engine: Engine, app_name: str) -> dict[str, Any]:
-    """Plan the page chunks of the application's document nodes (unchanged plans skip)."""
+def chunk_documents(engine: Engine, app_name: str,
+                    settings: Settings | None = None) -> dict[str, Any]:
+    """Plan the page chunks of the application's document nodes (unchanged plans skip);
+    token counts use the embedding model of ``settings``."""
     request = ChunkBuildRequest(application=app_name, strategy="page",
                                 include_kinds=DOCUMENT_KINDS)
-    return build_chunks(engine, request).to_dict()
+    return build_chunks(engine, request, settings=settings).to_dict()
 
 
 def ingest_files(engine: Engine, settings: Settings, app_name: str, paths: Sequence[Path], *,
@@ -72,7 +74,7 @@ def ingest_files(engine: Engine, settings: Settings, app_name: str, paths: Seque
     # Also when every file was unchanged: a document a crashed run extracted but never
     # chunked must get its chunks now, not be settled as indexed without them.
     if any(p.status == "processing" for p in prepared) or _unsettled(engine, app_name):
-        result["chunks"] = chunk_documents(engine, app_name)
+        result["chunks"] = chunk_documents(engine, app_name, settings)
     if stage_runner is not None:
         result["pipeline"] = stage_runner(app_name).to_dict()
     else:
@@ -103,7 +105,7 @@ def process_upload(engine: Engine, settings: Settings, app_name: str,
     prepared = extract_claimed(engine, settings, app_name, request, claim)
     result: dict[str, Any] = {}
     if prepared.status == "processing" or _unsettled(engine, app_name):
-        result["chunks"] = chunk_documents(engine, app_name)
+        result["chunks"] = chunk_documents(engine, app_name, settings)
     result["pipeline"] = _run_stages(engine, settings, app_name, None, embedder)
     finalize_documents(engine, app_name)
     result["documents"] = _outcomes(engine, [prepared])
@@ -120,7 +122,7 @@ def _unsettled(engine: Engine, app_name: str) -> bool:
 
 def _run_stages(engine: Engine, settings: Settings, app_name: str,
                 progress: Progress | None, embedder: Embedder | None) -> dict[str, Any]:
-    def stage_progress(done: int, total: int) -> None:
+    def stage_progress(_phase: str, done: int, total: int) -> None:
         if progress:
             progress("stages", done, total)
 

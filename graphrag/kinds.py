@@ -32,3 +32,13 @@ CODE_KINDS = frozenset({"FILE", "MODULE", *SYMBOL_KINDS})
 DOCUMENT_KINDS: tuple[str, ...] = ("DOCUMENT", "PAGE", "SECTION")
 # Document nodes that hold text of their own (a DOCUMENT only contains them).
 DOCUMENT_UNIT_KINDS = frozenset({"PAGE", "SECTION"})
+
+# Pipeline stage names: a chunk's plan lists the stages it runs by these names, and the
+# stage state of each chunk is keyed by them (plugins add their own names).
+EXTRACT_SNIPPET = "extract-snippet"
+RENDER_DOC = "render-doc"
+EXTRACT_PAGE = "extract-page"
+SUMMARIZE = "summarize"
+EMBED = "embed"
+SPLIT_SENTENCES = "split-sentences"
+LINK_EDGES = "link-edges"

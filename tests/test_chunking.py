@@ -126,7 +126,7 @@ def test_keyset_paging_across_page_boundaries(engine: Engine, app_name: str) -> 
     ids = _nodes(engine, app, 130)
     seen: list[int] = []
     stats = build_chunks(engine, ChunkBuildRequest(app_name, batch_size=10),
-                         progress=lambda s: seen.append(s.processed_nodes))
+                         progress=lambda phase, done, total: seen.append(done))
     assert seen == [50, 100, 130]  # page size max(50, batch size)
     assert (stats.pages, stats.processed_nodes, stats.written_chunks) == (3, 130, 130)
     assert {r["node_id"] for r in _chunks(engine, app).values()} == set(ids)
@@ -140,8 +140,8 @@ def test_keyset_paging_survives_deletes_behind_the_cursor(engine: Engine,
     app = _app(engine, app_name)
     ids = _nodes(engine, app, 130)
 
-    def delete_visited(stats) -> None:
-        if stats.pages == 1:
+    def delete_visited(phase: str, done: int, total: int) -> None:
+        if done == 50:  # after the first page
             with engine.begin() as conn:
                 conn.execute(text("DELETE FROM nodes WHERE id = ANY(:i)"), {"i": ids[:20]})
 
@@ -292,7 +292,7 @@ class _Boom(PerNodeChunkStrategy):
 
 @pytest.fixture
 def boom_strategy():
-    register_strategy("boom", lambda budget: _Boom({"f2", "f7"}))
+    register_strategy("boom", lambda budget, settings: _Boom({"f2", "f7"}))
     yield
     unregister_strategy("boom")
 
@@ -305,7 +305,7 @@ def test_failing_nodes_are_counted_and_the_run_goes_on(engine: Engine, app_name:
     assert (stats.processed_nodes, stats.failed_nodes, stats.written_chunks) == (60, 2, 58)
     assert stats.status == "partial"
     run = list_runs(engine, app_name)[0]
-    assert run["status"] == "partial" and run["failedNodes"] == 2
+    assert run["status"] == "partial" and run["failed_nodes"] == 2
     assert [e["fqn"] for e in run["errors"]] == ["m.f2", "m.f7"]
     assert "ValueError: cannot plan f2" in run["errors"][0]["error"]
 
@@ -329,18 +329,18 @@ def test_cli_chunk_json_and_runs_listing(engine: Engine, app_name: str) -> None:
     res = run_cli("chunk", "--app", app_name, "--json", "--batch-size", "60")
     assert res.returncode == 0, res.stderr
     stats = json.loads(res.stdout)
-    assert {"processedNodes", "writtenChunks", "skippedChunks", "pages", "duration", "rate",
-            "runId", "status"} <= set(stats)
-    assert (stats["processedNodes"], stats["writtenChunks"], stats["status"]) == (
+    assert {"processed_nodes", "written_chunks", "skipped_chunks", "pages", "duration", "rate",
+            "run_id", "status"} <= set(stats)
+    assert (stats["processed_nodes"], stats["written_chunks"], stats["status"]) == (
         3, 3, "succeeded")
     res = run_cli("chunk", "--app", app_name, "--dry-run")
-    assert res.returncode == 0 and "skippedChunks 3" in res.stdout, res.stderr
+    assert res.returncode == 0 and "3 skipped" in res.stdout, res.stderr
     res = run_cli("runs", "--app", app_name, "--json")
     assert res.returncode == 0, res.stderr
     runs = json.loads(res.stdout)
-    assert [r["runId"] for r in runs][1] == stats["runId"]  # newest first
+    assert [r["run_id"] for r in runs][1] == stats["run_id"]  # newest first
     assert runs[0]["request"]["dry_run"] is True and runs[1]["request"]["batch_size"] == 60
-    assert all(r["status"] == "succeeded" and r["finishedAt"] for r in runs)
+    assert all(r["status"] == "succeeded" and r["finished_at"] for r in runs)
     text_out = run_cli("runs", "--app", app_name).stdout
     assert "per-node\tsucceeded" in text_out
 

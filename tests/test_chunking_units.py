@@ -10,7 +10,7 @@ from graphrag.chunking.plan import EdgeRow, NodeRow, calls_relations, section_pa
 from graphrag.chunking.request import ChunkBuildRequest
 from graphrag.chunking.strategies import get_strategy
 from graphrag.chunking.strategies.splitting import Piece, clean_children, split_node
-from graphrag.chunking.tokens import model_token_counter
+from graphrag.chunking.tokens import PREFIX_MARGIN, model_token_counter
 from graphrag.errors import InvalidInput, UnknownName
 
 
@@ -126,3 +126,23 @@ def test_unknown_strategy_and_kinds_are_user_errors() -> None:
                                                                                 "METHOD")
     assert ChunkBuildRequest("a", batch_size=10).page_size == 50
     assert ChunkBuildRequest("a", batch_size=300).page_size == 300
+
+
+def test_token_budget_follows_the_settings_model_path(tmp_path) -> None:
+    """Chunking counts with the model the embedder loads: ``settings.model_path``."""
+    import json
+    import shutil
+
+    from graphrag.config import load_settings
+    from graphrag.embedding import model_location
+
+    shipped, _ = model_location(load_settings().with_overrides(model_path=None))
+    folder = tmp_path / "short-window-model"
+    folder.mkdir()
+    for name in ("tokenizer.json", "tokenizer_config.json", "vocab.txt"):
+        shutil.copyfile(shipped / name, folder / name)
+    (folder / "sentence_bert_config.json").write_text(json.dumps({"max_seq_length": 128}))
+    settings = load_settings().with_overrides(model_path=str(folder))
+    assert model_token_counter(settings).max_seq_length == 128
+    assert get_strategy("ast", None, settings)._budget() == 128 - PREFIX_MARGIN
+    assert get_strategy("ast")._budget() == 256 - PREFIX_MARGIN  # the environment's model

@@ -17,7 +17,8 @@ PACKAGE = Path(graphrag.__file__).parent
 
 # Lowest first. A module may import from its own part and from any earlier layer.
 LAYERS: list[set[str]] = [
-    {"errors", "kinds"},
+    {"errors", "kinds", "progress"},
+    {"plugins"},
     {"config"},
     {"db"},
     {"embedding", "parsing"},

@@ -213,9 +213,15 @@ class _Exploding(Stage):
 
 
 def test_stage_exception_is_recorded_per_chunk_and_run_goes_on(engine, settings, app_name,
-                                                               seeded, monkeypatch) -> None:
-    stage_registry.stage_names()  # built-ins first
-    monkeypatch.setitem(stage_registry._STAGES, _Exploding.name, _Exploding())
+                                                               seeded) -> None:
+    stage_registry.register(_Exploding())
+    try:
+        _run_exploding(engine, settings, app_name, seeded)
+    finally:
+        stage_registry.unregister(_Exploding.name)
+
+
+def _run_exploding(engine, settings, app_name, seeded) -> None:
     with engine.begin() as conn:
         conn.execute(text(
             "UPDATE chunks SET pipeline = jsonb_set(pipeline, '{stages}',"

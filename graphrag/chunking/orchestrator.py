@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,8 +25,10 @@ from graphrag.chunking.run_store import MAX_ERRORS, ChunkRunStore
 from graphrag.chunking.strategies import ChunkStrategy, get_strategy
 from graphrag.chunking.tokens import TokenCounter, model_token_counter
 from graphrag.chunking.writer import ChunkWriter, SaveResult
+from graphrag.config import Settings
 from graphrag.db.apps import get_app
 from graphrag.kinds import DOCUMENT_KINDS
+from graphrag.progress import Progress
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +38,9 @@ _NODE_COLUMNS = ("id, kind, name, fqn, package_name, file_path, lang, line_start
 
 @dataclass
 class ChunkStats:
-    """What a build did; ``to_dict`` gives the seed's camelCase names."""
+    """What a build did (the seed's ChunkBuildStats: processed nodes, written and skipped
+    chunks, pages, duration, rate; plus deletions and failures); ``to_dict`` spells the
+    names in snake_case like every other output and the ``chunk_runs`` columns."""
 
     run_id: int | None = None
     status: str = "running"
@@ -54,10 +58,10 @@ class ChunkStats:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "runId": self.run_id, "status": self.status, "totalNodes": self.total_nodes,
-            "processedNodes": self.processed_nodes, "writtenChunks": self.written_chunks,
-            "skippedChunks": self.skipped_chunks, "deletedChunks": self.deleted_chunks,
-            "failedNodes": self.failed_nodes, "failedBatches": self.failed_batches,
+            "run_id": self.run_id, "status": self.status, "total_nodes": self.total_nodes,
+            "processed_nodes": self.processed_nodes, "written_chunks": self.written_chunks,
+            "skipped_chunks": self.skipped_chunks, "deleted_chunks": self.deleted_chunks,
+            "failed_nodes": self.failed_nodes, "failed_batches": self.failed_batches,
             "pages": self.pages, "duration": round(self.duration, 3),
             "rate": round(self.rate, 1), "errors": self.errors,
         }
@@ -67,18 +71,20 @@ class ChunkStats:
             self.errors.append(error)
 
 
-Progress = Callable[[ChunkStats], None]
 
 
 def build_chunks(engine: Engine, request: ChunkBuildRequest,
-                 progress: Progress | None = None) -> ChunkStats:
+                 progress: Progress | None = None,
+                 settings: Settings | None = None) -> ChunkStats:
     """Plan and save the chunks of ``request.application``'s nodes; return the statistics.
+    Token counts and budgets use the embedding model of ``settings`` (default: the
+    environment's), the one the embed stage loads.
 
     User errors (unknown application, strategy or kind; bad numbers) are raised before a
     run record is created or anything is written."""
     request.validate()
     kinds = request.kinds()
-    strategy = get_strategy(request.strategy, request.token_budget)
+    strategy = get_strategy(request.strategy, request.token_budget, settings)
     with engine.connect() as conn:
         app = get_app(conn, request.application)
         total = _count_nodes(conn, app.id, kinds)
@@ -88,7 +94,8 @@ def build_chunks(engine: Engine, request: ChunkBuildRequest,
     stats.run_id = store.create(app.id, request.strategy, request.to_json())
     started = time.perf_counter()
     try:
-        _run(engine, request, app.id, app.root_path, kinds, strategy, stats, progress)
+        _run(engine, request, app.id, app.root_path, kinds, strategy, stats, progress,
+             settings)
     except BaseException as exc:
         stats.status = "failed"
         stats.record_error({"error": f"{type(exc).__name__}: {exc}"})
@@ -113,11 +120,12 @@ def _status(stats: ChunkStats) -> str:
 
 def _run(engine: Engine, request: ChunkBuildRequest, app_id: int, root_path: str | None,
          kinds: tuple[str, ...] | None, strategy: ChunkStrategy, stats: ChunkStats,
-         progress: Progress | None) -> None:
+         progress: Progress | None, settings: Settings | None) -> None:
     writer = ChunkWriter(engine, app_id)
     # Document units are always planned by the page strategy, whatever the run's strategy.
-    documents = get_strategy("page") if request.strategy != "page" else strategy
-    counter = _RunCounter()
+    documents = (get_strategy("page", settings=settings) if request.strategy != "page"
+                 else strategy)
+    counter = _RunCounter(settings)
     with _Flusher(writer, stats) as flusher, engine.connect() as reader:
         for nodes in _pages(reader, app_id, kinds, request.page_size, request.limit_nodes):
             stats.pages += 1
@@ -139,7 +147,7 @@ def _run(engine: Engine, request: ChunkBuildRequest, app_id: int, root_path: str
                     flusher.submit()
             reader.commit()  # end the page's read transaction; nothing stays open
             if progress is not None:
-                progress(stats)
+                progress("chunk", stats.processed_nodes, stats.total_nodes)
         flusher.submit()
 
 
@@ -148,12 +156,13 @@ class _RunCounter:
     reads the settings and checks the model's files, which cost more than the counting
     when done per node (a strategy that counts nothing never looks it up)."""
 
-    def __init__(self) -> None:
+    def __init__(self, settings: Settings | None) -> None:
+        self._settings = settings
         self._counter: TokenCounter | None = None
 
     def __call__(self) -> TokenCounter:
         if self._counter is None:
-            self._counter = model_token_counter()
+            self._counter = model_token_counter(self._settings)
         return self._counter
 
 
@@ -166,7 +175,7 @@ def _plan_node(strategy: ChunkStrategy, node: NodeRow, edges: list[EdgeRow],
     # run; the node is counted and its first errors are kept in the run record.
     except Exception as exc:  # noqa: BLE001
         stats.failed_nodes += 1
-        stats.record_error({"nodeId": node.id, "fqn": node.fqn,
+        stats.record_error({"node_id": node.id, "fqn": node.fqn,
                             "error": f"{type(exc).__name__}: {exc}"})
         log.warning("chunk plan failed for node %s (%s): %s", node.id, node.fqn, exc)
         return None
@@ -216,7 +225,8 @@ class _Flusher:
             return self.writer.save(nodes, plans)
         except (SQLAlchemyError, psycopg.Error) as exc:  # the writer COPYs on the raw driver
             log.warning("chunk batch save failed (%d plans): %s", len(plans), exc)
-            return {"batch": {"firstNode": nodes[0], "lastNode": nodes[-1], "plans": len(plans)},
+            return {"batch": {"first_node": nodes[0], "last_node": nodes[-1],
+                              "plans": len(plans)},
                     "error": f"{type(exc).__name__}: {str(exc).splitlines()[0]}"}
 
 

@@ -6,8 +6,10 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
-CODE_STAGES = ("extract-snippet", "summarize", "embed", "link-edges")
-DOC_STAGES = ("render-doc", "embed", "link-edges")
+from graphrag.kinds import EMBED, EXTRACT_SNIPPET, LINK_EDGES, RENDER_DOC, SUMMARIZE
+
+CODE_STAGES = (EXTRACT_SNIPPET, SUMMARIZE, EMBED, LINK_EDGES)
+DOC_STAGES = (RENDER_DOC, EMBED, LINK_EDGES)
 
 
 @dataclass(frozen=True, slots=True)

@@ -38,9 +38,9 @@ class ChunkRunStore:
                     """
                 ),
                 {"id": run_id, "status": stats["status"],
-                 "processed": stats["processedNodes"], "written": stats["writtenChunks"],
-                 "skipped": stats["skippedChunks"], "failed_nodes": stats["failedNodes"],
-                 "failed_batches": stats["failedBatches"], "pages": stats["pages"],
+                 "processed": stats["processed_nodes"], "written": stats["written_chunks"],
+                 "skipped": stats["skipped_chunks"], "failed_nodes": stats["failed_nodes"],
+                 "failed_batches": stats["failed_batches"], "pages": stats["pages"],
                  "duration": stats["duration"], "rate": stats["rate"],
                  "errors": json.dumps(errors[:MAX_ERRORS], default=str)},
             )
@@ -63,14 +63,14 @@ def list_runs(engine: Engine, application: str, limit: int = 20) -> list[dict[st
         ).mappings().all()
     return [
         {
-            "runId": r["id"], "kind": r["kind"], "strategy": r["strategy"],
+            "run_id": r["id"], "kind": r["kind"], "strategy": r["strategy"],
             "status": r["status"], "request": r["request"],
-            "processedNodes": r["processed_nodes"], "writtenChunks": r["written_chunks"],
-            "skippedChunks": r["skipped_chunks"], "failedNodes": r["failed_nodes"],
-            "failedBatches": r["failed_batches"], "pages": r["pages"],
+            "processed_nodes": r["processed_nodes"], "written_chunks": r["written_chunks"],
+            "skipped_chunks": r["skipped_chunks"], "failed_nodes": r["failed_nodes"],
+            "failed_batches": r["failed_batches"], "pages": r["pages"],
             "duration": r["duration_s"], "rate": r["rate"], "errors": r["errors"],
-            "startedAt": r["started_at"].isoformat() if r["started_at"] else None,
-            "finishedAt": r["finished_at"].isoformat() if r["finished_at"] else None,
+            "started_at": r["started_at"].isoformat() if r["started_at"] else None,
+            "finished_at": r["finished_at"].isoformat() if r["finished_at"] else None,
         }
         for r in rows
     ]

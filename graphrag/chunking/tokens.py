@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
-from graphrag.config import load_settings
+from graphrag.config import Settings, load_settings
 from graphrag.embedding import counting_tokenizer, max_seq_length, model_location
 
 # Room left in the model's input for the chunk title/prefix the embed stage adds.
@@ -45,7 +45,9 @@ def _counter(folder: str) -> TokenCounter:
     return TokenCounter(Path(folder))
 
 
-def model_token_counter() -> TokenCounter:
-    """The process-wide counter for the configured embedding model."""
-    path, _ = model_location(load_settings())
+def model_token_counter(settings: Settings | None = None) -> TokenCounter:
+    """The counter of the embedding model ``settings`` name (``model_path``, the same
+    lookup the embedder makes; default: the environment's settings), one per process
+    and model."""
+    path, _ = model_location(settings or load_settings())
     return _counter(str(path))

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-
 import click
 
-from graphrag.chunking import ChunkBuildRequest, ChunkStats, build_chunks, list_runs
+from graphrag.chunking import ChunkBuildRequest, build_chunks, list_runs
 from graphrag.chunking.strategies import strategy_names
 from graphrag.cli.options import (
     app_option,
@@ -17,31 +14,13 @@ from graphrag.cli.options import (
     print_json,
     progress_enabled,
 )
+from graphrag.cli.progress import progress_bars
 
 
 def _kinds(value: str | None) -> tuple[str, ...] | None:
     if value is None:
         return None
     return tuple(k for k in (p.strip() for p in value.split(",")) if k)
-
-
-@contextmanager
-def _progress(enabled: bool) -> Iterator[object]:
-    """A rich progress bar on stderr fed by the orchestrator's callback (or nothing)."""
-    if not enabled:
-        yield None
-        return
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
-
-    with Progress("chunking", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task("nodes", total=None)
-
-        def update(stats: ChunkStats) -> None:
-            bar.update(task, total=stats.total_nodes, completed=stats.processed_nodes)
-
-        yield update
 
 
 @click.command("chunk")
@@ -65,23 +44,23 @@ def chunk_cmd(app_name: str, strategy: str, dry_run: bool, limit_nodes: int | No
               batch_size: int, include_kinds: str | None, no_edges: bool,
               max_tokens: int | None, db_url: str | None, as_json: bool) -> None:
     """Plan chunks for the nodes of an application (one run record per call)."""
-    _, engine = engine_for(db_url)
+    settings, engine = engine_for(db_url)
     request = ChunkBuildRequest(
         application=app_name, strategy=strategy, dry_run=dry_run, limit_nodes=limit_nodes,
         batch_size=batch_size, include_kinds=_kinds(include_kinds),
         with_edges_relations=not no_edges, token_budget=max_tokens,
     )
-    with _progress(progress_enabled(as_json)) as update:
-        stats = build_chunks(engine, request, progress=update)
+    with progress_bars(progress_enabled(as_json)) as update:
+        stats = build_chunks(engine, request, progress=update, settings=settings)
     data = stats.to_dict()
     if as_json:
         print_json(data)
         return
     click.echo(
-        f"run {data['runId']} {data['status']}: processedNodes {data['processedNodes']}, "
-        f"writtenChunks {data['writtenChunks']}, skippedChunks {data['skippedChunks']}, "
-        f"deletedChunks {data['deletedChunks']}, failedNodes {data['failedNodes']}, "
-        f"failedBatches {data['failedBatches']}, pages {data['pages']}, "
+        f"run {data['run_id']} {data['status']}: {data['processed_nodes']} nodes processed, "
+        f"{data['written_chunks']} chunks written, {data['skipped_chunks']} skipped, "
+        f"{data['deleted_chunks']} deleted, {data['failed_nodes']} nodes failed, "
+        f"{data['failed_batches']} batches failed, {data['pages']} pages, "
         f"duration {data['duration']:.2f}s, rate {data['rate']:.0f} nodes/s"
     )
     for err in data["errors"][:5]:
@@ -106,9 +85,9 @@ def runs_cmd(app_name: str, limit: int, db_url: str | None, as_json: bool) -> No
     for r in runs:
         duration = f"{r['duration']:.2f}s" if r["duration"] is not None else "-"
         click.echo(
-            f"{r['runId']}\t{r['startedAt']}\t{r['strategy']}\t{r['status']}\t"
-            f"nodes {r['processedNodes']}\twritten {r['writtenChunks']}\t"
-            f"skipped {r['skippedChunks']}\tfailed {r['failedNodes']}/{r['failedBatches']}"
+            f"{r['run_id']}\t{r['started_at']}\t{r['strategy']}\t{r['status']}\t"
+            f"nodes {r['processed_nodes']}\twritten {r['written_chunks']}\t"
+            f"skipped {r['skipped_chunks']}\tfailed {r['failed_nodes']}/{r['failed_batches']}"
             f"\t{duration}"
         )
 

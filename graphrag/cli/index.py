@@ -94,8 +94,8 @@ def _print_summary(result: dict) -> None:
     if chunks and chunks.get("skipped"):
         click.echo("chunks: unchanged")
     elif chunks:
-        click.echo(f"chunks: {chunks['processedNodes']} nodes planned, "
-                   f"{chunks['writtenChunks']} chunks written, {chunks['deletedChunks']} removed"
+        click.echo(f"chunks: {chunks['processed_nodes']} nodes planned, "
+                   f"{chunks['written_chunks']} chunks written, {chunks['deleted_chunks']} removed"
                    f" ({chunks['status']}, {chunks['duration']}s)")
     pipe = result.get("pipeline")
     if pipe:

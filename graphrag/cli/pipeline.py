@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-
 import click
 
 from graphrag.cli.options import (
@@ -30,26 +27,6 @@ def _split_stages(value: str | None) -> list[str] | None:
     if not value:
         return None
     return [s.strip() for s in value.split(",") if s.strip()]
-
-
-@contextmanager
-def _progress_bar(enabled: bool) -> Iterator[Callable[[int, int], None] | None]:
-    """A rich progress bar on stderr, or nothing (under --json or without a terminal)."""
-    if not enabled:
-        yield None
-        return
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-
-    with Progress("[progress.description]{task.description}", BarColumn(),
-                  MofNCompleteColumn(), TimeRemainingColumn(),
-                  console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task("pipeline", total=None)
-
-        def update(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
-
-        yield update
 
 
 def _print_stats(stats: PipelineStats) -> None:
@@ -122,7 +99,7 @@ def reembed_cmd(app_name: str, batch_size: int, db_url: str | None, as_json: boo
     from graphrag.pipeline.reembed import reembed
 
     settings, engine = engine_for(db_url)
-    with _progress_bar(progress_enabled(as_json)) as progress:
+    with progress_bars(progress_enabled(as_json)) as progress:
         result = reembed(engine, settings, app_name, progress=progress, batch_size=batch_size)
     if as_json:
         print_json(result.to_dict())

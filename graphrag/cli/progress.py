@@ -1,8 +1,9 @@
-"""Progress bars on stderr (rich), driven by the library's progress callbacks."""
+"""The CLI's one progress renderer: bars on stderr (rich), driven by the library's
+``progress(phase, done, total)`` callbacks (:mod:`graphrag.progress`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 
 from rich.console import Console
@@ -15,7 +16,9 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-ProgressFn = Callable[[str, int, int], None]
+from graphrag.progress import Progress as LibraryProgress
+
+ProgressFn = LibraryProgress  # the library's one callback shape (graphrag.progress)
 
 
 @contextmanager

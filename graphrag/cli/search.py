@@ -20,6 +20,7 @@ from graphrag.retrieval.documents_search import document_search
 from graphrag.retrieval.filters import build_options
 from graphrag.retrieval.hittest import ModeReport, hit_test
 from graphrag.retrieval.model import EXPANSIONS, MODES, SOURCES, SearchOptions
+from graphrag.retrieval.modes import mode_names
 from graphrag.retrieval.render import FORMATS
 from graphrag.retrieval.sentences import GRANULARITIES
 
@@ -131,10 +132,26 @@ def _print_hits(hits: list[dict[str, Any]], out: TextIO | None = None) -> None:
             click.echo(f"       {first[0][:100]}", file=out)
 
 
+class ModeChoice(click.Choice):
+    """The registered search modes (plugins included), read when the option is used
+    rather than when the CLI is imported."""
+
+    def __init__(self) -> None:
+        super().__init__(MODES)
+
+    @property  # type: ignore[override]
+    def choices(self) -> tuple[str, ...]:
+        return tuple(mode_names())
+
+    @choices.setter
+    def choices(self, value: object) -> None:
+        pass  # always the registry's
+
+
 @click.command("search")
 @click.argument("query", required=False)
 @apps_option
-@click.option("--mode", type=click.Choice(MODES), default="hybrid", show_default=True,
+@click.option("--mode", type=ModeChoice(), default="hybrid", show_default=True,
               help="hybrid = reciprocal rank fusion of vector and text.")
 @filter_options
 @click.option("--expand", type=click.Choice(EXPANSIONS), multiple=True,
@@ -257,7 +274,7 @@ def _print_reports(reports: list[ModeReport]) -> None:
 @apps_option
 @click.option("--queries", "queries_file", required=True, metavar="FILE.jsonl",
               help='JSON lines {"id", "query", "fqn" | "file_path"+"line_start"/"line_end"}.')
-@click.option("--mode", "modes", type=click.Choice(MODES), multiple=True,
+@click.option("--mode", "modes", type=ModeChoice(), multiple=True,
               help="Modes to test (repeat; default: all).")
 @filter_options
 @db_option

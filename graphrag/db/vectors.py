@@ -19,12 +19,13 @@ from collections.abc import Iterable
 from sqlalchemy import Connection, Engine, text
 
 from graphrag.errors import ModelMismatch, ModelUnavailable
+from graphrag.kinds import EMBED, SPLIT_SENTENCES
 
 # (table, column, HNSW index or None): ``chunks.title_emb`` is only read for a query's
 # candidates, so it has no index.
 VECTOR_COLUMNS = (("chunks", "emb", "ix_chunks_emb"), ("chunks", "title_emb", None),
                   ("sentences", "emb", "ix_sentences_emb"))
-EMBED_STAGES = ("embed", "split-sentences")
+EMBED_STAGES = (EMBED, SPLIT_SENTENCES)
 
 # Reset of the embed stages of chunks: vector gone, stages pending again.
 _RESET_CHUNKS = """

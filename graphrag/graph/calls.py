@@ -12,6 +12,7 @@ from graphrag.graph.scopes import Scopes
 from graphrag.graph.symbols import FileScope
 from graphrag.graph.types import Ctx, Ent
 from graphrag.kinds import CALLABLE_KINDS, TYPE_KINDS
+from graphrag.parsing import registry
 from graphrag.parsing.model import Call
 
 MAX_UNRESOLVED = 50
@@ -221,7 +222,7 @@ def promote_endpoints(scopes: Scopes, edges: EdgeSet) -> None:
     mounts = Mounts(scopes)
     found: dict[str, list[tuple[int, str, str, str]]] = defaultdict(list)
     for path, scope in table.files.items():
-        keep_slash = scope.result.lang == "python"  # FastAPI/Flask concatenate paths
+        keep_slash = registry.spec(scope.result.lang).route_keep_slash
         for reg in scope.result.registrations:
             if reg.http_method.upper() == "USE":
                 continue

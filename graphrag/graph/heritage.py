@@ -10,10 +10,11 @@ from graphrag.graph.overloads import same_signature
 from graphrag.graph.scopes import Scopes
 from graphrag.graph.types import Ctx
 from graphrag.kinds import CALLABLE_KINDS, TYPE_KINDS
+from graphrag.parsing.registry import languages
 
 
 def resolve_heritage(scopes: Scopes, edges: EdgeSet) -> None:
-    """Declared supertypes, then Go implicit interface implementation."""
+    """Declared supertypes, then structural interface implementation (Go)."""
     table = scopes.table
     for path, scope in table.files.items():
         for her in sorted(scope.result.heritage, key=lambda h: h.line):
@@ -30,7 +31,7 @@ def resolve_heritage(scopes: Scopes, edges: EdgeSet) -> None:
                 bases.append(base)
             edges.add(cls.key, base.key, kind, resolution, her.line)
     scopes.reset_hierarchy_cache()
-    _go_method_sets(scopes, edges)
+    _method_sets(scopes, edges)
     scopes.reset_hierarchy_cache()
 
 
@@ -45,7 +46,7 @@ def _classify(relation: str, cls: GraphNode, base: GraphNode) -> tuple[str, str]
 
 
 def _method_names(scopes: Scopes, node: GraphNode) -> set[str]:
-    """Method names of a Go type including those of embedded types."""
+    """Method names of a type including those of embedded (inherited) types."""
     names: set[str] = set()
     for owner in (node, *scopes.ancestors(node)):
         names.update(m.name for m in scopes.table.member_nodes(owner)
@@ -53,11 +54,14 @@ def _method_names(scopes: Scopes, node: GraphNode) -> set[str]:
     return names
 
 
-def _go_method_sets(scopes: Scopes, edges: EdgeSet) -> None:
-    """A Go struct whose method set covers an interface's implements it."""
+def _method_sets(scopes: Scopes, edges: EdgeSet) -> None:
+    """In a language with ``structural_typing`` (Go), a struct whose method set covers
+    an interface's implements it."""
     table = scopes.table
-    structs = [n for n in table.symbol_nodes if n.lang == "go" and n.kind == "CLASS"]
-    interfaces = [n for n in table.symbol_nodes if n.lang == "go" and n.kind == "INTERFACE"]
+    structural = {s.name for s in languages().values() if s.structural_typing}
+    structs = [n for n in table.symbol_nodes if n.lang in structural and n.kind == "CLASS"]
+    interfaces = [n for n in table.symbol_nodes
+                  if n.lang in structural and n.kind == "INTERFACE"]
     struct_methods = {s.key: _method_names(scopes, s) for s in structs}
     by_method: dict[str, list[GraphNode]] = defaultdict(list)
     for struct in structs:

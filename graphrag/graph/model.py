@@ -11,21 +11,14 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
+from graphrag.parsing.registry import key_family
+
 REPO_KEY = "repo"
 # Keys live in a btree unique index (at most ~2.7 kB a row). A longer key keeps a
 # readable head and ends in a digest of the whole key: bounded, unique, and stable
 # across re-indexing. The full name and fqn stay in their own columns.
 MAX_KEY_BYTES = 1000
 _KEY_HEAD_CHARS = 200
-
-# Symbol keys are shared by languages that share one namespace of fqns.
-_LANG_FAMILY = {"typescript": "js", "tsx": "js", "javascript": "js"}
-
-
-def lang_family(lang: str) -> str:
-    """Key family of a language: TS/TSX/JS share ``js``; others are themselves."""
-    return _LANG_FAMILY.get(lang, lang)
-
 
 def bounded_key(key: str) -> str:
     """``key`` itself, or its head and a sha256 of all of it when longer than
@@ -48,7 +41,7 @@ def package_key(lang: str, name: str) -> str:
 
 def symbol_key(lang: str, fqn: str, key_suffix: str = "") -> str:
     """Stable key of a symbol before duplicate numbering (``#2``, ``#3`` ...)."""
-    return bounded_key(f"sym:{lang_family(lang)}:{fqn}{key_suffix}")
+    return bounded_key(f"sym:{key_family(lang)}:{fqn}{key_suffix}")
 
 
 @dataclass

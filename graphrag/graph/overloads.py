@@ -52,18 +52,19 @@ def accepts(node: GraphNode, count: int) -> bool:
     return low <= count <= total
 
 
-def _base(text: str | None) -> str | None:
+def _base(text: str | None, lang: str | None) -> str | None:
     if not text:
         return None
-    name = clean_type(text.replace("...", ""))
+    name = clean_type(text.replace("...", ""), lang)
     return name.rsplit(".", 1)[-1] if name else None
 
 
-def _match(arg: str | None, param: str | None, supers: dict[str, set[str]]) -> int | None:
+def _match(arg: str | None, param: str | None, supers: dict[str, set[str]],
+           lang: str | None) -> int | None:
     """3 exact, 2 known subtype, 1 widening or catch-all, 0 unknown, None incompatible."""
     if arg is None or param is None:
         return 0
-    a, p = _base(arg), _base(param)
+    a, p = _base(arg, lang), _base(param, lang)
     if not a or not p:
         return 0
     if a == p or _CANONICAL.get(a, a) == _CANONICAL.get(p, p):
@@ -106,7 +107,7 @@ def choose(candidates: list[GraphNode], call: Call | None,
         score = 0
         for i, arg in enumerate(arg_types):
             param = params[i] if i < len(params) else (params[-1] if params else None)
-            got = _match(arg, param, supers or {})
+            got = _match(arg, param, supers or {}, cand.lang)
             if got is None:
                 score = -1
                 break
@@ -121,4 +122,4 @@ def same_signature(a: GraphNode, b: GraphNode) -> bool:
     ta, tb = param_types(a), param_types(b)
     if len(ta) != len(tb):
         return False
-    return all(_base(x) == _base(y) for x, y in zip(ta, tb, strict=True))
+    return all(_base(x, a.lang) == _base(y, b.lang) for x, y in zip(ta, tb, strict=True))

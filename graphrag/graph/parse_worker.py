@@ -19,13 +19,8 @@ from graphrag.graph.deps import ref_names
 from graphrag.graph.scan import is_binary
 from graphrag.parsing.extract import parse_file
 from graphrag.parsing.nesting import DEFAULT_MAX_NESTING, nesting_limit
-from graphrag.parsing.registry import RepoContext
+from graphrag.parsing.registry import RepoContext, grammar_distributions, query_packages
 from graphrag.parsing.source import SourceProblem, decode_source, pg_text, read_source
-
-_GRAMMARS = (
-    "tree-sitter", "tree-sitter-python", "tree-sitter-java", "tree-sitter-kotlin",
-    "tree-sitter-javascript", "tree-sitter-typescript", "tree-sitter-go",
-)
 
 
 @cache
@@ -33,7 +28,8 @@ def parser_version() -> str:
     """Digest of everything that shapes a parse result: our extractor code, the
     queries and the grammar versions. A file parsed by another version is re-parsed."""
     h = hashlib.sha256()
-    for pkg in ("graphrag.parsing", "graphrag.parsing.languages", "graphrag.parsing.queries"):
+    packages = ("graphrag.parsing", "graphrag.parsing.languages", *query_packages())
+    for pkg in dict.fromkeys(packages):
         base = resources.files(pkg)
         for entry in sorted(base.iterdir(), key=lambda e: e.name):
             if entry.name.endswith((".py", ".scm")):
@@ -43,7 +39,7 @@ def parser_version() -> str:
                 for sub in sorted(entry.iterdir(), key=lambda e: e.name):
                     if sub.name.endswith((".py", ".scm")):
                         h.update(sub.read_bytes())
-    for dist in _GRAMMARS:
+    for dist in grammar_distributions():
         try:
             h.update(f"{dist}={metadata.version(dist)}".encode())
         except metadata.PackageNotFoundError:

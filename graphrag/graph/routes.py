@@ -12,20 +12,10 @@ from __future__ import annotations
 from graphrag.graph.scopes import Scopes
 from graphrag.graph.symbols import FileScope
 from graphrag.parsing.model import Registration
+from graphrag.parsing.registry import namespace_spec
+from graphrag.parsing.routes import join_route
 
 RouterKey = tuple[str, str | None]
-
-
-def join_route(prefix: str, route: str, keep_slash: bool = False) -> str:
-    """``/api/users`` + ``/:id`` -> ``/api/users/:id``; ``/api`` + ``/`` -> ``/api``
-    (Express), or ``/api/`` with ``keep_slash`` (FastAPI and Flask concatenate)."""
-    if not prefix:
-        return route
-    head = prefix.rstrip("/")
-    tail = route if route.startswith("/") else f"/{route}"
-    if tail == "/" and not keep_slash:
-        return head or "/"
-    return head + tail
 
 
 class Mounts:
@@ -76,7 +66,8 @@ def _mounted_router(scopes: Scopes, scope: FileScope, reg: Registration) -> Rout
     if receiver:
         if len(receiver) != 1:
             return None
-        target = f"{target}:{name}" if scope.ns == "js" and ":" not in target \
+        member_style = scope.traits.target_style == "module-member"
+        target = f"{target}:{name}" if member_style and ":" not in target \
             else f"{target}.{name}"
     module = scopes.module_of_target(scope.ns, target)
     if module is None or (module == scope.result.module and not receiver
@@ -88,7 +79,7 @@ def _mounted_router(scopes: Scopes, scope: FileScope, reg: Registration) -> Rout
 def _router_name(ns: str, module: str, target: str) -> str | None:
     """Variable named by an import target (``app.api.users.router`` -> ``router``);
     None for a whole module or its default export (any router of the module)."""
-    if ns == "js":
+    if namespace_spec(ns).target_style == "module-member":
         rest = target.partition(":")[2]
     else:
         rest = target[len(module) + 1:] if target.startswith(module + ".") else ""

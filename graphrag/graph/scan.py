@@ -21,7 +21,7 @@ from pathlib import Path
 
 from pathspec import GitIgnoreSpec, PathSpec
 
-from graphrag.errors import InvalidInput, InvalidPattern, UnknownName
+from graphrag.errors import InvalidInput, InvalidPattern
 from graphrag.graph.model import MAX_KEY_BYTES, bounded_key
 from graphrag.parsing import registry
 from graphrag.parsing.source import SourceProblem, decode_source, read_source, special_kind
@@ -33,11 +33,6 @@ DEFAULT_EXCLUDED_DIRS = frozenset({
 # Documents are picked up by the documents step; the graph step only lists them.
 DOCUMENT_EXTENSIONS = (".md", ".markdown", ".pdf", ".docx")
 _GITIGNORE_MAX_BYTES = 1024 * 1024
-LANGUAGE_ALIASES = {
-    "py": "python", "python": "python", "java": "java", "kt": "kotlin", "kotlin": "kotlin",
-    "ts": "typescript", "typescript": "typescript", "tsx": "tsx", "js": "javascript",
-    "javascript": "javascript", "jsx": "javascript", "go": "go", "golang": "go",
-}
 
 
 @dataclass(frozen=True)
@@ -78,20 +73,11 @@ def compile_patterns(patterns: Iterable[str], option: str = "pattern") -> PathSp
 
 
 def parse_languages(value: str | None) -> frozenset[str] | None:
-    """``"py,java"`` -> registry names; unknown names are a user error."""
+    """``"py,java"`` -> registry names (each spec's ``aliases``; TypeScript selects TSX,
+    see ``part_of``); unknown names are a user error."""
     if not value:
         return None
-    names: set[str] = set()
-    for raw in value.split(","):
-        key = raw.strip().lower()
-        if not key:
-            continue
-        if key not in LANGUAGE_ALIASES:
-            raise UnknownName("language", raw.strip(), sorted(set(LANGUAGE_ALIASES)))
-        names.add(LANGUAGE_ALIASES[key])
-        if LANGUAGE_ALIASES[key] == "typescript":
-            names.add("tsx")
-    return frozenset(names)
+    return registry.select_languages(value.split(","))
 
 
 def _stored_path(rel: str) -> tuple[str, str | None]:

@@ -1,5 +1,9 @@
 """Name lookup and type evaluation: what a name, a receiver chain or a declared type
 refers to, seen from one scope of one file (results are :class:`~graphrag.graph.types.Ent`).
+
+Language-neutral: where languages differ (package scope, implicit ``this``, ``module:name``
+import targets, constructor calls, the class receiver, how a type reduces to a name) the
+lookup reads the traits of the file's :class:`~graphrag.parsing.registry.LanguageSpec`.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from graphrag.graph.types import (
 )
 from graphrag.kinds import CALLABLE_KINDS, TYPE_KINDS
 from graphrag.parsing.languages._common import element_type
+from graphrag.parsing.registry import namespace_spec, namespaces, package_namespaces
 
 _MAX_DEPTH = 8
 
@@ -136,17 +141,18 @@ class Scopes:
                     text = table.var_types_of(scope, "#init").get(name)
                     if text is not None:
                         return self._var(Ctx(ctx.file, scope), text, mode)
-                found = self._in_type_scope(scope, name, mode, ctx.file.ns)
+                found = self._in_type_scope(scope, name, mode, ctx.file)
                 if found is not None:
                     return found
         return self._file_level(ctx, name, mode)
 
-    def _in_type_scope(self, scope: GraphNode, name: str, mode: str, ns: str) -> Ent | None:
+    def _in_type_scope(self, scope: GraphNode, name: str, mode: str, file: FileScope
+                       ) -> Ent | None:
         if scope.meta.get("namespace"):  # TS namespace: its declarations are in scope
             members = self.table.members(scope, name)
             if members:
                 return Ent("node", members[0], resolution="local")
-        if mode == "call" and ns == "jvm":  # implicit `this` (and companion) in Java/Kotlin
+        if mode == "call" and file.traits.implicit_this:  # Java/Kotlin: `this`, companion
             hit = self.find_method(scope, name, companion=True)
             if hit is not None:
                 return Ent("node", hit[0], resolution="self" if hit[1] else "inherited")
@@ -176,7 +182,7 @@ class Scopes:
         imp = scope.imports.get(name)
         if imp is not None:
             return _with_resolution(self.resolve_target(ns, imp.target), "import")
-        same = "package" if ns in ("jvm", "go") else "local"
+        same = "package" if scope.traits.packages else "local"
         node = table.module_members.get((ns, result.module), {}).get(name)
         if node is not None:
             return Ent("node", node, resolution=same)
@@ -196,8 +202,8 @@ class Scopes:
         table = self.table
         if depth > _MAX_DEPTH:
             return EXTERNAL
-        if ns == "js":
-            return self._resolve_js_target(target, depth)
+        if namespace_spec(ns).target_style == "module-member":
+            return self._resolve_member_target(ns, target, depth)
         node = table.by_fqn.get((ns, target))
         if node is not None:
             return Ent("node", node)
@@ -214,7 +220,7 @@ class Scopes:
 
     def module_of_target(self, ns: str, target: str) -> str | None:
         """Module that defines an import target (``src/routes/users:default`` -> the file)."""
-        if ns == "js":
+        if namespace_spec(ns).target_style == "module-member":
             module = target.partition(":")[0]
             for candidate in (module, f"{module}/index"):
                 if self.table.module_exists(ns, candidate):
@@ -228,21 +234,23 @@ class Scopes:
         head = target.rpartition(".")[0]
         return head if self.table.module_exists(ns, head) else None
 
-    def _resolve_js_target(self, target: str, depth: int) -> Ent:
+    def _resolve_member_target(self, ns: str, target: str, depth: int) -> Ent:
+        """``src/mod:Name`` (``module-member`` targets): a member of a module, ``default``
+        its default export, no name the module itself (``index`` modules included)."""
         module, _, name = target.partition(":")
-        found = self._js_module(module)
+        found = self._index_module(ns, module)
         if found is None:
             return EXTERNAL
         if not name:
             return Ent("module", name=found)
         if name == "default":
-            for scope in self.table.module_files.get(("js", found), []):
+            for scope in self.table.module_files.get((ns, found), []):
                 for node in scope.top.values():
                     if node.meta.get("export_default"):
                         return Ent("node", node)
                 imp = scope.imports.get("default")
                 if imp is not None:
-                    return self.resolve_target("js", imp.target, depth + 1)
+                    return self.resolve_target(ns, imp.target, depth + 1)
             return EXTERNAL
         head, *rest = name.split(".")
         ent = self.member_of(Ent("module", name=found), head, depth + 1)
@@ -252,9 +260,9 @@ class Scopes:
             ent = self.member_of(ent, part, depth + 1)
         return ent if ent is not None and ent.kind != "unknown" else EXTERNAL
 
-    def _js_module(self, module: str) -> str | None:
+    def _index_module(self, ns: str, module: str) -> str | None:
         for candidate in (module, f"{module}/index"):
-            if self.table.module_exists("js", candidate):
+            if self.table.module_exists(ns, candidate):
                 return candidate
         return None
 
@@ -293,8 +301,7 @@ class Scopes:
                 imp = scope.imports.get(name)  # a re-export (`from .x import Y`)
                 if imp is not None and depth < _MAX_DEPTH:
                     return self.resolve_target(ns, imp.target, depth + 1)
-            sep = "/" if ns == "js" else "."
-            sub = f"{module}{sep}{name}"
+            sub = f"{module}{namespace_spec(ns).separator}{name}"
             if table.module_exists(ns, sub) or (ns, sub) in table.package_nodes:
                 kind = "package" if (ns, sub) in table.package_nodes else "module"
                 return Ent(kind, name=sub)
@@ -302,11 +309,10 @@ class Scopes:
 
     def _namespaces_of_module(self, module: str) -> list[str]:
         # Module names are unique enough across namespaces; try each that knows it.
-        return [ns for ns in ("python", "jvm", "js", "go")
-                if (ns, module) in self.table.module_files]
+        return [ns for ns in namespaces() if (ns, module) in self.table.module_files]
 
     def _package_member(self, package: str, name: str) -> Ent | None:
-        for ns in ("jvm", "go"):
+        for ns in package_namespaces():
             node = self.table.package_members.get((ns, package), {}).get(name)
             if node is not None:
                 return Ent("node", node)
@@ -381,7 +387,7 @@ class Scopes:
                     return Ent("static", found.node, resolution=found.resolution), 1
                 return UNKNOWN, 1
             return found, 1
-        if chain[0] == "cls" and ctx.file.lang == "python":  # classmethod receiver
+        if chain[0] == ctx.file.traits.class_receiver:  # `cls` in a classmethod
             cls = self.enclosing_type(ctx)
             if cls is not None:
                 return Ent("static", cls, resolution="static"), 1
@@ -428,7 +434,7 @@ class Scopes:
 
     def type_node(self, ctx: Ctx, text: str) -> GraphNode | None:
         """The class/interface a type name as written refers to, or None."""
-        name = clean_type(text)
+        name = clean_type(text, ctx.file.lang)
         if not name:
             return None
         parts = name.split(".")
@@ -445,7 +451,7 @@ class Scopes:
         return None
 
     def _eval_call_type(self, ctx: Ctx, callee: str, depth: int) -> Ent:
-        if callee == "cls" and ctx.file.lang == "python":  # `cls(...)` in a classmethod
+        if callee == ctx.file.traits.class_receiver:  # `cls(...)` in a classmethod
             cls = self.enclosing_type(ctx)
             return Ent("instance", cls) if cls is not None else EXTERNAL
         parts = callee.split(".")
@@ -529,7 +535,7 @@ class Scopes:
         """What a call refers to: ``node`` (callable or class) with its resolution,
         ``unknown`` (fallback allowed), or None/other (no edge)."""
         if receiver is None:
-            if ctx.file.ns == "jvm" and name in ("super", "this"):
+            if name in ("super", "this") and ctx.file.traits.constructor_calls:
                 return self._explicit_constructor(ctx, name)
             found = self.lookup(ctx, name, "call")
             return UNKNOWN if found is None else found

@@ -19,17 +19,7 @@ from graphrag.graph.model import (
 )
 from graphrag.kinds import CALLABLE_KINDS
 from graphrag.parsing.model import Import, ParseResult, Symbol
-
-PACKAGE_LANGS = frozenset({"java", "kotlin", "go"})
-
-# Resolution namespaces: languages whose fqns can refer to each other.
-_NAMESPACE = {"java": "jvm", "kotlin": "jvm", "typescript": "js", "tsx": "js",
-              "javascript": "js"}
-
-
-def namespace(lang: str) -> str:
-    """Namespace in which fqns of ``lang`` are looked up (Java and Kotlin share one)."""
-    return _NAMESPACE.get(lang, lang)
+from graphrag.parsing.registry import LanguageSpec, namespace, namespace_spec
 
 
 @dataclass
@@ -49,6 +39,11 @@ class FileScope:
     @property
     def lang(self) -> str:
         return self.result.lang
+
+    @property
+    def traits(self) -> LanguageSpec:
+        """The resolution traits of this file's namespace."""
+        return namespace_spec(self.ns)
 
 
 class SymbolTable:
@@ -92,7 +87,7 @@ class SymbolTable:
     def _add_file(self, result: ParseResult) -> None:
         parent = REPO_KEY
         ns = namespace(result.lang)
-        if result.package and result.lang in PACKAGE_LANGS:
+        if result.package and namespace_spec(ns).packages:
             pkg = self._package_node(result.lang, result.package)
             parent = pkg.key
             if pkg not in self.package_nodes[(ns, result.package)]:
@@ -235,9 +230,9 @@ class SymbolTable:
 
 
 def plain_fqn(fqn: str, ns: str) -> str:
-    """``a.B.m(int,String)`` -> ``a.B.m``: the fqn of a JVM overload without its
-    parameter list (other namespaces never put one in an fqn)."""
-    if ns == "jvm" and fqn.endswith(")") and "(" in fqn:
+    """``a.B.m(int,String)`` -> ``a.B.m``: the fqn of an overload without its
+    parameter list (in namespaces whose spec has ``overloads_in_fqn``)."""
+    if fqn.endswith(")") and "(" in fqn and namespace_spec(ns).overloads_in_fqn:
         return fqn[:fqn.index("(")]
     return fqn
 

@@ -22,9 +22,9 @@ from dataclasses import dataclass
 
 from graphrag.graph.model import GraphNode
 from graphrag.graph.symbols import FileScope
-from graphrag.parsing.typetext import split_top_level
+from graphrag.parsing import registry
+from graphrag.parsing.typetext import nominal_name, split_top_level
 
-_OPTIONAL = re.compile(r"^(?:typing\.)?Optional\[(.*)\]$")
 _THIS_PARAM = re.compile(r"^this\s*:")
 
 
@@ -53,22 +53,10 @@ class Ctx:
     scope: GraphNode | None
 
 
-def clean_type(text: str) -> str:
-    """Reduce a type as written to a plain (possibly dotted) name."""
-    text = text.strip().strip("'\"")
-    match = _OPTIONAL.match(text)
-    if match:
-        text = match.group(1)
-    if text.startswith("(") and text.endswith(")"):  # Go multiple results: first one
-        text = text[1:-1].split(",")[0].strip()
-    if "|" in text:  # `X | None`, `X | undefined`: the first real member
-        parts = [p.strip() for p in text.split("|")]
-        text = next((p for p in parts if p not in ("None", "null", "undefined")), parts[0])
-    text = text.split("<", 1)[0].split("[", 1)[0]
-    text = text.lstrip("*&").rstrip("?!").replace("...", "")
-    if " " in text:  # Go `[]*T` leftovers, Kotlin `suspend` etc.: keep the last word
-        text = text.split()[-1]
-    return text.lstrip("*&")
+def clean_type(text: str, lang: str | None = None) -> str:
+    """Reduce a type as written (in a file of ``lang``) to a plain (possibly dotted)
+    name: the language's own prepass from its spec, then the shared reduction."""
+    return nominal_name(text, registry.type_prepass(lang) if lang else None)
 
 
 def function_type_param(text: str, index: int) -> str | None:

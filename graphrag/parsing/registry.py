@@ -1,22 +1,32 @@
-"""Language registry: file extension -> language spec with its extractor.
+"""Language registry: every language-specific fact the later steps need, one
+:class:`LanguageSpec` per language.
 
 Grammars come from the official per-language wheels; parsers and compiled queries
-are created once per process (lazily) and reused for every file.
+are created once per process (lazily) and reused for every file. The graph step is
+language-neutral: where resolution differs between languages (a package scope, an
+implicit ``this``, ``module:name`` import targets, Go's structural interfaces, how a
+type as written reduces to a name), it reads the spec's attributes and hooks, never a
+language name. A plugin package adds a language through the ``graphrag.languages``
+entry point group (see :mod:`graphrag.plugins` and CONTRIBUTING.md).
 """
 
 from __future__ import annotations
 
 import importlib
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
+from typing import Literal
 
 from tree_sitter import Language, Parser, Query
 
+from graphrag.errors import ConfigurationError, UnknownName
 from graphrag.parsing.model import ParseResult
 from graphrag.parsing.nesting import BoundedParser
 from graphrag.parsing.tsconfig import TsConfig
+from graphrag.plugins import LANGUAGES_GROUP, Registry
 
 
 @dataclass(frozen=True)
@@ -32,39 +42,248 @@ class RepoContext:
 
 
 Extractor = Callable[[bytes, str, RepoContext], ParseResult]
+# How an import target names a member: ``pkg.mod.Name`` (dotted) or ``src/mod:Name``
+# (module-member: a path-like module, ``:`` then the exported name; ``index`` modules).
+TargetStyle = Literal["dotted", "module-member"]
 
 
 @dataclass(frozen=True)
 class LanguageSpec:
-    name: str                 # "python", "java", "kotlin", "typescript", "tsx", "javascript", "go"
+    """Everything language-specific about one language.
+
+    Identity and parsing: ``name`` (the value of ``nodes.lang``), file ``extensions``,
+    the extractor ``module`` (a module under ``graphrag.parsing.languages`` or a full
+    dotted path, exposing ``extract(source, rel_path, ctx)``), ``grammar`` (returns the
+    tree-sitter capsule), ``grammar_dist`` (the grammar wheel, part of the parser
+    version), ``queries`` (the package holding its ``*.scm``), ``aliases`` accepted by
+    ``--languages``/``--lang``, and ``part_of`` (selecting that language selects this
+    one too: TSX is part of TypeScript).
+
+    Resolution traits (shared by every language of one ``namespace``; checked when a
+    language joins a namespace): see the field comments.
+    """
+
+    name: str
     extensions: tuple[str, ...]
-    module: str               # module under graphrag.parsing.languages exposing `extract`
-    grammar: Callable[[], object]  # returns the capsule from the grammar wheel
+    module: str
+    grammar: Callable[[], object]
+    grammar_dist: str = ""
+    queries: str = "graphrag.parsing.queries"
+    aliases: tuple[str, ...] = ()
+    part_of: str | None = None
+    # file names (regular expressions, no `/`) that hold tests by the language's
+    # conventions; search ranks them below the code they test
+    test_files: tuple[str, ...] = ()
+    # fqns of languages in one namespace refer to each other (Java and Kotlin: "jvm")
+    namespace: str = ""
+    # symbol keys are `sym:<key_family>:<fqn>`; TS/TSX/JS share "js" (keys must not
+    # change when a file is renamed from .js to .ts)
+    key_family: str = ""
+    # separator of module path segments (`a.b.c`, `src/a/b`)
+    separator: str = "."
+    # files declare a package: PACKAGE nodes, names resolve package-wide
+    packages: bool = False
+    # import targets are `pkg.Name` or `module:Name`
+    target_style: TargetStyle = "dotted"
+    # a bare call inside a class sees the class's (and companion's) methods
+    implicit_this: bool = False
+    # `super(...)` / `this(...)` call constructors
+    constructor_calls: bool = False
+    # overloads carry their parameter list in the fqn: `a.B.m(int,String)`
+    overloads_in_fqn: bool = False
+    # a name bound to the enclosing class in a class method (`cls` in Python)
+    class_receiver: str | None = None
+    # a type implements an interface whose method set it covers (Go)
+    structural_typing: bool = False
+    # what marks a member private: a leading `_` (Python, dunders stay public) or a
+    # `private` modifier / `#name` (everything else)
+    private_names: Literal["underscore", "keyword"] = "keyword"
+    # mounting a router concatenates paths: `/api` + `/` is `/api/` (FastAPI, Flask)
+    route_keep_slash: bool = False
+    # language forms a type as written takes before the shared reduction to a name
+    # (`Optional[X]`, Go `(T, error)`): "module:function" taking and returning text
+    type_prepass: str | None = None
+
+    @property
+    def ns(self) -> str:
+        """Resolution namespace (the language's own name unless shared)."""
+        return self.namespace or self.name
+
+    @property
+    def family(self) -> str:
+        """Symbol key family (the language's own name unless shared)."""
+        return self.key_family or self.name
 
 
-_REGISTRY: dict[str, LanguageSpec] = {}
+# Traits every language of one namespace must agree on.
+_NAMESPACE_TRAITS = ("separator", "packages", "target_style", "implicit_this",
+                     "constructor_calls", "overloads_in_fqn", "class_receiver")
+
+
+def _register_builtins(register: Callable[[str, LanguageSpec], LanguageSpec]) -> None:
+    for spec in _BUILTINS:
+        register(spec.name, spec)
+
+
+def _joined(name: str, spec: LanguageSpec | None) -> None:
+    """A language was registered (or removed): it must agree with the namespace it
+    joins; the derived lookups are rebuilt."""
+    _derived.cache_clear()
+    type_prepass.cache_clear()
+    for cache_of_name in (ts_language, parser, query, extractor):
+        cache_of_name.cache_clear()
+    if spec is None:
+        return
+    for other in _LANGUAGES:
+        if other.ns == spec.ns and other.name != spec.name:
+            for trait in _NAMESPACE_TRAITS:
+                if getattr(other, trait) != getattr(spec, trait):
+                    raise ConfigurationError(
+                        f"language {spec.name!r} joins namespace {spec.ns!r} of "
+                        f"{other.name!r} with a different {trait}")
+
+
+_LANGUAGES: Registry[LanguageSpec] = Registry("language", LANGUAGES_GROUP, _register_builtins,
+                                              _joined)
 
 
 def register(spec: LanguageSpec) -> None:
-    """Add (or replace) a language."""
-    _REGISTRY[spec.name] = spec
+    """Add (or replace) a language; it must agree with the namespace it joins."""
+    _LANGUAGES.register(spec.name, spec)
+
+
+def registry() -> Registry[LanguageSpec]:
+    """The language registry itself (for :meth:`~graphrag.plugins.Registry.reload`)."""
+    return _LANGUAGES
 
 
 def languages() -> dict[str, LanguageSpec]:
-    return dict(_REGISTRY)
+    """Every registered language by name, built-ins first."""
+    return _LANGUAGES.items()
+
+
+def spec(name: str) -> LanguageSpec:
+    """The spec of language ``name``; :class:`UnknownName` lists the valid ones."""
+    return _LANGUAGES.get(name)
 
 
 def spec_for_path(path: str) -> LanguageSpec | None:
     lower = path.lower()
-    for spec in _REGISTRY.values():
-        if lower.endswith(spec.extensions):
-            return spec
+    for candidate in _LANGUAGES:
+        if lower.endswith(candidate.extensions):
+            return candidate
     return None
+
+
+@dataclass(frozen=True)
+class _Derived:
+    """Lookups derived from the registry, rebuilt when a language is registered."""
+
+    namespace_of: dict[str, str]       # language -> namespace
+    family_of: dict[str, str]          # language -> key family
+    by_namespace: dict[str, LanguageSpec]  # namespace -> its first language (traits)
+    aliases: dict[str, str]            # alias or name -> language
+    order: tuple[str, ...]             # namespaces in registration order
+    package_scoped: tuple[str, ...]    # namespaces whose files declare packages
+    test_files: re.Pattern[str] | None  # any language's test file name, at a path's end
+
+
+@cache
+def _derived() -> _Derived:
+    namespace_of, family_of, by_ns, aliases = {}, {}, {}, {}
+    for s in _LANGUAGES:
+        namespace_of[s.name] = s.ns
+        family_of[s.name] = s.family
+        by_ns.setdefault(s.ns, s)
+        aliases.setdefault(s.name, s.name)
+        for alias in s.aliases:
+            aliases[alias] = s.name
+    patterns = list(dict.fromkeys(p for s in _LANGUAGES for p in s.test_files))
+    test_files = re.compile(r"(^|/)(" + "|".join(patterns) + r")$") if patterns else None
+    return _Derived(namespace_of, family_of, by_ns, aliases, tuple(by_ns),
+                    tuple(ns for ns, s in by_ns.items() if s.packages), test_files)
+
+
+def namespace(lang: str) -> str:
+    """Namespace in which fqns of ``lang`` are looked up (Java and Kotlin share one)."""
+    return _derived().namespace_of.get(lang, lang)
+
+
+def key_family(lang: str) -> str:
+    """Key family of a language: TS/TSX/JS share ``js``; others are themselves."""
+    return _derived().family_of.get(lang, lang)
+
+
+def find(lang: str | None) -> LanguageSpec | None:
+    """The spec of ``lang``, or None (a document node, an unregistered language)."""
+    return _LANGUAGES.find(lang) if lang else None
+
+
+def namespaces() -> tuple[str, ...]:
+    """Every resolution namespace, in registration order."""
+    return _derived().order
+
+
+def test_file_pattern() -> re.Pattern[str] | None:
+    """One expression matching a test file of any registered language (``test_files``)."""
+    return _derived().test_files
+
+
+def package_namespaces() -> tuple[str, ...]:
+    """The namespaces whose files declare packages (spec ``packages``)."""
+    return _derived().package_scoped
+
+
+def namespace_spec(ns: str) -> LanguageSpec:
+    """The traits of namespace ``ns`` (its first language's spec)."""
+    return _derived().by_namespace[ns]
+
+
+def aliases() -> dict[str, str]:
+    """Every name ``--languages``/``--lang`` accept -> the language it means."""
+    return dict(_derived().aliases)
+
+
+def select_languages(names: list[str]) -> frozenset[str]:
+    """Languages named by aliases (``["py", "ts"]``), with the languages that are part
+    of a selected one (TypeScript selects TSX); unknown names are a user error."""
+    known = _derived().aliases
+    chosen: set[str] = set()
+    for raw in names:
+        key = raw.strip().lower()
+        if not key:
+            continue
+        if key not in known:
+            raise UnknownName("language", raw.strip(), sorted(known))
+        chosen.add(known[key])
+    chosen.update(s.name for s in _LANGUAGES if s.part_of in chosen)
+    return frozenset(chosen)
+
+
+def grammar_distributions() -> tuple[str, ...]:
+    """The distributions whose versions shape a parse: tree-sitter and every grammar."""
+    dists = [s.grammar_dist for s in _LANGUAGES if s.grammar_dist]
+    return ("tree-sitter", *dict.fromkeys(dists))
+
+
+def query_packages() -> tuple[str, ...]:
+    """Packages holding the languages' tree-sitter queries."""
+    return tuple(dict.fromkeys(s.queries for s in _LANGUAGES))
+
+
+@cache
+def type_prepass(lang: str) -> Callable[[str], str] | None:
+    """The language's own step before the shared reduction of a type to a name."""
+    target = _LANGUAGES.find(lang)
+    if target is None or target.type_prepass is None:
+        return None
+    module, _, func = target.type_prepass.partition(":")
+    return getattr(importlib.import_module(_module_path(module)), func)
 
 
 @cache
 def ts_language(name: str) -> Language:
-    return Language(_REGISTRY[name].grammar())
+    return Language(_LANGUAGES.get(name).grammar())
 
 
 @cache
@@ -75,30 +294,65 @@ def parser(name: str) -> BoundedParser:
 
 @cache
 def query(lang: str, qname: str) -> Query:
-    """Compile ``queries/<qname>.scm`` for ``lang`` once per process."""
-    text = resources.files("graphrag.parsing.queries").joinpath(f"{qname}.scm").read_text()
+    """Compile ``<queries package>/<qname>.scm`` for ``lang`` once per process."""
+    package = _LANGUAGES.get(lang).queries
+    text = resources.files(package).joinpath(f"{qname}.scm").read_text()
     return Query(ts_language(lang), text)
 
 
 @cache
 def extractor(name: str) -> Extractor:
-    mod = importlib.import_module(f"graphrag.parsing.languages.{_REGISTRY[name].module}")
+    mod = importlib.import_module(_module_path(_LANGUAGES.get(name).module))
     return mod.extract
 
 
-def _grammar(module: str, attr: str = "language") -> Callable[[], object]:
+def _module_path(module: str) -> str:
+    return module if "." in module else f"graphrag.parsing.languages.{module}"
+
+
+def grammar(module: str, attr: str = "language") -> Callable[[], object]:
+    """A loader of the grammar capsule ``module.attr()`` (imported on first use)."""
     def load() -> object:
         return getattr(importlib.import_module(module), attr)()
     return load
 
 
-register(LanguageSpec("python", (".py",), "python", _grammar("tree_sitter_python")))
-register(LanguageSpec("java", (".java",), "java", _grammar("tree_sitter_java")))
-register(LanguageSpec("kotlin", (".kt", ".kts"), "kotlin", _grammar("tree_sitter_kotlin")))
-register(LanguageSpec("typescript", (".ts", ".mts", ".cts"), "typescript",
-                      _grammar("tree_sitter_typescript", "language_typescript")))
-register(LanguageSpec("tsx", (".tsx",), "typescript",
-                      _grammar("tree_sitter_typescript", "language_tsx")))
-register(LanguageSpec("javascript", (".js", ".jsx", ".mjs", ".cjs"), "javascript",
-                      _grammar("tree_sitter_javascript")))
-register(LanguageSpec("go", (".go",), "go", _grammar("tree_sitter_go")))
+_BUILTINS = (
+    LanguageSpec("python", (".py",), "python", grammar("tree_sitter_python"),
+                 grammar_dist="tree-sitter-python", aliases=("py",),
+                 test_files=(r"test_[^/]*\.py", r"[^/]*_test\.py", r"conftest\.py"),
+                 class_receiver="cls", route_keep_slash=True, private_names="underscore",
+                 type_prepass="python:unwrap_optional"),
+    LanguageSpec("java", (".java",), "java", grammar("tree_sitter_java"),
+                 grammar_dist="tree-sitter-java", test_files=(r"[^/]*(Test|Tests|IT)\.java",),
+                 namespace="jvm", packages=True,
+                 implicit_this=True, constructor_calls=True, overloads_in_fqn=True),
+    LanguageSpec("kotlin", (".kt", ".kts"), "kotlin", grammar("tree_sitter_kotlin"),
+                 grammar_dist="tree-sitter-kotlin", aliases=("kt",),
+                 test_files=(r"[^/]*(Test|Tests|IT)\.kt",), namespace="jvm",
+                 packages=True, implicit_this=True, constructor_calls=True,
+                 overloads_in_fqn=True),
+    LanguageSpec("typescript", (".ts", ".mts", ".cts"), "typescript",
+                 grammar("tree_sitter_typescript", "language_typescript"),
+                 grammar_dist="tree-sitter-typescript", aliases=("ts",), namespace="js",
+                 test_files=(r"[^/]*\.(test|spec)\.ts",),
+                 key_family="js", separator="/", target_style="module-member",
+                 type_prepass="typescript:unwrap_parenthesized"),
+    LanguageSpec("tsx", (".tsx",), "typescript",
+                 grammar("tree_sitter_typescript", "language_tsx"),
+                 grammar_dist="tree-sitter-typescript", part_of="typescript",
+                 test_files=(r"[^/]*\.(test|spec)\.tsx",),
+                 namespace="js", key_family="js", separator="/",
+                 target_style="module-member",
+                 type_prepass="typescript:unwrap_parenthesized"),
+    LanguageSpec("javascript", (".js", ".jsx", ".mjs", ".cjs"), "javascript",
+                 grammar("tree_sitter_javascript"), grammar_dist="tree-sitter-javascript",
+                 aliases=("js", "jsx"), namespace="js", key_family="js", separator="/",
+                 test_files=(r"[^/]*\.(test|spec)\.(js|jsx|mjs|cjs)",),
+                 target_style="module-member",
+                 type_prepass="typescript:unwrap_parenthesized"),
+    LanguageSpec("go", (".go",), "go", grammar("tree_sitter_go"),
+                 grammar_dist="tree-sitter-go", aliases=("golang",), packages=True,
+                 test_files=(r"[^/]*_test\.go",),
+                 structural_typing=True, type_prepass="go:first_result"),
+)

@@ -3,6 +3,8 @@ language-neutral type normalisation of the graph step)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 
 def split_top_level(text: str, sep: str) -> list[str]:
     """Split ``text`` on ``sep`` outside brackets (``<>``, ``()``, ``{}``, ``[]``):
@@ -19,3 +21,21 @@ def split_top_level(text: str, sep: str) -> list[str]:
             start = i + 1
     parts.append(text[start:])
     return parts
+
+
+def nominal_name(text: str, prepass: Callable[[str], str] | None = None) -> str:
+    """Reduce a type as written to the plain (possibly dotted) name the resolver looks
+    up: ``X | None`` -> ``X``, ``Map<K, V>`` -> ``Map``, ``*T`` -> ``T``, ``T?`` -> ``T``.
+    ``prepass`` is the language's own first step (its spec's ``type_prepass``:
+    ``Optional[X]``, Go's ``(T, error)``)."""
+    text = text.strip().strip("'\"")
+    if prepass is not None:
+        text = prepass(text)
+    if "|" in text:  # `X | None`, `X | undefined`: the first real member
+        parts = [p.strip() for p in text.split("|")]
+        text = next((p for p in parts if p not in ("None", "null", "undefined")), parts[0])
+    text = text.split("<", 1)[0].split("[", 1)[0]
+    text = text.lstrip("*&").rstrip("?!").replace("...", "")
+    if " " in text:  # modifiers (Kotlin `suspend`) and leftovers: keep the last word
+        text = text.split()[-1]
+    return text.lstrip("*&")

@@ -24,7 +24,8 @@ from graphrag.db.vectors import (
     vacuum_vectors,
 )
 from graphrag.embedding import Embedder, get_embedder
-from graphrag.pipeline.runner import PipelineStats, Progress, run_pipeline
+from graphrag.pipeline.runner import PipelineStats, run_pipeline
+from graphrag.progress import Progress
 
 
 @dataclass

@@ -1,54 +1,57 @@
-"""The registry of pipeline stages, by name.
+"""The registry of pipeline stages, by name (one :class:`~graphrag.plugins.Registry`).
 
 Built-in stages are registered the same way an extension registers its own::
 
     from graphrag.pipeline.registry import register
     register(MyStage())
 
-A chunk's plan names its stages (``pipeline.stages``); the runner looks each name up here.
+or, from a plugin package, through the ``graphrag.stages`` entry point group, whose hook
+receives ``register(name, stage)`` (see :mod:`graphrag.plugins`). A chunk's plan names
+its stages (``pipeline.stages``); the runner looks each name up here.
 """
 
 from __future__ import annotations
 
-from graphrag.errors import UnknownName
-from graphrag.pipeline.model import BaseStage
+from collections.abc import Callable
 
-_STAGES: dict[str, BaseStage] = {}
-_builtins_loaded = False
+from graphrag.pipeline.model import BaseStage
+from graphrag.plugins import STAGES_GROUP, Registry
+
+
+def _builtins(register: Callable[[str, BaseStage], BaseStage]) -> None:
+    from graphrag.pipeline.stages import BUILTIN_STAGES
+
+    for cls in BUILTIN_STAGES:
+        register(cls.name, cls())
+
+
+_STAGES: Registry[BaseStage] = Registry("stage", STAGES_GROUP, _builtins)
 
 
 def register(stage: BaseStage) -> BaseStage:
     """Add (or replace) a stage under its ``name``."""
-    _STAGES[stage.name] = stage
-    return stage
+    return _STAGES.register(stage.name, stage)
 
 
-def _load_builtins() -> None:
-    global _builtins_loaded
-    if _builtins_loaded:
-        return
-    _builtins_loaded = True
-    from graphrag.pipeline.stages import BUILTIN_STAGES
-
-    for cls in BUILTIN_STAGES:
-        _STAGES.setdefault(cls.name, cls())
+def unregister(name: str) -> None:
+    """Remove the stage ``name`` (no error when absent)."""
+    _STAGES.unregister(name)
 
 
 def stage_names() -> list[str]:
     """Registered stage names, built-ins first in their canonical order."""
-    _load_builtins()
-    return list(_STAGES)
+    return _STAGES.names()
 
 
 def get_stage(name: str) -> BaseStage:
     """The stage called ``name``; :class:`UnknownName` lists the valid ones."""
-    _load_builtins()
-    try:
-        return _STAGES[name]
-    except KeyError:
-        raise UnknownName("stage", name, list(_STAGES)) from None
+    return _STAGES.get(name)
 
 
 def has_stage(name: str) -> bool:
-    _load_builtins()
     return name in _STAGES
+
+
+def stages() -> Registry[BaseStage]:
+    """The registry itself (``reload()`` after installing a plugin in this process)."""
+    return _STAGES

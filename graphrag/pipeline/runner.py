@@ -29,10 +29,11 @@ from graphrag.pipeline import registry
 from graphrag.pipeline.model import StageContext, StageResult, WorkItem
 from graphrag.pipeline.store import count_by_stage, count_selectable, fetch_batch, write_batch
 from graphrag.pipeline.terms import compact_term_stats
+from graphrag.progress import Progress
 
 DEFAULT_BATCH_SIZE = 128
-Progress = Callable[[int, int], None]
-StageProgress = Callable[[str, int, int], None]  # (stage, chunks through it, its total)
+# ``stage_progress(stage, chunks through it, its total)``; ``progress("pipeline", done, total)``
+StageProgress = Progress
 StageState = dict[str, dict[str, Any]]
 # Runs the pending stages of the named application (inline: run_pipeline; the job queue
 # spreads them over its workers)
@@ -183,10 +184,10 @@ def run_pipeline(engine: Engine, settings: Settings, app_name: str,
 
     ``stages`` restricts the run to those stage names (a chunk still runs them in plan
     order, and only once its earlier stages are done); ``limit`` caps the chunks visited;
-    ``retry_failed`` runs failed stages again. ``progress(done, total)`` is called after
-    each batch; ``stage_progress(stage, done, total)`` after each stage's part of a batch,
-    ``total`` being the chunks of this run that need that stage (a bar per stage, with
-    an ETA). A run that embeds first re-queues the chunks embedded by another model
+    ``retry_failed`` runs failed stages again. ``progress("pipeline", done, total)`` is
+    called after each batch; ``stage_progress(stage, done, total)`` after each stage's
+    part of a batch, ``total`` being the chunks of this run that need that stage (a bar
+    per stage, with an ETA). A run that embeds first re-queues the chunks embedded by another model
     (:func:`follow_model`): a change of model or backend re-embeds, never mixes.
     ``embedder``/``summarizer`` replace the configured ones (tests, benchmarks).
     """
@@ -225,7 +226,7 @@ def run_pipeline(engine: Engine, settings: Settings, app_name: str,
         stats.chunks += len(items)
         stats.batches += 1
         if progress is not None:
-            progress(stats.chunks, stats.total)
+            progress("pipeline", stats.chunks, stats.total)
     with engine.begin() as conn:
         # also what re-chunking deleted (their postings' statistics)
         compact_term_stats(conn, app.id)

@@ -17,6 +17,7 @@ from typing import Any
 
 from sqlalchemy import Connection, text
 
+from graphrag.kinds import EMBED, LINK_EDGES, SUMMARIZE
 from graphrag.pipeline.model import OWNED_COLUMNS, NodeInfo, WorkItem
 from graphrag.pipeline.terms import TEXT_COLUMNS, refresh_terms
 
@@ -172,7 +173,7 @@ def write_batch(conn: Connection, items: list[WorkItem], states: dict[int, dict[
 
 # Stages whose output depends on a node's edges (callers/callees in the structural summary,
 # uses/used-by lists) and the embed stage that reads the summary.
-EDGE_DEPENDENT_STAGES = ("summarize", "embed", "link-edges")
+EDGE_DEPENDENT_STAGES = (SUMMARIZE, EMBED, LINK_EDGES)
 
 
 def invalidate_stages(conn: Connection, app_id: int, node_ids: Sequence[int],

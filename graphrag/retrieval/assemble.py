@@ -24,6 +24,7 @@ from typing import Any
 
 from sqlalchemy import Connection, text
 
+from graphrag.parsing import registry
 from graphrag.parsing.testpaths import is_test_path
 from graphrag.pipeline.graph_info import Neighbour, Neighbours, load_neighbours
 from graphrag.pipeline.text import clean_doc_comment
@@ -275,7 +276,8 @@ def _summary(node: NodeData) -> str | None:
 
 def _public(member: Any) -> bool:
     name = member.name or ""
-    if member.lang == "python":
+    spec = registry.find(member.lang)
+    if spec is not None and spec.private_names == "underscore":
         return not name.startswith("_") or (name.startswith("__") and name.endswith("__"))
     return not re.search(r"\bprivate\b", member.signature or "") and not name.startswith("#")
 

@@ -8,7 +8,8 @@ from typing import Any
 
 from graphrag.errors import InvalidInput, UnknownName
 from graphrag.kinds import NODE_KINDS
-from graphrag.retrieval.model import EXPANSIONS, MODES, SOURCES, SearchOptions
+from graphrag.retrieval.model import EXPANSIONS, SOURCES, SearchOptions
+from graphrag.retrieval.modes import get_mode
 
 
 def glob_to_regex(pattern: str) -> str:
@@ -44,12 +45,12 @@ def build_options(mode: str = "hybrid", top_k: int = 10, min_similarity: float |
     """Search options from what a person types (``kinds`` as ``"method,endpoint"`` or a
     list, ``lang`` as a name or alias such as ``py``), validated. The CLI, the HTTP API
     and the MCP tools all build their options here."""
-    from graphrag.graph.scan import LANGUAGE_ALIASES
+    from graphrag.parsing.registry import aliases
 
     parts = kinds.split(",") if isinstance(kinds, str) else list(kinds or ())
     kind_list = tuple(k.strip().upper() for k in parts if k and k.strip())
     if lang is not None:  # `--lang py` means python, as in `graphrag index --languages`
-        lang = LANGUAGE_ALIASES.get(lang.strip().lower(), lang.strip())
+        lang = aliases().get(lang.strip().lower(), lang.strip())
     return validate(SearchOptions(mode=mode, top_k=top_k, min_similarity=min_similarity,
                                   kinds=kind_list, lang=lang, path=path or None,
                                   source=source, expand=tuple(expand), priors=priors))
@@ -57,8 +58,7 @@ def build_options(mode: str = "hybrid", top_k: int = 10, min_similarity: float |
 
 def validate(options: SearchOptions) -> SearchOptions:
     """Reject unknown modes, kinds, sources and expansions (a user error, exit 1)."""
-    if options.mode not in MODES:
-        raise UnknownName("search mode", options.mode, MODES)
+    get_mode(options.mode)  # UnknownName lists the registered modes
     for kind in options.kinds:
         if kind not in NODE_KINDS:
             raise UnknownName("node kind", kind, NODE_KINDS)

@@ -17,6 +17,7 @@ from sqlalchemy import Engine
 from graphrag.embedding import Embedder
 from graphrag.retrieval.batch import QueryLine, error_record
 from graphrag.retrieval.model import MODES, SearchOptions
+from graphrag.retrieval.modes import get_mode
 from graphrag.retrieval.search import encode_queries, search_many
 
 RECALL_AT = (1, 5, 10)
@@ -99,20 +100,23 @@ def split_items(items: Sequence[QueryLine]) -> tuple[list[QueryLine], list[dict[
 
 
 def hit_test(engine: Engine, app_names: Sequence[str], items: Sequence[QueryLine],
-             modes: Sequence[str] = MODES, options: SearchOptions | None = None,
+             modes: Sequence[str] | None = None, options: SearchOptions | None = None,
              embedder: Embedder | None = None) -> tuple[list[ModeReport], list[dict[str, Any]]]:
     """Run every query in every mode through the batch path; the embeddings are computed
-    once and shared by the modes. Returns the reports and the bad lines."""
+    once and shared by the modes (default: the built-in modes). Returns the reports and
+    the bad lines."""
+    modes = list(modes or MODES)
     base = options or SearchOptions()
     good, errors = split_items(items)
     queries = [i.query or "" for i in good]
     vectors = None
-    if any(m != "text" for m in modes):
+    if any(get_mode(m).needs_vectors for m in modes):
         vectors = encode_queries(embedder, queries, SearchOptions(mode="vector"))
     reports = []
     for mode in modes:
         opts = replace(base, mode=mode)
         results = search_many(engine, app_names, queries, opts, embedder,
-                              vectors=vectors if mode != "text" else [None] * len(queries))
+                              vectors=vectors if get_mode(mode).needs_vectors
+                              else [None] * len(queries))
         reports.append(evaluate(mode, good, [r.hits for r in results]))
     return reports, errors

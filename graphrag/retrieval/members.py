@@ -17,9 +17,6 @@ from dataclasses import dataclass
 LineMap = dict[int, str]
 # A gap no chunk covers (a body elided without a chunk of its own): said, not invented.
 GAP = "..."
-FENCE_LANG = {"python": "python", "java": "java", "kotlin": "kotlin",
-              "typescript": "typescript", "tsx": "tsx", "javascript": "javascript",
-              "go": "go"}
 
 
 @dataclass(frozen=True)
@@ -120,4 +117,4 @@ def fence(code: str, lang: str | None) -> str:
     any backtick run inside (a docstring may hold a fenced example)."""
     longest = max((len(m) for m in re.findall(r"`+", code)), default=0)
     ticks = "`" * max(3, longest + 1)
-    return f"{ticks}{FENCE_LANG.get(lang or '', lang or '')}\n{code}\n{ticks}"
+    return f"{ticks}{lang or ''}\n{code}\n{ticks}"

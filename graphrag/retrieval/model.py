@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+# The built-in search modes; every registered one: graphrag.retrieval.modes.mode_names()
 MODES = ("hybrid", "vector", "text")
 SOURCES = ("code", "doc")
 EXPANSIONS = ("calls",)
@@ -26,7 +27,10 @@ class SearchOptions:
 
     @property
     def needs_vectors(self) -> bool:
-        return self.mode in ("hybrid", "vector")
+        """Whether the mode ranks by the query's embedding (its registered spec)."""
+        from graphrag.retrieval.modes import get_mode
+
+        return get_mode(self.mode).needs_vectors
 
     @property
     def candidates(self) -> int:

@@ -34,8 +34,9 @@ from graphrag.errors import InvalidInput
 from graphrag.retrieval.bm25 import bm25_candidates
 from graphrag.retrieval.expand import expand_calls
 from graphrag.retrieval.filters import filter_sql, validate
-from graphrag.retrieval.fusion import collapse, pagerank_factor, rrf, score_fusion
+from graphrag.retrieval.fusion import collapse
 from graphrag.retrieval.model import Candidate, SearchOptions, SearchResult, hit_dict
+from graphrag.retrieval.modes import get_mode
 from graphrag.retrieval.priors import prior, wants_tests
 from graphrag.retrieval.rows import load_candidates
 from graphrag.retrieval.signals import CandidateSignals, candidate_signals
@@ -120,19 +121,7 @@ def rank_candidates(mode: str, vec: list[tuple[int, float]], txt: list[tuple[int
     two lists when there are no signals, as for sentences;
     :mod:`graphrag.retrieval.fusion`), each times the candidate's prior
     (:mod:`graphrag.retrieval.priors`) unless priors are off."""
-    if mode == "vector":
-        scored = vec
-    elif mode == "text":
-        scored = txt
-    else:
-        keys = [i for i in dict.fromkeys([i for i, _ in vec + txt]) if i in details]
-        if signals is not None:
-            fused = score_fusion(keys, signals.similarity, signals.bm25, signals.title_sim,
-                                 signals.name_match)
-        else:
-            fused = rrf([[i for i, _ in vec], [i for i, _ in txt]])
-        scored = [(i, s * pagerank_factor(details[i].rank_boost))
-                  for i, s in fused.items() if i in details]
+    scored = get_mode(mode).rank(vec, txt, details, signals)  # graphrag.retrieval.modes
     tests_wanted = wants_tests(query, options)
     out = []
     for chunk_id, score in scored:
@@ -152,7 +141,7 @@ def _search_one(conn: Connection, apps: dict[int, str], query: str,
     ids = list(dict.fromkeys([i for i, _ in vec + txt]))
     details = load_candidates(conn, apps, ids)
     signals = (candidate_signals(conn, app_ids, ids, query, vector)
-               if options.mode == "hybrid" else None)
+               if get_mode(options.mode).needs_signals else None)
     ranked = rank_candidates(options.mode, vec, txt, details, query, options, signals)
     top = collapse(ranked)[: options.top_k]
     if "calls" in options.expand:
@@ -175,7 +164,7 @@ def encode_queries(embedder: Embedder | None, queries: Sequence[str],
 def _text_lists(engine: Engine, app_ids: list[int], queries: Sequence[str],
                 options: SearchOptions) -> list[list[tuple[int, float]]]:
     """The full-text candidates of every query (empty lists in vector mode)."""
-    if options.mode == "vector":
+    if not get_mode(options.mode).needs_text:
         return [[] for _ in queries]
     with engine.connect() as conn:
         return [text_candidates(conn, app_ids, q, options) for q in queries]

@@ -17,9 +17,16 @@ from graphrag.chunking.language import detect_language
 from graphrag.chunking.plan import ChunkPlan, EdgeRow, NodeRow, make_plan
 from graphrag.chunking.strategies.base import ChunkStrategy
 from graphrag.chunking.text_split import CHUNK_OVERLAP, CHUNK_SIZE, split_spans
-from graphrag.kinds import DOCUMENT_KINDS, DOCUMENT_UNIT_KINDS
+from graphrag.kinds import (
+    DOCUMENT_KINDS,
+    DOCUMENT_UNIT_KINDS,
+    EMBED,
+    EXTRACT_PAGE,
+    LINK_EDGES,
+    SPLIT_SENTENCES,
+)
 
-PAGE_STAGES = ("extract-page", "embed", "split-sentences", "link-edges")
+PAGE_STAGES = (EXTRACT_PAGE, EMBED, SPLIT_SENTENCES, LINK_EDGES)
 
 
 class PageChunkStrategy:

@@ -33,6 +33,7 @@ from graphrag.parsing.model import (
     Symbol,
 )
 from graphrag.parsing.registry import RepoContext
+from graphrag.parsing.routes import join_route as _join_route
 
 LANG = "go"
 # Builtin functions and conversions: never calls into the repository.
@@ -577,13 +578,6 @@ def _value_type(expr: Node) -> str | None:
     return None
 
 
-def _join_route(prefix: str, route: str) -> str:
-    if not prefix:
-        return route
-    tail = route if route.startswith("/") else f"/{route}"
-    return prefix.rstrip("/") + tail if tail != "/" else prefix.rstrip("/") or "/"
-
-
 def _chi_prefix(call: Node) -> str:
     """Joined paths of the chi ``r.Route("/p", func(r chi.Router) {...})`` blocks
     around ``call``, outermost first."""
@@ -657,3 +651,11 @@ def _unwrap_handler_func(node: Node) -> Node:
 
 def _in_order(nodes: list[Node]) -> list[Node]:
     return sorted(nodes, key=lambda n: (n.start_byte, -n.end_byte))
+
+
+def first_result(text: str) -> str:
+    """The spec's type prepass: a result list ``(T, error)`` -> ``T`` (what a call's
+    value is used as; the rest of the reduction is shared)."""
+    if text.startswith("(") and text.endswith(")"):
+        return text[1:-1].split(",")[0].strip()
+    return text

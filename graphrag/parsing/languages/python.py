@@ -827,3 +827,13 @@ def _has_def_ancestor(node: Node) -> bool:
 
 def _split_stripped(text: str, sep: str) -> list[str]:
     return [p.strip() for p in split_top_level(text, sep)]
+
+
+_OPTIONAL = re.compile(r"^(?:typing\.)?Optional\[(.*)\]$")
+
+
+def unwrap_optional(text: str) -> str:
+    """The spec's type prepass: ``Optional[X]`` -> ``X`` (the rest of the reduction is
+    shared, :func:`graphrag.parsing.typetext.nominal_name`)."""
+    match = _OPTIONAL.match(text)
+    return match.group(1) if match else text

@@ -17,3 +17,11 @@ def extract(source: bytes, rel_path: str, ctx: RepoContext) -> ParseResult:
     """Symbols, imports, calls, heritage, Express registrations of one TS/TSX file."""
     dialect = TSX if rel_path.lower().endswith(".tsx") else TYPESCRIPT
     return extract_file(source, rel_path, dialect, ctx)
+
+
+def unwrap_parenthesized(text: str) -> str:
+    """The spec's type prepass (TypeScript, TSX, JSDoc): a parenthesized type
+    ``(A | B)`` -> ``A | B`` (the rest of the reduction is shared)."""
+    if text.startswith("(") and text.endswith(")"):
+        return text[1:-1].split(",")[0].strip()
+    return text

@@ -41,7 +41,7 @@ import numpy as np
 from graphrag.db.vectors import ensure_dimension
 from graphrag.embedding import Embedder, get_embedder, model_identity, vector_literal
 from graphrag.errors import EnvironmentProblem
-from graphrag.kinds import CODE_KINDS, TYPE_KINDS
+from graphrag.kinds import CODE_KINDS, EMBED, TYPE_KINDS
 from graphrag.pipeline.model import (
     BatchStage,
     NodeInfo,
@@ -147,7 +147,7 @@ def run_embedder(ctx: StageContext) -> Embedder:
 
 
 class EmbedStage(BatchStage):
-    name = "embed"
+    name = EMBED
 
     def embedder(self, ctx: StageContext) -> Embedder:
         """The run's embedder, its dimension checked against ``chunks.emb`` once."""

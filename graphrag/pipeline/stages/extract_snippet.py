@@ -28,6 +28,7 @@ from pathlib import Path
 
 from sqlalchemy import text
 
+from graphrag.kinds import EXTRACT_SNIPPET
 from graphrag.parsing import source as source_files
 from graphrag.pipeline.model import (
     Stage,
@@ -111,7 +112,7 @@ def capped(snippet: str) -> str:
 
 
 class ExtractSnippetStage(Stage):
-    name = "extract-snippet"
+    name = EXTRACT_SNIPPET
 
     def prepare(self, items: Sequence[WorkItem], ctx: StageContext) -> dict[str, SourceFile]:
         """Read each distinct file of the batch once, checked against ``files.content_hash``."""

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from graphrag.kinds import LINK_EDGES
 from graphrag.pipeline.graph_info import Neighbour, Neighbours, load_neighbours
 from graphrag.pipeline.model import Stage, StageContext, WorkItem
 
@@ -68,7 +69,7 @@ def relations_of(nb: Neighbours) -> list[dict[str, Any]]:
 
 
 class LinkEdgesStage(Stage):
-    name = "link-edges"
+    name = LINK_EDGES
 
     def prepare(self, items: Sequence[WorkItem], ctx: StageContext) -> dict[int, Neighbours]:
         with ctx.engine.connect() as conn:

@@ -19,6 +19,7 @@ from sqlalchemy import text
 
 from graphrag.embedding import count_tokens, get_tokenizer, vector_literal
 from graphrag.errors import EnvironmentProblem
+from graphrag.kinds import SPLIT_SENTENCES
 from graphrag.pipeline.model import BatchStage, StageContext, StageResult, WorkItem, record_failure
 from graphrag.pipeline.stages.embed import run_embedder
 
@@ -85,7 +86,7 @@ ON CONFLICT (chunk_id, sentence_index) DO UPDATE SET content = EXCLUDED.content,
 
 
 class SplitSentencesStage(BatchStage):
-    name = "split-sentences"
+    name = SPLIT_SENTENCES
 
     def run(self, items: Sequence[WorkItem], ctx: StageContext) -> StageResult:
         result = StageResult()

@@ -27,6 +27,7 @@ from sqlalchemy import Engine, text
 
 from graphrag.config import Settings
 from graphrag.errors import EnvironmentProblem
+from graphrag.kinds import SUMMARIZE
 from graphrag.pipeline.graph_info import Neighbour, load_neighbours
 from graphrag.pipeline.llm import ChatClient
 from graphrag.pipeline.model import (
@@ -274,7 +275,7 @@ def build_request(item: WorkItem, neighbours: Any) -> SummaryRequest:
 
 
 class SummarizeStage(BatchStage):
-    name = "summarize"
+    name = SUMMARIZE
 
     def run(self, items: Sequence[WorkItem], ctx: StageContext) -> StageResult:
         summarizer: Summarizer = ctx.resource("summarizer", lambda: make_summarizer(ctx.settings))
