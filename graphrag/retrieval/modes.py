@@ -14,16 +14,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from graphrag.plugins import SEARCH_MODES_GROUP, Registry
 from graphrag.retrieval.model import Candidate
-from graphrag.retrieval.signals import CandidateSignals
+
+if TYPE_CHECKING:  # signals reads BM25, whose filters validate the mode name here
+    from graphrag.retrieval.signals import CandidateSignals
 
 Scored = list[tuple[int, float]]
 # (vector list, text list, candidate details, candidate signals) -> (chunk id, score),
 # best first; lists are (chunk id, score) best first; signals are None unless the mode
 # needs them
-Ranker = Callable[[Scored, Scored, dict[int, Candidate], CandidateSignals | None], Scored]
+Ranker = Callable[[Scored, Scored, dict[int, Candidate], "CandidateSignals | None"], Scored]
 
 
 @dataclass(frozen=True)
