@@ -42,17 +42,17 @@ def query_lexemes(conn: Connection, query: str) -> list[str]:
     return sorted(r[0] for r in conn.execute(text(QUERY_LEXEMES), {"q": query}))
 
 
-# The statistics of the query's terms (``:stat_terms``: the terms and the empty term of
-# the totals): df per term, N and avgdl, and each term's idf.
-_STATS_CTES = """
+# The statistics of the query's terms (``{terms}``: the terms and the empty term of the
+# totals): df per term, N and avgdl, and each term's idf.
+_STATS_TEMPLATE = """
         stats AS (
             SELECT x.term, CAST(sum(x.df) AS bigint) AS df, CAST(sum(x.dl) AS bigint) AS dl
               FROM (
                 SELECT term, df, dl FROM term_stats
-                 WHERE application_id = ANY(:apps) AND term = ANY(:stat_terms)
+                 WHERE application_id = ANY(:apps) AND term = ANY({terms})
                 UNION ALL
                 SELECT term, df, dl FROM term_stats_delta
-                 WHERE application_id = ANY(:apps) AND term = ANY(:stat_terms)) x
+                 WHERE application_id = ANY(:apps) AND term = ANY({terms})) x
              GROUP BY x.term
         ),
         df AS (SELECT term, df, df <= :per_term AS complete FROM stats
@@ -66,6 +66,7 @@ _STATS_CTES = """
             SELECT df.term, ln(1 + (st.n - df.df + 0.5::float8) / (df.df + 0.5::float8)) AS idf
               FROM df, st
         )"""
+_STATS_CTES = _STATS_TEMPLATE.format(terms=":stat_terms")
 
 _SCORE_CTE = """
         s AS (
@@ -115,9 +116,11 @@ def _scores_sql(where: str | None) -> str:
     """
 
 
-# BM25 of given chunks: their postings of the query's terms, read by primary key.
+# BM25 of given chunks: their postings of the query's terms, read by primary key (the
+# query analysed in the same statement: one round trip).
+_QUERY_TERMS = "ARRAY(SELECT '' UNION ALL SELECT lexeme FROM unnest(graphrag_terms(:q)))"
 _SCORES_OF_SQL = f"""
-        WITH {_STATS_CTES},
+        WITH {_STATS_TEMPLATE.format(terms=_QUERY_TERMS)},
         p AS (
             SELECT t.chunk_id, t.term, t.tf, t.dl
               FROM df JOIN chunk_terms t ON t.term = df.term
@@ -147,10 +150,9 @@ def bm25_scores(conn: Connection, app_ids: Sequence[int], query: str,
     terms), with the statistics of the applications' whole text as in
     :func:`bm25_candidates`; hybrid search scores every candidate this way, also those
     only the vector list found."""
-    terms = query_lexemes(conn, query)
-    if not terms or not ids:
+    if not ids:
         return {}
     rows = conn.execute(text(_SCORES_OF_SQL), {
-        "apps": list(app_ids), "ids": list(ids), "stat_terms": ["", *terms], "k1": K1, "b": B,
+        "apps": list(app_ids), "ids": list(ids), "q": query, "k1": K1, "b": B,
         "per_term": POSTINGS_PER_TERM})
     return {int(r.id): float(r.score) for r in rows}
