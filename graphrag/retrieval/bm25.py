@@ -123,8 +123,14 @@ _SCORES_OF_SQL = f"""
         WITH {_STATS_TEMPLATE.format(terms=_QUERY_TERMS)},
         p AS (
             SELECT t.chunk_id, t.term, t.tf, t.dl
-              FROM df JOIN chunk_terms t ON t.term = df.term
-             WHERE t.application_id = ANY(:apps) AND t.chunk_id = ANY(:ids)
+              FROM df CROSS JOIN unnest(CAST(:apps AS bigint[])) AS a(id)
+             CROSS JOIN unnest(CAST(:ids AS bigint[])) AS c(id)
+             CROSS JOIN LATERAL (
+                -- one primary-key probe per term and chunk (LIMIT 1 keeps the planner
+                -- from turning it into a scan of the term's postings)
+                SELECT t.chunk_id, t.term, t.tf, t.dl FROM chunk_terms t
+                 WHERE t.application_id = a.id AND t.term = df.term AND t.chunk_id = c.id
+                 LIMIT 1) t
         ),
         {_SCORE_CTE}
         SELECT s.chunk_id AS id, s.score FROM s
