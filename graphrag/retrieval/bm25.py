@@ -116,10 +116,11 @@ def _scores_sql(where: str | None) -> str:
     """
 
 
-# BM25 of given chunks: their postings of the query's terms, read by primary key (the
-# query analysed in the same statement: one round trip).
-_QUERY_TERMS = "ARRAY(SELECT '' UNION ALL SELECT lexeme FROM unnest(graphrag_terms(:q)))"
-_SCORES_OF_SQL = f"""
+# BM25 of given chunks (``:ids``): their postings of the query's terms, read by primary
+# key, the query (``:query``) analysed in the same statement. Also a part of the
+# candidate signals' statement (graphrag.retrieval.signals).
+_QUERY_TERMS = "ARRAY(SELECT '' UNION ALL SELECT lexeme FROM unnest(graphrag_terms(:query)))"
+SCORES_OF_SQL = f"""
         WITH {_STATS_TEMPLATE.format(terms=_QUERY_TERMS)},
         p AS (
             SELECT t.chunk_id, t.term, t.tf, t.dl
@@ -150,6 +151,11 @@ def bm25_candidates(conn: Connection, app_ids: Sequence[int], query: str,
     return [(int(r.id), float(r.score)) for r in rows]
 
 
+def scores_of_params(query: str) -> dict[str, object]:
+    """The parameters of :data:`SCORES_OF_SQL` besides ``apps`` and ``ids``."""
+    return {"query": query, "k1": K1, "b": B, "per_term": POSTINGS_PER_TERM}
+
+
 def bm25_scores(conn: Connection, app_ids: Sequence[int], query: str,
                 ids: Sequence[int]) -> dict[int, float]:
     """The exact BM25 score of each of the chunks ``ids`` (absent: none of the query's
@@ -158,7 +164,6 @@ def bm25_scores(conn: Connection, app_ids: Sequence[int], query: str,
     only the vector list found."""
     if not ids:
         return {}
-    rows = conn.execute(text(_SCORES_OF_SQL), {
-        "apps": list(app_ids), "ids": list(ids), "q": query, "k1": K1, "b": B,
-        "per_term": POSTINGS_PER_TERM})
+    rows = conn.execute(text(SCORES_OF_SQL), {
+        "apps": list(app_ids), "ids": list(ids), **scores_of_params(query)})
     return {int(r.id): float(r.score) for r in rows}

@@ -3,8 +3,8 @@ one query (:func:`graphrag.retrieval.fusion.score_fusion` turns them into the or
 
 - ``similarity``: cosine similarity of the query vector and the chunk's vector, also for
   the candidates only the BM25 list found;
-- ``bm25``: the chunk's exact BM25 score (:func:`graphrag.retrieval.bm25.bm25_scores`),
-  also for the candidates only the vector list found;
+- ``bm25``: the chunk's exact BM25 score (:func:`graphrag.retrieval.bm25.bm25_scores`,
+  here in the same statement), also for the candidates only the vector list found;
 - ``title_sim`` (code chunks): similarity of the query vector and the chunk's
   ``title_emb`` (its symbol name, owner and signature; see the embed stage);
 - ``name_match`` (code chunks): the share of the node name's words that the query uses,
@@ -25,7 +25,7 @@ from sqlalchemy import Connection, text
 
 from graphrag.embedding import vector_literal
 from graphrag.pipeline.terms import NAME_TERMS
-from graphrag.retrieval.bm25 import bm25_scores
+from graphrag.retrieval.bm25 import SCORES_OF_SQL, scores_of_params
 
 # The query vector is parsed once (q.v), not once per candidate row: parsing a 384-float
 # literal per row was most of this query's time. The name's words are analysed when the
@@ -41,14 +41,14 @@ WITH q AS (SELECT tsvector_to_array(graphrag_terms(:query)) AS terms,
       FROM chunks c JOIN nodes n ON n.id = c.node_id
      WHERE c.id = ANY(:ids) AND c.application_id = ANY(:apps))
 SELECT c.id,
-       1 - (c.emb <=> q.v) AS similarity,
+       1 - (c.emb <=> q.v) AS similarity, b.score AS bm25,
        CASE WHEN c.source = 'code' THEN 1 - (c.title_emb <=> q.v) END AS title_sim,
        CASE WHEN c.source <> 'code' THEN NULL
             WHEN cardinality(c.name_terms) = 0 THEN 0.0
             ELSE (SELECT count(DISTINCT t) FROM unnest(c.name_terms) t, q
                    WHERE t = ANY(q.terms))::float8 / cardinality(c.name_terms) END
            AS name_match
-  FROM c, q
+  FROM c CROSS JOIN q LEFT JOIN ({SCORES_OF_SQL}) b ON b.id = c.id
 """
 
 
@@ -70,7 +70,7 @@ def candidate_signals(conn: Connection, app_ids: Sequence[int], ids: Sequence[in
     if not ids:
         return CandidateSignals({}, {}, {}, {})
     rows = conn.execute(text(_SIGNALS_SQL), {
-        "ids": list(ids), "apps": list(app_ids), "query": query,
+        "ids": list(ids), "apps": list(app_ids), **scores_of_params(query),
         "q": vector_literal(vector) if vector is not None else None,
     }).all()
 
@@ -79,6 +79,6 @@ def candidate_signals(conn: Connection, app_ids: Sequence[int], ids: Sequence[in
                 if getattr(r, name) is not None}
 
     return CandidateSignals(
-        similarity=column("similarity"), bm25=bm25_scores(conn, app_ids, query, ids),
+        similarity=column("similarity"), bm25=column("bm25"),
         title_sim=column("title_sim"), name_match=column("name_match"),
     )
