@@ -23,6 +23,7 @@ from typing import Any
 import orjson
 from sqlalchemy import Connection, text
 
+from graphrag.db.copy_text import copy_rows
 from graphrag.graph.analysis import RANK_EDGE_KINDS, pagerank_scaled
 from graphrag.graph.model import Graph
 
@@ -171,11 +172,8 @@ def sync_graph(conn: Connection, app_id: int, graph: Graph) -> SyncCounts:
     if gone_nodes:
         conn.execute(text("DELETE FROM nodes WHERE id = ANY(:ids)"), {"ids": gone_nodes})
     if inserted:
-        with cur.copy(f"COPY nodes (id, {', '.join(_NODE_COLS)}, row_hash, application_id)"
-                      " FROM STDIN") as copy:
-            copy.set_types(["int8", *_NODE_TYPES[1:], "int8"])
-            for row in inserted:
-                copy.write_row((*row, app_id))
+        copy_rows(cur, f"COPY nodes (id, {', '.join(_NODE_COLS)}, row_hash, application_id)"
+                  " FROM STDIN", ((*row, app_id) for row in inserted))
     if updated:
         _stage(cur, "tmp_nodes", ("id", *_NODE_COLS, "row_hash"), _NODE_TYPES, updated)
         conn.execute(text(
@@ -185,11 +183,8 @@ def sync_graph(conn: Connection, app_id: int, graph: Graph) -> SyncCounts:
               FROM tmp_nodes t WHERE n.id = t.id
             """))
     if new_edges:
-        with cur.copy(f"COPY edges ({', '.join(_EDGE_COLS)}, row_hash, application_id)"
-                      " FROM STDIN") as copy:
-            copy.set_types([*_EDGE_TYPES, "int8"])
-            for row in new_edges:
-                copy.write_row((*row, app_id))
+        copy_rows(cur, f"COPY edges ({', '.join(_EDGE_COLS)}, row_hash, application_id)"
+                  " FROM STDIN", ((*row, app_id) for row in new_edges))
     if changed_edges:
         _stage(cur, "tmp_edges", ("id", *_EDGE_COLS, "row_hash"), ("int8", *_EDGE_TYPES),
                changed_edges)
@@ -217,8 +212,16 @@ def _stage(cur: Any, table: str, cols: tuple[str, ...], types: tuple[str, ...],
     cur.execute(f"CREATE TEMP TABLE {table} ("
                 + ", ".join(f"{c} {_SQL_TYPES[t]}" for c, t in zip(cols, types, strict=True))
                 + ", PRIMARY KEY (id)) ON COMMIT DROP")
-    with cur.copy(f"COPY {table} ({', '.join(cols)}) FROM STDIN") as copy:
-        copy.set_types(list(types))
-        for row in rows:
-            copy.write_row(row)
+    copy_rows(cur, f"COPY {table} ({', '.join(cols)}) FROM STDIN", rows)
     cur.execute(f"ANALYZE {table}")
+
+
+def count_by_kind(conn: Connection, app_id: int) -> tuple[dict[str, int], dict[str, int]]:
+    """Nodes and edges of the application by kind (the run's report)."""
+    counts = []
+    for table in ("nodes", "edges"):  # constants, never user input
+        rows = conn.execute(text(
+            f"SELECT kind, count(*) FROM {table} WHERE application_id = :a GROUP BY kind"
+            " ORDER BY kind"), {"a": app_id})
+        counts.append({k: n for k, n in rows})
+    return counts[0], counts[1]
