@@ -39,20 +39,39 @@ def _array_item(value: Any) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+def _array(items: list[Any] | tuple[Any, ...]) -> str:
+    """An array literal, escaped for COPY. Elements are quoted (a name ``NULL`` or one
+    with a comma stays a string); lists of plain strings or of ints take a fast path."""
+    if not items:
+        return "{}"
+    first = items[0]
+    if type(first) is str:
+        try:
+            # NUL cannot occur in a PostgreSQL text, so it safely marks element borders
+            joined = "\0".join(items)
+        except TypeError:  # not all strings (a NULL element)
+            joined = '"'
+        if '"' not in joined and "\\" not in joined:
+            return _escape('{"' + joined.replace("\0", '","') + '"}')
+    elif type(first) is int and all(type(i) is int for i in items):
+        return "{" + ",".join(map(str, items)) + "}"
+    return _escape("{" + ",".join(map(_array_item, items)) + "}")
+
+
 def _field(value: Any) -> str:
     if value is None:
         return _NULL
     kind = type(value)
     if kind is str:
-        return _escape(value)
-    if kind is bool:
-        return "t" if value else "f"
+        if "\\" in value or "\t" in value or "\n" in value or "\r" in value:
+            return _escape(value)
+        return value
     if kind is int or kind is float:
         return repr(value)
+    if kind is bool:
+        return "t" if value else "f"
     if kind is list or kind is tuple:
-        # An array literal: elements quoted (a name `NULL` or one with a comma stays a
-        # string), then escaped for COPY like any text.
-        return _escape("{" + ",".join(map(_array_item, value)) + "}")
+        return _array(value)
     return _escape(str(value))
 
 
