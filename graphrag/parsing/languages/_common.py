@@ -34,11 +34,16 @@ def node_text(node: Node | None) -> str:
     return node.text.decode("utf-8", errors="replace") if node is not None else ""
 
 
+_OPEN_SPACE = re.compile(r"([(\[]) ")
+_SPACE_CLOSE = re.compile(r",? ([)\]])")
+
+
 def normalize(text: str) -> str:
     """Collapse whitespace and tidy brackets so multi-line headers read as one line."""
     text = " ".join(text.split())
-    text = re.sub(r"([(\[]) ", r"\1", text)
-    return re.sub(r",? ([)\]])", r"\1", text)
+    if " " not in text:
+        return text
+    return _SPACE_CLOSE.sub(r"\1", _OPEN_SPACE.sub(r"\1", text))
 
 
 def parse_recovering(parser: Parser, source: bytes, decl_start: re.Pattern[bytes]
