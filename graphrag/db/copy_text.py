@@ -82,7 +82,7 @@ def encode_rows(rows: Iterable[Sequence[Any]]) -> bytes:
 
 
 def copy_rows(cur: Any, statement: str, rows: Iterable[Sequence[Any]],
-              batch: int = 5000) -> None:
+              batch: int = 2000) -> None:
     """Run ``statement`` (a ``COPY <table> (<cols>) FROM STDIN``) on psycopg cursor ``cur``
     and send ``rows`` in batches of ``batch`` rows."""
     with cur.copy(statement) as copy:

@@ -25,7 +25,7 @@ from sqlalchemy import Connection, text
 
 from graphrag.db.copy_text import copy_rows
 from graphrag.graph.analysis import RANK_EDGE_KINDS, pagerank_scaled
-from graphrag.graph.model import Graph
+from graphrag.graph.model import Graph, GraphEdge, GraphNode
 
 CODE_EDGE_KINDS = ("CONTAINS", "CALLS", "IMPORTS", "EXTENDS", "IMPLEMENTS", "OVERRIDES")
 # Edges whose change alters what later steps write about *both* ends (callers/callees in
@@ -70,6 +70,12 @@ def _dumps(value: object) -> str:
 
 def _row_hash(row: tuple[Any, ...]) -> str:
     return hashlib.blake2b(orjson.dumps(row), digest_size=12).hexdigest()
+
+
+def _edge_row(e: GraphEdge, ident: tuple[int, int, str]) -> tuple[Any, ...]:
+    """``(<_EDGE_COLS>, row_hash)`` of one edge (lines: sorted and unique already)."""
+    row = (*ident, e.confidence, e.resolution, e.lines, _dumps(e.meta))
+    return (*row, _row_hash(row))
 
 
 def _rank_input_digest(graph: Graph) -> str:
@@ -120,22 +126,23 @@ def sync_graph(conn: Connection, app_id: int, graph: Graph) -> SyncCounts:
                          WHERE e.application_id = %s AND e.kind = ANY(%s)
                            AND s.document_id IS NULL
                         """, (app_id, list(CODE_EDGE_KINDS))).fetchall()}
-    new_edges: list[tuple[Any, ...]] = []
+    # New rows are only listed here; their values and digests are computed while they
+    # stream into COPY, so that this process works while the server checks and indexes
+    # the rows before them.
+    new_edges: list[tuple[GraphEdge, tuple[int, int, str]]] = []
     changed_edges: list[tuple[Any, ...]] = []
     seen: set[tuple[int, int, str]] = set()
     for e in graph.edges:
         ident = (ids[e.src_key], ids[e.dst_key], e.kind)
         seen.add(ident)
-        # lines: sorted and unique already (EdgeSet)
-        row = (*ident, e.confidence, e.resolution, e.lines, _dumps(e.meta))
-        digest = _row_hash(row)
         old_edge = stored_edges.get(ident)
         if old_edge is None:
-            new_edges.append((*row, digest))
-        elif old_edge[1] != digest:
-            changed_edges.append((old_edge[0], *row, digest))
+            new_edges.append((e, ident))
         else:
-            continue
+            row = _edge_row(e, ident)
+            if old_edge[1] == row[-1]:
+                continue
+            changed_edges.append((old_edge[0], *row))
         if e.kind in RELATION_KINDS:
             counts.touched.update(ident[:2])
     gone_edges = [(edge_id, ident) for ident, (edge_id, _h) in stored_edges.items()
@@ -149,9 +156,8 @@ def sync_graph(conn: Connection, app_id: int, graph: Graph) -> SyncCounts:
     file_ids = dict(cur.execute("SELECT path, id FROM files WHERE application_id = %s",
                                 (app_id,)).fetchall())
 
-    inserted: list[tuple[Any, ...]] = []
-    updated: list[tuple[Any, ...]] = []
-    for n in graph.nodes:
+    def node_row(n: GraphNode) -> tuple[Any, ...]:
+        """``(id, <_NODE_COLS>, row_hash)`` of one node."""
         meta = dict(n.meta)
         content_hash = meta.pop("content_hash", None)
         row = (file_ids.get(n.file_path) if n.file_path is not None else None,
@@ -159,12 +165,18 @@ def sync_graph(conn: Connection, app_id: int, graph: Graph) -> SyncCounts:
                n.package_name, n.file_path, n.lang, n.line_start, n.line_end, n.char_start,
                n.char_end, n.signature, n.doc_comment, content_hash,
                ranks.get(n.key, 1.0), _dumps(meta))
-        digest = _row_hash(row)
+        return (ids[n.key], *row, _row_hash(row))
+
+    inserted: list[GraphNode] = []
+    updated: list[tuple[Any, ...]] = []
+    for n in graph.nodes:
         old = stored.get(n.key)
         if old is None:
-            inserted.append((ids[n.key], *row, digest))
-        elif old[1] != digest:
-            updated.append((ids[n.key], *row, digest))
+            inserted.append(n)
+            continue
+        full_row = node_row(n)
+        if old[1] != full_row[-1]:
+            updated.append(full_row)
 
     if gone_edges:
         conn.execute(text("DELETE FROM edges WHERE id = ANY(:ids)"),
@@ -173,7 +185,7 @@ def sync_graph(conn: Connection, app_id: int, graph: Graph) -> SyncCounts:
         conn.execute(text("DELETE FROM nodes WHERE id = ANY(:ids)"), {"ids": gone_nodes})
     if inserted:
         copy_rows(cur, f"COPY nodes (id, {', '.join(_NODE_COLS)}, row_hash, application_id)"
-                  " FROM STDIN", ((*row, app_id) for row in inserted))
+                  " FROM STDIN", ((*node_row(n), app_id) for n in inserted))
     if updated:
         _stage(cur, "tmp_nodes", ("id", *_NODE_COLS, "row_hash"), _NODE_TYPES, updated)
         conn.execute(text(
@@ -184,7 +196,7 @@ def sync_graph(conn: Connection, app_id: int, graph: Graph) -> SyncCounts:
             """))
     if new_edges:
         copy_rows(cur, f"COPY edges ({', '.join(_EDGE_COLS)}, row_hash, application_id)"
-                  " FROM STDIN", ((*row, app_id) for row in new_edges))
+                  " FROM STDIN", ((*_edge_row(e, ident), app_id) for e, ident in new_edges))
     if changed_edges:
         _stage(cur, "tmp_edges", ("id", *_EDGE_COLS, "row_hash"), ("int8", *_EDGE_TYPES),
                changed_edges)
