@@ -16,6 +16,7 @@ import orjson
 from sqlalchemy import Engine
 
 from graphrag.chunking.plan import ChunkPlan
+from graphrag.db.copy_text import copy_rows
 
 FLUSH_AT = 1000
 
@@ -30,9 +31,6 @@ CREATE TEMP TABLE IF NOT EXISTS chunk_plan_stage (
 _COLUMNS = ("plan_id", "application_id", "node_id", "source", "kind", "lang_detected",
             "chunk_index", "span_start", "span_end", "title", "section_path", "relations",
             "pipeline", "priority", "rank_boost", "plan_hash")
-# JSON goes through COPY's text format as its text form.
-_TYPES = ("text", "int8", "int8", "text", "text", "text", "int4", "int4", "int4", "text",
-          "text[]", "text", "text", "int4", "float4", "text")
 
 # Plans identical to the stored row (hash and rank): nothing to write, so they leave the
 # stage before the upsert (an INSERT would still compute every generated column for them).
@@ -155,10 +153,7 @@ class ChunkWriter:
 
     def _copy(self, cur, plans: list[ChunkPlan]) -> None:
         cols = ", ".join(_COLUMNS)
-        with cur.copy(f"COPY chunk_plan_stage ({cols}) FROM STDIN") as copy:
-            copy.set_types(list(_TYPES))
-            for p in plans:
-                copy.write_row(self._row(p))
+        copy_rows(cur, f"COPY chunk_plan_stage ({cols}) FROM STDIN", map(self._row, plans))
 
     def _row(self, p: ChunkPlan) -> tuple:
         start, end = p.span if p.span else (None, None)

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import re
 from functools import cache
 from importlib import resources
 from pathlib import Path
 
+import orjson
+from psycopg.types.json import set_json_loads
 from sqlalchemy import URL, Connection, Engine, create_engine, text
 from sqlalchemy.exc import DBAPIError, OperationalError
 
@@ -14,6 +17,20 @@ from graphrag.config import Settings
 from graphrag.db.server import embedded_url
 from graphrag.db.url import mask_url, parse_database_url, scrub
 from graphrag.errors import DatabaseUnavailable
+
+
+def _json_loads(data: bytes | str) -> object:
+    """json/jsonb values as read from the database: orjson (several times faster than the
+    standard library, which psycopg uses by default; node metadata and chunk plans are
+    read in the hundreds of thousands), and the standard library for what orjson refuses
+    (integers beyond 64 bits, lone surrogate escapes)."""
+    try:
+        return orjson.loads(data)
+    except orjson.JSONDecodeError:
+        return json.loads(data)
+
+
+set_json_loads(_json_loads)
 
 # Serialises concurrent `upgrade`s from several processes (any constant works).
 _MIGRATION_LOCK = 7_341_902_117

@@ -52,8 +52,9 @@ def resolve_file_calls(scopes: Scopes, scope: FileScope, edges: EdgeSet
     for call in sorted(scope.result.calls, key=lambda c: c.line):
         caller = _caller(scopes, scope, call.caller, call.line)
         ctx = Ctx(scope, caller if caller.kind != "FILE" else None)
-        targets = resolve_call_targets(scopes, ctx, call)
-        if not targets and not _instantiates_repo_class(scopes, ctx, call):
+        found = scopes.callee(ctx, call.receiver, call.name, call.kind)
+        targets = _targets(scopes, ctx, call, found)
+        if not targets and not _instantiates_repo_class(found):
             missed.append((caller.key, ".".join([*(call.receiver or []), call.name])))
         for node, resolution in targets:
             edges.add(caller.key, node.key, "CALLS", resolution, call.line)
@@ -67,10 +68,10 @@ def note_unresolved(unresolved: dict[str, list[str]], caller_key: str, text: str
         names.append(text)
 
 
-def _instantiates_repo_class(scopes: Scopes, ctx: Ctx, call: Call) -> bool:
-    """``new Foo()`` of a repository class without a declared constructor: resolved,
-    just without an edge (so it is not reported as unresolved)."""
-    found = scopes.callee(ctx, call.receiver, call.name, call.kind)
+def _instantiates_repo_class(found: Ent | None) -> bool:
+    """``new Foo()`` of a repository class without a declared constructor (``found``, what
+    the call's callee is): resolved, just without an edge (so it is not reported as
+    unresolved)."""
     return found is not None and found.node is not None and found.node.kind in TYPE_KINDS
 
 
@@ -92,7 +93,11 @@ def _caller(scopes: Scopes, scope: FileScope, fqn: str | None, line: int | None 
 def resolve_call_targets(scopes: Scopes, ctx: Ctx, call: Call) -> list[tuple[GraphNode, str]]:
     """Every target of one call: one, or one per class a receiver declared ``A | B``
     may be (resolution ``union``, lower confidence); [] when there is no edge."""
-    found = scopes.callee(ctx, call.receiver, call.name, call.kind)
+    return _targets(scopes, ctx, call, scopes.callee(ctx, call.receiver, call.name, call.kind))
+
+
+def _targets(scopes: Scopes, ctx: Ctx, call: Call, found: Ent | None
+             ) -> list[tuple[GraphNode, str]]:
     target = _resolve_found(scopes, ctx, found, call.name, call.kind, call)
     if target is None:
         return []

@@ -24,17 +24,28 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-from sqlalchemy import Connection, Engine, text
+from sqlalchemy import Connection, Engine
 
 from graphrag.config import Settings
 from graphrag.db.apps import ensure_app
 from graphrag.graph.deps import EVERYTHING, changed_names, interfaces, ref_names
 from graphrag.graph.index_state import (
+    FileRow,
     check_mass_delete,
+    delete_files,
     file_selection,
+    lock_application,
+    mark_indexed,
+    read_definitions,
     read_index_state,
+    read_interfaces,
+    read_resolution_inputs,
+    stored_paths,
+    write_files,
+    write_resolutions,
     write_selection,
 )
+from graphrag.graph.model import Graph
 from graphrag.graph.parse_pool import parse_files
 from graphrag.graph.parse_worker import (
     FileOutcome,
@@ -45,7 +56,7 @@ from graphrag.graph.parse_worker import (
 )
 from graphrag.graph.resolve import FileResolution, Resolver
 from graphrag.graph.scan import ScannedFile, scan_repository
-from graphrag.graph.sync import sync_graph
+from graphrag.graph.sync import SyncCounts, count_by_kind, sync_graph
 from graphrag.parsing.extract import repo_context
 from graphrag.parsing.model import Call, ParseResult
 from graphrag.parsing.registry import RepoContext
@@ -93,78 +104,27 @@ def _digest(f: ScannedFile, max_bytes: int) -> str | None:
         return None
 
 
-_FILE_COLS = ("path", "language", "content_hash", "size_bytes", "line_count",
-              "parse_status", "parse_error", "error_count", "parse_data", "calls_data",
-              "ref_names", "parser_version")
-_FILE_TYPES = ("text", "text", "text", "int8", "int4", "text", "text", "int4", "text",
-               "text", "text[]", "text")
-
-
-def _write_files(conn: Connection, app_id: int, outcomes: Iterable[FileOutcome],
-                 version: str) -> None:
-    """Upsert the rows of ``outcomes``: COPY into a staging table, then one merge.
-    The calls go to their own column (``calls_data``) and the names the file refers to
-    to the reverse dependency index (``ref_names``); the stored resolution and interface
-    are cleared (the run writes them after resolving)."""
-    outcomes = list(outcomes)
-    if not outcomes:
-        return
-    conn.execute(text(
-        "CREATE TEMP TABLE tmp_files (path text, language text, content_hash text,"
-        " size_bytes bigint, line_count int, parse_status text, parse_error text,"
-        " error_count int, parse_data text, calls_data text, ref_names text[],"
-        " parser_version text) ON COMMIT DROP"))
-    cur = conn.connection.driver_connection.cursor()
-    with cur.copy(f"COPY tmp_files ({', '.join(_FILE_COLS)}) FROM STDIN") as copy:
-        copy.set_types(list(_FILE_TYPES))
-        for o in outcomes:
-            data = calls = refs = None
-            if o.parse_data is not None:
-                defs = {k: v for k, v in o.parse_data.items() if k != "calls"}
-                data = orjson.dumps(defs).decode()
-                calls = orjson.dumps(o.parse_data.get("calls", [])).decode()
-                refs = o.ref_names if o.ref_names is not None else ref_names(o.parse_data)
-            copy.write_row((o.path, o.lang, o.content_hash, o.size, o.line_count, o.status,
-                            o.error, o.error_count, data, calls, refs, version))
-    cols = ", ".join(_FILE_COLS)
-    conn.execute(text(
-        f"""
-        INSERT INTO files (application_id, {cols}, iface, resolved, indexed_at)
-        SELECT :app, path, language, content_hash, size_bytes, line_count, parse_status,
-               parse_error, error_count, CAST(parse_data AS json), CAST(calls_data AS json),
-               ref_names, parser_version, NULL, NULL, now()
-          FROM tmp_files
-        ON CONFLICT (application_id, path) DO UPDATE SET
-            {", ".join(f"{c} = EXCLUDED.{c}" for c in _FILE_COLS[1:])},
-            iface = NULL, resolved = NULL, indexed_at = now()
-        """), {"app": app_id})
-
-
-def _write_resolution(conn: Connection, app_id: int, resolved: dict[str, FileResolution],
-                      iface: dict[str, list[str] | None]) -> None:
-    """Store the fresh per-file resolutions and the interfaces that changed."""
-    paths = sorted(set(resolved) | set(iface))
-    if not paths:
-        return
-    conn.execute(text(
-        "CREATE TEMP TABLE tmp_resolution (path text, resolved text, iface text[],"
-        " set_resolved bool, set_iface bool) ON COMMIT DROP"))
-    cur = conn.connection.driver_connection.cursor()
-    with cur.copy("COPY tmp_resolution FROM STDIN") as copy:
-        copy.set_types(["text", "text", "text[]", "bool", "bool"])
-        for path in paths:
-            res = resolved.get(path)
-            copy.write_row((path, orjson.dumps(res.to_dict()).decode() if res else None,
-                            iface.get(path), res is not None, path in iface))
-    conn.execute(text(
-        """
-        UPDATE files f SET
-            resolved = CASE WHEN t.set_resolved THEN CAST(t.resolved AS json)
-                            ELSE f.resolved END,
-            iface = CASE WHEN t.set_iface THEN t.iface ELSE f.iface END
-          FROM tmp_resolution t
-         WHERE f.application_id = :a AND f.path = t.path
-        """), {"a": app_id})
+def _file_rows(outcomes: list[FileOutcome], version: str,
+               resolved: dict[str, FileResolution], iface: dict[str, list[str]]
+               ) -> list[FileRow]:
+    """The rows of the files this run parsed, with the resolution and interface this
+    run computed for them. The calls go to their own column (``calls_data``)."""
+    rows = []
+    for o in outcomes:
+        data = calls = None
+        if o.parse_data is not None:
+            defs = {k: v for k, v in o.parse_data.items() if k != "calls"}
+            data = orjson.dumps(defs).decode()
+            calls = orjson.dumps(o.parse_data.get("calls", [])).decode()
+        res = resolved.get(o.path)
+        rows.append(FileRow(
+            o.path, o.lang, o.content_hash, o.size, o.line_count, o.status, o.error,
+            o.error_count, data, calls,
+            None if data is None else
+            (o.ref_names if o.ref_names is not None else ref_names(o.parse_data or {})),
+            version, iface.get(o.path),
+            orjson.dumps(res.to_dict()).decode() if res is not None else None))
+    return rows
 
 
 @contextmanager
@@ -179,14 +139,6 @@ def _gc_paused() -> Iterator[None]:
     finally:
         if enabled:
             gc.enable()
-
-
-def _count_by_kind(conn, app_id: int, table: str) -> dict[str, int]:
-    # `table` is one of two constants below, never user input.
-    rows = conn.execute(text(
-        f"SELECT kind, count(*) FROM {table} WHERE application_id = :a GROUP BY kind"
-        " ORDER BY kind"), {"a": app_id})
-    return {k: n for k, n in rows}
 
 
 def index_graph(
@@ -256,84 +208,98 @@ def index_graph(
         with engine.begin() as conn:
             app = ensure_app(conn, app_name, str(root))
             write_selection(conn, app.id, selection)
-            conn.execute(text("UPDATE applications SET indexed_at = now() WHERE id = :a"),
-                         {"a": app.id})
-            stats.nodes_by_kind = _count_by_kind(conn, app.id, "nodes")
-            stats.edges_by_kind = _count_by_kind(conn, app.id, "edges")
+            mark_indexed(conn, app.id)
+            stats.nodes_by_kind, stats.edges_by_kind = count_by_kind(conn, app.id)
         stats.seconds = round(time.perf_counter() - started, 3)
         return stats
 
-    t0 = time.perf_counter()
-    outcomes = problems + parse_files(root, changed, ctx, limits, workers=settings.workers,
-                                      timeout=settings.file_timeout, progress=progress)
-    stats.timings["parse"] = round(time.perf_counter() - t0, 3)
-    for o in outcomes:
-        if o.status in ("ok", "partial") and o.lang is not None:
-            stats.files_parsed += 1
-            stats.lines_parsed += o.line_count
-        stats.files_partial += o.status == "partial"
-        stats.files_skipped += o.status == "skipped"
-        stats.files_failed += o.status == "failed"
-        if o.status in ("skipped", "failed", "partial") and len(stats.errors) < 50:
-            stats.errors.append({"path": o.path, "status": o.status, "error": o.error or ""})
-
-    with engine.begin() as conn, _gc_paused():
-        app = ensure_app(conn, app_name, str(root))
-        # One writer per application at a time; readers keep seeing the old graph.
-        conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": app.id})
-        write_selection(conn, app.id, selection)
+    with _gc_paused():
         t0 = time.perf_counter()
-        old_iface: dict[str, list[str]] = dict(conn.execute(text(
-            "SELECT path, iface FROM files WHERE application_id = :a AND iface IS NOT NULL"),
-            {"a": app.id}).all())
-        _write_files(conn, app.id, outcomes, version)
-        if deleted:
-            conn.execute(text("DELETE FROM files WHERE application_id = :a AND path = ANY(:p)"),
-                         {"a": app.id, "p": deleted})
-        if progress:
-            progress("resolve", 0, 1)
-        fresh = {o.path: o.parse_data for o in outcomes}
-        results = [ParseResult.from_dict(d) for d in fresh.values() if d is not None]
-        # Definitions only (calls are read for the files resolved again below), read as
-        # text and decoded with orjson: several times faster than the driver's json.
-        cur = conn.connection.driver_connection.cursor()
-        results += [ParseResult.from_dict(orjson.loads(data)) for (data,) in cur.execute(
-            "SELECT parse_data::text FROM files WHERE application_id = %s"
-            " AND parse_data IS NOT NULL AND NOT (path = ANY(%s))",
-            (app.id, list(fresh))).fetchall()]
-        stats.timings["store_files"] = round(time.perf_counter() - t0, 3)
-        t0 = time.perf_counter()
-        graph, stats.files_resolved = _resolve(conn, app.id, results, set(fresh) | set(deleted),
-                                               old_iface, full)
-        stats.timings["resolve"] = round(time.perf_counter() - t0, 3)
-        t0 = time.perf_counter()
-        counts = sync_graph(conn, app.id, graph)
-        if on_synced is not None and counts.touched:
-            on_synced(conn, app.id, counts.touched)
-        stats.timings["sync"] = round(time.perf_counter() - t0, 3)
-        if progress:
-            progress("resolve", 1, 1)
-        conn.execute(text("UPDATE applications SET indexed_at = now() WHERE id = :a"),
-                     {"a": app.id})
-        stats.nodes_by_kind = _count_by_kind(conn, app.id, "nodes")
-        stats.edges_by_kind = _count_by_kind(conn, app.id, "edges")
+        outcomes = problems + parse_files(root, changed, ctx, limits,
+                                          workers=settings.workers,
+                                          timeout=settings.file_timeout, progress=progress)
+        stats.timings["parse"] = round(time.perf_counter() - t0, 3)
+        for o in outcomes:
+            if o.status in ("ok", "partial") and o.lang is not None:
+                stats.files_parsed += 1
+                stats.lines_parsed += o.line_count
+            stats.files_partial += o.status == "partial"
+            stats.files_skipped += o.status == "skipped"
+            stats.files_failed += o.status == "failed"
+            if o.status in ("skipped", "failed", "partial") and len(stats.errors) < 50:
+                stats.errors.append({"path": o.path, "status": o.status,
+                                     "error": o.error or ""})
+        with engine.begin() as conn:
+            counts = _store(conn, stats, app_name, root, selection, outcomes, deleted,
+                            version, full, progress, on_synced)
     stats.changes = counts.to_dict()
     stats.seconds = round(time.perf_counter() - started, 3)
     return stats
 
 
-def _resolve(conn: Connection, app_id: int, results: list[ParseResult], changed: set[str],
-             old_iface: dict[str, list[str]], full: bool):
-    """The graph of ``results``, resolving again only the imports and calls of the files
-    that need it; returns it with the number of files resolved again.
+def _store(conn: Connection, stats: IndexStats, app_name: str, root: Path,
+           selection: dict[str, Any], outcomes: list[FileOutcome], deleted: list[str],
+           version: str, full: bool, progress: Progress | None,
+           on_synced: Callable[[Connection, int, set[int]], object] | None) -> SyncCounts:
+    """Resolve and write one run's graph in the caller's transaction: file rows, then
+    nodes and edges."""
+    app = ensure_app(conn, app_name, str(root))
+    lock_application(conn, app.id)
+    write_selection(conn, app.id, selection)
+    t0 = time.perf_counter()
+    old_iface = read_interfaces(conn, app.id)
+    delete_files(conn, app.id, deleted)
+    if progress:
+        progress("resolve", 0, 1)
+    fresh = {o.path: o.parse_data for o in outcomes}
+    results = [ParseResult.from_dict(d) for d in fresh.values() if d is not None]
+    # Definitions only (calls are read for the files resolved again below).
+    results += [ParseResult.from_dict(orjson.loads(data))
+                for data in read_definitions(conn, app.id, fresh)]
+    stats.timings["load"] = round(time.perf_counter() - t0, 3)
+    t0 = time.perf_counter()
+    graph, resolved, iface, again = _resolve(conn, app.id, results, set(fresh),
+                                             set(deleted), old_iface, full)
+    stats.files_resolved = len(resolved)
+    stats.timings["resolve"] = round(time.perf_counter() - t0, 3)
+    t0 = time.perf_counter()
+    # The files parsed now get their row with what resolution left for them; the
+    # others resolved again (or whose interface changed) get those two columns.
+    write_files(conn, app.id, _file_rows(outcomes, version, resolved, iface),
+                stored_paths(conn, app.id))
+    write_resolutions(
+        conn, app.id,
+        {p: orjson.dumps(resolved[p].to_dict()).decode() for p in again if p not in fresh},
+        {p: iface.get(p) for p in set(iface) | set(old_iface)
+         if p not in fresh and p not in deleted and iface.get(p) != old_iface.get(p)})
+    stats.timings["store_files"] = round(time.perf_counter() - t0, 3)
+    t0 = time.perf_counter()
+    counts = sync_graph(conn, app.id, graph)
+    if on_synced is not None and counts.touched:
+        on_synced(conn, app.id, counts.touched)
+    stats.timings["sync"] = round(time.perf_counter() - t0, 3)
+    if progress:
+        progress("resolve", 1, 1)
+    mark_indexed(conn, app.id)
+    stats.nodes_by_kind, stats.edges_by_kind = count_by_kind(conn, app.id)
+    return counts
 
-    A file is resolved again when it changed (``changed``: parsed or deleted in this
-    run), when what it exposes to other files changed (its interface, e.g. a key
-    renumbered or a base class resolved elsewhere because of another file), when it
-    refers to a name whose definition changed anywhere, or when it has no stored result."""
+
+def _resolve(conn: Connection, app_id: int, results: list[ParseResult], fresh: set[str],
+             deleted: set[str], old_iface: dict[str, list[str]], full: bool
+             ) -> tuple[Graph, dict[str, FileResolution], dict[str, list[str]], set[str]]:
+    """The graph of ``results``, resolving again only the imports and calls of the files
+    that need it; returns it with the fresh resolutions (path -> result), every file's
+    interface, and the paths resolved again that were not parsed in this run.
+
+    A file is resolved again when it changed (parsed or deleted in this run), when what
+    it exposes to other files changed (its interface, e.g. a key renumbered or a base
+    class resolved elsewhere because of another file), when it refers to a name whose
+    definition changed anywhere, or when it has no stored result."""
     resolver = Resolver(results)
     iface = interfaces(resolver.scopes)
     names: set[str] = set()
+    changed = fresh | deleted
     redo = set(changed)
     for path in set(old_iface) | set(iface):
         diff = changed_names(old_iface.get(path), iface.get(path))
@@ -342,29 +308,19 @@ def _resolve(conn: Connection, app_id: int, results: list[ParseResult], changed:
             redo.add(path)
     wide = full or EVERYTHING in names
     stored: dict[str, FileResolution] = {}
-    for path, again, data in conn.execute(text(
-            """
-            SELECT path, again,
-                   CASE WHEN again THEN COALESCE(calls_data::text, (parse_data->'calls')::text)
-                        ELSE resolved::text END
-              FROM (SELECT path, calls_data, parse_data, resolved,
-                           (:wide OR resolved IS NULL OR path = ANY(:redo)
-                            OR ref_names && CAST(:names AS text[])) AS again
-                      FROM files WHERE application_id = :a AND parse_data IS NOT NULL) f
-            """), {"a": app_id, "wide": wide, "redo": sorted(redo), "names": sorted(names)}):
+    again: set[str] = set()
+    for path, again_, data in read_resolution_inputs(conn, app_id, wide=wide, redo=redo,
+                                                     names=names, skip=fresh):
         scope = resolver.table.files.get(path)
         if scope is None:
             continue
-        if not again:
+        if not again_:
             stored[path] = FileResolution.from_dict(orjson.loads(data))
             continue
         redo.add(path)
-        if path not in changed and data is not None:
+        again.add(path)
+        if data is not None:
             scope.result.calls = [Call(**c) for c in orjson.loads(data)]
     redo &= set(resolver.table.files)
-    fresh = resolver.resolve_files(redo)
-    graph = resolver.finish(stored | fresh)
-    _write_resolution(conn, app_id, fresh,
-                      {p: iface.get(p) for p in changed | set(iface)
-                       if p in changed or iface.get(p) != old_iface.get(p)})
-    return graph, len(fresh)
+    resolved = resolver.resolve_files(redo)
+    return resolver.finish(stored | resolved), resolved, iface, again

@@ -17,6 +17,7 @@ import orjson
 from sqlalchemy import Connection, text
 
 from graphrag.config import Settings
+from graphrag.db.copy_text import copy_rows
 from graphrag.errors import MassDeleteRefused
 
 _INDEXED = ("ok", "partial")
@@ -82,3 +83,150 @@ def check_mass_delete(app_name: str, deleted: int, known: int, max_share: float,
         f"refusing to delete {deleted} of the {known} {what} of {app_name!r}"
         f" (more than {max_share:.0%}, GRAPHRAG_MAX_DELETE_SHARE); check the path and"
         " --include/--exclude/--languages, or pass --allow-mass-delete")
+
+
+# ------------------------------------------------------------------ file rows of a run
+# The graph step's reads and writes of ``files`` (per-file parse results, the reverse
+# dependency index, interfaces and stored resolutions), in the caller's transaction.
+
+_FILE_COLS = ("path", "language", "content_hash", "size_bytes", "line_count",
+              "parse_status", "parse_error", "error_count", "parse_data", "calls_data",
+              "ref_names", "parser_version", "iface", "resolved")
+_FILE_DDL = ("path text, language text, content_hash text, size_bytes bigint,"
+             " line_count int, parse_status text, parse_error text, error_count int,"
+             " parse_data text, calls_data text, ref_names text[], parser_version text,"
+             " iface text[], resolved text")
+
+
+@dataclass
+class FileRow:
+    """One file's row as a run writes it: parse outcome, the reverse dependency index
+    (``ref_names``), and what resolution left (``iface``, ``resolved`` as JSON text)."""
+
+    path: str
+    language: str | None
+    content_hash: str | None
+    size_bytes: int
+    line_count: int
+    parse_status: str
+    parse_error: str | None
+    error_count: int
+    parse_data: str | None       # JSON text of the parse result without its calls
+    calls_data: str | None       # JSON text of its calls
+    ref_names: list[str] | None
+    parser_version: str
+    iface: list[str] | None = None
+    resolved: str | None = None
+
+    def values(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, c) for c in _FILE_COLS)
+
+
+def lock_application(conn: Connection, app_id: int) -> None:
+    """One writer per application at a time (until the transaction ends); readers keep
+    seeing the old graph."""
+    conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": app_id})
+
+
+def mark_indexed(conn: Connection, app_id: int) -> None:
+    conn.execute(text("UPDATE applications SET indexed_at = now() WHERE id = :a"),
+                 {"a": app_id})
+
+
+def stored_paths(conn: Connection, app_id: int) -> set[str]:
+    """Paths that have a row (read under the application's lock)."""
+    return set(conn.execute(text("SELECT path FROM files WHERE application_id = :a"),
+                            {"a": app_id}).scalars())
+
+
+def read_interfaces(conn: Connection, app_id: int) -> dict[str, list[str]]:
+    """The interface every file stored last time (files without one are left out)."""
+    return dict(conn.execute(text(
+        "SELECT path, iface FROM files WHERE application_id = :a AND iface IS NOT NULL"),
+        {"a": app_id}).all())
+
+
+def read_definitions(conn: Connection, app_id: int, skip: Iterable[str]) -> list[bytes]:
+    """Stored parse results (definitions only, as JSON text) of every file but ``skip``.
+    Read as text through the driver's cursor and left to the caller to decode: several
+    times faster than the driver's json."""
+    cur = conn.connection.driver_connection.cursor()
+    return [data for (data,) in cur.execute(
+        "SELECT parse_data::text FROM files WHERE application_id = %s"
+        " AND parse_data IS NOT NULL AND NOT (path = ANY(%s))",
+        (app_id, list(skip))).fetchall()]
+
+
+def read_resolution_inputs(conn: Connection, app_id: int, *, wide: bool, redo: Iterable[str],
+                           names: Iterable[str], skip: Iterable[str]
+                           ) -> list[tuple[str, bool, str | None]]:
+    """Per stored file with a parse result (but ``skip``): ``(path, again, data)``. A file
+    is resolved ``again`` when ``wide``, when it is in ``redo``, when it has no stored
+    resolution, or when it refers to one of ``names`` (the GIN-indexed reverse dependency
+    index); ``data`` is then its calls, otherwise its stored resolution (JSON text)."""
+    cur = conn.connection.driver_connection.cursor()
+    return cur.execute(
+        """
+        SELECT path, again,
+               CASE WHEN again THEN COALESCE(calls_data::text, (parse_data->'calls')::text)
+                    ELSE resolved::text END
+          FROM (SELECT path, calls_data, parse_data, resolved,
+                       (%(wide)s OR resolved IS NULL OR path = ANY(%(redo)s)
+                        OR ref_names && CAST(%(names)s AS text[])) AS again
+                  FROM files WHERE application_id = %(a)s AND parse_data IS NOT NULL
+                   AND NOT (path = ANY(%(skip)s))) f
+        """, {"a": app_id, "wide": wide, "redo": sorted(redo), "names": sorted(names),
+              "skip": list(skip)}).fetchall()
+
+
+def write_files(conn: Connection, app_id: int, rows: list[FileRow],
+                existing: set[str]) -> None:
+    """Write the rows of the files this run parsed: new paths by COPY straight into
+    ``files``, paths that have a row by one COPY into a staging table and one UPDATE."""
+    cur = conn.connection.driver_connection.cursor()
+    cols = ", ".join(_FILE_COLS)
+    new = [r for r in rows if r.path not in existing]
+    old = [r for r in rows if r.path in existing]
+    if new:
+        # the transaction's now(), as text: what the upsert below writes
+        now = cur.execute("SELECT now()::text").fetchone()[0]
+        copy_rows(cur, f"COPY files (application_id, {cols}, indexed_at) FROM STDIN",
+                  ((app_id, *r.values(), now) for r in new))
+    if old:
+        cur.execute(f"CREATE TEMP TABLE tmp_files ({_FILE_DDL}) ON COMMIT DROP")
+        copy_rows(cur, f"COPY tmp_files ({cols}) FROM STDIN", (r.values() for r in old))
+        json_cols = ("parse_data", "calls_data", "resolved")
+        sets = ", ".join(f"{c} = CAST(t.{c} AS json)" if c in json_cols else f"{c} = t.{c}"
+                         for c in _FILE_COLS[1:])
+        cur.execute(f"UPDATE files f SET {sets}, indexed_at = now() FROM tmp_files t"
+                    " WHERE f.application_id = %s AND f.path = t.path", (app_id,))
+
+
+def write_resolutions(conn: Connection, app_id: int, resolved: dict[str, str | None],
+                      iface: dict[str, list[str] | None]) -> None:
+    """Store fresh resolutions (JSON text; path -> value) and interfaces of files whose row
+    this run did not write otherwise."""
+    paths = sorted(set(resolved) | set(iface))
+    if not paths:
+        return
+    cur = conn.connection.driver_connection.cursor()
+    cur.execute("CREATE TEMP TABLE tmp_resolution (path text, resolved text, iface text[],"
+                " set_resolved bool, set_iface bool) ON COMMIT DROP")
+    copy_rows(cur, "COPY tmp_resolution FROM STDIN",
+              ((p, resolved.get(p), iface.get(p), p in resolved, p in iface) for p in paths))
+    cur.execute(
+        """
+        UPDATE files f SET
+            resolved = CASE WHEN t.set_resolved THEN CAST(t.resolved AS json)
+                            ELSE f.resolved END,
+            iface = CASE WHEN t.set_iface THEN t.iface ELSE f.iface END
+          FROM tmp_resolution t
+         WHERE f.application_id = %s AND f.path = t.path
+        """, (app_id,))
+
+
+def delete_files(conn: Connection, app_id: int, paths: list[str]) -> None:
+    """Remove the rows of ``paths`` (their nodes go with them)."""
+    if paths:
+        conn.execute(text("DELETE FROM files WHERE application_id = :a AND path = ANY(:p)"),
+                     {"a": app_id, "p": paths})

@@ -1,16 +1,22 @@
 """Parse many files in worker processes, each under a wall-time budget.
 
-One task per file on a pebble process pool: a file whose parse and extraction run past
-``Settings.file_timeout`` has its worker killed and replaced (pebble recycles it), and
-the file is recorded as timed out; a worker that dies (a crash in a grammar, the
-out-of-memory killer) costs only its file. The run goes on either way. Repository-wide
-facts travel once per worker (initializer), not once per file.
+Files go to a pebble process pool in small batches (one task per file cost as much CPU
+as the parse itself: a round trip through pebble's pipes and threads per file). Inside a
+batch each file runs under its own budget (``Settings.file_timeout``, a timer signal in
+the worker), so a file whose parse and extraction run past it is recorded as timed out
+and the batch goes on. A budget the timer cannot enforce (time spent inside C code) and a
+worker that dies (a crash in a grammar, the out-of-memory killer) fail the whole batch:
+its files are then parsed again one task per file, where pebble's own budget kills and
+replaces the worker, so each costs only its own file as before. Repository-wide facts
+travel once per worker (initializer), not once per file.
 """
 
 from __future__ import annotations
 
 import os
+import signal
 from collections.abc import Callable
+from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from pathlib import Path
 
@@ -22,13 +28,29 @@ from graphrag.parsing.extract import parse_file
 from graphrag.parsing.registry import RepoContext
 
 Progress = Callable[[str, int, int], None]
+FileTask = tuple[str, str | None, int, str | None]  # path, language, size, digest
 
 _WORKER: dict[str, object] = {}
+# At most this many files per task; fewer when there are few files, so that every worker
+# gets several batches and the last one does not run alone for long.
+_MAX_BATCH = 32
+_BATCHES_PER_WORKER = 4
+
+
+class _FileTimeout(BaseException):
+    """Raised in a worker when a file's budget runs out (BaseException: the parse step's
+    ``except Exception`` must not swallow it)."""
+
+
+def _on_alarm(_signum: int, _frame: object) -> None:
+    if _WORKER.get("armed"):
+        raise _FileTimeout
 
 
 def _init_worker(root: str, ctx: RepoContext, limits: ParseLimits,
                  languages: list[str]) -> None:
-    _WORKER.update(root=root, ctx=ctx, limits=limits)
+    _WORKER.update(root=root, ctx=ctx, limits=limits, armed=False)
+    signal.signal(signal.SIGALRM, _on_alarm)
     # Load grammars and compile queries now, so a file's time budget measures its own
     # parse and extraction, not the worker's start.
     for lang in languages:
@@ -40,8 +62,40 @@ def _parse_task(rel_path: str, lang: str | None) -> FileOutcome:
                      _WORKER["limits"])  # type: ignore[arg-type]
 
 
-def parse_files(root: Path, files: list[tuple[str, str | None, int, str | None]],
-                ctx: RepoContext, limits: ParseLimits, *, workers: int, timeout: float,
+def _timed_out(rel: str, lang: str | None, size: int, digest: str | None,
+               timeout: float) -> FileOutcome:
+    return problem_outcome(rel, lang, "failed", f"timed out: parse and extraction took"
+                           f" longer than {timeout:g}s (GRAPHRAG_FILE_TIMEOUT)", size, digest)
+
+
+def _parse_batch(files: list[FileTask], budget: float | None) -> list[FileOutcome]:
+    out: list[FileOutcome] = []
+    for rel, lang, size, digest in files:
+        outcome: FileOutcome | None = None
+        try:
+            if budget:
+                _WORKER["armed"] = True
+                signal.setitimer(signal.ITIMER_REAL, budget)
+            outcome = _parse_task(rel, lang)
+            _WORKER["armed"] = False
+        except _FileTimeout:
+            pass
+        finally:
+            _WORKER["armed"] = False
+            if budget:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+        out.append(outcome if outcome is not None
+                   else _timed_out(rel, lang, size, digest, budget or 0))
+    return out
+
+
+def _batches(files: list[FileTask], workers: int) -> list[list[FileTask]]:
+    size = max(1, min(_MAX_BATCH, len(files) // (workers * _BATCHES_PER_WORKER)))
+    return [files[i:i + size] for i in range(0, len(files), size)]
+
+
+def parse_files(root: Path, files: list[FileTask], ctx: RepoContext, limits: ParseLimits,
+                *, workers: int, timeout: float,
                 progress: Progress | None = None) -> list[FileOutcome]:
     """Outcomes of ``files`` ((path, language, size, digest) each), in order.
 
@@ -56,19 +110,20 @@ def parse_files(root: Path, files: list[tuple[str, str | None, int, str | None]]
                        initargs=(str(root), ctx, limits, languages))
     try:
         budget = timeout if timeout > 0 else None
-        futures = [pool.schedule(_parse_task, args=(rel, lang), timeout=budget)
-                   for rel, lang, _size, _digest in files]
-        for (rel, lang, size, digest), future in zip(files, futures, strict=True):
+        batches = _batches(files, workers)
+        futures = [pool.schedule(_parse_batch, args=(batch, budget),
+                                 timeout=budget * (len(batch) + 1) if budget else None)
+                   for batch in batches]
+        for batch, future in zip(batches, futures, strict=True):
             try:
-                outcomes.append(future.result())
-            except FutureTimeout:
-                outcomes.append(problem_outcome(
-                    rel, lang, "failed", f"timed out: parse and extraction took longer than"
-                    f" {timeout:g}s (GRAPHRAG_FILE_TIMEOUT)", size, digest))
-            except ProcessExpired as exc:
-                outcomes.append(problem_outcome(
-                    rel, lang, "failed", f"parser process died (exit code {exc.exitcode})",
-                    size, digest))
+                outcomes.extend(future.result())
+            except (FutureTimeout, ProcessExpired):
+                # Something the timer could not stop, or a dead worker: one task per file
+                # finds the file that did it.
+                singles = [pool.schedule(_parse_task, args=(rel, lang), timeout=budget)
+                           for rel, lang, _size, _digest in batch]
+                outcomes.extend(_single(f, s, timeout) for f, s in zip(batch, singles,
+                                                                       strict=True))
             if progress:
                 progress("parse", len(outcomes), len(files))
     except BaseException:
@@ -78,3 +133,14 @@ def parse_files(root: Path, files: list[tuple[str, str | None, int, str | None]]
     pool.close()
     pool.join()
     return outcomes
+
+
+def _single(file: FileTask, future: Future, timeout: float) -> FileOutcome:
+    rel, lang, size, digest = file
+    try:
+        return future.result()
+    except FutureTimeout:
+        return _timed_out(rel, lang, size, digest, timeout)
+    except ProcessExpired as exc:
+        return problem_outcome(rel, lang, "failed",
+                               f"parser process died (exit code {exc.exitcode})", size, digest)

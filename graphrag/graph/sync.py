@@ -23,8 +23,9 @@ from typing import Any
 import orjson
 from sqlalchemy import Connection, text
 
+from graphrag.db.copy_text import copy_rows
 from graphrag.graph.analysis import RANK_EDGE_KINDS, pagerank_scaled
-from graphrag.graph.model import Graph
+from graphrag.graph.model import Graph, GraphEdge, GraphNode
 
 CODE_EDGE_KINDS = ("CONTAINS", "CALLS", "IMPORTS", "EXTENDS", "IMPLEMENTS", "OVERRIDES")
 # Edges whose change alters what later steps write about *both* ends (callers/callees in
@@ -69,6 +70,12 @@ def _dumps(value: object) -> str:
 
 def _row_hash(row: tuple[Any, ...]) -> str:
     return hashlib.blake2b(orjson.dumps(row), digest_size=12).hexdigest()
+
+
+def _edge_row(e: GraphEdge, ident: tuple[int, int, str]) -> tuple[Any, ...]:
+    """``(<_EDGE_COLS>, row_hash)`` of one edge (lines: sorted and unique already)."""
+    row = (*ident, e.confidence, e.resolution, e.lines, _dumps(e.meta))
+    return (*row, _row_hash(row))
 
 
 def _rank_input_digest(graph: Graph) -> str:
@@ -119,22 +126,23 @@ def sync_graph(conn: Connection, app_id: int, graph: Graph) -> SyncCounts:
                          WHERE e.application_id = %s AND e.kind = ANY(%s)
                            AND s.document_id IS NULL
                         """, (app_id, list(CODE_EDGE_KINDS))).fetchall()}
-    new_edges: list[tuple[Any, ...]] = []
+    # New rows are only listed here; their values and digests are computed while they
+    # stream into COPY, so that this process works while the server checks and indexes
+    # the rows before them.
+    new_edges: list[tuple[GraphEdge, tuple[int, int, str]]] = []
     changed_edges: list[tuple[Any, ...]] = []
     seen: set[tuple[int, int, str]] = set()
     for e in graph.edges:
         ident = (ids[e.src_key], ids[e.dst_key], e.kind)
         seen.add(ident)
-        # lines: sorted and unique already (EdgeSet)
-        row = (*ident, e.confidence, e.resolution, e.lines, _dumps(e.meta))
-        digest = _row_hash(row)
         old_edge = stored_edges.get(ident)
         if old_edge is None:
-            new_edges.append((*row, digest))
-        elif old_edge[1] != digest:
-            changed_edges.append((old_edge[0], *row, digest))
+            new_edges.append((e, ident))
         else:
-            continue
+            row = _edge_row(e, ident)
+            if old_edge[1] == row[-1]:
+                continue
+            changed_edges.append((old_edge[0], *row))
         if e.kind in RELATION_KINDS:
             counts.touched.update(ident[:2])
     gone_edges = [(edge_id, ident) for ident, (edge_id, _h) in stored_edges.items()
@@ -148,9 +156,8 @@ def sync_graph(conn: Connection, app_id: int, graph: Graph) -> SyncCounts:
     file_ids = dict(cur.execute("SELECT path, id FROM files WHERE application_id = %s",
                                 (app_id,)).fetchall())
 
-    inserted: list[tuple[Any, ...]] = []
-    updated: list[tuple[Any, ...]] = []
-    for n in graph.nodes:
+    def node_row(n: GraphNode) -> tuple[Any, ...]:
+        """``(id, <_NODE_COLS>, row_hash)`` of one node."""
         meta = dict(n.meta)
         content_hash = meta.pop("content_hash", None)
         row = (file_ids.get(n.file_path) if n.file_path is not None else None,
@@ -158,12 +165,18 @@ def sync_graph(conn: Connection, app_id: int, graph: Graph) -> SyncCounts:
                n.package_name, n.file_path, n.lang, n.line_start, n.line_end, n.char_start,
                n.char_end, n.signature, n.doc_comment, content_hash,
                ranks.get(n.key, 1.0), _dumps(meta))
-        digest = _row_hash(row)
+        return (ids[n.key], *row, _row_hash(row))
+
+    inserted: list[GraphNode] = []
+    updated: list[tuple[Any, ...]] = []
+    for n in graph.nodes:
         old = stored.get(n.key)
         if old is None:
-            inserted.append((ids[n.key], *row, digest))
-        elif old[1] != digest:
-            updated.append((ids[n.key], *row, digest))
+            inserted.append(n)
+            continue
+        full_row = node_row(n)
+        if old[1] != full_row[-1]:
+            updated.append(full_row)
 
     if gone_edges:
         conn.execute(text("DELETE FROM edges WHERE id = ANY(:ids)"),
@@ -171,11 +184,8 @@ def sync_graph(conn: Connection, app_id: int, graph: Graph) -> SyncCounts:
     if gone_nodes:
         conn.execute(text("DELETE FROM nodes WHERE id = ANY(:ids)"), {"ids": gone_nodes})
     if inserted:
-        with cur.copy(f"COPY nodes (id, {', '.join(_NODE_COLS)}, row_hash, application_id)"
-                      " FROM STDIN") as copy:
-            copy.set_types(["int8", *_NODE_TYPES[1:], "int8"])
-            for row in inserted:
-                copy.write_row((*row, app_id))
+        copy_rows(cur, f"COPY nodes (id, {', '.join(_NODE_COLS)}, row_hash, application_id)"
+                  " FROM STDIN", ((*node_row(n), app_id) for n in inserted))
     if updated:
         _stage(cur, "tmp_nodes", ("id", *_NODE_COLS, "row_hash"), _NODE_TYPES, updated)
         conn.execute(text(
@@ -185,11 +195,8 @@ def sync_graph(conn: Connection, app_id: int, graph: Graph) -> SyncCounts:
               FROM tmp_nodes t WHERE n.id = t.id
             """))
     if new_edges:
-        with cur.copy(f"COPY edges ({', '.join(_EDGE_COLS)}, row_hash, application_id)"
-                      " FROM STDIN") as copy:
-            copy.set_types([*_EDGE_TYPES, "int8"])
-            for row in new_edges:
-                copy.write_row((*row, app_id))
+        copy_rows(cur, f"COPY edges ({', '.join(_EDGE_COLS)}, row_hash, application_id)"
+                  " FROM STDIN", ((*_edge_row(e, ident), app_id) for e, ident in new_edges))
     if changed_edges:
         _stage(cur, "tmp_edges", ("id", *_EDGE_COLS, "row_hash"), ("int8", *_EDGE_TYPES),
                changed_edges)
@@ -217,8 +224,16 @@ def _stage(cur: Any, table: str, cols: tuple[str, ...], types: tuple[str, ...],
     cur.execute(f"CREATE TEMP TABLE {table} ("
                 + ", ".join(f"{c} {_SQL_TYPES[t]}" for c, t in zip(cols, types, strict=True))
                 + ", PRIMARY KEY (id)) ON COMMIT DROP")
-    with cur.copy(f"COPY {table} ({', '.join(cols)}) FROM STDIN") as copy:
-        copy.set_types(list(types))
-        for row in rows:
-            copy.write_row(row)
+    copy_rows(cur, f"COPY {table} ({', '.join(cols)}) FROM STDIN", rows)
     cur.execute(f"ANALYZE {table}")
+
+
+def count_by_kind(conn: Connection, app_id: int) -> tuple[dict[str, int], dict[str, int]]:
+    """Nodes and edges of the application by kind (the run's report)."""
+    counts = []
+    for table in ("nodes", "edges"):  # constants, never user input
+        rows = conn.execute(text(
+            f"SELECT kind, count(*) FROM {table} WHERE application_id = :a GROUP BY kind"
+            " ORDER BY kind"), {"a": app_id})
+        counts.append({k: n for k, n in rows})
+    return counts[0], counts[1]

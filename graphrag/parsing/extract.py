@@ -35,8 +35,10 @@ def repo_context(root: Path, rel_paths: Iterable[str]) -> RepoContext:
     packages: set[str] = set()
     rel_paths = list(rel_paths)
     ts_configs = []
-    for rel in rel_paths:
-        if PurePosixPath(rel).name in CONFIG_NAMES:
+    # Plain string splitting: a PurePosixPath per path cost a tenth of a no-change run.
+    split = [(rel, *_dir_and_name(rel)) for rel in rel_paths]
+    for rel, _parent, name in split:
+        if name in CONFIG_NAMES:
             try:
                 text, _notes = decode_source(read_source(root / rel, MAX_BYTES))
             except SourceProblem:
@@ -44,12 +46,10 @@ def repo_context(root: Path, rel_paths: Iterable[str]) -> RepoContext:
             config = read_config(text, rel, rel_paths)
             if config is not None:
                 ts_configs.append(config)
-    for rel in rel_paths:
-        pure = PurePosixPath(rel)
-        if pure.name == "__init__.py":
-            parent = str(pure.parent)
-            packages.add("" if parent == "." else parent)
-        if pure.name != "go.mod":
+    for rel, parent, name in split:
+        if name == "__init__.py":
+            packages.add(parent)
+        if name != "go.mod":
             continue
         try:
             text, _notes = decode_source(read_source(root / rel, _GO_MOD_MAX_BYTES))
@@ -57,8 +57,19 @@ def repo_context(root: Path, rel_paths: Iterable[str]) -> RepoContext:
             continue  # an unreadable go.mod only loses module-qualified package names
         match = _GO_MODULE_LINE.search(text)
         if match:
-            parent = str(pure.parent)
-            go_modules["" if parent == "." else parent] = match.group(1)
+            go_modules[parent] = match.group(1)
     return RepoContext(go_modules=dict(sorted(go_modules.items())),
                        python_packages=frozenset(packages),
                        ts_configs=tuple(sorted(ts_configs)))
+
+
+def _dir_and_name(rel: str) -> tuple[str, str]:
+    """``("a/b", "c.py")`` for ``a/b/c.py``; the directory is ``""`` at the root (as
+    PurePosixPath's parent ``.`` was recorded). Normalised like PurePosixPath (``./``
+    and repeated slashes dropped) when the path is not already plain."""
+    if rel.startswith("./") or "//" in rel or rel.endswith("/") or "/./" in rel:
+        pure = PurePosixPath(rel)
+        parent = str(pure.parent)
+        return ("" if parent == "." else parent), pure.name
+    parent, _, name = rel.rpartition("/")
+    return parent, name

@@ -7,7 +7,7 @@ import re
 from collections.abc import Callable, Hashable
 from typing import Generic, TypeVar
 
-from tree_sitter import Node, Parser, Tree
+from tree_sitter import Node, Parser, Query, QueryCursor, Tree
 
 from graphrag.parsing.typetext import split_top_level
 
@@ -34,11 +34,16 @@ def node_text(node: Node | None) -> str:
     return node.text.decode("utf-8", errors="replace") if node is not None else ""
 
 
+_OPEN_SPACE = re.compile(r"([(\[]) ")
+_SPACE_CLOSE = re.compile(r",? ([)\]])")
+
+
 def normalize(text: str) -> str:
     """Collapse whitespace and tidy brackets so multi-line headers read as one line."""
     text = " ".join(text.split())
-    text = re.sub(r"([(\[]) ", r"\1", text)
-    return re.sub(r",? ([)\]])", r"\1", text)
+    if " " not in text:
+        return text
+    return _SPACE_CLOSE.sub(r"\1", _OPEN_SPACE.sub(r"\1", text))
 
 
 def parse_recovering(parser: Parser, source: bytes, decl_start: re.Pattern[bytes]
@@ -168,3 +173,19 @@ class ScopeIndex(dict[K, V], Generic[K, V]):
 def node_id(node: Node) -> int:
     """Key of scopes registered by node id."""
     return node.id
+
+
+def outermost_captures(query: Query, root: Node) -> list[Node]:
+    """Nodes captured by ``query`` under ``root``, in source order, without those inside
+    an earlier one: what a walk that stops at each such node would visit, found by the
+    query engine instead of a Python walk over every node of the file."""
+    found = [node for nodes in QueryCursor(query).captures(root).values() for node in nodes]
+    found.sort(key=lambda n: (n.start_byte, -n.end_byte))
+    out: list[Node] = []
+    end = -1
+    for node in found:
+        if node.start_byte < end or (out and node.start_byte == out[-1].start_byte):
+            continue  # inside (or the same span as) the previous outermost node
+        out.append(node)
+        end = node.end_byte
+    return out

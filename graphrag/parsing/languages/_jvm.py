@@ -63,11 +63,16 @@ def doc_comment_before(node: Node) -> str | None:
     return clean_doc(raw)
 
 
+_OPEN_SPACE = re.compile(r"([(<\[]) ")
+_SPACE_CLOSE = re.compile(r" ([)>\],])")
+
+
 def collapse(text: str) -> str:
     """Normalise whitespace and tidy the gaps left by removed annotations."""
     text = " ".join(text.split())
-    text = re.sub(r"([(<\[]) ", r"\1", text)
-    return re.sub(r" ([)>\],])", r"\1", text)
+    if " " not in text:
+        return text
+    return _SPACE_CLOSE.sub(r"\1", _OPEN_SPACE.sub(r"\1", text))
 
 
 def header_text(source: bytes, node: Node, end: int, skip_types: frozenset[str]) -> str:

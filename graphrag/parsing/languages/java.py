@@ -17,7 +17,12 @@ from pathlib import PurePosixPath
 from tree_sitter import Node, QueryCursor
 
 from graphrag.parsing import registry
-from graphrag.parsing.languages._common import ScopeIndex, decl_starts, parse_recovering
+from graphrag.parsing.languages._common import (
+    ScopeIndex,
+    decl_starts,
+    outermost_captures,
+    parse_recovering,
+)
 from graphrag.parsing.languages._jvm import (
     Annotation,
     NodeKey,
@@ -517,26 +522,22 @@ def _string_constants(root: Node) -> dict[str, str]:
     constants too), by ``NAME`` and ``Class.NAME``, in declaration order so that a
     constant built from an earlier one (``BASE + "/x"``) is known."""
     constants: dict[str, str] = {}
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if node.type in ("field_declaration", "constant_declaration"):
-            mods = next((c for c in node.children if c.type == "modifiers"), None)
-            words = {c.type for c in mods.children} if mods is not None else set()
-            owner = node.parent.parent if node.parent is not None else None
-            if "final" in words or node.type == "constant_declaration":
-                cls = text_of(owner.child_by_field_name("name")) if owner is not None \
-                    and owner.child_by_field_name("name") is not None else ""
-                for decl in node.children_by_field_name("declarator"):
-                    value = decl.child_by_field_name("value")
-                    text = _string_value(value, constants) if value is not None else None
-                    if text is not None:
-                        name = text_of(decl.child_by_field_name("name"))
-                        constants[name] = text
-                        if cls:
-                            constants[f"{cls}.{name}"] = text
-            continue
-        stack.extend(reversed(node.children))
+    # the outermost declarations (one inside another's initializer is not visited)
+    for node in outermost_captures(registry.query(LANG, "java-constants"), root):
+        mods = next((c for c in node.children if c.type == "modifiers"), None)
+        words = {c.type for c in mods.children} if mods is not None else set()
+        owner = node.parent.parent if node.parent is not None else None
+        if "final" in words or node.type == "constant_declaration":
+            cls = text_of(owner.child_by_field_name("name")) if owner is not None \
+                and owner.child_by_field_name("name") is not None else ""
+            for decl in node.children_by_field_name("declarator"):
+                value = decl.child_by_field_name("value")
+                text = _string_value(value, constants) if value is not None else None
+                if text is not None:
+                    name = text_of(decl.child_by_field_name("name"))
+                    constants[name] = text
+                    if cls:
+                        constants[f"{cls}.{name}"] = text
     return constants
 
 

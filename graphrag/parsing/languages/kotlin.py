@@ -16,7 +16,12 @@ from pathlib import PurePosixPath
 from tree_sitter import Node, QueryCursor
 
 from graphrag.parsing import registry
-from graphrag.parsing.languages._common import ScopeIndex, decl_starts, parse_recovering
+from graphrag.parsing.languages._common import (
+    ScopeIndex,
+    decl_starts,
+    outermost_captures,
+    parse_recovering,
+)
 from graphrag.parsing.languages._jvm import (
     Annotation,
     NodeKey,
@@ -598,27 +603,23 @@ def _string_constants(root: Node) -> dict[str, str]:
     """``const val NAME = "..."`` of this file (top level, objects, companions), by
     ``NAME`` and ``Object.NAME``, in declaration order."""
     constants: dict[str, str] = {}
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if node.type == "property_declaration":
-            mods = _child(node, "modifiers")
-            const = mods is not None and "const" in text_of(mods).split()
-            decl = _child(node, "variable_declaration")
-            value = node.named_children[-1] if node.named_children else None
-            if const and decl is not None and value is not None and value is not decl:
-                text = _string_value(value, constants)
-                if text is not None:
-                    name = text_of(decl.named_children[0]) if decl.named_children else ""
-                    constants[name] = text
-                    owner = node.parent.parent if node.parent is not None else None
-                    if owner is not None and owner.type in ("object_declaration",
-                                                            "companion_object"):
-                        oname = _child(owner, "identifier") or _child(owner, "type_identifier")
-                        if oname is not None:
-                            constants[f"{text_of(oname)}.{name}"] = text
-            continue
-        stack.extend(reversed(node.children))
+    # the outermost declarations (one inside another's initializer is not visited)
+    for node in outermost_captures(registry.query(LANG, "kotlin-constants"), root):
+        mods = _child(node, "modifiers")
+        const = mods is not None and "const" in text_of(mods).split()
+        decl = _child(node, "variable_declaration")
+        value = node.named_children[-1] if node.named_children else None
+        if const and decl is not None and value is not None and value is not decl:
+            text = _string_value(value, constants)
+            if text is not None:
+                name = text_of(decl.named_children[0]) if decl.named_children else ""
+                constants[name] = text
+                owner = node.parent.parent if node.parent is not None else None
+                if owner is not None and owner.type in ("object_declaration",
+                                                        "companion_object"):
+                    oname = _child(owner, "identifier") or _child(owner, "type_identifier")
+                    if oname is not None:
+                        constants[f"{text_of(oname)}.{name}"] = text
     return constants
 
 
