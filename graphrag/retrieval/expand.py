@@ -12,22 +12,13 @@ from collections.abc import Sequence
 
 from sqlalchemy import Connection, text
 
+from graphrag.graph.store import neighbours
 from graphrag.retrieval.model import Candidate
 from graphrag.retrieval.rows import CANDIDATE_COLUMNS, candidate_from_row
 
 EXPAND_FROM = 5  # top hits whose neighbours are added
 EXPAND_PER_HIT = 5  # callers + callees added per hit
 EXPANSION_DECAY = 0.5
-
-_NEIGHBOURS_SQL = """
-    SELECT e.src_id AS from_id, e.dst_id AS node_id, 'callee' AS relation, e.confidence
-      FROM edges e
-     WHERE e.application_id = ANY(:apps) AND e.kind = 'CALLS' AND e.src_id = ANY(:nodes)
-    UNION ALL
-    SELECT e.dst_id AS from_id, e.src_id AS node_id, 'caller' AS relation, e.confidence
-      FROM edges e
-     WHERE e.application_id = ANY(:apps) AND e.kind = 'CALLS' AND e.dst_id = ANY(:nodes)
-"""
 
 _BEST_CHUNK_SQL = f"""
     SELECT DISTINCT ON (c.node_id) {CANDIDATE_COLUMNS}
@@ -40,9 +31,9 @@ _BEST_CHUNK_SQL = f"""
 def neighbour_rows(conn: Connection, app_ids: list[int],
                    node_ids: list[int]) -> list[tuple[int, int, str, float]]:
     """(from node, neighbour node, 'caller'|'callee', confidence) over CALLS edges."""
-    rows = conn.execute(text(_NEIGHBOURS_SQL), {"apps": app_ids, "nodes": node_ids}).all()
-    return sorted(((r.from_id, r.node_id, r.relation, float(r.confidence)) for r in rows),
-                  key=lambda r: (r[0], -r[3], r[2], r[1]))
+    rows = neighbours(conn, node_ids, kinds=["CALLS"], app_ids=app_ids)
+    return sorted(((n.this_id, n.node_id, "callee" if n.outgoing else "caller", n.confidence)
+                   for n in rows), key=lambda r: (r[0], -r[3], r[2], r[1]))
 
 
 def plan_expansion(top: Sequence[Candidate], neighbours: Sequence[tuple[int, int, str, float]],

@@ -69,26 +69,20 @@ class Scope:
 def lookup_node(runtime: Runtime, scope: Scope, app: str, fqn: str) -> list[dict[str, Any]]:
     """The node(s) named ``fqn`` with callers, callees, parents and children: the one
     place the server resolves a name (swap in a plain-name lookup here)."""
-    scope.check(app)
-    with runtime.engine.connect() as conn:
-        return node_details(conn, get_app(conn, app).id, fqn)
+    return node_details(runtime.context(scope.check(app)), fqn)
 
 
 def trace(runtime: Runtime, scope: Scope, app: str, from_fqn: str, to_fqn: str | None,
           direction: str, max_depth: int) -> dict[str, Any]:
-    scope.check(app)
-    with runtime.engine.connect() as conn:
-        app_id = get_app(conn, app).id
-        if to_fqn:
-            return call_paths(conn, app_id, from_fqn, to_fqn, max_depth)
-        return call_tree(conn, app_id, from_fqn, direction, max_depth)
+    ctx = runtime.context(scope.check(app))
+    if to_fqn:
+        return call_paths(ctx, from_fqn, to_fqn, max_depth)
+    return call_tree(ctx, from_fqn, direction, max_depth)
 
 
 def endpoints(runtime: Runtime, scope: Scope, app: str, route_or_method: str | None,
               ) -> list[dict[str, Any]]:
-    scope.check(app)
-    with runtime.engine.connect() as conn:
-        return find_endpoints(conn, get_app(conn, app).id, route_or_method)
+    return find_endpoints(runtime.context(scope.check(app)), route_or_method)
 
 
 # --- retrieval -------------------------------------------------------------------------

@@ -11,6 +11,7 @@ from typing import Any
 from sqlalchemy import Engine, text
 
 from graphrag.config import Settings
+from graphrag.db.context import AppContext, resolve_context
 from graphrag.embedding import Embedder, count_tokens, get_embedder, get_tokenizer
 from graphrag.errors import GraphragError
 
@@ -57,6 +58,10 @@ class Runtime:
         if self._tokenizer is None:
             self._tokenizer = get_tokenizer(self.settings)
         return count_tokens(self._tokenizer, [value])[0]
+
+    def context(self, app: str) -> AppContext:
+        """The service context of one request for application ``app`` (resolved once)."""
+        return resolve_context(self.engine, self.settings, app)
 
     def model_state(self) -> dict[str, Any]:
         """``loading``, ``ready`` or ``failed`` (with the reason)."""

@@ -1,0 +1,261 @@
+"""The nodes and edges store: every read of the stored graph outside its write path.
+
+The graph's writes are in :mod:`graphrag.graph.sync` (the diffed sync of one run) and
+:mod:`graphrag.graph.index_state`; everything that reads nodes or edges afterwards --
+name lookup, ``graphrag graph``, the navigation walks, chunk planning, the stages and
+context building -- asks this module. One record for an edge seen from one of its ends
+(:class:`Neighbour`) and one query for "the neighbours of these nodes"
+(:func:`neighbours`), batched over the whole set of nodes, never one query per node.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from sqlalchemy import Connection, text
+
+Direction = Literal["out", "in", "both"]
+
+
+@dataclass(frozen=True)
+class Neighbour:
+    """One edge seen from one of its ends (``this_id``): the node at the other end, the
+    edge's kind, direction (``outgoing``: ``this_id`` is the source), confidence,
+    resolution method and call-site lines."""
+
+    edge_kind: str
+    node_id: int
+    kind: str
+    name: str | None
+    fqn: str | None
+    file_path: str | None
+    line_start: int | None
+    confidence: float
+    lines: tuple[int, ...]
+    this_id: int = 0
+    outgoing: bool = True
+    edge_id: int = 0
+    line_end: int | None = None
+    resolution: str | None = None
+
+    @property
+    def label(self) -> str:
+        return self.fqn or self.name or f"node {self.node_id}"
+
+    @property
+    def location(self) -> str | None:
+        if not self.file_path:
+            return None
+        return f"{self.file_path}:{self.line_start}" if self.line_start else self.file_path
+
+    @property
+    def src_id(self) -> int:
+        return self.this_id if self.outgoing else self.node_id
+
+    @property
+    def dst_id(self) -> int:
+        return self.node_id if self.outgoing else self.this_id
+
+
+_SIDE = """
+SELECT e.{this} AS this_id, {outgoing} AS outgoing, e.id AS edge_id, e.kind AS edge_kind,
+       e.confidence, e.resolution, e.lines, o.id AS node_id, o.kind, o.name, o.fqn,
+       o.file_path, o.line_start, o.line_end
+  FROM edges e JOIN nodes o ON o.id = e.{other}
+ WHERE e.{this} = ANY(:ids){kinds}{apps}
+"""
+
+
+def neighbours(conn: Connection, node_ids: Iterable[int], *,
+               kinds: Iterable[str] | None = None, direction: Direction = "both",
+               app_ids: Sequence[int] | None = None) -> list[Neighbour]:
+    """Every edge of the given kinds (None: all) leaving (``out``), entering (``in``) or
+    touching (``both``) the nodes, seen from the node in ``node_ids``, with the node at
+    the other end; ``app_ids`` restricts the edges to those applications.
+
+    Ordered by this node, edge kind, the other node's fqn (nulls last) and id. An edge
+    between two of the given nodes comes once from each end when ``direction`` is
+    ``both``."""
+    ids = sorted(set(node_ids))
+    if not ids:
+        return []
+    kind_list = None if kinds is None else list(kinds)
+    # The clauses are constants; the values are parameters.
+    kind_sql = "" if kind_list is None else " AND e.kind = ANY(:kinds)"
+    app_sql = "" if app_ids is None else " AND e.application_id = ANY(:apps)"
+    sides = []
+    if direction in ("out", "both"):
+        sides.append(_SIDE.format(this="src_id", other="dst_id", outgoing="true",
+                                  kinds=kind_sql, apps=app_sql))
+    if direction in ("in", "both"):
+        sides.append(_SIDE.format(this="dst_id", other="src_id", outgoing="false",
+                                  kinds=kind_sql, apps=app_sql))
+    sql = " UNION ALL ".join(sides) + " ORDER BY this_id, edge_kind, fqn, node_id"
+    rows = conn.execute(text(sql), {"ids": ids, "kinds": kind_list or [],
+                                    "apps": list(app_ids or [])}).mappings()
+    return [Neighbour(edge_kind=r["edge_kind"], node_id=r["node_id"], kind=r["kind"],
+                      name=r["name"], fqn=r["fqn"], file_path=r["file_path"],
+                      line_start=r["line_start"], confidence=float(r["confidence"]),
+                      lines=tuple(r["lines"] or ()), this_id=r["this_id"],
+                      outgoing=r["outgoing"], edge_id=r["edge_id"], line_end=r["line_end"],
+                      resolution=r["resolution"])
+            for r in rows]
+
+
+# --- nodes ----------------------------------------------------------------------------
+
+_BRIEF = "n.id, n.kind, n.name, n.fqn, n.file_path, n.line_start, n.line_end"
+_DETAIL = (f"{_BRIEF}, n.signature, n.doc_comment, n.package_name, n.lang, n.rank, n.meta,"
+           " n.parent_id")
+
+
+def nodes_by_id(conn: Connection, ids: Sequence[int]) -> list[dict[str, Any]]:
+    """The nodes (details for `graphrag graph node`) in source order."""
+    return [dict(r) for r in conn.execute(text(
+        f"SELECT {_DETAIL} FROM nodes n WHERE n.id = ANY(:ids)"
+        " ORDER BY n.line_start NULLS LAST, n.id"), {"ids": list(ids)}).mappings()]
+
+
+def count_nodes(conn: Connection, app_id: int, kinds: Sequence[str] | None) -> int:
+    """How many nodes of the application (of the given kinds; None: all)."""
+    sql = "SELECT count(*) FROM nodes WHERE application_id = :a" + _kind_clause(kinds)
+    return conn.execute(text(sql), {"a": app_id, "kinds": list(kinds or ())}).scalar_one()
+
+
+def _kind_clause(kinds: Sequence[str] | None) -> str:
+    return "" if kinds is None else " AND kind = ANY(:kinds)"
+
+
+def node_pages(conn: Connection, app_id: int, kinds: Sequence[str] | None, columns: str,
+               page_size: int, limit: int | None) -> Iterator[list[Any]]:
+    """Pages of node rows (``columns``, a constant list starting with ``id``) in ascending
+    id order: keyset pagination, linear in the graph size."""
+    sql = text(f"SELECT {columns} FROM nodes WHERE application_id = :a AND id > :last"
+               f"{_kind_clause(kinds)} ORDER BY id LIMIT :n")
+    last, remaining = 0, limit
+    while remaining is None or remaining > 0:
+        n = page_size if remaining is None else min(page_size, remaining)
+        rows = conn.execute(sql, {"a": app_id, "last": last, "n": n,
+                                  "kinds": list(kinds or ())}).all()
+        if not rows:
+            return
+        last = rows[-1][0]
+        if remaining is not None:
+            remaining -= len(rows)
+        yield list(rows)
+
+
+def children(conn: Connection, app_id: int, parent_ids: Sequence[int]) -> list[Any]:
+    """(id, parent_id, kind, line_start, line_end) of the children of the given nodes."""
+    return list(conn.execute(
+        text("SELECT id, parent_id, kind, line_start, line_end FROM nodes"
+             " WHERE application_id = :a AND parent_id = ANY(:ids) ORDER BY id"),
+        {"a": app_id, "ids": list(parent_ids)}))
+
+
+def members(conn: Connection, parent_ids: Sequence[int]) -> list[dict[str, Any]]:
+    """Child nodes (members) of the given parents, by parent, in source order."""
+    return [dict(r) for r in conn.execute(
+        text("SELECT parent_id, id, kind, name, fqn, signature, line_start FROM nodes"
+             " WHERE parent_id = ANY(:ids) ORDER BY parent_id, line_start NULLS LAST, id"),
+        {"ids": list(parent_ids)}).mappings()]
+
+
+def export_rows(conn: Connection, app_id: int, node_columns: Sequence[str]
+                ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Every node (the given constant columns) and edge of the application, by id."""
+    nodes = [dict(r) for r in conn.execute(text(
+        f"SELECT {', '.join(node_columns)} FROM nodes WHERE application_id = :a"
+        " ORDER BY id"), {"a": app_id}).mappings()]
+    edges = [dict(r) for r in conn.execute(text(
+        "SELECT src_id AS source, dst_id AS target, kind, confidence, resolution, lines"
+        " FROM edges WHERE application_id = :a ORDER BY src_id, dst_id, kind"),
+        {"a": app_id}).mappings()]
+    return nodes, edges
+
+
+def endpoints(conn: Connection, app_id: int, pattern: tuple[str, str] | None,
+              limit: int) -> list[dict[str, Any]]:
+    """ENDPOINT nodes with their HTTP method and route; ``pattern`` = (method, escaped
+    ILIKE pattern) keeps those whose method equals the first or whose route or fqn
+    matches the second."""
+    params: dict[str, Any] = {"a": app_id, "lim": limit}
+    where = ""
+    if pattern is not None:
+        where = (" AND (upper(n.meta->>'http_method') = upper(:m)"
+                 " OR n.meta->>'route' ILIKE :p ESCAPE '\\' OR n.fqn ILIKE :p ESCAPE '\\')")
+        params.update(m=pattern[0], p=pattern[1])
+    return [dict(r) for r in conn.execute(text(
+        f"SELECT {_BRIEF}, n.meta->>'http_method' AS http_method, n.meta->>'route' AS route"
+        " FROM nodes n WHERE n.application_id = :a AND n.kind = 'ENDPOINT'" + where +
+        " ORDER BY n.meta->>'route', n.meta->>'http_method', n.fqn LIMIT :lim"),
+        params).mappings()]
+
+
+# --- name lookup (graph.lookup composes these) --------------------------------------
+
+def ids_by_fqn(conn: Connection, app_id: int, fqn: str) -> list[int]:
+    """Nodes whose fqn is exactly ``fqn``, in source order."""
+    return _ids(conn, "SELECT id FROM nodes WHERE application_id = :a AND fqn = :f"
+                      " ORDER BY line_start NULLS LAST, id", {"a": app_id, "f": fqn})
+
+
+def ids_by_fqn_like(conn: Connection, app_id: int, pattern: str, kinds: Sequence[str]
+                    ) -> list[int]:
+    """Nodes of the kinds whose fqn matches the LIKE ``pattern`` (``\\`` escapes)."""
+    return _ids(conn, "SELECT id FROM nodes WHERE application_id = :a AND fqn LIKE :p"
+                      " ESCAPE '\\' AND kind = ANY(:k) ORDER BY line_start NULLS LAST, id",
+                {"a": app_id, "p": pattern, "k": list(kinds)})
+
+
+def _ids(conn: Connection, sql: str, params: dict[str, Any]) -> list[int]:
+    return [int(i) for i in conn.execute(text(sql), params).scalars().all()]
+
+
+def fqns_of(conn: Connection, ids: Sequence[int]) -> list[str]:
+    """The fqns of the given nodes (unordered)."""
+    return list(conn.execute(text("SELECT fqn FROM nodes WHERE id = ANY(:ids)"),
+                             {"ids": list(ids)}).scalars().all())
+
+
+def imported_by_files(conn: Connection, app_id: int, name: str) -> list[Any]:
+    """(id, name, lang, file_path, module) of the nodes called ``name`` that a FILE
+    node imports, with the importing file's language, path and module."""
+    return list(conn.execute(text(
+        "SELECT d.id, d.name, f.lang, f.file_path, f.meta->>'module' AS module"
+        "  FROM edges e JOIN nodes f ON f.id = e.src_id JOIN nodes d ON d.id = e.dst_id"
+        " WHERE e.application_id = :a AND e.kind = 'IMPORTS' AND f.kind = 'FILE'"
+        "   AND d.name = :n ORDER BY d.id"), {"a": app_id, "n": name}).all())
+
+
+def ids_by_suffix(conn: Connection, app_id: int, kinds: Sequence[str],
+                  patterns: Sequence[str], limit: int) -> list[tuple[int, str]]:
+    """(id, fqn) of nodes of the kinds whose fqn matches any of four escaped LIKE
+    ``patterns``, in source order, at most ``limit``."""
+    s1, s2, s3, s4 = patterns
+    rows = conn.execute(text(
+        "SELECT id, fqn FROM nodes WHERE application_id = :a AND kind = ANY(:k)"
+        " AND (fqn LIKE :s1 ESCAPE '\\' OR fqn LIKE :s2 ESCAPE '\\'"
+        "      OR fqn LIKE :s3 ESCAPE '\\' OR fqn LIKE :s4 ESCAPE '\\')"
+        " ORDER BY line_start NULLS LAST, id LIMIT :lim"),
+        {"a": app_id, "k": list(kinds), "s1": s1, "s2": s2, "s3": s3, "s4": s4,
+         "lim": limit}).all()
+    return [(int(r.id), r.fqn) for r in rows]
+
+
+def distinct_names(conn: Connection, app_id: int, kinds: Sequence[str]) -> list[str]:
+    """The distinct simple names of the application's nodes of the kinds."""
+    return list(conn.execute(text(
+        "SELECT DISTINCT name FROM nodes WHERE application_id = :a AND kind = ANY(:k)"
+        " AND name IS NOT NULL"), {"a": app_id, "k": list(kinds)}).scalars().all())
+
+
+def fqns_named(conn: Connection, app_id: int, kinds: Sequence[str], names: Sequence[str]
+               ) -> list[str]:
+    """The distinct fqns of the nodes of the kinds called any of ``names``."""
+    return list(conn.execute(text(
+        "SELECT DISTINCT fqn FROM nodes WHERE application_id = :a AND kind = ANY(:k)"
+        " AND name = ANY(:n)"), {"a": app_id, "k": list(kinds), "n": list(names)}
+    ).scalars().all())
