@@ -26,6 +26,7 @@ from graphrag.chunking.strategies import ChunkStrategy, get_strategy
 from graphrag.chunking.tokens import TokenCounter, model_token_counter
 from graphrag.chunking.writer import ChunkWriter, SaveResult
 from graphrag.db.apps import Application, get_app
+from graphrag.db.context import AppContext
 from graphrag.graph import store as graph_store
 from graphrag.kinds import DOCUMENT_KINDS
 
@@ -80,13 +81,18 @@ def build_chunks(engine: Engine, request: ChunkBuildRequest,
     _checked(request)  # a bad request is reported before an unknown application
     with engine.connect() as conn:
         app = get_app(conn, request.application)
-    return plan_chunks(engine, app, request, progress)
+    return _build(engine, app, request, progress)
 
 
-def plan_chunks(engine: Engine, app: Application, request: ChunkBuildRequest,
+def plan_chunks(ctx: AppContext, request: ChunkBuildRequest,
                 progress: Progress | None = None) -> ChunkStats:
-    """:func:`build_chunks` for an application already resolved (``request.application``
-    is its name)."""
+    """:func:`build_chunks` for the context's application (``request.application`` is
+    its name)."""
+    return _build(ctx.engine, ctx.app, request, progress)
+
+
+def _build(engine: Engine, app: Application, request: ChunkBuildRequest,
+           progress: Progress | None) -> ChunkStats:
     kinds, strategy = _checked(request)
     with engine.connect() as conn:
         total = graph_store.count_nodes(conn, app.id, kinds)

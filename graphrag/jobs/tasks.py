@@ -35,6 +35,7 @@ from sqlalchemy import Engine
 
 from graphrag.config import Settings
 from graphrag.db.apps import get_app
+from graphrag.db.context import AppContext, resolve_context
 from graphrag.documents.service import finalize_documents
 from graphrag.errors import UserError
 from graphrag.jobs import repos, store
@@ -59,6 +60,10 @@ class Runtime:
     engine: Engine
     queue: QueueSettings
     worker: str
+
+    def context(self, app: str) -> AppContext:
+        """The service context of one task for application ``app`` (resolved once)."""
+        return resolve_context(self.engine, self.settings, app)
 
 
 def _runtime(context: JobContext) -> Runtime:
@@ -259,7 +264,7 @@ def finish_task(context: JobContext, app: str, started: float, repo_id: int | No
         if _handed_over(context, app, started, repo_id, commit):
             box["result"] = {"pipeline": stats.to_dict(), "handed_over": True}
             return
-        finalize_documents(rt.engine, app)
+        finalize_documents(rt.context(app))
         if repo_id is not None:
             repos.record_outcome(rt.engine, repo_id, "succeeded", commit=commit,
                                  duration_s=time.time() - started)

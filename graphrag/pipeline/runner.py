@@ -22,6 +22,7 @@ from sqlalchemy import Engine
 
 from graphrag.config import Settings
 from graphrag.db.apps import get_app
+from graphrag.db.context import AppContext
 from graphrag.db.vectors import EMBED_STAGES, switch_model
 from graphrag.embedding import Embedder, model_identity
 from graphrag.errors import ModelUnavailable
@@ -189,19 +190,32 @@ def run_pipeline(engine: Engine, settings: Settings, app_name: str,
     (:func:`follow_model`): a change of model or backend re-embeds, never mixes.
     ``embedder``/``summarizer`` replace the configured ones (tests, benchmarks).
     """
-    started = time.perf_counter()
-    only = _only(stages)
+    _only(stages)  # an unknown stage is reported before an unknown application
     with engine.connect() as conn:
         app = get_app(conn, app_name)
+    return run_stages(AppContext(engine, settings, app), stages, limit, retry_failed,
+                      progress, batch_size=batch_size, embedder=embedder,
+                      summarizer=summarizer, stage_progress=stage_progress)
+
+
+def run_stages(ctx: AppContext, stages: Sequence[str] | None = None, limit: int | None = None,
+               retry_failed: bool = False, progress: Progress | None = None, *,
+               batch_size: int = DEFAULT_BATCH_SIZE, embedder: Embedder | None = None,
+               summarizer: Any = None, stage_progress: StageProgress | None = None,
+               ) -> PipelineStats:
+    """:func:`run_pipeline` for the context's application."""
+    started = time.perf_counter()
+    engine, settings, app, app_name = ctx.engine, ctx.settings, ctx.app, ctx.app_name
+    only = _only(stages)
     follow_model(engine, settings, app.id, only, embedder)
     with engine.connect() as conn:
         total = count_selectable(conn, app.id, retry_failed)
         stage_totals = count_by_stage(conn, app.id, retry_failed) if stage_progress else {}
     stats = PipelineStats(app=app_name, total=min(total, limit) if limit is not None else total)
-    ctx = StageContext(engine=engine, settings=settings, app_id=app.id, app_name=app.name,
-                       root_path=app.root_path)
-    ctx.provide("embedder", embedder)
-    ctx.provide("summarizer", summarizer)
+    stage_ctx = StageContext(engine=engine, settings=settings, app_id=app.id,
+                             app_name=app.name, root_path=app.root_path)
+    stage_ctx.provide("embedder", embedder)
+    stage_ctx.provide("summarizer", summarizer)
     after: tuple[int, int] | None = None
     while stats.chunks < stats.total:
         with engine.connect() as conn:
@@ -215,7 +229,7 @@ def run_pipeline(engine: Engine, settings: Settings, app_name: str,
                 through = sum(stats.stages.get(name, {}).values())
                 stage_progress(name, through, max(stage_totals.get(name, 0), through))
 
-        states = run_batch(items, ctx, only, retry_failed, stats, on_stage)
+        states = run_batch(items, stage_ctx, only, retry_failed, stats, on_stage)
         pending = {i.id: is_pending(i.stages, states[i.id]) for i in items}
         with engine.begin() as conn:
             written = write_batch(conn, items, states, pending)

@@ -14,6 +14,9 @@ from typing import Any
 
 from sqlalchemy import Connection, text
 
+from graphrag.db.context import AppContext
+from graphrag.documents.store import get_document
+
 _SEGMENT_ID = re.compile(r"^\s*(\d+):(\d+)\s*$")
 
 # Unit position of a page chunk: page number for PDF pages, section ordinal for sections.
@@ -91,6 +94,14 @@ def load_segments(conn: Connection, app_id: int, document_ids: Sequence[int] | N
         " ORDER BY c.document_id, segment_index"),
         {"a": app_id, "docs": list(document_ids or [])}).all()
     return [segment_from_row(r) for r in rows]
+
+
+def document_segments(ctx: AppContext, document_id: int) -> list[Segment]:
+    """One document's segments in order (:class:`NotFound` for an id of no document of
+    the context's application)."""
+    with ctx.engine.connect() as conn:
+        get_document(conn, ctx.app_id, document_id)
+        return load_segments(conn, ctx.app_id, [document_id])
 
 
 def segment_ids(conn: Connection, chunk_row_ids: Sequence[int]) -> dict[int, str]:

@@ -167,7 +167,7 @@ def index_status(runtime: Runtime, scope: Scope, app: str) -> dict[str, Any]:
     if not found:
         raise UnknownApplication(app)
     docs: dict[str, int] = {}
-    for d in list_documents(runtime.engine, app):
+    for d in list_documents(runtime.context(app)):
         docs[d["status"]] = docs.get(d["status"], 0) + 1
     return {**found[0], "pipeline": pipeline_status(runtime.engine, app), "documents": docs}
 
@@ -228,15 +228,13 @@ def receive_upload(runtime: Runtime, scope: Scope, app: str, filename: str,
 
 
 def document(runtime: Runtime, scope: Scope, app: str, document_id: int) -> dict[str, Any]:
-    scope.check(app)
-    info = document_info(runtime.engine, app, document_id)
+    info = document_info(runtime.context(scope.check(app)), document_id)
     info.pop("stored_path", None)  # a server path: nothing a client needs
     return info
 
 
 def documents(runtime: Runtime, scope: Scope, app: str) -> list[dict[str, Any]]:
-    scope.check(app)
-    out = list_documents(runtime.engine, app)
+    out = list_documents(runtime.context(scope.check(app)))
     for d in out:
         d.pop("stored_path", None)
     return out
@@ -244,8 +242,7 @@ def documents(runtime: Runtime, scope: Scope, app: str) -> list[dict[str, Any]]:
 
 def remove_document(runtime: Runtime, scope: Scope, app: str, document_id: int
                     ) -> dict[str, Any]:
-    scope.check(app)
-    return delete_document(runtime.engine, app, document_id)
+    return delete_document(runtime.context(scope.check(app)), document_id)
 
 
 def start_index(runtime: Runtime, scope: Scope, app: str, path: str | None, *,
