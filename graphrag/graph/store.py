@@ -194,6 +194,16 @@ def endpoints(conn: Connection, app_id: int, pattern: tuple[str, str] | None,
         params).mappings()]
 
 
+# --- files (read side; graph/sync.py and graph/index_state.py write them) -----------
+
+def file_hashes(conn: Connection, app_id: int, paths: Sequence[str]) -> dict[str, str | None]:
+    """The recorded content hash of each of the given repository paths (known ones)."""
+    return dict(conn.execute(
+        text("SELECT path, content_hash FROM files"
+             " WHERE application_id = :a AND path = ANY(:p)"),
+        {"a": app_id, "p": list(paths)}).all())
+
+
 # --- name lookup (graph.lookup composes these) --------------------------------------
 
 def ids_by_fqn(conn: Connection, app_id: int, fqn: str) -> list[int]:
@@ -259,3 +269,57 @@ def fqns_named(conn: Connection, app_id: int, kinds: Sequence[str], names: Seque
         "SELECT DISTINCT fqn FROM nodes WHERE application_id = :a AND kind = ANY(:k)"
         " AND name = ANY(:n)"), {"a": app_id, "k": list(kinds), "n": list(names)}
     ).scalars().all())
+
+
+# --- MENTIONS edges from document units (documents.mentions composes these) ------------
+
+_UNITS_SQL = """
+SELECT n.id, n.meta->>'text' AS body FROM nodes n
+ WHERE n.application_id = :a AND n.kind IN ('PAGE', 'SECTION') {doc_filter}
+"""
+_TARGETS_SQL = """
+SELECT id, name, fqn FROM nodes
+ WHERE application_id = :a AND document_id IS NULL AND kind = ANY(:kinds)
+   AND name IS NOT NULL AND fqn IS NOT NULL
+"""
+_REEXPORTS_SQL = """
+SELECT d.id, d.name, f.lang, f.file_path, f.meta->>'module' AS module
+  FROM edges e JOIN nodes f ON f.id = e.src_id JOIN nodes d ON d.id = e.dst_id
+ WHERE e.application_id = :a AND e.kind = 'IMPORTS' AND f.kind = 'FILE'
+   AND d.kind = ANY(:kinds)
+"""
+
+
+def reset_mentions(conn: Connection, app_id: int, document_ids: Sequence[int] | None
+                   ) -> list[Any]:
+    """Delete the MENTIONS edges of the given documents (None: of every document of the
+    application) and return their units' (id, body) to link again."""
+    doc_filter = "" if document_ids is None else "AND n.document_id = ANY(:docs)"
+    params = {"a": app_id, "docs": list(document_ids or [])}
+    conn.execute(text(
+        "DELETE FROM edges e USING nodes n WHERE n.id = e.src_id AND e.kind = 'MENTIONS'"
+        f" AND n.application_id = :a AND n.document_id IS NOT NULL {doc_filter}"), params)
+    return list(conn.execute(text(_UNITS_SQL.format(doc_filter=doc_filter)), params).all())
+
+
+def mention_targets(conn: Connection, app_id: int, kinds: Sequence[str]) -> list[Any]:
+    """(id, name, fqn) of the application's code nodes of the kinds (named, with fqn)."""
+    return list(conn.execute(text(_TARGETS_SQL), {"a": app_id, "kinds": list(kinds)}).all())
+
+
+def imported_by_files_of_kinds(conn: Connection, app_id: int, kinds: Sequence[str]
+                               ) -> list[Any]:
+    """(id, name, lang, file_path, module) of every node of the kinds a FILE node
+    imports, with the importing file's language, path and module."""
+    return list(conn.execute(text(_REEXPORTS_SQL), {"a": app_id, "kinds": list(kinds)}).all())
+
+
+def insert_mentions(conn: Connection, app_id: int, rows: Sequence[tuple[int, int, str]],
+                    batch: int) -> None:
+    """Write MENTIONS edges (unit, node, resolution), ``batch`` rows per statement."""
+    insert = text("INSERT INTO edges (application_id, src_id, dst_id, kind, confidence,"
+                  " resolution) VALUES (:a, :s, :d, 'MENTIONS', 1.0, :r)"
+                  " ON CONFLICT (src_id, dst_id, kind) DO NOTHING")
+    params = [{"a": app_id, "s": s, "d": d, "r": r} for s, d, r in rows]
+    for start in range(0, len(params), batch):
+        conn.execute(insert, params[start:start + batch])
