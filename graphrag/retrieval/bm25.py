@@ -19,8 +19,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sqlalchemy import Connection, text
+from sqlalchemy import Connection
 
+from graphrag.retrieval import store
 from graphrag.retrieval.filters import filter_sql, has_filters
 from graphrag.retrieval.model import SearchOptions
 
@@ -32,58 +33,10 @@ B = 0.75
 # applications (a word in 40% of 100k chunks: 160 ms exhaustive).
 POSTINGS_PER_TERM = 2000
 
-QUERY_LEXEMES = "SELECT lexeme FROM unnest(graphrag_terms(:q))"
-
 
 def query_lexemes(conn: Connection, query: str) -> list[str]:
     """The query's terms as PostgreSQL stems them (stop words dropped)."""
-    return sorted(r[0] for r in conn.execute(text(QUERY_LEXEMES), {"q": query}))
-
-
-def _scores_sql(where: str | None) -> str:
-    filtered = ""
-    if where is not None:
-        filtered = f"""
-            JOIN chunks c ON c.id = s.chunk_id JOIN nodes n ON n.id = c.node_id
-           WHERE {where}"""
-    # All arithmetic in float8: with numeric (PostgreSQL's type of a bare 0.5 literal)
-    # the per-posting sum cost most of the query's time.
-    return f"""
-        WITH df AS (
-            SELECT t.term, count(*) AS df FROM chunk_terms t
-             WHERE t.application_id = ANY(:apps) AND t.term = ANY(:terms)
-             GROUP BY t.term
-        ),
-        p AS (
-            SELECT t.chunk_id, t.term, t.tf, t.dl
-              FROM df CROSS JOIN unnest(CAST(:apps AS bigint[])) AS a(id)
-             CROSS JOIN LATERAL (
-                SELECT t.chunk_id, t.term, t.tf, t.dl FROM chunk_terms t
-                 WHERE t.application_id = a.id AND t.term = df.term
-                 ORDER BY CAST(t.tf AS float8) / greatest(t.dl, 1) DESC, t.chunk_id
-                 LIMIT :per_term) t
-        ),
-        st AS (
-            SELECT CAST(count(*) AS float8) AS n,
-                   CAST(greatest(avg(term_count), 1) AS float8) AS avgdl FROM chunks
-             WHERE application_id = ANY(:apps) AND term_count > 0
-        ),
-        w AS (
-            SELECT df.term, ln(1 + (st.n - df.df + 0.5::float8) / (df.df + 0.5::float8)) AS idf
-              FROM df, st
-        ),
-        s AS (
-            SELECT p.chunk_id,
-                   sum(w.idf * p.tf * (CAST(:k1 AS float8) + 1)
-                       / (p.tf + CAST(:k1 AS float8)
-                          * (1 - CAST(:b AS float8) + CAST(:b AS float8) * p.dl / st.avgdl)))
-                   AS score
-              FROM p JOIN w USING (term), st
-             GROUP BY p.chunk_id
-        )
-        SELECT s.chunk_id AS id, s.score FROM s {filtered}
-         ORDER BY s.score DESC, s.chunk_id LIMIT :lim
-    """
+    return store.query_lexemes(conn, query)
 
 
 def bm25_candidates(conn: Connection, app_ids: Sequence[int], query: str,
@@ -94,5 +47,5 @@ def bm25_candidates(conn: Connection, app_ids: Sequence[int], query: str,
         return []
     where, params = filter_sql(list(app_ids), options)
     params.update(terms=terms, k1=K1, b=B, lim=options.candidates, per_term=POSTINGS_PER_TERM)
-    rows = conn.execute(text(_scores_sql(where if has_filters(options) else None)), params)
+    rows = store.bm25_scores(conn, where if has_filters(options) else None, params)
     return [(int(r.id), float(r.score)) for r in rows]

@@ -53,6 +53,67 @@ def best_chunk_rows(conn: Connection, app_ids: Sequence[int], node_ids: Sequence
                              {"apps": list(app_ids), "nodes": list(node_ids)}).all())
 
 
+# --- BM25 (retrieval.bm25 composes these) -------------------------------------------
+
+QUERY_LEXEMES = "SELECT lexeme FROM unnest(graphrag_terms(:q))"
+
+
+def query_lexemes(conn: Connection, query: str) -> list[str]:
+    """The query's terms as PostgreSQL stems them (stop words dropped), sorted."""
+    return sorted(r[0] for r in conn.execute(text(QUERY_LEXEMES), {"q": query}))
+
+
+def _scores_sql(where: str | None) -> str:
+    filtered = ""
+    if where is not None:
+        filtered = f"""
+            JOIN chunks c ON c.id = s.chunk_id JOIN nodes n ON n.id = c.node_id
+           WHERE {where}"""
+    # All arithmetic in float8: with numeric (PostgreSQL's type of a bare 0.5 literal)
+    # the per-posting sum cost most of the query's time.
+    return f"""
+        WITH df AS (
+            SELECT t.term, count(*) AS df FROM chunk_terms t
+             WHERE t.application_id = ANY(:apps) AND t.term = ANY(:terms)
+             GROUP BY t.term
+        ),
+        p AS (
+            SELECT t.chunk_id, t.term, t.tf, t.dl
+              FROM df CROSS JOIN unnest(CAST(:apps AS bigint[])) AS a(id)
+             CROSS JOIN LATERAL (
+                SELECT t.chunk_id, t.term, t.tf, t.dl FROM chunk_terms t
+                 WHERE t.application_id = a.id AND t.term = df.term
+                 ORDER BY CAST(t.tf AS float8) / greatest(t.dl, 1) DESC, t.chunk_id
+                 LIMIT :per_term) t
+        ),
+        st AS (
+            SELECT CAST(count(*) AS float8) AS n,
+                   CAST(greatest(avg(term_count), 1) AS float8) AS avgdl FROM chunks
+             WHERE application_id = ANY(:apps) AND term_count > 0
+        ),
+        w AS (
+            SELECT df.term, ln(1 + (st.n - df.df + 0.5::float8) / (df.df + 0.5::float8)) AS idf
+              FROM df, st
+        ),
+        s AS (
+            SELECT p.chunk_id,
+                   sum(w.idf * p.tf * (CAST(:k1 AS float8) + 1)
+                       / (p.tf + CAST(:k1 AS float8)
+                          * (1 - CAST(:b AS float8) + CAST(:b AS float8) * p.dl / st.avgdl)))
+                   AS score
+              FROM p JOIN w USING (term), st
+             GROUP BY p.chunk_id
+        )
+        SELECT s.chunk_id AS id, s.score FROM s {filtered}
+         ORDER BY s.score DESC, s.chunk_id LIMIT :lim
+    """
+
+
+def bm25_scores(conn: Connection, where: str | None, params: dict[str, Any]) -> Any:
+    """(id, score) rows of the BM25 query (``where``: the search filters, or None)."""
+    return conn.execute(text(_scores_sql(where)), params)
+
+
 # --- sentences -------------------------------------------------------------------------
 
 def _sentence_sql(where: str, exact: bool) -> str:
