@@ -158,7 +158,8 @@ def recall(engine, embedder, queries: list[str], app_id: int, **opts) -> float:
     from graphrag.embedding import vector_literal
     from graphrag.retrieval.filters import filter_sql
     from graphrag.retrieval.model import SearchOptions
-    from graphrag.retrieval.search import set_ef_search, vector_candidates, vector_sql
+    from graphrag.retrieval.search import set_ef_search, vector_candidates
+    from graphrag.retrieval.store import vector_sql
 
     options = SearchOptions(mode="vector", top_k=10, **opts)
     vectors = embedder.encode(queries)

@@ -53,6 +53,47 @@ def best_chunk_rows(conn: Connection, app_ids: Sequence[int], node_ids: Sequence
                              {"apps": list(app_ids), "nodes": list(node_ids)}).all())
 
 
+# --- vector search (retrieval.search composes these) ---------------------------------
+
+def vector_sql(where: str, exact: bool) -> str:
+    """Nearest chunks by cosine distance: through the HNSW index, or exactly.
+
+    The exact form filters first (a materialized CTE, so the planner cannot compute the
+    distance of every chunk of the table before joining the filters) and orders the
+    filtered rows by distance."""
+    if not exact:
+        return (
+            "SELECT c.id, 1 - (c.emb <=> CAST(:q AS vector)) AS score"
+            " FROM chunks c JOIN nodes n ON n.id = c.node_id"
+            f" WHERE {where} AND c.emb IS NOT NULL"
+            " ORDER BY c.emb <=> CAST(:q AS vector) LIMIT :lim"
+        )
+    return (
+        "WITH f AS MATERIALIZED (SELECT c.id, c.emb FROM chunks c"
+        f" JOIN nodes n ON n.id = c.node_id WHERE {where} AND c.emb IS NOT NULL)"
+        " SELECT f.id, 1 - (f.emb <=> CAST(:q AS vector)) AS score FROM f"
+        " ORDER BY f.emb <=> CAST(:q AS vector), f.id LIMIT :lim"
+    )
+
+
+def nearest_chunks(conn: Connection, where: str, params: dict[str, Any], exact: bool
+                   ) -> list[Any]:
+    """(id, score) of the chunks nearest ``:q`` passing ``where`` (:func:`vector_sql`)."""
+    return list(conn.execute(text(vector_sql(where, exact=exact)), params).all())
+
+
+def set_ef(conn: Connection, ef: int) -> None:
+    """``SET LOCAL hnsw.ef_search``: how many candidates an HNSW scan keeps."""
+    conn.execute(text("SELECT set_config('hnsw.ef_search', :ef, true)"), {"ef": str(ef)})
+
+
+def indexed_commits(conn: Connection, app_ids: Sequence[int]) -> dict[str, str | None]:
+    """Each application's indexed commit (repository runs) by name."""
+    return dict(conn.execute(text(
+        "SELECT name, indexed_commit FROM applications WHERE id = ANY(:ids)"),
+        {"ids": list(app_ids)}).all())
+
+
 # --- BM25 (retrieval.bm25 composes these) -------------------------------------------
 
 QUERY_LEXEMES = "SELECT lexeme FROM unnest(graphrag_terms(:q))"
