@@ -155,6 +155,39 @@ def bm25_scores(conn: Connection, where: str | None, params: dict[str, Any]) -> 
     return conn.execute(text(_scores_sql(where)), params)
 
 
+# --- title signals (retrieval.titles composes these) --------------------------------
+
+# camelCase split before the analyser: a name is matched word by word (the analyser would
+# also keep the whole identifier as one term, which a question never contains).
+_TITLE_SQL = r"""
+WITH q AS (SELECT tsvector_to_array(graphrag_terms(:query)) AS terms),
+     c AS (
+    SELECT c.id, c.title_emb,
+           tsvector_to_array(graphrag_terms(
+               regexp_replace(coalesce(n.name, ''), '([a-z0-9])([A-Z])', '\1 \2', 'g')))
+               AS name_terms
+      FROM chunks c JOIN nodes n ON n.id = c.node_id
+     WHERE c.id = ANY(:ids) AND c.application_id = ANY(:apps) AND c.source = 'code')
+SELECT c.id,
+       CASE WHEN c.title_emb IS NULL OR CAST(:q AS vector) IS NULL THEN NULL
+            ELSE 1 - (c.title_emb <=> CAST(:q AS vector)) END AS title_sim,
+       CASE WHEN cardinality(c.name_terms) = 0 THEN 0.0
+            ELSE (SELECT count(DISTINCT t) FROM unnest(c.name_terms) t, q
+                   WHERE t = ANY(q.terms))::float8 / cardinality(c.name_terms) END
+           AS name_match
+  FROM c
+"""
+
+
+def title_rows(conn: Connection, app_ids: Sequence[int], ids: Sequence[int], query: str,
+               vector: str | None) -> list[Any]:
+    """(id, title_sim, name_match) of the given code chunks (only the given
+    applications'); ``vector`` is the query's vector literal or None."""
+    return list(conn.execute(text(_TITLE_SQL), {
+        "ids": list(ids), "apps": list(app_ids), "query": query, "q": vector,
+    }).all())
+
+
 # --- sentences -------------------------------------------------------------------------
 
 def _sentence_sql(where: str, exact: bool) -> str:

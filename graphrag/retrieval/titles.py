@@ -19,30 +19,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from sqlalchemy import Connection, text
+from sqlalchemy import Connection
 
 from graphrag.embedding import vector_literal
-
-# camelCase split before the analyser: a name is matched word by word (the analyser would
-# also keep the whole identifier as one term, which a question never contains).
-_TITLE_SQL = r"""
-WITH q AS (SELECT tsvector_to_array(graphrag_terms(:query)) AS terms),
-     c AS (
-    SELECT c.id, c.title_emb,
-           tsvector_to_array(graphrag_terms(
-               regexp_replace(coalesce(n.name, ''), '([a-z0-9])([A-Z])', '\1 \2', 'g')))
-               AS name_terms
-      FROM chunks c JOIN nodes n ON n.id = c.node_id
-     WHERE c.id = ANY(:ids) AND c.application_id = ANY(:apps) AND c.source = 'code')
-SELECT c.id,
-       CASE WHEN c.title_emb IS NULL OR CAST(:q AS vector) IS NULL THEN NULL
-            ELSE 1 - (c.title_emb <=> CAST(:q AS vector)) END AS title_sim,
-       CASE WHEN cardinality(c.name_terms) = 0 THEN 0.0
-            ELSE (SELECT count(DISTINCT t) FROM unnest(c.name_terms) t, q
-                   WHERE t = ANY(q.terms))::float8 / cardinality(c.name_terms) END
-           AS name_match
-  FROM c
-"""
+from graphrag.retrieval import store
 
 
 @dataclass(frozen=True)
@@ -59,10 +39,8 @@ def title_signals(conn: Connection, app_ids: Sequence[int], ids: Sequence[int],
     """The title signals of the candidate chunks ``ids`` (only the given applications')."""
     if not ids:
         return TitleSignals({}, {})
-    rows = conn.execute(text(_TITLE_SQL), {
-        "ids": list(ids), "apps": list(app_ids), "query": query,
-        "q": vector_literal(vector) if vector is not None else None,
-    }).all()
+    rows = store.title_rows(conn, app_ids, ids, query,
+                            vector_literal(vector) if vector is not None else None)
     return TitleSignals(
         title_sim={int(r.id): float(r.title_sim) for r in rows if r.title_sim is not None},
         name_match={int(r.id): float(r.name_match) for r in rows},
