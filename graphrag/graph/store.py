@@ -10,6 +10,7 @@ context building -- asks this module. One record for an edge seen from one of it
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -323,3 +324,72 @@ def insert_mentions(conn: Connection, app_id: int, rows: Sequence[tuple[int, int
     params = [{"a": app_id, "s": s, "d": d, "r": r} for s, d, r in rows]
     for start in range(0, len(params), batch):
         conn.execute(insert, params[start:start + batch])
+
+
+# --- document units (documents.nodes composes these) ----------------------------------
+
+_UPSERT = """
+INSERT INTO nodes AS n (application_id, document_id, parent_id, stable_key, kind, name, fqn,
+                        file_path, page_number, content_hash, meta)
+SELECT :a, :d, CAST(:parent AS bigint), r.stable_key, r.kind, r.name, r.fqn, :path,
+       r.page_number, r.content_hash, r.meta
+  FROM jsonb_to_recordset(CAST(:rows AS jsonb)) AS r(stable_key text, kind text, name text,
+       fqn text, page_number int, content_hash text, meta jsonb)
+ON CONFLICT (application_id, stable_key) DO UPDATE SET
+    document_id = EXCLUDED.document_id, parent_id = EXCLUDED.parent_id, kind = EXCLUDED.kind,
+    name = EXCLUDED.name, fqn = EXCLUDED.fqn, file_path = EXCLUDED.file_path,
+    page_number = EXCLUDED.page_number, content_hash = EXCLUDED.content_hash,
+    meta = EXCLUDED.meta, updated_at = now()
+RETURNING n.id, n.stable_key
+"""
+
+# Nested sections point at their enclosing section (the upsert put them under the document).
+_NEST = """
+UPDATE nodes c SET parent_id = p.id
+  FROM jsonb_to_recordset(CAST(:links AS jsonb)) AS l(child text, parent text)
+  JOIN nodes p ON p.application_id = :a AND p.stable_key = l.parent
+ WHERE c.application_id = :a AND c.stable_key = l.child
+   AND c.parent_id IS DISTINCT FROM p.id
+"""
+
+_EDGES = """
+INSERT INTO edges (application_id, src_id, dst_id, kind, confidence, resolution)
+SELECT :a, s.id, t.id, e.kind, 1.0, 'document'
+  FROM jsonb_to_recordset(CAST(:edges AS jsonb)) AS e(src text, dst text, kind text)
+  JOIN nodes s ON s.application_id = :a AND s.stable_key = e.src
+  JOIN nodes t ON t.application_id = :a AND t.stable_key = e.dst
+ON CONFLICT (src_id, dst_id, kind) DO NOTHING
+"""
+
+
+def upsert_document_nodes(conn: Connection, app_id: int, document_id: int, path: str,
+                          parent_id: int | None, rows: list[dict[str, Any]]) -> dict[str, int]:
+    """Upsert a document's nodes (by ``stable_key``) under ``parent_id``; ids by key."""
+    return dict((k, i) for i, k in conn.execute(text(_UPSERT), {
+        "a": app_id, "d": document_id, "path": path, "parent": parent_id,
+        "rows": json.dumps(rows)}).all())
+
+
+def delete_document_nodes_except(conn: Connection, app_id: int, document_id: int,
+                                 keys: list[str]) -> None:
+    """Drop the document's nodes whose stable key is not one of ``keys``."""
+    conn.execute(text("DELETE FROM nodes WHERE application_id = :a AND document_id = :d"
+                      " AND NOT (stable_key = ANY(:keys))"),
+                 {"a": app_id, "d": document_id, "keys": keys})
+
+
+def nest_document_units(conn: Connection, app_id: int, links: list[dict[str, str]]) -> None:
+    """Point each ``child`` unit (stable key) at its ``parent`` unit."""
+    conn.execute(text(_NEST), {"a": app_id, "links": json.dumps(links)})
+
+
+def delete_document_structure(conn: Connection, document_id: int) -> None:
+    """Drop the CONTAINS and NEXT edges leaving the document's nodes."""
+    conn.execute(text(
+        "DELETE FROM edges e USING nodes n WHERE n.id = e.src_id AND n.document_id = :d"
+        " AND e.kind IN ('CONTAINS', 'NEXT')"), {"d": document_id})
+
+
+def insert_document_edges(conn: Connection, app_id: int, edges: list[dict[str, str]]) -> None:
+    """Insert edges between the document's nodes given by stable keys (src, dst, kind)."""
+    conn.execute(text(_EDGES), {"a": app_id, "edges": json.dumps(edges)})
