@@ -244,7 +244,7 @@ def _pages(conn: Connection, app_id: int, kinds: tuple[str, ...] | None, page_si
            limit: int | None) -> Iterator[list[NodeRow]]:
     """Pages of nodes in ascending id order (keyset pagination in the nodes store)."""
     for rows in graph_store.node_pages(conn, app_id, kinds, _NODE_COLUMNS, page_size, limit):
-        yield [NodeRow(*r) for r in rows]
+        yield [NodeRow(**r._mapping) for r in rows]
 
 
 def _load_edges(conn: Connection, ids: list[int]) -> dict[int, list[EdgeRow]]:

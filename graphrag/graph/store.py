@@ -12,12 +12,47 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from sqlalchemy import Connection, text
 
 Direction = Literal["out", "in", "both"]
+
+
+@dataclass(frozen=True, slots=True)
+class NodeRecord:
+    """One stored node as its readers see it: chunk planning (``chunking``: package,
+    parent and rank), the stages (``pipeline``: the parent's kind and fqn, and a document
+    unit's text slice) read the columns they need; the rest keep their defaults."""
+
+    id: int
+    kind: str
+    name: str | None
+    fqn: str | None
+    file_path: str | None
+    lang: str | None
+    line_start: int | None
+    line_end: int | None
+    signature: str | None
+    doc_comment: str | None
+    content_hash: str | None
+    meta: dict[str, Any] = field(default_factory=dict)
+    package_name: str | None = None
+    parent_id: int | None = None
+    rank: float = 0.0
+    parent_kind: str | None = None
+    parent_fqn: str | None = None
+    # document units: the chunk's span of ``meta.text`` and the text's length (the text
+    # itself is not loaded with every chunk, see ``pipeline.store``)
+    text_slice: str | None = None
+    text_length: int | None = None
+
+    @property
+    def span(self) -> tuple[int, int] | None:
+        if self.line_start is None or self.line_end is None:
+            return None
+        return (self.line_start, max(self.line_start, self.line_end))
 
 
 @dataclass(frozen=True)
