@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from graphrag.db.apps import get_app, list_apps
+from graphrag.db.apps import list_apps
 from graphrag.documents.service import delete_document, document_info, list_documents
 from graphrag.errors import (
     InvalidInput,
@@ -262,8 +262,7 @@ def start_index(runtime: Runtime, scope: Scope, app: str, path: str | None, *,
         return {"job_id": str(queued["job_id"]), "status": "queued", "app": app,
                 "repository": True, "already_queued": queued["already_queued"]}
     if path is None:
-        with runtime.engine.connect() as conn:
-            recorded = get_app(conn, app).root_path
+        recorded = runtime.context(app).app.root_path
         if not recorded:
             raise InvalidInput(f"application {app!r} has no recorded root: give a path")
         target = Path(recorded)
