@@ -61,6 +61,9 @@ class Neighbour:
     edge's kind, direction (``outgoing``: ``this_id`` is the source), confidence,
     resolution method and call-site lines."""
 
+    this_id: int
+    outgoing: bool
+    edge_id: int
     edge_kind: str
     node_id: int
     kind: str
@@ -68,13 +71,10 @@ class Neighbour:
     fqn: str | None
     file_path: str | None
     line_start: int | None
+    line_end: int | None
     confidence: float
+    resolution: str | None
     lines: tuple[int, ...]
-    this_id: int = 0
-    outgoing: bool = True
-    edge_id: int = 0
-    line_end: int | None = None
-    resolution: str | None = None
 
     @property
     def label(self) -> str:
