@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from sqlalchemy import Connection
 
 from graphrag.retrieval import store
-from graphrag.retrieval.filters import filter_sql, has_filters
+from graphrag.retrieval.filters import has_filters
 from graphrag.retrieval.model import SearchOptions
 
 K1 = 1.2
@@ -45,7 +45,7 @@ def bm25_candidates(conn: Connection, app_ids: Sequence[int], query: str,
     terms = query_lexemes(conn, query)
     if not terms:
         return []
-    where, params = filter_sql(list(app_ids), options)
+    where, params = store.filter_sql(list(app_ids), options)
     params.update(terms=terms, k1=K1, b=B, lim=options.candidates, per_term=POSTINGS_PER_TERM)
     rows = store.bm25_scores(conn, where if has_filters(options) else None, params)
     return [(int(r.id), float(r.score)) for r in rows]

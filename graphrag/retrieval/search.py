@@ -34,7 +34,7 @@ from graphrag.errors import InvalidInput
 from graphrag.retrieval import store
 from graphrag.retrieval.bm25 import bm25_candidates
 from graphrag.retrieval.expand import expand_calls
-from graphrag.retrieval.filters import filter_sql, validate
+from graphrag.retrieval.filters import validate
 from graphrag.retrieval.fusion import (
     TEXT_WEIGHT,
     VECTOR_WEIGHT,
@@ -71,7 +71,7 @@ def vector_candidates(conn: Connection, app_ids: list[int], vector: np.ndarray,
                       options: SearchOptions) -> list[tuple[int, float]]:
     """(chunk id, cosine similarity) best first, at most ``options.candidates`` rows.
     Call :func:`set_ef_search` first in the same transaction."""
-    where, params = filter_sql(app_ids, options)
+    where, params = store.filter_sql(app_ids, options)
     limit = options.candidates
     params.update(q=vector_literal(vector), lim=limit)
     rows = store.nearest_chunks(conn, where, params, exact=False)

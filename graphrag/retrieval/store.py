@@ -4,7 +4,7 @@ their nodes (candidates, vectors, BM25, titles, segments, context blocks, citati
 The statements are the ones the search modules ran before they moved here, unchanged:
 search latency is measured on them (``benchmarks/search.py``). Each function runs one
 statement (or one pair, a fallback) with bound parameters; ``where`` fragments come from
-:func:`graphrag.retrieval.filters.filter_sql`, which binds every value it takes.
+:func:`filter_sql`, which binds every value it takes.
 """
 
 from __future__ import annotations
@@ -13,6 +13,34 @@ from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import Connection, text
+
+from graphrag.retrieval.filters import glob_to_regex
+from graphrag.retrieval.model import SearchOptions
+
+# --- search filters (tenant first, always) ---------------------------------------------
+
+def filter_sql(app_ids: list[int], options: SearchOptions) -> tuple[str, dict[str, Any]]:
+    """``AND``-joined conditions over ``c`` (chunks) and ``n`` (nodes), with parameters.
+
+    The application filter is always the first condition: no query built here can
+    return another tenant's rows.
+    """
+    clauses = ["c.application_id = ANY(:apps)"]
+    params: dict[str, Any] = {"apps": list(app_ids)}
+    if options.kinds:
+        clauses.append("n.kind = ANY(:kinds)")
+        params["kinds"] = list(options.kinds)
+    if options.lang:
+        clauses.append("n.lang = :lang")
+        params["lang"] = options.lang
+    if options.path:
+        clauses.append("n.file_path ~ :path_re")
+        params["path_re"] = glob_to_regex(options.path)
+    if options.source:
+        clauses.append("c.source = :source")
+        params["source"] = options.source
+    return " AND ".join(clauses), params
+
 
 # --- candidate rows (hits) -------------------------------------------------------------
 
