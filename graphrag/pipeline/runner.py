@@ -242,9 +242,9 @@ def run_stages(ctx: AppContext, stages: Sequence[str] | None = None, limit: int 
     return stats
 
 
-def run_claimed_batch(engine: Engine, settings: Settings, app_name: str, *,
-                      batch_size: int = DEFAULT_BATCH_SIZE, embedder: Embedder | None = None,
-                      summarizer: Any = None, root_path: str | None = None) -> PipelineStats:
+def run_claimed_batch(ctx: AppContext, *, batch_size: int = DEFAULT_BATCH_SIZE,
+                      embedder: Embedder | None = None, summarizer: Any = None,
+                      root_path: str | None = None) -> PipelineStats:
     """Claim up to ``batch_size`` pending chunks that no other process is working on, run
     their stages and write the results, all in one transaction (see ``claim`` in
     :func:`graphrag.pipeline.store.fetch_batch`).
@@ -256,25 +256,24 @@ def run_claimed_batch(engine: Engine, settings: Settings, app_name: str, *,
     ``root_path`` replaces the application's recorded root (this machine's checkout).
     The caller runs :func:`follow_model` once before the batches of a run."""
     started = time.perf_counter()
-    with engine.connect() as conn:
-        app = get_app(conn, app_name)
-    stats = PipelineStats(app=app_name)
-    ctx = StageContext(engine=engine, settings=settings, app_id=app.id, app_name=app.name,
-                       root_path=root_path or app.root_path)
-    ctx.provide("embedder", embedder)
-    ctx.provide("summarizer", summarizer)
+    engine, app = ctx.engine, ctx.app
+    stats = PipelineStats(app=app.name)
+    stage_ctx = StageContext(engine=engine, settings=ctx.settings, app_id=app.id,
+                             app_name=app.name, root_path=root_path or app.root_path)
+    stage_ctx.provide("embedder", embedder)
+    stage_ctx.provide("summarizer", summarizer)
     try:
         # Loaded (and the vector columns fitted to it) before the claim: changing the
         # columns' dimension must not wait for the rows this transaction locks.
         from graphrag.pipeline.stages.embed import run_embedder
 
-        run_embedder(ctx)
+        run_embedder(stage_ctx)
     except ModelUnavailable:
         pass  # the embed stage records it on each chunk that needs the model
     with engine.begin() as conn:
         items = fetch_batch(conn, app.id, None, batch_size, False, claim=True)
         if items:
-            states = run_batch(items, ctx, None, False, stats)
+            states = run_batch(items, stage_ctx, None, False, stats)
             pending = {i.id: is_pending(i.stages, states[i.id]) for i in items}
             written = write_batch(conn, items, states, pending)
             stats.stale += len(items) - written
