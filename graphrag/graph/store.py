@@ -111,9 +111,9 @@ def neighbours(conn: Connection, node_ids: Iterable[int], *,
     touching (``both``) the nodes, seen from the node in ``node_ids``, with the node at
     the other end; ``app_ids`` restricts the edges to those applications.
 
-    Ordered by this node, edge kind, the other node's fqn (nulls last) and id. An edge
-    between two of the given nodes comes once from each end when ``direction`` is
-    ``both``."""
+    Ordered by this node, edge kind, the other node's fqn (nulls last) and id, then edge
+    id. An edge between two of the given nodes comes once from each end when
+    ``direction`` is ``both``."""
     ids = sorted(set(node_ids))
     if not ids:
         return []
@@ -128,7 +128,7 @@ def neighbours(conn: Connection, node_ids: Iterable[int], *,
     if direction in ("in", "both"):
         sides.append(_SIDE.format(this="dst_id", other="src_id", outgoing="false",
                                   kinds=kind_sql, apps=app_sql))
-    sql = " UNION ALL ".join(sides) + " ORDER BY this_id, edge_kind, fqn, node_id"
+    sql = " UNION ALL ".join(sides) + " ORDER BY this_id, edge_kind, fqn, node_id, edge_id"
     rows = conn.execute(text(sql), {"ids": ids, "kinds": kind_list or [],
                                     "apps": list(app_ids or [])}).mappings()
     return [Neighbour(edge_kind=r["edge_kind"], node_id=r["node_id"], kind=r["kind"],
