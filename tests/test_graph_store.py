@@ -58,3 +58,15 @@ def test_neighbours_in_each_direction_with_the_far_node(engine: Engine, graph) -
 def test_neighbours_of_nothing_asks_nothing(engine: Engine) -> None:
     with engine.connect() as conn:
         assert neighbours(conn, []) == []
+
+
+def test_neighbours_without_the_far_node_are_the_same_edges(engine: Engine, graph) -> None:
+    # far=False (chunk planning, --expand) skips the join, not an edge.
+    ids = [graph["a"], graph["b"], graph["c"]]
+    with engine.connect() as conn:
+        full = neighbours(conn, ids)
+        bare = neighbours(conn, ids, far=False)
+    key = lambda n: (n.this_id, n.edge_id, n.outgoing)  # noqa: E731
+    assert [(n.edge_id, n.node_id, n.confidence, n.lines) for n in sorted(bare, key=key)] == \
+        [(n.edge_id, n.node_id, n.confidence, n.lines) for n in sorted(full, key=key)]
+    assert {n.fqn for n in bare} == {None}

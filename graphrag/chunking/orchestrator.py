@@ -250,7 +250,7 @@ def _pages(conn: Connection, app_id: int, kinds: tuple[str, ...] | None, page_si
 def _load_edges(conn: Connection, ids: list[int]) -> dict[int, list[EdgeRow]]:
     """Outgoing edges of every node of the page, in one query (no N+1), in edge order."""
     out: dict[int, list[EdgeRow]] = {}
-    for n in sorted(graph_store.neighbours(conn, ids, direction="out"),
+    for n in sorted(graph_store.neighbours(conn, ids, direction="out", far=False),
                     key=lambda n: (n.this_id, n.edge_id)):
         out.setdefault(n.this_id, []).append(
             EdgeRow(n.this_id, n.node_id, n.edge_kind, n.confidence, n.lines))

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from sqlalchemy import Connection, text
 
@@ -55,18 +55,18 @@ class NodeRecord:
         return (self.line_start, max(self.line_start, self.line_end))
 
 
-@dataclass(frozen=True)
-class Neighbour:
+class Neighbour(NamedTuple):
     """One edge seen from one of its ends (``this_id``): the node at the other end, the
     edge's kind, direction (``outgoing``: ``this_id`` is the source), confidence,
-    resolution method and call-site lines."""
+    resolution method and call-site lines. A named tuple: batches of thousands are
+    built per page of chunk planning, and a tuple costs a fraction of a dataclass."""
 
     this_id: int
     outgoing: bool
     edge_id: int
     edge_kind: str
     node_id: int
-    kind: str
+    kind: str | None
     name: str | None
     fqn: str | None
     file_path: str | None
@@ -95,21 +95,25 @@ class Neighbour:
         return self.node_id if self.outgoing else self.this_id
 
 
+# Columns in Neighbour's order; ``lines`` last (made a tuple in Python).
 _SIDE = """
 SELECT e.{this} AS this_id, {outgoing} AS outgoing, e.id AS edge_id, e.kind AS edge_kind,
-       e.confidence, e.resolution, e.lines, o.id AS node_id, o.kind, o.name, o.fqn,
-       o.file_path, o.line_start, o.line_end
-  FROM edges e JOIN nodes o ON o.id = e.{other}
+       e.{other} AS node_id, {far}, e.confidence, e.resolution, e.lines
+  FROM edges e{join}
  WHERE e.{this} = ANY(:ids){kinds}{apps}
 """
+_FAR = "o.kind, o.name, o.fqn, o.file_path, o.line_start, o.line_end"
+_NO_FAR = ("NULL AS kind, NULL AS name, NULL AS fqn, NULL AS file_path,"
+           " NULL AS line_start, NULL AS line_end")
 
 
 def neighbours(conn: Connection, node_ids: Iterable[int], *,
                kinds: Iterable[str] | None = None, direction: Direction = "both",
-               app_ids: Sequence[int] | None = None) -> list[Neighbour]:
+               app_ids: Sequence[int] | None = None, far: bool = True) -> list[Neighbour]:
     """Every edge of the given kinds (None: all) leaving (``out``), entering (``in``) or
     touching (``both``) the nodes, seen from the node in ``node_ids``, with the node at
-    the other end; ``app_ids`` restricts the edges to those applications.
+    the other end (``far=False``: its id only, the other fields None, for a caller that
+    needs the edges alone); ``app_ids`` restricts the edges to those applications.
 
     Ordered by this node, edge kind, the other node's fqn (nulls last) and id, then edge
     id. An edge between two of the given nodes comes once from each end when
@@ -119,25 +123,24 @@ def neighbours(conn: Connection, node_ids: Iterable[int], *,
         return []
     kind_list = None if kinds is None else list(kinds)
     # The clauses are constants; the values are parameters.
-    kind_sql = "" if kind_list is None else " AND e.kind = ANY(:kinds)"
-    app_sql = "" if app_ids is None else " AND e.application_id = ANY(:apps)"
+    shape = {"kinds": "" if kind_list is None else " AND e.kind = ANY(:kinds)",
+             "apps": "" if app_ids is None else " AND e.application_id = ANY(:apps)",
+             "far": _FAR if far else _NO_FAR}
     sides = []
     if direction in ("out", "both"):
         sides.append(_SIDE.format(this="src_id", other="dst_id", outgoing="true",
-                                  kinds=kind_sql, apps=app_sql))
+                                  join=" JOIN nodes o ON o.id = e.dst_id" if far else "",
+                                  **shape))
     if direction in ("in", "both"):
         sides.append(_SIDE.format(this="dst_id", other="src_id", outgoing="false",
-                                  kinds=kind_sql, apps=app_sql))
-    sql = " UNION ALL ".join(sides) + " ORDER BY this_id, edge_kind, fqn, node_id, edge_id"
+                                  join=" JOIN nodes o ON o.id = e.src_id" if far else "",
+                                  **shape))
+    order = "fqn, node_id, edge_id" if far else "edge_id"
+    sql = " UNION ALL ".join(sides) + f" ORDER BY this_id, edge_kind, {order}"
     rows = conn.execute(text(sql), {"ids": ids, "kinds": kind_list or [],
-                                    "apps": list(app_ids or [])}).mappings()
-    return [Neighbour(edge_kind=r["edge_kind"], node_id=r["node_id"], kind=r["kind"],
-                      name=r["name"], fqn=r["fqn"], file_path=r["file_path"],
-                      line_start=r["line_start"], confidence=float(r["confidence"]),
-                      lines=tuple(r["lines"] or ()), this_id=r["this_id"],
-                      outgoing=r["outgoing"], edge_id=r["edge_id"], line_end=r["line_end"],
-                      resolution=r["resolution"])
-            for r in rows]
+                                    "apps": list(app_ids or [])}).all()
+    make = Neighbour._make
+    return [make((*r[:13], tuple(r[13]) if r[13] else ())) for r in rows]
 
 
 # --- nodes ----------------------------------------------------------------------------

@@ -24,7 +24,7 @@ EXPANSION_DECAY = 0.5
 def neighbour_rows(conn: Connection, app_ids: list[int],
                    node_ids: list[int]) -> list[tuple[int, int, str, float]]:
     """(from node, neighbour node, 'caller'|'callee', confidence) over CALLS edges."""
-    rows = neighbours(conn, node_ids, kinds=["CALLS"], app_ids=app_ids)
+    rows = neighbours(conn, node_ids, kinds=["CALLS"], app_ids=app_ids, far=False)
     return sorted(((n.this_id, n.node_id, "callee" if n.outgoing else "caller", n.confidence)
                    for n in rows), key=lambda r: (r[0], -r[3], r[2], r[1]))
 
