@@ -186,6 +186,16 @@ def node_pages(conn: Connection, app_id: int, kinds: Sequence[str] | None, colum
         yield list(rows)
 
 
+def count_by_kind(conn: Connection, app_id: int) -> tuple[dict[str, int], dict[str, int]]:
+    """The application's nodes and edges counted by kind (kinds in name order)."""
+    counts = []
+    for table in ("nodes", "edges"):  # constant table names
+        counts.append(dict(conn.execute(text(
+            f"SELECT kind, count(*) FROM {table} WHERE application_id = :a GROUP BY kind"
+            " ORDER BY kind"), {"a": app_id}).all()))
+    return counts[0], counts[1]
+
+
 def children(conn: Connection, app_id: int, parent_ids: Sequence[int]) -> list[Any]:
     """(id, parent_id, kind, line_start, line_end) of the children of the given nodes."""
     return list(conn.execute(
