@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import re
+import warnings
 from pathlib import Path
 
 import graphrag
@@ -53,9 +54,10 @@ STORES: dict[str, str] = {
     "jobs/repos.py": "repositories: the sources of scheduled indexing",
 }
 # Modules that still hold SQL and are being changed on another branch; the lead folds
-# them into their store at merge. Printed by the test so they are not forgotten.
+# them into their store at merge. Reported by the test so they are not forgotten.
 TO_MOVE_AFTER_SPEED_MERGE: dict[str, str] = {
-    "graph/index.py": "updates applications and reads files directly (issue 15)",
+    "graph/index.py": "writes files and applications itself (apps.mark_indexed and"
+                      " graph.store.count_by_kind are ready for it)",
 }
 
 # Statement shapes: the start of a query or command with what must follow it.
@@ -173,8 +175,9 @@ def test_click_only_in_the_cli() -> None:
 
 
 def test_sql_only_in_stores() -> None:
-    for rel, why in TO_MOVE_AFTER_SPEED_MERGE.items():
-        print(f"still holds SQL, to move into its store after the speed merge: {rel} ({why})")
+    for rel, why in TO_MOVE_AFTER_SPEED_MERGE.items():  # in every run's warnings summary
+        warnings.warn(f"{rel} still holds SQL, to move into its store after the speed"
+                      f" merge: {why}", stacklevel=1)
     wrong = sql_outside_stores(PACKAGE, TO_MOVE_AFTER_SPEED_MERGE)
     assert not wrong, "SQL outside a store:\n" + "\n".join(wrong)
 
