@@ -158,9 +158,9 @@ def latency(engine, embedder, queries: list[str], **opts) -> tuple[float, float]
 def recall(engine, embedder, queries: list[str], app_id: int, **opts) -> float:
     """Mean overlap of the HNSW path's top 10 with the exact top 10."""
     from graphrag.embedding import vector_literal
-    from graphrag.retrieval.filters import filter_sql
     from graphrag.retrieval.model import SearchOptions
-    from graphrag.retrieval.search import set_ef_search, vector_candidates, vector_sql
+    from graphrag.retrieval.search import set_ef_search, vector_candidates
+    from graphrag.retrieval.store import filter_sql, vector_sql
 
     options = SearchOptions(mode="vector", top_k=10, **opts)
     vectors = embedder.encode(queries)

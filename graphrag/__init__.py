@@ -9,6 +9,8 @@ until a service that needs them is called.
     engine = get_engine(settings)
     index_repository(engine, settings, Path("my-repo"), "my-app")
     hits = search(engine, ["my-app"], "where are orders cancelled")
+    ctx = resolve_context(engine, settings, "my-app")   # services of one application
+    node_details(ctx, "orders.cancel")
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ _EXPORTS: dict[str, str] = {
     "Settings": "graphrag.config",
     "load_settings": "graphrag.config",
     "get_engine": "graphrag.db.engine",
+    "AppContext": "graphrag.db.context",
+    "resolve_context": "graphrag.db.context",
     "list_apps": "graphrag.db.apps",
     "delete_app": "graphrag.db.apps",
     "GraphragError": "graphrag.errors",

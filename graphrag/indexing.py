@@ -11,16 +11,18 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, Engine, text
+from sqlalchemy import Connection, Engine
 
-from graphrag.chunking.orchestrator import build_chunks
+from graphrag.chunking.orchestrator import plan_chunks
 from graphrag.chunking.request import ChunkBuildRequest
+from graphrag.chunking.run_store import last_full_run_ok
 from graphrag.config import Settings
 from graphrag.db.apps import validate_app_name
+from graphrag.db.context import resolve_context
 from graphrag.documents.service import finalize_documents
 from graphrag.graph.index import IndexStats, index_graph
 from graphrag.ingesting import index_repository_documents
-from graphrag.pipeline.runner import StageRunner, run_pipeline
+from graphrag.pipeline.runner import StageRunner, run_stages
 from graphrag.pipeline.store import invalidate_stages
 from graphrag.progress import Progress
 
@@ -29,21 +31,6 @@ INDEX_STRATEGY = "ast"
 
 def _graph_changed(stats: IndexStats) -> bool:
     return stats.files_parsed > 0 or stats.files_deleted > 0 or any(stats.changes.values())
-
-
-def _last_chunk_run_ok(engine: Engine, app_name: str, strategy: str) -> bool:
-    with engine.connect() as conn:
-        row = conn.execute(text(
-            """
-            SELECT r.status, r.strategy, r.request FROM chunk_runs r
-              JOIN applications a ON a.id = r.application_id
-             WHERE a.name = :n AND r.strategy IS DISTINCT FROM 'page'
-             ORDER BY r.id DESC LIMIT 1
-            """), {"n": app_name}).first()
-    if row is None:
-        return False
-    partial = row.request.get("limit_nodes") is not None or row.request.get("include_kinds")
-    return row.status == "succeeded" and row.strategy == strategy and not partial
 
 
 def index_repository(
@@ -82,19 +69,22 @@ def index_repository(
     if relinked:
         result["relinked_chunks"] = sum(relinked)
     result["graph"] = graph.to_dict()
+    # The graph step created the application (and recorded its root): from here on every
+    # step gets it resolved, once.
+    ctx = resolve_context(engine, settings, app_name)
     # README, docs/*.md|pdf|docx: document nodes beside the code, MENTIONS into it.
-    docs = index_repository_documents(engine, settings, root, app_name, include=include,
-                                      exclude=exclude, graph_changed=_graph_changed(graph),
+    docs = index_repository_documents(ctx, root, include=include, exclude=exclude,
+                                      graph_changed=_graph_changed(graph),
                                       allow_mass_delete=allow_mass_delete, progress=progress)
     result["documents"] = docs.to_dict()
     if graph_only:
         return result
 
-    if full or _graph_changed(graph) or docs.changed or not _last_chunk_run_ok(
-            engine, app_name, INDEX_STRATEGY):
-        chunks = build_chunks(engine, ChunkBuildRequest(application=app_name,
-                                                        strategy=INDEX_STRATEGY),
-                              progress=progress, settings=settings)
+    if full or _graph_changed(graph) or docs.changed or not last_full_run_ok(
+            engine, ctx.app_id, INDEX_STRATEGY):
+        chunks = plan_chunks(ctx, ChunkBuildRequest(application=app_name,
+                                                     strategy=INDEX_STRATEGY),
+                             progress=progress)
         result["chunks"] = chunks.to_dict()
     else:
         result["chunks"] = {"skipped": True, "reason": "graph unchanged"}
@@ -102,7 +92,7 @@ def index_repository(
     if stage_runner is not None:
         pipeline = stage_runner(app_name)
     else:
-        pipeline = run_pipeline(engine, settings, app_name, stage_progress=progress)
+        pipeline = run_stages(ctx, stage_progress=progress)
     result["pipeline"] = pipeline.to_dict()
-    finalize_documents(engine, app_name)
+    finalize_documents(ctx)
     return result

@@ -11,12 +11,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, text
+from sqlalchemy import Engine
 
-from graphrag.chunking.orchestrator import build_chunks
+from graphrag.chunking.orchestrator import plan_chunks
 from graphrag.chunking.request import ChunkBuildRequest
 from graphrag.config import Settings
-from graphrag.db.apps import get_app, validate_app_name
+from graphrag.db.apps import validate_app_name
+from graphrag.db.context import AppContext, resolve_context
+from graphrag.documents import store as documents_store
 from graphrag.documents.extract import clean_text, validate_file
 from graphrag.documents.mentions import link_mentions
 from graphrag.documents.service import (
@@ -34,19 +36,17 @@ from graphrag.errors import InvalidInput
 from graphrag.graph.index_state import check_mass_delete
 from graphrag.graph.scan import scan_documents
 from graphrag.kinds import DOCUMENT_KINDS
-from graphrag.pipeline.runner import StageRunner, run_pipeline
+from graphrag.pipeline.runner import StageRunner, run_stages
 from graphrag.progress import Progress
 
 REPOSITORY_ORIGIN = "repository"
 
 
-def chunk_documents(engine: Engine, app_name: str,
-                    settings: Settings | None = None) -> dict[str, Any]:
-    """Plan the page chunks of the application's document nodes (unchanged plans skip);
-    token counts use the embedding model of ``settings``."""
-    request = ChunkBuildRequest(application=app_name, strategy="page",
+def chunk_documents(ctx: AppContext) -> dict[str, Any]:
+    """Plan the page chunks of the application's document nodes (unchanged plans skip)."""
+    request = ChunkBuildRequest(application=ctx.app_name, strategy="page",
                                 include_kinds=DOCUMENT_KINDS)
-    return build_chunks(engine, request, settings=settings).to_dict()
+    return plan_chunks(ctx, request).to_dict()
 
 
 def ingest_files(engine: Engine, settings: Settings, app_name: str, paths: Sequence[Path], *,
@@ -65,22 +65,24 @@ def ingest_files(engine: Engine, settings: Settings, app_name: str, paths: Seque
         validate_file(path, settings.max_upload_bytes)
     requests = [DocumentRequest(Path(p), None, dict(metadata or {}), category, list(tags))
                 for p in paths]
+    # The application is created with its first document (resolved once for the run).
+    ctx = resolve_context(engine, settings, app_name, create=bool(requests))
     prepared: list[Prepared] = []
     for n, req in enumerate(requests, start=1):
-        prepared.append(prepare_document(engine, settings, app_name, req, force=force))
+        prepared.append(prepare_document(ctx, req, force=force))
         if progress:
             progress("extract", n, len(requests))
     result: dict[str, Any] = {}
     # Also when every file was unchanged: a document a crashed run extracted but never
     # chunked must get its chunks now, not be settled as indexed without them.
-    if any(p.status == "processing" for p in prepared) or _unsettled(engine, app_name):
-        result["chunks"] = chunk_documents(engine, app_name, settings)
+    if any(p.status == "processing" for p in prepared) or _unsettled(ctx):
+        result["chunks"] = chunk_documents(ctx)
     if stage_runner is not None:
         result["pipeline"] = stage_runner(app_name).to_dict()
     else:
-        result["pipeline"] = _run_stages(engine, settings, app_name, progress, embedder)
-    finalize_documents(engine, app_name)
-    result["documents"] = _outcomes(engine, prepared)
+        result["pipeline"] = _run_stages(ctx, progress, embedder)
+    finalize_documents(ctx)
+    result["documents"] = _outcomes(ctx, prepared)
     return result
 
 
@@ -94,7 +96,9 @@ def accept_upload(engine: Engine, settings: Settings, app_name: str, path: Path,
     it stays ``queued``; uploading the file again queues it again."""
     validate_app_name(app_name)
     request = DocumentRequest(path, None, dict(metadata or {}), category, list(tags))
-    return request, claim_document(engine, settings, app_name, request, status="queued")
+    validate_file(path, settings.max_upload_bytes)  # before the application is created
+    ctx = resolve_context(engine, settings, app_name, create=True)
+    return request, claim_document(ctx, request, status="queued")
 
 
 def process_upload(engine: Engine, settings: Settings, app_name: str,
@@ -102,40 +106,35 @@ def process_upload(engine: Engine, settings: Settings, app_name: str,
                    embedder: Embedder | None = None) -> dict[str, Any]:
     """Extract, chunk, run the stages and settle an accepted upload, as `graphrag ingest`
     does for one file; returns its outcome (``documents``), chunks and stages."""
-    prepared = extract_claimed(engine, settings, app_name, request, claim)
+    ctx = resolve_context(engine, settings, app_name)
+    prepared = extract_claimed(ctx, request, claim)
     result: dict[str, Any] = {}
-    if prepared.status == "processing" or _unsettled(engine, app_name):
-        result["chunks"] = chunk_documents(engine, app_name, settings)
-    result["pipeline"] = _run_stages(engine, settings, app_name, None, embedder)
-    finalize_documents(engine, app_name)
-    result["documents"] = _outcomes(engine, [prepared])
+    if prepared.status == "processing" or _unsettled(ctx):
+        result["chunks"] = chunk_documents(ctx)
+    result["pipeline"] = _run_stages(ctx, None, embedder)
+    finalize_documents(ctx)
+    result["documents"] = _outcomes(ctx, [prepared])
     return result
 
 
-def _unsettled(engine: Engine, app_name: str) -> bool:
+def _unsettled(ctx: AppContext) -> bool:
     """Whether the application has documents still ``processing`` (a run was cut short)."""
-    with engine.connect() as conn:
-        return bool(conn.execute(text(
-            "SELECT 1 FROM documents d JOIN applications a ON a.id = d.application_id"
-            " WHERE a.name = :n AND d.status = 'processing' LIMIT 1"), {"n": app_name}).first())
+    with ctx.engine.connect() as conn:
+        return documents_store.has_processing(conn, ctx.app_id)
 
 
-def _run_stages(engine: Engine, settings: Settings, app_name: str,
-                progress: Progress | None, embedder: Embedder | None) -> dict[str, Any]:
+def _run_stages(ctx: AppContext, progress: Progress | None, embedder: Embedder | None
+                ) -> dict[str, Any]:
     def stage_progress(_phase: str, done: int, total: int) -> None:
         if progress:
             progress("stages", done, total)
 
-    return run_pipeline(engine, settings, app_name, progress=stage_progress,
-                        embedder=embedder).to_dict()
+    return run_stages(ctx, progress=stage_progress, embedder=embedder).to_dict()
 
 
-def _outcomes(engine: Engine, prepared: list[Prepared]) -> list[dict[str, Any]]:
-    ids = [p.document_id for p in prepared]
-    with engine.connect() as conn:
-        rows = {r.id: r for r in conn.execute(text(
-            "SELECT id, status, error_message, page_count, section_count, chunk_count,"
-            " sentence_count, stored_path FROM documents WHERE id = ANY(:ids)"), {"ids": ids})}
+def _outcomes(ctx: AppContext, prepared: list[Prepared]) -> list[dict[str, Any]]:
+    with ctx.engine.connect() as conn:
+        rows = documents_store.outcome_rows(conn, [p.document_id for p in prepared])
     out = []
     for p in prepared:
         r = rows[p.document_id]
@@ -168,8 +167,8 @@ class RepositoryDocuments:
         return {**self.__dict__, "changed": self.changed}
 
 
-def index_repository_documents(engine: Engine, settings: Settings, root: Path, app_name: str,
-                               *, include: Iterable[str] = (), exclude: Iterable[str] = (),
+def index_repository_documents(ctx: AppContext, root: Path, *, include: Iterable[str] = (),
+                               exclude: Iterable[str] = (),
                                graph_changed: bool = False, allow_mass_delete: bool = False,
                                progress: Progress | None = None) -> RepositoryDocuments:
     """Prepare the repository's README and docs (``*.md``, ``*.pdf``, ``*.docx``), by the
@@ -182,19 +181,21 @@ def index_repository_documents(engine: Engine, settings: Settings, root: Path, a
     stats = RepositoryDocuments()
     files = list(scan_documents(root, include=include, exclude=exclude))
     stats.scanned = len(files)
-    known = _repository_documents(engine, app_name)
+    with ctx.engine.connect() as conn:
+        known = documents_store.by_origin(conn, ctx.app_id, REPOSITORY_ORIGIN)
     present = {clean_text(f.rel_path) for f in files}
     gone = [doc_id for doc_id, source_path in known if source_path not in present]
     # A moved or renamed document vanishes under one path and appears under another: only
     # the net loss counts towards the mass-delete guard.
     known_paths = {source_path for _, source_path in known}
     appeared = sum(1 for path in present if path not in known_paths)
-    check_mass_delete(app_name, max(len(gone) - appeared, 0), len(known),
-                      settings.max_delete_share, allow_mass_delete, what="repository documents")
+    check_mass_delete(ctx.app_name, max(len(gone) - appeared, 0), len(known),
+                      ctx.settings.max_delete_share, allow_mass_delete,
+                      what="repository documents")
     # Vanished first: a moved file whose bytes equal a document that is gone becomes a new
     # document under its new path (not an alias of a document about to be dropped).
     for doc_id in gone:
-        delete_document(engine, app_name, doc_id)
+        delete_document(ctx, doc_id)
     stats.deleted = len(gone)
     for n, f in enumerate(files, start=1):
         if f.problem:  # a FIFO, a symlink loop, an unstorable name: never opened
@@ -203,7 +204,7 @@ def index_repository_documents(engine: Engine, settings: Settings, root: Path, a
             continue
         req = DocumentRequest(f.abs_path, f.rel_path, {"origin": REPOSITORY_ORIGIN})
         try:
-            outcome = prepare_document(engine, settings, app_name, req)
+            outcome = prepare_document(ctx, req)
         except InvalidInput as exc:  # too large, empty, unreadable, not a regular file
             stats.skipped += 1
             stats.errors.append({"path": f.rel_path, "status": "skipped", "error": str(exc)})
@@ -219,16 +220,7 @@ def index_repository_documents(engine: Engine, settings: Settings, root: Path, a
         if progress:
             progress("documents", n, len(files))
     if graph_changed or stats.changed:
-        with engine.begin() as conn:
-            link_mentions(conn, get_app(conn, app_name).id)
+        with ctx.engine.begin() as conn:
+            link_mentions(conn, ctx.app_id)
     return stats
 
-
-def _repository_documents(engine: Engine, app_name: str) -> list[tuple[int, str | None]]:
-    """(id, source path) of the documents an index run took from the repository."""
-    with engine.connect() as conn:
-        return [tuple(r) for r in conn.execute(text(
-            "SELECT d.id, d.source_path FROM documents d"
-            " JOIN applications a ON a.id = d.application_id"
-            " WHERE a.name = :n AND d.metadata->>'origin' = :o"),
-            {"n": app_name, "o": REPOSITORY_ORIGIN})]

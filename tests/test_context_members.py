@@ -21,7 +21,7 @@ from graphrag.documents.mentions import SymbolIndex, mentions_in
 from graphrag.embedding import count_tokens, get_tokenizer
 from graphrag.errors import UnknownSymbol
 from graphrag.graph.lookup import resolve_name
-from graphrag.graph.queries import node_details
+from graphrag.graph.queries import details as node_details
 from graphrag.indexing import index_repository
 from graphrag.retrieval import build_context
 from graphrag.retrieval.members import CodeChunk, chunk_lines, implementation, outdent

@@ -15,6 +15,7 @@ from sqlalchemy import Engine, event, text
 
 from graphrag.config import load_settings
 from graphrag.db.apps import ensure_app
+from graphrag.db.context import AppContext, resolve_context
 from graphrag.documents.service import delete_document, list_documents
 from graphrag.embedding import get_embedder
 from graphrag.errors import InvalidInput
@@ -40,6 +41,10 @@ def _ingest(engine, settings, app, paths, **kw):
 def _rows(engine: Engine, sql: str, **params):
     with engine.connect() as conn:
         return conn.execute(text(sql), params).all()
+
+
+def _ctx(engine: Engine, app: str) -> AppContext:
+    return resolve_context(engine, load_settings(), app)
 
 
 def _app_id(engine: Engine, app: str) -> int:
@@ -82,7 +87,7 @@ def test_pdf_ingest_pages_next_edges_chunks_and_sentences(engine, settings, app_
                       " ON c.id = s.chunk_id WHERE c.document_id = :d AND s.emb IS NOT NULL",
                       d=doc["document_id"])
     assert len(sentences) == doc["sentence_count"]
-    row = list_documents(engine, app_name)[0]
+    row = list_documents(_ctx(engine, app_name))[0]
     assert row["category"] == "Policies" and row["tags"] == ["ops", "oncall"]
     assert row["metadata"] == {"source": "HR"} and row["processed_at"]
 
@@ -108,7 +113,7 @@ def test_same_file_twice_is_one_document(engine, settings, app_name, tmp_path):
     copy.write_bytes(pdf.read_bytes())
     second = _ingest(engine, settings, app_name, [copy], tags=["again"])["documents"][0]
     assert second["document_id"] == first["document_id"] and not second["changed"]
-    docs = list_documents(engine, app_name)
+    docs = list_documents(_ctx(engine, app_name))
     assert len(docs) == 1 and docs[0]["tags"] == ["again"]
     assert _rows(engine, "SELECT count(*) FROM nodes WHERE document_id = :d",
                  d=first["document_id"])[0][0] == 3
@@ -327,7 +332,7 @@ def test_delete_removes_everything(engine, settings, app_name, tmp_path):
     pdf = make_pdf(tmp_path / "gone.pdf", PAGE_TEXTS[:2])
     doc = _ingest(engine, settings, app_name, [pdf])["documents"][0]
     d = doc["document_id"]
-    result = delete_document(engine, app_name, d)
+    result = delete_document(_ctx(engine, app_name), d)
     assert result["status"] == "deleted" and result["chunks_deleted"] == 2
     # edges: 2 CONTAINS, 1 NEXT, 2 MENTIONS (InvoiceBuilder on page 1, rotate on page 2)
     assert result["nodes_deleted"] == 3 and result["edges_deleted"] == 5
@@ -340,7 +345,7 @@ def test_delete_removes_everything(engine, settings, app_name, tmp_path):
                  d=d, a=_app_id(engine, app_name))[0]
     assert tuple(left) == (0, 0, 0, 4)  # code nodes stay
     with pytest.raises(InvalidInput):
-        delete_document(engine, app_name, d)
+        delete_document(_ctx(engine, app_name), d)
 
 
 def test_index_repository_ingests_its_documents(engine, settings, app_name, tmp_path):
@@ -356,7 +361,7 @@ def test_index_repository_ingests_its_documents(engine, settings, app_name, tmp_
     (repo / ".gitignore").write_text("docs/private.md\n", encoding="utf-8")
     first = index_repository(engine, settings, repo, app_name)
     assert first["documents"]["scanned"] == 2 and first["documents"]["prepared"] == 2
-    docs = {d["source_path"]: d for d in list_documents(engine, app_name)}
+    docs = {d["source_path"]: d for d in list_documents(_ctx(engine, app_name))}
     assert set(docs) == {"README.md", "docs/design.pdf"}
     assert all(d["status"] == "indexed" and d["chunk_count"] for d in docs.values())
     mentions = _rows(engine, "SELECT s.fqn, t.fqn FROM edges e JOIN nodes s ON s.id ="
@@ -374,7 +379,7 @@ def test_index_repository_ingests_its_documents(engine, settings, app_name, tmp_
     (repo / "README.md").unlink()
     third = index_repository(engine, settings, repo, app_name)
     assert third["documents"]["deleted"] == 1
-    assert [d["source_path"] for d in list_documents(engine, app_name)] == ["docs/design.pdf"]
+    assert [d["source_path"] for d in list_documents(_ctx(engine, app_name))] == ["docs/design.pdf"]
     # a chunk run with another strategy keeps the page chunks of documents
     from graphrag.chunking.orchestrator import build_chunks
     from graphrag.chunking.request import ChunkBuildRequest

@@ -24,6 +24,7 @@ from sqlalchemy import Engine, text
 
 from graphrag.config import load_settings
 from graphrag.db.apps import delete_app
+from graphrag.db.context import resolve_context
 from graphrag.documents import service
 from graphrag.documents.extract import extract
 from graphrag.errors import DocumentError, InvalidInput
@@ -249,13 +250,13 @@ def test_repository_copies_are_aliases_and_a_move_relabels(engine, settings, app
         from graphrag.db.apps import ensure_app
 
         ensure_app(conn, app_name, str(repo))
-    index_repository_documents(engine, settings, repo, app_name)
+    index_repository_documents(resolve_context(engine, settings, app_name, create=True), repo)
     docs = _docs(engine, app_name)
     assert list(docs) == ["docs/a.md"]
     assert docs["docs/a.md"]["metadata"]["aliases"] == ["docs/copy.md"]
     (repo / "docs" / "a.md").rename(repo / "docs" / "moved.md")
     (repo / "docs" / "copy.md").unlink()
-    index_repository_documents(engine, settings, repo, app_name)
+    index_repository_documents(resolve_context(engine, settings, app_name), repo)
     docs = _docs(engine, app_name)
     assert list(docs) == ["docs/moved.md"]
     with engine.connect() as conn:
@@ -287,9 +288,9 @@ def test_one_million_character_line_is_linear(engine, settings, app_name, tmp_pa
     words = " ".join(f"word{n % 997}" for n in range(125_000))
     line.write_text(words[:1_000_000].ljust(1_000_000, "x"))
     started = time.perf_counter()
-    prepared = service.prepare_document(engine, settings, app_name,
-                                        service.DocumentRequest(line))
-    chunk_documents(engine, app_name)
+    ctx = resolve_context(engine, settings, app_name, create=True)
+    prepared = service.prepare_document(ctx, service.DocumentRequest(line))
+    chunk_documents(ctx)
     assert prepared.status == "processing"
     assert time.perf_counter() - started < 30
     started = time.perf_counter()

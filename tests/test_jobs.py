@@ -351,12 +351,12 @@ def _stage_batch_on_another_machine(engine: Engine, app: str, commit: str,
     try:
         settings = load_settings().with_overrides(home=home)
         rt = Runtime(settings=settings, engine=engine, queue=QueueSettings(), worker="m2")
-        root = _root_for_batch(rt, app, commit)
+        root = _root_for_batch(rt, rt.context(app), commit)
         assert root is not None and Path(root).is_relative_to(home / "checkouts")
         assert _git(Path(root), "rev-parse", "HEAD") == commit
-        stats = run_claimed_batch(engine, settings, app, root_path=root)
+        stats = run_claimed_batch(rt.context(app), root_path=root)
         assert stats.chunks == 2 and stats.failed == 0, stats.to_dict()
-        assert _root_for_batch(rt, app, commit) is None  # nothing pending: no fetch
+        assert _root_for_batch(rt, rt.context(app), commit) is None  # nothing pending: no fetch
     finally:
         with engine.begin() as conn:
             conn.execute(text("UPDATE applications SET root_path = :r WHERE id = :a"),

@@ -3,12 +3,14 @@
 Data flows one way (files -> parsing -> graph -> documents -> chunking -> pipeline ->
 retrieval) and a lower step never imports a higher one; ``indexing``/``ingesting``
 compose the steps; ``jobs``, ``server`` and ``cli`` are shells over the services; click
-(the command-line toolkit) appears only in ``cli/``.
+(the command-line toolkit) appears only in ``cli/``; SQL text appears only in stores (the
+modules that own a table family's reads and writes) and migrations.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import graphrag
@@ -36,6 +38,69 @@ LAYERS: list[set[str]] = [
 ]
 LEVEL = {part: n for n, layer in enumerate(LAYERS) for part in layer}
 SHELLS = {"cli"}  # the only part that may use click
+
+# Stores: every module named ``store.py`` or ``*_store.py``, and these, each owning the
+# SQL of one table family or one write path (path relative to the package).
+STORES: dict[str, str] = {
+    "db/apps.py": "applications: lookup, creation, counts, cascade delete",
+    "db/keys.py": "api_keys",
+    "db/engine.py": "migrations, the vector extension and the revision (schema management)",
+    "db/status.py": "server and extension versions from the catalog",
+    "db/vectors.py": "the vector columns: dimension, HNSW indexes, which model made them",
+    "graph/sync.py": "the graph's write path: the diffed sync of nodes, edges and files",
+    "graph/index_state.py": "files and the application's index state, written by the graph step",
+    "chunking/writer.py": "the chunks' write path (COPY of planned chunks)",
+    "pipeline/terms.py": "chunk_terms: the BM25 postings, kept in step with chunk text",
+    "jobs/repos.py": "repositories: the sources of scheduled indexing",
+}
+
+# Statement shapes: the start of a query or command with what must follow it.
+_SQL = re.compile(
+    r"\b(SELECT\s[\s\S]*?\sFROM\s|INSERT\s+INTO\s|UPDATE\s+\w+\s+SET\s|DELETE\s+FROM\s"
+    r"|CREATE\s+(?:UNIQUE\s+)?(?:TABLE|INDEX|EXTENSION)\s|ALTER\s+TABLE\s|TRUNCATE\s"
+    r"|COPY\s+\w+\s*\(|WITH\s+\w+\s+AS\s*\(|SHOW\s+\w+|SELECT\s+\d)")
+# SQLAlchemy's statement builders: a module that builds statements is a store too.
+_BUILDERS = {"text", "select", "insert", "update", "delete", "func", "literal_column"}
+
+
+def _is_store(rel: str) -> bool:
+    name = rel.rsplit("/", 1)[-1]
+    return name == "store.py" or name.endswith("_store.py") or rel in STORES
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            first = node.body[0] if node.body else None
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+                out.add(id(first.value))
+    return out
+
+
+def sql_outside_stores(root: Path, to_move: dict[str, str]) -> list[str]:
+    """Every SQL string (docstrings aside) and every import of a SQLAlchemy statement
+    builder in a module that is not a store, nor listed in ``to_move``."""
+    wrong = []
+    for path in _sources(root):
+        rel = path.relative_to(root).as_posix()
+        if _is_store(rel) or rel in to_move:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docs = _docstrings(tree)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("sqlalchemy"):
+                wrong += [f"{rel}:{node.lineno} imports {alias.name} from {node.module}"
+                          for alias in node.names if alias.name in _BUILDERS]
+            elif isinstance(node, ast.JoinedStr):
+                literal = "".join(v.value for v in node.values
+                                  if isinstance(v, ast.Constant) and isinstance(v.value, str))
+                if _SQL.search(literal):
+                    wrong.append(f"{rel}:{node.lineno} SQL")
+            elif (isinstance(node, ast.Constant) and isinstance(node.value, str)
+                  and id(node) not in docs and _SQL.search(node.value)):
+                wrong.append(f"{rel}:{node.lineno} SQL")
+    return sorted(set(wrong))
 
 
 def _part(root: Path, path: Path) -> str:
@@ -101,6 +166,45 @@ def test_no_step_imports_a_later_one() -> None:
 def test_click_only_in_the_cli() -> None:
     wrong = click_outside_cli(PACKAGE)
     assert not wrong, "click outside cli/: " + ", ".join(wrong)
+
+
+def test_sql_only_in_stores() -> None:
+    wrong = sql_outside_stores(PACKAGE, {})
+    assert not wrong, "SQL outside a store:\n" + "\n".join(wrong)
+
+
+def test_every_listed_store_exists_and_holds_sql(tmp_path: Path) -> None:
+    # A store that lost its SQL (or a renamed file) must leave the list: each listed file,
+    # copied alone under a name that is no store's, is reported by the check.
+    for n, rel in enumerate(STORES):
+        path = PACKAGE / rel
+        assert path.is_file(), f"{rel} is listed but does not exist"
+        root = tmp_path / str(n) / "graphrag"
+        (root / "probe").mkdir(parents=True)
+        (root / "probe" / "lone.py").write_text(path.read_text(encoding="utf-8"))
+        assert sql_outside_stores(root, {}), f"{rel} is listed but holds no SQL"
+
+
+def test_the_sql_check_finds_violations(tmp_path: Path) -> None:
+    # SQL text in a service, in an f-string and behind a statement builder is found;
+    # docstrings that mention SELECT, prose, and stores by name or by list are not.
+    root = tmp_path / "graphrag"
+    (root / "retrieval").mkdir(parents=True)
+    (root / "db").mkdir()
+    (root / "retrieval" / "probe.py").write_text(
+        '"""Runs SELECT x FROM y for you."""\n'
+        "from sqlalchemy import Connection, text\n"
+        "Q = 'SELECT id FROM nodes WHERE id = :i'\n"
+        "def f(t):\n    return f'DELETE FROM {t} WHERE x = 1'\n"
+        "NOTE = 'select the best hit from the list'\n")
+    (root / "retrieval" / "store.py").write_text("Q = 'SELECT 1 FROM chunks'\n")
+    (root / "db" / "apps.py").write_text("Q = 'UPDATE applications SET name = :n'\n")
+    assert sql_outside_stores(root, {}) == [
+        "retrieval/probe.py:2 imports text from sqlalchemy",
+        "retrieval/probe.py:3 SQL",
+        "retrieval/probe.py:5 SQL",
+    ]
+    assert sql_outside_stores(root, {"retrieval/probe.py": "moving"}) == []
 
 
 def test_the_checks_find_violations(tmp_path: Path) -> None:

@@ -28,7 +28,7 @@ from graphrag.config import load_settings
 from graphrag.db.apps import delete_app, get_app
 from graphrag.db.engine import get_engine
 from graphrag.db.keys import create_key
-from graphrag.graph.queries import node_details
+from graphrag.graph.queries import details as node_details
 from graphrag.indexing import index_repository
 from graphrag.server.http import ServeConfig, create_app
 from graphrag.server.runtime import Runtime

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import psycopg
-from sqlalchemy import Connection, Engine, text
+from sqlalchemy import Connection, Engine
 from sqlalchemy.exc import SQLAlchemyError
 
 from graphrag.chunking.context import ChildRow, PageContext
@@ -26,7 +26,9 @@ from graphrag.chunking.strategies import ChunkStrategy, get_strategy
 from graphrag.chunking.tokens import TokenCounter, model_token_counter
 from graphrag.chunking.writer import ChunkWriter, SaveResult
 from graphrag.config import Settings
-from graphrag.db.apps import get_app
+from graphrag.db.apps import Application, get_app
+from graphrag.db.context import AppContext
+from graphrag.graph import store as graph_store
 from graphrag.kinds import DOCUMENT_KINDS
 from graphrag.progress import Progress
 
@@ -82,12 +84,24 @@ def build_chunks(engine: Engine, request: ChunkBuildRequest,
 
     User errors (unknown application, strategy or kind; bad numbers) are raised before a
     run record is created or anything is written."""
-    request.validate()
-    kinds = request.kinds()
-    strategy = get_strategy(request.strategy, request.token_budget, settings)
+    _checked(request, settings)  # a bad request is reported before an unknown application
     with engine.connect() as conn:
         app = get_app(conn, request.application)
-        total = _count_nodes(conn, app.id, kinds)
+    return _build(engine, app, request, progress, settings)
+
+
+def plan_chunks(ctx: AppContext, request: ChunkBuildRequest,
+                progress: Progress | None = None) -> ChunkStats:
+    """:func:`build_chunks` for the context's application (``request.application`` is
+    its name)."""
+    return _build(ctx.engine, ctx.app, request, progress, ctx.settings)
+
+
+def _build(engine: Engine, app: Application, request: ChunkBuildRequest,
+           progress: Progress | None, settings: Settings | None) -> ChunkStats:
+    kinds, strategy = _checked(request, settings)
+    with engine.connect() as conn:
+        total = graph_store.count_nodes(conn, app.id, kinds)
     limit = request.limit_nodes
     stats = ChunkStats(total_nodes=total if limit is None else min(total, limit))
     store = ChunkRunStore(engine)
@@ -107,6 +121,13 @@ def build_chunks(engine: Engine, request: ChunkBuildRequest,
         stats.rate = stats.processed_nodes / stats.duration if stats.duration > 0 else 0.0
         store.finish(stats.run_id, stats.to_dict(), stats.errors)
     return stats
+
+
+def _checked(request: ChunkBuildRequest, settings: Settings | None
+             ) -> tuple[tuple[str, ...] | None, ChunkStrategy]:
+    """The request's node kinds and strategy; raises on a bad request."""
+    request.validate()
+    return request.kinds(), get_strategy(request.strategy, request.token_budget, settings)
 
 
 def _status(stats: ChunkStats) -> str:
@@ -230,48 +251,22 @@ class _Flusher:
                     "error": f"{type(exc).__name__}: {str(exc).splitlines()[0]}"}
 
 
-def _kind_clause(kinds: tuple[str, ...] | None) -> str:
-    return "" if kinds is None else " AND kind = ANY(:kinds)"
-
-
-def _count_nodes(conn: Connection, app_id: int, kinds: tuple[str, ...] | None) -> int:
-    sql = "SELECT count(*) FROM nodes WHERE application_id = :a" + _kind_clause(kinds)
-    return conn.execute(text(sql), {"a": app_id, "kinds": list(kinds or ())}).scalar_one()
-
-
 def _pages(conn: Connection, app_id: int, kinds: tuple[str, ...] | None, page_size: int,
            limit: int | None) -> Iterator[list[NodeRow]]:
-    """Pages of nodes in ascending id order: keyset pagination, linear in the graph size."""
-    sql = text(f"SELECT {_NODE_COLUMNS} FROM nodes WHERE application_id = :a AND id > :last"
-               f"{_kind_clause(kinds)} ORDER BY id LIMIT :n")
-    last, remaining = 0, limit
-    while remaining is None or remaining > 0:
-        n = page_size if remaining is None else min(page_size, remaining)
-        rows = conn.execute(sql, {"a": app_id, "last": last, "n": n,
-                                  "kinds": list(kinds or ())}).all()
-        if not rows:
-            return
-        nodes = [NodeRow(*r) for r in rows]
-        last = nodes[-1].id
-        if remaining is not None:
-            remaining -= len(nodes)
-        yield nodes
+    """Pages of nodes in ascending id order (keyset pagination in the nodes store)."""
+    for rows in graph_store.node_pages(conn, app_id, kinds, _NODE_COLUMNS, page_size, limit):
+        yield [NodeRow(**r._mapping) for r in rows]
 
 
 def _load_edges(conn: Connection, ids: list[int]) -> dict[int, list[EdgeRow]]:
-    """Outgoing edges of every node of the page, in one query (no N+1)."""
-    rows = conn.execute(
-        text("SELECT src_id, dst_id, kind, confidence, lines FROM edges"
-             " WHERE src_id = ANY(:ids) ORDER BY src_id, id"), {"ids": ids})
+    """Outgoing edges of every node of the page, in one query (no N+1), in edge order."""
     out: dict[int, list[EdgeRow]] = {}
-    for src, dst, kind, conf, lines in rows:
-        out.setdefault(src, []).append(EdgeRow(src, dst, kind, conf, tuple(lines or ())))
+    for n in sorted(graph_store.neighbours(conn, ids, direction="out", far=False),
+                    key=lambda n: (n.this_id, n.edge_id)):
+        out.setdefault(n.this_id, []).append(
+            EdgeRow(n.this_id, n.node_id, n.edge_kind, n.confidence, n.lines))
     return out
 
 
 def _load_children(conn: Connection, app_id: int, ids: list[int]) -> list[ChildRow]:
-    rows = conn.execute(
-        text("SELECT id, parent_id, kind, line_start, line_end FROM nodes"
-             " WHERE application_id = :a AND parent_id = ANY(:ids) ORDER BY id"),
-        {"a": app_id, "ids": ids})
-    return [ChildRow(*r) for r in rows]
+    return [ChildRow(*r) for r in graph_store.children(conn, app_id, ids)]

@@ -3,40 +3,18 @@
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
+from graphrag.graph.store import NodeRecord
 from graphrag.kinds import EMBED, EXTRACT_SNIPPET, LINK_EDGES, RENDER_DOC, SUMMARIZE
 
 CODE_STAGES = (EXTRACT_SNIPPET, SUMMARIZE, EMBED, LINK_EDGES)
 DOC_STAGES = (RENDER_DOC, EMBED, LINK_EDGES)
 
 
-@dataclass(frozen=True, slots=True)
-class NodeRow:
-    """The columns of ``nodes`` chunking reads."""
-
-    id: int
-    kind: str
-    name: str | None
-    fqn: str | None
-    package_name: str | None
-    file_path: str | None
-    lang: str | None
-    line_start: int | None
-    line_end: int | None
-    signature: str | None
-    doc_comment: str | None
-    parent_id: int | None
-    content_hash: str | None
-    rank: float = 0.0
-    meta: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def span(self) -> tuple[int, int] | None:
-        if self.line_start is None or self.line_end is None:
-            return None
-        return (self.line_start, max(self.line_start, self.line_end))
+# The columns of ``nodes`` chunking reads: the one node record of the nodes store.
+NodeRow = NodeRecord
 
 
 @dataclass(frozen=True, slots=True)

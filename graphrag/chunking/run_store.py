@@ -74,3 +74,19 @@ def list_runs(engine: Engine, application: str, limit: int = 20) -> list[dict[st
         }
         for r in rows
     ]
+
+
+def last_full_run_ok(engine: Engine, app_id: int, strategy: str) -> bool:
+    """Whether the application's latest code chunk run (page runs aside) succeeded with
+    ``strategy`` over every node (no ``limit_nodes``, no ``include_kinds``)."""
+    with engine.connect() as conn:
+        row = conn.execute(text(
+            """
+            SELECT status, strategy, request FROM chunk_runs
+             WHERE application_id = :a AND strategy IS DISTINCT FROM 'page'
+             ORDER BY id DESC LIMIT 1
+            """), {"a": app_id}).first()
+    if row is None:
+        return False
+    partial = row.request.get("limit_nodes") is not None or row.request.get("include_kinds")
+    return row.status == "succeeded" and row.strategy == strategy and not partial

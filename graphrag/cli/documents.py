@@ -9,14 +9,21 @@ from typing import Any
 
 import click
 
-from graphrag.cli.options import app_option, db_option, engine_for, json_option, print_json
+from graphrag.cli.options import (
+    app_option,
+    context_for,
+    db_option,
+    engine_for,
+    json_option,
+    print_json,
+)
 from graphrag.cli.progress import progress_bars
 from graphrag.documents.service import delete_document, list_documents, parse_metadata
 from graphrag.errors import InvalidInput
 from graphrag.ingesting import ingest_files
 from graphrag.retrieval.adjacent import DEFAULT_PAGE_RANGE, adjacent_chunks
 from graphrag.retrieval.citations import cite_answer, render_segments
-from graphrag.retrieval.segments import load_segments
+from graphrag.retrieval.segments import document_segments
 
 
 def _metadata(meta: str | None) -> dict[str, Any]:
@@ -82,8 +89,7 @@ def documents_group() -> None:
 @json_option
 def documents_list(app_name: str, db_url: str | None, as_json: bool) -> None:
     """List the documents of an application with status and counts."""
-    _, engine = engine_for(db_url)
-    docs = list_documents(engine, app_name)
+    docs = list_documents(context_for(db_url, app_name))
     if as_json:
         print_json(docs)
         return
@@ -103,8 +109,7 @@ def documents_list(app_name: str, db_url: str | None, as_json: bool) -> None:
 def documents_delete(document_id: int, app_name: str, db_url: str | None,
                      as_json: bool) -> None:
     """Delete a document: its chunks, sentences, nodes, edges and stored file."""
-    _, engine = engine_for(db_url)
-    result = delete_document(engine, app_name, document_id)
+    result = delete_document(context_for(db_url, app_name), document_id)
     if as_json:
         print_json(result)
         return
@@ -122,14 +127,7 @@ def documents_delete(document_id: int, app_name: str, db_url: str | None,
 def documents_segments(document_id: int, app_name: str, db_url: str | None,
                        as_json: bool) -> None:
     """A document's segments as LLM context: `[SEG={document_id}:{index}] text`."""
-    from graphrag.db.apps import get_app
-    from graphrag.documents.store import get_document
-
-    _, engine = engine_for(db_url)
-    with engine.connect() as conn:
-        app_id = get_app(conn, app_name).id
-        get_document(conn, app_id, document_id)  # another application's id: exit 1
-        segments = load_segments(conn, app_id, [document_id])
+    segments = document_segments(context_for(db_url, app_name), document_id)
     if as_json:
         print_json([{"segment_id": s.segment_id, "page_number": s.page_number,
                      "chunk_id": s.chunk_id, "text": s.content} for s in segments])

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import click
 
-from graphrag.cli.options import app_option, db_option, engine_for, json_option, print_json
-from graphrag.db.apps import get_app
+from graphrag.cli.options import app_option, context_for, db_option, json_option, print_json
 from graphrag.graph.analysis import export_graph, to_graphml
 from graphrag.graph.queries import node_details
 
@@ -24,9 +23,7 @@ def graph_group() -> None:
 @json_option
 def graph_export(app_name: str, fmt: str, output, db_url: str | None, as_json: bool) -> None:
     """Export the application's nodes and edges as JSON or GraphML."""
-    _, engine = engine_for(db_url)
-    with engine.connect() as conn:
-        data = export_graph(conn, get_app(conn, app_name).id)
+    data = export_graph(context_for(db_url, app_name))
     if fmt == "graphml" and not as_json:
         output.write(to_graphml(data))
     else:
@@ -42,9 +39,7 @@ def graph_export(app_name: str, fmt: str, output, db_url: str | None, as_json: b
 @json_option
 def graph_node(fqn: str, app_name: str, db_url: str | None, as_json: bool) -> None:
     """Show the node FQN with its callers, callees, parents and children."""
-    _, engine = engine_for(db_url)
-    with engine.connect() as conn:
-        nodes = node_details(conn, get_app(conn, app_name).id, fqn)
+    nodes = node_details(context_for(db_url, app_name), fqn)
     if as_json:
         print_json(nodes)
         return

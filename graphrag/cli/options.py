@@ -11,6 +11,7 @@ import click
 from sqlalchemy import Engine
 
 from graphrag.config import Settings, load_settings
+from graphrag.db.context import AppContext, resolve_context
 from graphrag.db.engine import get_engine
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -48,6 +49,13 @@ def settings_for(db_url: str | None) -> Settings:
 def engine_for(db_url: str | None, *, migrate: bool = True) -> tuple[Settings, Engine]:
     settings = settings_for(db_url)
     return settings, get_engine(settings, migrate=migrate)
+
+
+def context_for(db_url: str | None, app_name: str) -> AppContext:
+    """The service context of a command: settings, engine and the application (resolved
+    once here; an unknown name is a user error)."""
+    settings, engine = engine_for(db_url)
+    return resolve_context(engine, settings, app_name)
 
 
 def print_json(data: Any) -> None:

@@ -32,6 +32,12 @@ def get_app(conn: Connection, name: str) -> Application:
     return Application(row.id, row.name, row.root_path)
 
 
+def mark_indexed(conn: Connection, app_id: int) -> None:
+    """Record that a graph run of the application finished now (``indexed_at``)."""
+    conn.execute(text("UPDATE applications SET indexed_at = now() WHERE id = :a"),
+                 {"a": app_id})
+
+
 MAX_NAME = 200
 
 

@@ -93,6 +93,13 @@ def get_engine(settings: Settings, *, migrate: bool = True,
     return engine
 
 
+def ping(engine: Engine) -> None:
+    """Run the cheapest query on a new connection; raises when the database does not
+    answer."""
+    with engine.connect() as conn:
+        conn.execute(text("SELECT 1"))
+
+
 def check_revision(engine: Engine) -> str | None:
     """The database's schema revision; :class:`DatabaseUnavailable` when this graphrag
     does not know it (refused before anything is written)."""

@@ -26,8 +26,9 @@ from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
 
-from sqlalchemy import Connection, text
+from sqlalchemy import Connection
 
+from graphrag.graph import store
 from graphrag.parsing.reexports import reexported_name
 
 MIN_NAME = 4
@@ -37,23 +38,6 @@ BATCH = 1000
 # A dotted (or ``::``/``#``-joined) chain of identifiers: `a.b.C`, `Foo::bar`, `Foo#bar`.
 _QUALIFIED = re.compile(r"[A-Za-z_$][\w$]*(?:(?:\.|::|#)[A-Za-z_$][\w$]*)+")
 _WORD = re.compile(r"[A-Za-z_$][\w$]*")
-
-_UNITS_SQL = """
-SELECT n.id, n.meta->>'text' AS body FROM nodes n
- WHERE n.application_id = :a AND n.kind IN ('PAGE', 'SECTION') {doc_filter}
-"""
-_TARGETS_SQL = """
-SELECT id, name, fqn FROM nodes
- WHERE application_id = :a AND document_id IS NULL AND kind = ANY(:kinds)
-   AND name IS NOT NULL AND fqn IS NOT NULL
-"""
-_REEXPORTS_SQL = """
-SELECT d.id, d.name, f.lang, f.file_path, f.meta->>'module' AS module
-  FROM edges e JOIN nodes f ON f.id = e.src_id JOIN nodes d ON d.id = e.dst_id
- WHERE e.application_id = :a AND e.kind = 'IMPORTS' AND f.kind = 'FILE'
-   AND d.kind = ANY(:kinds)
-"""
-
 
 def _plain(fqn: str) -> str:
     """``a.B.m(int,String)`` -> ``a.B.m``: overloads of one method are one name."""
@@ -117,21 +101,12 @@ def link_mentions(conn: Connection, app_id: int, document_ids: list[int] | None 
                   ) -> int:
     """Rewrite the MENTIONS edges of the given documents (None: every document of the
     application, e.g. after the code graph changed). Returns the edges written."""
-    doc_filter = "" if document_ids is None else "AND n.document_id = ANY(:docs)"
-    params = {"a": app_id, "docs": list(document_ids or []), "kinds": list(MENTIONABLE)}
-    conn.execute(text(
-        "DELETE FROM edges e USING nodes n WHERE n.id = e.src_id AND e.kind = 'MENTIONS'"
-        f" AND n.application_id = :a AND n.document_id IS NOT NULL {doc_filter}"), params)
-    units = conn.execute(text(_UNITS_SQL.format(doc_filter=doc_filter)), params).all()
+    units = store.reset_mentions(conn, app_id, document_ids)
     if not units:
         return 0
-    index = SymbolIndex(conn.execute(text(_TARGETS_SQL), params).all(),
-                        conn.execute(text(_REEXPORTS_SQL), params).all())
-    rows = [{"a": app_id, "s": u.id, "d": node_id, "r": how}
+    index = SymbolIndex(store.mention_targets(conn, app_id, MENTIONABLE),
+                        store.imported_by_files_of_kinds(conn, app_id, MENTIONABLE))
+    rows = [(u.id, node_id, how)
             for u in units for node_id, how in sorted(mentions_in(u.body or "", index).items())]
-    insert = text("INSERT INTO edges (application_id, src_id, dst_id, kind, confidence,"
-                  " resolution) VALUES (:a, :s, :d, 'MENTIONS', 1.0, :r)"
-                  " ON CONFLICT (src_id, dst_id, kind) DO NOTHING")
-    for start in range(0, len(rows), BATCH):
-        conn.execute(insert, rows[start:start + BATCH])
+    store.insert_mentions(conn, app_id, rows, BATCH)
     return len(rows)

@@ -12,9 +12,10 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, text
+from sqlalchemy import Connection
 
 from graphrag.documents.model import Extracted, Unit
+from graphrag.graph import store
 
 
 @dataclass(frozen=True)
@@ -55,40 +56,6 @@ def _unit_row(doc: DocumentInfo, unit: Unit) -> dict[str, Any]:
     }
 
 
-_UPSERT = """
-INSERT INTO nodes AS n (application_id, document_id, parent_id, stable_key, kind, name, fqn,
-                        file_path, page_number, content_hash, meta)
-SELECT :a, :d, CAST(:parent AS bigint), r.stable_key, r.kind, r.name, r.fqn, :path,
-       r.page_number, r.content_hash, r.meta
-  FROM jsonb_to_recordset(CAST(:rows AS jsonb)) AS r(stable_key text, kind text, name text,
-       fqn text, page_number int, content_hash text, meta jsonb)
-ON CONFLICT (application_id, stable_key) DO UPDATE SET
-    document_id = EXCLUDED.document_id, parent_id = EXCLUDED.parent_id, kind = EXCLUDED.kind,
-    name = EXCLUDED.name, fqn = EXCLUDED.fqn, file_path = EXCLUDED.file_path,
-    page_number = EXCLUDED.page_number, content_hash = EXCLUDED.content_hash,
-    meta = EXCLUDED.meta, updated_at = now()
-RETURNING n.id, n.stable_key
-"""
-
-# Nested sections point at their enclosing section (the upsert put them under the document).
-_NEST = """
-UPDATE nodes c SET parent_id = p.id
-  FROM jsonb_to_recordset(CAST(:links AS jsonb)) AS l(child text, parent text)
-  JOIN nodes p ON p.application_id = :a AND p.stable_key = l.parent
- WHERE c.application_id = :a AND c.stable_key = l.child
-   AND c.parent_id IS DISTINCT FROM p.id
-"""
-
-_EDGES = """
-INSERT INTO edges (application_id, src_id, dst_id, kind, confidence, resolution)
-SELECT :a, s.id, t.id, e.kind, 1.0, 'document'
-  FROM jsonb_to_recordset(CAST(:edges AS jsonb)) AS e(src text, dst text, kind text)
-  JOIN nodes s ON s.application_id = :a AND s.stable_key = e.src
-  JOIN nodes t ON t.application_id = :a AND t.stable_key = e.dst
-ON CONFLICT (src_id, dst_id, kind) DO NOTHING
-"""
-
-
 def write_document_nodes(conn: Connection, app_id: int, doc: DocumentInfo,
                          extracted: Extracted) -> dict[str, int]:
     """Upsert the document's nodes and structural edges; drop units no longer produced.
@@ -96,21 +63,17 @@ def write_document_nodes(conn: Connection, app_id: int, doc: DocumentInfo,
     root = {"stable_key": f"doc:{doc.id}", "kind": "DOCUMENT", "name": doc.label,
             "fqn": doc.label, "page_number": None, "content_hash": doc.sha256,
             "meta": {"document_id": doc.id, "format": extracted.format, **extracted.meta}}
-    params = {"a": app_id, "d": doc.id, "path": doc.label}
-    ids = dict((k, i) for i, k in conn.execute(
-        text(_UPSERT), {**params, "parent": None, "rows": json.dumps([root])}).all())
+    ids = store.upsert_document_nodes(conn, app_id, doc.id, doc.label, None, [root])
     rows = [_unit_row(doc, u) for u in extracted.units]
     if rows:
-        ids.update((k, i) for i, k in conn.execute(
-            text(_UPSERT), {**params, "parent": ids[root["stable_key"]],
-                            "rows": json.dumps(rows)}).all())
-    conn.execute(text("DELETE FROM nodes WHERE application_id = :a AND document_id = :d"
-                      " AND NOT (stable_key = ANY(:keys))"), {**params, "keys": list(ids)})
+        ids.update(store.upsert_document_nodes(conn, app_id, doc.id, doc.label,
+                                               ids[root["stable_key"]], rows))
+    store.delete_document_nodes_except(conn, app_id, doc.id, list(ids))
     by_index = {u.index: unit_key(doc.id, u) for u in extracted.units}
     links = [{"child": by_index[u.index], "parent": by_index[u.parent]}
              for u in extracted.units if u.parent is not None and u.parent in by_index]
     if links:
-        conn.execute(text(_NEST), {"a": app_id, "links": json.dumps(links)})
+        store.nest_document_units(conn, app_id, links)
     _write_structure(conn, app_id, doc, extracted)
     return ids
 
@@ -118,9 +81,7 @@ def write_document_nodes(conn: Connection, app_id: int, doc: DocumentInfo,
 def _write_structure(conn: Connection, app_id: int, doc: DocumentInfo,
                      extracted: Extracted) -> None:
     """CONTAINS (parent -> unit) and NEXT (unit -> following unit), rewritten as a whole."""
-    conn.execute(text(
-        "DELETE FROM edges e USING nodes n WHERE n.id = e.src_id AND n.document_id = :d"
-        " AND e.kind IN ('CONTAINS', 'NEXT')"), {"d": doc.id})
+    store.delete_document_structure(conn, doc.id)
     keys = {u.index: unit_key(doc.id, u) for u in extracted.units}
     edges = []
     for u in extracted.units:
@@ -130,4 +91,4 @@ def _write_structure(conn: Connection, app_id: int, doc: DocumentInfo,
     edges += [{"src": a, "dst": b, "kind": "NEXT"}
               for a, b in zip(ordered, ordered[1:], strict=False)]
     if edges:
-        conn.execute(text(_EDGES), {"a": app_id, "edges": json.dumps(edges)})
+        store.insert_document_edges(conn, app_id, edges)

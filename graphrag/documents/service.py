@@ -14,11 +14,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, Engine, text
+from sqlalchemy import Connection, Engine
 from sqlalchemy.exc import DBAPIError, OperationalError
 
-from graphrag.config import Settings
-from graphrag.db.apps import ensure_app, get_app
+from graphrag.db.context import AppContext
 from graphrag.documents import store
 from graphrag.documents.extract import (
     MIME_TYPES,
@@ -131,7 +130,7 @@ def _claim(conn: Connection, app_id: int, request: DocumentRequest, sha: str, si
         existing = by_sha
         if own is not None and own.id != by_sha.id:
             replaced = own
-            conn.execute(text("DELETE FROM documents WHERE id = :d"), {"d": own.id})
+            store.delete_row(conn, own.id)
     else:
         existing = own
     if existing is None:
@@ -181,8 +180,7 @@ class Claim:
         return "unchanged" if self.target.unchanged else self.initial
 
 
-def claim_document(engine: Engine, settings: Settings, app_name: str,
-                   request: DocumentRequest, *, force: bool = False,
+def claim_document(ctx: AppContext, request: DocumentRequest, *, force: bool = False,
                    status: str = "processing") -> Claim:
     """Validate the file (type, size, regular file) and find or create its document row
     (see :func:`_claim`); user errors before any row is written.
@@ -191,35 +189,33 @@ def claim_document(engine: Engine, settings: Settings, app_name: str,
     ``processing`` row without extracted text is taken for the leftover of a crashed
     run and failed by :func:`finalize_documents`, which a queued one must not be."""
     path = request.path
-    fmt, size = validate_file(path, settings.max_upload_bytes)
+    fmt, size = validate_file(path, ctx.settings.max_upload_bytes)
     try:
         sha = file_sha256(path)
     except OSError as exc:
         raise InvalidInput(f"{path}: cannot read: {exc.strerror or exc}") from exc
-    with engine.begin() as conn:
-        app = ensure_app(conn, app_name)
-        target = _claim(conn, app.id, request, sha, size, fmt, force)
+    with ctx.engine.begin() as conn:
+        target = _claim(conn, ctx.app_id, request, sha, size, fmt, force)
         if status != "processing" and not target.unchanged:
             store.mark(conn, target.doc_id, status)
     if target.replaced is not None:
         store.remove_original(target.replaced.stored_path)
-    return Claim(app.id, target, sha, status)
+    return Claim(ctx.app_id, target, sha, status)
 
 
-def prepare_document(engine: Engine, settings: Settings, app_name: str,
-                     request: DocumentRequest, *, force: bool = False) -> Prepared:
+def prepare_document(ctx: AppContext, request: DocumentRequest, *, force: bool = False
+                     ) -> Prepared:
     """Validate, store and extract one file into its document row and graph nodes.
 
     The same bytes (sha256) are one document whatever the file is called (another name
     is recorded as an alias, never a rename); the same repository path updates its
     document. An already indexed identical file is left alone unless ``force``.
     Anything wrong with the content ends as status ``failed`` with a one-line reason."""
-    claim = claim_document(engine, settings, app_name, request, force=force)
-    return extract_claimed(engine, settings, app_name, request, claim)
+    claim = claim_document(ctx, request, force=force)
+    return extract_claimed(ctx, request, claim)
 
 
-def extract_claimed(engine: Engine, settings: Settings, app_name: str,
-                    request: DocumentRequest, claim: Claim) -> Prepared:
+def extract_claimed(ctx: AppContext, request: DocumentRequest, claim: Claim) -> Prepared:
     """The second half of :func:`prepare_document`: store the original, extract the text
     and write the document's graph nodes (``failed`` with its reason on bad content)."""
     path, target, sha = request.path, claim.target, claim.sha
@@ -228,7 +224,8 @@ def extract_claimed(engine: Engine, settings: Settings, app_name: str,
         return Prepared(doc_id, clean_text(path.name), "unchanged", alias_of=target.alias_of)
     own = Path(target.filename)
     fmt = document_format(own)
-    dest = store.upload_path(settings.home, app_name, doc_id, own.suffix)
+    engine, settings = ctx.engine, ctx.settings
+    dest = store.upload_path(settings.home, ctx.app_name, doc_id, own.suffix)
     try:
         store.store_original(path, dest)
     except OSError as exc:
@@ -263,101 +260,46 @@ def _fail(engine: Engine, doc_id: int, filename: str, dest: Path, reason: str,
           alias_of: str | None) -> Prepared:
     with engine.begin() as conn:
         store.set_stored_path(conn, doc_id, dest)
-        conn.execute(text("DELETE FROM nodes WHERE document_id = :d"), {"d": doc_id})
+        store.delete_nodes(conn, doc_id)
         store.mark(conn, doc_id, "failed", reason, chunk_count=0, sentence_count=0)
     return Prepared(doc_id, filename, "failed", reason, alias_of=alias_of)
 
 
 INTERRUPTED = "interrupted before its text was extracted; ingest the file again"
 
-_FINALIZE = """
-WITH stats AS (
-    SELECT d.id,
-           count(c.id) AS chunks,
-           count(c.id) FILTER (WHERE c.pending) AS pending,
-           count(c.id) FILTER (WHERE jsonb_path_exists(c.stage_state,
-                                     '$.* ? (@.status == "failed")')) AS failed,
-           min(f.error) AS first_error,
-           (SELECT count(*) FROM sentences s JOIN chunks c2 ON c2.id = s.chunk_id
-             WHERE c2.document_id = d.id) AS sentences,
-           -- the DOCUMENT node carries the sha256 its units were extracted from
-           EXISTS (SELECT 1 FROM nodes r WHERE r.application_id = d.application_id
-                      AND r.stable_key = 'doc:' || d.id AND r.content_hash = d.sha256
-                  ) AS extracted
-      FROM documents d
-      LEFT JOIN chunks c ON c.document_id = d.id
-      LEFT JOIN LATERAL (
-          SELECT v->>'error' AS error FROM jsonb_each(c.stage_state) AS e(k, v)
-           WHERE v->>'status' = 'failed' LIMIT 1) f ON true
-     WHERE d.application_id = :a AND d.status = 'processing'
-     GROUP BY d.id
-)
-UPDATE documents d SET
-    chunk_count = s.chunks, sentence_count = s.sentences,
-    status = CASE WHEN NOT s.extracted THEN 'failed'
-                  WHEN s.pending > 0 THEN 'processing'
-                  WHEN s.chunks > 0 AND s.failed = s.chunks THEN 'failed'
-                  ELSE 'indexed' END,
-    error_message = CASE WHEN NOT s.extracted THEN :interrupted
-                         WHEN s.failed > 0
-                         THEN s.failed || ' of ' || s.chunks || ' chunks failed: ' || s.first_error
-                    END,
-    processed_at = now(), updated_at = now()
-  FROM stats s WHERE s.id = d.id
-RETURNING d.id, d.status
-"""
-
-
-def finalize_documents(engine: Engine, app_name: str) -> dict[int, str]:
+def finalize_documents(ctx: AppContext) -> dict[int, str]:
     """Settle every ``processing`` document of the application from its chunks' stage
     states: indexed (with counts), failed (every chunk failed), or still processing.
 
     A document whose text was never extracted for its current bytes (a run that crashed
     or was killed between claiming and extracting it) is ``failed`` with a reason, never
     ``indexed`` without content; ingesting the file again retries it."""
-    with engine.begin() as conn:
-        app = get_app(conn, app_name)
-        return {r.id: r.status for r in conn.execute(
-            text(_FINALIZE), {"a": app.id, "interrupted": INTERRUPTED})}
+    with ctx.engine.begin() as conn:
+        return store.settle_processing(conn, ctx.app_id, INTERRUPTED)
 
 
-def list_documents(engine: Engine, app_name: str) -> list[dict[str, Any]]:
+def list_documents(ctx: AppContext) -> list[dict[str, Any]]:
     """The application's documents with status, counts and error message."""
-    with engine.connect() as conn:
-        return store.list_documents(conn, get_app(conn, app_name).id)
+    with ctx.engine.connect() as conn:
+        return store.list_documents(conn, ctx.app_id)
 
 
-def document_info(engine: Engine, app_name: str, document_id: int) -> dict[str, Any]:
+def document_info(ctx: AppContext, document_id: int) -> dict[str, Any]:
     """One document of the application with status, error and counts
     (:class:`NotFound` for an id of no document of this application)."""
-    with engine.connect() as conn:
-        found = store.list_documents(conn, get_app(conn, app_name).id, document_id)
+    with ctx.engine.connect() as conn:
+        found = store.list_documents(conn, ctx.app_id, document_id)
     if not found:
         raise NotFound(f"no document {document_id} in this application")
     return found[0]
 
 
-_DELETE_COUNTS = """
-SELECT (SELECT count(*) FROM chunks WHERE node_id IN (SELECT id FROM dn)) AS chunks,
-       (SELECT count(*) FROM sentences s JOIN chunks c ON c.id = s.chunk_id
-         WHERE c.node_id IN (SELECT id FROM dn)) AS sentences,
-       (SELECT count(*) FROM dn) AS nodes,
-       (SELECT count(*) FROM edges WHERE src_id IN (SELECT id FROM dn)
-                                      OR dst_id IN (SELECT id FROM dn)) AS edges
-"""
-
-
-def delete_document(engine: Engine, app_name: str, document_id: int) -> dict[str, Any]:
+def delete_document(ctx: AppContext, document_id: int) -> dict[str, Any]:
     """Remove a document, its nodes, edges, chunks and sentences (one transaction, by
     cascade) and its stored original; returns what was removed (seed 002)."""
-    with engine.begin() as conn:
-        app = get_app(conn, app_name)
-        doc = store.get_document(conn, app.id, document_id)
-        counts = conn.execute(text(
-            "WITH dn AS (SELECT id FROM nodes WHERE application_id = :a AND document_id = :d)"
-            + _DELETE_COUNTS), {"a": app.id, "d": document_id}).mappings().one()
-        conn.execute(text("DELETE FROM documents WHERE id = :d AND application_id = :a"),
-                     {"d": document_id, "a": app.id})
+    with ctx.engine.begin() as conn:
+        doc = store.get_document(conn, ctx.app_id, document_id)
+        counts = store.delete_counted(conn, ctx.app_id, document_id)
     removed = store.remove_original(doc.stored_path)
     return {"status": "deleted", "document_id": document_id, "filename": doc.filename,
             "chunks_deleted": counts["chunks"], "sentences_deleted": counts["sentences"],

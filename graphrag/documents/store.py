@@ -162,3 +162,104 @@ def list_documents(conn: Connection, app_id: int,
         """), {"a": app_id, "d": document_id}).mappings().all()
     return [{k: (v.isoformat() if hasattr(v, "isoformat") else v) for k, v in r.items()}
             for r in rows]
+
+
+def delete_row(conn: Connection, document_id: int) -> None:
+    """Remove one document row (its nodes, chunks and sentences by cascade)."""
+    conn.execute(text("DELETE FROM documents WHERE id = :d"), {"d": document_id})
+
+
+def delete_nodes(conn: Connection, document_id: int) -> None:
+    """Remove the graph nodes extracted from a document (its chunks by cascade)."""
+    conn.execute(text("DELETE FROM nodes WHERE document_id = :d"), {"d": document_id})
+
+
+_FINALIZE = """
+WITH stats AS (
+    SELECT d.id,
+           count(c.id) AS chunks,
+           count(c.id) FILTER (WHERE c.pending) AS pending,
+           count(c.id) FILTER (WHERE jsonb_path_exists(c.stage_state,
+                                     '$.* ? (@.status == "failed")')) AS failed,
+           min(f.error) AS first_error,
+           (SELECT count(*) FROM sentences s JOIN chunks c2 ON c2.id = s.chunk_id
+             WHERE c2.document_id = d.id) AS sentences,
+           -- the DOCUMENT node carries the sha256 its units were extracted from
+           EXISTS (SELECT 1 FROM nodes r WHERE r.application_id = d.application_id
+                      AND r.stable_key = 'doc:' || d.id AND r.content_hash = d.sha256
+                  ) AS extracted
+      FROM documents d
+      LEFT JOIN chunks c ON c.document_id = d.id
+      LEFT JOIN LATERAL (
+          SELECT v->>'error' AS error FROM jsonb_each(c.stage_state) AS e(k, v)
+           WHERE v->>'status' = 'failed' LIMIT 1) f ON true
+     WHERE d.application_id = :a AND d.status = 'processing'
+     GROUP BY d.id
+)
+UPDATE documents d SET
+    chunk_count = s.chunks, sentence_count = s.sentences,
+    status = CASE WHEN NOT s.extracted THEN 'failed'
+                  WHEN s.pending > 0 THEN 'processing'
+                  WHEN s.chunks > 0 AND s.failed = s.chunks THEN 'failed'
+                  ELSE 'indexed' END,
+    error_message = CASE WHEN NOT s.extracted THEN :interrupted
+                         WHEN s.failed > 0
+                         THEN s.failed || ' of ' || s.chunks || ' chunks failed: ' || s.first_error
+                    END,
+    processed_at = now(), updated_at = now()
+  FROM stats s WHERE s.id = d.id
+RETURNING d.id, d.status
+"""
+
+
+def settle_processing(conn: Connection, app_id: int, interrupted: str) -> dict[int, str]:
+    """Status (and counts) of every ``processing`` document of the application from its
+    chunks' stage states; a document whose text was never extracted for its current
+    bytes fails with ``interrupted``. Returns the new status by document id."""
+    return {r.id: r.status for r in conn.execute(
+        text(_FINALIZE), {"a": app_id, "interrupted": interrupted})}
+
+
+_DELETE_COUNTS = """
+WITH dn AS (SELECT id FROM nodes WHERE application_id = :a AND document_id = :d)
+SELECT (SELECT count(*) FROM chunks WHERE node_id IN (SELECT id FROM dn)) AS chunks,
+       (SELECT count(*) FROM sentences s JOIN chunks c ON c.id = s.chunk_id
+         WHERE c.node_id IN (SELECT id FROM dn)) AS sentences,
+       (SELECT count(*) FROM dn) AS nodes,
+       (SELECT count(*) FROM edges WHERE src_id IN (SELECT id FROM dn)
+                                      OR dst_id IN (SELECT id FROM dn)) AS edges
+"""
+
+
+def delete_counted(conn: Connection, app_id: int, document_id: int) -> dict[str, int]:
+    """Delete a document of the application (cascade: its nodes, edges, chunks and
+    sentences); returns how many of each went with it."""
+    counts = dict(conn.execute(text(_DELETE_COUNTS),
+                               {"a": app_id, "d": document_id}).mappings().one())
+    conn.execute(text("DELETE FROM documents WHERE id = :d AND application_id = :a"),
+                 {"d": document_id, "a": app_id})
+    return counts
+
+
+def has_processing(conn: Connection, app_id: int) -> bool:
+    """Whether the application has documents still ``processing`` (a run cut short)."""
+    return bool(conn.execute(text(
+        "SELECT 1 FROM documents WHERE application_id = :a AND status = 'processing'"
+        " LIMIT 1"), {"a": app_id}).first())
+
+
+def outcome_rows(conn: Connection, document_ids: list[int]) -> dict[int, Any]:
+    """Status, error, counts and stored path of the given documents, by id."""
+    return {r.id: r for r in conn.execute(text(
+        "SELECT id, status, error_message, page_count, section_count, chunk_count,"
+        " sentence_count, stored_path FROM documents WHERE id = ANY(:ids)"),
+        {"ids": document_ids})}
+
+
+def by_origin(conn: Connection, app_id: int, origin: str) -> list[tuple[int, str | None]]:
+    """(id, source path) of the application's documents whose ``metadata.origin`` is
+    ``origin`` (``repository``: those an index run took from the repository)."""
+    return [(r.id, r.source_path) for r in conn.execute(text(
+        "SELECT id, source_path FROM documents"
+        " WHERE application_id = :a AND metadata->>'origin' = :o"),
+        {"a": app_id, "o": origin})]

@@ -9,8 +9,9 @@ from typing import Any
 import networkx as nx
 import numpy as np
 from scipy import sparse
-from sqlalchemy import Connection, text
 
+from graphrag.db.context import AppContext
+from graphrag.graph import store
 from graphrag.graph.model import Graph
 
 RANK_EDGE_KINDS = ("CALLS", "IMPORTS")
@@ -67,15 +68,10 @@ _EXPORT_NODE_COLS = ("id", "kind", "name", "fqn", "package_name", "file_path", "
                      "line_start", "line_end", "signature", "parent_id", "rank", "meta")
 
 
-def export_graph(conn: Connection, app_id: int) -> dict[str, Any]:
+def export_graph(ctx: AppContext) -> dict[str, Any]:
     """The whole graph as ``{"nodes": [...], "edges": [...]}`` (lines 1-based inclusive)."""
-    nodes = [dict(r) for r in conn.execute(text(
-        f"SELECT {', '.join(_EXPORT_NODE_COLS)} FROM nodes WHERE application_id = :a"
-        " ORDER BY id"), {"a": app_id}).mappings()]
-    edges = [dict(r) for r in conn.execute(text(
-        "SELECT src_id AS source, dst_id AS target, kind, confidence, resolution, lines"
-        " FROM edges WHERE application_id = :a ORDER BY src_id, dst_id, kind"),
-        {"a": app_id}).mappings()]
+    with ctx.engine.connect() as conn:
+        nodes, edges = store.export_rows(conn, ctx.app_id, _EXPORT_NODE_COLS)
     return {"nodes": nodes, "edges": edges}
 
 

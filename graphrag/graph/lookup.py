@@ -18,11 +18,11 @@ In order, the first step that finds something answers:
 from __future__ import annotations
 
 import difflib
-from typing import Any
 
-from sqlalchemy import Connection, text
+from sqlalchemy import Connection
 
 from graphrag.errors import UnknownSymbol
+from graphrag.graph import store
 from graphrag.kinds import CALLABLE_KINDS, SYMBOL_KINDS
 from graphrag.parsing.reexports import barrel_module, reexported_name
 
@@ -36,19 +36,13 @@ def like_escape(value: str) -> str:
     return value.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
-def _ids(conn: Connection, sql: str, params: dict[str, Any]) -> list[int]:
-    return [int(i) for i in conn.execute(text(sql), params).scalars().all()]
-
-
 def _exact(conn: Connection, app_id: int, fqn: str) -> list[int]:
-    return _ids(conn, "SELECT id FROM nodes WHERE application_id = :a AND fqn = :f"
-                      " ORDER BY line_start NULLS LAST, id", {"a": app_id, "f": fqn})
+    return store.ids_by_fqn(conn, app_id, fqn)
 
 
 def _overloads(conn: Connection, app_id: int, fqn: str) -> list[int]:
-    return _ids(conn, "SELECT id FROM nodes WHERE application_id = :a AND fqn LIKE :p"
-                      " ESCAPE '\\' AND kind = ANY(:k) ORDER BY line_start NULLS LAST, id",
-                {"a": app_id, "p": like_escape(fqn) + "(%)", "k": sorted(CALLABLE_KINDS)})
+    return store.ids_by_fqn_like(conn, app_id, like_escape(fqn) + "(%)",
+                                 sorted(CALLABLE_KINDS))
 
 
 def _reexports(conn: Connection, app_id: int, name: str) -> list[int]:
@@ -62,9 +56,7 @@ def _reexports(conn: Connection, app_id: int, name: str) -> list[int]:
         head, tail = ".".join(parts[:cut]), ".".join(parts[cut:])
         owners = _reexported(conn, app_id, head)
         if owners:
-            fqns = conn.execute(text("SELECT fqn FROM nodes WHERE id = ANY(:ids)"),
-                                {"ids": owners}).scalars().all()
-            for fqn in sorted(set(fqns)):
+            for fqn in sorted(set(store.fqns_of(conn, owners))):
                 found += _exact(conn, app_id, f"{fqn}.{tail}") or _overloads(
                     conn, app_id, f"{fqn}.{tail}")
             return found
@@ -78,26 +70,16 @@ def _reexported(conn: Connection, app_id: int, name: str) -> list[int]:
     if found:
         return found
     last = name.replace(":", ".").rsplit(".", 1)[-1]
-    rows = conn.execute(text(
-        "SELECT d.id, d.name, f.lang, f.file_path, f.meta->>'module' AS module"
-        "  FROM edges e JOIN nodes f ON f.id = e.src_id JOIN nodes d ON d.id = e.dst_id"
-        " WHERE e.application_id = :a AND e.kind = 'IMPORTS' AND f.kind = 'FILE'"
-        "   AND d.name = :n ORDER BY d.id"), {"a": app_id, "n": last}).all()
+    rows = store.imported_by_files(conn, app_id, last)
     return sorted({r.id for r in rows
                    if reexported_name(r.lang, r.file_path, r.module, r.name) == name})
 
 
 def _suffix(conn: Connection, app_id: int, name: str) -> list[tuple[int, str]]:
-    rows = conn.execute(text(
-        "SELECT id, fqn FROM nodes WHERE application_id = :a AND kind = ANY(:k)"
-        " AND (fqn LIKE :s1 ESCAPE '\\' OR fqn LIKE :s2 ESCAPE '\\'"
-        "      OR fqn LIKE :s3 ESCAPE '\\' OR fqn LIKE :s4 ESCAPE '\\')"
-        " ORDER BY line_start NULLS LAST, id LIMIT :lim"),
-        {"a": app_id, "k": list(SYMBOL_KINDS), "s1": "%." + like_escape(name),
-         "s2": "%:" + like_escape(name), "s3": "%/" + like_escape(name),
-         "s4": "%." + like_escape(name) + "(%)",
-         "lim": MAX_SUFFIX_MATCHES + 1}).all()
-    return [(int(r.id), r.fqn) for r in rows]
+    escaped = like_escape(name)
+    return store.ids_by_suffix(conn, app_id, list(SYMBOL_KINDS),
+                               ["%." + escaped, "%:" + escaped, "%/" + escaped,
+                                "%." + escaped + "(%)"], MAX_SUFFIX_MATCHES + 1)
 
 
 def closest_names(conn: Connection, app_id: int, name: str, n: int = SUGGESTIONS
@@ -105,9 +87,7 @@ def closest_names(conn: Connection, app_id: int, name: str, n: int = SUGGESTIONS
     """The fqns most like ``name``: nodes whose simple name is close to the last part of
     ``name`` (case-insensitive), ranked by similarity of the whole fqn."""
     last = name.replace(":", ".").replace("/", ".").rsplit(".", 1)[-1].split("(")[0]
-    names = conn.execute(text(
-        "SELECT DISTINCT name FROM nodes WHERE application_id = :a AND kind = ANY(:k)"
-        " AND name IS NOT NULL"), {"a": app_id, "k": list(SYMBOL_KINDS)}).scalars().all()
+    names = store.distinct_names(conn, app_id, list(SYMBOL_KINDS))
     by_lower: dict[str, list[str]] = {}
     for nm in names:
         by_lower.setdefault(nm.lower(), []).append(nm)
@@ -115,10 +95,7 @@ def closest_names(conn: Connection, app_id: int, name: str, n: int = SUGGESTIONS
     picked = [nm for low in close for nm in by_lower[low]]
     if not picked:
         return []
-    fqns = conn.execute(text(
-        "SELECT DISTINCT fqn FROM nodes WHERE application_id = :a AND kind = ANY(:k)"
-        " AND name = ANY(:n)"), {"a": app_id, "k": list(SYMBOL_KINDS), "n": picked}
-    ).scalars().all()
+    fqns = store.fqns_named(conn, app_id, list(SYMBOL_KINDS), picked)
     ranked = sorted(fqns, key=lambda f: (-difflib.SequenceMatcher(None, name, f).ratio(), f))
     return ranked[:n]
 

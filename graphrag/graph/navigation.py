@@ -8,9 +8,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, text
+from sqlalchemy import Connection
 
+from graphrag.db.context import AppContext
 from graphrag.errors import InvalidInput
+from graphrag.graph import store
 from graphrag.graph.lookup import like_escape
 from graphrag.graph.queries import find_nodes
 
@@ -18,8 +20,6 @@ DIRECTIONS = ("callees", "callers")
 MAX_DEPTH = 8
 MAX_TREE_NODES = 200
 MAX_PATHS = 10
-
-_NODE = "n.id, n.kind, n.fqn, n.file_path, n.line_start, n.line_end"
 
 
 @dataclass
@@ -43,15 +43,12 @@ def _seed_ids(conn: Connection, app_id: int, fqn: str) -> list[dict[str, Any]]:
 def _level(conn: Connection, app_id: int, frontier: Sequence[int], outgoing: bool,
            ) -> tuple[list[_Edge], dict[int, dict[str, Any]]]:
     """The CALLS edges leaving (or entering) the frontier and the nodes at their far end."""
-    near, far = ("src_id", "dst_id") if outgoing else ("dst_id", "src_id")
-    rows = conn.execute(text(
-        f"SELECT e.{near} AS near, e.{far} AS far, e.confidence, e.resolution, {_NODE}"
-        f" FROM edges e JOIN nodes n ON n.id = e.{far}"
-        f" WHERE e.application_id = :a AND e.kind = 'CALLS' AND e.{near} = ANY(:f)"
-        f" ORDER BY e.{near}, n.fqn, n.id"),
-        {"a": app_id, "f": list(frontier)}).mappings().all()
-    edges = [_Edge(r["near"], r["far"], float(r["confidence"]), r["resolution"]) for r in rows]
-    return edges, {r["id"]: _brief(r) for r in rows}
+    rows = store.neighbours(conn, frontier, kinds=["CALLS"],
+                            direction="out" if outgoing else "in", app_ids=[app_id])
+    edges = [_Edge(n.this_id, n.node_id, n.confidence, n.resolution) for n in rows]
+    return edges, {n.node_id: {"id": n.node_id, "kind": n.kind, "fqn": n.fqn,
+                               "file_path": n.file_path, "line_start": n.line_start,
+                               "line_end": n.line_end} for n in rows}
 
 
 def _check_depth(max_depth: int) -> None:
@@ -59,7 +56,7 @@ def _check_depth(max_depth: int) -> None:
         raise InvalidInput(f"max_depth must be between 1 and {MAX_DEPTH}, not {max_depth}")
 
 
-def call_tree(conn: Connection, app_id: int, fqn: str, direction: str = "callees",
+def call_tree(ctx: AppContext, fqn: str, direction: str = "callees",
               max_depth: int = 3, max_nodes: int = MAX_TREE_NODES) -> dict[str, Any]:
     """The callees-of (or callers-of) tree of the node(s) named ``fqn``.
 
@@ -69,6 +66,12 @@ def call_tree(conn: Connection, app_id: int, fqn: str, direction: str = "callees
     if direction not in DIRECTIONS:
         raise InvalidInput(f"direction must be one of {', '.join(DIRECTIONS)}, not {direction!r}")
     _check_depth(max_depth)
+    with ctx.engine.connect() as conn:
+        return _call_tree(conn, ctx.app_id, fqn, direction, max_depth, max_nodes)
+
+
+def _call_tree(conn: Connection, app_id: int, fqn: str, direction: str, max_depth: int,
+               max_nodes: int) -> dict[str, Any]:
     roots = _seed_ids(conn, app_id, fqn)
     trees: dict[int, dict[str, Any]] = {r["id"]: {**r, "children": []} for r in roots}
     expanded = set(trees)
@@ -99,12 +102,18 @@ def call_tree(conn: Connection, app_id: int, fqn: str, direction: str = "callees
             "roots": [trees[r["id"]] for r in roots], "nodes": count, "truncated": truncated}
 
 
-def call_paths(conn: Connection, app_id: int, from_fqn: str, to_fqn: str, max_depth: int = 5,
+def call_paths(ctx: AppContext, from_fqn: str, to_fqn: str, max_depth: int = 5,
                max_paths: int = MAX_PATHS) -> dict[str, Any]:
     """The shortest call paths from ``from_fqn`` to ``to_fqn`` (at most ``max_depth`` calls
     long, at most ``max_paths`` of them), each a list of hops with the confidence of the
     call that reached it."""
     _check_depth(max_depth)
+    with ctx.engine.connect() as conn:
+        return _call_paths(conn, ctx.app_id, from_fqn, to_fqn, max_depth, max_paths)
+
+
+def _call_paths(conn: Connection, app_id: int, from_fqn: str, to_fqn: str, max_depth: int,
+                max_paths: int) -> dict[str, Any]:
     sources = _seed_ids(conn, app_id, from_fqn)
     targets = {r["id"] for r in _seed_ids(conn, app_id, to_fqn)}
     info: dict[int, dict[str, Any]] = {r["id"]: r for r in sources}
@@ -145,23 +154,17 @@ def call_paths(conn: Connection, app_id: int, from_fqn: str, to_fqn: str, max_de
             "truncated": len(paths) >= max_paths}
 
 
-def find_endpoints(conn: Connection, app_id: int, route_or_method: str | None = None,
+def find_endpoints(ctx: AppContext, route_or_method: str | None = None,
                    limit: int = 200) -> list[dict[str, Any]]:
     """ENDPOINT nodes (the handler is the node itself) with their HTTP method and route;
     ``route_or_method`` keeps those whose method equals it (``GET``) or whose route or
     handler fqn contains it (case-insensitive)."""
-    params: dict[str, Any] = {"a": app_id, "lim": limit}
-    where = ""
+    pattern = None
     if route_or_method and route_or_method.strip():
         value = route_or_method.strip()
-        where = (" AND (upper(n.meta->>'http_method') = upper(:m)"
-                 " OR n.meta->>'route' ILIKE :p ESCAPE '\\' OR n.fqn ILIKE :p ESCAPE '\\')")
-        params.update(m=value, p=f"%{like_escape(value)}%")
-    rows = conn.execute(text(
-        f"SELECT {_NODE}, n.meta->>'http_method' AS http_method, n.meta->>'route' AS route"
-        " FROM nodes n WHERE n.application_id = :a AND n.kind = 'ENDPOINT'" + where +
-        " ORDER BY n.meta->>'route', n.meta->>'http_method', n.fqn LIMIT :lim"),
-        params).mappings().all()
+        pattern = (value, f"%{like_escape(value)}%")
+    with ctx.engine.connect() as conn:
+        rows = store.endpoints(conn, ctx.app_id, pattern, limit)
     return [{"http_method": r["http_method"], "route": r["route"], "handler": r["fqn"],
              "file_path": r["file_path"], "line_start": r["line_start"],
              "line_end": r["line_end"]} for r in rows]

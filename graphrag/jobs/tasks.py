@@ -34,7 +34,7 @@ from procrastinate.jobs import Job
 from sqlalchemy import Engine
 
 from graphrag.config import Settings
-from graphrag.db.apps import get_app
+from graphrag.db.context import AppContext, resolve_context
 from graphrag.documents.service import finalize_documents
 from graphrag.errors import UserError
 from graphrag.jobs import repos, store
@@ -59,6 +59,10 @@ class Runtime:
     engine: Engine
     queue: QueueSettings
     worker: str
+
+    def context(self, app: str) -> AppContext:
+        """The service context of one task for application ``app`` (resolved once)."""
+        return resolve_context(self.engine, self.settings, app)
 
 
 def _runtime(context: JobContext) -> Runtime:
@@ -114,9 +118,9 @@ def _merge(total: PipelineStats, batch: PipelineStats) -> None:
             total.count(stage, outcome, n)
 
 
-def _pending(engine: Engine, app_name: str) -> int:
-    with engine.connect() as conn:
-        return count_selectable(conn, get_app(conn, app_name).id, False)
+def _pending(ctx: AppContext) -> int:
+    with ctx.engine.connect() as conn:
+        return count_selectable(conn, ctx.app_id, False)
 
 
 def drain(context: JobContext, app_name: str) -> PipelineStats:
@@ -124,17 +128,17 @@ def drain(context: JobContext, app_name: str) -> PipelineStats:
     (waiting for batches other workers hold), or until the worker is asked to stop;
     ``jobs cancel`` aborts between batches."""
     rt = _runtime(context)
+    ctx = rt.context(app_name)
     started = time.perf_counter()
     total = PipelineStats(app=app_name)
     while not STOPPING.is_set():
         if context.should_abort():
             raise JobAborted(f"job {context.job.id} cancelled")
-        batch = run_claimed_batch(rt.engine, rt.settings, app_name,
-                                  batch_size=rt.queue.stage_batch)
+        batch = run_claimed_batch(ctx, batch_size=rt.queue.stage_batch)
         if batch.chunks:
             _merge(total, batch)
             continue
-        if _pending(rt.engine, app_name) == 0:
+        if _pending(ctx) == 0:
             break
         time.sleep(WAIT_FOR_OTHERS_S)  # the rest is claimed by other workers
     total.total = total.chunks
@@ -146,10 +150,9 @@ def _queued_stages(context: JobContext, app_name: str, commit: str | None) -> Pi
     """The stage runner of a queued index: one stage-batch job per batch but one (this
     job claims batches too), then drain."""
     rt = _runtime(context)
-    with rt.engine.connect() as conn:
-        app_id = get_app(conn, app_name).id
-    follow_model(rt.engine, rt.settings, app_id, None, None)
-    helpers = math.ceil(_pending(rt.engine, app_name) / rt.queue.stage_batch) - 1
+    ctx = rt.context(app_name)
+    follow_model(rt.engine, rt.settings, ctx.app_id, None, None)
+    helpers = math.ceil(_pending(ctx) / rt.queue.stage_batch) - 1
     if helpers > 0:
         deferrer = context.app.configure_task("graphrag.stages", queue=STAGES_QUEUE,
                                               priority=STAGE_PRIORITY)
@@ -162,7 +165,7 @@ def _handed_over(context: JobContext, app_name: str, started: float,
     """After a drain: when the worker is stopping with work left, defer ``finish`` to
     complete the run elsewhere (or after a restart) and say so."""
     rt = _runtime(context)
-    if not STOPPING.is_set() or _pending(rt.engine, app_name) == 0:
+    if not STOPPING.is_set() or _pending(rt.context(app_name)) == 0:
         return False
     context.app.configure_task("graphrag.finish", queue=INDEX_QUEUE,
                                lock=f"app:{app_name}").defer(
@@ -259,7 +262,7 @@ def finish_task(context: JobContext, app: str, started: float, repo_id: int | No
         if _handed_over(context, app, started, repo_id, commit):
             box["result"] = {"pipeline": stats.to_dict(), "handed_over": True}
             return
-        finalize_documents(rt.engine, app)
+        finalize_documents(rt.context(app))
         if repo_id is not None:
             repos.record_outcome(rt.engine, repo_id, "succeeded", commit=commit,
                                  duration_s=time.time() - started)
@@ -270,22 +273,23 @@ def stages_task(context: JobContext, app: str, commit: str | None = None) -> Non
     """Claim one batch of the application's pending chunks and run its stages."""
     with _recorded(context) as box:
         rt = _runtime(context)
-        root = _root_for_batch(rt, app, commit)
-        stats = run_claimed_batch(rt.engine, rt.settings, app,
-                                  batch_size=rt.queue.stage_batch, root_path=root)
+        ctx = rt.context(app)
+        root = _root_for_batch(rt, ctx, commit)
+        stats = run_claimed_batch(ctx, batch_size=rt.queue.stage_batch, root_path=root)
         box["result"] = stats.to_dict()
 
 
-def _root_for_batch(rt: Runtime, app: str, commit: str | None) -> str | None:
+def _root_for_batch(rt: Runtime, ctx: AppContext, commit: str | None) -> str | None:
     """Where this worker reads the application's files (extract-snippet): the recorded
     root when it is here; for a repository run on a machine without it, this machine's
     checkout brought to the commit being indexed."""
+    app = ctx.app_name
+    root = ctx.app.root_path
+    if commit is None or (root and head_commit(Path(root)) == commit):
+        return None
+    if _pending(ctx) == 0:
+        return None  # nothing left to claim: do not touch any checkout
     with rt.engine.connect() as conn:
-        root = get_app(conn, app).root_path
-        if commit is None or (root and head_commit(Path(root)) == commit):
-            return None
-        if _pending(rt.engine, app) == 0:
-            return None  # nothing left to claim: do not touch any checkout
         repo = repos.get_repository(conn, app)
     if repo.is_local:
         return None

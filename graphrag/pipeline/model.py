@@ -18,6 +18,7 @@ from sqlalchemy import Engine
 
 from graphrag.config import Settings
 from graphrag.errors import EnvironmentProblem
+from graphrag.graph.store import NodeRecord
 
 log = logging.getLogger(__name__)
 
@@ -47,29 +48,9 @@ class StageFailure(Exception):
     """An expected failure of one chunk's stage; its message is the recorded reason."""
 
 
-@dataclass(frozen=True)
-class NodeInfo:
-    """The graph node a chunk was planned from (and its parent, for context)."""
-
-    id: int
-    kind: str
-    name: str | None
-    fqn: str | None
-    file_path: str | None
-    lang: str | None
-    line_start: int | None
-    line_end: int | None
-    signature: str | None
-    doc_comment: str | None
-    content_hash: str | None
-    meta: dict[str, Any]
-    parent_id: int | None = None
-    parent_kind: str | None = None
-    parent_fqn: str | None = None
-    # document units: the chunk's span of ``meta.text`` and the text's length (the text
-    # itself is not loaded with every chunk, see ``pipeline.store``)
-    text_slice: str | None = None
-    text_length: int | None = None
+# The graph node a chunk was planned from (and its parent, for context): the one node
+# record of the nodes store.
+NodeInfo = NodeRecord
 
 
 @dataclass

@@ -22,6 +22,7 @@ from sqlalchemy import Engine
 
 from graphrag.config import Settings
 from graphrag.db.apps import get_app
+from graphrag.db.context import AppContext
 from graphrag.db.vectors import EMBED_STAGES, switch_model
 from graphrag.embedding import Embedder, model_identity
 from graphrag.errors import ModelUnavailable
@@ -191,19 +192,32 @@ def run_pipeline(engine: Engine, settings: Settings, app_name: str,
     (:func:`follow_model`): a change of model or backend re-embeds, never mixes.
     ``embedder``/``summarizer`` replace the configured ones (tests, benchmarks).
     """
-    started = time.perf_counter()
-    only = _only(stages)
+    _only(stages)  # an unknown stage is reported before an unknown application
     with engine.connect() as conn:
         app = get_app(conn, app_name)
+    return run_stages(AppContext(engine, settings, app), stages, limit, retry_failed,
+                      progress, batch_size=batch_size, embedder=embedder,
+                      summarizer=summarizer, stage_progress=stage_progress)
+
+
+def run_stages(ctx: AppContext, stages: Sequence[str] | None = None, limit: int | None = None,
+               retry_failed: bool = False, progress: Progress | None = None, *,
+               batch_size: int = DEFAULT_BATCH_SIZE, embedder: Embedder | None = None,
+               summarizer: Any = None, stage_progress: StageProgress | None = None,
+               ) -> PipelineStats:
+    """:func:`run_pipeline` for the context's application."""
+    started = time.perf_counter()
+    engine, settings, app, app_name = ctx.engine, ctx.settings, ctx.app, ctx.app_name
+    only = _only(stages)
     follow_model(engine, settings, app.id, only, embedder)
     with engine.connect() as conn:
         total = count_selectable(conn, app.id, retry_failed)
         stage_totals = count_by_stage(conn, app.id, retry_failed) if stage_progress else {}
     stats = PipelineStats(app=app_name, total=min(total, limit) if limit is not None else total)
-    ctx = StageContext(engine=engine, settings=settings, app_id=app.id, app_name=app.name,
-                       root_path=app.root_path)
-    ctx.provide("embedder", embedder)
-    ctx.provide("summarizer", summarizer)
+    stage_ctx = StageContext(engine=engine, settings=settings, app_id=app.id,
+                             app_name=app.name, root_path=app.root_path)
+    stage_ctx.provide("embedder", embedder)
+    stage_ctx.provide("summarizer", summarizer)
     after: tuple[int, int] | None = None
     while stats.chunks < stats.total:
         with engine.connect() as conn:
@@ -217,7 +231,7 @@ def run_pipeline(engine: Engine, settings: Settings, app_name: str,
                 through = sum(stats.stages.get(name, {}).values())
                 stage_progress(name, through, max(stage_totals.get(name, 0), through))
 
-        states = run_batch(items, ctx, only, retry_failed, stats, on_stage)
+        states = run_batch(items, stage_ctx, only, retry_failed, stats, on_stage)
         pending = {i.id: is_pending(i.stages, states[i.id]) for i in items}
         with engine.begin() as conn:
             written = write_batch(conn, items, states, pending)
@@ -234,9 +248,9 @@ def run_pipeline(engine: Engine, settings: Settings, app_name: str,
     return stats
 
 
-def run_claimed_batch(engine: Engine, settings: Settings, app_name: str, *,
-                      batch_size: int = DEFAULT_BATCH_SIZE, embedder: Embedder | None = None,
-                      summarizer: Any = None, root_path: str | None = None) -> PipelineStats:
+def run_claimed_batch(ctx: AppContext, *, batch_size: int = DEFAULT_BATCH_SIZE,
+                      embedder: Embedder | None = None, summarizer: Any = None,
+                      root_path: str | None = None) -> PipelineStats:
     """Claim up to ``batch_size`` pending chunks that no other process is working on, run
     their stages and write the results, all in one transaction (see ``claim`` in
     :func:`graphrag.pipeline.store.fetch_batch`).
@@ -248,25 +262,24 @@ def run_claimed_batch(engine: Engine, settings: Settings, app_name: str, *,
     ``root_path`` replaces the application's recorded root (this machine's checkout).
     The caller runs :func:`follow_model` once before the batches of a run."""
     started = time.perf_counter()
-    with engine.connect() as conn:
-        app = get_app(conn, app_name)
-    stats = PipelineStats(app=app_name)
-    ctx = StageContext(engine=engine, settings=settings, app_id=app.id, app_name=app.name,
-                       root_path=root_path or app.root_path)
-    ctx.provide("embedder", embedder)
-    ctx.provide("summarizer", summarizer)
+    engine, app = ctx.engine, ctx.app
+    stats = PipelineStats(app=app.name)
+    stage_ctx = StageContext(engine=engine, settings=ctx.settings, app_id=app.id,
+                             app_name=app.name, root_path=root_path or app.root_path)
+    stage_ctx.provide("embedder", embedder)
+    stage_ctx.provide("summarizer", summarizer)
     try:
         # Loaded (and the vector columns fitted to it) before the claim: changing the
         # columns' dimension must not wait for the rows this transaction locks.
         from graphrag.pipeline.stages.embed import run_embedder
 
-        run_embedder(ctx)
+        run_embedder(stage_ctx)
     except ModelUnavailable:
         pass  # the embed stage records it on each chunk that needs the model
     with engine.begin() as conn:
         items = fetch_batch(conn, app.id, None, batch_size, False, claim=True)
         if items:
-            states = run_batch(items, ctx, None, False, stats)
+            states = run_batch(items, stage_ctx, None, False, stats)
             pending = {i.id: is_pending(i.stages, states[i.id]) for i in items}
             written = write_batch(conn, items, states, pending)
             compact_term_stats(conn, app.id)

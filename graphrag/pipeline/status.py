@@ -4,33 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import Engine, text
+from sqlalchemy import Engine
 
 from graphrag.db.apps import get_app
+from graphrag.pipeline import store
 
 MAX_ERRORS = 10
-
-# A stage counts as pending until it is done or failed (stages blocked by an earlier
-# failure stay pending: `--retry-failed` may still run them).
-_COUNTS = """
-SELECT s.stage, coalesce(c.stage_state -> s.stage ->> 'status', 'pending') AS status,
-       count(*) AS n
-  FROM chunks c
- CROSS JOIN LATERAL jsonb_array_elements_text(
-           coalesce(c.pipeline -> 'stages', '[]'::jsonb)) AS s(stage)
- WHERE c.application_id = :app
- GROUP BY 1, 2
-"""
-
-_ERRORS = """
-SELECT s.key AS stage, s.value ->> 'error' AS error, count(*) AS n
-  FROM chunks c CROSS JOIN LATERAL jsonb_each(c.stage_state) AS s
- WHERE c.application_id = :app AND s.value ->> 'status' = 'failed'
- GROUP BY 1, 2
- ORDER BY n DESC, stage, error
- LIMIT :limit
-"""
-
 
 def pipeline_status(engine: Engine, app_name: str) -> dict[str, Any]:
     """``{"stages": {stage: {"pending", "done", "failed"}}, "errors": [{stage, error, count}]}``."""
@@ -38,8 +17,8 @@ def pipeline_status(engine: Engine, app_name: str) -> dict[str, Any]:
 
     with engine.connect() as conn:
         app = get_app(conn, app_name)
-        counts = conn.execute(text(_COUNTS), {"app": app.id}).all()
-        errors = conn.execute(text(_ERRORS), {"app": app.id, "limit": MAX_ERRORS}).all()
+        counts = store.stage_status_counts(conn, app.id)
+        errors = store.stage_errors(conn, app.id, MAX_ERRORS)
     stages: dict[str, dict[str, int]] = {}
     for stage, status, n in counts:
         bucket = stages.setdefault(stage, {"pending": 0, "done": 0, "failed": 0})

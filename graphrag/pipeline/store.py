@@ -1,4 +1,6 @@
-"""The runner's SQL: select work in priority order, write a batch's results in one go.
+"""The chunks' stage state, sentences and the summary cache: the runner's SQL (select work
+in priority order, write a batch's results in one go), the status counts, and the rows
+the stages keep beside chunks.
 
 Selection is keyset-paginated on ``(priority DESC, id)`` (the ``ix_chunks_pending``
 index), so one run visits each chunk at most once even when some of its stages cannot
@@ -193,3 +195,89 @@ def invalidate_stages(conn: Connection, app_id: int, node_ids: Sequence[int],
          WHERE application_id = :a AND node_id = ANY(:ids)
            AND stage_state ?| CAST(:stages AS text[])
         """), {"a": app_id, "ids": list(node_ids), "stages": list(stages)}).rowcount
+
+
+# --- status (``graphrag pipeline status``) ------------------------------------------
+
+# A stage counts as pending until it is done or failed (stages blocked by an earlier
+# failure stay pending: `--retry-failed` may still run them).
+_STATUS_COUNTS = """
+SELECT s.stage, coalesce(c.stage_state -> s.stage ->> 'status', 'pending') AS status,
+       count(*) AS n
+  FROM chunks c
+ CROSS JOIN LATERAL jsonb_array_elements_text(
+           coalesce(c.pipeline -> 'stages', '[]'::jsonb)) AS s(stage)
+ WHERE c.application_id = :app
+ GROUP BY 1, 2
+"""
+
+_STATUS_ERRORS = """
+SELECT s.key AS stage, s.value ->> 'error' AS error, count(*) AS n
+  FROM chunks c CROSS JOIN LATERAL jsonb_each(c.stage_state) AS s
+ WHERE c.application_id = :app AND s.value ->> 'status' = 'failed'
+ GROUP BY 1, 2
+ ORDER BY n DESC, stage, error
+ LIMIT :limit
+"""
+
+
+def stage_status_counts(conn: Connection, app_id: int) -> list[Any]:
+    """(stage, status, count) over the application's chunks and their planned stages."""
+    return list(conn.execute(text(_STATUS_COUNTS), {"app": app_id}).all())
+
+
+def stage_errors(conn: Connection, app_id: int, limit: int) -> list[Any]:
+    """(stage, error, count) of the most common failures, most frequent first."""
+    return list(conn.execute(text(_STATUS_ERRORS), {"app": app_id, "limit": limit}).all())
+
+
+# --- sentences (split-sentences) ----------------------------------------------------
+
+_EXISTING_SENTENCES = """
+SELECT chunk_id, sentence_index, content FROM sentences
+ WHERE chunk_id = ANY(:ids) AND emb IS NOT NULL
+"""
+_TRIM_SENTENCES = """
+DELETE FROM sentences s USING jsonb_to_recordset(CAST(:counts AS jsonb)) AS k(id bigint, n int)
+ WHERE s.chunk_id = k.id AND s.sentence_index >= k.n
+"""
+_UPSERT_SENTENCES = """
+INSERT INTO sentences (application_id, chunk_id, sentence_index, content, emb)
+VALUES (:a, :c, :i, :t, CAST(:e AS vector))
+ON CONFLICT (chunk_id, sentence_index) DO UPDATE SET content = EXCLUDED.content,
+    emb = EXCLUDED.emb
+"""
+
+
+def embedded_sentences(conn: Connection, chunk_ids: Sequence[int]) -> dict[tuple[int, int], str]:
+    """Text of the embedded sentences of the chunks by (chunk id, sentence index)."""
+    return {(r.chunk_id, r.sentence_index): r.content
+            for r in conn.execute(text(_EXISTING_SENTENCES), {"ids": list(chunk_ids)})}
+
+
+def write_sentences(conn: Connection, app_id: int, counts: dict[int, int],
+                    rows: Sequence[tuple[int, int, str, str]]) -> None:
+    """Keep the first ``counts[chunk]`` sentences of each chunk and upsert ``rows``
+    (chunk id, sentence index, text, vector literal)."""
+    conn.execute(text(_TRIM_SENTENCES),
+                 {"counts": json.dumps([{"id": c, "n": n} for c, n in counts.items()])})
+    if rows:
+        conn.execute(text(_UPSERT_SENTENCES), [
+            {"a": app_id, "c": c, "i": i, "t": t, "e": e} for c, i, t, e in rows])
+
+
+# --- summary cache (summarize) ------------------------------------------------------
+
+def cached_summaries(conn: Connection, keys: Sequence[str]) -> dict[str, str]:
+    """Cached summaries by cache key."""
+    return dict(conn.execute(
+        text("SELECT cache_key, summary FROM summary_cache WHERE cache_key = ANY(:k)"),
+        {"k": list(keys)}).all())
+
+
+def cache_summaries(conn: Connection, model: str, entries: dict[str, str]) -> None:
+    """Remember summaries by cache key (the first one written for a key stays)."""
+    conn.execute(
+        text("INSERT INTO summary_cache (cache_key, model, summary) VALUES (:k, :m, :s)"
+             " ON CONFLICT (cache_key) DO NOTHING"),
+        [{"k": k, "m": model, "s": s} for k, s in entries.items()])

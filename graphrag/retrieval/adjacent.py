@@ -14,39 +14,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, Engine, text
+from sqlalchemy import Connection, Engine
 
 from graphrag.db.apps import get_app
 from graphrag.errors import InvalidInput
-from graphrag.retrieval.segments import (
-    SEGMENT_COLUMNS,
-    SEGMENT_FROM,
-    Segment,
-    parse_segment_id,
-    segment_from_row,
-)
+from graphrag.retrieval import store
+from graphrag.retrieval.segments import Segment, parse_segment_id, segment_from_row
 
 DEFAULT_PAGE_RANGE = 2
-
-_RESOLVE = f"""
-SELECT * FROM (
-    SELECT {SEGMENT_COLUMNS} FROM {SEGMENT_FROM}
-     WHERE c.application_id = :a AND c.kind = 'page' AND c.document_id IN (
-         SELECT document_id FROM chunks WHERE application_id = :a AND plan_id = ANY(:plans)
-         UNION SELECT unnest(CAST(:docs AS bigint[])))
-) s
-WHERE s.plan_id = ANY(:plans) OR (s.document_id || ':' || s.segment_index) = ANY(:segs)
-"""
-
-_NEIGHBOURS = f"""
-SELECT * FROM (
-    SELECT {SEGMENT_COLUMNS} FROM {SEGMENT_FROM}
-     WHERE c.application_id = :a AND c.document_id = :d AND c.kind = 'page'
-) s
-WHERE s.position BETWEEN :lo AND :hi
-ORDER BY s.segment_index
-"""
-
 
 @dataclass
 class _Entry:
@@ -68,8 +43,7 @@ def resolve(conn: Connection, app_id: int, ids: Sequence[str]) -> tuple[list[Seg
     segs = [i for i in ids if parse_segment_id(i)]
     plans = [i for i in ids if not parse_segment_id(i)]
     docs = sorted({parse_segment_id(i)[0] for i in segs})  # type: ignore[index]
-    rows = conn.execute(text(_RESOLVE), {"a": app_id, "plans": plans, "segs": segs,
-                                         "docs": docs}).all()
+    rows = store.named_segment_rows(conn, app_id, plans, segs, docs)
     found = [segment_from_row(r) for r in rows]
     known = {s.chunk_id for s in found} | {s.segment_id for s in found}
     return found, [i for i in ids if i not in known]
@@ -84,9 +58,8 @@ def _expand(conn: Connection, app_id: int, originals: list[Segment], page_range:
         by_doc.setdefault(s.document_id, []).append(s)
     for doc_id, segs in by_doc.items():
         pages = {s.position for s in segs}
-        rows = conn.execute(text(_NEIGHBOURS), {
-            "a": app_id, "d": doc_id, "lo": min(pages) - page_range,
-            "hi": max(pages) + page_range}).all()
+        rows = store.segment_rows_between(conn, app_id, doc_id, min(pages) - page_range,
+                                          max(pages) + page_range)
         for r in rows:
             cand = segment_from_row(r)
             if cand.id in seen or cand.position in pages:

@@ -22,12 +22,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from sqlalchemy import Connection, text
+from sqlalchemy import Connection
 
 from graphrag.parsing import registry
 from graphrag.parsing.testpaths import is_test_path
 from graphrag.pipeline.graph_info import Neighbour, Neighbours, load_neighbours
 from graphrag.pipeline.text import clean_doc_comment
+from graphrag.retrieval import store
 from graphrag.retrieval.members import CodeChunk, fence, implementation, merge_line_maps
 from graphrag.retrieval.ranking import Block
 from graphrag.retrieval.segments import segment_ids
@@ -38,44 +39,6 @@ DOC_UNIT_KINDS = frozenset({"PAGE", "SECTION"})
 HUB_KINDS = frozenset({"REPOSITORY", "FILE", "MODULE", "PACKAGE", "DOCUMENT"})
 RELATION_KINDS = ("CALLS", "EXTENDS", "IMPLEMENTS", "OVERRIDES", "MENTIONS")
 MAX_LISTED = 20  # entries per relation list; the rest is counted
-
-_NODES_SQL = """
-SELECT id, kind, name, fqn, file_path, lang, line_start, line_end, page_number, signature,
-       doc_comment, meta, parent_id
-  FROM nodes WHERE id = ANY(:ids)
-"""
-
-_CHUNKS_SQL = """
-SELECT c.id, c.plan_id, c.node_id, c.source, c.chunk_index, c.content, c.content_raw,
-       c.explain_md, c.explain_quality->>'method' AS summary_method,
-       lower(c.span_lines) AS span_start, upper(c.span_lines) - 1 AS span_end,
-       c.pipeline->'params'->'elide' AS elide, COALESCE(c.page_number, n.page_number)
-       AS page_number
-  FROM chunks c JOIN nodes n ON n.id = c.node_id
- WHERE c.application_id = :a AND c.node_id = ANY(:ids)
- ORDER BY c.node_id, c.source, c.chunk_index NULLS FIRST, lower(c.span_lines), c.plan_id
-"""
-
-# Code chunks of every node inside the given nodes' lines (same file): what re-joins a
-# member whose chunks elide nested bodies (a class's constructor, a nested function).
-_INNER_CHUNKS_SQL = """
-SELECT p.id AS owner_id, lower(c.span_lines) AS span_start,
-       upper(c.span_lines) - 1 AS span_end, c.content_raw,
-       c.pipeline->'params'->'elide' AS elide
-  FROM nodes p
-  JOIN nodes n ON n.file_id = p.file_id
-              AND n.line_start >= p.line_start AND n.line_end <= p.line_end
-  JOIN chunks c ON c.node_id = n.id AND c.source = 'code'
- WHERE p.id = ANY(:ids) AND p.file_id IS NOT NULL AND c.content_raw IS NOT NULL
-   AND c.span_lines IS NOT NULL
-"""
-
-_MEMBERS_SQL = """
-SELECT parent_id, id, kind, name, fqn, signature, doc_comment, lang, line_start, line_end
-  FROM nodes WHERE parent_id = ANY(:ids)
- ORDER BY parent_id, line_start NULLS LAST, id
-"""
-
 
 @dataclass
 class NodeData:
@@ -118,15 +81,15 @@ def _code_chunk(r: Any) -> CodeChunk | None:
 
 def load_nodes(conn: Connection, app_id: int, ids: Sequence[int]) -> dict[int, NodeData]:
     """Rows, chunks and re-joined implementations of the given nodes."""
-    nodes = {r.id: NodeData(r) for r in conn.execute(text(_NODES_SQL), {"ids": list(ids)})}
-    for r in conn.execute(text(_CHUNKS_SQL), {"a": app_id, "ids": list(ids)}):
+    nodes = {r.id: NodeData(r) for r in store.block_node_rows(conn, ids)}
+    for r in store.block_chunk_rows(conn, app_id, ids):
         if r.node_id in nodes:
             nodes[r.node_id].chunks.append(r)
     with_code = [n for n in nodes.values() if n.code_chunks and n.row.line_start is not None]
     nested = [n.row.id for n in with_code if any(c.elide for c in n.code_chunks)]
     inner: dict[int, list[CodeChunk]] = defaultdict(list)
     if nested:
-        for r in conn.execute(text(_INNER_CHUNKS_SQL), {"ids": nested}):
+        for r in store.inner_chunk_rows(conn, nested):
             chunk = _code_chunk(r)
             if chunk is not None:
                 inner[r.owner_id].append(chunk)
@@ -162,7 +125,7 @@ def joined_content(chunks: Sequence[Any]) -> str | None:
 def load_members(conn: Connection, class_ids: Sequence[int]) -> dict[int, list[Any]]:
     members: dict[int, list[Any]] = defaultdict(list)
     if class_ids:
-        for r in conn.execute(text(_MEMBERS_SQL), {"ids": list(class_ids)}):
+        for r in store.member_rows(conn, class_ids):
             members[r.parent_id].append(r)
     return members
 
@@ -403,9 +366,7 @@ def build_blocks(conn: Connection, app_id: int, ranked: Sequence[tuple[int, floa
     """The blocks of the ranked nodes: seeds first, a class seed's members right after
     it (most central first), then the rest in rank order; each node once."""
     seed_set = set(seeds)
-    class_seeds = [int(i) for i in conn.execute(text(
-        "SELECT id FROM nodes WHERE id = ANY(:ids) AND kind = ANY(:k)"),
-        {"ids": list(seeds), "k": list(TYPE_KINDS)}).scalars()]
+    class_seeds = store.ids_of_kinds(conn, seeds, list(TYPE_KINDS))
     with_members = load_members(conn, class_seeds)
     order = _order(ranked, seed_set, with_members)
     nodes = load_nodes(conn, app_id, [n for n, _ in order] + [

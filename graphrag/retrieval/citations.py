@@ -24,9 +24,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, Engine, text
+from sqlalchemy import Connection, Engine
 
 from graphrag.db.apps import get_app
+from graphrag.retrieval import store
 from graphrag.retrieval.adjacent import resolve
 from graphrag.retrieval.segments import Segment, load_segments
 
@@ -87,27 +88,7 @@ def segment_citation(seg: Segment, method: str, source_id: str | None = None,
     return out
 
 
-_CODE_CHUNKS = """
-SELECT c.plan_id, c.content, n.fqn, n.file_path,
-       COALESCE(lower(c.span_lines), n.line_start) AS line_start,
-       COALESCE(upper(c.span_lines) - 1, n.line_end) AS line_end
-  FROM chunks c JOIN nodes n ON n.id = c.node_id
- WHERE c.application_id = :a AND c.plan_id = ANY(:ids)
-"""
-
-
 _MEMBER_ID = re.compile(r"^\d+:code:snippet$")
-_MEMBER_CHUNKS = """
-SELECT DISTINCT ON (k.id) k.id AS plan_id, c.content, n.fqn, n.file_path,
-       n.line_start, n.line_end
-  FROM unnest(CAST(:ids AS text[])) AS k(id)
-  JOIN chunks c ON c.application_id = :a AND c.source = 'code'
-   AND c.node_id = CAST(split_part(k.id, ':', 1) AS bigint)
-  JOIN nodes n ON n.id = c.node_id
- ORDER BY k.id, c.chunk_index
-"""
-
-
 def _by_ids(conn: Connection, app_id: int, ids: list[str]) -> dict[str, dict[str, Any]]:
     """Citation per resolvable id: document segments first, then other chunks (code)."""
     segments, rest = resolve(conn, app_id, ids)
@@ -117,12 +98,12 @@ def _by_ids(conn: Connection, app_id: int, ids: list[str]) -> dict[str, dict[str
             if key in ids:
                 found[key] = segment_citation(seg, "id", key)
     if rest:
-        rows = list(conn.execute(text(_CODE_CHUNKS), {"a": app_id, "ids": rest}))
+        rows = store.cited_chunk_rows(conn, app_id, rest)
         # a context block of a split member is cited by the parts' common prefix
         # `{node}:code:snippet`: the member's lines, its first part's text
         members = [i for i in rest if _MEMBER_ID.match(i)] if len(rows) < len(rest) else []
         if members:
-            rows += list(conn.execute(text(_MEMBER_CHUNKS), {"a": app_id, "ids": members}))
+            rows += store.cited_member_rows(conn, app_id, members)
         for r in rows:
             found[r.plan_id] = {
                 "source_id": r.plan_id, "segment_id": r.plan_id, "document_id": None,

@@ -19,12 +19,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import networkx as nx
-from sqlalchemy import Connection, Engine, text
+from sqlalchemy import Connection, Engine
 
 from graphrag.db.apps import get_app
 from graphrag.embedding import Embedder
 from graphrag.errors import InvalidInput, UnknownName
 from graphrag.graph.lookup import resolve_name
+from graphrag.graph.store import neighbours
 from graphrag.retrieval.assemble import HUB_KINDS, build_blocks
 from graphrag.retrieval.model import SearchOptions
 from graphrag.retrieval.ranking import EDGE_WEIGHTS, Block, pack, rank
@@ -87,20 +88,18 @@ def load_neighbourhood(conn: Connection, app_id: int, seeds: Sequence[int], dept
     for _ in range(depth):
         if not frontier or graph.number_of_nodes() >= max_nodes:
             break
-        rows = conn.execute(text(
-            "SELECT e.src_id, e.dst_id, e.kind, e.confidence, s.kind AS sk, d.kind AS dk"
-            "  FROM edges e JOIN nodes s ON s.id = e.src_id JOIN nodes d ON d.id = e.dst_id"
-            " WHERE e.application_id = :a AND e.kind = ANY(:k)"
-            "   AND (e.src_id = ANY(:f) OR e.dst_id = ANY(:f))"
-            " ORDER BY e.src_id, e.dst_id, e.kind"),
-            {"a": app_id, "k": kinds, "f": sorted(frontier)}).all()
+        # Every edge once (an edge between two frontier nodes is seen from both ends), in
+        # (source, target, kind) order. The frontier's own nodes are in the graph already:
+        # only the far end of an edge can be new.
+        edges = {n.edge_id: n for n in neighbours(conn, frontier, kinds=kinds,
+                                                  app_ids=[app_id])}
         next_frontier: set[int] = set()
-        for r in rows:
-            new = [(n, k) for n, k in ((r.src_id, r.sk), (r.dst_id, r.dk)) if n not in graph]
+        for r in sorted(edges.values(), key=lambda n: (n.src_id, n.dst_id, n.edge_kind)):
+            new = [(r.node_id, r.kind)] if r.node_id not in graph else []
             if graph.number_of_nodes() + len(new) > max_nodes:
                 continue
-            weight = EDGE_WEIGHTS[r.kind] * float(r.confidence)
-            graph.add_edge(r.src_id, r.dst_id, weight=weight, kind=r.kind)
+            weight = EDGE_WEIGHTS[r.edge_kind] * r.confidence
+            graph.add_edge(r.src_id, r.dst_id, weight=weight, kind=r.edge_kind)
             next_frontier.update(n for n, k in new if k not in HUB_KINDS)
         frontier = next_frontier
     return graph

@@ -10,39 +10,23 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sqlalchemy import Connection, text
+from sqlalchemy import Connection
 
+from graphrag.graph.store import neighbours
+from graphrag.retrieval import store
 from graphrag.retrieval.model import Candidate
-from graphrag.retrieval.rows import CANDIDATE_COLUMNS, candidate_from_row
+from graphrag.retrieval.rows import candidate_from_row
 
 EXPAND_FROM = 5  # top hits whose neighbours are added
 EXPAND_PER_HIT = 5  # callers + callees added per hit
 EXPANSION_DECAY = 0.5
 
-_NEIGHBOURS_SQL = """
-    SELECT e.src_id AS from_id, e.dst_id AS node_id, 'callee' AS relation, e.confidence
-      FROM edges e
-     WHERE e.application_id = ANY(:apps) AND e.kind = 'CALLS' AND e.src_id = ANY(:nodes)
-    UNION ALL
-    SELECT e.dst_id AS from_id, e.src_id AS node_id, 'caller' AS relation, e.confidence
-      FROM edges e
-     WHERE e.application_id = ANY(:apps) AND e.kind = 'CALLS' AND e.dst_id = ANY(:nodes)
-"""
-
-_BEST_CHUNK_SQL = f"""
-    SELECT DISTINCT ON (c.node_id) {CANDIDATE_COLUMNS}
-      FROM chunks c JOIN nodes n ON n.id = c.node_id
-     WHERE c.application_id = ANY(:apps) AND c.node_id = ANY(:nodes)
-     ORDER BY c.node_id, (c.source = 'code') DESC, c.chunk_index, c.id
-"""
-
-
 def neighbour_rows(conn: Connection, app_ids: list[int],
                    node_ids: list[int]) -> list[tuple[int, int, str, float]]:
     """(from node, neighbour node, 'caller'|'callee', confidence) over CALLS edges."""
-    rows = conn.execute(text(_NEIGHBOURS_SQL), {"apps": app_ids, "nodes": node_ids}).all()
-    return sorted(((r.from_id, r.node_id, r.relation, float(r.confidence)) for r in rows),
-                  key=lambda r: (r[0], -r[3], r[2], r[1]))
+    rows = neighbours(conn, node_ids, kinds=["CALLS"], app_ids=app_ids, far=False)
+    return sorted(((n.this_id, n.node_id, "callee" if n.outgoing else "caller", n.confidence)
+                   for n in rows), key=lambda r: (r[0], -r[3], r[2], r[1]))
 
 
 def plan_expansion(top: Sequence[Candidate], neighbours: Sequence[tuple[int, int, str, float]],
@@ -75,8 +59,7 @@ def expand_calls(conn: Connection, apps: dict[int, str],
     plan = plan_expansion(seeds, neighbour_rows(conn, app_ids, [c.node_id for c in seeds]))
     if not plan:
         return []
-    rows = conn.execute(text(_BEST_CHUNK_SQL),
-                        {"apps": app_ids, "nodes": [node for _, node, _ in plan]}).all()
+    rows = store.best_chunk_rows(conn, app_ids, [node for _, node, _ in plan])
     best = {r.node_id: candidate_from_row(r, apps) for r in rows}
     out = []
     for hit, node_id, relation in plan:

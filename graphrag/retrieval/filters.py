@@ -1,10 +1,10 @@
-"""SQL filter clauses shared by every retrieval query (tenant first, always)."""
+"""Search options: built from what a person types, validated; path globs as regexes.
+The SQL clauses they become are in :func:`graphrag.retrieval.store.filter_sql`."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
 
 from graphrag.errors import InvalidInput, UnknownName
 from graphrag.kinds import NODE_KINDS
@@ -87,26 +87,3 @@ def known_languages() -> tuple[str, ...]:
 def has_filters(options: SearchOptions) -> bool:
     """Whether anything besides the applications narrows the search."""
     return bool(options.kinds or options.lang or options.path or options.source)
-
-
-def filter_sql(app_ids: list[int], options: SearchOptions) -> tuple[str, dict[str, Any]]:
-    """``AND``-joined conditions over ``c`` (chunks) and ``n`` (nodes), with parameters.
-
-    The application filter is always the first condition: no query built here can
-    return another tenant's rows.
-    """
-    clauses = ["c.application_id = ANY(:apps)"]
-    params: dict[str, Any] = {"apps": list(app_ids)}
-    if options.kinds:
-        clauses.append("n.kind = ANY(:kinds)")
-        params["kinds"] = list(options.kinds)
-    if options.lang:
-        clauses.append("n.lang = :lang")
-        params["lang"] = options.lang
-    if options.path:
-        clauses.append("n.file_path ~ :path_re")
-        params["path_re"] = glob_to_regex(options.path)
-    if options.source:
-        clauses.append("c.source = :source")
-        params["source"] = options.source
-    return " AND ".join(clauses), params

@@ -5,23 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import Connection, text
+from sqlalchemy import Connection
 
+from graphrag.retrieval import store
 from graphrag.retrieval.model import Candidate
-
-CANDIDATE_COLUMNS = """
-    c.id, c.plan_id, c.node_id, c.application_id, c.source, c.kind AS chunk_kind,
-    c.content, c.explain_md, c.rank_boost,
-    lower(c.span_lines) AS span_start, upper(c.span_lines) - 1 AS span_end,
-    COALESCE(c.page_number, n.page_number) AS page_number,
-    n.fqn, n.kind, n.file_path, n.line_start, n.line_end
-"""
-
-_DETAILS_SQL = f"""
-    SELECT {CANDIDATE_COLUMNS}
-      FROM chunks c JOIN nodes n ON n.id = c.node_id
-     WHERE c.id = ANY(:ids) AND c.application_id = ANY(:apps)
-"""
 
 
 def load_candidates(conn: Connection, apps: dict[int, str],
@@ -29,12 +16,12 @@ def load_candidates(conn: Connection, apps: dict[int, str],
     """Chunk and node fields of the given chunk ids (only the given applications')."""
     if not ids:
         return {}
-    rows = conn.execute(text(_DETAILS_SQL), {"ids": list(ids), "apps": list(apps)}).all()
+    rows = store.candidate_rows(conn, list(apps), ids)
     return {r.id: candidate_from_row(r, apps) for r in rows}
 
 
 def candidate_from_row(r: Any, apps: dict[int, str]) -> Candidate:
-    """A :class:`Candidate` from a row shaped like ``_DETAILS_SQL``'s."""
+    """A :class:`Candidate` from a row of ``store.CANDIDATE_COLUMNS``."""
     has_span = r.span_start is not None
     chunk_start = r.span_start if has_span else r.line_start
     chunk_end = r.span_end if has_span else r.line_end

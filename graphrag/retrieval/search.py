@@ -25,15 +25,16 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
-from sqlalchemy import Connection, Engine, text
+from sqlalchemy import Connection, Engine
 
 from graphrag.db.apps import get_app
 from graphrag.db.vectors import require_model
 from graphrag.embedding import Embedder, vector_literal
 from graphrag.errors import InvalidInput
+from graphrag.retrieval import store
 from graphrag.retrieval.bm25 import bm25_candidates
 from graphrag.retrieval.expand import expand_calls
-from graphrag.retrieval.filters import filter_sql, validate
+from graphrag.retrieval.filters import validate
 from graphrag.retrieval.fusion import collapse
 from graphrag.retrieval.model import Candidate, SearchOptions, SearchResult, hit_dict
 from graphrag.retrieval.modes import get_mode
@@ -50,56 +51,31 @@ def resolve_apps(conn: Connection, names: Sequence[str]) -> dict[int, str]:
     return {get_app(conn, name).id: name for name in dict.fromkeys(names)}
 
 
-def vector_sql(where: str, exact: bool) -> str:
-    """Nearest chunks by cosine distance: through the HNSW index, or exactly.
-
-    The exact form filters first (a materialized CTE, so the planner cannot compute the
-    distance of every chunk of the table before joining the filters) and orders the
-    filtered rows by distance."""
-    if not exact:
-        return (
-            "SELECT c.id, 1 - (c.emb <=> CAST(:q AS vector)) AS score"
-            " FROM chunks c JOIN nodes n ON n.id = c.node_id"
-            f" WHERE {where} AND c.emb IS NOT NULL"
-            " ORDER BY c.emb <=> CAST(:q AS vector) LIMIT :lim"
-        )
-    return (
-        "WITH f AS MATERIALIZED (SELECT c.id, c.emb FROM chunks c"
-        f" JOIN nodes n ON n.id = c.node_id WHERE {where} AND c.emb IS NOT NULL)"
-        " SELECT f.id, 1 - (f.emb <=> CAST(:q AS vector)) AS score FROM f"
-        " ORDER BY f.emb <=> CAST(:q AS vector), f.id LIMIT :lim"
-    )
-
-
 def ef_search_for(options: SearchOptions) -> int:
     return min(max(EF_SEARCH, 2 * options.candidates), EF_SEARCH_MAX)
-
-
-def _set_ef(conn: Connection, ef: int) -> None:
-    conn.execute(text("SELECT set_config('hnsw.ef_search', :ef, true)"), {"ef": str(ef)})
 
 
 def set_ef_search(conn: Connection, options: SearchOptions) -> None:
     """``SET LOCAL hnsw.ef_search`` for this transaction: enough candidates for the
     over-fetched list (see the module docstring)."""
-    _set_ef(conn, ef_search_for(options))
+    store.set_ef(conn, ef_search_for(options))
 
 
 def vector_candidates(conn: Connection, app_ids: list[int], vector: np.ndarray,
                       options: SearchOptions) -> list[tuple[int, float]]:
     """(chunk id, cosine similarity) best first, at most ``options.candidates`` rows.
     Call :func:`set_ef_search` first in the same transaction."""
-    where, params = filter_sql(app_ids, options)
+    where, params = store.filter_sql(app_ids, options)
     limit = options.candidates
     params.update(q=vector_literal(vector), lim=limit)
-    rows = conn.execute(text(vector_sql(where, exact=False)), params).all()
+    rows = store.nearest_chunks(conn, where, params, exact=False)
     if len(rows) < limit and ef_search_for(options) < EF_SEARCH_MAX:
         # Selective filters: widen the scan once before paying for an exact search.
-        _set_ef(conn, EF_SEARCH_MAX)
-        rows = conn.execute(text(vector_sql(where, exact=False)), params).all()
-        _set_ef(conn, ef_search_for(options))
+        store.set_ef(conn, EF_SEARCH_MAX)
+        rows = store.nearest_chunks(conn, where, params, exact=False)
+        store.set_ef(conn, ef_search_for(options))
     if len(rows) < limit:
-        rows = conn.execute(text(vector_sql(where, exact=True)), params).all()
+        rows = store.nearest_chunks(conn, where, params, exact=True)
     pairs = [(int(r.id), float(r.score)) for r in rows]
     if options.min_similarity is not None:
         pairs = [p for p in pairs if p[1] >= options.min_similarity]
@@ -198,9 +174,7 @@ def search_many(engine: Engine, app_names: Sequence[str], queries: Sequence[str]
         if options.needs_vectors and embedder is not None:
             require_model(conn, apps, embedder.name)  # never compare two models' vectors
         # what the hits come from: each application's indexed commit (repository runs)
-        commits = dict(conn.execute(text(
-            "SELECT name, indexed_commit FROM applications WHERE id = ANY(:ids)"),
-            {"ids": list(apps)}).all())
+        commits = store.indexed_commits(conn, list(apps))
     with ThreadPoolExecutor(max_workers=1) as pool:
         text_future = pool.submit(_text_lists, engine, list(apps), queries, options)
         t1 = time.perf_counter()

@@ -12,23 +12,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, text
+from sqlalchemy import Connection
+
+from graphrag.db.context import AppContext
+from graphrag.documents.store import get_document
+from graphrag.retrieval import store
 
 _SEGMENT_ID = re.compile(r"^\s*(\d+):(\d+)\s*$")
-
-# Unit position of a page chunk: page number for PDF pages, section ordinal for sections.
-UNIT_POSITION = "(c.pipeline->'params'->>'unitIndex')::int"
-
-SEGMENT_FROM = ("chunks c JOIN documents d ON d.id = c.document_id"
-                " JOIN nodes n ON n.id = c.node_id")
-SEGMENT_COLUMNS = f"""
-    c.id, c.plan_id, c.document_id, d.filename, c.page_number, c.chunk_index, c.content,
-    c.node_id, n.fqn, n.kind AS node_kind,
-    {UNIT_POSITION} AS position,
-    (row_number() OVER (PARTITION BY c.document_id
-                        ORDER BY {UNIT_POSITION}, c.chunk_index, c.id) - 1) AS segment_index
-"""
-
 
 @dataclass(frozen=True)
 class Segment:
@@ -84,13 +74,16 @@ def load_segments(conn: Connection, app_id: int, document_ids: Sequence[int] | N
                   ) -> list[Segment]:
     """Every segment of the given documents (None: of all the application's documents),
     ordered by document and segment index."""
-    doc_filter = "" if document_ids is None else "AND c.document_id = ANY(:docs)"
-    rows = conn.execute(text(
-        f"SELECT {SEGMENT_COLUMNS} FROM {SEGMENT_FROM}"
-        f" WHERE c.application_id = :a AND c.source = 'doc' AND c.kind = 'page' {doc_filter}"
-        " ORDER BY c.document_id, segment_index"),
-        {"a": app_id, "docs": list(document_ids or [])}).all()
+    rows = store.segment_rows(conn, app_id, document_ids)
     return [segment_from_row(r) for r in rows]
+
+
+def document_segments(ctx: AppContext, document_id: int) -> list[Segment]:
+    """One document's segments in order (:class:`NotFound` for an id of no document of
+    the context's application)."""
+    with ctx.engine.connect() as conn:
+        get_document(conn, ctx.app_id, document_id)
+        return load_segments(conn, ctx.app_id, [document_id])
 
 
 def segment_ids(conn: Connection, chunk_row_ids: Sequence[int]) -> dict[int, str]:
@@ -98,13 +91,5 @@ def segment_ids(conn: Connection, chunk_row_ids: Sequence[int]) -> dict[int, str
     context builders: ``[SEG={segment_ids.get(id, plan_id)}]``)."""
     if not chunk_row_ids:
         return {}
-    rows = conn.execute(text(
-        f"""
-        SELECT s.id, s.document_id, s.segment_index FROM (
-            SELECT {SEGMENT_COLUMNS} FROM {SEGMENT_FROM}
-             WHERE c.kind = 'page' AND c.document_id IN (
-                 SELECT document_id FROM chunks WHERE id = ANY(:ids)
-                    AND document_id IS NOT NULL)) s
-         WHERE s.id = ANY(:ids)
-        """), {"ids": list(chunk_row_ids)}).all()
+    rows = store.segment_index_rows(conn, chunk_row_ids)
     return {r.id: make_segment_id(r.document_id, r.segment_index) for r in rows}

@@ -14,12 +14,13 @@ from dataclasses import replace
 from typing import Any
 
 import numpy as np
-from sqlalchemy import Connection, Engine, text
+from sqlalchemy import Connection, Engine
 
 from graphrag.db.vectors import require_model
 from graphrag.embedding import Embedder, vector_literal
 from graphrag.errors import InvalidInput
-from graphrag.retrieval.filters import filter_sql, validate
+from graphrag.retrieval import store
+from graphrag.retrieval.filters import validate
 from graphrag.retrieval.model import SearchOptions, SearchResult, hit_dict
 from graphrag.retrieval.rows import load_candidates
 from graphrag.retrieval.search import (
@@ -34,26 +35,16 @@ GRANULARITIES = ("chunk", "sentence")
 SENTENCES_PER_PARENT = 4
 
 
-def _sentence_sql(where: str, exact: bool) -> str:
-    order = "(s.emb <=> CAST(:q AS vector)) + 0" if exact else "s.emb <=> CAST(:q AS vector)"
-    return (
-        "SELECT s.chunk_id, s.content, 1 - (s.emb <=> CAST(:q AS vector)) AS score"
-        " FROM sentences s JOIN chunks c ON c.id = s.chunk_id JOIN nodes n ON n.id = c.node_id"
-        f" WHERE s.application_id = ANY(:apps) AND {where} AND s.emb IS NOT NULL"
-        f" ORDER BY {order} LIMIT :lim"
-    )
-
-
 def sentence_parents(conn: Connection, app_ids: list[int], vector: np.ndarray,
                      options: SearchOptions) -> tuple[list[tuple[int, float]], dict[int, str]]:
     """Parent chunk ids ranked by their best sentence (score = its similarity), and that
     sentence's text per parent."""
-    where, params = filter_sql(app_ids, options)
+    where, params = store.filter_sql(app_ids, options)
     limit = options.candidates * SENTENCES_PER_PARENT
     params.update(q=vector_literal(vector), lim=limit)
-    rows = conn.execute(text(_sentence_sql(where, exact=False)), params).all()
+    rows = store.nearest_sentences(conn, where, params, exact=False)
     if len(rows) < limit:  # post-filtered HNSW scan came up short: exact over the rest
-        rows = conn.execute(text(_sentence_sql(where, exact=True)), params).all()
+        rows = store.nearest_sentences(conn, where, params, exact=True)
     ranked: list[tuple[int, float]] = []
     best: dict[int, str] = {}
     for r in rows:

@@ -21,35 +21,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from sqlalchemy import Connection, text
+from sqlalchemy import Connection
 
 from graphrag.embedding import vector_literal
-from graphrag.pipeline.terms import NAME_TERMS
-from graphrag.retrieval.bm25 import SCORES_OF_SQL, scores_of_params
-
-# The query vector is parsed once (q.v), not once per candidate row: parsing a 384-float
-# literal per row was most of this query's time. The name's words are analysed when the
-# chunk's postings are written (``chunks.name_terms``, graphrag.pipeline.terms); a chunk
-# written before that column existed has its name analysed here.
-_SIGNALS_SQL = rf"""
-WITH q AS (SELECT tsvector_to_array(graphrag_terms(:query)) AS terms,
-                  CAST(:q AS vector) AS v),
-     c AS (
-    SELECT c.id, c.source, c.emb, c.title_emb,
-           CASE WHEN c.source = 'code'
-                THEN coalesce(c.name_terms, {NAME_TERMS}) END AS name_terms
-      FROM chunks c JOIN nodes n ON n.id = c.node_id
-     WHERE c.id = ANY(:ids) AND c.application_id = ANY(:apps))
-SELECT c.id,
-       1 - (c.emb <=> q.v) AS similarity, b.score AS bm25,
-       CASE WHEN c.source = 'code' THEN 1 - (c.title_emb <=> q.v) END AS title_sim,
-       CASE WHEN c.source <> 'code' THEN NULL
-            WHEN cardinality(c.name_terms) = 0 THEN 0.0
-            ELSE (SELECT count(DISTINCT t) FROM unnest(c.name_terms) t, q
-                   WHERE t = ANY(q.terms))::float8 / cardinality(c.name_terms) END
-           AS name_match
-  FROM c CROSS JOIN q LEFT JOIN ({SCORES_OF_SQL}) b ON b.id = c.id
-"""
+from graphrag.retrieval import store
+from graphrag.retrieval.bm25 import scores_of_params
 
 
 @dataclass(frozen=True)
@@ -69,10 +45,10 @@ def candidate_signals(conn: Connection, app_ids: Sequence[int], ids: Sequence[in
     """The signals of the candidate chunks ``ids`` (only the given applications')."""
     if not ids:
         return CandidateSignals({}, {}, {}, {})
-    rows = conn.execute(text(_SIGNALS_SQL), {
+    rows = store.signal_rows(conn, {
         "ids": list(ids), "apps": list(app_ids), **scores_of_params(query),
         "q": vector_literal(vector) if vector is not None else None,
-    }).all()
+    })
 
     def column(name: str) -> dict[int, float]:
         return {int(r.id): float(getattr(r, name)) for r in rows

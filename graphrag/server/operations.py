@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from graphrag.db.apps import get_app, list_apps
+from graphrag.db.apps import list_apps
 from graphrag.documents.service import delete_document, document_info, list_documents
 from graphrag.errors import (
     InvalidInput,
@@ -69,26 +69,20 @@ class Scope:
 def lookup_node(runtime: Runtime, scope: Scope, app: str, fqn: str) -> list[dict[str, Any]]:
     """The node(s) named ``fqn`` with callers, callees, parents and children: the one
     place the server resolves a name (swap in a plain-name lookup here)."""
-    scope.check(app)
-    with runtime.engine.connect() as conn:
-        return node_details(conn, get_app(conn, app).id, fqn)
+    return node_details(runtime.context(scope.check(app)), fqn)
 
 
 def trace(runtime: Runtime, scope: Scope, app: str, from_fqn: str, to_fqn: str | None,
           direction: str, max_depth: int) -> dict[str, Any]:
-    scope.check(app)
-    with runtime.engine.connect() as conn:
-        app_id = get_app(conn, app).id
-        if to_fqn:
-            return call_paths(conn, app_id, from_fqn, to_fqn, max_depth)
-        return call_tree(conn, app_id, from_fqn, direction, max_depth)
+    ctx = runtime.context(scope.check(app))
+    if to_fqn:
+        return call_paths(ctx, from_fqn, to_fqn, max_depth)
+    return call_tree(ctx, from_fqn, direction, max_depth)
 
 
 def endpoints(runtime: Runtime, scope: Scope, app: str, route_or_method: str | None,
               ) -> list[dict[str, Any]]:
-    scope.check(app)
-    with runtime.engine.connect() as conn:
-        return find_endpoints(conn, get_app(conn, app).id, route_or_method)
+    return find_endpoints(runtime.context(scope.check(app)), route_or_method)
 
 
 # --- retrieval -------------------------------------------------------------------------
@@ -173,7 +167,7 @@ def index_status(runtime: Runtime, scope: Scope, app: str) -> dict[str, Any]:
     if not found:
         raise UnknownApplication(app)
     docs: dict[str, int] = {}
-    for d in list_documents(runtime.engine, app):
+    for d in list_documents(runtime.context(app)):
         docs[d["status"]] = docs.get(d["status"], 0) + 1
     return {**found[0], "pipeline": pipeline_status(runtime.engine, app), "documents": docs}
 
@@ -234,15 +228,13 @@ def receive_upload(runtime: Runtime, scope: Scope, app: str, filename: str,
 
 
 def document(runtime: Runtime, scope: Scope, app: str, document_id: int) -> dict[str, Any]:
-    scope.check(app)
-    info = document_info(runtime.engine, app, document_id)
+    info = document_info(runtime.context(scope.check(app)), document_id)
     info.pop("stored_path", None)  # a server path: nothing a client needs
     return info
 
 
 def documents(runtime: Runtime, scope: Scope, app: str) -> list[dict[str, Any]]:
-    scope.check(app)
-    out = list_documents(runtime.engine, app)
+    out = list_documents(runtime.context(scope.check(app)))
     for d in out:
         d.pop("stored_path", None)
     return out
@@ -250,8 +242,7 @@ def documents(runtime: Runtime, scope: Scope, app: str) -> list[dict[str, Any]]:
 
 def remove_document(runtime: Runtime, scope: Scope, app: str, document_id: int
                     ) -> dict[str, Any]:
-    scope.check(app)
-    return delete_document(runtime.engine, app, document_id)
+    return delete_document(runtime.context(scope.check(app)), document_id)
 
 
 def start_index(runtime: Runtime, scope: Scope, app: str, path: str | None, *,
@@ -271,8 +262,7 @@ def start_index(runtime: Runtime, scope: Scope, app: str, path: str | None, *,
         return {"job_id": str(queued["job_id"]), "status": "queued", "app": app,
                 "repository": True, "already_queued": queued["already_queued"]}
     if path is None:
-        with runtime.engine.connect() as conn:
-            recorded = get_app(conn, app).root_path
+        recorded = runtime.context(app).app.root_path
         if not recorded:
             raise InvalidInput(f"application {app!r} has no recorded root: give a path")
         target = Path(recorded)

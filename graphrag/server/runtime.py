@@ -8,9 +8,11 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Engine, text
+from sqlalchemy import Engine
 
 from graphrag.config import Settings
+from graphrag.db.context import AppContext, resolve_context
+from graphrag.db.engine import ping
 from graphrag.embedding import Embedder, count_tokens, get_embedder, get_tokenizer
 from graphrag.errors import GraphragError
 
@@ -58,6 +60,10 @@ class Runtime:
             self._tokenizer = get_tokenizer(self.settings)
         return count_tokens(self._tokenizer, [value])[0]
 
+    def context(self, app: str) -> AppContext:
+        """The service context of one request for application ``app`` (resolved once)."""
+        return resolve_context(self.engine, self.settings, app)
+
     def model_state(self) -> dict[str, Any]:
         """``loading``, ``ready`` or ``failed`` (with the reason)."""
         if not self._model_ready.is_set():
@@ -69,8 +75,7 @@ class Runtime:
     def database_state(self) -> dict[str, Any]:
         """Whether a connection answers ``SELECT 1`` now."""
         try:
-            with self.engine.connect() as conn:
-                conn.execute(text("SELECT 1"))
+            ping(self.engine)
         except Exception as exc:  # noqa: BLE001 - any failure means "not ready"
             first = str(getattr(exc, "orig", None) or exc).strip().splitlines()
             return {"status": "unreachable", "error": (first[0] if first else "")[:200]}

@@ -26,8 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from sqlalchemy import text
-
+from graphrag.graph.store import file_hashes
 from graphrag.kinds import EXTRACT_SNIPPET
 from graphrag.parsing import source as source_files
 from graphrag.pipeline.model import (
@@ -120,11 +119,7 @@ class ExtractSnippetStage(Stage):
         if not paths or not ctx.root_path:
             return {}
         with ctx.engine.connect() as conn:
-            hashes = dict(conn.execute(
-                text("SELECT path, content_hash FROM files"
-                     " WHERE application_id = :a AND path = ANY(:p)"),
-                {"a": ctx.app_id, "p": paths},
-            ).all())
+            hashes = file_hashes(conn, ctx.app_id, paths)
         root = Path(ctx.root_path)
         return {p: read_source(root, p, hashes.get(p)) for p in paths}
 

@@ -11,15 +11,13 @@ are encoded again. Searching them and returning their parent chunks is
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
-
-from sqlalchemy import text
 
 from graphrag.embedding import count_tokens, get_tokenizer, vector_literal
 from graphrag.errors import EnvironmentProblem
 from graphrag.kinds import SPLIT_SENTENCES
+from graphrag.pipeline import store
 from graphrag.pipeline.model import BatchStage, StageContext, StageResult, WorkItem, record_failure
 from graphrag.pipeline.stages.embed import run_embedder
 
@@ -69,22 +67,6 @@ def pack(sentences: list[str], tokens: list[int], size: int = PIECE_TOKENS,
     return pieces
 
 
-_EXISTING = """
-SELECT chunk_id, sentence_index, content FROM sentences
- WHERE chunk_id = ANY(:ids) AND emb IS NOT NULL
-"""
-_TRIM = """
-DELETE FROM sentences s USING jsonb_to_recordset(CAST(:counts AS jsonb)) AS k(id bigint, n int)
- WHERE s.chunk_id = k.id AND s.sentence_index >= k.n
-"""
-_UPSERT = """
-INSERT INTO sentences (application_id, chunk_id, sentence_index, content, emb)
-VALUES (:a, :c, :i, :t, CAST(:e AS vector))
-ON CONFLICT (chunk_id, sentence_index) DO UPDATE SET content = EXCLUDED.content,
-    emb = EXCLUDED.emb
-"""
-
-
 class SplitSentencesStage(BatchStage):
     name = SPLIT_SENTENCES
 
@@ -92,8 +74,7 @@ class SplitSentencesStage(BatchStage):
         result = StageResult()
         pieces = self._pieces(items, ctx)
         with ctx.engine.connect() as conn:
-            stored = {(r.chunk_id, r.sentence_index): r.content
-                      for r in conn.execute(text(_EXISTING), {"ids": list(pieces)})}
+            stored = store.embedded_sentences(conn, list(pieces))
         todo = [(cid, i, t) for cid, ps in pieces.items() for i, t in enumerate(ps)
                 if stored.get((cid, i)) != t]
         vectors = []
@@ -108,12 +89,10 @@ class SplitSentencesStage(BatchStage):
                     record_failure(result, self.name, item, exc)
                 return result
         with ctx.engine.begin() as conn:
-            counts = [{"id": cid, "n": len(ps)} for cid, ps in pieces.items()]
-            conn.execute(text(_TRIM), {"counts": json.dumps(counts)})
-            if todo:
-                conn.execute(text(_UPSERT), [
-                    {"a": ctx.app_id, "c": cid, "i": i, "t": t, "e": vector_literal(v)}
-                    for (cid, i, t), v in zip(todo, vectors, strict=True)])
+            store.write_sentences(
+                conn, ctx.app_id, {cid: len(ps) for cid, ps in pieces.items()},
+                [(cid, i, t, vector_literal(v))
+                 for (cid, i, t), v in zip(todo, vectors, strict=True)])
         if not todo:
             result.skipped.update(pieces)
         return result

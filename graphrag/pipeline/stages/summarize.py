@@ -23,11 +23,12 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Engine, text
+from sqlalchemy import Engine
 
 from graphrag.config import Settings
 from graphrag.errors import EnvironmentProblem
 from graphrag.kinds import SUMMARIZE
+from graphrag.pipeline import store
 from graphrag.pipeline.graph_info import Neighbour, load_neighbours
 from graphrag.pipeline.llm import ChatClient
 from graphrag.pipeline.model import (
@@ -232,22 +233,14 @@ def _cache_get(engine: Engine | None, keys: list[str]) -> dict[str, str]:
     if engine is None or not keys:
         return {}
     with engine.connect() as conn:
-        rows = conn.execute(
-            text("SELECT cache_key, summary FROM summary_cache WHERE cache_key = ANY(:k)"),
-            {"k": keys},
-        ).all()
-    return dict(rows)
+        return store.cached_summaries(conn, keys)
 
 
 def _cache_put(engine: Engine | None, model: str, entries: dict[str, str]) -> None:
     if engine is None or not entries:
         return
     with engine.begin() as conn:
-        conn.execute(
-            text("INSERT INTO summary_cache (cache_key, model, summary) VALUES (:k, :m, :s)"
-                 " ON CONFLICT (cache_key) DO NOTHING"),
-            [{"k": k, "m": model, "s": s} for k, s in entries.items()],
-        )
+        store.cache_summaries(conn, model, entries)
 
 
 def make_summarizer(settings: Settings) -> Summarizer:

@@ -23,14 +23,14 @@ And ``chunks.name_terms``: the node name's words as the BM25 analyser makes them
 hybrid search's name match (analysing every candidate's name per query cost several
 milliseconds). Written with the postings; NULL for chunks written before this revision.
 
-Revision ID: 0019
+Revision ID: 0016
 Revises: 0015
 Create Date: 2026-11-23
 """
 
 from alembic import op
 
-revision = "0019"
+revision = "0016"
 down_revision = "0015"
 branch_labels = None
 depends_on = None

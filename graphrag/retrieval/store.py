@@ -1,0 +1,466 @@
+"""The retrieval store: every query the read side runs against chunks, sentences and
+their nodes (candidates, vectors, BM25, titles, segments, context blocks, citations).
+
+Search latency is measured on these statements (``benchmarks/search.py``). Each function runs one
+statement (or one pair, a fallback) with bound parameters; ``where`` fragments come from
+:func:`filter_sql`, which binds every value it takes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import Connection, text
+
+from graphrag.pipeline.terms import NAME_TERMS
+from graphrag.retrieval.filters import glob_to_regex
+from graphrag.retrieval.model import SearchOptions
+
+# --- search filters (tenant first, always) ---------------------------------------------
+
+def filter_sql(app_ids: list[int], options: SearchOptions) -> tuple[str, dict[str, Any]]:
+    """``AND``-joined conditions over ``c`` (chunks) and ``n`` (nodes), with parameters.
+
+    The application filter is always the first condition: no query built here can
+    return another tenant's rows.
+    """
+    clauses = ["c.application_id = ANY(:apps)"]
+    params: dict[str, Any] = {"apps": list(app_ids)}
+    if options.kinds:
+        clauses.append("n.kind = ANY(:kinds)")
+        params["kinds"] = list(options.kinds)
+    if options.lang:
+        clauses.append("n.lang = :lang")
+        params["lang"] = options.lang
+    if options.path:
+        clauses.append("n.file_path ~ :path_re")
+        params["path_re"] = glob_to_regex(options.path)
+    if options.source:
+        clauses.append("c.source = :source")
+        params["source"] = options.source
+    return " AND ".join(clauses), params
+
+
+# --- candidate rows (hits) -------------------------------------------------------------
+
+CANDIDATE_COLUMNS = """
+    c.id, c.plan_id, c.node_id, c.application_id, c.source, c.kind AS chunk_kind,
+    c.content, c.explain_md, c.rank_boost,
+    lower(c.span_lines) AS span_start, upper(c.span_lines) - 1 AS span_end,
+    COALESCE(c.page_number, n.page_number) AS page_number,
+    n.fqn, n.kind, n.file_path, n.line_start, n.line_end
+"""
+
+_DETAILS_SQL = f"""
+    SELECT {CANDIDATE_COLUMNS}
+      FROM chunks c JOIN nodes n ON n.id = c.node_id
+     WHERE c.id = ANY(:ids) AND c.application_id = ANY(:apps)
+"""
+
+
+def candidate_rows(conn: Connection, app_ids: Sequence[int], ids: Sequence[int]) -> list[Any]:
+    """Chunk and node fields (``CANDIDATE_COLUMNS``) of the given chunk ids, only the
+    given applications'."""
+    return list(conn.execute(text(_DETAILS_SQL), {"ids": list(ids), "apps": list(app_ids)}).all())
+
+
+_BEST_CHUNK_SQL = f"""
+    SELECT DISTINCT ON (c.node_id) {CANDIDATE_COLUMNS}
+      FROM chunks c JOIN nodes n ON n.id = c.node_id
+     WHERE c.application_id = ANY(:apps) AND c.node_id = ANY(:nodes)
+     ORDER BY c.node_id, (c.source = 'code') DESC, c.chunk_index, c.id
+"""
+
+
+def best_chunk_rows(conn: Connection, app_ids: Sequence[int], node_ids: Sequence[int]
+                    ) -> list[Any]:
+    """Per node its best chunk (code before documentation, then the first chunk index),
+    as candidate rows."""
+    return list(conn.execute(text(_BEST_CHUNK_SQL),
+                             {"apps": list(app_ids), "nodes": list(node_ids)}).all())
+
+
+# --- vector search (retrieval.search composes these) ---------------------------------
+
+def vector_sql(where: str, exact: bool) -> str:
+    """Nearest chunks by cosine distance: through the HNSW index, or exactly.
+
+    The exact form filters first (a materialized CTE, so the planner cannot compute the
+    distance of every chunk of the table before joining the filters) and orders the
+    filtered rows by distance."""
+    if not exact:
+        return (
+            "SELECT c.id, 1 - (c.emb <=> CAST(:q AS vector)) AS score"
+            " FROM chunks c JOIN nodes n ON n.id = c.node_id"
+            f" WHERE {where} AND c.emb IS NOT NULL"
+            " ORDER BY c.emb <=> CAST(:q AS vector) LIMIT :lim"
+        )
+    return (
+        "WITH f AS MATERIALIZED (SELECT c.id, c.emb FROM chunks c"
+        f" JOIN nodes n ON n.id = c.node_id WHERE {where} AND c.emb IS NOT NULL)"
+        " SELECT f.id, 1 - (f.emb <=> CAST(:q AS vector)) AS score FROM f"
+        " ORDER BY f.emb <=> CAST(:q AS vector), f.id LIMIT :lim"
+    )
+
+
+def nearest_chunks(conn: Connection, where: str, params: dict[str, Any], exact: bool
+                   ) -> list[Any]:
+    """(id, score) of the chunks nearest ``:q`` passing ``where`` (:func:`vector_sql`)."""
+    return list(conn.execute(text(vector_sql(where, exact=exact)), params).all())
+
+
+def set_ef(conn: Connection, ef: int) -> None:
+    """``SET LOCAL hnsw.ef_search``: how many candidates an HNSW scan keeps."""
+    conn.execute(text("SELECT set_config('hnsw.ef_search', :ef, true)"), {"ef": str(ef)})
+
+
+def indexed_commits(conn: Connection, app_ids: Sequence[int]) -> dict[str, str | None]:
+    """Each application's indexed commit (repository runs) by name."""
+    return dict(conn.execute(text(
+        "SELECT name, indexed_commit FROM applications WHERE id = ANY(:ids)"),
+        {"ids": list(app_ids)}).all())
+
+
+# --- BM25 (retrieval.bm25 composes these) -------------------------------------------
+
+QUERY_LEXEMES = "SELECT lexeme FROM unnest(graphrag_terms(:q))"
+
+
+def query_lexemes(conn: Connection, query: str) -> list[str]:
+    """The query's terms as PostgreSQL stems them (stop words dropped), sorted."""
+    return sorted(r[0] for r in conn.execute(text(QUERY_LEXEMES), {"q": query}))
+
+
+# The statistics of the query's terms (``{terms}``: the terms and the empty term of the
+# totals): df per term, N and avgdl, and each term's idf.
+_STATS_TEMPLATE = """
+        stats AS (
+            SELECT x.term, CAST(sum(x.df) AS bigint) AS df, CAST(sum(x.dl) AS bigint) AS dl
+              FROM (
+                SELECT term, df, dl FROM term_stats
+                 WHERE application_id = ANY(:apps) AND term = ANY({terms})
+                UNION ALL
+                SELECT term, df, dl FROM term_stats_delta
+                 WHERE application_id = ANY(:apps) AND term = ANY({terms})) x
+             GROUP BY x.term
+        ),
+        df AS (SELECT term, df, df <= :per_term AS complete FROM stats
+                WHERE term <> '' AND df > 0),
+        st AS (
+            SELECT CAST(df AS float8) AS n,
+                   greatest(CAST(dl AS float8) / greatest(df, 1), 1) AS avgdl
+              FROM stats WHERE term = ''
+        ),
+        w AS MATERIALIZED (
+            SELECT df.term, ln(1 + (st.n - df.df + 0.5::float8) / (df.df + 0.5::float8)) AS idf
+              FROM df, st
+        )"""
+_STATS_CTES = _STATS_TEMPLATE.format(terms=":stat_terms")
+
+_SCORE_CTE = """
+        s AS (
+            SELECT p.chunk_id,
+                   sum(w.idf * p.tf * (CAST(:k1 AS float8) + 1)
+                       / (p.tf + CAST(:k1 AS float8)
+                          * (1 - CAST(:b AS float8) + CAST(:b AS float8) * p.dl / st.avgdl)))
+                   AS score
+              FROM p JOIN w USING (term), st
+             GROUP BY p.chunk_id
+        )"""
+
+
+def _scores_sql(where: str | None) -> str:
+    filtered = ""
+    if where is not None:
+        filtered = f"""
+            JOIN chunks c ON c.id = s.chunk_id JOIN nodes n ON n.id = c.node_id
+           WHERE {where}"""
+    # All arithmetic in float8: with numeric (PostgreSQL's type of a bare 0.5 literal)
+    # the per-posting sum cost most of the query's time.
+    return f"""
+        WITH {_STATS_CTES},
+        top AS (
+            SELECT t.chunk_id, t.term, t.tf, t.dl
+              FROM df CROSS JOIN unnest(CAST(:apps AS bigint[])) AS a(id)
+             CROSS JOIN LATERAL (
+                SELECT t.chunk_id, t.term, t.tf, t.dl FROM chunk_terms t
+                 WHERE t.application_id = a.id AND t.term = df.term
+                 ORDER BY CAST(t.tf AS float8) / greatest(t.dl, 1) DESC, t.chunk_id
+                 LIMIT :per_term) t
+        ),
+        risk AS (
+            SELECT DISTINCT top.chunk_id FROM top JOIN df USING (term) WHERE df.complete
+        ),
+        more AS (
+            SELECT t.chunk_id, t.term, t.tf, t.dl
+              FROM risk CROSS JOIN df CROSS JOIN unnest(CAST(:apps AS bigint[])) AS a(id)
+              JOIN chunk_terms t ON t.application_id = a.id AND t.term = df.term
+                                AND t.chunk_id = risk.chunk_id
+             WHERE NOT df.complete
+        ),
+        p AS (SELECT * FROM top UNION SELECT * FROM more),
+        {_SCORE_CTE}
+        SELECT s.chunk_id AS id, s.score FROM s {filtered}
+         ORDER BY s.score DESC, s.chunk_id LIMIT :lim
+    """
+
+
+# BM25 of given chunks (``:ids``): their postings of the query's terms, read by primary
+# key, the query (``:query``) analysed in the same statement. Also a part of the
+# candidate signals' statement (graphrag.retrieval.signals).
+_QUERY_TERMS = "ARRAY(SELECT '' UNION ALL SELECT lexeme FROM unnest(graphrag_terms(:query)))"
+SCORES_OF_SQL = f"""
+        WITH {_STATS_TEMPLATE.format(terms=_QUERY_TERMS)},
+        p AS (
+            SELECT t.chunk_id, t.term, t.tf, t.dl
+              FROM df CROSS JOIN unnest(CAST(:apps AS bigint[])) AS a(id)
+             CROSS JOIN unnest(CAST(:ids AS bigint[])) AS c(id)
+             CROSS JOIN LATERAL (
+                -- one primary-key probe per term and chunk (LIMIT 1 keeps the planner
+                -- from turning it into a scan of the term's postings)
+                SELECT t.chunk_id, t.term, t.tf, t.dl FROM chunk_terms t
+                 WHERE t.application_id = a.id AND t.term = df.term AND t.chunk_id = c.id
+                 LIMIT 1) t
+        ),
+        {_SCORE_CTE}
+        SELECT s.chunk_id AS id, s.score FROM s
+"""
+
+
+def bm25_top_rows(conn: Connection, where: str | None, params: dict[str, Any]) -> Any:
+    """(id, score) rows of the BM25 query (``where``: the search filters, or None)."""
+    return conn.execute(text(_scores_sql(where)), params)
+
+
+def bm25_rows_of(conn: Connection, params: dict[str, Any]) -> Any:
+    """(id, score) rows of :data:`SCORES_OF_SQL` (the BM25 of the chunks ``:ids``)."""
+    return conn.execute(text(SCORES_OF_SQL), params)
+
+
+# --- candidate signals (retrieval.signals composes these) ------------------------------
+
+# The query vector is parsed once (q.v), not once per candidate row: parsing a 384-float
+# literal per row was most of this query's time. The name's words are analysed when the
+# chunk's postings are written (``chunks.name_terms``, graphrag.pipeline.terms); a chunk
+# written before that column existed has its name analysed here.
+_SIGNALS_SQL = rf"""
+WITH q AS (SELECT tsvector_to_array(graphrag_terms(:query)) AS terms,
+                  CAST(:q AS vector) AS v),
+     c AS (
+    SELECT c.id, c.source, c.emb, c.title_emb,
+           CASE WHEN c.source = 'code'
+                THEN coalesce(c.name_terms, {NAME_TERMS}) END AS name_terms
+      FROM chunks c JOIN nodes n ON n.id = c.node_id
+     WHERE c.id = ANY(:ids) AND c.application_id = ANY(:apps))
+SELECT c.id,
+       1 - (c.emb <=> q.v) AS similarity, b.score AS bm25,
+       CASE WHEN c.source = 'code' THEN 1 - (c.title_emb <=> q.v) END AS title_sim,
+       CASE WHEN c.source <> 'code' THEN NULL
+            WHEN cardinality(c.name_terms) = 0 THEN 0.0
+            ELSE (SELECT count(DISTINCT t) FROM unnest(c.name_terms) t, q
+                   WHERE t = ANY(q.terms))::float8 / cardinality(c.name_terms) END
+           AS name_match
+  FROM c CROSS JOIN q LEFT JOIN ({SCORES_OF_SQL}) b ON b.id = c.id
+"""
+
+
+def signal_rows(conn: Connection, params: dict[str, Any]) -> list[Any]:
+    """(id, similarity, bm25, title_sim, name_match) of the chunks ``:ids`` (only the
+    applications ``:apps``'); ``:q`` is the query's vector literal or None."""
+    return list(conn.execute(text(_SIGNALS_SQL), params).all())
+
+
+# --- sentences -------------------------------------------------------------------------
+
+def _sentence_sql(where: str, exact: bool) -> str:
+    order = "(s.emb <=> CAST(:q AS vector)) + 0" if exact else "s.emb <=> CAST(:q AS vector)"
+    return (
+        "SELECT s.chunk_id, s.content, 1 - (s.emb <=> CAST(:q AS vector)) AS score"
+        " FROM sentences s JOIN chunks c ON c.id = s.chunk_id JOIN nodes n ON n.id = c.node_id"
+        f" WHERE s.application_id = ANY(:apps) AND {where} AND s.emb IS NOT NULL"
+        f" ORDER BY {order} LIMIT :lim"
+    )
+
+
+def nearest_sentences(conn: Connection, where: str, params: dict[str, Any], exact: bool
+                      ) -> list[Any]:
+    """(chunk_id, content, score) of the sentences nearest ``:q`` passing ``where``:
+    through the HNSW index, or (``exact``) by scanning the filtered rows."""
+    return list(conn.execute(text(_sentence_sql(where, exact=exact)), params).all())
+
+
+# --- segments (seed 004) ---------------------------------------------------------------
+
+# Unit position of a page chunk: page number for PDF pages, section ordinal for sections.
+UNIT_POSITION = "(c.pipeline->'params'->>'unitIndex')::int"
+
+SEGMENT_FROM = ("chunks c JOIN documents d ON d.id = c.document_id"
+                " JOIN nodes n ON n.id = c.node_id")
+SEGMENT_COLUMNS = f"""
+    c.id, c.plan_id, c.document_id, d.filename, c.page_number, c.chunk_index, c.content,
+    c.node_id, n.fqn, n.kind AS node_kind,
+    {UNIT_POSITION} AS position,
+    (row_number() OVER (PARTITION BY c.document_id
+                        ORDER BY {UNIT_POSITION}, c.chunk_index, c.id) - 1) AS segment_index
+"""
+
+
+def segment_rows(conn: Connection, app_id: int, document_ids: Sequence[int] | None
+                 ) -> list[Any]:
+    """Segment rows of the given documents (None: every document of the application),
+    by document and segment index."""
+    doc_filter = "" if document_ids is None else "AND c.document_id = ANY(:docs)"
+    return list(conn.execute(text(
+        f"SELECT {SEGMENT_COLUMNS} FROM {SEGMENT_FROM}"
+        f" WHERE c.application_id = :a AND c.source = 'doc' AND c.kind = 'page' {doc_filter}"
+        " ORDER BY c.document_id, segment_index"),
+        {"a": app_id, "docs": list(document_ids or [])}).all())
+
+
+def segment_index_rows(conn: Connection, chunk_row_ids: Sequence[int]) -> list[Any]:
+    """(id, document_id, segment_index) of the document chunks among the given rows."""
+    return list(conn.execute(text(
+        f"""
+        SELECT s.id, s.document_id, s.segment_index FROM (
+            SELECT {SEGMENT_COLUMNS} FROM {SEGMENT_FROM}
+             WHERE c.kind = 'page' AND c.document_id IN (
+                 SELECT document_id FROM chunks WHERE id = ANY(:ids)
+                    AND document_id IS NOT NULL)) s
+         WHERE s.id = ANY(:ids)
+        """), {"ids": list(chunk_row_ids)}).all())
+
+
+_RESOLVE = f"""
+SELECT * FROM (
+    SELECT {SEGMENT_COLUMNS} FROM {SEGMENT_FROM}
+     WHERE c.application_id = :a AND c.kind = 'page' AND c.document_id IN (
+         SELECT document_id FROM chunks WHERE application_id = :a AND plan_id = ANY(:plans)
+         UNION SELECT unnest(CAST(:docs AS bigint[])))
+) s
+WHERE s.plan_id = ANY(:plans) OR (s.document_id || ':' || s.segment_index) = ANY(:segs)
+"""
+
+_NEIGHBOURS = f"""
+SELECT * FROM (
+    SELECT {SEGMENT_COLUMNS} FROM {SEGMENT_FROM}
+     WHERE c.application_id = :a AND c.document_id = :d AND c.kind = 'page'
+) s
+WHERE s.position BETWEEN :lo AND :hi
+ORDER BY s.segment_index
+"""
+
+
+def named_segment_rows(conn: Connection, app_id: int, plans: Sequence[str],
+                       segs: Sequence[str], docs: Sequence[int]) -> list[Any]:
+    """Segment rows of the application's document chunks named by plan id (``plans``)
+    or segment id (``segs``, of the documents ``docs``)."""
+    return list(conn.execute(text(_RESOLVE), {"a": app_id, "plans": list(plans),
+                                              "segs": list(segs), "docs": list(docs)}).all())
+
+
+def segment_rows_between(conn: Connection, app_id: int, document_id: int, lo: int, hi: int
+                         ) -> list[Any]:
+    """Segment rows of one document whose unit position is in ``[lo, hi]``, in order."""
+    return list(conn.execute(text(_NEIGHBOURS), {
+        "a": app_id, "d": document_id, "lo": lo, "hi": hi}).all())
+
+
+# --- citations -------------------------------------------------------------------------
+
+_CODE_CHUNKS = """
+SELECT c.plan_id, c.content, n.fqn, n.file_path,
+       COALESCE(lower(c.span_lines), n.line_start) AS line_start,
+       COALESCE(upper(c.span_lines) - 1, n.line_end) AS line_end
+  FROM chunks c JOIN nodes n ON n.id = c.node_id
+ WHERE c.application_id = :a AND c.plan_id = ANY(:ids)
+"""
+
+_MEMBER_CHUNKS = """
+SELECT DISTINCT ON (k.id) k.id AS plan_id, c.content, n.fqn, n.file_path,
+       n.line_start, n.line_end
+  FROM unnest(CAST(:ids AS text[])) AS k(id)
+  JOIN chunks c ON c.application_id = :a AND c.source = 'code'
+   AND c.node_id = CAST(split_part(k.id, ':', 1) AS bigint)
+  JOIN nodes n ON n.id = c.node_id
+ ORDER BY k.id, c.chunk_index
+"""
+
+
+def cited_chunk_rows(conn: Connection, app_id: int, plan_ids: Sequence[str]) -> list[Any]:
+    """(plan_id, content, fqn, file_path, line_start, line_end) of the chunks with the
+    given plan ids."""
+    return list(conn.execute(text(_CODE_CHUNKS), {"a": app_id, "ids": list(plan_ids)}))
+
+
+def cited_member_rows(conn: Connection, app_id: int, member_ids: Sequence[str]) -> list[Any]:
+    """The same for split members named ``{node}:code:snippet``: the member's lines and
+    its first part's text."""
+    return list(conn.execute(text(_MEMBER_CHUNKS), {"a": app_id, "ids": list(member_ids)}))
+
+
+# --- context blocks (assemble) ---------------------------------------------------------
+
+_NODES_SQL = """
+SELECT id, kind, name, fqn, file_path, lang, line_start, line_end, page_number, signature,
+       doc_comment, meta, parent_id
+  FROM nodes WHERE id = ANY(:ids)
+"""
+
+_CHUNKS_SQL = """
+SELECT c.id, c.plan_id, c.node_id, c.source, c.chunk_index, c.content, c.content_raw,
+       c.explain_md, c.explain_quality->>'method' AS summary_method,
+       lower(c.span_lines) AS span_start, upper(c.span_lines) - 1 AS span_end,
+       c.pipeline->'params'->'elide' AS elide, COALESCE(c.page_number, n.page_number)
+       AS page_number
+  FROM chunks c JOIN nodes n ON n.id = c.node_id
+ WHERE c.application_id = :a AND c.node_id = ANY(:ids)
+ ORDER BY c.node_id, c.source, c.chunk_index NULLS FIRST, lower(c.span_lines), c.plan_id
+"""
+
+# Code chunks of every node inside the given nodes' lines (same file): what re-joins a
+# member whose chunks elide nested bodies (a class's constructor, a nested function).
+_INNER_CHUNKS_SQL = """
+SELECT p.id AS owner_id, lower(c.span_lines) AS span_start,
+       upper(c.span_lines) - 1 AS span_end, c.content_raw,
+       c.pipeline->'params'->'elide' AS elide
+  FROM nodes p
+  JOIN nodes n ON n.file_id = p.file_id
+              AND n.line_start >= p.line_start AND n.line_end <= p.line_end
+  JOIN chunks c ON c.node_id = n.id AND c.source = 'code'
+ WHERE p.id = ANY(:ids) AND p.file_id IS NOT NULL AND c.content_raw IS NOT NULL
+   AND c.span_lines IS NOT NULL
+"""
+
+_MEMBERS_SQL = """
+SELECT parent_id, id, kind, name, fqn, signature, doc_comment, lang, line_start, line_end
+  FROM nodes WHERE parent_id = ANY(:ids)
+ ORDER BY parent_id, line_start NULLS LAST, id
+"""
+
+
+def block_node_rows(conn: Connection, ids: Sequence[int]) -> list[Any]:
+    """The node fields a context block shows."""
+    return list(conn.execute(text(_NODES_SQL), {"ids": list(ids)}))
+
+
+def block_chunk_rows(conn: Connection, app_id: int, node_ids: Sequence[int]) -> list[Any]:
+    """The chunks of the given nodes, by node, source and chunk index."""
+    return list(conn.execute(text(_CHUNKS_SQL), {"a": app_id, "ids": list(node_ids)}))
+
+
+def inner_chunk_rows(conn: Connection, node_ids: Sequence[int]) -> list[Any]:
+    """Code chunks of every node inside the given nodes' lines (``owner_id``: which)."""
+    return list(conn.execute(text(_INNER_CHUNKS_SQL), {"ids": list(node_ids)}))
+
+
+def member_rows(conn: Connection, parent_ids: Sequence[int]) -> list[Any]:
+    """Members of the given nodes, by parent, in source order."""
+    return list(conn.execute(text(_MEMBERS_SQL), {"ids": list(parent_ids)}))
+
+
+def ids_of_kinds(conn: Connection, ids: Sequence[int], kinds: Sequence[str]) -> list[int]:
+    """Those of the given nodes whose kind is one of ``kinds``."""
+    return [int(i) for i in conn.execute(text(
+        "SELECT id FROM nodes WHERE id = ANY(:ids) AND kind = ANY(:k)"),
+        {"ids": list(ids), "k": list(kinds)}).scalars()]

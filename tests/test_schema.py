@@ -1,0 +1,107 @@
+"""The Core tables of ``graphrag.db.schema`` match what the migrations build."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from sqlalchemy import Engine, MetaData, Table, create_engine, text
+from sqlalchemy.dialects import postgresql
+
+from graphrag.db import engine as dbengine
+from graphrag.db.schema import metadata
+
+SCRATCH = "graphrag_schema_test"
+
+
+@pytest.fixture(scope="module")
+def migrated(db_url: str) -> Iterator[Engine]:
+    """A scratch database migrated from nothing to head (not the session's database,
+    whose tables tests may have touched)."""
+    admin = create_engine(dbengine.sqlalchemy_url(db_url), isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f"DROP DATABASE IF EXISTS {SCRATCH}"))
+        conn.execute(text(f"CREATE DATABASE {SCRATCH}"))
+    scratch = create_engine(dbengine.sqlalchemy_url(
+        db_url.replace("/postgres?", f"/{SCRATCH}?")))
+    try:
+        dbengine.upgrade(scratch)
+        yield scratch
+    finally:
+        scratch.dispose()
+        with admin.connect() as conn:
+            conn.execute(text(f"DROP DATABASE IF EXISTS {SCRATCH}"))
+        admin.dispose()
+
+
+def _type(column) -> str:
+    # The PostgreSQL spelling of the type. Vectors compare without their dimension: the
+    # reflected column carries the database's, the description none (set at run time).
+    spelled = column.type.compile(dialect=postgresql.dialect())
+    return "VECTOR" if spelled.startswith("VECTOR") else spelled
+
+
+def _shape(table: Table) -> dict:
+    return {
+        "columns": {c.name: (_type(c), c.nullable, c.computed is not None)
+                    for c in table.columns},
+        "primary_key": [c.name for c in table.primary_key.columns],
+        "foreign_keys": sorted((fk.parent.name, fk.target_fullname, fk.ondelete)
+                               for fk in table.foreign_keys
+                               if fk.target_fullname.split(".")[0] in metadata.tables),
+    }
+
+
+def _differences(described: MetaData, reflected: MetaData) -> list[str]:
+    diffs = []
+    ours = {n for n in reflected.tables if not n.startswith("procrastinate_")
+            and n != "alembic_version"}
+    if missing := sorted(ours - set(described.tables)):
+        diffs.append(f"tables not described: {missing}")
+    if extra := sorted(set(described.tables) - ours):
+        diffs.append(f"tables described but not migrated: {extra}")
+    for name in sorted(ours & set(described.tables)):
+        want, got = _shape(described.tables[name]), _shape(reflected.tables[name])
+        for key in ("primary_key", "foreign_keys"):
+            if want[key] != got[key]:
+                diffs.append(f"{name} {key}: described {want[key]}, migrated {got[key]}")
+        for col in sorted(set(want["columns"]) | set(got["columns"])):
+            if want["columns"].get(col) != got["columns"].get(col):
+                diffs.append(f"{name}.{col}: described {want['columns'].get(col)},"
+                             f" migrated {got['columns'].get(col)}")
+    return diffs
+
+
+def _reflect(engine: Engine) -> MetaData:
+    import pgvector.sqlalchemy  # noqa: F401  (registers the vector type for reflection)
+
+    reflected = MetaData()
+    reflected.reflect(engine)
+    return reflected
+
+
+def test_described_tables_match_the_migrated_database(migrated: Engine) -> None:
+    diffs = _differences(metadata, _reflect(migrated))
+    assert not diffs, "graphrag/db/schema.py drifted from migrations:\n" + "\n".join(diffs)
+
+
+def test_a_drift_is_found(migrated: Engine) -> None:
+    # The comparison must be able to fail: a column the migrations do not have, a changed
+    # nullability and a column type are each reported.
+    with migrated.begin() as conn:
+        conn.execute(text("ALTER TABLE summary_cache ADD COLUMN probe int"))
+        conn.execute(text("ALTER TABLE summary_cache ALTER COLUMN model DROP NOT NULL"))
+        conn.execute(text("ALTER TABLE api_keys ALTER COLUMN prefix TYPE varchar(20)"))
+    try:
+        diffs = _differences(metadata, _reflect(migrated))
+    finally:
+        with migrated.begin() as conn:
+            conn.execute(text("ALTER TABLE summary_cache DROP COLUMN probe"))
+            conn.execute(text("ALTER TABLE summary_cache ALTER COLUMN model SET NOT NULL"))
+            conn.execute(text("ALTER TABLE api_keys ALTER COLUMN prefix TYPE text"))
+    assert diffs == [
+        "api_keys.prefix: described ('TEXT', False, False),"
+        " migrated ('VARCHAR(20)', False, False)",
+        "summary_cache.model: described ('TEXT', False, False), migrated ('TEXT', True, False)",
+        "summary_cache.probe: described None, migrated ('INTEGER', True, False)",
+    ]
