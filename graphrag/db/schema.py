@@ -253,6 +253,7 @@ CHUNKS = Table(
     Column("updated_at", TIMESTAMP(timezone=True), nullable=False),
     Column("term_count", Integer, nullable=False),
     Column("title_emb", Vector()),
+    Column("name_terms", ARRAY(Text)),
 )
 
 EDGES = Table(
@@ -277,6 +278,26 @@ CHUNK_TERMS = Table(
     Column("chunk_id", BigInteger, ForeignKey("chunks.id", ondelete="CASCADE"), primary_key=True),
     Column("tf", Integer, nullable=False),
     Column("dl", Integer, nullable=False),
+)
+
+# BM25 statistics: folded per term (the empty term holds the totals) and the changes the
+# triggers on chunk_terms append until the pipeline folds them (migration 0016).
+TERM_STATS = Table(
+    "term_stats", metadata,
+    Column("application_id", BigInteger, ForeignKey("applications.id", ondelete="CASCADE"),
+           primary_key=True),
+    Column("term", Text, primary_key=True),
+    Column("df", BigInteger, nullable=False),
+    Column("dl", BigInteger, nullable=False),
+)
+
+TERM_STATS_DELTA = Table(
+    "term_stats_delta", metadata,
+    Column("application_id", BigInteger, ForeignKey("applications.id", ondelete="CASCADE"),
+           nullable=False),
+    Column("term", Text, nullable=False),
+    Column("df", BigInteger, nullable=False),
+    Column("dl", BigInteger, nullable=False),
 )
 
 SENTENCES = Table(
