@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import signal
+import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
@@ -40,6 +41,9 @@ _BATCHES_PER_WORKER = 4
 class _FileTimeout(BaseException):
     """Raised in a worker when a file's budget runs out (BaseException: the parse step's
     ``except Exception`` must not swallow it)."""
+
+
+_REARM = 0.05  # seconds between repeated timer signals once a budget ran out
 
 
 def _on_alarm(_signum: int, _frame: object) -> None:
@@ -72,10 +76,13 @@ def _parse_batch(files: list[FileTask], budget: float | None) -> list[FileOutcom
     out: list[FileOutcome] = []
     for rel, lang, size, digest in files:
         outcome: FileOutcome | None = None
+        started = time.monotonic()
         try:
             if budget:
                 _WORKER["armed"] = True
-                signal.setitimer(signal.ITIMER_REAL, budget)
+                # Repeating: C code that checks for signals may clear the exception the
+                # handler raised; the next tick raises it again.
+                signal.setitimer(signal.ITIMER_REAL, budget, _REARM)
             outcome = _parse_task(rel, lang)
             _WORKER["armed"] = False
         except _FileTimeout:
@@ -84,6 +91,8 @@ def _parse_batch(files: list[FileTask], budget: float | None) -> list[FileOutcom
             _WORKER["armed"] = False
             if budget:
                 signal.setitimer(signal.ITIMER_REAL, 0)
+        if budget and time.monotonic() - started > budget:
+            outcome = None  # over budget even if never interrupted: the same verdict
         out.append(outcome if outcome is not None
                    else _timed_out(rel, lang, size, digest, budget or 0))
     return out
