@@ -57,16 +57,3 @@ def scores_of_params(query: str) -> dict[str, object]:
     """The parameters of the BM25 of given chunks besides ``apps`` and ``ids``
     (:data:`graphrag.retrieval.store.SCORES_OF_SQL`)."""
     return {"query": query, "k1": K1, "b": B, "per_term": POSTINGS_PER_TERM}
-
-
-def bm25_scores(conn: Connection, app_ids: Sequence[int], query: str,
-                ids: Sequence[int]) -> dict[int, float]:
-    """The exact BM25 score of each of the chunks ``ids`` (absent: none of the query's
-    terms), with the statistics of the applications' whole text as in
-    :func:`bm25_candidates`; hybrid search scores every candidate this way, also those
-    only the vector list found."""
-    if not ids:
-        return {}
-    rows = store.bm25_rows_of(conn, {"apps": list(app_ids), "ids": list(ids),
-                                     **scores_of_params(query)})
-    return {int(r.id): float(r.score) for r in rows}

@@ -3,8 +3,9 @@ one query (:func:`graphrag.retrieval.fusion.score_fusion` turns them into the or
 
 - ``similarity``: cosine similarity of the query vector and the chunk's vector, also for
   the candidates only the BM25 list found;
-- ``bm25``: the chunk's exact BM25 score (:func:`graphrag.retrieval.bm25.bm25_scores`,
-  here in the same statement), also for the candidates only the vector list found;
+- ``bm25``: the chunk's exact BM25 score, with the statistics :mod:`graphrag.retrieval.bm25`
+  uses (``SCORES_OF_SQL`` in the retrieval store, in the same statement), also for the
+  candidates only the vector list found;
 - ``title_sim`` (code chunks): similarity of the query vector and the chunk's
   ``title_emb`` (its symbol name, owner and signature; see the embed stage);
 - ``name_match`` (code chunks): the share of the node name's words that the query uses,

@@ -207,7 +207,7 @@ def _scores_sql(where: str | None) -> str:
 
 
 # BM25 of given chunks (``:ids``): their postings of the query's terms, read by primary
-# key, the query (``:query``) analysed in the same statement. Also a part of the
+# key, the query (``:query``) analysed in the same statement; a part of the
 # candidate signals' statement (graphrag.retrieval.signals).
 _QUERY_TERMS = "ARRAY(SELECT '' UNION ALL SELECT lexeme FROM unnest(graphrag_terms(:query)))"
 SCORES_OF_SQL = f"""
@@ -231,11 +231,6 @@ SCORES_OF_SQL = f"""
 def bm25_top_rows(conn: Connection, where: str | None, params: dict[str, Any]) -> Any:
     """(id, score) rows of the BM25 query (``where``: the search filters, or None)."""
     return conn.execute(text(_scores_sql(where)), params)
-
-
-def bm25_rows_of(conn: Connection, params: dict[str, Any]) -> Any:
-    """(id, score) rows of :data:`SCORES_OF_SQL` (the BM25 of the chunks ``:ids``)."""
-    return conn.execute(text(SCORES_OF_SQL), params)
 
 
 # --- candidate signals (retrieval.signals composes these) ------------------------------
