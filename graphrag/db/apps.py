@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,31 @@ def get_app(conn: Connection, name: str) -> Application:
     if row is None:
         raise UnknownApplication(name)
     return Application(row.id, row.name, row.root_path)
+
+
+@dataclass(frozen=True)
+class SearchedApp:
+    """What a search needs of an application: its id, indexed commit (repository runs)
+    and recorded embedding model (``meta.embed_model``; None when never switched)."""
+
+    id: int
+    name: str
+    indexed_commit: str | None
+    embed_model: str | None
+
+
+def searched_apps(conn: Connection, names: Sequence[str]) -> list[SearchedApp]:
+    """The applications called ``names`` (once each, in the given order), read in one
+    statement; :class:`UnknownApplication` names the first absent one."""
+    wanted = list(dict.fromkeys(names))
+    rows = {r.name: r for r in conn.execute(text(
+        "SELECT id, name, indexed_commit, meta->>'embed_model' AS embed_model"
+        " FROM applications WHERE name = ANY(:names)"), {"names": wanted})}
+    for name in wanted:
+        if name not in rows:
+            raise UnknownApplication(name)
+    return [SearchedApp(int(rows[n].id), n, rows[n].indexed_commit, rows[n].embed_model)
+            for n in wanted]
 
 
 def mark_indexed(conn: Connection, app_id: int) -> None:

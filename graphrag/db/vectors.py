@@ -131,10 +131,13 @@ def switch_model(engine: Engine, app_id: int, identity: str, force: bool = False
     return int(queued or 0)
 
 
-def require_model(conn: Connection, apps: dict[int, str], identity: str) -> None:
+def require_model(conn: Connection, apps: dict[int, str], identity: str,
+                  recorded: dict[int, str | None] | None = None) -> None:
     """Refuse to compare query vectors of ``identity`` with an application's vectors made
-    by another model (one line: what it was embedded with and what to do)."""
-    recorded = recorded_models(conn, apps)
+    by another model (one line: what it was embedded with and what to do).
+    ``recorded``: the applications' recorded models when the caller has read them."""
+    if recorded is None:
+        recorded = recorded_models(conn, apps)
     for app_id, name in apps.items():
         model = recorded.get(app_id)
         if model is None:  # never switched: look at a stored vector, if any

@@ -43,11 +43,10 @@ def query_lexemes(conn: Connection, query: str) -> list[str]:
 def bm25_candidates(conn: Connection, app_ids: Sequence[int], query: str,
                     options: SearchOptions) -> list[tuple[int, float]]:
     """(chunk id, BM25 score) best first, at most ``options.candidates`` rows."""
-    terms = query_lexemes(conn, query)
-    if not terms:
-        return []
+    # The query is analysed inside the statement: no round trip for its terms; a query
+    # of stop words only finds no statistics, hence no postings.
     where, params = store.filter_sql(list(app_ids), options)
-    params.update(stat_terms=["", *terms], k1=K1, b=B, lim=options.candidates,
+    params.update(query=query, k1=K1, b=B, lim=options.candidates,
                   per_term=POSTINGS_PER_TERM)
     rows = store.bm25_top_rows(conn, where if has_filters(options) else None, params)
     return [(int(r.id), float(r.score)) for r in rows]

@@ -1,11 +1,13 @@
-"""Search chunks: vector (pgvector HNSW, cosine), full text (BM25) and hybrid (RRF).
+"""Search chunks: vector (pgvector HNSW, cosine), full text (BM25) and hybrid (fused).
 
 Flow of one query (seed 002, "Flow RAG Search" and "Advanced RAG"):
 
 1. the query embedding (vector and hybrid modes; one batched encode for many queries),
+   while a second connection fetches the BM25 list,
 2. each ranked list fetches ``options.candidates`` chunk ids, filtered by application
-   and the metadata filters inside SQL,
-3. hybrid fuses the lists with reciprocal rank fusion plus the PageRank boost
+   and the metadata filters inside SQL; for hybrid, the vector list, the candidates'
+   rows and their signals come from one statement,
+3. hybrid fuses the candidates' signals (score fusion) with the PageRank boost
    (:mod:`graphrag.retrieval.fusion`),
 4. several chunks of one node, or overlapping spans, collapse to the best one,
 5. top_k hits, optionally followed by ``--expand calls`` neighbours.
@@ -27,7 +29,7 @@ from typing import Any
 import numpy as np
 from sqlalchemy import Connection, Engine
 
-from graphrag.db.apps import get_app
+from graphrag.db.apps import get_app, searched_apps
 from graphrag.db.vectors import require_model
 from graphrag.embedding import Embedder, vector_literal
 from graphrag.errors import InvalidInput
@@ -39,8 +41,13 @@ from graphrag.retrieval.fusion import collapse
 from graphrag.retrieval.model import Candidate, SearchOptions, SearchResult, hit_dict
 from graphrag.retrieval.modes import get_mode
 from graphrag.retrieval.priors import prior, wants_tests
-from graphrag.retrieval.rows import load_candidates
-from graphrag.retrieval.signals import CandidateSignals, candidate_signals
+from graphrag.retrieval.rows import candidate_from_row, load_candidates
+from graphrag.retrieval.signals import (
+    CandidateSignals,
+    candidate_signals,
+    hybrid_rows,
+    signals_of_rows,
+)
 
 EF_SEARCH = 100
 EF_SEARCH_MAX = 1000
@@ -62,14 +69,20 @@ def set_ef_search(conn: Connection, options: SearchOptions) -> None:
 
 
 def vector_candidates(conn: Connection, app_ids: list[int], vector: np.ndarray,
-                      options: SearchOptions) -> list[tuple[int, float]]:
+                      options: SearchOptions, first_scan: int | None = None
+                      ) -> list[tuple[int, float]]:
     """(chunk id, cosine similarity) best first, at most ``options.candidates`` rows.
-    Call :func:`set_ef_search` first in the same transaction."""
+    Call :func:`set_ef_search` first in the same transaction. ``first_scan``: the
+    number of rows a scan at the transaction's ``ef_search`` already returned (the
+    hybrid statement's), so the widening starts at once."""
     where, params = store.filter_sql(app_ids, options)
     limit = options.candidates
     params.update(q=vector_literal(vector), lim=limit)
-    rows = store.nearest_chunks(conn, where, params, exact=False)
-    if len(rows) < limit and ef_search_for(options) < EF_SEARCH_MAX:
+    rows: list[Any] = []
+    if first_scan is None:
+        rows = store.nearest_chunks(conn, where, params, exact=False)
+    found = len(rows) if first_scan is None else first_scan
+    if found < limit and ef_search_for(options) < EF_SEARCH_MAX:
         # Selective filters: widen the scan once before paying for an exact search.
         store.set_ef(conn, EF_SEARCH_MAX)
         rows = store.nearest_chunks(conn, where, params, exact=False)
@@ -110,14 +123,42 @@ def rank_candidates(mode: str, vec: list[tuple[int, float]], txt: list[tuple[int
     return out
 
 
+def _hybrid_lists(conn: Connection, apps: dict[int, str], query: str, vector: np.ndarray,
+                  txt: list[tuple[int, float]], options: SearchOptions
+                  ) -> tuple[tuple[list[tuple[int, float]], dict[int, Candidate],
+                                   CandidateSignals] | None, int]:
+    """The vector list, the candidates and their signals from one statement
+    (:func:`graphrag.retrieval.signals.hybrid_rows`), and the vector list's length;
+    None instead when the filters leave that list short, for :func:`vector_candidates`
+    to widen the scan."""
+    rows = hybrid_rows(conn, list(apps), query, vector, [i for i, _ in txt], options)
+    vec = sorted(((int(r.id), float(r.vec_score)) for r in rows if r.vec_score is not None),
+                 key=lambda pair: (-pair[1], pair[0]))
+    if len(vec) < options.candidates:
+        return None, len(vec)
+    if options.min_similarity is not None:
+        vec = [p for p in vec if p[1] >= options.min_similarity]
+    return (vec, {r.id: candidate_from_row(r, apps) for r in rows},
+            signals_of_rows(rows)), len(vec)
+
+
 def _search_one(conn: Connection, apps: dict[int, str], query: str,
-                vector: np.ndarray | None, vec: list[tuple[int, float]],
-                txt: list[tuple[int, float]], options: SearchOptions) -> list[dict[str, Any]]:
+                vector: np.ndarray | None, txt: list[tuple[int, float]],
+                options: SearchOptions) -> list[dict[str, Any]]:
     app_ids = list(apps)
-    ids = list(dict.fromkeys([i for i, _ in vec + txt]))
-    details = load_candidates(conn, apps, ids)
-    signals = (candidate_signals(conn, app_ids, ids, query, vector)
-               if get_mode(options.mode).needs_signals else None)
+    mode = get_mode(options.mode)
+    got, first_scan = None, None
+    if mode.needs_signals and vector is not None:
+        got, first_scan = _hybrid_lists(conn, apps, query, vector, txt, options)
+    if got is not None:
+        vec, details, signals = got
+    else:
+        vec = (vector_candidates(conn, app_ids, vector, options, first_scan)
+               if vector is not None else [])
+        ids = list(dict.fromkeys([i for i, _ in vec + txt]))
+        details = load_candidates(conn, apps, ids)
+        signals = (candidate_signals(conn, app_ids, ids, query, vector)
+                   if mode.needs_signals else None)
     ranked = rank_candidates(options.mode, vec, txt, details, query, options, signals)
     top = collapse(ranked)[: options.top_k]
     if "calls" in options.expand:
@@ -137,24 +178,25 @@ def encode_queries(embedder: Embedder | None, queries: Sequence[str],
     return list(embedder.encode(list(queries)))
 
 
-def _text_lists(engine: Engine, app_ids: list[int], queries: Sequence[str],
-                options: SearchOptions) -> list[list[tuple[int, float]]]:
-    """The full-text candidates of every query (empty lists in vector mode)."""
-    if not get_mode(options.mode).needs_text:
-        return [[] for _ in queries]
+def _start(engine: Engine, app_names: Sequence[str], queries: Sequence[str],
+           options: SearchOptions, model: str | None
+           ) -> tuple[dict[int, str], dict[str, str | None], list[list[tuple[int, float]]]]:
+    """The applications (unknown names refused), the model check when ``model`` names the
+    query encoder, the indexed commits and each query's BM25 list (empty lists when the
+    mode reads none)."""
+    if not app_names:
+        raise InvalidInput("at least one --app is required")
     with engine.connect() as conn:
-        return [text_candidates(conn, app_ids, q, options) for q in queries]
-
-
-def _vector_lists(engine: Engine, app_ids: list[int], vectors: Sequence[np.ndarray | None],
-                  options: SearchOptions) -> list[list[tuple[int, float]]]:
-    """The vector candidates of every query (empty lists in text mode)."""
-    if not options.needs_vectors:
-        return [[] for _ in vectors]
-    with engine.begin() as conn:
-        set_ef_search(conn, options)
-        return [vector_candidates(conn, app_ids, v, options) if v is not None else []
-                for v in vectors]
+        store.reuse_plans(conn)
+        found = searched_apps(conn, app_names)
+        apps = {a.id: a.name for a in found}
+        if model is not None:  # never compare two models' vectors
+            require_model(conn, apps, model, {a.id: a.embed_model for a in found})
+        # what the hits come from: each application's indexed commit (repository runs)
+        commits = {a.name: a.indexed_commit for a in found}
+        if not get_mode(options.mode).needs_text:
+            return apps, commits, [[] for _ in queries]
+        return apps, commits, [text_candidates(conn, list(apps), q, options) for q in queries]
 
 
 def search_many(engine: Engine, app_names: Sequence[str], queries: Sequence[str],
@@ -162,32 +204,27 @@ def search_many(engine: Engine, app_names: Sequence[str], queries: Sequence[str]
                 vectors: Sequence[np.ndarray | None] | None = None) -> list[SearchResult]:
     """Run many queries with one model call for all embeddings.
 
-    The full-text lists are fetched on a second connection while the model encodes the
-    queries and the vector lists are fetched (the database and the model then use both
-    cores); then each query's candidates are loaded and fused. ``vectors`` (one per
-    query) skips encoding, e.g. when hit-test runs several modes.
+    While the model encodes the queries, a second connection resolves the applications
+    and fetches the BM25 lists (the database and the model then use both cores). Then
+    each hybrid query is one statement (the vector list, every candidate's row and its
+    signals) before the fusion; the other modes read their list and the candidates.
+    ``vectors`` (one per query) skips encoding, e.g. when hit-test runs several modes.
     """
     validate(options)
     t0 = time.perf_counter()
-    with engine.connect() as conn:
-        apps = resolve_apps(conn, app_names)
-        if options.needs_vectors and embedder is not None:
-            require_model(conn, apps, embedder.name)  # never compare two models' vectors
-        # what the hits come from: each application's indexed commit (repository runs)
-        commits = store.indexed_commits(conn, list(apps))
+    model = embedder.name if options.needs_vectors and embedder is not None else None
     with ThreadPoolExecutor(max_workers=1) as pool:
-        text_future = pool.submit(_text_lists, engine, list(apps), queries, options)
+        start = pool.submit(_start, engine, app_names, queries, options, model)
         t1 = time.perf_counter()
         if vectors is None:
             vectors = encode_queries(embedder, queries, options)
         embed_ms = (time.perf_counter() - t1) * 1000 / max(len(queries), 1)
-        vector_lists = _vector_lists(engine, list(apps), vectors, options)
-        text_lists = text_future.result()
+        apps, commits, text_lists = start.result()
     results = []
-    with engine.connect() as conn:
-        for query, vector, vec, txt in zip(queries, vectors, vector_lists, text_lists,
-                                           strict=True):
-            hits = _search_one(conn, apps, query, vector, vec, txt, options)
+    with engine.begin() as conn:
+        store.reuse_plans(conn, ef_search_for(options) if options.needs_vectors else None)
+        for query, vector, txt in zip(queries, vectors, text_lists, strict=True):
+            hits = _search_one(conn, apps, query, vector, txt, options)
             results.append(SearchResult(query, options.mode, hits,
                                         indexed_commits=commits))
     total_ms = (time.perf_counter() - t0) * 1000 / max(len(queries), 1)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from sqlalchemy import Connection
@@ -27,6 +28,7 @@ from sqlalchemy import Connection
 from graphrag.embedding import vector_literal
 from graphrag.retrieval import store
 from graphrag.retrieval.bm25 import scores_of_params
+from graphrag.retrieval.model import SearchOptions
 
 
 @dataclass(frozen=True)
@@ -50,7 +52,12 @@ def candidate_signals(conn: Connection, app_ids: Sequence[int], ids: Sequence[in
         "ids": list(ids), "apps": list(app_ids), **scores_of_params(query),
         "q": vector_literal(vector) if vector is not None else None,
     })
+    return signals_of_rows(rows)
 
+
+def signals_of_rows(rows: Sequence[Any]) -> CandidateSignals:
+    """The signals of rows with the columns ``similarity``, ``bm25``, ``title_sim`` and
+    ``name_match`` (NULL: no such signal)."""
     def column(name: str) -> dict[int, float]:
         return {int(r.id): float(getattr(r, name)) for r in rows
                 if getattr(r, name) is not None}
@@ -59,3 +66,16 @@ def candidate_signals(conn: Connection, app_ids: Sequence[int], ids: Sequence[in
         similarity=column("similarity"), bm25=column("bm25"),
         title_sim=column("title_sim"), name_match=column("name_match"),
     )
+
+
+def hybrid_rows(conn: Connection, app_ids: Sequence[int], query: str, vector: np.ndarray,
+                text_ids: Sequence[int], options: SearchOptions) -> list[Any]:
+    """In one statement, the vector list (the ``options.candidates`` nearest chunks that
+    pass the filters, through the HNSW index) and, for it and the BM25 list's
+    ``text_ids``, each candidate's row, ``vec_score`` (its similarity when the vector
+    list holds it, else None) and its signals. The caller sets ``hnsw.ef_search`` in the
+    same transaction and widens the scan when the vector list comes back short."""
+    where, params = store.filter_sql(list(app_ids), options)
+    params.update(scores_of_params(query), q=vector_literal(vector),
+                  lim=options.candidates, text_ids=list(text_ids))
+    return store.hybrid_rows(conn, where, params)

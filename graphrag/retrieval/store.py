@@ -52,6 +52,11 @@ CANDIDATE_COLUMNS = """
     n.fqn, n.kind, n.file_path, n.line_start, n.line_end
 """
 
+# The names of CANDIDATE_COLUMNS' output columns.
+CANDIDATE_NAMES = ("id", "plan_id", "node_id", "application_id", "source", "chunk_kind",
+                   "content", "explain_md", "rank_boost", "span_start", "span_end",
+                   "page_number", "fqn", "kind", "file_path", "line_start", "line_end")
+
 _DETAILS_SQL = f"""
     SELECT {CANDIDATE_COLUMNS}
       FROM chunks c JOIN nodes n ON n.id = c.node_id
@@ -115,11 +120,18 @@ def set_ef(conn: Connection, ef: int) -> None:
     conn.execute(text("SELECT set_config('hnsw.ef_search', :ef, true)"), {"ef": str(ef)})
 
 
-def indexed_commits(conn: Connection, app_ids: Sequence[int]) -> dict[str, str | None]:
-    """Each application's indexed commit (repository runs) by name."""
-    return dict(conn.execute(text(
-        "SELECT name, indexed_commit FROM applications WHERE id = ANY(:ids)"),
-        {"ids": list(app_ids)}).all())
+def reuse_plans(conn: Connection, ef: int | None = None) -> None:
+    """For the rest of this transaction, statements the driver has prepared (psycopg
+    prepares one after a few executions on a connection, so in a server or a batch)
+    keep their generic plan instead of being planned again for each query: planning the
+    search statements cost a fifth of their time. With ``ef``, also :func:`set_ef`,
+    in the same round trip."""
+    generic = "SELECT set_config('plan_cache_mode', 'force_generic_plan', true)"
+    if ef is None:
+        conn.execute(text(generic))
+    else:
+        conn.execute(text(generic + ", set_config('hnsw.ef_search', :ef, true)"),
+                     {"ef": str(ef)})
 
 
 # --- BM25 (retrieval.bm25 composes these) -------------------------------------------
@@ -156,7 +168,9 @@ _STATS_TEMPLATE = """
             SELECT df.term, ln(1 + (st.n - df.df + 0.5::float8) / (df.df + 0.5::float8)) AS idf
               FROM df, st
         )"""
-_STATS_CTES = _STATS_TEMPLATE.format(terms=":stat_terms")
+# The query's terms (``:query`` analysed in the statement) and the empty term of the totals.
+_QUERY_TERMS = "ARRAY(SELECT '' UNION ALL SELECT lexeme FROM unnest(graphrag_terms(:query)))"
+_STATS_CTES = _STATS_TEMPLATE.format(terms=_QUERY_TERMS)
 
 _SCORE_CTE = """
         s AS (
@@ -206,16 +220,15 @@ def _scores_sql(where: str | None) -> str:
     """
 
 
-# BM25 of given chunks (``:ids``): their postings of the query's terms, read by primary
-# key, the query (``:query``) analysed in the same statement; a part of the
-# candidate signals' statement (graphrag.retrieval.signals).
-_QUERY_TERMS = "ARRAY(SELECT '' UNION ALL SELECT lexeme FROM unnest(graphrag_terms(:query)))"
-SCORES_OF_SQL = f"""
+# BM25 of given chunks (``{ids}``: a FROM item with one column ``id``): their postings
+# of the query's terms, read by primary key, the query (``:query``) analysed in the same
+# statement; a part of the candidate signals' statements below.
+_SCORES_OF_TEMPLATE = f"""
         WITH {_STATS_TEMPLATE.format(terms=_QUERY_TERMS)},
         p AS (
             SELECT t.chunk_id, t.term, t.tf, t.dl
               FROM df CROSS JOIN unnest(CAST(:apps AS bigint[])) AS a(id)
-             CROSS JOIN unnest(CAST(:ids AS bigint[])) AS c(id)
+             CROSS JOIN {{ids}}
              CROSS JOIN LATERAL (
                 -- one primary-key probe per term and chunk (LIMIT 1 keeps the planner
                 -- from turning it into a scan of the term's postings)
@@ -226,6 +239,7 @@ SCORES_OF_SQL = f"""
         {_SCORE_CTE}
         SELECT s.chunk_id AS id, s.score FROM s
 """
+SCORES_OF_SQL = _SCORES_OF_TEMPLATE.replace("{ids}", "unnest(CAST(:ids AS bigint[])) AS c(id)")
 
 
 def bm25_top_rows(conn: Connection, where: str | None, params: dict[str, Any]) -> Any:
@@ -239,23 +253,27 @@ def bm25_top_rows(conn: Connection, where: str | None, params: dict[str, Any]) -
 # literal per row was most of this query's time. The name's words are analysed when the
 # chunk's postings are written (``chunks.name_terms``, graphrag.pipeline.terms); a chunk
 # written before that column existed has its name analysed here.
-_SIGNALS_SQL = rf"""
-WITH q AS (SELECT tsvector_to_array(graphrag_terms(:query)) AS terms,
-                  CAST(:q AS vector) AS v),
-     c AS (
-    SELECT c.id, c.source, c.emb, c.title_emb,
+_QUERY_CTE = """q AS (SELECT tsvector_to_array(graphrag_terms(:query)) AS terms,
+                  CAST(:q AS vector) AS v)"""
+_SIGNAL_INPUTS = f"""c.emb, c.title_emb,
            CASE WHEN c.source = 'code'
-                THEN coalesce(c.name_terms, {NAME_TERMS}) END AS name_terms
-      FROM chunks c JOIN nodes n ON n.id = c.node_id
-     WHERE c.id = ANY(:ids) AND c.application_id = ANY(:apps))
-SELECT c.id,
+                THEN coalesce(c.name_terms, {NAME_TERMS}) END AS name_terms"""
+_SIGNAL_COLUMNS = """
        1 - (c.emb <=> q.v) AS similarity, b.score AS bm25,
        CASE WHEN c.source = 'code' THEN 1 - (c.title_emb <=> q.v) END AS title_sim,
        CASE WHEN c.source <> 'code' THEN NULL
             WHEN cardinality(c.name_terms) = 0 THEN 0.0
             ELSE (SELECT count(DISTINCT t) FROM unnest(c.name_terms) t, q
                    WHERE t = ANY(q.terms))::float8 / cardinality(c.name_terms) END
-           AS name_match
+           AS name_match"""
+
+_SIGNALS_SQL = f"""
+WITH {_QUERY_CTE},
+     c AS (
+    SELECT c.id, c.source, {_SIGNAL_INPUTS}
+      FROM chunks c JOIN nodes n ON n.id = c.node_id
+     WHERE c.id = ANY(:ids) AND c.application_id = ANY(:apps))
+SELECT c.id, {_SIGNAL_COLUMNS}
   FROM c CROSS JOIN q LEFT JOIN ({SCORES_OF_SQL}) b ON b.id = c.id
 """
 
@@ -264,6 +282,41 @@ def signal_rows(conn: Connection, params: dict[str, Any]) -> list[Any]:
     """(id, similarity, bm25, title_sim, name_match) of the chunks ``:ids`` (only the
     applications ``:apps``'); ``:q`` is the query's vector literal or None."""
     return list(conn.execute(text(_SIGNALS_SQL), params).all())
+
+
+_SCORES_OF_IDS = _SCORES_OF_TEMPLATE.replace("{ids}", "(SELECT id FROM ids) AS c(id)")
+
+
+def hybrid_sql(where: str) -> str:
+    """One hybrid query in one statement: the nearest chunks through the HNSW index
+    (``where``: the search filters; ``:q``, ``:lim``), joined with the BM25 list's ids
+    (``:text_ids``), and for every candidate its row (``CANDIDATE_COLUMNS``), its place
+    in the vector list (``vec_score``, NULL when only BM25 found it) and its signals.
+    Call :func:`set_ef` first in the same transaction."""
+    names = ", ".join(f"c.{name}" for name in CANDIDATE_NAMES)
+    return f"""
+WITH {_QUERY_CTE},
+     vec AS MATERIALIZED (
+    SELECT c.id, 1 - (c.emb <=> CAST(:q AS vector)) AS score
+      FROM chunks c JOIN nodes n ON n.id = c.node_id
+     WHERE {where} AND c.emb IS NOT NULL
+     ORDER BY c.emb <=> CAST(:q AS vector) LIMIT :lim),
+     ids AS MATERIALIZED (
+    SELECT id FROM vec UNION SELECT unnest(CAST(:text_ids AS bigint[]))),
+     c AS (
+    SELECT {CANDIDATE_COLUMNS}, {_SIGNAL_INPUTS}
+      FROM chunks c JOIN nodes n ON n.id = c.node_id
+     WHERE c.id IN (SELECT id FROM ids) AND c.application_id = ANY(:apps))
+SELECT {names}, vec.score AS vec_score, {_SIGNAL_COLUMNS}
+  FROM c CROSS JOIN q LEFT JOIN vec ON vec.id = c.id
+  LEFT JOIN ({_SCORES_OF_IDS}) b
+         ON b.id = c.id
+"""
+
+
+def hybrid_rows(conn: Connection, where: str, params: dict[str, Any]) -> list[Any]:
+    """The rows of :func:`hybrid_sql`."""
+    return list(conn.execute(text(hybrid_sql(where)), params).all())
 
 
 # --- sentences -------------------------------------------------------------------------
