@@ -69,6 +69,7 @@ class Settings:
     llm_retries: int = 2
     llm_concurrency: int = 4
     workers: int = 0  # 0 = one per CPU
+    db_buffers_mb: int = 0  # embedded server's shared_buffers; 0 = a quarter of RAM, <= 1 GB
     # Limits on hostile input (README "Limits"): seconds of parse+extraction per file,
     # syntax-tree depth analysed, share of an application's files one run may delete.
     file_timeout: float = 60.0
@@ -104,6 +105,7 @@ def load_settings() -> Settings:
         llm_retries=_env_int("GRAPHRAG_LLM_RETRIES", 2),
         llm_concurrency=_env_int("GRAPHRAG_LLM_CONCURRENCY", 4, minimum=1),
         workers=_env_int("GRAPHRAG_WORKERS", 0),
+        db_buffers_mb=_env_int("GRAPHRAG_DB_BUFFERS_MB", 0),
         file_timeout=float(os.environ.get("GRAPHRAG_FILE_TIMEOUT") or 60.0),
         max_nesting=_env_int("GRAPHRAG_MAX_NESTING", 200),
         max_delete_share=float(os.environ.get("GRAPHRAG_MAX_DELETE_SHARE") or 0.5),

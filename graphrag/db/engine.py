@@ -48,7 +48,7 @@ def hide_password(url: str) -> str:
 
 def resolve_url(settings: Settings) -> str:
     """The configured URL, or the embedded server's."""
-    return settings.database_url or embedded_url(settings.pgdata)
+    return settings.database_url or embedded_url(settings.pgdata, settings.db_buffers_mb)
 
 
 DEFAULT_POOL_SIZE = 4
