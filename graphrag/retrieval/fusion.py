@@ -121,18 +121,26 @@ def span_overlap(a: Candidate, b: Candidate) -> float:
     return (hi - lo + 1) / (max(a_hi, b_hi) - min(a_lo, b_lo) + 1)
 
 
-def collapse(ranked: Sequence[Candidate], overlap: float = OVERLAP_DEDUP) -> list[Candidate]:
+def collapse(ranked: Sequence[Candidate], overlap: float = OVERLAP_DEDUP,
+             limit: int | None = None) -> list[Candidate]:
     """Keep the best chunk per node and drop chunks overlapping a better one.
 
-    ``ranked`` is best first; the order of the kept chunks is preserved.
+    ``ranked`` is best first; the order of the kept chunks is preserved. ``limit``: stop
+    once that many are kept (the later ones cannot change them).
     """
     kept: list[Candidate] = []
     seen_nodes: set[tuple[str, int]] = set()
+    # Only chunks of one file (and page) can overlap: compare within it.
+    by_file: dict[tuple[str, str | None, int | None], list[Candidate]] = {}
     for cand in ranked:
+        if limit is not None and len(kept) >= limit:
+            break
         if (cand.app, cand.node_id) in seen_nodes:
             continue
-        if any(k.app == cand.app and span_overlap(k, cand) >= overlap for k in kept):
+        same_file = by_file.setdefault((cand.app, cand.file_path, cand.page_number), [])
+        if any(span_overlap(k, cand) >= overlap for k in same_file):
             continue
         seen_nodes.add((cand.app, cand.node_id))
         kept.append(cand)
+        same_file.append(cand)
     return kept

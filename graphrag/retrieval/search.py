@@ -160,7 +160,7 @@ def _search_one(conn: Connection, apps: dict[int, str], query: str,
         signals = (candidate_signals(conn, app_ids, ids, query, vector)
                    if mode.needs_signals else None)
     ranked = rank_candidates(options.mode, vec, txt, details, query, options, signals)
-    top = collapse(ranked)[: options.top_k]
+    top = collapse(ranked, limit=options.top_k)
     if "calls" in options.expand:
         top = top + expand_calls(conn, apps, top)
     return [hit_dict(c) for c in top]
