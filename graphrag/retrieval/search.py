@@ -134,7 +134,7 @@ def _hybrid_lists(conn: Connection, apps: dict[int, str], query: str, vector: np
     rows = hybrid_rows(conn, list(apps), query, vector, [i for i, _ in txt], options)
     vec = sorted(((int(r.id), float(r.vec_score)) for r in rows if r.vec_score is not None),
                  key=lambda pair: (-pair[1], pair[0]))
-    if len(vec) < options.candidates:
+    if len(vec) < options.candidates:  # no rows at all: the statement saw a short list
         return None, len(vec)
     if options.min_similarity is not None:
         vec = [p for p in vec if p[1] >= options.min_similarity]

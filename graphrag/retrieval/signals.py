@@ -73,8 +73,9 @@ def hybrid_rows(conn: Connection, app_ids: Sequence[int], query: str, vector: np
     """In one statement, the vector list (the ``options.candidates`` nearest chunks that
     pass the filters, through the HNSW index) and, for it and the BM25 list's
     ``text_ids``, each candidate's row, ``vec_score`` (its similarity when the vector
-    list holds it, else None) and its signals. The caller sets ``hnsw.ef_search`` in the
-    same transaction and widens the scan when the vector list comes back short."""
+    list holds it, else None) and its signals; no rows when the filters leave the vector
+    list short (the caller then widens the scan). The caller sets ``hnsw.ef_search`` in
+    the same transaction."""
     where, params = store.filter_sql(list(app_ids), options)
     params.update(scores_of_params(query), q=vector_literal(vector),
                   lim=options.candidates, text_ids=list(text_ids))

@@ -292,7 +292,8 @@ def hybrid_sql(where: str) -> str:
     (``where``: the search filters; ``:q``, ``:lim``), joined with the BM25 list's ids
     (``:text_ids``), and for every candidate its row (``CANDIDATE_COLUMNS``), its place
     in the vector list (``vec_score``, NULL when only BM25 found it) and its signals.
-    Call :func:`set_ef` first in the same transaction."""
+    No rows when the vector list is shorter than ``:lim``. Call :func:`set_ef` first in
+    the same transaction."""
     names = ", ".join(f"c.{name}" for name in CANDIDATE_NAMES)
     return f"""
 WITH {_QUERY_CTE},
@@ -302,7 +303,10 @@ WITH {_QUERY_CTE},
      WHERE {where} AND c.emb IS NOT NULL
      ORDER BY c.emb <=> CAST(:q AS vector) LIMIT :lim),
      ids AS MATERIALIZED (
-    SELECT id FROM vec UNION SELECT unnest(CAST(:text_ids AS bigint[]))),
+    -- none when the filters left the vector list short: the caller widens the scan and
+    -- reads the candidates then, so nothing is computed here for nothing
+    SELECT x.id FROM (SELECT id FROM vec UNION SELECT unnest(CAST(:text_ids AS bigint[]))) x
+     WHERE (SELECT count(*) FROM vec) >= :lim),
      c AS (
     SELECT {CANDIDATE_COLUMNS}, {_SIGNAL_INPUTS}
       FROM chunks c JOIN nodes n ON n.id = c.node_id
