@@ -69,3 +69,49 @@ def test_modes_filters_expand_and_context_on_sample(indexed) -> None:
     again = run_cli("context", "app.services.orders.OrderService.place_order", "--app", app,
                     "--format", "xml", "--budget-tokens", "800")
     assert again.stdout == proc.stdout
+
+
+@pytest.mark.parametrize("indexed", ["python_fastapi"], indirect=True)
+def test_one_statement_hybrid_reads_what_the_separate_reads_do(indexed, engine) -> None:
+    """A hybrid query reads its vector list, candidates and signals in one statement; it
+    must give exactly what the separate reads give, and hand a list the filters left
+    short to the widening scan."""
+    import importlib
+
+    from graphrag.config import load_settings
+    from graphrag.embedding import get_embedder
+    from graphrag.retrieval import SearchOptions, store
+    from graphrag.retrieval.rows import load_candidates
+    from graphrag.retrieval.signals import candidate_signals
+
+    search = importlib.import_module("graphrag.retrieval.search")
+    _, app = indexed
+    embedder = get_embedder(load_settings())
+    options = SearchOptions(mode="hybrid")
+    with engine.begin() as conn:
+        apps = search.resolve_apps(conn, [app])
+        app_ids = list(apps)
+        store.reuse_plans(conn, search.ef_search_for(options))
+        for query in ("compute total of order lines", "create a user", "database session"):
+            vector = embedder.encode([query])[0]
+            txt = search.text_candidates(conn, app_ids, query, options)
+            got, found = search._hybrid_lists(conn, apps, query, vector, txt, options)
+            assert got is not None and found == options.candidates
+            vec, details, signals = got
+            separate = search.vector_candidates(conn, app_ids, vector, options)
+            assert [i for i, _ in vec] == [i for i, _ in separate]
+            assert [s for _, s in vec] == pytest.approx([s for _, s in separate])
+            ids = list(dict.fromkeys(i for i, _ in vec + txt))
+            assert details == load_candidates(conn, apps, ids)
+            expected = candidate_signals(conn, app_ids, ids, query, vector)
+            for name in ("similarity", "bm25", "title_sim", "name_match"):
+                mine, theirs = getattr(signals, name), getattr(expected, name)
+                assert mine.keys() == theirs.keys(), name
+                assert [mine[k] for k in theirs] == pytest.approx(list(theirs.values())), name
+        endpoints = SearchOptions(mode="hybrid", kinds=("ENDPOINT",))
+        vector = embedder.encode(["list users"])[0]
+        got, found = search._hybrid_lists(conn, apps, "list users", vector, [], endpoints)
+        assert got is None and 0 <= found < endpoints.candidates
+        widened = search.vector_candidates(conn, app_ids, vector, endpoints, found)
+        kinds = {c.kind for c in load_candidates(conn, apps, [i for i, _ in widened]).values()}
+        assert kinds == {"ENDPOINT"}
