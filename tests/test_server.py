@@ -196,6 +196,32 @@ def _upload(c: httpx.Client, app: str, path: Path, **form: str) -> httpx.Respons
         return c.post(f"/v1/apps/{app}/documents", files={"file": (path.name, fh)}, data=form)
 
 
+def test_search_modes_of_plugins_are_accepted_and_listed(served: Served) -> None:
+    from graphrag.retrieval.modes import SearchMode, modes, register_mode
+    from graphrag.server.http import SearchBody
+
+    def worst_first(vec, txt, details, signals):
+        return [(i, float(rank)) for rank, (i, _) in enumerate(txt)]
+
+    register_mode(SearchMode("worst-first", worst_first, needs_text=True))
+    try:
+        assert "worst-first" in SearchBody.model_json_schema()["properties"]["mode"]["enum"]
+        with served.client() as c:
+            found = c.post("/v1/search", json={"query": "order", "mode": "worst-first",
+                                               "top_k": 50, "priors": False})
+            assert found.status_code == 200, found.text
+            hits = found.json()["hits"]
+            texts = c.post("/v1/search", json={"query": "order", "mode": "text",
+                                               "top_k": 50, "priors": False}).json()["hits"]
+            # the plugin's ranking, not BM25's: integer scores, BM25's best not first
+            assert len(hits) > 2 and all(float(h["score"]).is_integer() for h in hits)
+            assert hits[0]["fqn"] != texts[0]["fqn"]
+            message = _error(c.post("/v1/search", json={"query": "x", "mode": "fuzzy"}), 422)
+    finally:
+        modes().unregister("worst-first")
+    assert message == "invalid_request"
+
+
 def test_documents_upload_search_adjacent_cite_delete(served: Served) -> None:
     pdf = make_pdf(served.docs / "handbook.pdf", PAGE_TEXTS)
     docx = make_docx(served.docs / "design.docx", [

@@ -35,6 +35,7 @@ from graphrag.errors import GraphragError, InvalidInput, UsageError
 from graphrag.server import operations as ops
 from graphrag.server.background import Jobs
 from graphrag.server.errors import error_body, status_of
+from graphrag.server.mode_field import ModeName
 from graphrag.server.operations import Scope
 from graphrag.server.runtime import Runtime
 
@@ -69,7 +70,8 @@ class SearchBody(BaseModel):
     query: str | None = Field(None, description="One query (or give `queries`).")
     queries: list[str] | None = Field(None, description="Several queries, one model call.")
     apps: list[str] | None = Field(None, description="Applications (default: all of the key's).")
-    mode: Literal["hybrid", "vector", "text"] = "hybrid"
+    mode: ModeName = Field("hybrid", description="A search mode: hybrid, vector, text or"
+                           " one a plugin adds.")
     top_k: int = Field(10, ge=1, le=200)
     min_similarity: float | None = Field(None, ge=-1.0, le=1.0)
     kinds: list[str] | None = Field(None, examples=[["METHOD", "ENDPOINT"]])

@@ -25,6 +25,7 @@ from pydantic import Field
 from graphrag.db.engine import lost_database
 from graphrag.errors import GraphragError
 from graphrag.server import operations as ops
+from graphrag.server.mode_field import ModeName
 from graphrag.server.operations import Scope
 from graphrag.server.runtime import Runtime
 
@@ -236,8 +237,9 @@ def build_mcp(runtime: Runtime, apps: Sequence[str] | None) -> MCPServer:
         lang: Annotated[str | None, Field(description="Language, e.g. java or py.")] = None,
         path: Annotated[str | None, Field(
             description="Repo-relative path glob, e.g. 'src/**/*.py'.")] = None,
-        mode: Annotated[Literal["hybrid", "vector", "text"], Field(
-            description="hybrid (default), vector (meaning) or text (BM25 keywords).")
+        mode: Annotated[ModeName, Field(
+            description="hybrid (default), vector (meaning), text (BM25 keywords) or a"
+                        " mode a plugin adds.")
         ] = "hybrid",
         apps: Annotated[list[str] | None, Field(
             description="Applications to search; default: all this server serves.")] = None,
