@@ -121,6 +121,11 @@ def build(engine: Engine, args: argparse.Namespace, embedder) -> int:
         raw.commit()
     finally:
         raw.close()
+    with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+        # Statistics of the fresh rows first: planned on an empty table's estimates, the
+        # postings' UPDATE below joins 100k chunks by nested loops and runs for hours.
+        conn.execute(text("ANALYZE chunks"))
+        conn.execute(text("ANALYZE nodes"))
     with engine.begin() as conn:
         # The BM25 postings, as the pipeline writes them with each chunk's text.
         ids = conn.execute(text("SELECT id FROM chunks WHERE application_id = :a"),

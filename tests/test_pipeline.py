@@ -159,6 +159,11 @@ def test_priority_order_limit_and_stage_filter(engine, settings, app_name, seede
     stats = run_pipeline(engine, settings, app_name, stages=["extract-snippet", "render-doc"],
                          limit=2)
     assert stats.chunks == 2
+    # where the run's time went: the stages that ran, and the batches' reads and writes
+    timings = stats.to_dict()["timings"]
+    assert set(timings) == {"read", "write", *stats.stages}
+    assert set(stats.stages) <= {"extract-snippet", "render-doc"}
+    assert all(seconds >= 0 for seconds in timings.values())
     with engine.connect() as conn:
         touched = conn.execute(text(
             "SELECT priority, stage_state FROM chunks WHERE application_id = :a"

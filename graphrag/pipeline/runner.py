@@ -52,11 +52,16 @@ class PipelineStats:
     stale: int = 0
     stages: dict[str, dict[str, int]] = field(default_factory=dict)
     duration_s: float = 0.0
+    # Wall seconds by part of the run: each stage, and reading/writing the batches.
+    timings: dict[str, float] = field(default_factory=dict)
 
     def count(self, stage: str, outcome: str, n: int = 1) -> None:
         if n:
             bucket = self.stages.setdefault(stage, {"done": 0, "skipped": 0, "failed": 0})
             bucket[outcome] += n
+
+    def timed(self, part: str, seconds: float) -> None:
+        self.timings[part] = self.timings.get(part, 0.0) + seconds
 
     @property
     def failed(self) -> int:
@@ -70,7 +75,8 @@ class PipelineStats:
         return {"app": self.app, "total": self.total, "chunks": self.chunks,
                 "batches": self.batches, "stale": self.stale, "failed": self.failed,
                 "stages": self.stages, "duration_s": round(self.duration_s, 3),
-                "rate": round(self.rate, 2)}
+                "rate": round(self.rate, 2),
+                "timings": {k: round(v, 3) for k, v in self.timings.items()}}
 
 
 def next_stage(stages: Sequence[str], state: StageState, ran: set[str],
@@ -138,7 +144,9 @@ def run_batch(items: list[WorkItem], ctx: StageContext, only: frozenset[str] | N
         if not groups:
             return states
         for name in _stage_order(groups):
+            t0 = time.perf_counter()
             result = _run_stage(name, groups[name], ctx)
+            stats.timed(name, time.perf_counter() - t0)
             for item in groups[name]:
                 ran[item.id].add(name)
                 _record(states[item.id], name, result.failed.get(item.id))
@@ -220,9 +228,11 @@ def run_stages(ctx: AppContext, stages: Sequence[str] | None = None, limit: int 
     stage_ctx.provide("summarizer", summarizer)
     after: tuple[int, int] | None = None
     while stats.chunks < stats.total:
+        t0 = time.perf_counter()
         with engine.connect() as conn:
             items = fetch_batch(conn, app.id, after, min(batch_size, stats.total - stats.chunks),
                                 retry_failed)
+        stats.timed("read", time.perf_counter() - t0)
         if not items:
             break
         after = (items[-1].row["priority"], items[-1].id)
@@ -233,9 +243,11 @@ def run_stages(ctx: AppContext, stages: Sequence[str] | None = None, limit: int 
 
         states = run_batch(items, stage_ctx, only, retry_failed, stats, on_stage)
         pending = {i.id: is_pending(i.stages, states[i.id]) for i in items}
+        t0 = time.perf_counter()
         with engine.begin() as conn:
             written = write_batch(conn, items, states, pending)
             compact_term_stats(conn, app.id)
+        stats.timed("write", time.perf_counter() - t0)
         stats.stale += len(items) - written
         stats.chunks += len(items)
         stats.batches += 1

@@ -1,0 +1,128 @@
+"""Indexing a real-sized repository end to end, per embedding backend, phase by phase.
+
+    python benchmarks/index_e2e.py [--pypi werkzeug==3.0.6 | --path DIR]
+                                   [--backends onnx,onnx-int8,torch] [--cache DIR]
+
+The repository (default: the werkzeug 3.0.6 source distribution, ~49k lines of Python
+with its tests, downloaded when the benchmark runs) is indexed from scratch into a
+scratch application per backend with the library call ``index_repository`` (graph,
+documents, chunks, every stage), exactly as ``graphrag index`` does. The model is loaded
+before the clock starts (its load time is printed apart: the first use of a backend may
+export it once). Printed per backend: wall and CPU seconds (this process with its parser
+workers, and the database server), the share of wall time of each phase (graph: parse,
+resolve, store, sync; documents; chunk planning; each pipeline stage; the pipeline's
+batch reads and writes), chunks embedded per second, and the ratio of each backend's
+total to the first one's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from _common import CpuClock, bench_engine, drop_app
+from codesearch_corpus import CodeBase, fetch_source
+
+from graphrag.config import load_settings
+from graphrag.db.context import resolve_context
+from graphrag.embedding import get_embedder
+from graphrag.indexing import index_repository
+from graphrag.pipeline.runner import run_stages
+
+SOURCE_SUFFIXES = (".py", ".java", ".kt", ".ts", ".tsx", ".js", ".go")
+
+
+def lines_of_code(root: Path) -> int:
+    return sum(p.read_bytes().count(b"\n") for p in root.rglob("*")
+               if p.is_file() and p.suffix in SOURCE_SUFFIXES)
+
+
+def phases(result: dict, wall: float) -> dict[str, float]:
+    """Seconds per phase of one ``index_repository`` result; what no phase accounts for
+    (documents, connections, the graph's scan and bookkeeping) is ``other``."""
+    graph = result["graph"]
+    timings = dict(graph.get("timings") or {})
+    out = {f"graph: {name}": float(s) for name, s in timings.items()}
+    out["graph: scan and rest"] = max(float(graph.get("seconds") or 0) - sum(out.values()), 0)
+    out["chunk planning"] = float((result.get("chunks") or {}).get("duration") or 0)
+    for name, s in (result["pipeline"].get("timings") or {}).items():
+        out[f"pipeline: {name}"] = float(s)
+    out["other (documents, ...)"] = max(wall - sum(out.values()), 0.0)
+    return out
+
+
+def run_backend(engine, root: Path, backend: str) -> dict:
+    settings = dataclasses.replace(load_settings(), embed_backend=backend)
+    t0 = time.perf_counter()
+    embedder = get_embedder(settings)
+    embedder.encode(["warm up"])
+    load_s = time.perf_counter() - t0
+    app = f"bench_e2e_{backend.replace('-', '_')}"
+    drop_app(engine, app)
+
+    def stages(app_name: str):
+        return run_stages(resolve_context(engine, settings, app_name), embedder=embedder)
+
+    with CpuClock(engine) as clock:
+        result = index_repository(engine, settings, root, app, stage_runner=stages)
+    drop_app(engine, app)
+    pipeline = result["pipeline"]
+    embedded = (pipeline["stages"].get("embed") or {}).get("done", 0)
+    embed_s = (pipeline.get("timings") or {}).get("embed", 0.0)
+    return {"backend": backend, "model_load_s": round(load_s, 2), "wall_s": clock.wall,
+            "cpu_s": clock.cpu, "db_cpu_s": clock.db, "chunks": pipeline["chunks"],
+            "embedded": embedded, "embed_rate": embedded / embed_s if embed_s else 0.0,
+            "phases": phases(result, clock.wall), "failed": pipeline["failed"]}
+
+
+def report(runs: list[dict], loc: int) -> None:
+    first = runs[0]
+    print(f"{loc} lines of code, {first['chunks']} chunks")
+    names = list(dict.fromkeys(n for r in runs for n in r["phases"]))
+    head = "".join(f"{r['backend']:>22}" for r in runs)
+    print(f"{'phase (s, share of wall)':34}{head}")
+    for name in names:
+        cells = "".join(f"{r['phases'].get(name, 0):10.1f} s "
+                        f"{r['phases'].get(name, 0) / r['wall_s']:7.1%}  " for r in runs)
+        print(f"{name:34}{cells}")
+    for label, key in (("wall", "wall_s"), ("own CPU", "cpu_s"), ("database CPU", "db_cpu_s")):
+        cells = "".join(f"{r[key]:12.1f} s         " if r[key] is not None else f"{'n/a':>22}"
+                        for r in runs)
+        print(f"{label:34}{cells}")
+    print(f"{'embed stage, chunks/s':34}" + "".join(f"{r['embed_rate']:22.1f}" for r in runs))
+    print(f"{'total vs ' + first['backend']:34}"
+          + "".join(f"{first['wall_s'] / r['wall_s']:21.2f}x" for r in runs))
+    print(f"{'model load (not in wall)':34}"
+          + "".join(f"{r['model_load_s']:20.1f} s" for r in runs))
+    if any(r["failed"] for r in runs):
+        print("failed chunks: " + ", ".join(f"{r['backend']} {r['failed']}" for r in runs))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--pypi", default="werkzeug==3.0.6", help="a PyPI sdist NAME==VERSION")
+    ap.add_argument("--path", type=Path, help="index this directory instead")
+    ap.add_argument("--backends", default="onnx,onnx-int8,torch")
+    ap.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "graphrag-bench")
+    ap.add_argument("--json", action="store_true", help="print the raw figures as JSON too")
+    args = ap.parse_args()
+    if args.path is not None:
+        root = args.path.resolve()
+    else:
+        name = args.pypi.split("==")[0].lower()
+        root = fetch_source(CodeBase(name=name, lang="python", pypi=args.pypi), args.cache, {})
+    engine = bench_engine()
+    runs = [run_backend(engine, root, b.strip()) for b in args.backends.split(",") if b.strip()]
+    report(runs, lines_of_code(root))
+    if args.json:
+        json.dump(runs, sys.stdout, indent=1, default=float)
+        print()
+
+
+if __name__ == "__main__":
+    main()
