@@ -3,10 +3,12 @@ context through the CLI. Needs the whole index (graph, chunks, pipeline with emb
 
 from __future__ import annotations
 
+import importlib
 import json
 import xml.etree.ElementTree as ET
 
 import pytest
+from sqlalchemy import text
 
 from tests.conftest import SAMPLE_REPOS, run_cli
 
@@ -76,8 +78,6 @@ def test_one_statement_hybrid_reads_what_the_separate_reads_do(indexed, engine) 
     """A hybrid query reads its vector list, candidates and signals in one statement; it
     must give exactly what the separate reads give, and hand a list the filters left
     short to the widening scan."""
-    import importlib
-
     from graphrag.config import load_settings
     from graphrag.embedding import get_embedder
     from graphrag.retrieval import SearchOptions, store
@@ -119,6 +119,25 @@ def test_one_statement_hybrid_reads_what_the_separate_reads_do(indexed, engine) 
                 assert mine.keys() == theirs.keys(), name
                 assert [mine[k] for k in theirs] == pytest.approx(list(theirs.values())), name
         assert one_statement, "no query took the one-statement path: the test proves nothing"
+        # An exact scan (applications holding a small share of all chunks) reads the
+        # same in one statement as the separate exact reads, and never asks to widen.
+        exact = search.VectorScan(search.EF_SEARCH_MAX, exact=True)
+        for query in ("compute total of order lines", "create a user"):
+            vector = embedder.encode([query])[0]
+            txt = search.text_candidates(conn, app_ids, query, options)
+            got, found = search._hybrid_lists(conn, apps, query, vector, txt, options, exact)
+            assert got is not None
+            vec, details, signals = got
+            separate = search.vector_candidates(conn, app_ids, vector, options, scan=exact)
+            where, params = store.filter_sql(app_ids, options)
+            params.update(q=search.vector_literal(vector), lim=options.candidates)
+            assert [i for i, _ in separate] == [
+                r.id for r in store.nearest_chunks(conn, where, params, exact=True)]
+            assert [i for i, _ in vec] == [i for i, _ in separate] and found == len(vec)
+            ids = list(dict.fromkeys(i for i, _ in vec + txt))
+            assert details == load_candidates(conn, apps, ids)
+            expected = candidate_signals(conn, app_ids, ids, query, vector)
+            assert signals.similarity.keys() == expected.similarity.keys()
         endpoints = SearchOptions(mode="hybrid", kinds=("ENDPOINT",))
         vector = embedder.encode(["list users"])[0]
         got, found = search._hybrid_lists(conn, apps, "list users", vector, [], endpoints)
@@ -126,3 +145,37 @@ def test_one_statement_hybrid_reads_what_the_separate_reads_do(indexed, engine) 
         widened = search.vector_candidates(conn, app_ids, vector, endpoints, found)
         kinds = {c.kind for c in load_candidates(conn, apps, [i for i, _ in widened]).values()}
         assert kinds == {"ENDPOINT"}
+
+
+def test_vector_scan_follows_the_searched_share() -> None:
+    """A search of applications holding most chunks keeps the usual HNSW scan; a smaller
+    share widens ef_search so the scan still keeps twice the list of theirs; a share too
+    small for the widest scan reads its rows exactly at once."""
+    from graphrag.retrieval import SearchOptions
+
+    search = importlib.import_module("graphrag.retrieval.search")
+    options = SearchOptions(mode="hybrid")  # 40 candidates, ef_search 100
+    assert search.vector_scan(1.0, options) == search.VectorScan(100)
+    assert search.vector_scan(0.8, options) == search.VectorScan(100)
+    assert search.vector_scan(0.5, options) == search.VectorScan(160)
+    assert search.vector_scan(0.08, options) == search.VectorScan(1000)
+    assert search.vector_scan(0.05, options).exact
+    assert search.vector_scan(0.0, options).exact
+
+
+@pytest.mark.parametrize("indexed", ["python_fastapi"], indirect=True)
+def test_searched_share_is_the_applications_part_of_all_chunks(indexed, engine) -> None:
+    """The share comes from kept statistics (BM25 totals, the planner's row estimate),
+    not a count: after ANALYZE it is the application's chunks over the table's."""
+    from graphrag.retrieval import store
+
+    search = importlib.import_module("graphrag.retrieval.search")
+    _, app = indexed
+    with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+        conn.execute(text("ANALYZE chunks"))
+        app_ids = list(search.resolve_apps(conn, [app]))
+        mine = conn.execute(text("SELECT count(*) FROM chunks WHERE application_id = :a"),
+                            {"a": app_ids[0]}).scalar_one()
+        total = conn.execute(text("SELECT count(*) FROM chunks")).scalar_one()
+        share = store.searched_share(conn, app_ids)
+    assert share == pytest.approx(min(mine / total, 1.0), rel=0.05)

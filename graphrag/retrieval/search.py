@@ -13,10 +13,14 @@ Flow of one query (seed 002, "Flow RAG Search" and "Advanced RAG"):
 5. top_k hits, optionally followed by ``--expand calls`` neighbours.
 
 Vector search and filters: pgvector 0.6 filters *after* the HNSW scan, which returns at
-most ``hnsw.ef_search`` rows. We set ``ef_search`` per query (``SET LOCAL``) to
-``max(EF_SEARCH, 2 * candidates)``; when the filters leave fewer rows than asked for,
-the scan is repeated once with ``EF_SEARCH_MAX``, and if that is still short the
-filtered set is small and an exact scan over it (filter first, then order) is used.
+most ``hnsw.ef_search`` rows of the whole table. We set ``ef_search`` per search
+(``SET LOCAL``) to ``max(EF_SEARCH, 2 * candidates)``, raised when the searched
+applications hold a small share of all chunks (a database indexing many repositories) so
+that the scan still keeps enough of theirs; when even ``EF_SEARCH_MAX`` would not, the
+vector list is read by an exact scan of their rows at once (:func:`vector_scan`). When
+the filters leave fewer rows than asked for, the scan is repeated once with
+``EF_SEARCH_MAX``, and if that is still short the filtered set is small and an exact scan
+over it (filter first, then order) is used.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -68,26 +73,59 @@ def set_ef_search(conn: Connection, options: SearchOptions) -> None:
     store.set_ef(conn, ef_search_for(options))
 
 
+# How many of the searched applications' rows a scan should expect to keep, in
+# multiples of the list asked for: the estimate assumes their chunks are spread among the
+# others, and a query about another application's subject finds fewer of them near it.
+SHARE_MARGIN = 2.0
+
+
+@dataclass(frozen=True)
+class VectorScan:
+    """How a search reads its vector lists: through the HNSW index keeping ``ef`` rows,
+    or (``exact``) by scanning the searched applications' rows."""
+
+    ef: int
+    exact: bool = False
+
+
+def vector_scan(share: float, options: SearchOptions) -> VectorScan:
+    """The scan for applications holding ``share`` of all chunks
+    (:func:`graphrag.retrieval.store.searched_share`): the usual ``ef_search`` when its
+    rows keep enough of theirs, a larger one up to ``EF_SEARCH_MAX`` when that does, else
+    an exact scan (their rows are then few beside the table, and an index scan would be
+    short and repeated before falling back to it anyway)."""
+    ef = ef_search_for(options)
+    need = SHARE_MARGIN * options.candidates
+    if share * ef >= need:
+        return VectorScan(ef)
+    if share * EF_SEARCH_MAX >= need:
+        return VectorScan(min(EF_SEARCH_MAX, int(-(-need // share))))
+    return VectorScan(ef, exact=True)
+
+
 def vector_candidates(conn: Connection, app_ids: list[int], vector: np.ndarray,
-                      options: SearchOptions, first_scan: int | None = None
-                      ) -> list[tuple[int, float]]:
+                      options: SearchOptions, first_scan: int | None = None,
+                      scan: VectorScan | None = None) -> list[tuple[int, float]]:
     """(chunk id, cosine similarity) best first, at most ``options.candidates`` rows.
-    Call :func:`set_ef_search` first in the same transaction. ``first_scan``: the
-    number of rows a scan at the transaction's ``ef_search`` already returned (the
-    hybrid statement's), so the widening starts at once."""
+    Call :func:`set_ef_search` (or set ``scan.ef``) first in the same transaction.
+    ``first_scan``: the number of rows a scan at the transaction's ``ef_search`` already
+    returned (the hybrid statement's), so the widening starts at once."""
+    scan = scan or VectorScan(ef_search_for(options))
     where, params = store.filter_sql(app_ids, options)
     limit = options.candidates
     params.update(q=vector_literal(vector), lim=limit)
     rows: list[Any] = []
-    if first_scan is None:
+    if scan.exact:
+        first_scan = None
+    elif first_scan is None:
         rows = store.nearest_chunks(conn, where, params, exact=False)
     found = len(rows) if first_scan is None else first_scan
-    if found < limit and ef_search_for(options) < EF_SEARCH_MAX:
+    if not scan.exact and found < limit and scan.ef < EF_SEARCH_MAX:
         # Selective filters: widen the scan once before paying for an exact search.
         store.set_ef(conn, EF_SEARCH_MAX)
         rows = store.nearest_chunks(conn, where, params, exact=False)
-        store.set_ef(conn, ef_search_for(options))
-    if len(rows) < limit:
+        store.set_ef(conn, scan.ef)
+    if scan.exact or len(rows) < limit:
         rows = store.nearest_chunks(conn, where, params, exact=True)
     pairs = [(int(r.id), float(r.score)) for r in rows]
     if options.min_similarity is not None:
@@ -124,17 +162,19 @@ def rank_candidates(mode: str, vec: list[tuple[int, float]], txt: list[tuple[int
 
 
 def _hybrid_lists(conn: Connection, apps: dict[int, str], query: str, vector: np.ndarray,
-                  txt: list[tuple[int, float]], options: SearchOptions
+                  txt: list[tuple[int, float]], options: SearchOptions,
+                  scan: VectorScan | None = None
                   ) -> tuple[tuple[list[tuple[int, float]], dict[int, Candidate],
                                    CandidateSignals] | None, int]:
     """The vector list, the candidates and their signals from one statement
     (:func:`graphrag.retrieval.signals.hybrid_rows`), and the vector list's length;
-    None instead when the filters leave that list short, for :func:`vector_candidates`
-    to widen the scan."""
-    rows = hybrid_rows(conn, list(apps), query, vector, [i for i, _ in txt], options)
+    None instead when the filters leave an index scan's list short, for
+    :func:`vector_candidates` to widen the scan."""
+    exact = scan is not None and scan.exact
+    rows = hybrid_rows(conn, list(apps), query, vector, [i for i, _ in txt], options, exact)
     vec = sorted(((int(r.id), float(r.vec_score)) for r in rows if r.vec_score is not None),
                  key=lambda pair: (-pair[1], pair[0]))
-    if len(vec) < options.candidates:  # no rows at all: the statement saw a short list
+    if not exact and len(vec) < options.candidates:  # the statement saw a short list
         return None, len(vec)
     if options.min_similarity is not None:
         vec = [p for p in vec if p[1] >= options.min_similarity]
@@ -144,16 +184,16 @@ def _hybrid_lists(conn: Connection, apps: dict[int, str], query: str, vector: np
 
 def _search_one(conn: Connection, apps: dict[int, str], query: str,
                 vector: np.ndarray | None, txt: list[tuple[int, float]],
-                options: SearchOptions) -> list[dict[str, Any]]:
+                options: SearchOptions, scan: VectorScan) -> list[dict[str, Any]]:
     app_ids = list(apps)
     mode = get_mode(options.mode)
     got, first_scan = None, None
     if mode.needs_signals and vector is not None:
-        got, first_scan = _hybrid_lists(conn, apps, query, vector, txt, options)
+        got, first_scan = _hybrid_lists(conn, apps, query, vector, txt, options, scan)
     if got is not None:
         vec, details, signals = got
     else:
-        vec = (vector_candidates(conn, app_ids, vector, options, first_scan)
+        vec = (vector_candidates(conn, app_ids, vector, options, first_scan, scan)
                if vector is not None else [])
         ids = list(dict.fromkeys([i for i, _ in vec + txt]))
         details = load_candidates(conn, apps, ids)
@@ -180,10 +220,11 @@ def encode_queries(embedder: Embedder | None, queries: Sequence[str],
 
 def _start(engine: Engine, app_names: Sequence[str], queries: Sequence[str],
            options: SearchOptions, model: str | None
-           ) -> tuple[dict[int, str], dict[str, str | None], list[list[tuple[int, float]]]]:
+           ) -> tuple[dict[int, str], dict[str, str | None], list[list[tuple[int, float]]],
+                      VectorScan]:
     """The applications (unknown names refused), the model check when ``model`` names the
-    query encoder, the indexed commits and each query's BM25 list (empty lists when the
-    mode reads none)."""
+    query encoder, the indexed commits, each query's BM25 list (empty lists when the
+    mode reads none) and how to read the vector lists."""
     if not app_names:
         raise InvalidInput("at least one --app is required")
     with engine.connect() as conn:
@@ -194,9 +235,12 @@ def _start(engine: Engine, app_names: Sequence[str], queries: Sequence[str],
             require_model(conn, apps, model, {a.id: a.embed_model for a in found})
         # what the hits come from: each application's indexed commit (repository runs)
         commits = {a.name: a.indexed_commit for a in found}
+        scan = (vector_scan(store.searched_share(conn, list(apps)), options)
+                if options.needs_vectors else VectorScan(ef_search_for(options)))
         if not get_mode(options.mode).needs_text:
-            return apps, commits, [[] for _ in queries]
-        return apps, commits, [text_candidates(conn, list(apps), q, options) for q in queries]
+            return apps, commits, [[] for _ in queries], scan
+        return (apps, commits, [text_candidates(conn, list(apps), q, options) for q in queries],
+                scan)
 
 
 def search_many(engine: Engine, app_names: Sequence[str], queries: Sequence[str],
@@ -219,12 +263,12 @@ def search_many(engine: Engine, app_names: Sequence[str], queries: Sequence[str]
         if vectors is None:
             vectors = encode_queries(embedder, queries, options)
         embed_ms = (time.perf_counter() - t1) * 1000 / max(len(queries), 1)
-        apps, commits, text_lists = start.result()
+        apps, commits, text_lists, scan = start.result()
     results = []
     with engine.begin() as conn:
-        store.reuse_plans(conn, ef_search_for(options) if options.needs_vectors else None)
+        store.reuse_plans(conn, scan.ef if options.needs_vectors else None)
         for query, vector, txt in zip(queries, vectors, text_lists, strict=True):
-            hits = _search_one(conn, apps, query, vector, txt, options)
+            hits = _search_one(conn, apps, query, vector, txt, options, scan)
             results.append(SearchResult(query, options.mode, hits,
                                         indexed_commits=commits))
     total_ms = (time.perf_counter() - t0) * 1000 / max(len(queries), 1)

@@ -69,14 +69,15 @@ def signals_of_rows(rows: Sequence[Any]) -> CandidateSignals:
 
 
 def hybrid_rows(conn: Connection, app_ids: Sequence[int], query: str, vector: np.ndarray,
-                text_ids: Sequence[int], options: SearchOptions) -> list[Any]:
+                text_ids: Sequence[int], options: SearchOptions, exact: bool = False
+                ) -> list[Any]:
     """In one statement, the vector list (the ``options.candidates`` nearest chunks that
-    pass the filters, through the HNSW index) and, for it and the BM25 list's
-    ``text_ids``, each candidate's row, ``vec_score`` (its similarity when the vector
-    list holds it, else None) and its signals; no rows when the filters leave the vector
-    list short (the caller then widens the scan). The caller sets ``hnsw.ef_search`` in
-    the same transaction."""
+    pass the filters, through the HNSW index or, ``exact``, by scanning them) and, for it
+    and the BM25 list's ``text_ids``, each candidate's row, ``vec_score`` (its
+    similarity when the vector list holds it, else None) and its signals; through the
+    index, no rows when the filters leave the vector list short (the caller then widens
+    the scan). The caller sets ``hnsw.ef_search`` in the same transaction."""
     where, params = store.filter_sql(list(app_ids), options)
     params.update(scores_of_params(query), q=vector_literal(vector),
                   lim=options.candidates, text_ids=list(text_ids))
-    return store.hybrid_rows(conn, where, params)
+    return store.hybrid_rows(conn, where, params, exact)

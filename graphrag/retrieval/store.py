@@ -287,26 +287,39 @@ def signal_rows(conn: Connection, params: dict[str, Any]) -> list[Any]:
 _SCORES_OF_IDS = _SCORES_OF_TEMPLATE.replace("{ids}", "(SELECT id FROM ids) AS c(id)")
 
 
-def hybrid_sql(where: str) -> str:
-    """One hybrid query in one statement: the nearest chunks through the HNSW index
-    (``where``: the search filters; ``:q``, ``:lim``), joined with the BM25 list's ids
-    (``:text_ids``), and for every candidate its row (``CANDIDATE_COLUMNS``), its place
-    in the vector list (``vec_score``, NULL when only BM25 found it) and its signals.
-    No rows when the vector list is shorter than ``:lim``. Call :func:`set_ef` first in
-    the same transaction."""
+def hybrid_sql(where: str, exact: bool = False) -> str:
+    """One hybrid query in one statement: the nearest chunks (``where``: the search
+    filters; ``:q``, ``:lim``) through the HNSW index, or (``exact``) by scanning the
+    filtered rows, joined with the BM25 list's ids (``:text_ids``), and for every
+    candidate its row (``CANDIDATE_COLUMNS``), its place in the vector list
+    (``vec_score``, NULL when only BM25 found it) and its signals. Through the index, no
+    rows when the vector list is shorter than ``:lim``. Call :func:`set_ef` first in the
+    same transaction."""
     names = ", ".join(f"c.{name}" for name in CANDIDATE_NAMES)
-    return f"""
-WITH {_QUERY_CTE},
+    if exact:
+        # the filtered rows first (materialized: never a distance for every chunk)
+        nearest = f"""f AS MATERIALIZED (
+    SELECT c.id, c.emb FROM chunks c JOIN nodes n ON n.id = c.node_id
+     WHERE {where} AND c.emb IS NOT NULL),
      vec AS MATERIALIZED (
+    SELECT f.id, 1 - (f.emb <=> CAST(:q AS vector)) AS score
+      FROM f ORDER BY f.emb <=> CAST(:q AS vector), f.id LIMIT :lim)"""
+        complete = "true"  # an exact list is complete even when shorter than :lim
+    else:
+        nearest = f"""vec AS MATERIALIZED (
     SELECT c.id, 1 - (c.emb <=> CAST(:q AS vector)) AS score
       FROM chunks c JOIN nodes n ON n.id = c.node_id
      WHERE {where} AND c.emb IS NOT NULL
-     ORDER BY c.emb <=> CAST(:q AS vector) LIMIT :lim),
+     ORDER BY c.emb <=> CAST(:q AS vector) LIMIT :lim)"""
+        complete = "(SELECT count(*) FROM vec) >= :lim"
+    return f"""
+WITH {_QUERY_CTE},
+     {nearest},
      ids AS MATERIALIZED (
     -- none when the filters left the vector list short: the caller widens the scan and
     -- reads the candidates then, so nothing is computed here for nothing
     SELECT x.id FROM (SELECT id FROM vec UNION SELECT unnest(CAST(:text_ids AS bigint[]))) x
-     WHERE (SELECT count(*) FROM vec) >= :lim),
+     WHERE {complete}),
      c AS (
     SELECT {CANDIDATE_COLUMNS}, {_SIGNAL_INPUTS}
       FROM chunks c JOIN nodes n ON n.id = c.node_id
@@ -318,9 +331,32 @@ SELECT {names}, vec.score AS vec_score, {_SIGNAL_COLUMNS}
 """
 
 
-def hybrid_rows(conn: Connection, where: str, params: dict[str, Any]) -> list[Any]:
+def hybrid_rows(conn: Connection, where: str, params: dict[str, Any], exact: bool = False
+                ) -> list[Any]:
     """The rows of :func:`hybrid_sql`."""
-    return list(conn.execute(text(hybrid_sql(where)), params).all())
+    return list(conn.execute(text(hybrid_sql(where, exact)), params).all())
+
+
+# The searched applications' chunks (the BM25 totals, kept at write time, with their
+# unfolded deltas) and the table's estimated rows (the planner's, kept by ANALYZE).
+_SHARE_SQL = """
+SELECT (SELECT coalesce(sum(x.df), 0) FROM (
+            SELECT df FROM term_stats WHERE application_id = ANY(:apps) AND term = ''
+            UNION ALL
+            SELECT df FROM term_stats_delta WHERE application_id = ANY(:apps) AND term = ''
+        ) x) AS searched,
+       (SELECT reltuples FROM pg_class WHERE oid = CAST('chunks' AS regclass)) AS total
+"""
+
+
+def searched_share(conn: Connection, app_ids: Sequence[int]) -> float:
+    """The searched applications' share of all chunks, from kept statistics (no count):
+    1.0 when the table's estimate is missing or stale (smaller than the applications')."""
+    row = conn.execute(text(_SHARE_SQL), {"apps": list(app_ids)}).one()
+    searched, total = float(row.searched or 0), float(row.total or 0)
+    if total <= 0 or searched >= total:
+        return 1.0
+    return searched / total
 
 
 # --- sentences -------------------------------------------------------------------------
