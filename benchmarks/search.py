@@ -173,8 +173,9 @@ def small_app(engine: Engine, big_id: int, n: int) -> None:
         ids = conn.execute(text(
             "INSERT INTO chunks (plan_id, application_id, node_id, source, kind, content,"
             " span_lines, title, emb, rank_boost, pending)"
-            " SELECT c.plan_id, :s, ns.id, c.source, c.kind, c.content, c.span_lines, c.title,"
-            " c.emb, c.rank_boost, false FROM chunks c JOIN nodes nb ON nb.id = c.node_id"
+            " SELECT 'small:' || c.plan_id, :s, ns.id, c.source, c.kind, c.content,"
+            " c.span_lines, c.title, c.emb, c.rank_boost, false"
+            " FROM chunks c JOIN nodes nb ON nb.id = c.node_id"
             " JOIN nodes ns ON ns.application_id = :s AND ns.stable_key = nb.stable_key"
             " WHERE c.application_id = :b RETURNING id"), {"s": small, "b": big_id}
         ).scalars().all()
