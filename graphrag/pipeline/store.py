@@ -21,7 +21,7 @@ from sqlalchemy import Connection, text
 
 from graphrag.kinds import EMBED, LINK_EDGES, SUMMARIZE
 from graphrag.pipeline.model import OWNED_COLUMNS, NodeInfo, WorkItem
-from graphrag.pipeline.terms import TEXT_COLUMNS, refresh_terms
+from graphrag.pipeline.terms import TEXT_COLUMNS, count_assignments, refresh_terms
 
 _HAS_FAILED = "jsonb_path_exists(c.stage_state, '$.* ? (@.status == \"failed\")')"
 
@@ -150,6 +150,8 @@ def write_batch(conn: Connection, items: list[WorkItem], states: dict[int, dict[
     written = 0
     for columns, group in groups.items():
         sets = [f"{c} = CAST(:{c} AS {OWNED_COLUMNS[c]})" for c in columns]
+        if TEXT_COLUMNS.intersection(columns):
+            sets += count_assignments(":content")
         sql = (
             "UPDATE chunks SET " + ", ".join([*sets, "stage_state = CAST(:new_state AS jsonb)",
                                               "pending = :pending", "freshness_at = now()",
@@ -169,7 +171,8 @@ def write_batch(conn: Connection, items: list[WorkItem], states: dict[int, dict[
         ]
         result = conn.execute(text(sql), params)
         written += max(result.rowcount, 0)
-    refresh_terms(conn, [i.id for i in items if TEXT_COLUMNS.intersection(i.changes)])
+    refresh_terms(conn, [i.id for i in items if TEXT_COLUMNS.intersection(i.changes)],
+                  counted=True)
     return written
 
 

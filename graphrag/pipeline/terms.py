@@ -30,12 +30,37 @@ NAME_TERMS = (r"tsvector_to_array(graphrag_terms(regexp_replace(coalesce(n.name,
               r" '([a-z0-9])([A-Z])', '\1 \2', 'g')))")
 
 
-def refresh_terms(conn: Connection, chunk_ids: Sequence[int]) -> None:
-    """Rewrite the postings and term counts of these chunks from their current text."""
+def count_assignments(content: str) -> list[str]:
+    """``SET`` items of an ``UPDATE chunks`` that writes new text (``content``: the SQL
+    of the new content, e.g. a bind parameter): the chunk's term count and its node
+    name's words, computed in that same statement. A second update of the row would
+    write a whole new row version, with an entry in every index of ``chunks`` (the two
+    HNSW indexes included); :func:`refresh_terms` with ``counted=True`` then writes only
+    the postings."""
+    words = f"graphrag_terms(concat_ws(' ', chunks.title, CAST({content} AS text)))"
+    return [f"term_count = (SELECT coalesce(sum({_TF}), 0) FROM unnest({words}) t)",
+            f"name_terms = (SELECT {NAME_TERMS} FROM nodes n WHERE n.id = chunks.node_id)"]
+
+
+def refresh_terms(conn: Connection, chunk_ids: Sequence[int], counted: bool = False) -> None:
+    """Rewrite the postings and term counts of these chunks from their current text
+    (``counted``: their counts were written with the text, :func:`count_assignments`)."""
     if not chunk_ids:
         return
     ids = {"ids": sorted(set(chunk_ids))}
     conn.execute(text("DELETE FROM chunk_terms WHERE chunk_id = ANY(:ids)"), ids)
+    if not counted:
+        _write_counts(conn, ids)
+    conn.execute(text(
+        f"""
+        INSERT INTO chunk_terms (application_id, term, chunk_id, tf, dl)
+        SELECT c.application_id, t.lexeme, c.id, {_TF}, c.term_count
+          FROM chunks c, unnest({CHUNK_TERMS}) t
+         WHERE c.id = ANY(:ids)
+        """), ids)
+
+
+def _write_counts(conn: Connection, ids: dict[str, list[int]]) -> None:
     conn.execute(text(
         f"""
         UPDATE chunks c SET term_count = s.n, name_terms = s.name_terms
@@ -46,13 +71,6 @@ def refresh_terms(conn: Connection, chunk_ids: Sequence[int]) -> None:
                  WHERE c.id = ANY(:ids)) s
          WHERE c.id = s.id AND (c.term_count IS DISTINCT FROM s.n
                                 OR c.name_terms IS DISTINCT FROM s.name_terms)
-        """), ids)
-    conn.execute(text(
-        f"""
-        INSERT INTO chunk_terms (application_id, term, chunk_id, tf, dl)
-        SELECT c.application_id, t.lexeme, c.id, {_TF}, c.term_count
-          FROM chunks c, unnest({CHUNK_TERMS}) t
-         WHERE c.id = ANY(:ids)
         """), ids)
 
 
