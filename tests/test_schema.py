@@ -105,3 +105,44 @@ def test_a_drift_is_found(migrated: Engine) -> None:
         "summary_cache.model: described ('TEXT', False, False), migrated ('TEXT', True, False)",
         "summary_cache.probe: described None, migrated ('INTEGER', True, False)",
     ]
+
+
+def _toast_rows(conn) -> int:
+    toast = conn.execute(text(
+        "SELECT reltoastrelid::regclass::text FROM pg_class WHERE oid = 'chunks'::regclass")
+    ).scalar_one()
+    return conn.execute(text(f"SELECT count(*) FROM {toast}")).scalar_one()
+
+
+def test_chunk_rows_keep_their_vectors_inline(migrated: Engine) -> None:
+    """A chunk's two vectors stay in its row: every search distance reads them, and a
+    vector moved to the TOAST table costs an index lookup per row read. A text too long
+    for a page still moves out."""
+    vector = "[" + ",".join(["0.05"] * 384) + "]"
+    with migrated.begin() as conn:
+        app = conn.execute(text("INSERT INTO applications (name, root_path)"
+                                " VALUES ('toast', '/t') RETURNING id")).scalar_one()
+        node = conn.execute(text("INSERT INTO nodes (application_id, stable_key, kind)"
+                                 " VALUES (:a, 'k', 'METHOD') RETURNING id"),
+                            {"a": app}).scalar_one()
+
+        def write(plan_id: str, content: str) -> int:
+            before = _toast_rows(conn)
+            conn.execute(text(
+                "INSERT INTO chunks (plan_id, application_id, node_id, source, content,"
+                " emb, title_emb) VALUES (:p, :a, :n, 'code', :c, CAST(:v AS vector),"
+                " CAST(:v AS vector))"), {"p": plan_id, "a": app, "n": node, "c": content,
+                                          "v": vector})
+            return _toast_rows(conn) - before
+
+        code = "def total(self):\n    return sum(line.amount for line in self.lines)\n" * 8
+        assert write("inline", code) == 0
+        # a text too long for a page (even compressed) still goes to the TOAST table
+        assert write("long", "".join(f"x{i} = {i * 7919 % 104729}\n" for i in range(3000))) > 0
+        # the control: with the default threshold the same row's vectors move out
+        conn.execute(text("ALTER TABLE chunks RESET (toast_tuple_target)"))
+        try:
+            assert write("default", code) > 0
+        finally:
+            conn.execute(text("ALTER TABLE chunks SET (toast_tuple_target = 8160)"))
+        conn.execute(text("DELETE FROM applications WHERE id = :a"), {"a": app})

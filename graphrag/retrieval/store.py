@@ -8,7 +8,9 @@ statement (or one pair, a fallback) with bound parameters; ``where`` fragments c
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from sqlalchemy import Connection, text
@@ -102,17 +104,44 @@ def vector_sql(where: str, exact: bool) -> str:
             " ORDER BY c.emb <=> CAST(:q AS vector) LIMIT :lim"
         )
     return (
-        "WITH f AS MATERIALIZED (SELECT c.id, c.emb FROM chunks c"
-        f" JOIN nodes n ON n.id = c.node_id WHERE {where} AND c.emb IS NOT NULL)"
+        f"WITH {_filtered(where)}"
         " SELECT f.id, 1 - (f.emb <=> CAST(:q AS vector)) AS score FROM f"
         " ORDER BY f.emb <=> CAST(:q AS vector), f.id LIMIT :lim"
     )
 
 
+def _filtered(where: str) -> str:
+    """The CTE ``f``: (id, emb) of every chunk passing ``where``, computed first
+    (materialized: never a distance for every chunk of the table); nodes are joined only
+    when a filter reads them."""
+    join = " JOIN nodes n ON n.id = c.node_id" if re.search(r"\bn\.", where) else ""
+    return (f"f AS MATERIALIZED (SELECT c.id, c.emb FROM chunks c{join}"
+            f" WHERE {where} AND c.emb IS NOT NULL)")
+
+
+@contextmanager
+def custom_plans(conn: Connection) -> Iterator[None]:
+    """Statements run inside are planned for their parameters' values, whatever
+    :func:`reuse_plans` set: an exact scan's plan depends on how many rows the
+    applications hold (an index scan of theirs, or a scan of the table), which a
+    generic plan cannot know."""
+    before = conn.execute(text(
+        "SELECT current_setting('plan_cache_mode'),"
+        " set_config('plan_cache_mode', 'force_custom_plan', true)")).scalar_one()
+    try:
+        yield
+    finally:
+        conn.execute(text("SELECT set_config('plan_cache_mode', :mode, true)"),
+                     {"mode": before})
+
+
 def nearest_chunks(conn: Connection, where: str, params: dict[str, Any], exact: bool
                    ) -> list[Any]:
     """(id, score) of the chunks nearest ``:q`` passing ``where`` (:func:`vector_sql`)."""
-    return list(conn.execute(text(vector_sql(where, exact=exact)), params).all())
+    if not exact:
+        return list(conn.execute(text(vector_sql(where, exact=False)), params).all())
+    with custom_plans(conn):
+        return list(conn.execute(text(vector_sql(where, exact=True)), params).all())
 
 
 def set_ef(conn: Connection, ef: int) -> None:
@@ -297,10 +326,7 @@ def hybrid_sql(where: str, exact: bool = False) -> str:
     same transaction."""
     names = ", ".join(f"c.{name}" for name in CANDIDATE_NAMES)
     if exact:
-        # the filtered rows first (materialized: never a distance for every chunk)
-        nearest = f"""f AS MATERIALIZED (
-    SELECT c.id, c.emb FROM chunks c JOIN nodes n ON n.id = c.node_id
-     WHERE {where} AND c.emb IS NOT NULL),
+        nearest = f"""{_filtered(where)},
      vec AS MATERIALIZED (
     SELECT f.id, 1 - (f.emb <=> CAST(:q AS vector)) AS score
       FROM f ORDER BY f.emb <=> CAST(:q AS vector), f.id LIMIT :lim)"""
@@ -333,8 +359,11 @@ SELECT {names}, vec.score AS vec_score, {_SIGNAL_COLUMNS}
 
 def hybrid_rows(conn: Connection, where: str, params: dict[str, Any], exact: bool = False
                 ) -> list[Any]:
-    """The rows of :func:`hybrid_sql`."""
-    return list(conn.execute(text(hybrid_sql(where, exact)), params).all())
+    """The rows of :func:`hybrid_sql` (an exact scan under :func:`custom_plans`)."""
+    if not exact:
+        return list(conn.execute(text(hybrid_sql(where)), params).all())
+    with custom_plans(conn):
+        return list(conn.execute(text(hybrid_sql(where, exact=True)), params).all())
 
 
 # The searched applications' chunks (the BM25 totals, kept at write time, with their
