@@ -71,8 +71,9 @@ def query_text(t: tuple[str, str, str]) -> str:
 
 
 def app_meta(args: argparse.Namespace) -> dict:
+    # layout 2: rows written since migration 0017 (vectors kept in the row)
     return {"bench": "search", "chunks": args.chunks, "topics": args.topics, "seed": 1,
-            "postings": 1}
+            "postings": 1, "layout": 2}
 
 
 def existing(engine: Engine, meta: dict) -> int | None:
@@ -154,7 +155,7 @@ def small_app(engine: Engine, big_id: int, n: int) -> None:
     fifty times its size."""
     from graphrag.pipeline.terms import compact_term_stats, refresh_terms
 
-    meta = {"of": big_id, "chunks": n}
+    meta = {"of": big_id, "chunks": n, "layout": 2}
     with engine.begin() as conn:
         row = conn.execute(text("SELECT id, meta FROM applications WHERE name = :n"),
                            {"n": SMALL_APP}).first()
