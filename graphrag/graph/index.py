@@ -37,15 +37,17 @@ from graphrag.graph.index_state import (
     lock_application,
     mark_indexed,
     read_definitions,
+    read_graph_state,
     read_index_state,
     read_interfaces,
     read_resolution_inputs,
+    read_resolutions,
     stored_paths,
     write_files,
+    write_graph_state,
     write_resolutions,
     write_selection,
 )
-from graphrag.graph.model import Graph
 from graphrag.graph.parse_pool import parse_files
 from graphrag.graph.parse_worker import (
     FileOutcome,
@@ -77,6 +79,7 @@ class IndexStats:
     files_partial: int = 0
     files_deleted: int = 0
     files_resolved: int = 0  # files whose imports and calls were resolved again
+    files_synced: int = 0    # files whose graph rows were rebuilt and compared
     lines_parsed: int = 0
     nodes_by_kind: dict[str, int] = field(default_factory=dict)
     edges_by_kind: dict[str, int] = field(default_factory=dict)
@@ -258,8 +261,8 @@ def _store(conn: Connection, stats: IndexStats, app_name: str, root: Path,
                 for data in read_definitions(conn, app.id, fresh)]
     stats.timings["load"] = round(time.perf_counter() - t0, 3)
     t0 = time.perf_counter()
-    graph, resolved, iface, again = _resolve(conn, app.id, results, set(fresh),
-                                             set(deleted), old_iface, full)
+    resolver, resolved, iface, again, scope = _resolve(conn, app.id, results, set(fresh),
+                                                       set(deleted), old_iface, full)
     stats.files_resolved = len(resolved)
     stats.timings["resolve"] = round(time.perf_counter() - t0, 3)
     t0 = time.perf_counter()
@@ -274,7 +277,17 @@ def _store(conn: Connection, stats: IndexStats, app_name: str, root: Path,
          if p not in fresh and p not in deleted and iface.get(p) != old_iface.get(p)})
     stats.timings["store_files"] = round(time.perf_counter() - t0, 3)
     t0 = time.perf_counter()
-    counts = sync_graph(conn, app.id, graph)
+    counts = None
+    if scope is not None:
+        # Only the rows of the files that may have changed are rebuilt and diffed.
+        part = resolved | _stored_resolutions(conn, app.id, resolver, scope - set(resolved))
+        counts = sync_graph(conn, app.id, resolver.finish(part, only=scope), scope)
+        stats.files_synced = len(scope)
+    if counts is None:  # the whole graph (PageRank's input changed, or a wide change)
+        everything = resolved | _stored_resolutions(
+            conn, app.id, resolver, set(resolver.table.files) - set(resolved))
+        counts = sync_graph(conn, app.id, resolver.finish(everything))
+        stats.files_synced = len(resolver.table.files) + len(deleted)
     if on_synced is not None and counts.touched:
         on_synced(conn, app.id, counts.touched)
     stats.timings["sync"] = round(time.perf_counter() - t0, 3)
@@ -287,15 +300,21 @@ def _store(conn: Connection, stats: IndexStats, app_name: str, root: Path,
 
 def _resolve(conn: Connection, app_id: int, results: list[ParseResult], fresh: set[str],
              deleted: set[str], old_iface: dict[str, list[str]], full: bool
-             ) -> tuple[Graph, dict[str, FileResolution], dict[str, list[str]], set[str]]:
-    """The graph of ``results``, resolving again only the imports and calls of the files
-    that need it; returns it with the fresh resolutions (path -> result), every file's
-    interface, and the paths resolved again that were not parsed in this run.
+             ) -> tuple[Resolver, dict[str, FileResolution], dict[str, list[str]], set[str],
+                        set[str] | None]:
+    """Resolve again only the imports and calls of the files that need it; returns the
+    resolver, the fresh resolutions (path -> result), every file's interface, the paths
+    resolved again that were not parsed in this run, and the files whose graph rows may
+    have changed (None: any may have).
 
     A file is resolved again when it changed (parsed or deleted in this run), when what
     it exposes to other files changed (its interface, e.g. a key renumbered or a base
     class resolved elsewhere because of another file), when it refers to a name whose
-    definition changed anywhere, or when it has no stored result."""
+    definition changed anywhere, or when it has no stored result. The rows of every other
+    file stay as they are (what they are made of did not change), but for ENDPOINT
+    promotion, which a registration in one file makes on a handler in another (hence
+    the files of the promoted nodes, when promotion changed), and for a resolution that
+    adds edges from another file's nodes (its ``foreign`` files go with it)."""
     resolver = Resolver(results)
     iface = interfaces(resolver.scopes)
     names: set[str] = set()
@@ -306,16 +325,13 @@ def _resolve(conn: Connection, app_id: int, results: list[ParseResult], fresh: s
         if diff:
             names |= diff
             redo.add(path)
-    wide = full or EVERYTHING in names
-    stored: dict[str, FileResolution] = {}
+    state = read_graph_state(conn, app_id)
+    wide = full or EVERYTHING in names or "foreign" not in state
     again: set[str] = set()
     for path, again_, data in read_resolution_inputs(conn, app_id, wide=wide, redo=redo,
-                                                     names=names, skip=fresh):
+                                                     names=names, skip=fresh, stored=False):
         scope = resolver.table.files.get(path)
-        if scope is None:
-            continue
-        if not again_:
-            stored[path] = FileResolution.from_dict(orjson.loads(data))
+        if scope is None or not again_:
             continue
         redo.add(path)
         again.add(path)
@@ -323,4 +339,37 @@ def _resolve(conn: Connection, app_id: int, results: list[ParseResult], fresh: s
             scope.result.calls = [Call(**c) for c in orjson.loads(data)]
     redo &= set(resolver.table.files)
     resolved = resolver.resolve_files(redo)
-    return resolver.finish(stored | resolved), resolved, iface, again
+
+    endpoints = resolver.endpoints()
+    digest = hashlib.blake2b(orjson.dumps(endpoints, option=orjson.OPT_SORT_KEYS),
+                             digest_size=16).hexdigest()
+    foreign: dict[str, list[str]] = dict(state.get("foreign") or {})
+    for path in changed | redo:
+        foreign.pop(path, None)
+    for path, res in resolved.items():
+        if (others := resolver.foreign_paths(path, res)):
+            foreign[path] = others
+    scope_paths: set[str] | None = None
+    if not wide:
+        scope_paths = changed | redo
+        if digest != state.get("endpoints"):
+            scope_paths |= {v[0] for v in endpoints.values()} | set(state.get("endpoint_files", ()))
+        grown = True
+        while grown:  # a foreign resolution and the files it adds edges from go together
+            grown = False
+            for path, others in foreign.items():
+                if (path in scope_paths or scope_paths.intersection(others)) \
+                        and not scope_paths.issuperset([path, *others]):
+                    scope_paths |= {path, *others}
+                    grown = True
+    write_graph_state(conn, app_id, {
+        "endpoints": digest, "endpoint_files": sorted({v[0] for v in endpoints.values()}),
+        "foreign": foreign})
+    return resolver, resolved, iface, again, scope_paths
+
+
+def _stored_resolutions(conn: Connection, app_id: int, resolver: Resolver,
+                        paths: Iterable[str]) -> dict[str, FileResolution]:
+    return {path: FileResolution.from_dict(orjson.loads(data))
+            for path, data in read_resolutions(conn, app_id, paths)
+            if path in resolver.table.files}

@@ -158,25 +158,49 @@ def read_definitions(conn: Connection, app_id: int, skip: Iterable[str]) -> list
 
 
 def read_resolution_inputs(conn: Connection, app_id: int, *, wide: bool, redo: Iterable[str],
-                           names: Iterable[str], skip: Iterable[str]
+                           names: Iterable[str], skip: Iterable[str], stored: bool = True
                            ) -> list[tuple[str, bool, str | None]]:
     """Per stored file with a parse result (but ``skip``): ``(path, again, data)``. A file
     is resolved ``again`` when ``wide``, when it is in ``redo``, when it has no stored
     resolution, or when it refers to one of ``names`` (the GIN-indexed reverse dependency
-    index); ``data`` is then its calls, otherwise its stored resolution (JSON text)."""
+    index); ``data`` is then its calls, otherwise its stored resolution (JSON text), or
+    None when ``stored`` is false (:func:`read_resolutions` reads them by path)."""
     cur = conn.connection.driver_connection.cursor()
     return cur.execute(
         """
         SELECT path, again,
                CASE WHEN again THEN COALESCE(calls_data::text, (parse_data->'calls')::text)
-                    ELSE resolved::text END
+                    WHEN %(stored)s THEN resolved::text END
           FROM (SELECT path, calls_data, parse_data, resolved,
                        (%(wide)s OR resolved IS NULL OR path = ANY(%(redo)s)
                         OR ref_names && CAST(%(names)s AS text[])) AS again
                   FROM files WHERE application_id = %(a)s AND parse_data IS NOT NULL
                    AND NOT (path = ANY(%(skip)s))) f
         """, {"a": app_id, "wide": wide, "redo": sorted(redo), "names": sorted(names),
-              "skip": list(skip)}).fetchall()
+              "skip": list(skip), "stored": stored}).fetchall()
+
+
+def read_resolutions(conn: Connection, app_id: int, paths: Iterable[str]
+                     ) -> list[tuple[str, str]]:
+    """``(path, stored resolution as JSON text)`` of those of ``paths`` that have one."""
+    cur = conn.connection.driver_connection.cursor()
+    return cur.execute(
+        "SELECT path, resolved::text FROM files WHERE application_id = %s"
+        " AND path = ANY(%s) AND resolved IS NOT NULL", (app_id, sorted(paths))).fetchall()
+
+
+def read_graph_state(conn: Connection, app_id: int) -> dict[str, Any]:
+    """What the last graph run recorded for the next one to scope its work
+    (``applications.meta.graph_state``; empty when none)."""
+    return conn.execute(text(
+        "SELECT meta->'graph_state' FROM applications WHERE id = :a"),
+        {"a": app_id}).scalar() or {}
+
+
+def write_graph_state(conn: Connection, app_id: int, state: dict[str, Any]) -> None:
+    conn.execute(text(
+        "UPDATE applications SET meta = jsonb_set(meta, '{graph_state}', CAST(:s AS jsonb))"
+        " WHERE id = :a"), {"a": app_id, "s": orjson.dumps(state).decode()})
 
 
 def write_files(conn: Connection, app_id: int, rows: list[FileRow],

@@ -102,30 +102,72 @@ def _ranks(conn: Connection, app_id: int, graph: Graph,
     return pagerank_scaled(graph)
 
 
-def sync_graph(conn: Connection, app_id: int, graph: Graph) -> SyncCounts:
-    """Write nodes (with parents and PageRank) then edges, in the caller's transaction."""
+def _rank_input_moved(graph: Graph, ids: dict[str, int],
+                      stored: dict[str, tuple[int, str | None, float]],
+                      stored_edges: dict[tuple[int, int, str], tuple[int, str, float]]
+                      ) -> bool:
+    """Whether a part of the graph (and the stored rows of that part) differ in what
+    PageRank reads: the node keys, the CALLS/IMPORTS edges and their confidence."""
+    if {n.key for n in graph.nodes} != stored.keys():
+        return True
+    old = {(*ident, round(float(conf), 5)) for ident, (_id, _h, conf) in stored_edges.items()
+           if ident[2] in RANK_EDGE_KINDS}
+    new = {(ids[e.src_key], ids[e.dst_key], e.kind, round(float(e.confidence), 5))
+           for e in graph.edges if e.kind in RANK_EDGE_KINDS}
+    return old != new
+
+
+def sync_graph(conn: Connection, app_id: int, graph: Graph,
+               paths: set[str] | None = None) -> SyncCounts | None:
+    """Write nodes (with parents and PageRank) then edges, in the caller's transaction.
+
+    With ``paths``, ``graph`` holds only the rows of those files and of the repository
+    and packages (:meth:`Resolver.finish` with ``only``): only those stored rows are read
+    and diffed. PageRank needs the whole graph, so when that part changed what it reads
+    (node keys, CALLS/IMPORTS edges) nothing is written and None is returned."""
     counts = SyncCounts()
     cur = conn.connection.driver_connection.cursor()
+    scoped = paths is not None
+    where, args = ("", ()) if not scoped else (
+        " AND (file_path IS NULL OR file_path = ANY(%s))", (sorted(paths),))
     # Narrow reads through the driver's cursor: ~100k rows, SQLAlchemy rows cost more.
     stored = {key: (node_id, row_hash, rank) for key, node_id, row_hash, rank in cur.execute(
         "SELECT stable_key, id, row_hash, rank FROM nodes"
-        " WHERE application_id = %s AND document_id IS NULL", (app_id,)).fetchall()}
+        " WHERE application_id = %s AND document_id IS NULL" + where,
+        (app_id, *args)).fetchall()}
     ids = {key: v[0] for key, v in stored.items()}
     new_keys = [n.key for n in graph.nodes if n.key not in ids]
+    if scoped:
+        # ids of the nodes outside these files that rows here point to (parents, edge
+        # ends); a new key stored elsewhere means the scope was wrong: the whole graph
+        live_keys = {n.key for n in graph.nodes}
+        wanted = {n.parent_key for n in graph.nodes if n.parent_key} - live_keys
+        wanted |= {k for e in graph.edges for k in (e.src_key, e.dst_key)} - live_keys
+        wanted = (wanted - ids.keys()) | set(new_keys)
+        if wanted:
+            found = dict(cur.execute(
+                "SELECT stable_key, id FROM nodes WHERE application_id = %s"
+                " AND stable_key = ANY(%s)", (app_id, sorted(wanted))).fetchall())
+            if any(k in found for k in new_keys):
+                return None
+            ids.update(found)
     if new_keys:
         fresh = conn.execute(text(
             "SELECT nextval('nodes_id_seq') FROM generate_series(1, :n)"),
             {"n": len(new_keys)}).scalars().all()
         ids.update(zip(new_keys, fresh, strict=True))
 
-    stored_edges = {(src, dst, kind): (edge_id, row_hash)
-                    for edge_id, src, dst, kind, row_hash in cur.execute(
+    stored_edges = {(src, dst, kind): (edge_id, row_hash, confidence)
+                    for edge_id, src, dst, kind, row_hash, confidence in cur.execute(
                         """
-                        SELECT e.id, e.src_id, e.dst_id, e.kind, e.row_hash
+                        SELECT e.id, e.src_id, e.dst_id, e.kind, e.row_hash, e.confidence
                           FROM edges e JOIN nodes s ON s.id = e.src_id
                          WHERE e.application_id = %s AND e.kind = ANY(%s)
                            AND s.document_id IS NULL
-                        """, (app_id, list(CODE_EDGE_KINDS))).fetchall()}
+                        """ + where.replace("file_path", "s.file_path"),
+                        (app_id, list(CODE_EDGE_KINDS), *args)).fetchall()}
+    if scoped and _rank_input_moved(graph, ids, stored, stored_edges):
+        return None
     # New rows are only listed here; their values and digests are computed while they
     # stream into COPY, so that this process works while the server checks and indexes
     # the rows before them.
@@ -145,16 +187,18 @@ def sync_graph(conn: Connection, app_id: int, graph: Graph) -> SyncCounts:
             changed_edges.append((old_edge[0], *row))
         if e.kind in RELATION_KINDS:
             counts.touched.update(ident[:2])
-    gone_edges = [(edge_id, ident) for ident, (edge_id, _h) in stored_edges.items()
+    gone_edges = [(edge_id, ident) for ident, (edge_id, _h, _c) in stored_edges.items()
                   if ident not in seen]
     for _edge_id, (src, dst, kind) in gone_edges:
         if kind in RELATION_KINDS:
             counts.touched.update((src, dst))
     live = {n.key for n in graph.nodes}
     gone_nodes = [node_id for key, (node_id, _h, _r) in stored.items() if key not in live]
-    ranks = _ranks(conn, app_id, graph, stored)
-    file_ids = dict(cur.execute("SELECT path, id FROM files WHERE application_id = %s",
-                                (app_id,)).fetchall())
+    ranks = ({key: rank for key, (_id, _hash, rank) in stored.items()} if scoped
+             else _ranks(conn, app_id, graph, stored))
+    file_ids = dict(cur.execute("SELECT path, id FROM files WHERE application_id = %s"
+                                + where.replace("file_path", "path"),
+                                (app_id, *args)).fetchall())
 
     def node_row(n: GraphNode) -> tuple[Any, ...]:
         """``(id, <_NODE_COLS>, row_hash)`` of one node."""
