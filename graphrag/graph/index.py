@@ -281,9 +281,10 @@ def _store(conn: Connection, stats: IndexStats, app_name: str, root: Path,
     if scope is not None:
         # Only the rows of the files that may have changed are rebuilt and diffed.
         part = resolved | _stored_resolutions(conn, app.id, resolver, scope - set(resolved))
-        counts = sync_graph(conn, app.id, resolver.finish(part, only=scope), scope)
+        counts = sync_graph(conn, app.id, resolver.finish(part, only=scope), scope,
+                            rerank=bool(deleted))
         stats.files_synced = len(scope)
-    if counts is None:  # the whole graph (PageRank's input changed, or a wide change)
+    if counts is None:  # the whole graph (a wide change)
         everything = resolved | _stored_resolutions(
             conn, app.id, resolver, set(resolver.table.files) - set(resolved))
         counts = sync_graph(conn, app.id, resolver.finish(everything))

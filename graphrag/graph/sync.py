@@ -24,7 +24,7 @@ import orjson
 from sqlalchemy import Connection, text
 
 from graphrag.db.copy_text import copy_rows
-from graphrag.graph.analysis import RANK_EDGE_KINDS, pagerank_scaled
+from graphrag.graph.analysis import RANK_EDGE_KINDS, pagerank_of, pagerank_scaled
 from graphrag.graph.model import Graph, GraphEdge, GraphNode
 
 CODE_EDGE_KINDS = ("CONTAINS", "CALLS", "IMPORTS", "EXTENDS", "IMPLEMENTS", "OVERRIDES")
@@ -117,14 +117,42 @@ def _rank_input_moved(graph: Graph, ids: dict[str, int],
     return old != new
 
 
+def _rerank(conn: Connection, cur: Any, app_id: int) -> None:
+    """PageRank of the whole stored code graph, from its rows (for a run that built only
+    part of the graph); the rows whose rank changed get it, with their ``row_hash``
+    cleared (it no longer describes them: the next diff that reads them rewrites them),
+    and the stored input digest is dropped (the next whole-graph run recomputes)."""
+    nodes = cur.execute("SELECT id, stable_key, rank FROM nodes WHERE application_id = %s"
+                        " AND document_id IS NULL", (app_id,)).fetchall()
+    key_of = {node_id: key for node_id, key, _rank in nodes}
+    edges = cur.execute(
+        "SELECT src_id, dst_id, kind, confidence FROM edges WHERE application_id = %s"
+        " AND kind = ANY(%s)", (app_id, list(RANK_EDGE_KINDS))).fetchall()
+    # confidence is stored as real: round back to the value that was written
+    ranks = pagerank_of(key_of.values(), (
+        (key_of[src], key_of[dst], kind, round(float(conf), 6))
+        for src, dst, kind, conf in edges if src in key_of and dst in key_of))
+    moved = [(node_id, ranks[key]) for node_id, key, rank in nodes if ranks[key] != rank]
+    if moved:
+        cur.execute("CREATE TEMP TABLE tmp_ranks (id bigint PRIMARY KEY, rank float8)"
+                    " ON COMMIT DROP")
+        copy_rows(cur, "COPY tmp_ranks (id, rank) FROM STDIN", moved)
+        cur.execute("UPDATE nodes n SET rank = t.rank, row_hash = NULL, updated_at = now()"
+                    " FROM tmp_ranks t WHERE n.id = t.id")
+    conn.execute(text("UPDATE applications SET meta = meta - 'rank_input' WHERE id = :a"),
+                 {"a": app_id})
+
+
 def sync_graph(conn: Connection, app_id: int, graph: Graph,
-               paths: set[str] | None = None) -> SyncCounts | None:
+               paths: set[str] | None = None, rerank: bool = False) -> SyncCounts | None:
     """Write nodes (with parents and PageRank) then edges, in the caller's transaction.
 
     With ``paths``, ``graph`` holds only the rows of those files and of the repository
     and packages (:meth:`Resolver.finish` with ``only``): only those stored rows are read
-    and diffed. PageRank needs the whole graph, so when that part changed what it reads
-    (node keys, CALLS/IMPORTS edges) nothing is written and None is returned."""
+    and diffed. PageRank needs the whole graph: when that part changed what it reads
+    (node keys, CALLS/IMPORTS edges), or ``rerank`` says so (files were deleted), it is
+    computed from the stored rows once they are written. None (nothing written) when
+    the part holds a new node whose key is stored outside it."""
     counts = SyncCounts()
     cur = conn.connection.driver_connection.cursor()
     scoped = paths is not None
@@ -166,8 +194,7 @@ def sync_graph(conn: Connection, app_id: int, graph: Graph,
                            AND s.document_id IS NULL
                         """ + where.replace("file_path", "s.file_path"),
                         (app_id, list(CODE_EDGE_KINDS), *args)).fetchall()}
-    if scoped and _rank_input_moved(graph, ids, stored, stored_edges):
-        return None
+    rerank = scoped and (rerank or _rank_input_moved(graph, ids, stored, stored_edges))
     # New rows are only listed here; their values and digests are computed while they
     # stream into COPY, so that this process works while the server checks and indexes
     # the rows before them.
@@ -250,6 +277,8 @@ def sync_graph(conn: Connection, app_id: int, graph: Graph,
                    lines = t.lines, meta = CAST(t.meta AS jsonb), row_hash = t.row_hash
               FROM tmp_edges t WHERE e.id = t.id
             """))
+    if rerank:
+        _rerank(conn, cur, app_id)
     counts.nodes_inserted, counts.nodes_updated = len(inserted), len(updated)
     counts.nodes_deleted = len(gone_nodes)
     counts.edges_inserted, counts.edges_updated = len(new_edges), len(changed_edges)
