@@ -232,9 +232,11 @@ def _shared_definitions(repo: Path) -> list[tuple[Path, str, re.Match]]:
 
 def _cross_file_edit(repo: Path, originals: dict[str, str], rng: random.Random) -> str:
     """One edit of a definition that other files use: remove it (rename only the
-    definition), rename it everywhere, or bring a file back as it was (re-adding
-    what an earlier edit removed or renamed)."""
-    op = rng.choice(["remove-def", "rename-all", "restore"])
+    definition), rename it everywhere, move it to a new file beside its own (the file
+    copied, the original definition removed), add a use of it (a line of another file
+    that names it, repeated), or bring a file back as it was (re-adding what an earlier
+    edit removed or renamed)."""
+    op = rng.choice(["remove-def", "rename-all", "move-def", "add-use", "restore"])
     shared = _shared_definitions(repo)
     if op == "restore" or not shared:
         changed = [p for p, t in originals.items() if not (repo / p).exists()
@@ -246,11 +248,28 @@ def _cross_file_edit(repo: Path, originals: dict[str, str], rng: random.Random) 
         (repo / pick).write_text(originals[pick])
         return f"restore {pick}"
     path, name, m = rng.choice(shared)
-    if op == "remove-def":
+    if op in ("remove-def", "move-def"):
         src = path.read_text()
+        moved = ""
+        if op == "move-def":
+            copy = path.with_name("moved_" + path.name)
+            copy.write_text(src)
+            moved = f" (now in {copy.relative_to(repo)})"
         start, end = m.span(1) if m.group(1) else m.span(2)
         path.write_text(src[:start] + name + "Gone" + src[end:])
-        return f"remove-def {name} in {path.relative_to(repo)}"
+        return f"{op} {name} in {path.relative_to(repo)}{moved}"
+    if op == "add-use":
+        for other in sorted(repo.rglob("*")):
+            if other.suffix not in _CODE or other == path:
+                continue
+            lines = other.read_text().splitlines(keepends=True)
+            uses = [i for i, line in enumerate(lines) if re.search(rf"\b{name}\s*\(", line)
+                    and line.rstrip().endswith((";", ")"))]
+            if uses:
+                i = rng.choice(uses)
+                other.write_text("".join([*lines[:i + 1], lines[i], *lines[i + 1:]]))
+                return f"add-use {name} in {other.relative_to(repo)}:{i + 1}"
+        return f"add-use {name}: no use found"
     for other in repo.rglob("*"):
         if other.suffix in _CODE:
             text_ = other.read_text()
@@ -285,11 +304,12 @@ def test_incremental_equals_full_after_cross_file_definition_edits(
     try:
         first = index_graph(engine, settings, repo, app_name)
         assert first.files_resolved == first.files_parsed
-        resolved = []
-        for step in range(6):
-            done = [_cross_file_edit(repo, originals, rng) for _ in range(rng.randint(1, 2))]
+        resolved, synced = [], []
+        for step in range(8):
+            done = [_cross_file_edit(repo, originals, rng) for _ in range(rng.randint(1, 3))]
             inc = index_graph(engine, settings, repo, app_name, allow_mass_delete=True)
             resolved.append(inc.files_resolved)
+            synced.append(inc.files_synced)
             with engine.begin() as conn:
                 conn.execute(text("DELETE FROM applications WHERE name = :n"), {"n": full_app})
             index_graph(engine, settings, repo, full_app, full=True)
@@ -298,6 +318,8 @@ def test_incremental_equals_full_after_cross_file_definition_edits(
         # file that says `add` or `constructor` is resolved again), so one step may redo
         # every file; but the edits must not always.
         assert min(resolved) < first.files_parsed or len(originals) < 4, resolved
+        # and the rows of the other files are left alone (neither rebuilt nor compared)
+        assert min(synced) < first.files_parsed or len(originals) < 4, synced
     finally:
         with engine.begin() as conn:
             conn.execute(text("DELETE FROM applications WHERE name = :n"), {"n": full_app})

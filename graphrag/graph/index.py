@@ -17,6 +17,7 @@ import gc
 import hashlib
 import json
 import time
+from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -327,7 +328,7 @@ def _resolve(conn: Connection, app_id: int, results: list[ParseResult], fresh: s
             names |= diff
             redo.add(path)
     state = read_graph_state(conn, app_id)
-    wide = full or EVERYTHING in names or "foreign" not in state
+    wide = full or EVERYTHING in names or not isinstance(state.get("endpoints"), dict)
     again: set[str] = set()
     for path, again_, data in read_resolution_inputs(conn, app_id, wide=wide, redo=redo,
                                                      names=names, skip=fresh, stored=False):
@@ -341,9 +342,12 @@ def _resolve(conn: Connection, app_id: int, results: list[ParseResult], fresh: s
     redo &= set(resolver.table.files)
     resolved = resolver.resolve_files(redo)
 
-    endpoints = resolver.endpoints()
-    digest = hashlib.blake2b(orjson.dumps(endpoints, option=orjson.OPT_SORT_KEYS),
-                             digest_size=16).hexdigest()
+    # per file, a digest of what ENDPOINT promotion made of its nodes
+    by_file: dict[str, list[Any]] = defaultdict(list)
+    for key, value in sorted(resolver.endpoints().items()):
+        by_file[value[0]].append([key, *value[1:]])
+    endpoints = {path: hashlib.blake2b(orjson.dumps(items), digest_size=8).hexdigest()
+                 for path, items in by_file.items()}
     foreign: dict[str, list[str]] = dict(state.get("foreign") or {})
     for path in changed | redo:
         foreign.pop(path, None)
@@ -353,8 +357,9 @@ def _resolve(conn: Connection, app_id: int, results: list[ParseResult], fresh: s
     scope_paths: set[str] | None = None
     if not wide:
         scope_paths = changed | redo
-        if digest != state.get("endpoints"):
-            scope_paths |= {v[0] for v in endpoints.values()} | set(state.get("endpoint_files", ()))
+        old_endpoints = state.get("endpoints") or {}
+        scope_paths |= {p for p in set(endpoints) | set(old_endpoints)
+                        if endpoints.get(p) != old_endpoints.get(p)}
         grown = True
         while grown:  # a foreign resolution and the files it adds edges from go together
             grown = False
@@ -363,9 +368,7 @@ def _resolve(conn: Connection, app_id: int, results: list[ParseResult], fresh: s
                         and not scope_paths.issuperset([path, *others]):
                     scope_paths |= {path, *others}
                     grown = True
-    write_graph_state(conn, app_id, {
-        "endpoints": digest, "endpoint_files": sorted({v[0] for v in endpoints.values()}),
-        "foreign": foreign})
+    write_graph_state(conn, app_id, {"endpoints": endpoints, "foreign": foreign})
     return resolver, resolved, iface, again, scope_paths
 
 
