@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -137,6 +139,49 @@ def test_unchanged_reindex_parses_nothing_and_keeps_ids(tmp_path: Path, engine,
             "SELECT n.stable_key, n.id FROM nodes n JOIN applications a ON a.id = n.application_id"
             " WHERE a.name = :n"), {"n": app_name}).all())
     assert after == before
+
+
+def test_files_are_read_again_only_when_their_stat_changed(tmp_path: Path, engine,
+                                                          app_name: str) -> None:
+    """A file whose size and modification time are those its row was written with is
+    not read again; a changed time makes the content hash decide (a touch parses
+    nothing), a time close to the run is never trusted, and --full reads everything."""
+    repo = tmp_path / "r"
+    (repo / "pkg").mkdir(parents=True)
+    mod = repo / "pkg" / "mod.py"
+    mod.write_text("def alpha():\n    return 1\n")
+    old = time.time_ns() - 60 * 10**9
+    os.utime(mod, ns=(old, old))
+    index_graph(engine, _settings(), repo, app_name)
+    assert "pkg.mod.alpha" in _fqns(engine, app_name)
+
+    # Same size, same (old) time: taken as unchanged without reading it, as git does.
+    mod.write_text("def gamma():\n    return 1\n")
+    os.utime(mod, ns=(old, old))
+    assert index_graph(engine, _settings(), repo, app_name).files_parsed == 0
+    assert "pkg.mod.alpha" in _fqns(engine, app_name)
+    # --full reads every file.
+    assert index_graph(engine, _settings(), repo, app_name, full=True).files_parsed == 1
+    assert "pkg.mod.gamma" in _fqns(engine, app_name)
+
+    # Touched (new time, same content): read, nothing parsed, the new time kept.
+    later = old + 10**9
+    os.utime(mod, ns=(later, later))
+    assert index_graph(engine, _settings(), repo, app_name).files_parsed == 0
+    mod.write_text("def delta():\n    return 1\n")
+    os.utime(mod, ns=(later + 1, later + 1))
+    assert index_graph(engine, _settings(), repo, app_name).files_parsed == 1
+    assert "pkg.mod.delta" in _fqns(engine, app_name)
+
+    # An edit right now keeps its size and lands in the same timestamp tick as the
+    # version just read: the time is too recent to be trusted, so the hash decides.
+    mod.write_text("def omega():\n    return 1\n")
+    index_graph(engine, _settings(), repo, app_name)
+    stamp = mod.stat().st_mtime_ns
+    mod.write_text("def sigma():\n    return 1\n")
+    os.utime(mod, ns=(stamp, stamp))
+    assert index_graph(engine, _settings(), repo, app_name).files_parsed == 1
+    assert "pkg.mod.sigma" in _fqns(engine, app_name)
 
 
 def _edit(repo: Path, originals: dict[str, str], rng: random.Random) -> str:

@@ -48,6 +48,7 @@ from graphrag.graph.index_state import (
     write_graph_state,
     write_resolutions,
     write_selection,
+    write_stats,
 )
 from graphrag.graph.parse_pool import parse_files
 from graphrag.graph.parse_worker import (
@@ -66,6 +67,7 @@ from graphrag.parsing.registry import RepoContext
 from graphrag.parsing.source import SourceProblem, read_source
 
 Progress = Callable[[str, int, int], None]
+_STAT_MARGIN_NS = 2_000_000_000
 
 
 @dataclass
@@ -109,8 +111,8 @@ def _digest(f: ScannedFile, max_bytes: int) -> str | None:
 
 
 def _file_rows(outcomes: list[FileOutcome], version: str,
-               resolved: dict[str, FileResolution], iface: dict[str, list[str]]
-               ) -> list[FileRow]:
+               resolved: dict[str, FileResolution], iface: dict[str, list[str]],
+               mtimes: dict[str, int | None]) -> list[FileRow]:
     """The rows of the files this run parsed, with the resolution and interface this
     run computed for them. The calls go to their own column (``calls_data``)."""
     rows = []
@@ -127,7 +129,8 @@ def _file_rows(outcomes: list[FileOutcome], version: str,
             None if data is None else
             (o.ref_names if o.ref_names is not None else ref_names(o.parse_data or {})),
             version, iface.get(o.path),
-            orjson.dumps(res.to_dict()).decode() if res is not None else None))
+            orjson.dumps(res.to_dict()).decode() if res is not None else None,
+            mtimes.get(o.path)))
     return rows
 
 
@@ -171,6 +174,10 @@ def index_graph(
     cannot be lost by a crash before those steps run. Later steps pass it in; this step
     imports none of them."""
     started = time.perf_counter()
+    # A modification time this close to the scan (or later) is not trusted to tell two
+    # versions of a file apart (timestamp granularity: git's racy-clean rule); such a
+    # file is stored without one, so the next run reads it again.
+    trusted_before = time.time_ns() - _STAT_MARGIN_NS
     root = root.expanduser()
     scanned = list(scan_repository(root, include=include, exclude=exclude,
                                    languages=languages))
@@ -195,6 +202,8 @@ def index_graph(
 
     changed: list[tuple[str, str | None, int, str | None]] = []
     problems: list[FileOutcome] = []
+    mtimes: dict[str, int | None] = {}   # path -> modification time to store
+    touched: dict[str, int | None] = {}  # those of files whose stored one differs
     for f in scanned:
         old = known.get(f.rel_path)
         if f.problem is not None:
@@ -203,7 +212,18 @@ def index_graph(
                 problems.append(problem_outcome(f.rel_path, f.lang, "skipped", f.problem,
                                                 f.size))
             continue
-        digest = _digest(f, limits.max_bytes)
+        # A file whose size and modification time are those its row was written with
+        # is not read again (unless --full); any other is, and its hash decides.
+        mtime = f.mtime_ns if 0 < f.mtime_ns < trusted_before else None
+        mtimes[f.rel_path] = mtime
+        if not full and old is not None and old.key[1] == version and mtime is not None \
+                and old.stat == (f.size, mtime) and old.key[0] is not None \
+                and f.size <= limits.max_bytes:
+            digest = old.key[0]
+        else:
+            digest = _digest(f, limits.max_bytes)
+            if old is not None and old.stat != (f.size, mtime):
+                touched[f.rel_path] = mtime
         if full or old is None or old.key != (digest, version) or (retry and not old.indexed):
             changed.append((f.rel_path, f.lang, f.size, digest))
     stats.files_unchanged = len(scanned) - len(changed) - len(problems)
@@ -212,6 +232,7 @@ def index_graph(
         with engine.begin() as conn:
             app = ensure_app(conn, app_name, str(root))
             write_selection(conn, app.id, selection)
+            write_stats(conn, app.id, touched)
             mark_indexed(conn, app.id)
             stats.nodes_by_kind, stats.edges_by_kind = count_by_kind(conn, app.id)
         stats.seconds = round(time.perf_counter() - started, 3)
@@ -235,7 +256,8 @@ def index_graph(
                                      "error": o.error or ""})
         with engine.begin() as conn:
             counts = _store(conn, stats, app_name, root, selection, outcomes, deleted,
-                            version, full, progress, on_synced)
+                            version, full, progress, on_synced,
+                            mtimes, touched)
     stats.changes = counts.to_dict()
     stats.seconds = round(time.perf_counter() - started, 3)
     return stats
@@ -244,9 +266,11 @@ def index_graph(
 def _store(conn: Connection, stats: IndexStats, app_name: str, root: Path,
            selection: dict[str, Any], outcomes: list[FileOutcome], deleted: list[str],
            version: str, full: bool, progress: Progress | None,
-           on_synced: Callable[[Connection, int, set[int]], object] | None) -> SyncCounts:
+           on_synced: Callable[[Connection, int, set[int]], object] | None,
+           mtimes: dict[str, int | None], touched: dict[str, int | None]) -> SyncCounts:
     """Resolve and write one run's graph in the caller's transaction: file rows, then
-    nodes and edges."""
+    nodes and edges. ``mtimes``: every scanned file's modification time (path -> ns);
+    ``touched``: those of the files read again whose stored time differs."""
     app = ensure_app(conn, app_name, str(root))
     lock_application(conn, app.id)
     write_selection(conn, app.id, selection)
@@ -269,8 +293,9 @@ def _store(conn: Connection, stats: IndexStats, app_name: str, root: Path,
     t0 = time.perf_counter()
     # The files parsed now get their row with what resolution left for them; the
     # others resolved again (or whose interface changed) get those two columns.
-    write_files(conn, app.id, _file_rows(outcomes, version, resolved, iface),
+    write_files(conn, app.id, _file_rows(outcomes, version, resolved, iface, mtimes),
                 stored_paths(conn, app.id))
+    write_stats(conn, app.id, {p: m for p, m in touched.items() if p not in fresh})
     write_resolutions(
         conn, app.id,
         {p: orjson.dumps(resolved[p].to_dict()).decode() for p in again if p not in fresh},

@@ -30,6 +30,7 @@ class KnownFile:
     key: tuple[str | None, str | None]  # (content hash, parser version)
     error: str | None
     indexed: bool                        # parsed (ok or partial), not skipped/failed
+    stat: tuple[int | None, int | None] = (None, None)  # (size, mtime in ns) as read
 
 
 @dataclass
@@ -57,10 +58,10 @@ def read_index_state(conn: Connection, app_name: str) -> IndexState:
         return IndexState()
     files = {
         r.path: KnownFile((r.content_hash, r.parser_version), r.parse_error,
-                          r.parse_status in _INDEXED)
+                          r.parse_status in _INDEXED, (r.size_bytes, r.mtime_ns))
         for r in conn.execute(text(
-            "SELECT path, content_hash, parser_version, parse_status, parse_error"
-            " FROM files WHERE application_id = :a"), {"a": row.id})
+            "SELECT path, content_hash, parser_version, parse_status, parse_error,"
+            " size_bytes, mtime_ns FROM files WHERE application_id = :a"), {"a": row.id})
     }
     return IndexState(files, (row.meta or {}).get("file_selection"))
 
@@ -91,11 +92,11 @@ def check_mass_delete(app_name: str, deleted: int, known: int, max_share: float,
 
 _FILE_COLS = ("path", "language", "content_hash", "size_bytes", "line_count",
               "parse_status", "parse_error", "error_count", "parse_data", "calls_data",
-              "ref_names", "parser_version", "iface", "resolved")
+              "ref_names", "parser_version", "iface", "resolved", "mtime_ns")
 _FILE_DDL = ("path text, language text, content_hash text, size_bytes bigint,"
              " line_count int, parse_status text, parse_error text, error_count int,"
              " parse_data text, calls_data text, ref_names text[], parser_version text,"
-             " iface text[], resolved text")
+             " iface text[], resolved text, mtime_ns bigint")
 
 
 @dataclass
@@ -117,6 +118,7 @@ class FileRow:
     parser_version: str
     iface: list[str] | None = None
     resolved: str | None = None
+    mtime_ns: int | None = None  # of the file as read (None: not read, or unknown)
 
     def values(self) -> tuple[Any, ...]:
         return tuple(getattr(self, c) for c in _FILE_COLS)
@@ -247,6 +249,17 @@ def write_resolutions(conn: Connection, app_id: int, resolved: dict[str, str | N
           FROM tmp_resolution t
          WHERE f.application_id = %s AND f.path = t.path
         """, (app_id,))
+
+
+def write_stats(conn: Connection, app_id: int, stats: dict[str, int | None]) -> None:
+    """Record the modification times (path -> ns, or None) of files read again in this
+    run whose content had not changed (their rows are not written otherwise)."""
+    if stats:
+        conn.execute(text(
+            "UPDATE files f SET mtime_ns = s.m, indexed_at = now()"
+            " FROM unnest(CAST(:p AS text[]), CAST(:m AS bigint[])) AS s(p, m)"
+            " WHERE f.application_id = :a AND f.path = s.p"),
+            {"a": app_id, "p": list(stats), "m": list(stats.values())})
 
 
 def delete_files(conn: Connection, app_id: int, paths: list[str]) -> None:

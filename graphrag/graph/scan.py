@@ -42,6 +42,7 @@ class ScannedFile:
     lang: str | None       # None for non-code files that are still tracked (go.mod, tsconfig.json)
     size: int = 0          # from stat, before anything is read
     problem: str | None = None  # why the file cannot be read at all (it is recorded)
+    mtime_ns: int = 0      # from the same stat (0 when there is none)
 
 
 # An unescaped "[" with no closing "]": git's wildmatch then matches nothing at all.
@@ -94,9 +95,9 @@ def _stored_path(rel: str) -> tuple[str, str | None]:
     return rel, None
 
 
-def inspect_file(full: Path, root: Path) -> tuple[bool, int, str | None]:
-    """(keep, size, problem) of one directory entry, from one ``lstat`` (plus one
-    ``stat`` of a symlink's target). Symlinks leaving ``root`` are not kept."""
+def inspect_file(full: Path, root: Path) -> tuple[bool, int, str | None, int]:
+    """(keep, size, problem, mtime in ns) of one directory entry, from one ``lstat``
+    (plus one ``stat`` of a symlink's target). Symlinks leaving ``root`` are not kept."""
     try:
         st = os.lstat(full)
         if stat.S_ISLNK(st.st_mode):
@@ -104,19 +105,19 @@ def inspect_file(full: Path, root: Path) -> tuple[bool, int, str | None]:
                 target = os.path.realpath(full, strict=True)
             except OSError as exc:
                 if exc.errno == errno.ELOOP:
-                    return True, 0, "symlink loop"
+                    return True, 0, "symlink loop", 0
                 if exc.errno in (errno.ENOENT, errno.ENOTDIR):
-                    return True, 0, "dangling symlink"
-                return True, 0, f"cannot resolve symlink: {exc.strerror or exc}"
+                    return True, 0, "dangling symlink", 0
+                return True, 0, f"cannot resolve symlink: {exc.strerror or exc}", 0
             if not Path(target).is_relative_to(root):
-                return False, 0, None
+                return False, 0, None, 0
             st = os.stat(target)
     except OSError as exc:
-        return True, 0, f"cannot stat: {exc.strerror or exc}"
+        return True, 0, f"cannot stat: {exc.strerror or exc}", 0
     kind = special_kind(st.st_mode)
     if kind is not None:
-        return True, 0, f"not a regular file ({kind})"
-    return True, st.st_size, None
+        return True, 0, f"not a regular file ({kind})", 0
+    return True, st.st_size, None, st.st_mtime_ns
 
 
 def walk_repository(root: Path, *, exclude: Iterable[str] = ()) -> Iterator[tuple[str, Path]]:
@@ -243,14 +244,14 @@ def _inspected(candidates: Iterable[tuple[str, Path, str | None]],
     the walk's order keeps it, so one path is never written twice."""
     seen: set[str] = set()
     for rel, full, lang in candidates:
-        keep, size, problem = inspect_file(full, root)
+        keep, size, problem, mtime_ns = inspect_file(full, root)
         if not keep:
             continue
         stored, name_problem = _stored_path(rel)
         if stored in seen:
             continue
         seen.add(stored)
-        yield ScannedFile(stored, full, lang, size, name_problem or problem)
+        yield ScannedFile(stored, full, lang, size, name_problem or problem, mtime_ns)
 
 
 def is_binary(data: bytes) -> bool:
