@@ -105,7 +105,7 @@ def _digest(f: ScannedFile, max_bytes: int) -> str | None:
     """Content hash for change detection; None when the file is not read (too large,
     not a regular file, unreadable), which is also what its row then stores."""
     try:
-        return file_digest(read_source(f.abs_path, max_bytes))
+        return file_digest(read_source(f.full_path, max_bytes))
     except SourceProblem:
         return None
 
