@@ -35,14 +35,17 @@ from graphrag.graph.index_state import (
     check_mass_delete,
     delete_files,
     file_selection,
+    interfaces_missing,
     lock_application,
     mark_indexed,
+    parent_files,
     read_definitions,
     read_graph_state,
     read_index_state,
     read_interfaces,
     read_resolution_inputs,
     read_resolutions,
+    referring_files,
     stored_paths,
     write_files,
     write_graph_state,
@@ -63,7 +66,7 @@ from graphrag.graph.scan import ScannedFile, scan_repository
 from graphrag.graph.sync import SyncCounts, count_by_kind, sync_graph
 from graphrag.parsing.extract import repo_context
 from graphrag.parsing.model import Call, ParseResult
-from graphrag.parsing.registry import RepoContext
+from graphrag.parsing.registry import RepoContext, languages, spec_for_path
 from graphrag.parsing.source import SourceProblem, read_source
 
 Progress = Callable[[str, int, int], None]
@@ -275,19 +278,24 @@ def _store(conn: Connection, stats: IndexStats, app_name: str, root: Path,
     lock_application(conn, app.id)
     write_selection(conn, app.id, selection)
     t0 = time.perf_counter()
-    old_iface = read_interfaces(conn, app.id)
+    fresh = {o.path: o.parse_data for o in outcomes}
+    changed = set(fresh) | set(deleted)
+    # What the files that changed exposed and where their nodes' parents were, read
+    # before their rows go (the other files' interfaces are read as they are needed).
+    old_iface = read_interfaces(conn, app.id, changed)
+    parents = parent_files(conn, app.id, changed)
     delete_files(conn, app.id, deleted)
     if progress:
         progress("resolve", 0, 1)
-    fresh = {o.path: o.parse_data for o in outcomes}
     results = [ParseResult.from_dict(d) for d in fresh.values() if d is not None]
     # Definitions only (calls are read for the files resolved again below).
     results += [ParseResult.from_dict(orjson.loads(data))
                 for data in read_definitions(conn, app.id, fresh)]
     stats.timings["load"] = round(time.perf_counter() - t0, 3)
     t0 = time.perf_counter()
-    resolver, resolved, iface, again, scope = _resolve(conn, app.id, results, set(fresh),
-                                                       set(deleted), old_iface, full)
+    resolver, resolved, iface, again, scope = _resolve(
+        conn, app.id, results, set(fresh), set(deleted), old_iface, parents, full,
+        full or _structural(outcomes, deleted))
     stats.files_resolved = len(resolved)
     stats.timings["resolve"] = round(time.perf_counter() - t0, 3)
     t0 = time.perf_counter()
@@ -299,7 +307,7 @@ def _store(conn: Connection, stats: IndexStats, app_name: str, root: Path,
     write_resolutions(
         conn, app.id,
         {p: orjson.dumps(resolved[p].to_dict()).decode() for p in again if p not in fresh},
-        {p: iface.get(p) for p in set(iface) | set(old_iface)
+        {p: iface.get(p) for p in iface.computed
          if p not in fresh and p not in deleted and iface.get(p) != old_iface.get(p)})
     stats.timings["store_files"] = round(time.perf_counter() - t0, 3)
     t0 = time.perf_counter()
@@ -325,14 +333,72 @@ def _store(conn: Connection, stats: IndexStats, app_name: str, root: Path,
     return counts
 
 
+class Interfaces(dict[str, list[str]]):
+    """Interfaces (path -> entries) of the files in ``computed``; those of the other
+    files did not change (see :func:`_interfaces`)."""
+
+    computed: set[str]
+
+
+def _structural(outcomes: list[FileOutcome], deleted: list[str]) -> bool:
+    """Whether a changed file is in a language whose types are matched structurally
+    (Go): which types implement an interface then depends on no name either mentions."""
+    structural = {s.name for s in languages().values() if s.structural_typing}
+    return any(o.lang in structural for o in outcomes) or any(
+        (spec := spec_for_path(p)) is not None and spec.name in structural for p in deleted)
+
+
+def _interfaces(conn: Connection, app_id: int, resolver: Resolver, changed: set[str],
+                old_iface: dict[str, list[str]], parents: set[str], every: bool
+                ) -> Interfaces:
+    """The interfaces that may differ from the stored ones, and those stored ones (added
+    to ``old_iface``). With ``every``, or when a stored file lacks one, every file's.
+
+    Otherwise from the changed files outwards: a file's interface (its nodes' keys,
+    parents, members, ancestors and their members) changes only through a definition
+    whose name it mentions (its own definitions, its bases, its parents' names are in its
+    ``ref_names``) or through a node of a changed file whose parent it holds. So the files
+    that mention a name whose entries changed are computed next, until no entry changes
+    (a base's base changes its subclasses' entries, which names them in turn)."""
+    scopes = resolver.scopes
+    table = resolver.table
+    out = Interfaces()
+    if every or interfaces_missing(conn, app_id):
+        old_iface.update(read_interfaces(conn, app_id))
+        out.update(interfaces(scopes))
+        out.computed = set(out) | set(old_iface)
+        return out
+    # parents in other files, of the changed files' nodes now (and stored: ``parents``)
+    frontier = set(changed) | parents | {
+        parent.file_path for node in table.symbol_nodes if node.file_path in changed
+        and node.parent_key is not None
+        and (parent := table.by_key.get(node.parent_key)) is not None
+        and parent.file_path is not None}
+    out.computed = set()
+    seen_names: set[str] = set()
+    while frontier:
+        todo = frontier - out.computed
+        old_iface.update(read_interfaces(conn, app_id, todo - changed))
+        out.update(interfaces(scopes, only=todo))
+        out.computed |= todo
+        names: set[str] = set()
+        for path in todo:
+            names |= changed_names(old_iface.get(path), out.get(path))
+        names -= seen_names
+        seen_names |= names
+        frontier = referring_files(conn, app_id, names) - out.computed if names else set()
+    return out
+
+
 def _resolve(conn: Connection, app_id: int, results: list[ParseResult], fresh: set[str],
-             deleted: set[str], old_iface: dict[str, list[str]], full: bool
-             ) -> tuple[Resolver, dict[str, FileResolution], dict[str, list[str]], set[str],
+             deleted: set[str], old_iface: dict[str, list[str]], parents: set[str],
+             full: bool, every_iface: bool
+             ) -> tuple[Resolver, dict[str, FileResolution], Interfaces, set[str],
                         set[str] | None]:
     """Resolve again only the imports and calls of the files that need it; returns the
-    resolver, the fresh resolutions (path -> result), every file's interface, the paths
-    resolved again that were not parsed in this run, and the files whose graph rows may
-    have changed (None: any may have).
+    resolver, the fresh resolutions (path -> result), the interfaces that may have
+    changed (:func:`_interfaces`), the paths resolved again that were not parsed in this
+    run, and the files whose graph rows may have changed (None: any may have).
 
     A file is resolved again when it changed (parsed or deleted in this run), when what
     it exposes to other files changed (its interface, e.g. a key renumbered or a base
@@ -343,11 +409,11 @@ def _resolve(conn: Connection, app_id: int, results: list[ParseResult], fresh: s
     the files of the promoted nodes, when promotion changed), and for a resolution that
     adds edges from another file's nodes (its ``foreign`` files go with it)."""
     resolver = Resolver(results)
-    iface = interfaces(resolver.scopes)
-    names: set[str] = set()
     changed = fresh | deleted
+    iface = _interfaces(conn, app_id, resolver, changed, old_iface, parents, every_iface)
+    names: set[str] = set()
     redo = set(changed)
-    for path in set(old_iface) | set(iface):
+    for path in iface.computed:
         diff = changed_names(old_iface.get(path), iface.get(path))
         if diff:
             names |= diff

@@ -141,11 +141,42 @@ def stored_paths(conn: Connection, app_id: int) -> set[str]:
                             {"a": app_id}).scalars())
 
 
-def read_interfaces(conn: Connection, app_id: int) -> dict[str, list[str]]:
-    """The interface every file stored last time (files without one are left out)."""
+def read_interfaces(conn: Connection, app_id: int, paths: Iterable[str] | None = None
+                    ) -> dict[str, list[str]]:
+    """The interface every file (or each of ``paths``) stored last time (files without
+    one are left out)."""
+    if paths is None:
+        return dict(conn.execute(text(
+            "SELECT path, iface FROM files WHERE application_id = :a AND iface IS NOT NULL"),
+            {"a": app_id}).all())
     return dict(conn.execute(text(
-        "SELECT path, iface FROM files WHERE application_id = :a AND iface IS NOT NULL"),
-        {"a": app_id}).all())
+        "SELECT path, iface FROM files WHERE application_id = :a AND iface IS NOT NULL"
+        " AND path = ANY(:p)"), {"a": app_id, "p": sorted(paths)}).all())
+
+
+def interfaces_missing(conn: Connection, app_id: int) -> bool:
+    """Whether a file with a parse result has no stored interface (written before
+    interfaces were kept, or by a run that failed to write one)."""
+    return bool(conn.execute(text(
+        "SELECT EXISTS (SELECT 1 FROM files WHERE application_id = :a"
+        " AND parse_data IS NOT NULL AND iface IS NULL)"), {"a": app_id}).scalar())
+
+
+def referring_files(conn: Connection, app_id: int, names: Iterable[str]) -> set[str]:
+    """Files whose reverse dependency index (``ref_names``) holds one of ``names``."""
+    return set(conn.execute(text(
+        "SELECT path FROM files WHERE application_id = :a"
+        " AND ref_names && CAST(:n AS text[])"), {"a": app_id, "n": sorted(names)}).scalars())
+
+
+def parent_files(conn: Connection, app_id: int, paths: Iterable[str]) -> set[str]:
+    """Other files holding the stored parents of the stored nodes of ``paths`` (a Go
+    method's receiver type may live in another file of its package)."""
+    return set(conn.execute(text(
+        "SELECT DISTINCT p.file_path FROM nodes n JOIN nodes p ON p.id = n.parent_id"
+        " WHERE n.application_id = :a AND n.file_path = ANY(:p)"
+        " AND p.file_path IS NOT NULL AND p.file_path <> n.file_path"),
+        {"a": app_id, "p": sorted(paths)}).scalars())
 
 
 def read_definitions(conn: Connection, app_id: int, skip: Iterable[str]) -> list[bytes]:
