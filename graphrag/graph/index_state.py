@@ -56,12 +56,13 @@ def read_index_state(conn: Connection, app_name: str) -> IndexState:
                        {"n": app_name}).first()
     if row is None:
         return IndexState()
+    # through the driver's cursor: one row per file, SQLAlchemy rows cost more
+    cur = conn.connection.driver_connection.cursor()
     files = {
-        r.path: KnownFile((r.content_hash, r.parser_version), r.parse_error,
-                          r.parse_status in _INDEXED, (r.size_bytes, r.mtime_ns))
-        for r in conn.execute(text(
+        path: KnownFile((content_hash, version), error, status in _INDEXED, (size, mtime))
+        for path, content_hash, version, status, error, size, mtime in cur.execute(
             "SELECT path, content_hash, parser_version, parse_status, parse_error,"
-            " size_bytes, mtime_ns FROM files WHERE application_id = :a"), {"a": row.id})
+            " size_bytes, mtime_ns FROM files WHERE application_id = %s", (row.id,))
     }
     return IndexState(files, (row.meta or {}).get("file_selection"))
 

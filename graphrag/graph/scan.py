@@ -214,13 +214,14 @@ def scan_repository(
     include_spec = compile_patterns(include, "--include")
 
     def candidates() -> Iterator[tuple[str, str, str | None]]:
+        spec_for_path = registry.path_matcher()
         for rel, full in walk_repository(root, exclude=exclude):
             if rel.rsplit("/", 1)[-1] in ("go.mod", "tsconfig.json", "jsconfig.json"):
                 yield rel, full, None
                 continue
             if include_spec and not include_spec.match_file(rel):
                 continue
-            spec = registry.spec_for_path(rel)
+            spec = spec_for_path(rel)
             if spec is None:
                 continue
             if languages is not None and spec.name not in languages:
