@@ -19,6 +19,7 @@ import json
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -71,6 +72,7 @@ from graphrag.parsing.source import SourceProblem, read_source
 
 Progress = Callable[[str, int, int], None]
 _STAT_MARGIN_NS = 2_000_000_000
+_OVERLAPPED_PARSE = 64  # at most this many files are parsed while the stored state loads
 
 
 @dataclass
@@ -241,71 +243,101 @@ def index_graph(
         stats.seconds = round(time.perf_counter() - started, 3)
         return stats
 
+    fresh_paths = [p.path for p in problems] + [c[0] for c in changed]
+
+    def parse() -> list[FileOutcome]:
+        return parse_files(root, changed, ctx, limits, workers=settings.workers,
+                           timeout=settings.file_timeout, progress=progress)
+
     with _gc_paused():
         t0 = time.perf_counter()
-        outcomes = problems + parse_files(root, changed, ctx, limits,
-                                          workers=settings.workers,
-                                          timeout=settings.file_timeout, progress=progress)
-        stats.timings["parse"] = round(time.perf_counter() - t0, 3)
-        for o in outcomes:
-            if o.status in ("ok", "partial") and o.lang is not None:
-                stats.files_parsed += 1
-                stats.lines_parsed += o.line_count
-            stats.files_partial += o.status == "partial"
-            stats.files_skipped += o.status == "skipped"
-            stats.files_failed += o.status == "failed"
-            if o.status in ("skipped", "failed", "partial") and len(stats.errors) < 50:
-                stats.errors.append({"path": o.path, "status": o.status,
-                                     "error": o.error or ""})
-        with engine.begin() as conn:
-            counts = _store(conn, stats, app_name, root, selection, outcomes, deleted,
-                            version, full, progress, on_synced,
-                            mtimes, touched)
+        # Many files are parsed before the application is locked (a concurrent run
+        # parses meanwhile); a few are parsed by the workers while this process reads
+        # and decodes the stored state under the lock (their parse costs about as much
+        # as that read, and an interrupt waits for little).
+        parsed = parse() if len(changed) > _OVERLAPPED_PARSE else None
+        with engine.begin() as conn, ThreadPoolExecutor(1) as pool:
+            parsing = pool.submit(parse) if parsed is None else None
+            app_id, loaded = _load(conn, stats, app_name, root, selection, fresh_paths,
+                                   deleted)
+            outcomes = problems + (parsing.result() if parsing is not None else parsed)
+            stats.timings["parse"] = round(time.perf_counter() - t0, 3)
+            for o in outcomes:
+                if o.status in ("ok", "partial") and o.lang is not None:
+                    stats.files_parsed += 1
+                    stats.lines_parsed += o.line_count
+                stats.files_partial += o.status == "partial"
+                stats.files_skipped += o.status == "skipped"
+                stats.files_failed += o.status == "failed"
+                if o.status in ("skipped", "failed", "partial") and len(stats.errors) < 50:
+                    stats.errors.append({"path": o.path, "status": o.status,
+                                         "error": o.error or ""})
+            counts = _store(conn, stats, app_id, loaded, outcomes, deleted, version, full,
+                            progress, on_synced, mtimes, touched)
     stats.changes = counts.to_dict()
     stats.seconds = round(time.perf_counter() - started, 3)
     return stats
 
 
-def _store(conn: Connection, stats: IndexStats, app_name: str, root: Path,
-           selection: dict[str, Any], outcomes: list[FileOutcome], deleted: list[str],
-           version: str, full: bool, progress: Progress | None,
+@dataclass
+class _Loaded:
+    """The stored state a run resolves against, read before its parse results arrive."""
+
+    old_iface: dict[str, list[str]]  # interfaces the changed files stored
+    parents: set[str]                # other files holding their stored nodes' parents
+    results: list[ParseResult]       # every other file's stored definitions
+
+
+def _load(conn: Connection, stats: IndexStats, app_name: str, root: Path,
+          selection: dict[str, Any], fresh: list[str], deleted: list[str]
+          ) -> tuple[int, _Loaded]:
+    """Lock the application and read what resolution needs of the files that did not
+    change; the rows of deleted files go."""
+    t0 = time.perf_counter()
+    app = ensure_app(conn, app_name, str(root))
+    lock_application(conn, app.id)
+    write_selection(conn, app.id, selection)
+    changed = set(fresh) | set(deleted)
+    # What the files that changed exposed and where their nodes' parents were, read
+    # before their rows go (the other files' interfaces are read as they are needed).
+    loaded = _Loaded(read_interfaces(conn, app.id, changed),
+                     parent_files(conn, app.id, changed), [])
+    delete_files(conn, app.id, deleted)
+    # Definitions only (calls are read for the files resolved again).
+    loaded.results = [ParseResult.from_dict(orjson.loads(data))
+                      for data in read_definitions(conn, app.id, fresh)]
+    stats.timings["load"] = round(time.perf_counter() - t0, 3)
+    return app.id, loaded
+
+
+def _store(conn: Connection, stats: IndexStats, app_id: int, loaded: _Loaded,
+           outcomes: list[FileOutcome], deleted: list[str], version: str, full: bool,
+           progress: Progress | None,
            on_synced: Callable[[Connection, int, set[int]], object] | None,
            mtimes: dict[str, int | None], touched: dict[str, int | None]) -> SyncCounts:
     """Resolve and write one run's graph in the caller's transaction: file rows, then
     nodes and edges. ``mtimes``: every scanned file's modification time (path -> ns);
     ``touched``: those of the files read again whose stored time differs."""
-    app = ensure_app(conn, app_name, str(root))
-    lock_application(conn, app.id)
-    write_selection(conn, app.id, selection)
-    t0 = time.perf_counter()
-    fresh = {o.path: o.parse_data for o in outcomes}
-    changed = set(fresh) | set(deleted)
-    # What the files that changed exposed and where their nodes' parents were, read
-    # before their rows go (the other files' interfaces are read as they are needed).
-    old_iface = read_interfaces(conn, app.id, changed)
-    parents = parent_files(conn, app.id, changed)
-    delete_files(conn, app.id, deleted)
     if progress:
         progress("resolve", 0, 1)
+    fresh = {o.path: o.parse_data for o in outcomes}
     results = [ParseResult.from_dict(d) for d in fresh.values() if d is not None]
-    # Definitions only (calls are read for the files resolved again below).
-    results += [ParseResult.from_dict(orjson.loads(data))
-                for data in read_definitions(conn, app.id, fresh)]
-    stats.timings["load"] = round(time.perf_counter() - t0, 3)
+    results += loaded.results
+    old_iface = loaded.old_iface
     t0 = time.perf_counter()
     resolver, resolved, iface, again, scope = _resolve(
-        conn, app.id, results, set(fresh), set(deleted), old_iface, parents, full,
+        conn, app_id, results, set(fresh), set(deleted), old_iface, loaded.parents, full,
         full or _structural(outcomes, deleted))
     stats.files_resolved = len(resolved)
     stats.timings["resolve"] = round(time.perf_counter() - t0, 3)
     t0 = time.perf_counter()
     # The files parsed now get their row with what resolution left for them; the
     # others resolved again (or whose interface changed) get those two columns.
-    write_files(conn, app.id, _file_rows(outcomes, version, resolved, iface, mtimes),
-                stored_paths(conn, app.id))
-    write_stats(conn, app.id, {p: m for p, m in touched.items() if p not in fresh})
+    write_files(conn, app_id, _file_rows(outcomes, version, resolved, iface, mtimes),
+                stored_paths(conn, app_id))
+    write_stats(conn, app_id, {p: m for p, m in touched.items() if p not in fresh})
     write_resolutions(
-        conn, app.id,
+        conn, app_id,
         {p: orjson.dumps(resolved[p].to_dict()).decode() for p in again if p not in fresh},
         {p: iface.get(p) for p in iface.computed
          if p not in fresh and p not in deleted and iface.get(p) != old_iface.get(p)})
@@ -314,22 +346,22 @@ def _store(conn: Connection, stats: IndexStats, app_name: str, root: Path,
     counts = None
     if scope is not None:
         # Only the rows of the files that may have changed are rebuilt and diffed.
-        part = resolved | _stored_resolutions(conn, app.id, resolver, scope - set(resolved))
-        counts = sync_graph(conn, app.id, resolver.finish(part, only=scope), scope,
+        part = resolved | _stored_resolutions(conn, app_id, resolver, scope - set(resolved))
+        counts = sync_graph(conn, app_id, resolver.finish(part, only=scope), scope,
                             rerank=bool(deleted))
         stats.files_synced = len(scope)
     if counts is None:  # the whole graph (a wide change)
         everything = resolved | _stored_resolutions(
-            conn, app.id, resolver, set(resolver.table.files) - set(resolved))
-        counts = sync_graph(conn, app.id, resolver.finish(everything))
+            conn, app_id, resolver, set(resolver.table.files) - set(resolved))
+        counts = sync_graph(conn, app_id, resolver.finish(everything))
         stats.files_synced = len(resolver.table.files) + len(deleted)
     if on_synced is not None and counts.touched:
-        on_synced(conn, app.id, counts.touched)
+        on_synced(conn, app_id, counts.touched)
     stats.timings["sync"] = round(time.perf_counter() - t0, 3)
     if progress:
         progress("resolve", 1, 1)
-    mark_indexed(conn, app.id)
-    stats.nodes_by_kind, stats.edges_by_kind = count_by_kind(conn, app.id)
+    mark_indexed(conn, app_id)
+    stats.nodes_by_kind, stats.edges_by_kind = count_by_kind(conn, app_id)
     return counts
 
 
