@@ -1,14 +1,23 @@
 """`graphrag index` (graph part): scan, parse what changed, resolve, sync, rank.
 
 Incremental: every file's parse result is stored in ``files.parse_data`` (its calls in
-``files.calls_data``); a run re-parses only files whose content hash (or parser version)
-changed. The symbol table and the type hierarchy are rebuilt from every file's stored
-definitions, but imports and calls (most of the resolution) are resolved again only for
-the files that changed and the files that refer to a name whose definition changed
-(:mod:`graphrag.graph.deps`); every other file's stored result (``files.resolved``) is
-replayed. A file's result depends only on its own parse result and on the definitions
-it can see, so the graph equals that of a clean full index of the same tree (a tested
-invariant). An unchanged repository is detected from hashes alone.
+``files.calls_data``); a run reads and hashes only the files whose size or modification
+time changed (``files.mtime_ns``) and re-parses those whose content hash (or parser
+version) changed. The symbol table and the type hierarchy are rebuilt from every file's
+stored definitions; the rest is scoped to what the change can reach:
+
+* interfaces (what each file exposes, :mod:`graphrag.graph.deps`) are computed for the
+  changed files and, outwards, for the files that name an entry that changed;
+* imports and calls are resolved again only for the changed files, the files whose
+  interface changed and the files that refer to such a name; every other file's stored
+  result (``files.resolved``) stands;
+* only the graph rows of those files (plus ENDPOINT promotions that moved, and the
+  repository and package rows) are rebuilt and compared with the stored ones; PageRank
+  is recomputed, from the stored rows, only when its input changed.
+
+A file's result depends only on its own parse result and on the definitions it can
+see, so the graph equals that of a clean full index of the same tree (a tested
+invariant). An unchanged repository is detected from file stats and hashes alone.
 """
 
 from __future__ import annotations
