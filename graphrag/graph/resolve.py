@@ -75,7 +75,7 @@ class Resolver:
     """Cross-file resolution in steps, so that an incremental run resolves the imports
     and calls of a few files and replays the stored results of the others.
 
-    The constructor does what depends on every file (symbol table, CONTAINS, EXTENDS /
+    The constructor does what depends on every file (symbol table, EXTENDS /
     IMPLEMENTS / OVERRIDES); :meth:`resolve_files` resolves imports and calls of some
     files; :meth:`finish` merges per-file results (fresh or stored) into the graph. A
     file's results depend only on the symbol table and the hierarchy, never on which
@@ -89,7 +89,6 @@ class Resolver:
         self.scopes.unique_name_fallback = unique_name_fallback
         self.edges = EdgeSet()
         self.nodes = self.table.all_nodes()
-        _contains(self.nodes, self.edges)
         resolve_heritage(self.scopes, self.edges)
         resolve_overrides(self.scopes, self.edges)
         self._endpoints: dict[str, list[Any]] | None = None
@@ -144,9 +143,12 @@ class Resolver:
         unresolved: dict[str, list[str]] = defaultdict(list)
         nodes = self.nodes
         edges = self.edges
+        srcs = None
         if only is not None:
             nodes = [n for n in nodes if n.file_path is None or n.file_path in only]
-            edges = edges.subset({n.key for n in nodes})
+            srcs = {n.key for n in nodes}
+            edges = edges.subset(srcs)
+        _contains(self.nodes, edges, srcs)
         for path, scope in sorted(self.table.files.items()):
             if only is not None and path not in only:
                 continue
@@ -170,9 +172,12 @@ class Resolver:
                        if p is not None and p != path})
 
 
-def _contains(nodes: list[GraphNode], edges: EdgeSet) -> None:
+def _contains(nodes: list[GraphNode], edges: EdgeSet, srcs: set[str] | None = None
+              ) -> None:
+    """CONTAINS edges (parent -> node) of ``nodes``, of the parents in ``srcs`` only
+    when given."""
     for node in nodes:
-        if node.parent_key is not None:
+        if node.parent_key is not None and (srcs is None or node.parent_key in srcs):
             edges.add(node.parent_key, node.key, "CONTAINS")
 
 
