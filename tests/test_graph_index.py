@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -139,6 +141,49 @@ def test_unchanged_reindex_parses_nothing_and_keeps_ids(tmp_path: Path, engine,
     assert after == before
 
 
+def test_files_are_read_again_only_when_their_stat_changed(tmp_path: Path, engine,
+                                                          app_name: str) -> None:
+    """A file whose size and modification time are those its row was written with is
+    not read again; a changed time makes the content hash decide (a touch parses
+    nothing), a time close to the run is never trusted, and --full reads everything."""
+    repo = tmp_path / "r"
+    (repo / "pkg").mkdir(parents=True)
+    mod = repo / "pkg" / "mod.py"
+    mod.write_text("def alpha():\n    return 1\n")
+    old = time.time_ns() - 60 * 10**9
+    os.utime(mod, ns=(old, old))
+    index_graph(engine, _settings(), repo, app_name)
+    assert "pkg.mod.alpha" in _fqns(engine, app_name)
+
+    # Same size, same (old) time: taken as unchanged without reading it, as git does.
+    mod.write_text("def gamma():\n    return 1\n")
+    os.utime(mod, ns=(old, old))
+    assert index_graph(engine, _settings(), repo, app_name).files_parsed == 0
+    assert "pkg.mod.alpha" in _fqns(engine, app_name)
+    # --full reads every file.
+    assert index_graph(engine, _settings(), repo, app_name, full=True).files_parsed == 1
+    assert "pkg.mod.gamma" in _fqns(engine, app_name)
+
+    # Touched (new time, same content): read, nothing parsed, the new time kept.
+    later = old + 10**9
+    os.utime(mod, ns=(later, later))
+    assert index_graph(engine, _settings(), repo, app_name).files_parsed == 0
+    mod.write_text("def delta():\n    return 1\n")
+    os.utime(mod, ns=(later + 1, later + 1))
+    assert index_graph(engine, _settings(), repo, app_name).files_parsed == 1
+    assert "pkg.mod.delta" in _fqns(engine, app_name)
+
+    # An edit right now keeps its size and lands in the same timestamp tick as the
+    # version just read: the time is too recent to be trusted, so the hash decides.
+    mod.write_text("def omega():\n    return 1\n")
+    index_graph(engine, _settings(), repo, app_name)
+    stamp = mod.stat().st_mtime_ns
+    mod.write_text("def sigma():\n    return 1\n")
+    os.utime(mod, ns=(stamp, stamp))
+    assert index_graph(engine, _settings(), repo, app_name).files_parsed == 1
+    assert "pkg.mod.sigma" in _fqns(engine, app_name)
+
+
 def _edit(repo: Path, originals: dict[str, str], rng: random.Random) -> str:
     """Apply one random, language-agnostic edit; return what was done."""
     files = sorted(p for p in repo.rglob("*") if p.is_file() and p.name != "expected_graph.json"
@@ -232,9 +277,11 @@ def _shared_definitions(repo: Path) -> list[tuple[Path, str, re.Match]]:
 
 def _cross_file_edit(repo: Path, originals: dict[str, str], rng: random.Random) -> str:
     """One edit of a definition that other files use: remove it (rename only the
-    definition), rename it everywhere, or bring a file back as it was (re-adding
-    what an earlier edit removed or renamed)."""
-    op = rng.choice(["remove-def", "rename-all", "restore"])
+    definition), rename it everywhere, move it to a new file beside its own (the file
+    copied, the original definition removed), add a use of it (a line of another file
+    that names it, repeated), or bring a file back as it was (re-adding what an earlier
+    edit removed or renamed)."""
+    op = rng.choice(["remove-def", "rename-all", "move-def", "add-use", "restore"])
     shared = _shared_definitions(repo)
     if op == "restore" or not shared:
         changed = [p for p, t in originals.items() if not (repo / p).exists()
@@ -246,11 +293,28 @@ def _cross_file_edit(repo: Path, originals: dict[str, str], rng: random.Random) 
         (repo / pick).write_text(originals[pick])
         return f"restore {pick}"
     path, name, m = rng.choice(shared)
-    if op == "remove-def":
+    if op in ("remove-def", "move-def"):
         src = path.read_text()
+        moved = ""
+        if op == "move-def":
+            copy = path.with_name("moved_" + path.name)
+            copy.write_text(src)
+            moved = f" (now in {copy.relative_to(repo)})"
         start, end = m.span(1) if m.group(1) else m.span(2)
         path.write_text(src[:start] + name + "Gone" + src[end:])
-        return f"remove-def {name} in {path.relative_to(repo)}"
+        return f"{op} {name} in {path.relative_to(repo)}{moved}"
+    if op == "add-use":
+        for other in sorted(repo.rglob("*")):
+            if other.suffix not in _CODE or other == path:
+                continue
+            lines = other.read_text().splitlines(keepends=True)
+            uses = [i for i, line in enumerate(lines) if re.search(rf"\b{name}\s*\(", line)
+                    and line.rstrip().endswith((";", ")"))]
+            if uses:
+                i = rng.choice(uses)
+                other.write_text("".join([*lines[:i + 1], lines[i], *lines[i + 1:]]))
+                return f"add-use {name} in {other.relative_to(repo)}:{i + 1}"
+        return f"add-use {name}: no use found"
     for other in repo.rglob("*"):
         if other.suffix in _CODE:
             text_ = other.read_text()
@@ -285,11 +349,12 @@ def test_incremental_equals_full_after_cross_file_definition_edits(
     try:
         first = index_graph(engine, settings, repo, app_name)
         assert first.files_resolved == first.files_parsed
-        resolved = []
-        for step in range(6):
-            done = [_cross_file_edit(repo, originals, rng) for _ in range(rng.randint(1, 2))]
+        resolved, synced = [], []
+        for step in range(8):
+            done = [_cross_file_edit(repo, originals, rng) for _ in range(rng.randint(1, 3))]
             inc = index_graph(engine, settings, repo, app_name, allow_mass_delete=True)
             resolved.append(inc.files_resolved)
+            synced.append(inc.files_synced)
             with engine.begin() as conn:
                 conn.execute(text("DELETE FROM applications WHERE name = :n"), {"n": full_app})
             index_graph(engine, settings, repo, full_app, full=True)
@@ -298,6 +363,8 @@ def test_incremental_equals_full_after_cross_file_definition_edits(
         # file that says `add` or `constructor` is resolved again), so one step may redo
         # every file; but the edits must not always.
         assert min(resolved) < first.files_parsed or len(originals) < 4, resolved
+        # and the rows of the other files are left alone (neither rebuilt nor compared)
+        assert min(synced) < first.files_parsed or len(originals) < 4, synced
     finally:
         with engine.begin() as conn:
             conn.execute(text("DELETE FROM applications WHERE name = :n"), {"n": full_app})

@@ -142,6 +142,7 @@ FILES = Table(
     Column("ref_names", ARRAY(Text)),
     Column("iface", ARRAY(Text)),
     Column("resolved", JSON),
+    Column("mtime_ns", BigInteger),
 )
 
 REPOSITORIES = Table(

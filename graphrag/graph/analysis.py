@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from io import BytesIO
 from typing import Any
 
@@ -25,17 +26,25 @@ def pagerank_scaled(graph: Graph) -> dict[str, float]:
     directly: building a networkx graph of every node and edge first cost more than the
     iteration itself. Nodes in key order; a pair linked by both kinds weighs what the
     later kind (IMPORTS) says, as networkx's ``add_edge`` in (src, dst, kind) order did."""
-    keys = sorted(n.key for n in graph.nodes)
+    return pagerank_of([n.key for n in graph.nodes],
+                       ((e.src_key, e.dst_key, e.kind, e.confidence) for e in graph.edges))
+
+
+def pagerank_of(node_keys: Iterable[str],
+                edges: Iterable[tuple[str, str, str, float]]) -> dict[str, float]:
+    """:func:`pagerank_scaled` of the nodes ``node_keys`` and the edges ``(src key, dst
+    key, kind, confidence)`` (kinds other than CALLS and IMPORTS are left out)."""
+    keys = sorted(node_keys)
     if not keys:
         return {}
     index = {key: i for i, key in enumerate(keys)}
     weights: dict[tuple[int, int], tuple[str, float]] = {}
-    for e in graph.edges:
-        if e.kind in RANK_EDGE_KINDS:
-            pair = (index[e.src_key], index[e.dst_key])
+    for src, dst, kind, confidence in edges:
+        if kind in RANK_EDGE_KINDS:
+            pair = (index[src], index[dst])
             old = weights.get(pair)
-            if old is None or e.kind > old[0]:
-                weights[pair] = (e.kind, float(e.confidence))
+            if old is None or kind > old[0]:
+                weights[pair] = (kind, float(confidence))
     n = len(keys)
     pairs = sorted(weights)
     rows = np.fromiter((p[0] for p in pairs), dtype=np.int64, count=len(pairs))

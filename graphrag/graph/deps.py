@@ -90,8 +90,9 @@ def _last(name: str) -> str:
     return parts[-1] if parts else name
 
 
-def interfaces(scopes: Scopes) -> dict[str, list[str]]:
-    """``path -> sorted entries`` for every file of the table (after heritage)."""
+def interfaces(scopes: Scopes, only: set[str] | None = None) -> dict[str, list[str]]:
+    """``path -> sorted entries`` for every file of the table (after heritage), or for
+    the files ``only`` of it."""
     table = scopes.table
     base: dict[str, str] = {}
 
@@ -110,6 +111,8 @@ def interfaces(scopes: Scopes) -> dict[str, list[str]]:
     entries: dict[str, list[str]] = defaultdict(list)
     for node in table.symbol_nodes:
         scope = table.file_of[node.key]
+        if only is not None and scope.result.path not in only:
+            continue
         record: Any = own(node)
         if node.kind in TYPE_KINDS:
             var_types = scope.result.var_types
@@ -124,6 +127,8 @@ def interfaces(scopes: Scopes) -> dict[str, list[str]]:
         else:
             entries[scope.result.path].append(f"{node.name}\t{record}")
     for path, scope in table.files.items():
+        if only is not None and path not in only:
+            continue
         result = scope.result
         out = entries[path]
         node = scope.node

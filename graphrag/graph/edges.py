@@ -44,6 +44,13 @@ class EdgeSet:
     def has(self, src: str, dst: str, kind: str) -> bool:
         return (src, dst, kind) in self._edges
 
+    def subset(self, srcs: set[str]) -> EdgeSet:
+        """A copy holding the edges whose source is in ``srcs``."""
+        out = EdgeSet()
+        out._edges = {k: [v[0], v[1], set(v[2])] for k, v in self._edges.items()
+                      if k[0] in srcs}
+        return out
+
     def sorted_edges(self) -> list[GraphEdge]:
         """All edges ordered by (kind, src, dst), lines sorted."""
         keys = sorted(self._edges, key=lambda k: (k[2], k[0], k[1]))

@@ -30,6 +30,7 @@ class KnownFile:
     key: tuple[str | None, str | None]  # (content hash, parser version)
     error: str | None
     indexed: bool                        # parsed (ok or partial), not skipped/failed
+    stat: tuple[int | None, int | None] = (None, None)  # (size, mtime in ns) as read
 
 
 @dataclass
@@ -55,12 +56,13 @@ def read_index_state(conn: Connection, app_name: str) -> IndexState:
                        {"n": app_name}).first()
     if row is None:
         return IndexState()
+    # through the driver's cursor: one row per file, SQLAlchemy rows cost more
+    cur = conn.connection.driver_connection.cursor()
     files = {
-        r.path: KnownFile((r.content_hash, r.parser_version), r.parse_error,
-                          r.parse_status in _INDEXED)
-        for r in conn.execute(text(
-            "SELECT path, content_hash, parser_version, parse_status, parse_error"
-            " FROM files WHERE application_id = :a"), {"a": row.id})
+        path: KnownFile((content_hash, version), error, status in _INDEXED, (size, mtime))
+        for path, content_hash, version, status, error, size, mtime in cur.execute(
+            "SELECT path, content_hash, parser_version, parse_status, parse_error,"
+            " size_bytes, mtime_ns FROM files WHERE application_id = %s", (row.id,))
     }
     return IndexState(files, (row.meta or {}).get("file_selection"))
 
@@ -91,11 +93,11 @@ def check_mass_delete(app_name: str, deleted: int, known: int, max_share: float,
 
 _FILE_COLS = ("path", "language", "content_hash", "size_bytes", "line_count",
               "parse_status", "parse_error", "error_count", "parse_data", "calls_data",
-              "ref_names", "parser_version", "iface", "resolved")
+              "ref_names", "parser_version", "iface", "resolved", "mtime_ns")
 _FILE_DDL = ("path text, language text, content_hash text, size_bytes bigint,"
              " line_count int, parse_status text, parse_error text, error_count int,"
              " parse_data text, calls_data text, ref_names text[], parser_version text,"
-             " iface text[], resolved text")
+             " iface text[], resolved text, mtime_ns bigint")
 
 
 @dataclass
@@ -117,6 +119,7 @@ class FileRow:
     parser_version: str
     iface: list[str] | None = None
     resolved: str | None = None
+    mtime_ns: int | None = None  # of the file as read (None: not read, or unknown)
 
     def values(self) -> tuple[Any, ...]:
         return tuple(getattr(self, c) for c in _FILE_COLS)
@@ -139,11 +142,42 @@ def stored_paths(conn: Connection, app_id: int) -> set[str]:
                             {"a": app_id}).scalars())
 
 
-def read_interfaces(conn: Connection, app_id: int) -> dict[str, list[str]]:
-    """The interface every file stored last time (files without one are left out)."""
+def read_interfaces(conn: Connection, app_id: int, paths: Iterable[str] | None = None
+                    ) -> dict[str, list[str]]:
+    """The interface every file (or each of ``paths``) stored last time (files without
+    one are left out)."""
+    if paths is None:
+        return dict(conn.execute(text(
+            "SELECT path, iface FROM files WHERE application_id = :a AND iface IS NOT NULL"),
+            {"a": app_id}).all())
     return dict(conn.execute(text(
-        "SELECT path, iface FROM files WHERE application_id = :a AND iface IS NOT NULL"),
-        {"a": app_id}).all())
+        "SELECT path, iface FROM files WHERE application_id = :a AND iface IS NOT NULL"
+        " AND path = ANY(:p)"), {"a": app_id, "p": sorted(paths)}).all())
+
+
+def interfaces_missing(conn: Connection, app_id: int) -> bool:
+    """Whether a file with a parse result has no stored interface (written before
+    interfaces were kept, or by a run that failed to write one)."""
+    return bool(conn.execute(text(
+        "SELECT EXISTS (SELECT 1 FROM files WHERE application_id = :a"
+        " AND parse_data IS NOT NULL AND iface IS NULL)"), {"a": app_id}).scalar())
+
+
+def referring_files(conn: Connection, app_id: int, names: Iterable[str]) -> set[str]:
+    """Files whose reverse dependency index (``ref_names``) holds one of ``names``."""
+    return set(conn.execute(text(
+        "SELECT path FROM files WHERE application_id = :a"
+        " AND ref_names && CAST(:n AS text[])"), {"a": app_id, "n": sorted(names)}).scalars())
+
+
+def parent_files(conn: Connection, app_id: int, paths: Iterable[str]) -> set[str]:
+    """Other files holding the stored parents of the stored nodes of ``paths`` (a Go
+    method's receiver type may live in another file of its package)."""
+    return set(conn.execute(text(
+        "SELECT DISTINCT p.file_path FROM nodes n JOIN nodes p ON p.id = n.parent_id"
+        " WHERE n.application_id = :a AND n.file_path = ANY(:p)"
+        " AND p.file_path IS NOT NULL AND p.file_path <> n.file_path"),
+        {"a": app_id, "p": sorted(paths)}).scalars())
 
 
 def read_definitions(conn: Connection, app_id: int, skip: Iterable[str]) -> list[bytes]:
@@ -158,25 +192,49 @@ def read_definitions(conn: Connection, app_id: int, skip: Iterable[str]) -> list
 
 
 def read_resolution_inputs(conn: Connection, app_id: int, *, wide: bool, redo: Iterable[str],
-                           names: Iterable[str], skip: Iterable[str]
+                           names: Iterable[str], skip: Iterable[str], stored: bool = True
                            ) -> list[tuple[str, bool, str | None]]:
     """Per stored file with a parse result (but ``skip``): ``(path, again, data)``. A file
     is resolved ``again`` when ``wide``, when it is in ``redo``, when it has no stored
     resolution, or when it refers to one of ``names`` (the GIN-indexed reverse dependency
-    index); ``data`` is then its calls, otherwise its stored resolution (JSON text)."""
+    index); ``data`` is then its calls, otherwise its stored resolution (JSON text), or
+    None when ``stored`` is false (:func:`read_resolutions` reads them by path)."""
     cur = conn.connection.driver_connection.cursor()
     return cur.execute(
         """
         SELECT path, again,
                CASE WHEN again THEN COALESCE(calls_data::text, (parse_data->'calls')::text)
-                    ELSE resolved::text END
+                    WHEN %(stored)s THEN resolved::text END
           FROM (SELECT path, calls_data, parse_data, resolved,
                        (%(wide)s OR resolved IS NULL OR path = ANY(%(redo)s)
                         OR ref_names && CAST(%(names)s AS text[])) AS again
                   FROM files WHERE application_id = %(a)s AND parse_data IS NOT NULL
                    AND NOT (path = ANY(%(skip)s))) f
         """, {"a": app_id, "wide": wide, "redo": sorted(redo), "names": sorted(names),
-              "skip": list(skip)}).fetchall()
+              "skip": list(skip), "stored": stored}).fetchall()
+
+
+def read_resolutions(conn: Connection, app_id: int, paths: Iterable[str]
+                     ) -> list[tuple[str, str]]:
+    """``(path, stored resolution as JSON text)`` of those of ``paths`` that have one."""
+    cur = conn.connection.driver_connection.cursor()
+    return cur.execute(
+        "SELECT path, resolved::text FROM files WHERE application_id = %s"
+        " AND path = ANY(%s) AND resolved IS NOT NULL", (app_id, sorted(paths))).fetchall()
+
+
+def read_graph_state(conn: Connection, app_id: int) -> dict[str, Any]:
+    """What the last graph run recorded for the next one to scope its work
+    (``applications.meta.graph_state``; empty when none)."""
+    return conn.execute(text(
+        "SELECT meta->'graph_state' FROM applications WHERE id = :a"),
+        {"a": app_id}).scalar() or {}
+
+
+def write_graph_state(conn: Connection, app_id: int, state: dict[str, Any]) -> None:
+    conn.execute(text(
+        "UPDATE applications SET meta = jsonb_set(meta, '{graph_state}', CAST(:s AS jsonb))"
+        " WHERE id = :a"), {"a": app_id, "s": orjson.dumps(state).decode()})
 
 
 def write_files(conn: Connection, app_id: int, rows: list[FileRow],
@@ -223,6 +281,17 @@ def write_resolutions(conn: Connection, app_id: int, resolved: dict[str, str | N
           FROM tmp_resolution t
          WHERE f.application_id = %s AND f.path = t.path
         """, (app_id,))
+
+
+def write_stats(conn: Connection, app_id: int, stats: dict[str, int | None]) -> None:
+    """Record the modification times (path -> ns, or None) of files read again in this
+    run whose content had not changed (their rows are not written otherwise)."""
+    if stats:
+        conn.execute(text(
+            "UPDATE files f SET mtime_ns = s.m, indexed_at = now()"
+            " FROM unnest(CAST(:p AS text[]), CAST(:m AS bigint[])) AS s(p, m)"
+            " WHERE f.application_id = :a AND f.path = s.p"),
+            {"a": app_id, "p": list(stats), "m": list(stats.values())})
 
 
 def delete_files(conn: Connection, app_id: int, paths: list[str]) -> None:

@@ -75,7 +75,7 @@ class Resolver:
     """Cross-file resolution in steps, so that an incremental run resolves the imports
     and calls of a few files and replays the stored results of the others.
 
-    The constructor does what depends on every file (symbol table, CONTAINS, EXTENDS /
+    The constructor does what depends on every file (symbol table, EXTENDS /
     IMPLEMENTS / OVERRIDES); :meth:`resolve_files` resolves imports and calls of some
     files; :meth:`finish` merges per-file results (fresh or stored) into the graph. A
     file's results depend only on the symbol table and the hierarchy, never on which
@@ -89,9 +89,9 @@ class Resolver:
         self.scopes.unique_name_fallback = unique_name_fallback
         self.edges = EdgeSet()
         self.nodes = self.table.all_nodes()
-        _contains(self.nodes, self.edges)
         resolve_heritage(self.scopes, self.edges)
         resolve_overrides(self.scopes, self.edges)
+        self._endpoints: dict[str, list[Any]] | None = None
 
     def resolve_files(self, paths: Iterable[str]) -> dict[str, FileResolution]:
         """Imports and calls of the files ``paths`` (paths without a parse result are
@@ -118,12 +118,40 @@ class Resolver:
             res.unresolved = [list(m) for m in missed]
         return out
 
-    def finish(self, resolved: dict[str, FileResolution]) -> Graph:
+    def endpoints(self) -> dict[str, list[Any]]:
+        """Promote registered handlers to ENDPOINT (once, after the calls that a run
+        resolves) and return every ENDPOINT node's key with what promotion sets."""
+        if self._endpoints is None:
+            promote_endpoints(self.scopes, self.edges)
+            self._endpoints = {
+                n.key: [n.file_path, n.meta.get("http_method"), n.meta.get("route"),
+                        n.meta.get("routes")]
+                for n in self.table.symbol_nodes if n.kind == "ENDPOINT"}
+        return self._endpoints
+
+    def finish(self, resolved: dict[str, FileResolution], only: set[str] | None = None
+               ) -> Graph:
         """The graph from every file's :class:`FileResolution` (one per file with a parse
-        result), merged in path order as a single pass over all files would."""
+        result), merged in path order as a single pass over all files would.
+
+        With ``only`` (paths), the part of that graph the rows of those files make up:
+        the repository and package nodes, the nodes of those files, and the edges whose
+        source is one of these nodes (``resolved`` then needs those files only). A file's
+        resolution adds edges from its own nodes only (:func:`foreign_paths` lists the
+        exceptions), so this part equals the same part of the whole graph."""
+        self.endpoints()
         unresolved: dict[str, list[str]] = defaultdict(list)
+        nodes = self.nodes
         edges = self.edges
+        srcs = None
+        if only is not None:
+            nodes = [n for n in nodes if n.file_path is None or n.file_path in only]
+            srcs = {n.key for n in nodes}
+            edges = edges.subset(srcs)
+        _contains(self.nodes, edges, srcs)
         for path, scope in sorted(self.table.files.items()):
+            if only is not None and path not in only:
+                continue
             res = resolved[path]
             for src, dst, kind, resolution, line, confidence in res.edges:
                 edges.add(src, dst, kind, resolution, line, confidence)
@@ -131,15 +159,25 @@ class Resolver:
                 scope.node.meta["external_imports"] = list(res.external)
             for caller_key, text in res.unresolved:
                 note_unresolved(unresolved, caller_key, text)
-        promote_endpoints(self.scopes, edges)
         for key, names in unresolved.items():
             self.table.by_key[key].meta["unresolved_calls"] = sorted(set(names))
-        return Graph(nodes=self.nodes, edges=edges.sorted_edges())
+        return Graph(nodes=nodes, edges=edges.sorted_edges())
+
+    def foreign_paths(self, path: str, res: FileResolution) -> list[str]:
+        """Other files whose nodes ``res`` (the resolution of ``path``) adds edges from
+        or notes unresolved calls on (normally none), sorted."""
+        by_key = self.table.by_key
+        srcs = {e[0] for e in res.edges} | {u[0] for u in res.unresolved}
+        return sorted({p for p in (by_key[k].file_path for k in srcs if k in by_key)
+                       if p is not None and p != path})
 
 
-def _contains(nodes: list[GraphNode], edges: EdgeSet) -> None:
+def _contains(nodes: list[GraphNode], edges: EdgeSet, srcs: set[str] | None = None
+              ) -> None:
+    """CONTAINS edges (parent -> node) of ``nodes``, of the parents in ``srcs`` only
+    when given."""
     for node in nodes:
-        if node.parent_key is not None:
+        if node.parent_key is not None and (srcs is None or node.parent_key in srcs):
             edges.add(node.parent_key, node.key, "CONTAINS")
 
 

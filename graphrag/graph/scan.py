@@ -38,10 +38,15 @@ _GITIGNORE_MAX_BYTES = 1024 * 1024
 @dataclass(frozen=True)
 class ScannedFile:
     rel_path: str          # posix, relative to the root
-    abs_path: Path
+    full_path: str         # as found by the walk (a str: Path objects cost per file)
     lang: str | None       # None for non-code files that are still tracked (go.mod, tsconfig.json)
     size: int = 0          # from stat, before anything is read
     problem: str | None = None  # why the file cannot be read at all (it is recorded)
+    mtime_ns: int = 0      # from the same stat (0 when there is none)
+
+    @property
+    def abs_path(self) -> Path:
+        return Path(self.full_path)
 
 
 # An unescaped "[" with no closing "]": git's wildmatch then matches nothing at all.
@@ -94,9 +99,9 @@ def _stored_path(rel: str) -> tuple[str, str | None]:
     return rel, None
 
 
-def inspect_file(full: Path, root: Path) -> tuple[bool, int, str | None]:
-    """(keep, size, problem) of one directory entry, from one ``lstat`` (plus one
-    ``stat`` of a symlink's target). Symlinks leaving ``root`` are not kept."""
+def inspect_file(full: str | Path, root: Path) -> tuple[bool, int, str | None, int]:
+    """(keep, size, problem, mtime in ns) of one directory entry, from one ``lstat``
+    (plus one ``stat`` of a symlink's target). Symlinks leaving ``root`` are not kept."""
     try:
         st = os.lstat(full)
         if stat.S_ISLNK(st.st_mode):
@@ -104,23 +109,23 @@ def inspect_file(full: Path, root: Path) -> tuple[bool, int, str | None]:
                 target = os.path.realpath(full, strict=True)
             except OSError as exc:
                 if exc.errno == errno.ELOOP:
-                    return True, 0, "symlink loop"
+                    return True, 0, "symlink loop", 0
                 if exc.errno in (errno.ENOENT, errno.ENOTDIR):
-                    return True, 0, "dangling symlink"
-                return True, 0, f"cannot resolve symlink: {exc.strerror or exc}"
+                    return True, 0, "dangling symlink", 0
+                return True, 0, f"cannot resolve symlink: {exc.strerror or exc}", 0
             if not Path(target).is_relative_to(root):
-                return False, 0, None
+                return False, 0, None, 0
             st = os.stat(target)
     except OSError as exc:
-        return True, 0, f"cannot stat: {exc.strerror or exc}"
+        return True, 0, f"cannot stat: {exc.strerror or exc}", 0
     kind = special_kind(st.st_mode)
     if kind is not None:
-        return True, 0, f"not a regular file ({kind})"
-    return True, st.st_size, None
+        return True, 0, f"not a regular file ({kind})", 0
+    return True, st.st_size, None, st.st_mtime_ns
 
 
-def walk_repository(root: Path, *, exclude: Iterable[str] = ()) -> Iterator[tuple[str, Path]]:
-    """(relative posix path, path) of every file under ``root`` that the repository rules
+def walk_repository(root: Path, *, exclude: Iterable[str] = ()) -> Iterator[tuple[str, str]]:
+    """(relative posix path, full path) of every file under ``root`` that the repository rules
     keep: `.gitignore` at every level, default excluded folders, no symlinked folders,
     ``exclude`` globs. Sorted, stable order. Symlinks are judged by :func:`inspect_file`."""
     if not root.exists():
@@ -143,7 +148,7 @@ def walk_repository(root: Path, *, exclude: Iterable[str] = ()) -> Iterator[tupl
 
     # Iterative depth-first walk (os.walk recurses: deep trees hit the recursion limit);
     # same order as os.walk top-down with sorted names.
-    stack: list[tuple[Path, str]] = [(root, "")]
+    stack: list[tuple[str, str]] = [(str(root), "")]
     while stack:
         here, prefix = stack.pop()
         try:
@@ -153,10 +158,10 @@ def walk_repository(root: Path, *, exclude: Iterable[str] = ()) -> Iterator[tupl
             continue  # an unreadable folder hides nothing else
         names = {e.name for e in entries}
         if ".gitignore" in names:
-            spec = _gitignore_spec(here / ".gitignore")
+            spec = _gitignore_spec(Path(here, ".gitignore"))
             if spec is not None:
                 ignores.append((prefix, spec))
-        subdirs: list[tuple[Path, str]] = []
+        subdirs: list[tuple[str, str]] = []
         for entry in entries:
             rel = prefix + entry.name
             try:
@@ -165,7 +170,7 @@ def walk_repository(root: Path, *, exclude: Iterable[str] = ()) -> Iterator[tupl
                 is_dir = False
             if is_dir:
                 if entry.name not in DEFAULT_EXCLUDED_DIRS and not ignored(rel, True):
-                    subdirs.append((here / entry.name, rel + "/"))
+                    subdirs.append((entry.path, rel + "/"))
                 continue
             try:  # never descend through symlinked dirs (loops, escapes)
                 if entry.is_symlink() and os.path.isdir(entry.path):
@@ -176,7 +181,7 @@ def walk_repository(root: Path, *, exclude: Iterable[str] = ()) -> Iterator[tupl
                 continue
             if exclude_spec and exclude_spec.match_file(rel):
                 continue
-            yield rel, here / entry.name
+            yield rel, entry.path
         stack.extend(reversed(subdirs))
 
 
@@ -208,14 +213,15 @@ def scan_repository(
     that cannot be read at all (loop, FIFO, non-UTF-8 name ...) comes with its problem."""
     include_spec = compile_patterns(include, "--include")
 
-    def candidates() -> Iterator[tuple[str, Path, str | None]]:
+    def candidates() -> Iterator[tuple[str, str, str | None]]:
+        spec_for_path = registry.path_matcher()
         for rel, full in walk_repository(root, exclude=exclude):
-            if full.name in ("go.mod", "tsconfig.json", "jsconfig.json"):
+            if rel.rsplit("/", 1)[-1] in ("go.mod", "tsconfig.json", "jsconfig.json"):
                 yield rel, full, None
                 continue
             if include_spec and not include_spec.match_file(rel):
                 continue
-            spec = registry.spec_for_path(rel)
+            spec = spec_for_path(rel)
             if spec is None:
                 continue
             if languages is not None and spec.name not in languages:
@@ -236,21 +242,21 @@ def scan_documents(root: Path, *, include: Iterable[str] = (),
     return _inspected(candidates, root.resolve())
 
 
-def _inspected(candidates: Iterable[tuple[str, Path, str | None]],
+def _inspected(candidates: Iterable[tuple[str, str, str | None]],
                root: Path) -> Iterator[ScannedFile]:
     """Each candidate ``lstat``-ed once (:func:`inspect_file`) and named as stored. Only
     odd names (not UTF-8, too long) can end up under a name already used: the first in
     the walk's order keeps it, so one path is never written twice."""
     seen: set[str] = set()
     for rel, full, lang in candidates:
-        keep, size, problem = inspect_file(full, root)
+        keep, size, problem, mtime_ns = inspect_file(full, root)
         if not keep:
             continue
         stored, name_problem = _stored_path(rel)
         if stored in seen:
             continue
         seen.add(stored)
-        yield ScannedFile(stored, full, lang, size, name_problem or problem)
+        yield ScannedFile(stored, full, lang, size, name_problem or problem, mtime_ns)
 
 
 def is_binary(data: bytes) -> bool:

@@ -24,7 +24,7 @@ import orjson
 from sqlalchemy import Connection, text
 
 from graphrag.db.copy_text import copy_rows
-from graphrag.graph.analysis import RANK_EDGE_KINDS, pagerank_scaled
+from graphrag.graph.analysis import RANK_EDGE_KINDS, pagerank_of, pagerank_scaled
 from graphrag.graph.model import Graph, GraphEdge, GraphNode
 
 CODE_EDGE_KINDS = ("CONTAINS", "CALLS", "IMPORTS", "EXTENDS", "IMPLEMENTS", "OVERRIDES")
@@ -102,30 +102,99 @@ def _ranks(conn: Connection, app_id: int, graph: Graph,
     return pagerank_scaled(graph)
 
 
-def sync_graph(conn: Connection, app_id: int, graph: Graph) -> SyncCounts:
-    """Write nodes (with parents and PageRank) then edges, in the caller's transaction."""
+def _rank_input_moved(graph: Graph, ids: dict[str, int],
+                      stored: dict[str, tuple[int, str | None, float]],
+                      stored_edges: dict[tuple[int, int, str], tuple[int, str, float]]
+                      ) -> bool:
+    """Whether a part of the graph (and the stored rows of that part) differ in what
+    PageRank reads: the node keys, the CALLS/IMPORTS edges and their confidence."""
+    if {n.key for n in graph.nodes} != stored.keys():
+        return True
+    old = {(*ident, round(float(conf), 5)) for ident, (_id, _h, conf) in stored_edges.items()
+           if ident[2] in RANK_EDGE_KINDS}
+    new = {(ids[e.src_key], ids[e.dst_key], e.kind, round(float(e.confidence), 5))
+           for e in graph.edges if e.kind in RANK_EDGE_KINDS}
+    return old != new
+
+
+def _rerank(conn: Connection, cur: Any, app_id: int) -> None:
+    """PageRank of the whole stored code graph, from its rows (for a run that built only
+    part of the graph); the rows whose rank changed get it, with their ``row_hash``
+    cleared (it no longer describes them: the next diff that reads them rewrites them),
+    and the stored input digest is dropped (the next whole-graph run recomputes)."""
+    nodes = cur.execute("SELECT id, stable_key, rank FROM nodes WHERE application_id = %s"
+                        " AND document_id IS NULL", (app_id,)).fetchall()
+    key_of = {node_id: key for node_id, key, _rank in nodes}
+    edges = cur.execute(
+        "SELECT src_id, dst_id, kind, confidence FROM edges WHERE application_id = %s"
+        " AND kind = ANY(%s)", (app_id, list(RANK_EDGE_KINDS))).fetchall()
+    # confidence is stored as real: round back to the value that was written
+    ranks = pagerank_of(key_of.values(), (
+        (key_of[src], key_of[dst], kind, round(float(conf), 6))
+        for src, dst, kind, conf in edges if src in key_of and dst in key_of))
+    moved = [(node_id, ranks[key]) for node_id, key, rank in nodes if ranks[key] != rank]
+    if moved:
+        cur.execute("CREATE TEMP TABLE tmp_ranks (id bigint PRIMARY KEY, rank float8)"
+                    " ON COMMIT DROP")
+        copy_rows(cur, "COPY tmp_ranks (id, rank) FROM STDIN", moved)
+        cur.execute("UPDATE nodes n SET rank = t.rank, row_hash = NULL, updated_at = now()"
+                    " FROM tmp_ranks t WHERE n.id = t.id")
+    conn.execute(text("UPDATE applications SET meta = meta - 'rank_input' WHERE id = :a"),
+                 {"a": app_id})
+
+
+def sync_graph(conn: Connection, app_id: int, graph: Graph,
+               paths: set[str] | None = None, rerank: bool = False) -> SyncCounts | None:
+    """Write nodes (with parents and PageRank) then edges, in the caller's transaction.
+
+    With ``paths``, ``graph`` holds only the rows of those files and of the repository
+    and packages (:meth:`Resolver.finish` with ``only``): only those stored rows are read
+    and diffed. PageRank needs the whole graph: when that part changed what it reads
+    (node keys, CALLS/IMPORTS edges), or ``rerank`` says so (files were deleted), it is
+    computed from the stored rows once they are written. None (nothing written) when
+    the part holds a new node whose key is stored outside it."""
     counts = SyncCounts()
     cur = conn.connection.driver_connection.cursor()
+    scoped = paths is not None
+    where, args = ("", ()) if not scoped else (
+        " AND (file_path IS NULL OR file_path = ANY(%s))", (sorted(paths),))
     # Narrow reads through the driver's cursor: ~100k rows, SQLAlchemy rows cost more.
     stored = {key: (node_id, row_hash, rank) for key, node_id, row_hash, rank in cur.execute(
         "SELECT stable_key, id, row_hash, rank FROM nodes"
-        " WHERE application_id = %s AND document_id IS NULL", (app_id,)).fetchall()}
+        " WHERE application_id = %s AND document_id IS NULL" + where,
+        (app_id, *args)).fetchall()}
     ids = {key: v[0] for key, v in stored.items()}
     new_keys = [n.key for n in graph.nodes if n.key not in ids]
+    if scoped:
+        # ids of the nodes outside these files that rows here point to (parents, edge
+        # ends); a new key stored elsewhere means the scope was wrong: the whole graph
+        live_keys = {n.key for n in graph.nodes}
+        wanted = {n.parent_key for n in graph.nodes if n.parent_key} - live_keys
+        wanted |= {k for e in graph.edges for k in (e.src_key, e.dst_key)} - live_keys
+        wanted = (wanted - ids.keys()) | set(new_keys)
+        if wanted:
+            found = dict(cur.execute(
+                "SELECT stable_key, id FROM nodes WHERE application_id = %s"
+                " AND stable_key = ANY(%s)", (app_id, sorted(wanted))).fetchall())
+            if any(k in found for k in new_keys):
+                return None
+            ids.update(found)
     if new_keys:
         fresh = conn.execute(text(
             "SELECT nextval('nodes_id_seq') FROM generate_series(1, :n)"),
             {"n": len(new_keys)}).scalars().all()
         ids.update(zip(new_keys, fresh, strict=True))
 
-    stored_edges = {(src, dst, kind): (edge_id, row_hash)
-                    for edge_id, src, dst, kind, row_hash in cur.execute(
+    stored_edges = {(src, dst, kind): (edge_id, row_hash, confidence)
+                    for edge_id, src, dst, kind, row_hash, confidence in cur.execute(
                         """
-                        SELECT e.id, e.src_id, e.dst_id, e.kind, e.row_hash
+                        SELECT e.id, e.src_id, e.dst_id, e.kind, e.row_hash, e.confidence
                           FROM edges e JOIN nodes s ON s.id = e.src_id
                          WHERE e.application_id = %s AND e.kind = ANY(%s)
                            AND s.document_id IS NULL
-                        """, (app_id, list(CODE_EDGE_KINDS))).fetchall()}
+                        """ + where.replace("file_path", "s.file_path"),
+                        (app_id, list(CODE_EDGE_KINDS), *args)).fetchall()}
+    rerank = scoped and (rerank or _rank_input_moved(graph, ids, stored, stored_edges))
     # New rows are only listed here; their values and digests are computed while they
     # stream into COPY, so that this process works while the server checks and indexes
     # the rows before them.
@@ -145,16 +214,18 @@ def sync_graph(conn: Connection, app_id: int, graph: Graph) -> SyncCounts:
             changed_edges.append((old_edge[0], *row))
         if e.kind in RELATION_KINDS:
             counts.touched.update(ident[:2])
-    gone_edges = [(edge_id, ident) for ident, (edge_id, _h) in stored_edges.items()
+    gone_edges = [(edge_id, ident) for ident, (edge_id, _h, _c) in stored_edges.items()
                   if ident not in seen]
     for _edge_id, (src, dst, kind) in gone_edges:
         if kind in RELATION_KINDS:
             counts.touched.update((src, dst))
     live = {n.key for n in graph.nodes}
     gone_nodes = [node_id for key, (node_id, _h, _r) in stored.items() if key not in live]
-    ranks = _ranks(conn, app_id, graph, stored)
-    file_ids = dict(cur.execute("SELECT path, id FROM files WHERE application_id = %s",
-                                (app_id,)).fetchall())
+    ranks = ({key: rank for key, (_id, _hash, rank) in stored.items()} if scoped
+             else _ranks(conn, app_id, graph, stored))
+    file_ids = dict(cur.execute("SELECT path, id FROM files WHERE application_id = %s"
+                                + where.replace("file_path", "path"),
+                                (app_id, *args)).fetchall())
 
     def node_row(n: GraphNode) -> tuple[Any, ...]:
         """``(id, <_NODE_COLS>, row_hash)`` of one node."""
@@ -206,6 +277,8 @@ def sync_graph(conn: Connection, app_id: int, graph: Graph) -> SyncCounts:
                    lines = t.lines, meta = CAST(t.meta AS jsonb), row_hash = t.row_hash
               FROM tmp_edges t WHERE e.id = t.id
             """))
+    if rerank:
+        _rerank(conn, cur, app_id)
     counts.nodes_inserted, counts.nodes_updated = len(inserted), len(updated)
     counts.nodes_deleted = len(gone_nodes)
     counts.edges_inserted, counts.edges_updated = len(new_edges), len(changed_edges)
