@@ -4,7 +4,8 @@ Nodes keep their ids by ``(application_id, stable_key)``; ids of new nodes are d
 the sequence up front, so parent links, edge ends and PageRank are all known in Python.
 Each code node and edge row stores ``row_hash``, a digest of the values this module
 writes: the stored keys and digests are read (one narrow query per table), and only what
-differs is written -- new rows by COPY straight into the table, changed rows by one
+differs is written -- new rows by COPY straight into the table (foreign keys checked
+once per statement, :mod:`graphrag.db.bulk_copy`), changed rows by one
 COPY into a staging table and one set-based UPDATE, vanished rows by one DELETE of their
 ids. Unchanged rows are not touched, so a re-index after a small edit writes a few rows
 instead of merging the whole graph. PageRank is recomputed only when its input (the set
@@ -23,6 +24,7 @@ from typing import Any
 import orjson
 from sqlalchemy import Connection, text
 
+from graphrag.db.bulk_copy import copy_checked
 from graphrag.db.copy_text import copy_rows
 from graphrag.graph.analysis import RANK_EDGE_KINDS, pagerank_scaled
 from graphrag.graph.model import Graph, GraphEdge, GraphNode
@@ -184,8 +186,8 @@ def sync_graph(conn: Connection, app_id: int, graph: Graph) -> SyncCounts:
     if gone_nodes:
         conn.execute(text("DELETE FROM nodes WHERE id = ANY(:ids)"), {"ids": gone_nodes})
     if inserted:
-        copy_rows(cur, f"COPY nodes (id, {', '.join(_NODE_COLS)}, row_hash, application_id)"
-                  " FROM STDIN", ((*node_row(n), app_id) for n in inserted))
+        copy_checked(cur, "nodes", ("id", *_NODE_COLS, "row_hash", "application_id"),
+                     ((*node_row(n), app_id) for n in inserted))
     if updated:
         _stage(cur, "tmp_nodes", ("id", *_NODE_COLS, "row_hash"), _NODE_TYPES, updated)
         conn.execute(text(
@@ -195,8 +197,8 @@ def sync_graph(conn: Connection, app_id: int, graph: Graph) -> SyncCounts:
               FROM tmp_nodes t WHERE n.id = t.id
             """))
     if new_edges:
-        copy_rows(cur, f"COPY edges ({', '.join(_EDGE_COLS)}, row_hash, application_id)"
-                  " FROM STDIN", ((*_edge_row(e, ident), app_id) for e, ident in new_edges))
+        copy_checked(cur, "edges", (*_EDGE_COLS, "row_hash", "application_id"),
+                     ((*_edge_row(e, ident), app_id) for e, ident in new_edges))
     if changed_edges:
         _stage(cur, "tmp_edges", ("id", *_EDGE_COLS, "row_hash"), ("int8", *_EDGE_TYPES),
                changed_edges)
