@@ -34,16 +34,21 @@ def _cursor(conn) -> psycopg.Cursor:
     return cur
 
 
+def _write(cur, bulk: bool, table: str, cols: tuple[str, ...], rows: list) -> None:
+    if bulk:
+        copy_checked(cur, table, cols, iter(rows))
+    else:
+        copy_rows(cur, f"COPY {table} ({', '.join(cols)}) FROM STDIN", iter(rows))
+
+
 def test_rows_written_equal_the_per_row_path(engine: Engine) -> None:
     written = []
     for bulk in (True, False):
         with engine.connect() as conn, conn.begin():
             cur = _cursor(conn)
             assert bulk_path_allowed(cur, "t_node")  # the embedded server: a superuser
-            write = (lambda t, c, r: copy_checked(cur, t, c, r)) if bulk else (
-                lambda t, c, r: copy_rows(cur, f"COPY {t} ({', '.join(c)}) FROM STDIN", r))
-            write("t_node", ("id", "app_id", "parent_id", "name"), iter(_NODES))
-            write("t_edge", ("app_id", "src", "dst", "kind"), iter(_EDGES))
+            _write(cur, bulk, "t_node", ("id", "app_id", "parent_id", "name"), _NODES)
+            _write(cur, bulk, "t_edge", ("app_id", "src", "dst", "kind"), _EDGES)
             written.append((cur.execute("SELECT * FROM t_node ORDER BY id").fetchall(),
                             cur.execute("SELECT * FROM t_edge ORDER BY 1, 2, 3").fetchall()))
             # the foreign keys are on again for what follows in the transaction
