@@ -24,6 +24,7 @@ silence user triggers too); otherwise the rows go through the normal path.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -78,6 +79,20 @@ def bulk_path_allowed(cur: Any, table: str) -> bool:
     return bool(cur.execute(_ALLOWED_SQL, {"t": table}).fetchone()[0])
 
 
+@contextmanager
+def foreign_key_triggers_off(cur: Any, table: str) -> Iterator[bool]:
+    """Within the block, statements on ``table`` fire none of its triggers when that is
+    allowed (yields True; the caller then does the foreign-key checks itself, set-based)
+    and it has no trigger of its own; otherwise nothing changes and it yields False. Any
+    exception inside aborts the caller's transaction, which resets the setting too."""
+    if not bulk_path_allowed(cur, table):
+        yield False
+        return
+    cur.execute("SET LOCAL session_replication_role = replica")
+    yield True
+    cur.execute("SET LOCAL session_replication_role = origin")
+
+
 def copy_checked(cur: Any, table: str, columns: Sequence[str],
                  rows: Iterable[Sequence[Any]]) -> None:
     """``COPY table (columns) FROM STDIN`` of ``rows`` on psycopg cursor ``cur``, inside
@@ -88,8 +103,7 @@ def copy_checked(cur: Any, table: str, columns: Sequence[str],
     transaction is then aborted, so nothing of the statement is kept."""
     statement = f"COPY {table} ({', '.join(columns)}) FROM STDIN"
     keys = foreign_keys(cur, table)
-    if keys is None or not bulk_path_allowed(cur, table) or any(
-            k.has_default and k.column not in columns for k in keys):
+    if keys is None or any(k.has_default and k.column not in columns for k in keys):
         copy_rows(cur, statement, rows)
         return
     # Keys whose column this COPY leaves NULL need no check.
@@ -112,9 +126,10 @@ def copy_checked(cur: Any, table: str, columns: Sequence[str],
                 add(row[i])
             yield row
 
-    cur.execute("SET LOCAL session_replication_role = replica")
-    copy_rows(cur, statement, collect(rows))
-    cur.execute("SET LOCAL session_replication_role = origin")
+    with foreign_key_triggers_off(cur, table) as off:
+        copy_rows(cur, statement, collect(rows) if off else rows)
+    if not off:
+        return
     for (key, _), found in zip(checked, values, strict=True):
         found.discard(None)
         if found:
