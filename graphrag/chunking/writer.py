@@ -102,7 +102,8 @@ _ANY_CHUNK_SQL = "SELECT EXISTS (SELECT 1 FROM chunks WHERE node_id = ANY(%(node
 # rows it references are locked as the per-row checks would lock them (a concurrent delete
 # waits for this transaction). Nodes need no count (the insert joins them: one deleted
 # before the lock is skipped, as on the per-row path); the application must exist, and
-# each document of the nodes (a locked node's document cannot vanish first).
+# each document of the nodes (a locked node's document cannot vanish first). ``= ANY``
+# of an array rather than a join: at most one pass over a table whatever its estimate.
 _LOCK_APP_SQL = """
 SELECT count(*) FROM (SELECT 1 FROM applications a WHERE a.id = %(app)s
                         FOR KEY SHARE OF a) AS x
@@ -110,14 +111,15 @@ SELECT count(*) FROM (SELECT 1 FROM applications a WHERE a.id = %(app)s
 _LOCK_NODES_SQL = """
 SELECT count(DISTINCT n.document_id) FROM (
     SELECT n.document_id FROM nodes n
-     WHERE n.id IN (SELECT s.node_id FROM chunk_plan_stage s)
+     WHERE n.id = ANY(ARRAY(SELECT s.node_id FROM chunk_plan_stage s))
        FOR KEY SHARE OF n) AS n
 """
 _LOCK_DOCUMENTS_SQL = """
 SELECT count(*) FROM (
     SELECT 1 FROM documents d
-     WHERE d.id IN (SELECT n.document_id FROM nodes n
-                     WHERE n.id IN (SELECT s.node_id FROM chunk_plan_stage s))
+     WHERE d.id = ANY(ARRAY(SELECT n.document_id FROM nodes n
+                             WHERE n.id = ANY(ARRAY(SELECT s.node_id
+                                                      FROM chunk_plan_stage s))))
        FOR KEY SHARE OF d) AS d
 """
 
