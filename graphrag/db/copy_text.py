@@ -11,9 +11,7 @@ exactly as it does for psycopg's text-format COPY.
 
 from __future__ import annotations
 
-import queue
-import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 _NULL = "\\N"
@@ -96,42 +94,3 @@ def copy_rows(cur: Any, statement: str, rows: Iterable[Sequence[Any]],
                 buffer.clear()
         if buffer:
             copy.write(encode_rows(buffer))
-
-
-_END = object()
-
-
-class RowStream:
-    """Rows handed to ``write`` (e.g. a :func:`copy_rows` call) on a background thread
-    while the caller is still producing them: ``put`` queues a row (the first one starts
-    the thread), ``close`` ends the rows, waits, and raises what ``write`` raised. The
-    caller must not use ``write``'s connection between the first ``put`` and ``close``;
-    the server then works on the rows while this process computes the next ones."""
-
-    def __init__(self, write: Callable[[Iterable[Sequence[Any]]], None]) -> None:
-        self._write = write
-        self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
-        self._thread: threading.Thread | None = None
-        self._error: BaseException | None = None
-
-    def put(self, row: Sequence[Any]) -> None:
-        if self._thread is None:
-            self._thread = threading.Thread(target=self._run, name="copy-rows", daemon=True)
-            self._thread.start()
-        self._queue.put(row)
-
-    def _run(self) -> None:
-        try:
-            self._write(iter(self._queue.get, _END))
-        except BaseException as exc:  # noqa: BLE001 - handed to close()'s caller
-            self._error = exc
-
-    def close(self) -> None:
-        """Wait for the rows put so far to be written; raise ``write``'s error."""
-        if self._thread is None:
-            return
-        self._queue.put(_END)
-        self._thread.join()
-        self._thread = None
-        if self._error is not None:
-            raise self._error

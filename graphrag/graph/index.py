@@ -28,7 +28,6 @@ from sqlalchemy import Connection, Engine
 
 from graphrag.config import Settings
 from graphrag.db.apps import ensure_app
-from graphrag.db.copy_text import RowStream
 from graphrag.graph.deps import EVERYTHING, changed_names, interfaces, ref_names
 from graphrag.graph.index_state import (
     FileRow,
@@ -43,7 +42,6 @@ from graphrag.graph.index_state import (
     read_resolution_inputs,
     stored_paths,
     write_files,
-    write_new_files,
     write_resolutions,
     write_selection,
 )
@@ -106,22 +104,27 @@ def _digest(f: ScannedFile, max_bytes: int) -> str | None:
         return None
 
 
-def _file_row(o: FileOutcome, version: str, res: FileResolution | None,
-              iface: list[str] | None) -> FileRow:
-    """The row of a file this run parsed, with the resolution and interface this run
-    computed for it. The calls go to their own column (``calls_data``)."""
-    data = calls = None
-    if o.parse_data is not None:
-        defs = {k: v for k, v in o.parse_data.items() if k != "calls"}
-        data = orjson.dumps(defs).decode()
-        calls = orjson.dumps(o.parse_data.get("calls", [])).decode()
-    return FileRow(
-        o.path, o.lang, o.content_hash, o.size, o.line_count, o.status, o.error,
-        o.error_count, data, calls,
-        None if data is None else
-        (o.ref_names if o.ref_names is not None else ref_names(o.parse_data or {})),
-        version, iface,
-        orjson.dumps(res.to_dict()).decode() if res is not None else None)
+def _file_rows(outcomes: list[FileOutcome], version: str,
+               resolved: dict[str, FileResolution], iface: dict[str, list[str]]
+               ) -> list[FileRow]:
+    """The rows of the files this run parsed, with the resolution and interface this
+    run computed for them. The calls go to their own column (``calls_data``)."""
+    rows = []
+    for o in outcomes:
+        data = calls = None
+        if o.parse_data is not None:
+            defs = {k: v for k, v in o.parse_data.items() if k != "calls"}
+            data = orjson.dumps(defs).decode()
+            calls = orjson.dumps(o.parse_data.get("calls", [])).decode()
+        res = resolved.get(o.path)
+        rows.append(FileRow(
+            o.path, o.lang, o.content_hash, o.size, o.line_count, o.status, o.error,
+            o.error_count, data, calls,
+            None if data is None else
+            (o.ref_names if o.ref_names is not None else ref_names(o.parse_data or {})),
+            version, iface.get(o.path),
+            orjson.dumps(res.to_dict()).decode() if res is not None else None))
+    return rows
 
 
 @contextmanager
@@ -255,33 +258,15 @@ def _store(conn: Connection, stats: IndexStats, app_name: str, root: Path,
                 for data in read_definitions(conn, app.id, fresh)]
     stats.timings["load"] = round(time.perf_counter() - t0, 3)
     t0 = time.perf_counter()
-    # The files parsed now get their row with what resolution left for them: a new
-    # path's row is COPYed (on a thread) as soon as its file is resolved, while the
-    # others resolve; a path that has a row is updated afterwards, with the rows of
-    # files that have no parse result. The others resolved again (or whose interface
-    # changed) get those two columns.
-    existing = stored_paths(conn, app.id)
-    by_path = {o.path: o for o in outcomes}
-    stream = RowStream(lambda rows: write_new_files(conn, app.id, rows))
-    streamed: set[str] = set()
-
-    def on_file(path: str, res: FileResolution, iface: dict[str, list[str]]) -> None:
-        o = by_path.get(path)
-        if o is not None and path not in existing:
-            stream.put(_file_row(o, version, res, iface.get(path)))
-            streamed.add(path)
-
-    try:
-        graph, resolved, iface, again = _resolve(conn, app.id, results, set(fresh),
-                                                 set(deleted), old_iface, full, on_file)
-    finally:
-        stream.close()
+    graph, resolved, iface, again = _resolve(conn, app.id, results, set(fresh),
+                                             set(deleted), old_iface, full)
     stats.files_resolved = len(resolved)
     stats.timings["resolve"] = round(time.perf_counter() - t0, 3)
     t0 = time.perf_counter()
-    write_files(conn, app.id,
-                [_file_row(o, version, resolved.get(o.path), iface.get(o.path))
-                 for o in outcomes if o.path not in streamed], existing)
+    # The files parsed now get their row with what resolution left for them; the
+    # others resolved again (or whose interface changed) get those two columns.
+    write_files(conn, app.id, _file_rows(outcomes, version, resolved, iface),
+                stored_paths(conn, app.id))
     write_resolutions(
         conn, app.id,
         {p: orjson.dumps(resolved[p].to_dict()).decode() for p in again if p not in fresh},
@@ -301,8 +286,7 @@ def _store(conn: Connection, stats: IndexStats, app_name: str, root: Path,
 
 
 def _resolve(conn: Connection, app_id: int, results: list[ParseResult], fresh: set[str],
-             deleted: set[str], old_iface: dict[str, list[str]], full: bool,
-             on_file: Callable[[str, FileResolution, dict[str, list[str]]], None]
+             deleted: set[str], old_iface: dict[str, list[str]], full: bool
              ) -> tuple[Graph, dict[str, FileResolution], dict[str, list[str]], set[str]]:
     """The graph of ``results``, resolving again only the imports and calls of the files
     that need it; returns it with the fresh resolutions (path -> result), every file's
@@ -311,9 +295,7 @@ def _resolve(conn: Connection, app_id: int, results: list[ParseResult], fresh: s
     A file is resolved again when it changed (parsed or deleted in this run), when what
     it exposes to other files changed (its interface, e.g. a key renumbered or a base
     class resolved elsewhere because of another file), when it refers to a name whose
-    definition changed anywhere, or when it has no stored result. ``on_file(path,
-    result, interfaces)`` receives each fresh result as soon as it is complete; it may
-    write on ``conn`` (nothing here reads it after the resolution has begun)."""
+    definition changed anywhere, or when it has no stored result."""
     resolver = Resolver(results)
     iface = interfaces(resolver.scopes)
     names: set[str] = set()
@@ -340,8 +322,5 @@ def _resolve(conn: Connection, app_id: int, results: list[ParseResult], fresh: s
         if data is not None:
             scope.result.calls = [Call(**c) for c in orjson.loads(data)]
     redo &= set(resolver.table.files)
-    resolved: dict[str, FileResolution] = {}
-    for path, res in resolver.iter_resolve(redo):
-        resolved[path] = res
-        on_file(path, res, iface)
+    resolved = resolver.resolve_files(redo)
     return resolver.finish(stored | resolved), resolved, iface, again

@@ -189,7 +189,10 @@ def write_files(conn: Connection, app_id: int, rows: list[FileRow],
     new = [r for r in rows if r.path not in existing]
     old = [r for r in rows if r.path in existing]
     if new:
-        write_new_files(conn, app_id, new)
+        # the transaction's now(), as text: what the upsert below writes
+        now = cur.execute("SELECT now()::text").fetchone()[0]
+        copy_checked(cur, "files", ("application_id", *_FILE_COLS, "indexed_at"),
+                     ((app_id, *r.values(), now) for r in new))
     if old:
         cur.execute(f"CREATE TEMP TABLE tmp_files ({_FILE_DDL}) ON COMMIT DROP")
         copy_rows(cur, f"COPY tmp_files ({cols}) FROM STDIN", (r.values() for r in old))
@@ -198,16 +201,6 @@ def write_files(conn: Connection, app_id: int, rows: list[FileRow],
                          for c in _FILE_COLS[1:])
         cur.execute(f"UPDATE files f SET {sets}, indexed_at = now() FROM tmp_files t"
                     " WHERE f.application_id = %s AND f.path = t.path", (app_id,))
-
-
-def write_new_files(conn: Connection, app_id: int, rows: Iterable[FileRow]) -> None:
-    """COPY the rows of paths that have none yet straight into ``files`` (``rows`` may
-    be produced while they are written, see :class:`graphrag.db.copy_text.RowStream`)."""
-    cur = conn.connection.driver_connection.cursor()
-    # the transaction's now(), as text: what the update of existing rows writes
-    now = cur.execute("SELECT now()::text").fetchone()[0]
-    copy_checked(cur, "files", ("application_id", *_FILE_COLS, "indexed_at"),
-                 ((app_id, *r.values(), now) for r in rows))
 
 
 def write_resolutions(conn: Connection, app_id: int, resolved: dict[str, str | None],

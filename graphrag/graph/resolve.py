@@ -14,7 +14,7 @@ Name lookup and type evaluation live in :mod:`graphrag.graph.scopes`.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -96,11 +96,6 @@ class Resolver:
     def resolve_files(self, paths: Iterable[str]) -> dict[str, FileResolution]:
         """Imports and calls of the files ``paths`` (paths without a parse result are
         ignored)."""
-        return dict(self.iter_resolve(paths))
-
-    def iter_resolve(self, paths: Iterable[str]) -> Iterator[tuple[str, FileResolution]]:
-        """:meth:`resolve_files` handing out each file's result as soon as it is
-        complete (in path order), so that it can be written while the rest resolve."""
         scopes = self.scopes
         todo = [self.table.files[p] for p in sorted(paths) if p in self.table.files]
         out = {scope.result.path: FileResolution() for scope in todo}
@@ -121,7 +116,7 @@ class Resolver:
             res = out[scope.result.path]
             res.edges.extend(rec.log)
             res.unresolved = [list(m) for m in missed]
-            yield scope.result.path, res
+        return out
 
     def finish(self, resolved: dict[str, FileResolution]) -> Graph:
         """The graph from every file's :class:`FileResolution` (one per file with a parse
