@@ -121,8 +121,8 @@ def sync_graph(conn: Connection, app_id: int, graph: Graph) -> SyncCounts:
         ids.update(zip(new_keys, fresh, strict=True))
 
     # The edges of document nodes are left out by the ids of those (few) nodes, not by
-    # a join with nodes: planned on the estimate of a table just emptied (0 rows), the
-    # join looped over every edge of the application for every node.
+    # a join with nodes: planned on the estimate of a table just emptied (0 rows), a
+    # join may loop over every edge of the application for every node.
     stored_edges = {(src, dst, kind): (edge_id, row_hash)
                     for edge_id, src, dst, kind, row_hash in cur.execute(
                         """
