@@ -47,6 +47,7 @@ STORES: dict[str, str] = {
     "db/engine.py": "migrations, the vector extension and the revision (schema management)",
     "db/status.py": "server and extension versions from the catalog",
     "db/server.py": "the embedded server's own settings (shared_buffers)",
+    "db/bulk_copy.py": "COPY with foreign keys checked per statement (catalog reads, locks)",
     "db/vectors.py": "the vector columns: dimension, HNSW indexes, which model made them",
     "graph/sync.py": "the graph's write path: the diffed sync of nodes, edges and files",
     "graph/index_state.py": "files and the application's index state, written by the graph step",

@@ -24,7 +24,7 @@ from graphrag.chunking.request import ChunkBuildRequest
 from graphrag.chunking.run_store import MAX_ERRORS, ChunkRunStore
 from graphrag.chunking.strategies import ChunkStrategy, get_strategy
 from graphrag.chunking.tokens import TokenCounter, model_token_counter
-from graphrag.chunking.writer import ChunkWriter, SaveResult
+from graphrag.chunking.writer import ChunkWriter, SaveResult, refresh_graph_statistics
 from graphrag.config import Settings
 from graphrag.db.apps import Application, get_app
 from graphrag.db.context import AppContext
@@ -104,6 +104,7 @@ def _build(engine: Engine, app: Application, request: ChunkBuildRequest,
         total = graph_store.count_nodes(conn, app.id, kinds)
     limit = request.limit_nodes
     stats = ChunkStats(total_nodes=total if limit is None else min(total, limit))
+    refresh_graph_statistics(engine, total)
     store = ChunkRunStore(engine)
     stats.run_id = store.create(app.id, request.strategy, request.to_json())
     started = time.perf_counter()

@@ -17,6 +17,7 @@ import orjson
 from sqlalchemy import Connection, text
 
 from graphrag.config import Settings
+from graphrag.db.bulk_copy import copy_checked
 from graphrag.db.copy_text import copy_rows
 from graphrag.errors import MassDeleteRefused
 
@@ -248,8 +249,8 @@ def write_files(conn: Connection, app_id: int, rows: list[FileRow],
     if new:
         # the transaction's now(), as text: what the upsert below writes
         now = cur.execute("SELECT now()::text").fetchone()[0]
-        copy_rows(cur, f"COPY files (application_id, {cols}, indexed_at) FROM STDIN",
-                  ((app_id, *r.values(), now) for r in new))
+        copy_checked(cur, "files", ("application_id", *_FILE_COLS, "indexed_at"),
+                     ((app_id, *r.values(), now) for r in new))
     if old:
         cur.execute(f"CREATE TEMP TABLE tmp_files ({_FILE_DDL}) ON COMMIT DROP")
         copy_rows(cur, f"COPY tmp_files ({cols}) FROM STDIN", (r.values() for r in old))

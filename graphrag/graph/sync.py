@@ -4,7 +4,8 @@ Nodes keep their ids by ``(application_id, stable_key)``; ids of new nodes are d
 the sequence up front, so parent links, edge ends and PageRank are all known in Python.
 Each code node and edge row stores ``row_hash``, a digest of the values this module
 writes: the stored keys and digests are read (one narrow query per table), and only what
-differs is written -- new rows by COPY straight into the table, changed rows by one
+differs is written -- new rows by COPY straight into the table (foreign keys checked
+once per statement, :mod:`graphrag.db.bulk_copy`), changed rows by one
 COPY into a staging table and one set-based UPDATE, vanished rows by one DELETE of their
 ids. Unchanged rows are not touched, so a re-index after a small edit writes a few rows
 instead of merging the whole graph. PageRank is recomputed only when its input (the set
@@ -23,6 +24,7 @@ from typing import Any
 import orjson
 from sqlalchemy import Connection, text
 
+from graphrag.db.bulk_copy import copy_checked
 from graphrag.db.copy_text import copy_rows
 from graphrag.graph.analysis import RANK_EDGE_KINDS, pagerank_of, pagerank_scaled
 from graphrag.graph.model import Graph, GraphEdge, GraphNode
@@ -185,15 +187,31 @@ def sync_graph(conn: Connection, app_id: int, graph: Graph,
             {"n": len(new_keys)}).scalars().all()
         ids.update(zip(new_keys, fresh, strict=True))
 
+    if scoped:
+        # the edges from these files' nodes (a few files: the join reads little)
+        edge_rows = cur.execute(
+            """
+            SELECT e.id, e.src_id, e.dst_id, e.kind, e.row_hash, e.confidence
+              FROM edges e JOIN nodes s ON s.id = e.src_id
+             WHERE e.application_id = %s AND e.kind = ANY(%s)
+               AND s.document_id IS NULL
+            """ + where.replace("file_path", "s.file_path"),
+            (app_id, list(CODE_EDGE_KINDS), *args)).fetchall()
+    else:
+        # The edges of document nodes are left out by the ids of those (few) nodes, not
+        # by a join with nodes: planned on the estimate of a table just emptied (0 rows),
+        # a join may loop over every edge of the application for every node.
+        edge_rows = cur.execute(
+            """
+            SELECT e.id, e.src_id, e.dst_id, e.kind, e.row_hash, e.confidence
+              FROM edges e
+             WHERE e.application_id = %(a)s AND e.kind = ANY(%(k)s)
+               AND NOT e.src_id = ANY(ARRAY(
+                   SELECT d.id FROM nodes d WHERE d.application_id = %(a)s
+                      AND d.document_id IS NOT NULL))
+            """, {"a": app_id, "k": list(CODE_EDGE_KINDS)}).fetchall()
     stored_edges = {(src, dst, kind): (edge_id, row_hash, confidence)
-                    for edge_id, src, dst, kind, row_hash, confidence in cur.execute(
-                        """
-                        SELECT e.id, e.src_id, e.dst_id, e.kind, e.row_hash, e.confidence
-                          FROM edges e JOIN nodes s ON s.id = e.src_id
-                         WHERE e.application_id = %s AND e.kind = ANY(%s)
-                           AND s.document_id IS NULL
-                        """ + where.replace("file_path", "s.file_path"),
-                        (app_id, list(CODE_EDGE_KINDS), *args)).fetchall()}
+                    for edge_id, src, dst, kind, row_hash, confidence in edge_rows}
     rerank = scoped and (rerank or _rank_input_moved(graph, ids, stored, stored_edges))
     # New rows are only listed here; their values and digests are computed while they
     # stream into COPY, so that this process works while the server checks and indexes
@@ -255,8 +273,8 @@ def sync_graph(conn: Connection, app_id: int, graph: Graph,
     if gone_nodes:
         conn.execute(text("DELETE FROM nodes WHERE id = ANY(:ids)"), {"ids": gone_nodes})
     if inserted:
-        copy_rows(cur, f"COPY nodes (id, {', '.join(_NODE_COLS)}, row_hash, application_id)"
-                  " FROM STDIN", ((*node_row(n), app_id) for n in inserted))
+        copy_checked(cur, "nodes", ("id", *_NODE_COLS, "row_hash", "application_id"),
+                     ((*node_row(n), app_id) for n in inserted))
     if updated:
         _stage(cur, "tmp_nodes", ("id", *_NODE_COLS, "row_hash"), _NODE_TYPES, updated)
         conn.execute(text(
@@ -266,8 +284,8 @@ def sync_graph(conn: Connection, app_id: int, graph: Graph,
               FROM tmp_nodes t WHERE n.id = t.id
             """))
     if new_edges:
-        copy_rows(cur, f"COPY edges ({', '.join(_EDGE_COLS)}, row_hash, application_id)"
-                  " FROM STDIN", ((*_edge_row(e, ident), app_id) for e, ident in new_edges))
+        copy_checked(cur, "edges", (*_EDGE_COLS, "row_hash", "application_id"),
+                     ((*_edge_row(e, ident), app_id) for e, ident in new_edges))
     if changed_edges:
         _stage(cur, "tmp_edges", ("id", *_EDGE_COLS, "row_hash"), ("int8", *_EDGE_TYPES),
                changed_edges)
