@@ -7,6 +7,7 @@ share the database but never the user's real data.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
 import shutil
@@ -64,7 +65,7 @@ def models_dir() -> Iterator[Path]:
 
 @pytest.fixture(autouse=True)
 def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request,
-                  models_dir: Path) -> Path:
+                  models_dir: Path) -> Iterator[Path]:
     home = tmp_path / "home"
     home.mkdir()
     monkeypatch.setenv("GRAPHRAG_HOME", str(home))
@@ -75,7 +76,12 @@ def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request,
         monkeypatch.setenv("GRAPHRAG_DATABASE_URL", request.getfixturevalue("db_url"))
     else:
         monkeypatch.delenv("GRAPHRAG_DATABASE_URL", raising=False)
-    return home
+    yield home
+    # A command run without the session's database started an embedded server of its
+    # own in this home: stop it, or it outlives the test (and the suite).
+    if (home / "pgdata" / "postmaster.pid").exists():
+        with contextlib.suppress(Exception):  # a server that already died: nothing to do
+            stop_embedded(home / "pgdata")
 
 
 @pytest.fixture
