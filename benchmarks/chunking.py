@@ -58,6 +58,7 @@ def _write_graph(engine, app_name: str, size: int, root: Path) -> int:
     from sqlalchemy import text
 
     from graphrag.db.apps import ensure_app
+    from graphrag.db.bulk_copy import copy_checked
 
     files = size // NODES_PER_FILE
     with engine.begin() as conn:
@@ -67,28 +68,29 @@ def _write_graph(engine, app_name: str, size: int, root: Path) -> int:
                                      " generate_series(1, :n)"), {"n": files * NODES_PER_FILE}
                                 ).scalars())
     it = iter(ids)
+    node_rows: list[tuple] = []
+    method_ids = [_copy_file(node_rows.append, app_id, f, it, root) for f in range(files)]
+    edge_rows = []
+    for f, mids in enumerate(method_ids):
+        other = method_ids[(f + 1) % len(method_ids)]
+        for j, mid in enumerate(mids):
+            line = _method_span(j)[0] + 2
+            edge_rows.append((app_id, mid, mids[(j + 1) % len(mids)], "CALLS", 0.9, [line]))
+            edge_rows.append((app_id, mid, other[j], "CALLS", 0.5, [line]))
     with engine.begin() as conn:
+        # The product's bulk path: foreign keys checked once per statement (per row, the
+        # checks planned on an emptied table's statistics once took over ten minutes).
         cur = conn.connection.driver_connection.cursor()
-        node_cols = ("id, application_id, stable_key, kind, name, fqn, package_name, file_path,"
-                     " lang, line_start, line_end, signature, doc_comment, parent_id,"
-                     " content_hash, rank")
-        method_ids: list[list[int]] = []
-        with cur.copy(f"COPY nodes ({node_cols}) FROM STDIN") as copy:
-            for f in range(files):
-                method_ids.append(_copy_file(copy, app_id, f, it, root))
-        with cur.copy("COPY edges (application_id, src_id, dst_id, kind, confidence, lines)"
-                      " FROM STDIN") as copy:
-            for f, mids in enumerate(method_ids):
-                other = method_ids[(f + 1) % len(method_ids)]
-                for j, mid in enumerate(mids):
-                    line = _method_span(j)[0] + 2
-                    copy.write_row((app_id, mid, mids[(j + 1) % len(mids)], "CALLS", 0.9,
-                                    [line]))
-                    copy.write_row((app_id, mid, other[j], "CALLS", 0.5, [line]))
+        copy_checked(cur, "nodes", ("id", "application_id", "stable_key", "kind", "name",
+                                    "fqn", "package_name", "file_path", "lang", "line_start",
+                                    "line_end", "signature", "doc_comment", "parent_id",
+                                    "content_hash", "rank"), node_rows)
+        copy_checked(cur, "edges", ("application_id", "src_id", "dst_id", "kind",
+                                    "confidence", "lines"), edge_rows)
     return app_id
 
 
-def _copy_file(copy, app_id: int, f: int, ids, root: Path) -> list[int]:
+def _copy_file(write, app_id: int, f: int, ids, root: Path) -> list[int]:
     rel = f"pkg{f // 1000}/mod{f}.py"
     path = root / rel
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -102,18 +104,18 @@ def _copy_file(copy, app_id: int, f: int, ids, root: Path) -> list[int]:
         return (nid, app_id, key, kind, name, fqn, mod, rel, "python", start, end, sig, doc,
                 parent, f"h{nid}", 1.0 / (1 + nid % 97))
 
-    copy.write_row(row(file_id, rel, "FILE", rel, rel, 1, total, None, f"Module {f}.", None))
-    copy.write_row(row(cls_id, f"{mod}.S", "CLASS", f"Service{f}", f"{mod}.Service{f}", 4,
+    write(row(file_id, rel, "FILE", rel, rel, 1, total, None, f"Module {f}.", None))
+    write(row(cls_id, f"{mod}.S", "CLASS", f"Service{f}", f"{mod}.Service{f}", 4,
                        total - 1, f"class Service{f}", f"Service number {f}.", file_id))
     for i, name in enumerate(("alpha", "beta", "gamma")):
         nid = next(ids)
-        copy.write_row(row(nid, f"{mod}.S.{name}", "FIELD", name, f"{mod}.Service{f}.{name}",
+        write(row(nid, f"{mod}.S.{name}", "FIELD", name, f"{mod}.Service{f}.{name}",
                            6 + i, 6 + i, None, None, cls_id))
     mids = []
     for j in range(METHODS_PER_FILE):
         nid = next(ids)
         s, e = _method_span(j)
-        copy.write_row(row(nid, f"{mod}.S.m{j}", "METHOD", f"method_{j}",
+        write(row(nid, f"{mod}.S.m{j}", "METHOD", f"method_{j}",
                            f"{mod}.Service{f}.method_{j}", s, e, f"def method_{j}(self, value)",
                            f"Return value {j}." if j % 2 == 0 else None, cls_id))
         mids.append(nid)
