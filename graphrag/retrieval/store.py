@@ -128,11 +128,10 @@ def custom_plans(conn: Connection) -> Iterator[None]:
     before = conn.execute(text(
         "SELECT current_setting('plan_cache_mode'),"
         " set_config('plan_cache_mode', 'force_custom_plan', true)")).scalar_one()
-    try:
-        yield
-    finally:
-        conn.execute(text("SELECT set_config('plan_cache_mode', :mode, true)"),
-                     {"mode": before})
+    yield
+    # Not on an error: the transaction is then aborted, and its rollback drops the
+    # local setting anyway.
+    conn.execute(text("SELECT set_config('plan_cache_mode', :mode, true)"), {"mode": before})
 
 
 def nearest_chunks(conn: Connection, where: str, params: dict[str, Any], exact: bool
