@@ -115,17 +115,16 @@ def vector_candidates(conn: Connection, app_ids: list[int], vector: np.ndarray,
     limit = options.candidates
     params.update(q=vector_literal(vector), lim=limit)
     rows: list[Any] = []
-    if scan.exact:
-        first_scan = None
-    elif first_scan is None:
-        rows = store.nearest_chunks(conn, where, params, exact=False)
-    found = len(rows) if first_scan is None else first_scan
-    if not scan.exact and found < limit and scan.ef < EF_SEARCH_MAX:
-        # Selective filters: widen the scan once before paying for an exact search.
-        store.set_ef(conn, EF_SEARCH_MAX)
-        rows = store.nearest_chunks(conn, where, params, exact=False)
-        store.set_ef(conn, scan.ef)
-    if scan.exact or len(rows) < limit:
+    if not scan.exact:
+        if first_scan is None:
+            rows = store.nearest_chunks(conn, where, params, exact=False)
+        if (len(rows) if first_scan is None else first_scan) < limit \
+                and scan.ef < EF_SEARCH_MAX:
+            # Selective filters: widen the scan once before paying for an exact search.
+            store.set_ef(conn, EF_SEARCH_MAX)
+            rows = store.nearest_chunks(conn, where, params, exact=False)
+            store.set_ef(conn, scan.ef)
+    if len(rows) < limit:
         rows = store.nearest_chunks(conn, where, params, exact=True)
     pairs = [(int(r.id), float(r.score)) for r in rows]
     if options.min_similarity is not None:

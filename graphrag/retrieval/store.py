@@ -134,13 +134,18 @@ def custom_plans(conn: Connection) -> Iterator[None]:
     conn.execute(text("SELECT set_config('plan_cache_mode', :mode, true)"), {"mode": before})
 
 
+def _rows(conn: Connection, sql: str, params: dict[str, Any], exact: bool) -> list[Any]:
+    """The rows of ``sql``; an exact scan's under :func:`custom_plans`."""
+    if not exact:
+        return list(conn.execute(text(sql), params).all())
+    with custom_plans(conn):
+        return list(conn.execute(text(sql), params).all())
+
+
 def nearest_chunks(conn: Connection, where: str, params: dict[str, Any], exact: bool
                    ) -> list[Any]:
     """(id, score) of the chunks nearest ``:q`` passing ``where`` (:func:`vector_sql`)."""
-    if not exact:
-        return list(conn.execute(text(vector_sql(where, exact=False)), params).all())
-    with custom_plans(conn):
-        return list(conn.execute(text(vector_sql(where, exact=True)), params).all())
+    return _rows(conn, vector_sql(where, exact=exact), params, exact)
 
 
 def set_ef(conn: Connection, ef: int) -> None:
@@ -324,22 +329,11 @@ def hybrid_sql(where: str, exact: bool = False) -> str:
     rows when the vector list is shorter than ``:lim``. Call :func:`set_ef` first in the
     same transaction."""
     names = ", ".join(f"c.{name}" for name in CANDIDATE_NAMES)
-    if exact:
-        nearest = f"""{_filtered(where)},
-     vec AS MATERIALIZED (
-    SELECT f.id, 1 - (f.emb <=> CAST(:q AS vector)) AS score
-      FROM f ORDER BY f.emb <=> CAST(:q AS vector), f.id LIMIT :lim)"""
-        complete = "true"  # an exact list is complete even when shorter than :lim
-    else:
-        nearest = f"""vec AS MATERIALIZED (
-    SELECT c.id, 1 - (c.emb <=> CAST(:q AS vector)) AS score
-      FROM chunks c JOIN nodes n ON n.id = c.node_id
-     WHERE {where} AND c.emb IS NOT NULL
-     ORDER BY c.emb <=> CAST(:q AS vector) LIMIT :lim)"""
-        complete = "(SELECT count(*) FROM vec) >= :lim"
+    # an exact list is complete even when shorter than :lim
+    complete = "true" if exact else "(SELECT count(*) FROM vec) >= :lim"
     return f"""
 WITH {_QUERY_CTE},
-     {nearest},
+     vec AS MATERIALIZED ({vector_sql(where, exact)}),
      ids AS MATERIALIZED (
     -- none when the filters left the vector list short: the caller widens the scan and
     -- reads the candidates then, so nothing is computed here for nothing
@@ -358,11 +352,8 @@ SELECT {names}, vec.score AS vec_score, {_SIGNAL_COLUMNS}
 
 def hybrid_rows(conn: Connection, where: str, params: dict[str, Any], exact: bool = False
                 ) -> list[Any]:
-    """The rows of :func:`hybrid_sql` (an exact scan under :func:`custom_plans`)."""
-    if not exact:
-        return list(conn.execute(text(hybrid_sql(where)), params).all())
-    with custom_plans(conn):
-        return list(conn.execute(text(hybrid_sql(where, exact=True)), params).all())
+    """The rows of :func:`hybrid_sql`."""
+    return _rows(conn, hybrid_sql(where, exact), params, exact)
 
 
 # The searched applications' chunks (the BM25 totals, kept at write time, with their
