@@ -16,7 +16,6 @@ import orjson
 from sqlalchemy import Engine
 
 from graphrag.chunking.plan import ChunkPlan
-from graphrag.db.bulk_copy import foreign_key_triggers_off
 from graphrag.db.copy_text import copy_rows
 
 FLUSH_AT = 1000
@@ -98,32 +97,6 @@ WHERE c.application_id = %(app)s AND c.node_id = ANY(%(nodes)s)
 # Does any of the flushed nodes have a chunk already? (ix_chunks_node)
 _ANY_CHUNK_SQL = "SELECT EXISTS (SELECT 1 FROM chunks WHERE node_id = ANY(%(nodes)s))"
 
-# The first-build insert's foreign keys, checked for the batch instead of per row: the
-# rows it references are locked as the per-row checks would lock them (a concurrent delete
-# waits for this transaction). Nodes need no count (the insert joins them: one deleted
-# before the lock is skipped, as on the per-row path); the application must exist, and
-# each document of the nodes (a locked node's document cannot vanish first). ``= ANY``
-# of an array rather than a join: at most one pass over a table whatever its estimate.
-_LOCK_APP_SQL = """
-SELECT count(*) FROM (SELECT 1 FROM applications a WHERE a.id = %(app)s
-                        FOR KEY SHARE OF a) AS x
-"""
-_LOCK_NODES_SQL = """
-SELECT count(DISTINCT n.document_id) FROM (
-    SELECT n.document_id FROM nodes n
-     WHERE n.id = ANY(ARRAY(SELECT s.node_id FROM chunk_plan_stage s))
-       FOR KEY SHARE OF n) AS n
-"""
-_LOCK_DOCUMENTS_SQL = """
-SELECT count(*) FROM (
-    SELECT 1 FROM documents d
-     WHERE d.id = ANY(ARRAY(SELECT n.document_id FROM nodes n
-                             WHERE n.id = ANY(ARRAY(SELECT s.node_id
-                                                      FROM chunk_plan_stage s))))
-       FOR KEY SHARE OF d) AS d
-"""
-
-
 # The planner's row estimate of the graph tables.
 _ESTIMATE_SQL = "SELECT reltuples FROM pg_class WHERE oid = CAST('nodes' AS regclass)"
 
@@ -185,8 +158,8 @@ class ChunkWriter:
                 cur.execute(_STAGE_DDL)
                 self._copy(cur, plans)
                 if not cur.execute(_ANY_CHUNK_SQL, {"nodes": nodes}).fetchone()[0]:
-                    written = self._insert(cur)
-                    return SaveResult(written=written, skipped=len(plans) - written)
+                    cur.execute(_UPSERT_SQL)
+                    return SaveResult(written=cur.rowcount, skipped=len(plans) - cur.rowcount)
                 cur.execute("ANALYZE chunk_plan_stage")  # fresh counts: hash joins, not loops
                 cur.execute(_STALE_SQL, {"app": self.application_id, "nodes": nodes})
                 deleted = cur.rowcount
@@ -195,22 +168,6 @@ class ChunkWriter:
                 cur.execute(_UPSERT_SQL)
         written = inserted + changed
         return SaveResult(written=written, skipped=len(plans) - written, deleted=deleted)
-
-    def _insert(self, cur) -> int:
-        """The first-build insert (rows written), its foreign keys checked for the whole
-        batch when allowed (:func:`graphrag.db.bulk_copy.foreign_key_triggers_off`)."""
-        with foreign_key_triggers_off(cur, "chunks") as off:
-            if off and self._locked(cur):
-                return cur.execute(_UPSERT_SQL).rowcount
-        # per-row checks: the server reports what is missing
-        return cur.execute(_UPSERT_SQL).rowcount
-
-    def _locked(self, cur) -> bool:
-        """Lock what the batch references; False when something is missing."""
-        if cur.execute(_LOCK_APP_SQL, {"app": self.application_id}).fetchone()[0] != 1:
-            return False
-        documents = cur.execute(_LOCK_NODES_SQL).fetchone()[0]
-        return not documents or cur.execute(_LOCK_DOCUMENTS_SQL).fetchone()[0] == documents
 
     def _copy(self, cur, plans: list[ChunkPlan]) -> None:
         cols = ", ".join(_COLUMNS)
