@@ -100,7 +100,8 @@ def main() -> None:
             with CpuClock(engine) as clock:
                 stats = index_graph(engine, settings, repo, app)
             one[label] = (clock, getattr(stats, "files_resolved", "?"),
-                          getattr(stats, "files_synced", "?"), stats.timings)
+                          getattr(stats, "files_synced", "?"), stats.timings,
+                          getattr(stats, "files_loaded", "?"))
             victim.write_text(source)
             index_graph(engine, settings, repo, app)
         drop_app(engine, app)
@@ -112,9 +113,10 @@ def main() -> None:
     print(f"full index:          {c_full}  {lines / c_full.wall:7.0f} lines/s"
           f"  {files / c_full.wall:5.0f} files/s   (target >= 20000 lines/s)")
     print(f"no-change re-index:  {c_again}  {_share(c_again, c_full)}")
-    for label, (clock, resolved, synced, timings) in one.items():
+    for label, (clock, resolved, synced, timings, held) in one.items():
         print(f"one file, {label + ':':22s} {clock}  {_share(clock, c_full)};"
-              f" {resolved} files resolved again, rows of {synced} compared  {timings}")
+              f" {resolved} files resolved again, rows of {synced} compared,"
+              f" definitions of {held} held  {timings}")
     print("phases of the full index:", full.timings)
     print(f"load average after: {os.getloadavg()[0]:.2f}")
 

@@ -143,6 +143,7 @@ FILES = Table(
     Column("iface", ARRAY(Text)),
     Column("resolved", JSON),
     Column("mtime_ns", BigInteger),
+    Column("provides", ARRAY(Text)),
 )
 
 REPOSITORIES = Table(

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from typing import Any
 
 from graphrag.graph import overloads
 from graphrag.graph.edges import EdgeSet
 from graphrag.graph.model import GraphNode
 from graphrag.graph.routes import Mounts
 from graphrag.graph.scopes import Scopes
-from graphrag.graph.symbols import FileScope
+from graphrag.graph.symbols import FileScope, SymbolTable
 from graphrag.graph.types import Ctx, Ent
 from graphrag.kinds import CALLABLE_KINDS, TYPE_KINDS
 from graphrag.parsing import registry
@@ -218,33 +219,55 @@ def _unique_name(scopes: Scopes, ctx: Ctx, name: str) -> tuple[GraphNode, str] |
     return candidates[0], "unique-name"
 
 
-def promote_endpoints(scopes: Scopes, edges: EdgeSet) -> None:
-    """Registered handlers become ENDPOINT nodes with ``http_method`` and ``route``.
+def file_routes(scopes: Scopes, scope: FileScope, mounts: Mounts) -> list[list[Any]]:
+    """The routes one file registers on handlers of the repository: ``[handler key,
+    handler's path, line, HTTP method, full route]`` per registration, in order. ``USE``
+    registrations mount a router under a prefix (``mounts``, see
+    :mod:`graphrag.graph.routes`)."""
+    keep_slash = registry.spec(scope.result.lang).route_keep_slash
+    out: list[list[Any]] = []
+    for reg in scope.result.registrations:
+        if reg.http_method.upper() == "USE":
+            continue
+        node = _registered(scopes, scope, reg.inline_fqn, reg.caller, reg.handler_name,
+                           reg.handler_receiver)
+        if node is not None:
+            route = mounts.full_route(scope.result.module, reg, keep_slash)
+            out.append([node.key, node.file_path, reg.line, reg.http_method, route])
+    return out
 
-    ``USE`` registrations mount a router under a prefix; every route of that router gets
-    the prefix (see :mod:`graphrag.graph.routes`)."""
-    table = scopes.table
-    mounts = Mounts(scopes)
+
+def endpoint_promotions(routes: dict[str, list[list[Any]]]) -> dict[str, list[Any]]:
+    """What ENDPOINT promotion sets on each registered handler (key -> ``[path,
+    http_method, route, routes]``), from every file's :func:`file_routes` (path ->
+    routes): the registrations of a handler in (line, path) order."""
     found: dict[str, list[tuple[int, str, str, str]]] = defaultdict(list)
-    for path, scope in table.files.items():
-        keep_slash = registry.spec(scope.result.lang).route_keep_slash
-        for reg in scope.result.registrations:
-            if reg.http_method.upper() == "USE":
-                continue
-            node = _registered(scopes, scope, reg.inline_fqn, reg.caller,
-                               reg.handler_name, reg.handler_receiver)
-            if node is not None:
-                route = mounts.full_route(scope.result.module, reg, keep_slash)
-                found[node.key].append((reg.line, path, reg.http_method, route))
+    paths: dict[str, str | None] = {}
+    for path, items in routes.items():
+        for key, target_path, line, method, route in items:
+            found[key].append((line, path, method, route))
+            paths[key] = target_path
+    out: dict[str, list[Any]] = {}
     for key, regs in found.items():
-        node = table.by_key[key]
         regs.sort()
         methods = list(dict.fromkeys(r[2].upper() for r in regs))
-        routes = list(dict.fromkeys(r[3] for r in regs))
+        routes_ = list(dict.fromkeys(r[3] for r in regs))
+        out[key] = [paths[key], ",".join(methods), routes_[0],
+                    routes_ if len(routes_) > 1 else None]
+    return out
+
+
+def promote(table: SymbolTable, promotions: dict[str, list[Any]]) -> None:
+    """Registered handlers of ``table`` become ENDPOINT nodes with ``http_method`` and
+    ``route`` (``routes`` when there are several)."""
+    for key, (_path, methods, route, routes) in promotions.items():
+        node = table.by_key.get(key)
+        if node is None:
+            continue
         node.kind = "ENDPOINT"
-        node.meta["http_method"] = ",".join(methods)
-        node.meta["route"] = routes[0]
-        if len(routes) > 1:
+        node.meta["http_method"] = methods
+        node.meta["route"] = route
+        if routes is not None:
             node.meta["routes"] = routes
 
 

@@ -26,9 +26,13 @@ from typing import Any
 
 import orjson
 
-from graphrag.graph.model import GraphNode
+from graphrag.graph.model import GraphNode, symbol_key
+from graphrag.graph.names import MAX_NAME, bounded_name
 from graphrag.graph.scopes import Scopes
-from graphrag.kinds import TYPE_KINDS
+from graphrag.graph.symbols import lookup_key, plain_fqn
+from graphrag.kinds import CALLABLE_KINDS, TYPE_KINDS
+from graphrag.parsing.model import ParseResult
+from graphrag.parsing.registry import namespace, namespace_spec
 
 _IDENT = re.compile(r"[A-Za-z_$][\w$]*")
 # Parse-result fields that name nothing another file defines.
@@ -37,19 +41,8 @@ _NOT_REFERENCES = frozenset({"doc_comment", "content_hash", "path", "line_count"
                              "char_start", "char_end"})
 # An entry whose name no file can mention: its change re-resolves every file.
 EVERYTHING = "*"
-
-
-# A GIN entry holds at most ~2.7 kB: longer names (hostile input) are stored as a head and
-# a digest, on both sides of the match (references and changed definitions).
-_MAX_NAME = 200
-
-
-def bounded_name(name: str) -> str:
-    """``name``, or its head and a digest of all of it when longer than _MAX_NAME."""
-    if len(name) <= _MAX_NAME:
-        return name
-    digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:24]
-    return f"{name[:64]}~{digest}"
+# ``provides`` entries of files that register routes / mount routers
+ROUTES, MOUNTS = "reg", "use"
 
 
 def ref_names(data: dict[str, Any]) -> list[str]:
@@ -75,8 +68,40 @@ def ref_names(data: dict[str, Any]) -> list[str]:
         elif isinstance(value, list):
             stack.extend(value)
     names = set(_IDENT.findall("\0".join(texts)))
-    return sorted({name if len(name) <= _MAX_NAME else bounded_name(name)
+    return sorted({name if len(name) <= MAX_NAME else bounded_name(name)
                    for name in names})
+
+
+def provides(result: ParseResult) -> list[str]:
+    """The lookup keys (:func:`~graphrag.graph.symbols.lookup_key`) whose answers
+    ``result`` takes part in: its symbols' fqns (also without a parameter list, and their
+    parents', to which they are linked as children), its module and package, its
+    callables' names, its symbols' keys before duplicate numbering (``k``), and whether
+    it registers routes (``reg``) or mounts routers (``use``). Sorted.
+
+    A table built from some files answers every lookup it records as the whole
+    repository's would when all files providing that key are among them."""
+    ns = namespace(result.lang)
+    out = {lookup_key("m", ns, result.module)}
+    if result.package and namespace_spec(ns).packages:
+        out.add(lookup_key("p", ns, result.package))
+    for sym in result.symbols:
+        out.add(lookup_key("f", ns, sym.fqn))
+        out.add(lookup_key("f", ns, plain_fqn(sym.fqn, ns)))
+        if sym.parent is not None:
+            out.add(lookup_key("f", ns, sym.parent))
+        if sym.kind in CALLABLE_KINDS and sym.kind != "CONSTRUCTOR":
+            out.add(lookup_key("c", ns, sym.name))
+        out.add(key_entry(symbol_key(result.lang, sym.fqn, sym.key_suffix)))
+    for reg in result.registrations:
+        out.add(MOUNTS if reg.http_method.upper() == "USE" else ROUTES)
+    return sorted(out)
+
+
+def key_entry(base_key: str) -> str:
+    """The ``provides`` entry of a symbol key before duplicate numbering: the files that
+    share one number their duplicates together."""
+    return bounded_name("k\t" + base_key)
 
 
 def _digest(value: Any) -> str:

@@ -26,7 +26,6 @@ import gc
 import hashlib
 import json
 import time
-from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -39,17 +38,22 @@ from sqlalchemy import Connection, Engine
 
 from graphrag.config import Settings
 from graphrag.db.apps import ensure_app
-from graphrag.graph.deps import EVERYTHING, changed_names, interfaces, ref_names
+from graphrag.graph.calls import endpoint_promotions
+from graphrag.graph.deps import EVERYTHING, changed_names, interfaces, provides, ref_names
 from graphrag.graph.index_state import (
     FileRow,
+    Providers,
     check_mass_delete,
     delete_files,
     file_selection,
     interfaces_missing,
     lock_application,
     mark_indexed,
+    package_heads,
     parent_files,
+    provides_missing,
     read_definitions,
+    read_definitions_of,
     read_graph_state,
     read_index_state,
     read_interfaces,
@@ -59,10 +63,12 @@ from graphrag.graph.index_state import (
     stored_paths,
     write_files,
     write_graph_state,
+    write_provides,
     write_resolutions,
     write_selection,
     write_stats,
 )
+from graphrag.graph.model import REPO_KEY
 from graphrag.graph.parse_pool import parse_files
 from graphrag.graph.parse_worker import (
     FileOutcome,
@@ -73,10 +79,11 @@ from graphrag.graph.parse_worker import (
 )
 from graphrag.graph.resolve import FileResolution, Resolver
 from graphrag.graph.scan import ScannedFile, scan_repository
+from graphrag.graph.symbols import lookup_key
 from graphrag.graph.sync import SyncCounts, count_by_kind, sync_graph
 from graphrag.parsing.extract import repo_context
 from graphrag.parsing.model import Call, ParseResult
-from graphrag.parsing.registry import RepoContext, languages, spec_for_path
+from graphrag.parsing.registry import RepoContext, languages, namespace, spec_for_path
 from graphrag.parsing.source import SourceProblem, read_source
 
 Progress = Callable[[str, int, int], None]
@@ -97,6 +104,7 @@ class IndexStats:
     files_deleted: int = 0
     files_resolved: int = 0  # files whose imports and calls were resolved again
     files_synced: int = 0    # files whose graph rows were rebuilt and compared
+    files_loaded: int = 0    # files whose definitions the resolution's table held
     lines_parsed: int = 0
     nodes_by_kind: dict[str, int] = field(default_factory=dict)
     edges_by_kind: dict[str, int] = field(default_factory=dict)
@@ -144,7 +152,10 @@ def _file_rows(outcomes: list[FileOutcome], version: str,
             (o.ref_names if o.ref_names is not None else ref_names(o.parse_data or {})),
             version, iface.get(o.path),
             orjson.dumps(res.to_dict()).decode() if res is not None else None,
-            mtimes.get(o.path)))
+            mtimes.get(o.path),
+            None if data is None else
+            (o.provides if o.provides is not None else
+             provides(ParseResult.from_dict(o.parse_data or {})))))
     return rows
 
 
@@ -268,7 +279,7 @@ def index_graph(
         with engine.begin() as conn, ThreadPoolExecutor(1) as pool:
             parsing = pool.submit(parse) if parsed is None else None
             app_id, loaded = _load(conn, stats, app_name, root, selection, fresh_paths,
-                                   deleted)
+                                   deleted, every=not _small(full, changed, deleted, known))
             outcomes = problems + (parsing.result() if parsing is not None else parsed)
             stats.timings["parse"] = round(time.perf_counter() - t0, 3)
             for o in outcomes:
@@ -288,20 +299,30 @@ def index_graph(
     return stats
 
 
+def _small(full: bool, changed: list[tuple[str, str | None, int, str | None]],
+           deleted: list[str], known: dict[str, Any]) -> bool:
+    """Whether a change is small enough to resolve against the files it reaches only
+    (:func:`_resolve_part`); Go's structural typing reaches every file."""
+    return not full and len(changed) + len(deleted) <= max(16, len(known) // 20) \
+        and not _structural_langs((c[1] for c in changed), deleted)
+
+
 @dataclass
 class _Loaded:
     """The stored state a run resolves against, read before its parse results arrive."""
 
     old_iface: dict[str, list[str]]  # interfaces the changed files stored
     parents: set[str]                # other files holding their stored nodes' parents
-    results: list[ParseResult]       # every other file's stored definitions
+    results: list[ParseResult] | None  # every other file's stored definitions (None: not read)
+    heads: set[tuple[str, str, str]] = field(default_factory=set)  # changed files' packages
 
 
 def _load(conn: Connection, stats: IndexStats, app_name: str, root: Path,
-          selection: dict[str, Any], fresh: list[str], deleted: list[str]
+          selection: dict[str, Any], fresh: list[str], deleted: list[str], every: bool
           ) -> tuple[int, _Loaded]:
     """Lock the application and read what resolution needs of the files that did not
-    change; the rows of deleted files go."""
+    change (every file's definitions only when ``every``: a small change reads those of
+    the files it reaches, :func:`_resolve_part`); the rows of deleted files go."""
     t0 = time.perf_counter()
     app = ensure_app(conn, app_name, str(root))
     lock_application(conn, app.id)
@@ -310,13 +331,31 @@ def _load(conn: Connection, stats: IndexStats, app_name: str, root: Path,
     # What the files that changed exposed and where their nodes' parents were, read
     # before their rows go (the other files' interfaces are read as they are needed).
     loaded = _Loaded(read_interfaces(conn, app.id, changed),
-                     parent_files(conn, app.id, changed), [])
+                     parent_files(conn, app.id, changed), None,
+                     set() if every else package_heads(conn, app.id, changed))
     delete_files(conn, app.id, deleted)
-    # Definitions only (calls are read for the files resolved again).
-    loaded.results = [ParseResult.from_dict(orjson.loads(data))
-                      for data in read_definitions(conn, app.id, fresh)]
+    if every:
+        # Definitions only (calls are read for the files resolved again).
+        loaded.results = _decode(read_definitions(conn, app.id, fresh))
     stats.timings["load"] = round(time.perf_counter() - t0, 3)
     return app.id, loaded
+
+
+def _decode(rows: Iterable[str | bytes]) -> list[ParseResult]:
+    return [ParseResult.from_dict(orjson.loads(data)) for data in rows]
+
+
+@dataclass
+class _Resolution:
+    """What resolution left for the writes: see :func:`_resolve`."""
+
+    resolver: Resolver
+    resolved: dict[str, FileResolution]
+    iface: Interfaces
+    again: set[str]
+    scope: set[str] | None           # files whose rows may have changed (None: any)
+    state: dict[str, Any]            # graph_state for the next run
+    heads: set[str] | None = None    # with a partial table: the rows outside files to sync
 
 
 def _store(conn: Connection, stats: IndexStats, app_id: int, loaded: _Loaded,
@@ -330,40 +369,38 @@ def _store(conn: Connection, stats: IndexStats, app_id: int, loaded: _Loaded,
     if progress:
         progress("resolve", 0, 1)
     fresh = {o.path: o.parse_data for o in outcomes}
-    results = [ParseResult.from_dict(d) for d in fresh.values() if d is not None]
-    results += loaded.results
+    fresh_results = {p: ParseResult.from_dict(d) for p, d in fresh.items() if d is not None}
     old_iface = loaded.old_iface
+    every_iface = full or _structural(outcomes, deleted)
+    state = read_graph_state(conn, app_id)
     t0 = time.perf_counter()
-    resolver, resolved, iface, again, scope = _resolve(
-        conn, app_id, results, set(fresh), set(deleted), old_iface, loaded.parents, full,
-        full or _structural(outcomes, deleted))
-    stats.files_resolved = len(resolved)
+    res = None
+    if loaded.results is None:
+        res = _resolve_part(conn, app_id, stats, fresh_results, set(fresh), set(deleted),
+                            loaded, outcomes, state)
+    if res is None:
+        res = _resolve_every(conn, app_id, stats, fresh_results, set(fresh), set(deleted),
+                             loaded, full, every_iface, state)
+    stats.files_resolved = len(res.resolved)
     stats.timings["resolve"] = round(time.perf_counter() - t0, 3)
     t0 = time.perf_counter()
     # The files parsed now get their row with what resolution left for them; the
     # others resolved again (or whose interface changed) get those two columns.
-    write_files(conn, app_id, _file_rows(outcomes, version, resolved, iface, mtimes),
+    write_files(conn, app_id, _file_rows(outcomes, version, res.resolved, res.iface, mtimes),
                 stored_paths(conn, app_id))
     write_stats(conn, app_id, {p: m for p, m in touched.items() if p not in fresh})
-    write_resolutions(
-        conn, app_id,
-        {p: orjson.dumps(resolved[p].to_dict()).decode() for p in again if p not in fresh},
-        {p: iface.get(p) for p in iface.computed
-         if p not in fresh and p not in deleted and iface.get(p) != old_iface.get(p)})
+    _write_resolutions(conn, app_id, res, fresh, deleted, old_iface)
     stats.timings["store_files"] = round(time.perf_counter() - t0, 3)
     t0 = time.perf_counter()
-    counts = None
-    if scope is not None:
-        # Only the rows of the files that may have changed are rebuilt and diffed.
-        part = resolved | _stored_resolutions(conn, app_id, resolver, scope - set(resolved))
-        counts = sync_graph(conn, app_id, resolver.finish(part, only=scope), scope,
-                            rerank=bool(deleted))
-        stats.files_synced = len(scope)
-    if counts is None:  # the whole graph (a wide change)
-        everything = resolved | _stored_resolutions(
-            conn, app_id, resolver, set(resolver.table.files) - set(resolved))
-        counts = sync_graph(conn, app_id, resolver.finish(everything))
-        stats.files_synced = len(resolver.table.files) + len(deleted)
+    counts = _sync(conn, app_id, stats, res, deleted)
+    if counts is None and res.heads is not None:
+        # A new node's key is stored outside the part: resolve against every file.
+        res = _resolve_every(conn, app_id, stats, fresh_results, set(fresh), set(deleted),
+                             loaded, full, every_iface, state)
+        _write_resolutions(conn, app_id, res, fresh, deleted, old_iface)
+        counts = _sync(conn, app_id, stats, res, deleted)
+    assert counts is not None
+    write_graph_state(conn, app_id, res.state)
     if on_synced is not None and counts.touched:
         on_synced(conn, app_id, counts.touched)
     stats.timings["sync"] = round(time.perf_counter() - t0, 3)
@@ -372,6 +409,153 @@ def _store(conn: Connection, stats: IndexStats, app_id: int, loaded: _Loaded,
     mark_indexed(conn, app_id)
     stats.nodes_by_kind, stats.edges_by_kind = count_by_kind(conn, app_id)
     return counts
+
+
+def _write_resolutions(conn: Connection, app_id: int, res: _Resolution,
+                       fresh: dict[str, Any], deleted: list[str],
+                       old_iface: dict[str, list[str]]) -> None:
+    write_resolutions(
+        conn, app_id,
+        {p: orjson.dumps(res.resolved[p].to_dict()).decode()
+         for p in res.again if p not in fresh},
+        {p: res.iface.get(p) for p in res.iface.computed
+         if p not in fresh and p not in deleted and res.iface.get(p) != old_iface.get(p)})
+
+
+def _sync(conn: Connection, app_id: int, stats: IndexStats, res: _Resolution,
+          deleted: list[str]) -> SyncCounts | None:
+    """Write the graph rows that may have changed; None when a partial table's part
+    holds a new node whose key is stored outside it."""
+    resolver, resolved, scope = res.resolver, res.resolved, res.scope
+    if scope is not None:
+        # Only the rows of the files that may have changed are rebuilt and diffed.
+        part = resolved | _stored_resolutions(conn, app_id, resolver, scope - set(resolved))
+        counts = sync_graph(conn, app_id, resolver.finish(part, only=scope, heads=res.heads),
+                            scope, rerank=bool(deleted), heads=res.heads)
+        stats.files_synced = len(scope)
+        if counts is not None or res.heads is not None:
+            return counts
+    # the whole graph (a wide change)
+    everything = resolved | _stored_resolutions(
+        conn, app_id, resolver, set(resolver.table.files) - set(resolved))
+    stats.files_synced = len(resolver.table.files) + len(deleted)
+    return sync_graph(conn, app_id, resolver.finish(everything))
+
+
+def _resolve_every(conn: Connection, app_id: int, stats: IndexStats,
+                   fresh_results: dict[str, ParseResult], fresh: set[str],
+                   deleted: set[str], loaded: _Loaded, full: bool, every_iface: bool,
+                   state: dict[str, Any]) -> _Resolution:
+    """Resolution against a table of every file's definitions."""
+    if loaded.results is None:
+        loaded.results = _decode(read_definitions(conn, app_id, fresh))
+    results = [*fresh_results.values(), *loaded.results]
+    stats.files_loaded = len(results)
+    resolver = Resolver(results)
+    if provides_missing(conn, app_id):  # rows written before provides were kept
+        write_provides(conn, app_id, {r.path: provides(r) for r in loaded.results})
+    return _resolve(conn, app_id, resolver, fresh, deleted, loaded, full, every_iface,
+                    state)
+
+
+class _Reach(Exception):
+    """A partial table lacks files the change reaches (``paths``)."""
+
+    def __init__(self, paths: set[str]) -> None:
+        super().__init__(len(paths))
+        self.paths = paths
+
+
+class _Wide(Exception):
+    """The change reaches too far for a partial table."""
+
+
+# A partial table holding more files than this share (and this count) is not worth it.
+_PART_SHARE, _PART_MIN = 0.4, 64
+
+
+def _resolve_part(conn: Connection, app_id: int, stats: IndexStats,
+                  fresh_results: dict[str, ParseResult], fresh: set[str],
+                  deleted: set[str], loaded: _Loaded, outcomes: list[FileOutcome],
+                  state: dict[str, Any]) -> _Resolution | None:
+    """Resolution against a table of only the files the change reaches, or None when
+    the whole table is needed.
+
+    Which files those are is found by trying: a table built from some files records
+    every lookup it answers (:class:`SymbolTable` ``watch``), and the files that provide
+    any recorded key (``files.provides``), the files whose interfaces, resolutions or
+    rows the run needs, the files sharing a node key with one held (duplicate numbering)
+    and every file of a package whose rows are rewritten are added until nothing is
+    missing. Each lookup then has the answer the whole repository's table gives, so the
+    resolutions, interfaces and rows computed equal those of a run with every file."""
+    if not all(isinstance(state.get(k), dict) for k in ("routes", "mounts", "foreign")) \
+            or interfaces_missing(conn, app_id) or provides_missing(conn, app_id) \
+            or any(o.parse_data and any(r.get("http_method", "").upper() == "USE"
+                                         for r in o.parse_data.get("registrations", ()))
+                   for o in outcomes):
+        return None
+    total = len(stored_paths(conn, app_id)) + len(deleted)
+    providers = Providers(conn, app_id)
+    checked: set[str] = set()  # keys whose providers are all held
+    part = set(fresh) | loaded.parents
+    held: dict[str, tuple[ParseResult, list[str]]] = {}
+    fresh_provides = {o.path: o.provides or [] for o in outcomes}
+    for _attempt in range(32):
+        todo = part - set(held) - fresh
+        for path, data, keys in read_definitions_of(conn, app_id, todo):
+            held[path] = (ParseResult.from_dict(orjson.loads(data)), keys or [])
+        results = [*fresh_results.values(), *(held[p][0] for p in sorted(part & set(held))
+                                              if p not in fresh)]
+        watch: set[str] = set()
+        try:
+            resolver = Resolver(results, watch=watch, mounts=state["mounts"])
+            res = _resolve(conn, app_id, resolver, fresh, deleted, loaded, False, False,
+                           state, part, providers)
+            keys = set(watch)
+            for path in part:
+                got = fresh_provides.get(path) if path in fresh else \
+                    held.get(path, (None, []))[1]
+                keys.update(k for k in got or () if k.startswith("k\t"))
+            keys |= _head_keys(resolver, res.scope or set(), loaded.heads)
+            missing = providers(keys - checked) - part - deleted
+            checked |= keys
+            if not missing:
+                stats.files_loaded = len(results)
+                return res
+        except _Reach as reach:
+            missing = reach.paths | (providers(watch - checked) - part - deleted)
+            checked |= watch
+        except _Wide:
+            return None
+        part |= missing
+        if len(part) > max(_PART_SHARE * total, _PART_MIN):
+            return None
+    return None
+
+
+def _head_keys(resolver: Resolver, scope: set[str], old: set[tuple[str, str, str]]
+               ) -> set[str]:
+    """The lookup keys of the packages whose rows a partial sync rewrites (every file of
+    each must be held)."""
+    keys = set()
+    for path in scope:
+        held = resolver.table.files.get(path)
+        if held is not None and held.result.package and held.traits.packages:
+            keys.add(lookup_key("p", held.ns, held.result.package))
+    for _key, lang, name in old:
+        keys.add(lookup_key("p", namespace(lang), name))
+    return keys
+
+
+def _heads(resolver: Resolver, scope: set[str], old: set[tuple[str, str, str]]
+           ) -> set[str]:
+    """The repository and the packages of ``scope`` (now, and as stored: ``old``)."""
+    heads = {REPO_KEY} | {key for key, _lang, _name in old}
+    for path in scope:
+        held = resolver.table.files.get(path)
+        if held is not None and held.node.parent_key is not None:
+            heads.add(held.node.parent_key)
+    return heads
 
 
 class Interfaces(dict[str, list[str]]):
@@ -384,14 +568,18 @@ class Interfaces(dict[str, list[str]]):
 def _structural(outcomes: list[FileOutcome], deleted: list[str]) -> bool:
     """Whether a changed file is in a language whose types are matched structurally
     (Go): which types implement an interface then depends on no name either mentions."""
+    return _structural_langs([o.lang for o in outcomes], deleted)
+
+
+def _structural_langs(langs: Iterable[str | None], deleted: Iterable[str]) -> bool:
     structural = {s.name for s in languages().values() if s.structural_typing}
-    return any(o.lang in structural for o in outcomes) or any(
+    return any(lang in structural for lang in langs) or any(
         (spec := spec_for_path(p)) is not None and spec.name in structural for p in deleted)
 
 
 def _interfaces(conn: Connection, app_id: int, resolver: Resolver, changed: set[str],
-                old_iface: dict[str, list[str]], parents: set[str], every: bool
-                ) -> Interfaces:
+                old_iface: dict[str, list[str]], parents: set[str], every: bool,
+                part: set[str] | None = None) -> Interfaces:
     """The interfaces that may differ from the stored ones, and those stored ones (added
     to ``old_iface``). With ``every``, or when a stored file lacks one, every file's.
 
@@ -400,11 +588,15 @@ def _interfaces(conn: Connection, app_id: int, resolver: Resolver, changed: set[
     whose name it mentions (its own definitions, its bases, its parents' names are in its
     ``ref_names``) or through a node of a changed file whose parent it holds. So the files
     that mention a name whose entries changed are computed next, until no entry changes
-    (a base's base changes its subclasses' entries, which names them in turn)."""
+    (a base's base changes its subclasses' entries, which names them in turn).
+
+    ``part``: the files a partial table holds (:class:`_Reach` when others are needed)."""
     scopes = resolver.scopes
     table = resolver.table
     out = Interfaces()
-    if every or interfaces_missing(conn, app_id):
+    if every or (part is None and interfaces_missing(conn, app_id)):
+        if part is not None:
+            raise _Wide
         old_iface.update(read_interfaces(conn, app_id))
         out.update(interfaces(scopes))
         out.computed = set(out) | set(old_iface)
@@ -419,6 +611,8 @@ def _interfaces(conn: Connection, app_id: int, resolver: Resolver, changed: set[
     seen_names: set[str] = set()
     while frontier:
         todo = frontier - out.computed
+        if part is not None and (todo - part - changed):
+            raise _Reach(todo - part - changed)
         old_iface.update(read_interfaces(conn, app_id, todo - changed))
         out.update(interfaces(scopes, only=todo))
         out.computed |= todo
@@ -431,15 +625,17 @@ def _interfaces(conn: Connection, app_id: int, resolver: Resolver, changed: set[
     return out
 
 
-def _resolve(conn: Connection, app_id: int, results: list[ParseResult], fresh: set[str],
-             deleted: set[str], old_iface: dict[str, list[str]], parents: set[str],
-             full: bool, every_iface: bool
-             ) -> tuple[Resolver, dict[str, FileResolution], Interfaces, set[str],
-                        set[str] | None]:
+def _resolve(conn: Connection, app_id: int, resolver: Resolver, fresh: set[str],
+             deleted: set[str], loaded: _Loaded, full: bool, every_iface: bool,
+             state: dict[str, Any], part: set[str] | None = None,
+             providers: Callable[[Iterable[str]], set[str]] | None = None) -> _Resolution:
     """Resolve again only the imports and calls of the files that need it; returns the
     resolver, the fresh resolutions (path -> result), the interfaces that may have
     changed (:func:`_interfaces`), the paths resolved again that were not parsed in this
-    run, and the files whose graph rows may have changed (None: any may have).
+    run, the files whose graph rows may have changed (None: any may have) and the state
+    the next run scopes its work with. ``part``: the files the resolver's table holds,
+    when not every file (:class:`_Reach` when others are needed, :class:`_Wide` when the
+    change needs every file).
 
     A file is resolved again when it changed (parsed or deleted in this run), when what
     it exposes to other files changed (its interface, e.g. a key renumbered or a base
@@ -449,9 +645,10 @@ def _resolve(conn: Connection, app_id: int, results: list[ParseResult], fresh: s
     promotion, which a registration in one file makes on a handler in another (hence
     the files of the promoted nodes, when promotion changed), and for a resolution that
     adds edges from another file's nodes (its ``foreign`` files go with it)."""
-    resolver = Resolver(results)
     changed = fresh | deleted
-    iface = _interfaces(conn, app_id, resolver, changed, old_iface, parents, every_iface)
+    old_iface = loaded.old_iface
+    iface = _interfaces(conn, app_id, resolver, changed, old_iface, loaded.parents,
+                        every_iface, part)
     names: set[str] = set()
     redo = set(changed)
     for path in iface.computed:
@@ -459,27 +656,54 @@ def _resolve(conn: Connection, app_id: int, results: list[ParseResult], fresh: s
         if diff:
             names |= diff
             redo.add(path)
-    state = read_graph_state(conn, app_id)
-    wide = full or EVERYTHING in names or not isinstance(state.get("endpoints"), dict)
+    wide = full or EVERYTHING in names or not isinstance(state.get("routes"), dict)
+    if part is not None and wide:
+        raise _Wide
     again: set[str] = set()
-    for path, again_, data in read_resolution_inputs(conn, app_id, wide=wide, redo=redo,
-                                                     names=names, skip=fresh, stored=False):
+    for path, again_, data in read_resolution_inputs(
+            conn, app_id, wide=wide, redo=redo, names=names, skip=fresh, stored=False,
+            only_again=part is not None):
+        if not again_:
+            continue
         scope = resolver.table.files.get(path)
-        if scope is None or not again_:
+        if scope is None:
+            if part is not None and path not in part:
+                redo.add(path)  # reported as missing below
             continue
         redo.add(path)
         again.add(path)
         if data is not None:
             scope.result.calls = [Call(**c) for c in orjson.loads(data)]
+    if part is not None and (redo - part - deleted):
+        raise _Reach(redo - part - deleted)
     redo &= set(resolver.table.files)
     resolved = resolver.resolve_files(redo)
 
-    # per file, a digest of what ENDPOINT promotion made of its nodes
-    by_file: dict[str, list[Any]] = defaultdict(list)
-    for key, value in sorted(resolver.endpoints().items()):
-        by_file[value[0]].append([key, *value[1:]])
-    endpoints = {path: hashlib.blake2b(orjson.dumps(items), digest_size=8).hexdigest()
-                 for path, items in by_file.items()}
+    # ENDPOINT promotion: the routes each file registers, kept per file; those of files
+    # not resolved again stand (what they resolve through did not change).
+    old_routes: dict[str, list[list[Any]]] = state.get("routes") or {}
+    mounts = resolver.mount_rows
+    if part is None:
+        routes = resolver.routes(resolver.table.files)
+    else:
+        again_mounts = {p for p in changed | redo if p in mounts}
+        if resolver.mounts_of(again_mounts) != {p: mounts[p] for p in again_mounts}:
+            # a mount moved (every route below it may move), unless the table still
+            # lacks files the lookups need
+            assert providers is not None
+            missing = providers(resolver.table.watch or ()) - part - deleted
+            if missing:
+                raise _Reach(missing)
+            raise _Wide
+        routes = {p: v for p, v in old_routes.items() if p not in changed and p not in redo}
+        routes.update(resolver.routes(redo))
+    promoted = resolver.endpoints(routes)
+    before = endpoint_promotions(old_routes)
+    moved = {value[0] for key in set(promoted) | set(before)
+             if promoted.get(key) != before.get(key)
+             for value in (promoted.get(key), before.get(key))
+             if value is not None and value[0] is not None}
+
     foreign: dict[str, list[str]] = dict(state.get("foreign") or {})
     for path in changed | redo:
         foreign.pop(path, None)
@@ -488,10 +712,7 @@ def _resolve(conn: Connection, app_id: int, results: list[ParseResult], fresh: s
             foreign[path] = others
     scope_paths: set[str] | None = None
     if not wide:
-        scope_paths = changed | redo
-        old_endpoints = state.get("endpoints") or {}
-        scope_paths |= {p for p in set(endpoints) | set(old_endpoints)
-                        if endpoints.get(p) != old_endpoints.get(p)}
+        scope_paths = changed | redo | moved
         grown = True
         while grown:  # a foreign resolution and the files it adds edges from go together
             grown = False
@@ -500,8 +721,14 @@ def _resolve(conn: Connection, app_id: int, results: list[ParseResult], fresh: s
                         and not scope_paths.issuperset([path, *others]):
                     scope_paths |= {path, *others}
                     grown = True
-    write_graph_state(conn, app_id, {"endpoints": endpoints, "foreign": foreign})
-    return resolver, resolved, iface, again, scope_paths
+    heads = None
+    if part is not None:
+        assert scope_paths is not None
+        if scope_paths - part - deleted:
+            raise _Reach(scope_paths - part - deleted)
+        heads = _heads(resolver, scope_paths, loaded.heads)
+    new_state = {"routes": routes, "mounts": mounts, "foreign": foreign}
+    return _Resolution(resolver, resolved, iface, again, scope_paths, new_state, heads)
 
 
 def _stored_resolutions(conn: Connection, app_id: int, resolver: Resolver,

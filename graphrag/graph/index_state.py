@@ -94,11 +94,11 @@ def check_mass_delete(app_name: str, deleted: int, known: int, max_share: float,
 
 _FILE_COLS = ("path", "language", "content_hash", "size_bytes", "line_count",
               "parse_status", "parse_error", "error_count", "parse_data", "calls_data",
-              "ref_names", "parser_version", "iface", "resolved", "mtime_ns")
+              "ref_names", "parser_version", "iface", "resolved", "mtime_ns", "provides")
 _FILE_DDL = ("path text, language text, content_hash text, size_bytes bigint,"
              " line_count int, parse_status text, parse_error text, error_count int,"
              " parse_data text, calls_data text, ref_names text[], parser_version text,"
-             " iface text[], resolved text, mtime_ns bigint")
+             " iface text[], resolved text, mtime_ns bigint, provides text[]")
 
 
 @dataclass
@@ -121,6 +121,7 @@ class FileRow:
     iface: list[str] | None = None
     resolved: str | None = None
     mtime_ns: int | None = None  # of the file as read (None: not read, or unknown)
+    provides: list[str] | None = None  # lookup keys its definitions answer
 
     def values(self) -> tuple[Any, ...]:
         return tuple(getattr(self, c) for c in _FILE_COLS)
@@ -192,14 +193,91 @@ def read_definitions(conn: Connection, app_id: int, skip: Iterable[str]) -> list
         (app_id, list(skip))).fetchall()]
 
 
+def read_definitions_of(conn: Connection, app_id: int, paths: Iterable[str]
+                        ) -> list[tuple[str, str, list[str] | None]]:
+    """``(path, stored definitions as JSON text, provides)`` of those of ``paths`` that
+    have definitions."""
+    cur = conn.connection.driver_connection.cursor()
+    return cur.execute(
+        "SELECT path, parse_data::text, provides FROM files WHERE application_id = %s"
+        " AND parse_data IS NOT NULL AND path = ANY(%s)", (app_id, sorted(paths))).fetchall()
+
+
+class Providers:
+    """Which stored files provide lookup keys (``files.provides``), asked again and
+    again by one run: a few keys at a time go through the GIN index, whose plan holds
+    for a few dozen keys only (with more, PostgreSQL compares arrays row by row, ~0.5 ms
+    a key); past a few hundred keys every file's keys are read once and looked up in
+    memory."""
+
+    _BATCH = 48
+    _IN_MEMORY = 192
+
+    def __init__(self, conn: Connection, app_id: int) -> None:
+        self._cur = conn.connection.driver_connection.cursor()
+        self._app_id = app_id
+        self._by_key: dict[str, list[str]] | None = None
+
+    def __call__(self, keys: Iterable[str]) -> set[str]:
+        keys = sorted(set(keys))
+        if self._by_key is None and len(keys) > self._IN_MEMORY:
+            self._by_key = {}
+            for path, provided in self._cur.execute(
+                    "SELECT path, provides FROM files WHERE application_id = %s"
+                    " AND provides IS NOT NULL", (self._app_id,)).fetchall():
+                for key in provided:
+                    self._by_key.setdefault(key, []).append(path)
+        if self._by_key is not None:
+            return {path for key in keys for path in self._by_key.get(key, ())}
+        out: set[str] = set()
+        for i in range(0, len(keys), self._BATCH):
+            # ``application_id + 0``: not the application's btree index, the GIN one
+            out.update(path for (path,) in self._cur.execute(
+                "SELECT path FROM files WHERE application_id + 0 = %s"
+                " AND provides && %s::text[]",
+                (self._app_id, keys[i:i + self._BATCH])).fetchall())
+        return out
+
+
+def provides_missing(conn: Connection, app_id: int) -> bool:
+    """Whether a file with a parse result has no stored ``provides`` (written before
+    they were kept)."""
+    return bool(conn.execute(text(
+        "SELECT EXISTS (SELECT 1 FROM files WHERE application_id = :a"
+        " AND parse_data IS NOT NULL AND provides IS NULL)"), {"a": app_id}).scalar())
+
+
+def write_provides(conn: Connection, app_id: int, rows: dict[str, list[str]]) -> None:
+    """Store ``provides`` (path -> keys) of files whose row this run did not write."""
+    if rows:
+        cur = conn.connection.driver_connection.cursor()
+        cur.execute("CREATE TEMP TABLE tmp_provides (path text, provides text[])"
+                    " ON COMMIT DROP")
+        copy_rows(cur, "COPY tmp_provides FROM STDIN", sorted(rows.items()))
+        cur.execute("UPDATE files f SET provides = t.provides FROM tmp_provides t"
+                    " WHERE f.application_id = %s AND f.path = t.path", (app_id,))
+
+
+def package_heads(conn: Connection, app_id: int, paths: Iterable[str]
+                  ) -> set[tuple[str, str, str]]:
+    """``(key, language, name)`` of the stored packages holding the files of ``paths``."""
+    cur = conn.connection.driver_connection.cursor()
+    return set(cur.execute(
+        "SELECT DISTINCT p.stable_key, p.lang, p.name FROM nodes f"
+        " JOIN nodes p ON p.id = f.parent_id"
+        " WHERE f.application_id = %s AND f.kind = 'FILE' AND f.file_path = ANY(%s)"
+        " AND p.kind = 'PACKAGE'", (app_id, sorted(paths))).fetchall())
+
+
 def read_resolution_inputs(conn: Connection, app_id: int, *, wide: bool, redo: Iterable[str],
-                           names: Iterable[str], skip: Iterable[str], stored: bool = True
-                           ) -> list[tuple[str, bool, str | None]]:
+                           names: Iterable[str], skip: Iterable[str], stored: bool = True,
+                           only_again: bool = False) -> list[tuple[str, bool, str | None]]:
     """Per stored file with a parse result (but ``skip``): ``(path, again, data)``. A file
     is resolved ``again`` when ``wide``, when it is in ``redo``, when it has no stored
     resolution, or when it refers to one of ``names`` (the GIN-indexed reverse dependency
     index); ``data`` is then its calls, otherwise its stored resolution (JSON text), or
-    None when ``stored`` is false (:func:`read_resolutions` reads them by path)."""
+    None when ``stored`` is false (:func:`read_resolutions` reads them by path).
+    ``only_again``: the files resolved again only."""
     cur = conn.connection.driver_connection.cursor()
     return cur.execute(
         """
@@ -211,8 +289,9 @@ def read_resolution_inputs(conn: Connection, app_id: int, *, wide: bool, redo: I
                         OR ref_names && CAST(%(names)s AS text[])) AS again
                   FROM files WHERE application_id = %(a)s AND parse_data IS NOT NULL
                    AND NOT (path = ANY(%(skip)s))) f
-        """, {"a": app_id, "wide": wide, "redo": sorted(redo), "names": sorted(names),
-              "skip": list(skip), "stored": stored}).fetchall()
+         WHERE again OR NOT %(only_again)s
+        """, {"only_again": only_again, "a": app_id, "wide": wide, "redo": sorted(redo),
+              "names": sorted(names), "skip": list(skip), "stored": stored}).fetchall()
 
 
 def read_resolutions(conn: Connection, app_id: int, paths: Iterable[str]

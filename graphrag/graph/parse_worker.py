@@ -15,7 +15,7 @@ from importlib import metadata, resources
 from pathlib import Path
 from typing import Any
 
-from graphrag.graph.deps import ref_names
+from graphrag.graph.deps import provides, ref_names
 from graphrag.graph.scan import is_binary
 from graphrag.parsing.extract import parse_file
 from graphrag.parsing.nesting import DEFAULT_MAX_NESTING, nesting_limit
@@ -61,6 +61,7 @@ class FileOutcome:
     # identifiers the parse result mentions (the reverse dependency index), computed here
     # in the worker processes rather than in the parent
     ref_names: list[str] | None = None
+    provides: list[str] | None = None  # the lookup keys it answers (deps.provides)
 
 
 def file_digest(data: bytes) -> str:
@@ -127,4 +128,4 @@ def parse_one(root: str, rel_path: str, lang: str | None, ctx: RepoContext,
         notes.append(f"{result.error_count} syntax error(s)")
     return FileOutcome(rel_path, lang, digest, size, line_count, status,
                        "; ".join(notes) or None, result.error_count, parsed,
-                       ref_names(parsed))
+                       ref_names(parsed), provides(result))

@@ -18,10 +18,17 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from graphrag.graph.calls import note_unresolved, promote_endpoints, resolve_file_calls
+from graphrag.graph.calls import (
+    endpoint_promotions,
+    file_routes,
+    note_unresolved,
+    promote,
+    resolve_file_calls,
+)
 from graphrag.graph.edges import EdgeSet
 from graphrag.graph.heritage import resolve_heritage, resolve_overrides
-from graphrag.graph.model import Graph, GraphNode
+from graphrag.graph.model import REPO_KEY, Graph, GraphNode
+from graphrag.graph.routes import MountRows, Mounts, file_mounts, mount_rows
 from graphrag.graph.scopes import Scopes
 from graphrag.graph.symbols import FileScope, SymbolTable
 from graphrag.graph.types import Ent
@@ -82,15 +89,20 @@ class Resolver:
     other files were resolved in the same run: imports are resolved before the hierarchy
     is known (as they always were), calls after."""
 
-    def __init__(self, results: list[ParseResult], unique_name_fallback: bool = False
-                 ) -> None:
-        self.table = SymbolTable(results)
+    def __init__(self, results: list[ParseResult], unique_name_fallback: bool = False,
+                 watch: set[str] | None = None, mounts: MountRows | None = None) -> None:
+        """``watch``: record the table's lookups there (:class:`SymbolTable`);
+        ``mounts``: every file's router mounts as kept by an earlier run
+        (:func:`mount_rows`), for a resolver that does not hold every file."""
+        self.table = SymbolTable(results, watch)
         self.scopes = Scopes(self.table)
         self.scopes.unique_name_fallback = unique_name_fallback
         self.edges = EdgeSet()
         self.nodes = self.table.all_nodes()
         resolve_heritage(self.scopes, self.edges)
         resolve_overrides(self.scopes, self.edges)
+        self.mount_rows = mount_rows(self.scopes) if mounts is None else mounts
+        self.mounts = Mounts(self.mount_rows)
         self._endpoints: dict[str, list[Any]] | None = None
 
     def resolve_files(self, paths: Iterable[str]) -> dict[str, FileResolution]:
@@ -118,19 +130,38 @@ class Resolver:
             res.unresolved = [list(m) for m in missed]
         return out
 
-    def endpoints(self) -> dict[str, list[Any]]:
+    def routes(self, paths: Iterable[str]) -> dict[str, list[list[Any]]]:
+        """The routes each of ``paths`` registers (:func:`file_routes`), for those that
+        register any."""
+        out = {}
+        for path in sorted(paths):
+            scope = self.table.files.get(path)
+            if scope is not None and scope.result.registrations:
+                out[path] = file_routes(self.scopes, scope, self.mounts)
+        return out
+
+    def mounts_of(self, paths: Iterable[str]) -> MountRows:
+        """The mounts each of ``paths`` that mounts a router makes now."""
+        return {path: file_mounts(self.scopes, self.table.files[path]) for path in paths
+                if path in self.table.files and any(
+                    r.http_method.upper() == "USE"
+                    for r in self.table.files[path].result.registrations)}
+
+    def endpoints(self, routes: dict[str, list[list[Any]]] | None = None
+                  ) -> dict[str, list[Any]]:
         """Promote registered handlers to ENDPOINT (once, after the calls that a run
-        resolves) and return every ENDPOINT node's key with what promotion sets."""
+        resolves) from ``routes`` (path -> :meth:`routes`; by default every file's) and
+        return what promotion sets per handler key (``[path, http_method, route,
+        routes]``)."""
         if self._endpoints is None:
-            promote_endpoints(self.scopes, self.edges)
-            self._endpoints = {
-                n.key: [n.file_path, n.meta.get("http_method"), n.meta.get("route"),
-                        n.meta.get("routes")]
-                for n in self.table.symbol_nodes if n.kind == "ENDPOINT"}
+            if routes is None:
+                routes = self.routes(self.table.files)
+            self._endpoints = endpoint_promotions(routes)
+            promote(self.table, self._endpoints)
         return self._endpoints
 
-    def finish(self, resolved: dict[str, FileResolution], only: set[str] | None = None
-               ) -> Graph:
+    def finish(self, resolved: dict[str, FileResolution], only: set[str] | None = None,
+               heads: set[str] | None = None) -> Graph:
         """The graph from every file's :class:`FileResolution` (one per file with a parse
         result), merged in path order as a single pass over all files would.
 
@@ -138,17 +169,23 @@ class Resolver:
         the repository and package nodes, the nodes of those files, and the edges whose
         source is one of these nodes (``resolved`` then needs those files only). A file's
         resolution adds edges from its own nodes only (:func:`foreign_paths` lists the
-        exceptions), so this part equals the same part of the whole graph."""
+        exceptions), so this part equals the same part of the whole graph.
+
+        ``heads`` (with ``only``, for a resolver that holds only some files) narrows the
+        nodes outside files to those keys (the repository and the packages of those
+        files, each held with all its files); the repository's CONTAINS edges are then
+        those to nodes of the part."""
         self.endpoints()
         unresolved: dict[str, list[str]] = defaultdict(list)
         nodes = self.nodes
         edges = self.edges
         srcs = None
         if only is not None:
-            nodes = [n for n in nodes if n.file_path is None or n.file_path in only]
+            nodes = [n for n in nodes if (n.file_path in only if n.file_path is not None
+                                          else heads is None or n.key in heads)]
             srcs = {n.key for n in nodes}
             edges = edges.subset(srcs)
-        _contains(self.nodes, edges, srcs)
+        _contains(self.nodes, edges, srcs, heads is not None)
         for path, scope in sorted(self.table.files.items()):
             if only is not None and path not in only:
                 continue
@@ -172,13 +209,15 @@ class Resolver:
                        if p is not None and p != path})
 
 
-def _contains(nodes: list[GraphNode], edges: EdgeSet, srcs: set[str] | None = None
-              ) -> None:
+def _contains(nodes: list[GraphNode], edges: EdgeSet, srcs: set[str] | None = None,
+              repo_in_part: bool = False) -> None:
     """CONTAINS edges (parent -> node) of ``nodes``, of the parents in ``srcs`` only
-    when given."""
+    when given; with ``repo_in_part``, the repository's only to nodes in ``srcs``."""
     for node in nodes:
-        if node.parent_key is not None and (srcs is None or node.parent_key in srcs):
-            edges.add(node.parent_key, node.key, "CONTAINS")
+        parent = node.parent_key
+        if parent is not None and (srcs is None or parent in srcs) and not (
+                repo_in_part and parent == REPO_KEY and node.key not in srcs):
+            edges.add(parent, node.key, "CONTAINS")
 
 
 def _file_imports(scopes: Scopes, scope: FileScope, edges: EdgeSet) -> list[str]:

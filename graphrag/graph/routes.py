@@ -9,6 +9,9 @@ then the router that mounted it is looked up in turn (nested routers)."""
 
 from __future__ import annotations
 
+from dataclasses import asdict
+from typing import Any
+
 from graphrag.graph.scopes import Scopes
 from graphrag.graph.symbols import FileScope
 from graphrag.parsing.model import Registration
@@ -18,19 +21,39 @@ from graphrag.parsing.routes import join_route
 RouterKey = tuple[str, str | None]
 
 
+MountRows = dict[str, list[list[Any]]]  # path -> [module, router, registration, parent]
+
+
+def file_mounts(scopes: Scopes, scope: FileScope) -> list[list[Any]]:
+    """The mounts one file makes, in line order: ``[mounted module, router, mount
+    registration (dict), module that mounts]``."""
+    out: list[list[Any]] = []
+    for reg in sorted(scope.result.registrations, key=lambda r: r.line):
+        if reg.http_method.upper() != "USE" or not reg.handler_name:
+            continue
+        key = _mounted_router(scopes, scope, reg)
+        if key is not None:
+            out.append([key[0], key[1], asdict(reg), scope.result.module])
+    return out
+
+
+def mount_rows(scopes: Scopes) -> MountRows:
+    """Every file's mounts (:func:`file_mounts`), for the files that mount a router."""
+    return {path: file_mounts(scopes, scope) for path, scope in scopes.table.files.items()
+            if any(r.http_method.upper() == "USE" for r in scope.result.registrations)}
+
+
 class Mounts:
     """Every mount of a repository, applied to routes by :meth:`full_route`."""
 
-    def __init__(self, scopes: Scopes) -> None:
+    def __init__(self, rows: MountRows) -> None:
+        """``rows``: every file's mounts (:func:`mount_rows`); the first mount of a
+        router, in path order, is the one that counts."""
         # mounted router -> (mount registration, module that mounts it)
         self._mounts: dict[RouterKey, tuple[Registration, str]] = {}
-        for scope in scopes.table.files.values():
-            for reg in sorted(scope.result.registrations, key=lambda r: r.line):
-                if reg.http_method.upper() != "USE" or not reg.handler_name:
-                    continue
-                key = _mounted_router(scopes, scope, reg)
-                if key is not None:
-                    self._mounts.setdefault(key, (reg, scope.result.module))
+        for path in sorted(rows):
+            for module, router, reg, parent in rows[path]:
+                self._mounts.setdefault((module, router), (Registration(**reg), parent))
 
     def full_route(self, module: str, reg: Registration, keep_slash: bool) -> str:
         """Path of route ``reg`` (registered in ``module``) with every mount prefix."""

@@ -8,7 +8,9 @@ linear in its size.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from graphrag.graph.model import (
     REPO_KEY,
@@ -17,6 +19,7 @@ from graphrag.graph.model import (
     package_key,
     symbol_key,
 )
+from graphrag.graph.names import bounded_name
 from graphrag.kinds import CALLABLE_KINDS
 from graphrag.parsing.model import Import, ParseResult, Symbol
 from graphrag.parsing.registry import LanguageSpec, namespace, namespace_spec
@@ -46,11 +49,40 @@ class FileScope:
         return namespace_spec(self.ns)
 
 
-class SymbolTable:
-    """Nodes of the repository and the indexes to find them by name."""
+def lookup_key(tag: str, ns: str, name: str) -> str:
+    """The key under which a lookup of ``name`` in index ``tag`` (``f`` fqn, ``m`` module,
+    ``p`` package, ``c`` callable name) of namespace ``ns`` is recorded and provided."""
+    return bounded_name(f"{tag}\t{ns}\t{name}")
 
-    def __init__(self, results: list[ParseResult]) -> None:
+
+class _Watched(defaultdict):
+    """An index that records the keys it is asked about (``get`` and ``in``, the reads;
+    building goes through ``[]`` and ``setdefault`` and is not recorded)."""
+
+    def __init__(self, factory: Callable[[], object] | None, tag: str, log: set[str]
+                 ) -> None:
+        super().__init__(factory)
+        self._tag, self._log = tag, log
+
+    def get(self, key: tuple[str, str], default: object = None) -> object:
+        self._log.add(lookup_key(self._tag, *key))
+        return super().get(key, default)
+
+    def __contains__(self, key: object) -> bool:
+        self._log.add(lookup_key(self._tag, *key))  # type: ignore[misc]
+        return super().__contains__(key)
+
+
+class SymbolTable:
+    """Nodes of the repository and the indexes to find them by name.
+
+    With ``watch`` (a set), every name lookup made through the table is recorded there
+    as a :func:`lookup_key`: a table built from some of the files answers a lookup as the
+    whole repository's table would when every file providing that key is among them."""
+
+    def __init__(self, results: list[ParseResult], watch: set[str] | None = None) -> None:
         self.results = sorted(results, key=lambda r: r.path)
+        self.watch = watch
         self.repo = GraphNode(key=REPO_KEY, kind="REPOSITORY", name="repository", fqn="",
                               parent_key=None, file_path=None, lang=None)
         self.packages: dict[str, GraphNode] = {}
@@ -58,13 +90,19 @@ class SymbolTable:
         self.symbol_nodes: list[GraphNode] = []
         self.by_key: dict[str, GraphNode] = {}
         self.file_of: dict[str, FileScope] = {}
-        self.by_fqn: dict[tuple[str, str], GraphNode] = {}
+
+        def index(factory: Callable[[], object] | None, tag: str) -> Any:
+            if watch is None:
+                return {} if factory is None else defaultdict(factory)
+            return _Watched(factory, tag, watch)
+
+        self.by_fqn: dict[tuple[str, str], GraphNode] = index(None, "f")
         self.children: dict[str, dict[str, list[GraphNode]]] = defaultdict(dict)
-        self.module_members: dict[tuple[str, str], dict[str, GraphNode]] = defaultdict(dict)
-        self.module_files: dict[tuple[str, str], list[FileScope]] = defaultdict(list)
-        self.package_members: dict[tuple[str, str], dict[str, GraphNode]] = defaultdict(dict)
-        self.package_nodes: dict[tuple[str, str], list[GraphNode]] = defaultdict(list)
-        self.callables_by_name: dict[tuple[str, str], list[GraphNode]] = defaultdict(list)
+        self.module_members: dict[tuple[str, str], dict[str, GraphNode]] = index(dict, "m")
+        self.module_files: dict[tuple[str, str], list[FileScope]] = index(list, "m")
+        self.package_members: dict[tuple[str, str], dict[str, GraphNode]] = index(dict, "p")
+        self.package_nodes: dict[tuple[str, str], list[GraphNode]] = index(list, "p")
+        self.callables_by_name: dict[tuple[str, str], list[GraphNode]] = index(list, "c")
         # top-level callables per (file key, name): Kotlin top-level overloads
         self._top_callables: dict[tuple[str, str], list[GraphNode]] = defaultdict(list)
         self._pending: list[tuple[GraphNode, Symbol, FileScope]] = []
@@ -199,8 +237,17 @@ class SymbolTable:
             self._chains[node.key] = cached
         return cached
 
+    def _watch_children(self, node: GraphNode) -> None:
+        # Children are linked to their parent by its fqn (from any file of the
+        # namespace), so asking for them is a lookup of that fqn.
+        if self.watch is not None and node.lang is not None:
+            ns = namespace(node.lang)
+            self.watch.add(lookup_key("f", ns, node.fqn))
+            self.watch.add(lookup_key("f", ns, plain_fqn(node.fqn, ns)))
+
     def members(self, node: GraphNode, name: str) -> list[GraphNode]:
         """Direct children of ``node`` called ``name``."""
+        self._watch_children(node)
         return self.children.get(node.key, {}).get(name, [])
 
     def top_callables(self, file_key: str, name: str) -> list[GraphNode]:
@@ -209,6 +256,7 @@ class SymbolTable:
 
     def member_nodes(self, node: GraphNode) -> list[GraphNode]:
         """All direct children of ``node``."""
+        self._watch_children(node)
         return [n for group in self.children.get(node.key, {}).values() for n in group]
 
     def var_types(self, node: GraphNode) -> dict[str, str]:

@@ -27,7 +27,7 @@ from sqlalchemy import Connection, text
 from graphrag.db.bulk_copy import copy_checked
 from graphrag.db.copy_text import copy_rows
 from graphrag.graph.analysis import RANK_EDGE_KINDS, pagerank_of, pagerank_scaled
-from graphrag.graph.model import Graph, GraphEdge, GraphNode
+from graphrag.graph.model import REPO_KEY, Graph, GraphEdge, GraphNode
 
 CODE_EDGE_KINDS = ("CONTAINS", "CALLS", "IMPORTS", "EXTENDS", "IMPLEMENTS", "OVERRIDES")
 # Edges whose change alters what later steps write about *both* ends (callers/callees in
@@ -146,7 +146,8 @@ def _rerank(conn: Connection, cur: Any, app_id: int) -> None:
 
 
 def sync_graph(conn: Connection, app_id: int, graph: Graph,
-               paths: set[str] | None = None, rerank: bool = False) -> SyncCounts | None:
+               paths: set[str] | None = None, rerank: bool = False,
+               heads: set[str] | None = None) -> SyncCounts | None:
     """Write nodes (with parents and PageRank) then edges, in the caller's transaction.
 
     With ``paths``, ``graph`` holds only the rows of those files and of the repository
@@ -154,12 +155,18 @@ def sync_graph(conn: Connection, app_id: int, graph: Graph,
     and diffed. PageRank needs the whole graph: when that part changed what it reads
     (node keys, CALLS/IMPORTS edges), or ``rerank`` says so (files were deleted), it is
     computed from the stored rows once they are written. None (nothing written) when
-    the part holds a new node whose key is stored outside it."""
+    the part holds a new node whose key is stored outside it.
+
+    ``heads`` (with ``paths``) narrows the rows outside files to those keys, and the
+    repository's edges to those ending in the part (:meth:`Resolver.finish`)."""
     counts = SyncCounts()
     cur = conn.connection.driver_connection.cursor()
     scoped = paths is not None
     where, args = ("", ()) if not scoped else (
         " AND (file_path IS NULL OR file_path = ANY(%s))", (sorted(paths),))
+    if scoped and heads is not None:
+        where = " AND (file_path = ANY(%s) OR stable_key = ANY(%s))"
+        args = (sorted(paths), sorted(heads))
     # Narrow reads through the driver's cursor: ~100k rows, SQLAlchemy rows cost more.
     stored = {key: (node_id, row_hash, rank) for key, node_id, row_hash, rank in cur.execute(
         "SELECT stable_key, id, row_hash, rank FROM nodes"
@@ -187,7 +194,20 @@ def sync_graph(conn: Connection, app_id: int, graph: Graph,
             {"n": len(new_keys)}).scalars().all()
         ids.update(zip(new_keys, fresh, strict=True))
 
-    if scoped:
+    if scoped and heads is not None:
+        part_ids = sorted(v[0] for v in stored.values())
+        edge_rows = cur.execute(
+            """
+            SELECT e.id, e.src_id, e.dst_id, e.kind, e.row_hash, e.confidence
+              FROM edges e JOIN nodes s ON s.id = e.src_id
+             WHERE e.application_id = %s AND e.kind = ANY(%s)
+               AND s.document_id IS NULL
+               AND (s.file_path = ANY(%s)
+                    OR (s.stable_key = ANY(%s) AND s.stable_key <> %s)
+                    OR (s.stable_key = %s AND e.dst_id = ANY(%s)))
+            """, (app_id, list(CODE_EDGE_KINDS), sorted(paths), sorted(heads), REPO_KEY,
+                  REPO_KEY, part_ids)).fetchall()
+    elif scoped:
         # the edges from these files' nodes (a few files: the join reads little)
         edge_rows = cur.execute(
             """
@@ -243,7 +263,9 @@ def sync_graph(conn: Connection, app_id: int, graph: Graph,
              else _ranks(conn, app_id, graph, stored))
     file_ids = dict(cur.execute("SELECT path, id FROM files WHERE application_id = %s"
                                 + where.replace("file_path", "path"),
-                                (app_id, *args)).fetchall())
+                                (app_id, *args)).fetchall()) if heads is None else dict(
+        cur.execute("SELECT path, id FROM files WHERE application_id = %s"
+                    " AND path = ANY(%s)", (app_id, sorted(paths or ()))).fetchall())
 
     def node_row(n: GraphNode) -> tuple[Any, ...]:
         """``(id, <_NODE_COLS>, row_hash)`` of one node."""
