@@ -333,12 +333,14 @@ def _assert_same_graph(engine, inc_app: str, full_app: str, what: str) -> None:
             f"{what}: {part} differ\nmissing {sorted(missing)[:5]}\nextra {sorted(extra)[:5]}")
 
 
-@pytest.mark.parametrize("sample", SAMPLES, ids=lambda p: p.name)
+@pytest.mark.parametrize("sample", [*SAMPLES, SAMPLE_REPOS], ids=lambda p: p.name)
 def test_incremental_equals_full_after_cross_file_definition_edits(
         sample: Path, tmp_path: Path, engine, app_name: str) -> None:
     """Definitions used by other files removed, renamed everywhere and added back: the
     files that refer to them are resolved again (and only some files are), and the
-    incremental graph equals a clean full index after every step."""
+    incremental graph equals a clean full index after every step. Also on all samples
+    as one repository, where a name changed in one language reaches files of others
+    (Go's among them)."""
     repo = tmp_path / "repo"
     shutil.copytree(sample, repo)
     originals = {p.relative_to(repo).as_posix(): p.read_text()

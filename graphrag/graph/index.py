@@ -249,7 +249,9 @@ def index_graph(
             digest = _digest(f, limits.max_bytes)
             if old is not None and old.stat != (f.size, mtime):
                 touched[f.rel_path] = mtime
-        if full or old is None or old.key != (digest, version) or (retry and not old.indexed):
+        # A file not read (too large) has no hash: its size tells (its row records it).
+        if full or old is None or old.key != (digest, version) or (retry and not old.indexed) \
+                or (digest is None and old.stat[0] != f.size):
             changed.append((f.rel_path, f.lang, f.size, digest))
     stats.files_unchanged = len(scanned) - len(changed) - len(problems)
     stats.files_deleted = len(deleted)
@@ -280,6 +282,7 @@ def index_graph(
             parsing = pool.submit(parse) if parsed is None else None
             app_id, loaded = _load(conn, stats, app_name, root, selection, fresh_paths,
                                    deleted, every=not _small(full, changed, deleted, known))
+            loaded.files = len(known)
             outcomes = problems + (parsing.result() if parsing is not None else parsed)
             stats.timings["parse"] = round(time.perf_counter() - t0, 3)
             for o in outcomes:
@@ -315,6 +318,8 @@ class _Loaded:
     parents: set[str]                # other files holding their stored nodes' parents
     results: list[ParseResult] | None  # every other file's stored definitions (None: not read)
     heads: set[tuple[str, str, str]] = field(default_factory=set)  # changed files' packages
+    files: int = 0                   # stored files
+    memo: dict[str, Any] = field(default_factory=dict)  # what each try computes alike
 
 
 def _load(conn: Connection, stats: IndexStats, app_name: str, root: Path,
@@ -400,7 +405,8 @@ def _store(conn: Connection, stats: IndexStats, app_id: int, loaded: _Loaded,
         _write_resolutions(conn, app_id, res, fresh, deleted, old_iface)
         counts = _sync(conn, app_id, stats, res, deleted)
     assert counts is not None
-    write_graph_state(conn, app_id, res.state)
+    if any(res.state.get(k) != state.get(k) for k in res.state):
+        write_graph_state(conn, app_id, res.state)
     if on_synced is not None and counts.touched:
         on_synced(conn, app_id, counts.touched)
     stats.timings["sync"] = round(time.perf_counter() - t0, 3)
@@ -494,7 +500,7 @@ def _resolve_part(conn: Connection, app_id: int, stats: IndexStats,
                                          for r in o.parse_data.get("registrations", ()))
                    for o in outcomes):
         return None
-    total = len(stored_paths(conn, app_id)) + len(deleted)
+    total = loaded.files
     providers = Providers(conn, app_id)
     checked: set[str] = set()  # keys whose providers are all held
     part = set(fresh) | loaded.parents
@@ -698,7 +704,9 @@ def _resolve(conn: Connection, app_id: int, resolver: Resolver, fresh: set[str],
         routes = {p: v for p, v in old_routes.items() if p not in changed and p not in redo}
         routes.update(resolver.routes(redo))
     promoted = resolver.endpoints(routes)
-    before = endpoint_promotions(old_routes)
+    if "promoted" not in loaded.memo:  # the same for every try of a partial table
+        loaded.memo["promoted"] = endpoint_promotions(old_routes)
+    before = loaded.memo["promoted"]
     moved = {value[0] for key in set(promoted) | set(before)
              if promoted.get(key) != before.get(key)
              for value in (promoted.get(key), before.get(key))
@@ -726,6 +734,12 @@ def _resolve(conn: Connection, app_id: int, resolver: Resolver, fresh: set[str],
         assert scope_paths is not None
         if scope_paths - part - deleted:
             raise _Reach(scope_paths - part - deleted)
+        # Go's method sets (which struct implements which interface) are matched over
+        # every file: a Go file resolved, rebuilt or exposing anything needs them all.
+        files = resolver.table.files
+        if _structural_langs((files[p].lang for p in scope_paths | iface.computed
+                              if p in files), ()):
+            raise _Wide
         heads = _heads(resolver, scope_paths, loaded.heads)
     new_state = {"routes": routes, "mounts": mounts, "foreign": foreign}
     return _Resolution(resolver, resolved, iface, again, scope_paths, new_state, heads)
