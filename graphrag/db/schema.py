@@ -65,6 +65,7 @@ APPLICATIONS = Table(
     Column("created_at", TIMESTAMP(timezone=True), nullable=False),
     Column("updated_at", TIMESTAMP(timezone=True), nullable=False),
     Column("indexed_commit", Text),
+    Column("graph_state", JSONB),
 )
 
 SUMMARY_CACHE = Table(

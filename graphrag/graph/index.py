@@ -52,6 +52,7 @@ from graphrag.graph.index_state import (
     package_heads,
     parent_files,
     provides_missing,
+    read_again_inputs,
     read_definitions,
     read_definitions_of,
     read_graph_state,
@@ -666,9 +667,11 @@ def _resolve(conn: Connection, app_id: int, resolver: Resolver, fresh: set[str],
     if part is not None and wide:
         raise _Wide
     again: set[str] = set()
-    for path, again_, data in read_resolution_inputs(
-            conn, app_id, wide=wide, redo=redo, names=names, skip=fresh, stored=False,
-            only_again=part is not None):
+    inputs = read_resolution_inputs(conn, app_id, wide=wide, redo=redo, names=names,
+                                    skip=fresh, stored=False) if part is None else [
+        (path, True, data) for path, data in read_again_inputs(conn, app_id, redo, names,
+                                                                fresh)]
+    for path, again_, data in inputs:
         if not again_:
             continue
         scope = resolver.table.files.get(path)

@@ -162,7 +162,9 @@ def interfaces_missing(conn: Connection, app_id: int) -> bool:
     interfaces were kept, or by a run that failed to write one)."""
     return bool(conn.execute(text(
         "SELECT EXISTS (SELECT 1 FROM files WHERE application_id = :a"
-        " AND parse_data IS NOT NULL AND iface IS NULL)"), {"a": app_id}).scalar())
+        " AND parse_data IS NOT NULL AND iface IS NULL"
+        " AND (resolved IS NULL OR iface IS NULL OR provides IS NULL))"),  # partial index
+        {"a": app_id}).scalar())
 
 
 def referring_files(conn: Connection, app_id: int, names: Iterable[str]) -> set[str]:
@@ -208,10 +210,11 @@ class Providers:
     again by one run (in its transaction). Through the GIN index: the planner's estimate
     for an array overlap often prefers comparing arrays row by row (~0.5 ms a key,
     against a few microseconds a key through the index), so sequential scans are
-    switched off for the statement. Past a few thousand keys every file's keys are read
-    once and looked up in memory."""
+    switched off for the statement. With more than a few hundred keys the planner may
+    still prefer a whole btree index: past those, every file's keys are read once and
+    looked up in memory."""
 
-    _IN_MEMORY = 1500
+    _IN_MEMORY = 256
 
     def __init__(self, conn: Connection, app_id: int) -> None:
         self._cur = conn.connection.driver_connection.cursor()
@@ -246,7 +249,9 @@ def provides_missing(conn: Connection, app_id: int) -> bool:
     they were kept)."""
     return bool(conn.execute(text(
         "SELECT EXISTS (SELECT 1 FROM files WHERE application_id = :a"
-        " AND parse_data IS NOT NULL AND provides IS NULL)"), {"a": app_id}).scalar())
+        " AND parse_data IS NOT NULL AND provides IS NULL"
+        " AND (resolved IS NULL OR iface IS NULL OR provides IS NULL))"),  # partial index
+        {"a": app_id}).scalar())
 
 
 def write_provides(conn: Connection, app_id: int, rows: dict[str, list[str]]) -> None:
@@ -271,15 +276,43 @@ def package_heads(conn: Connection, app_id: int, paths: Iterable[str]
         " AND p.kind = 'PACKAGE'", (app_id, sorted(paths))).fetchall())
 
 
+def read_again_inputs(conn: Connection, app_id: int, redo: Iterable[str],
+                      names: Iterable[str], skip: Iterable[str]) -> list[tuple[str, str]]:
+    """``(path, calls as JSON text)`` of the stored files (but ``skip``) to resolve again:
+    those in ``redo``, those referring to one of ``names`` and those without a stored
+    resolution -- each found through an index, not by reading every row."""
+    cur = conn.connection.driver_connection.cursor()
+    cur.execute("SET LOCAL enable_seqscan = off")  # the GIN index for ``names``
+    try:
+        return cur.execute(
+            """
+            SELECT path, COALESCE(calls_data::text, (parse_data->'calls')::text)
+              FROM files
+             WHERE id IN (SELECT id FROM files WHERE application_id = %(a)s
+                             AND path = ANY(%(redo)s)
+                          UNION
+                          SELECT id FROM files WHERE application_id + 0 = %(a)s
+                             AND ref_names && CAST(%(names)s AS text[])
+                          UNION
+                          SELECT id FROM files WHERE application_id = %(a)s
+                             AND parse_data IS NOT NULL
+                             AND (resolved IS NULL OR iface IS NULL OR provides IS NULL)
+                             AND resolved IS NULL)
+               AND parse_data IS NOT NULL AND NOT (path = ANY(%(skip)s))
+            """, {"a": app_id, "redo": sorted(redo), "names": sorted(names),
+                  "skip": list(skip)}).fetchall()
+    finally:
+        cur.execute("RESET enable_seqscan")
+
+
 def read_resolution_inputs(conn: Connection, app_id: int, *, wide: bool, redo: Iterable[str],
-                           names: Iterable[str], skip: Iterable[str], stored: bool = True,
-                           only_again: bool = False) -> list[tuple[str, bool, str | None]]:
+                           names: Iterable[str], skip: Iterable[str], stored: bool = True
+                           ) -> list[tuple[str, bool, str | None]]:
     """Per stored file with a parse result (but ``skip``): ``(path, again, data)``. A file
     is resolved ``again`` when ``wide``, when it is in ``redo``, when it has no stored
     resolution, or when it refers to one of ``names`` (the GIN-indexed reverse dependency
     index); ``data`` is then its calls, otherwise its stored resolution (JSON text), or
-    None when ``stored`` is false (:func:`read_resolutions` reads them by path).
-    ``only_again``: the files resolved again only."""
+    None when ``stored`` is false (:func:`read_resolutions` reads them by path)."""
     cur = conn.connection.driver_connection.cursor()
     return cur.execute(
         """
@@ -291,8 +324,7 @@ def read_resolution_inputs(conn: Connection, app_id: int, *, wide: bool, redo: I
                         OR ref_names && CAST(%(names)s AS text[])) AS again
                   FROM files WHERE application_id = %(a)s AND parse_data IS NOT NULL
                    AND NOT (path = ANY(%(skip)s))) f
-         WHERE again OR NOT %(only_again)s
-        """, {"only_again": only_again, "a": app_id, "wide": wide, "redo": sorted(redo),
+        """, {"a": app_id, "wide": wide, "redo": sorted(redo),
               "names": sorted(names), "skip": list(skip), "stored": stored}).fetchall()
 
 
@@ -307,16 +339,17 @@ def read_resolutions(conn: Connection, app_id: int, paths: Iterable[str]
 
 def read_graph_state(conn: Connection, app_id: int) -> dict[str, Any]:
     """What the last graph run recorded for the next one to scope its work
-    (``applications.meta.graph_state``; empty when none)."""
-    return conn.execute(text(
-        "SELECT meta->'graph_state' FROM applications WHERE id = :a"),
-        {"a": app_id}).scalar() or {}
+    (``applications.graph_state``; empty when none)."""
+    cur = conn.connection.driver_connection.cursor()
+    row = cur.execute("SELECT graph_state::text FROM applications WHERE id = %s",
+                      (app_id,)).fetchone()
+    return orjson.loads(row[0]) if row and row[0] else {}
 
 
 def write_graph_state(conn: Connection, app_id: int, state: dict[str, Any]) -> None:
     conn.execute(text(
-        "UPDATE applications SET meta = jsonb_set(meta, '{graph_state}', CAST(:s AS jsonb))"
-        " WHERE id = :a"), {"a": app_id, "s": orjson.dumps(state).decode()})
+        "UPDATE applications SET graph_state = CAST(:s AS jsonb) WHERE id = :a"),
+        {"a": app_id, "s": orjson.dumps(state).decode()})
 
 
 def write_files(conn: Connection, app_id: int, rows: list[FileRow],

@@ -195,18 +195,20 @@ def sync_graph(conn: Connection, app_id: int, graph: Graph,
         ids.update(zip(new_keys, fresh, strict=True))
 
     if scoped and heads is not None:
-        part_ids = sorted(v[0] for v in stored.values())
+        # by the ids of the part's stored nodes (the unique index on src_id leads): the
+        # edges of its nodes but the repository's, and the repository's into the part
+        repo_id = stored[REPO_KEY][0] if REPO_KEY in stored else None
+        src_ids = sorted(v[0] for k, v in stored.items() if k != REPO_KEY)
         edge_rows = cur.execute(
             """
             SELECT e.id, e.src_id, e.dst_id, e.kind, e.row_hash, e.confidence
-              FROM edges e JOIN nodes s ON s.id = e.src_id
-             WHERE e.application_id = %s AND e.kind = ANY(%s)
-               AND s.document_id IS NULL
-               AND (s.file_path = ANY(%s)
-                    OR (s.stable_key = ANY(%s) AND s.stable_key <> %s)
-                    OR (s.stable_key = %s AND e.dst_id = ANY(%s)))
-            """, (app_id, list(CODE_EDGE_KINDS), sorted(paths), sorted(heads), REPO_KEY,
-                  REPO_KEY, part_ids)).fetchall()
+              FROM edges e WHERE e.src_id = ANY(%(s)s) AND e.kind = ANY(%(k)s)
+            UNION ALL
+            SELECT e.id, e.src_id, e.dst_id, e.kind, e.row_hash, e.confidence
+              FROM edges e WHERE e.src_id = %(r)s AND e.dst_id = ANY(%(d)s)
+               AND e.kind = ANY(%(k)s)
+            """, {"s": src_ids, "k": list(CODE_EDGE_KINDS), "r": repo_id,
+                  "d": src_ids}).fetchall()
     elif scoped:
         # the edges from these files' nodes (a few files: the join reads little)
         edge_rows = cur.execute(
