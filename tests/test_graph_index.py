@@ -597,3 +597,56 @@ def test_overloads_by_plain_and_full_fqn(db_url: str, app_name: str, engine) -> 
         fqns = {r[0] for r in conn.execute(text("SELECT fqn FROM nodes WHERE id = ANY(:ids)"),
                                            {"ids": list(seeds)})}
     assert fqns == {f"{util}.roundCents(double)", f"{util}.roundCents(long,int)"}
+
+
+def test_small_edit_reads_only_the_definitions_it_reaches(tmp_path: Path, engine,
+                                                          app_name: str) -> None:
+    """An edit of one file resolves against the files it reaches, not every file: a call
+    through a chain of base classes in three other files still finds the method at the
+    top of the chain, a renamed method is no longer found, and each step's graph equals a
+    clean full index."""
+    repo = tmp_path / "repo"
+    (repo / "pkg").mkdir(parents=True)
+    files = {
+        "pkg/z.py": "class Z:\n    def run(self):\n        return 1\n",
+        "pkg/a.py": "from pkg.z import Z\n\n\nclass A(Z):\n    pass\n",
+        "pkg/b.py": "from pkg.a import A\n\n\nclass B(A):\n    pass\n",
+        "pkg/c.py": "from pkg.b import B\n\n\ndef go():\n    return B().run()\n",
+    }
+    for i in range(40):  # files the edits do not reach
+        files[f"pkg/other{i}.py"] = f"def helper{i}(x):\n    return x + {i}\n"
+    for path, src in files.items():
+        (repo / path).write_text(src)
+    full_app = app_name + "_full"
+    settings = _settings()
+
+    def calls_from_go() -> set[str]:
+        with engine.connect() as conn:
+            return set(conn.execute(text(
+                "SELECT d.fqn FROM edges e JOIN nodes s ON s.id = e.src_id"
+                " JOIN nodes d ON d.id = e.dst_id JOIN applications a"
+                " ON a.id = e.application_id WHERE a.name = :n AND e.kind = 'CALLS'"
+                " AND s.fqn = 'pkg.c.go'"), {"n": app_name}).scalars())
+
+    def same_as_full(what: str) -> None:
+        with engine.begin() as conn:
+            conn.execute(text("DELETE FROM applications WHERE name = :n"), {"n": full_app})
+        index_graph(engine, settings, repo, full_app, full=True)
+        _assert_same_graph(engine, app_name, full_app, what)
+
+    try:
+        index_graph(engine, settings, repo, app_name)
+        assert calls_from_go() == {"pkg.z.Z.run"}
+        (repo / "pkg/c.py").write_text(files["pkg/c.py"] + "\n\ndef again():\n    return go()\n")
+        step = index_graph(engine, settings, repo, app_name)
+        assert 4 <= step.files_loaded < 10, step.files_loaded
+        assert calls_from_go() == {"pkg.z.Z.run"}
+        same_as_full("after an edit of the caller")
+        (repo / "pkg/z.py").write_text(files["pkg/z.py"].replace("run", "start"))
+        step = index_graph(engine, settings, repo, app_name)
+        assert step.files_loaded < 10, step.files_loaded
+        assert calls_from_go() == set()
+        same_as_full("after the method was renamed")
+    finally:
+        with engine.begin() as conn:
+            conn.execute(text("DELETE FROM applications WHERE name = :n"), {"n": full_app})
