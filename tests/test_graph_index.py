@@ -650,3 +650,32 @@ def test_small_edit_reads_only_the_definitions_it_reaches(tmp_path: Path, engine
     finally:
         with engine.begin() as conn:
             conn.execute(text("DELETE FROM applications WHERE name = :n"), {"n": full_app})
+
+
+def test_rows_from_before_lookup_keys_take_every_file_once(tmp_path: Path, engine,
+                                                           app_name: str) -> None:
+    """Rows written before files kept their lookup keys (and an application without the
+    kept routes) are resolved against every file once, which fills the keys in; the next
+    small edit reads only what it reaches."""
+    repo = tmp_path / "repo"
+    shutil.copytree(SAMPLE_REPOS / "python_fastapi", repo)
+    settings = _settings()
+    first = index_graph(engine, settings, repo, app_name)
+    with engine.begin() as conn:
+        conn.execute(text(
+            "UPDATE files SET provides = NULL WHERE application_id ="
+            " (SELECT id FROM applications WHERE name = :n)"), {"n": app_name})
+        conn.execute(text("UPDATE applications SET graph_state = NULL WHERE name = :n"),
+                     {"n": app_name})
+    target = sorted(repo.rglob("*.py"))[-1]
+    target.write_text(target.read_text() + "\n# one\n")
+    again = index_graph(engine, settings, repo, app_name)
+    assert again.files_loaded == first.files_parsed
+    with engine.connect() as conn:
+        assert conn.execute(text(
+            "SELECT count(*) FROM files f JOIN applications a ON a.id = f.application_id"
+            " WHERE a.name = :n AND f.parse_data IS NOT NULL AND f.provides IS NULL"),
+            {"n": app_name}).scalar() == 0
+    target.write_text(target.read_text() + "# two\n")
+    last = index_graph(engine, settings, repo, app_name)
+    assert last.files_loaded < first.files_parsed

@@ -45,6 +45,7 @@ from graphrag.graph.index_state import (
     Providers,
     check_mass_delete,
     delete_files,
+    edge_target_files,
     file_selection,
     interfaces_missing,
     lock_application,
@@ -532,6 +533,9 @@ def _resolve_part(conn: Connection, app_id: int, stats: IndexStats,
         except _Reach as reach:
             missing = reach.paths | (providers(watch - checked) - part - deleted)
             checked |= watch
+            # What the files reached looked up last time is likely to be looked up again:
+            # holding it now saves a try (holding more is never wrong).
+            missing |= edge_target_files(conn, app_id, reach.paths) - part - deleted
         except _Wide:
             return None
         part |= missing

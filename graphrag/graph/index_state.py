@@ -265,6 +265,16 @@ def write_provides(conn: Connection, app_id: int, rows: dict[str, list[str]]) ->
                     " WHERE f.application_id = %s AND f.path = t.path", (app_id,))
 
 
+def edge_target_files(conn: Connection, app_id: int, paths: Iterable[str]) -> set[str]:
+    """Files holding the targets of the stored edges of the nodes of ``paths``."""
+    cur = conn.connection.driver_connection.cursor()
+    return {path for (path,) in cur.execute(
+        "SELECT DISTINCT d.file_path FROM nodes s JOIN edges e ON e.src_id = s.id"
+        " JOIN nodes d ON d.id = e.dst_id WHERE s.application_id = %s"
+        " AND s.file_path = ANY(%s) AND d.file_path IS NOT NULL",
+        (app_id, sorted(paths))).fetchall()}
+
+
 def package_heads(conn: Connection, app_id: int, paths: Iterable[str]
                   ) -> set[tuple[str, str, str]]:
     """``(key, language, name)`` of the stored packages holding the files of ``paths``."""
