@@ -119,6 +119,19 @@ def _rank_input_moved(graph: Graph, ids: dict[str, int],
     return old != new
 
 
+def _without_outer_contains(graph: Graph) -> Graph:
+    """A part of the graph (some files' rows with the repository and package rows)
+    without the edges from the repository and package rows to nodes outside the part.
+    Such an edge is its target's CONTAINS link: it is made of that node's parent, which
+    is part of that node's own row, and rows outside the part do not change (the
+    premise of a part); left in, every run would read, look up and compare one edge per
+    file of the repository."""
+    outer = {n.key for n in graph.nodes if n.file_path is None}
+    live = {n.key for n in graph.nodes}
+    edges = [e for e in graph.edges if e.src_key not in outer or e.dst_key in live]
+    return graph if len(edges) == len(graph.edges) else Graph(graph.nodes, edges)
+
+
 def _rerank(conn: Connection, cur: Any, app_id: int) -> None:
     """PageRank of the whole stored code graph, from its rows (for a run that built only
     part of the graph); the rows whose rank changed get it, with their ``row_hash``
@@ -158,6 +171,8 @@ def sync_graph(conn: Connection, app_id: int, graph: Graph,
     counts = SyncCounts()
     cur = conn.connection.driver_connection.cursor()
     scoped = paths is not None
+    if scoped:
+        graph = _without_outer_contains(graph)
     where, args = ("", ()) if not scoped else (
         " AND (file_path IS NULL OR file_path = ANY(%s))", (sorted(paths),))
     # Narrow reads through the driver's cursor: ~100k rows, SQLAlchemy rows cost more.
@@ -188,15 +203,24 @@ def sync_graph(conn: Connection, app_id: int, graph: Graph,
         ids.update(zip(new_keys, fresh, strict=True))
 
     if scoped:
-        # the edges from these files' nodes (a few files: the join reads little)
+        # the edges from these files' nodes, and those from the repository and package
+        # rows to these files' nodes or to each other (:func:`_without_outer_contains`);
+        # a few files: both joins start from the few nodes they name
         edge_rows = cur.execute(
             """
             SELECT e.id, e.src_id, e.dst_id, e.kind, e.row_hash, e.confidence
+              FROM nodes s JOIN edges e ON e.src_id = s.id
+             WHERE s.application_id = %(a)s AND s.file_path = ANY(%(p)s)
+               AND s.document_id IS NULL AND e.kind = ANY(%(k)s)
+            UNION ALL
+            SELECT e.id, e.src_id, e.dst_id, e.kind, e.row_hash, e.confidence
               FROM edges e JOIN nodes s ON s.id = e.src_id
-             WHERE e.application_id = %s AND e.kind = ANY(%s)
-               AND s.document_id IS NULL
-            """ + where.replace("file_path", "s.file_path"),
-            (app_id, list(CODE_EDGE_KINDS), *args)).fetchall()
+             WHERE e.dst_id = ANY(ARRAY(
+                   SELECT d.id FROM nodes d WHERE d.application_id = %(a)s
+                      AND (d.file_path IS NULL OR d.file_path = ANY(%(p)s))
+                      AND d.document_id IS NULL))
+               AND s.file_path IS NULL AND s.document_id IS NULL AND e.kind = ANY(%(k)s)
+            """, {"a": app_id, "p": args[0], "k": list(CODE_EDGE_KINDS)}).fetchall()
     else:
         # The edges of document nodes are left out by the ids of those (few) nodes, not
         # by a join with nodes: planned on the estimate of a table just emptied (0 rows),
