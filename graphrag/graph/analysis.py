@@ -52,7 +52,7 @@ def pagerank_of(node_keys: Iterable[str],
     data = np.fromiter((weights[p][1] for p in pairs), dtype=float, count=len(pairs))
     matrix = sparse.coo_array((data, (rows, cols)), shape=(n, n), dtype=float).asformat("csr")
     ranks = _power_iteration(matrix, alpha=0.85, tol=1e-10, max_iter=500)
-    return {key: round(float(v) * n, 4) for key, v in zip(keys, ranks, strict=True)}
+    return {key: round(v * n, 4) for key, v in zip(keys, ranks.tolist(), strict=True)}
 
 
 def _power_iteration(matrix: Any, alpha: float, tol: float, max_iter: int) -> Any:
@@ -67,7 +67,9 @@ def _power_iteration(matrix: Any, alpha: float, tol: float, max_iter: int) -> An
     dangling = np.where(out == 0)[0]
     for _ in range(max_iter):
         last = x
-        x = alpha * (x @ matrix + sum(x[dangling]) * p) + (1 - alpha) * p
+        # the dangling nodes' share, summed in order (as ``sum`` does, not pairwise)
+        lost = np.cumsum(x[dangling])[-1] if len(dangling) else 0
+        x = alpha * (x @ matrix + lost * p) + (1 - alpha) * p
         if np.absolute(x - last).sum() < n * tol:
             return x
     raise nx.PowerIterationFailedConvergence(max_iter)

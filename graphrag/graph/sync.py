@@ -209,9 +209,11 @@ def sync_graph(conn: Connection, app_id: int, graph: Graph,
         edge_rows = cur.execute(
             """
             SELECT e.id, e.src_id, e.dst_id, e.kind, e.row_hash, e.confidence
-              FROM nodes s JOIN edges e ON e.src_id = s.id
-             WHERE s.application_id = %(a)s AND s.file_path = ANY(%(p)s)
-               AND s.document_id IS NULL AND e.kind = ANY(%(k)s)
+              FROM edges e
+             WHERE e.src_id = ANY(ARRAY(
+                   SELECT s.id FROM nodes s WHERE s.application_id = %(a)s
+                      AND s.file_path = ANY(%(p)s) AND s.document_id IS NULL))
+               AND e.kind = ANY(%(k)s)
             UNION ALL
             SELECT e.id, e.src_id, e.dst_id, e.kind, e.row_hash, e.confidence
               FROM edges e JOIN nodes s ON s.id = e.src_id
