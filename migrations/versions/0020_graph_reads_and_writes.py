@@ -1,0 +1,36 @@
+"""Cheaper reads and writes of a re-index that changes a few files.
+
+- an index on the nodes of each file by path: a re-index that rebuilds and compares the
+  graph rows of a few files reads those files' stored nodes (``file_path = ANY(...)``,
+  with the repository and package rows: ``file_path IS NULL``) and the edges from them;
+  without it each such read was a scan of every node of every application;
+- ``files`` rows keep their large values (parse result, calls, resolution, reverse
+  dependency index, interface) out of line (``toast_tuple_target``) and pages keep room
+  (``fillfactor``): a run that records the modification times of files it read again
+  (every file, the first run after a fresh build) then updates a row of a few hundred
+  bytes in place (no index entry), instead of copying a row of several kilobytes and
+  adding its entries to every index, the reverse dependency index's GIN included; and
+  the scans of ``files`` that read the narrow columns (the stored state a run compares
+  against) read a few pages. Rows written before keep their layout until rewritten.
+
+Revision ID: 0020
+Revises: 0018
+Create Date: 2026-11-26
+"""
+
+from alembic import op
+
+revision = "0020"
+down_revision = "0018"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    op.execute("CREATE INDEX ix_nodes_app_file_path ON nodes (application_id, file_path)")
+    op.execute("ALTER TABLE files SET (toast_tuple_target = 512, fillfactor = 80)")
+
+
+def downgrade() -> None:
+    op.execute("ALTER TABLE files RESET (toast_tuple_target, fillfactor)")
+    op.execute("DROP INDEX IF EXISTS ix_nodes_app_file_path")
