@@ -343,7 +343,7 @@ def _store(conn: Connection, stats: IndexStats, app_id: int, loaded: _Loaded,
     # The files parsed now get their row with what resolution left for them; the
     # others resolved again (or whose interface changed) get those two columns.
     write_files(conn, app_id, _file_rows(outcomes, version, resolved, iface, mtimes),
-                stored_paths(conn, app_id))
+                stored_paths(conn, app_id, fresh))
     write_stats(conn, app_id, {p: m for p, m in touched.items() if p not in fresh})
     write_resolutions(
         conn, app_id,
