@@ -12,6 +12,7 @@ import pytest
 from sqlalchemy import text
 
 from graphrag.config import load_settings
+from graphrag.graph import sync
 from graphrag.graph.index import index_graph
 from tests.conftest import SAMPLE_REPOS
 from tests.graph_dump import graph_dump
@@ -85,3 +86,26 @@ def test_package_edits_of_a_few_files_equal_a_full_index(
     finally:
         with engine.begin() as conn:
             conn.execute(text("DELETE FROM applications WHERE name = :n"), {"n": full_app})
+
+
+def _planned_nodes(engine, app: str) -> float:
+    with engine.connect() as conn:
+        app_id = conn.execute(text("SELECT id FROM applications WHERE name = :n"),
+                              {"n": app}).scalar_one()
+        plan = conn.execute(text("EXPLAIN (FORMAT JSON) SELECT 1 FROM nodes"
+                                 " WHERE application_id = :a"), {"a": app_id}).scalar_one()
+    return plan[0]["Plan"]["Plan Rows"]
+
+
+def test_a_graph_just_written_is_known_to_the_planner(tmp_path: Path, engine, app_name: str,
+                                                      monkeypatch) -> None:
+    """The run that writes a new application's graph leaves statistics that know it (not
+    the estimate of one row that makes the next run's reads of a few files' rows scan
+    every node of the application), without waiting for autovacuum."""
+    monkeypatch.setattr(sync, "_REFRESH_MIN_ROWS", 10)  # the samples are small graphs
+    repo = tmp_path / "repo"
+    shutil.copytree(SAMPLE_REPOS / "java_spring", repo)
+    stats = index_graph(engine, load_settings().with_overrides(workers=1), repo, app_name)
+    nodes = sum(stats.nodes_by_kind.values())
+    assert nodes >= 10
+    assert _planned_nodes(engine, app_name) * 2 >= nodes
