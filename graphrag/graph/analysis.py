@@ -13,9 +13,7 @@ from scipy import sparse
 
 from graphrag.db.context import AppContext
 from graphrag.graph import store
-from graphrag.graph.model import Graph
-
-RANK_EDGE_KINDS = ("CALLS", "IMPORTS")
+from graphrag.graph.model import RANK_EDGE_KINDS, Graph
 
 
 def pagerank_scaled(graph: Graph) -> dict[str, float]:

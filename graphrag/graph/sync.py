@@ -12,7 +12,8 @@ instead of merging the whole graph. PageRank is recomputed only when its input (
 of nodes, the CALLS/IMPORTS edges and their confidence) changed; otherwise the stored
 ranks stand.
 Document nodes (``document_id IS NOT NULL``) and their edges belong to the documents step
-and are never touched here.
+and are never touched here. The PageRank module (scipy, networkx: a fifth of a second to
+import) is imported only by a run that ranks.
 """
 
 from __future__ import annotations
@@ -26,8 +27,7 @@ from sqlalchemy import Connection, text
 
 from graphrag.db.bulk_copy import copy_checked
 from graphrag.db.copy_text import copy_rows
-from graphrag.graph.analysis import RANK_EDGE_KINDS, pagerank_of, pagerank_scaled
-from graphrag.graph.model import Graph, GraphEdge, GraphNode
+from graphrag.graph.model import RANK_EDGE_KINDS, Graph, GraphEdge, GraphNode
 
 CODE_EDGE_KINDS = ("CONTAINS", "CALLS", "IMPORTS", "EXTENDS", "IMPLEMENTS", "OVERRIDES")
 # Edges whose change alters what later steps write about *both* ends (callers/callees in
@@ -101,6 +101,7 @@ def _ranks(conn: Connection, app_id: int, graph: Graph,
     conn.execute(text(
         "UPDATE applications SET meta = jsonb_set(meta, '{rank_input}',"
         " to_jsonb(CAST(:d AS text))) WHERE id = :a"), {"a": app_id, "d": digest})
+    from graphrag.graph.analysis import pagerank_scaled  # scipy, networkx: only when ranking
     return pagerank_scaled(graph)
 
 
@@ -144,6 +145,7 @@ def _rerank(conn: Connection, cur: Any, app_id: int) -> None:
         "SELECT src_id, dst_id, kind, confidence FROM edges WHERE application_id = %s"
         " AND kind = ANY(%s)", (app_id, list(RANK_EDGE_KINDS))).fetchall()
     # confidence is stored as real: round back to the value that was written
+    from graphrag.graph.analysis import pagerank_of  # scipy, networkx: only when ranking
     ranks = pagerank_of(key_of.values(), (
         (key_of[src], key_of[dst], kind, round(float(conf), 6))
         for src, dst, kind, conf in edges if src in key_of and dst in key_of))
