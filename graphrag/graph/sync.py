@@ -122,14 +122,14 @@ def _rank_input_moved(graph: Graph, ids: dict[str, int],
 
 def _without_outer_contains(graph: Graph) -> Graph:
     """A part of the graph (some files' rows with the repository and package rows)
-    without the edges from the repository and package rows to nodes outside the part.
-    Such an edge is its target's CONTAINS link: it is made of that node's parent, which
-    is part of that node's own row, and rows outside the part do not change (the
-    premise of a part); left in, every run would read, look up and compare one edge per
-    file of the repository."""
+    without the CONTAINS edges from the repository and package rows to nodes outside
+    the part. Such an edge is made of its target's parent, which is part of that node's
+    own row, and rows outside the part do not change (the premise of a part); left in,
+    every run would read, look up and compare one edge per file of the repository."""
     outer = {n.key for n in graph.nodes if n.file_path is None}
     live = {n.key for n in graph.nodes}
-    edges = [e for e in graph.edges if e.src_key not in outer or e.dst_key in live]
+    edges = [e for e in graph.edges
+             if e.kind != "CONTAINS" or e.src_key not in outer or e.dst_key in live]
     return graph if len(edges) == len(graph.edges) else Graph(graph.nodes, edges)
 
 
@@ -205,9 +205,12 @@ def sync_graph(conn: Connection, app_id: int, graph: Graph,
         ids.update(zip(new_keys, fresh, strict=True))
 
     if scoped:
-        # the edges from these files' nodes, and those from the repository and package
-        # rows to these files' nodes or to each other (:func:`_without_outer_contains`);
-        # a few files: both joins start from the few nodes they name
+        # the edges from these files' nodes; from the repository and package rows, the
+        # CONTAINS edges to these files' nodes or to each other
+        # (:func:`_without_outer_contains`) and any other edge. A few files: every part
+        # starts from the few nodes it names (index scans, no pass over the edges).
+        outer = "SELECT o.id FROM nodes o WHERE o.application_id = %(a)s" \
+                " AND o.file_path IS NULL AND o.document_id IS NULL"
         edge_rows = cur.execute(
             """
             SELECT e.id, e.src_id, e.dst_id, e.kind, e.row_hash, e.confidence
@@ -218,13 +221,19 @@ def sync_graph(conn: Connection, app_id: int, graph: Graph,
                AND e.kind = ANY(%(k)s)
             UNION ALL
             SELECT e.id, e.src_id, e.dst_id, e.kind, e.row_hash, e.confidence
-              FROM edges e JOIN nodes s ON s.id = e.src_id
+              FROM edges e
              WHERE e.dst_id = ANY(ARRAY(
                    SELECT d.id FROM nodes d WHERE d.application_id = %(a)s
                       AND (d.file_path IS NULL OR d.file_path = ANY(%(p)s))
                       AND d.document_id IS NULL))
-               AND s.file_path IS NULL AND s.document_id IS NULL AND e.kind = ANY(%(k)s)
-            """, {"a": app_id, "p": args[0], "k": list(CODE_EDGE_KINDS)}).fetchall()
+               AND e.kind = 'CONTAINS' AND e.src_id = ANY(ARRAY(""" + outer + """))
+            UNION ALL
+            SELECT e.id, e.src_id, e.dst_id, e.kind, e.row_hash, e.confidence
+              FROM edges e
+             WHERE e.src_id = ANY(ARRAY(""" + outer + """))
+               AND e.kind = ANY(%(other)s)
+            """, {"a": app_id, "p": args[0], "k": list(CODE_EDGE_KINDS),
+                  "other": [k for k in CODE_EDGE_KINDS if k != "CONTAINS"]}).fetchall()
     else:
         # The edges of document nodes are left out by the ids of those (few) nodes, not
         # by a join with nodes: planned on the estimate of a table just emptied (0 rows),
