@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any
 
 import orjson
@@ -140,16 +141,20 @@ def _rerank(conn: Connection, cur: Any, app_id: int) -> None:
     and the stored input digest is dropped (the next whole-graph run recomputes)."""
     nodes = cur.execute("SELECT id, stable_key, rank FROM nodes WHERE application_id = %s"
                         " AND document_id IS NULL", (app_id,)).fetchall()
-    key_of = {node_id: key for node_id, key, _rank in nodes}
+    nodes.sort(key=itemgetter(1))  # key order, as the whole-graph path ranks them
+    position = {node_id: i for i, (node_id, _key, _rank) in enumerate(nodes)}
     edges = cur.execute(
         "SELECT src_id, dst_id, kind, confidence FROM edges WHERE application_id = %s"
         " AND kind = ANY(%s)", (app_id, list(RANK_EDGE_KINDS))).fetchall()
-    # confidence is stored as real: round back to the value that was written
-    from graphrag.graph.analysis import pagerank_of  # scipy, networkx: only when ranking
-    ranks = pagerank_of(key_of.values(), (
-        (key_of[src], key_of[dst], kind, round(float(conf), 6))
-        for src, dst, kind, conf in edges if src in key_of and dst in key_of))
-    moved = [(node_id, ranks[key]) for node_id, key, rank in nodes if ranks[key] != rank]
+    # confidence is stored as real: round back to the value that was written (a few
+    # distinct values)
+    written = {conf: round(float(conf), 6) for conf in {e[3] for e in edges}}
+    from graphrag.graph.analysis import pagerank_by_position  # scipy, networkx: if ranking
+    ranks = pagerank_by_position(len(nodes), (
+        (position[src], position[dst], kind, written[conf])
+        for src, dst, kind, conf in edges if src in position and dst in position))
+    moved = [(node_id, new) for (node_id, _key, old), new in zip(nodes, ranks, strict=True)
+             if new != old]
     if moved:
         cur.execute("CREATE TEMP TABLE tmp_ranks (id bigint PRIMARY KEY, rank float8)"
                     " ON COMMIT DROP")
