@@ -62,12 +62,22 @@ def server_cpu_seconds(engine: Engine) -> float | None:
 
 
 def own_cpu_seconds() -> float:
-    """CPU seconds of this process and its finished children (e.g. parser workers)."""
+    """CPU seconds of this process and its children (e.g. parser workers): the finished
+    ones and those still alive (a pool may stop its workers after the call returned)."""
     import resource
 
     me = resource.getrusage(resource.RUSAGE_SELF)
     kids = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+    total = me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+    pid = os.getpid()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                    total += _proc_cpu(int(entry.name))
+            except (OSError, ValueError, IndexError):
+                continue
+    return total
 
 
 class CpuClock:

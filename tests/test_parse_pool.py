@@ -3,8 +3,16 @@ out, the other files of the batch are parsed, and outcomes keep the input order.
 
 from __future__ import annotations
 
+import multiprocessing
+import os
+import signal
+import threading
+import time
 from pathlib import Path
 
+import pytest
+
+from graphrag.graph import parse_pool
 from graphrag.graph.parse_pool import _batches, parse_files
 from graphrag.graph.parse_worker import ParseLimits
 from graphrag.parsing.registry import RepoContext
@@ -38,3 +46,54 @@ def test_batches_cover_every_file_once_in_order() -> None:
         batches = _batches(files, workers)
         assert [f for b in batches for f in b] == files
         assert max(map(len, batches)) <= 32 and len(batches) >= min(len(files), workers * 4)
+
+
+def _few_files(tmp_path: Path, n: int = 3) -> list[tuple[str, str, int, None]]:
+    names = [f"m{i}.py" for i in range(n)]
+    for i, name in enumerate(names):
+        (tmp_path / name).write_text(f"def f{i}():\n    return g{i}()\n")
+    return [(name, "python", (tmp_path / name).stat().st_size, None) for name in names]
+
+
+def _misbehaving(bad: str, how: str):
+    """A parse that crashes the worker process or hangs where the timer cannot reach it
+    (signals blocked: like time spent inside a grammar's C code) on ``bad``."""
+    real = parse_pool.parse_one
+
+    def parse(root, rel_path, *args):  # noqa: ANN001, ANN202
+        if rel_path == bad:
+            if how == "crash":
+                os.kill(os.getpid(), signal.SIGKILL)  # a grammar crash, the OOM killer
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})
+            time.sleep(600)
+        return real(root, rel_path, *args)
+    return parse
+
+
+@pytest.mark.parametrize("how", ["crash", "hang"])
+def test_a_few_files_with_one_that_kills_or_hangs_its_worker(tmp_path: Path, monkeypatch,
+                                                               how: str) -> None:
+    """Few changed files (a small re-index) are as isolated as many: the file that kills
+    its worker or hangs in C code is reported, the others are parsed, nothing hangs."""
+    files = _few_files(tmp_path)
+    # the workers are forked from this process: they run the patched parse
+    monkeypatch.setattr(parse_pool, "parse_one", _misbehaving("m1.py", how))
+    outcomes = parse_files(tmp_path, files, RepoContext(), ParseLimits(4 * 1024 * 1024),
+                           workers=1, timeout=0.5)
+    assert [o.path for o in outcomes] == ["m0.py", "m1.py", "m2.py"]
+    assert [o.status for o in outcomes] == ["ok", "failed", "ok"]
+    assert ("parser process died" if how == "crash" else "timed out") in outcomes[1].error
+    assert outcomes[2].parse_data["symbols"][0]["name"] == "f2"
+
+
+def test_the_workers_are_gone_after_the_parse(tmp_path: Path) -> None:
+    """The pool is stopped in the background once every file is parsed: no worker
+    process outlives it."""
+    before = set(multiprocessing.active_children())
+    outcomes = parse_files(tmp_path, _few_files(tmp_path), RepoContext(),
+                           ParseLimits(4 * 1024 * 1024), workers=2, timeout=30)
+    assert [o.status for o in outcomes] == ["ok"] * 3
+    for thread in threading.enumerate():
+        if thread.name == "parse-pool-join":
+            thread.join()
+    assert set(multiprocessing.active_children()) <= before

@@ -13,9 +13,7 @@ from scipy import sparse
 
 from graphrag.db.context import AppContext
 from graphrag.graph import store
-from graphrag.graph.model import Graph
-
-RANK_EDGE_KINDS = ("CALLS", "IMPORTS")
+from graphrag.graph.model import RANK_EDGE_KINDS, Graph
 
 
 def pagerank_scaled(graph: Graph) -> dict[str, float]:
@@ -35,24 +33,32 @@ def pagerank_of(node_keys: Iterable[str],
     """:func:`pagerank_scaled` of the nodes ``node_keys`` and the edges ``(src key, dst
     key, kind, confidence)`` (kinds other than CALLS and IMPORTS are left out)."""
     keys = sorted(node_keys)
-    if not keys:
-        return {}
     index = {key: i for i, key in enumerate(keys)}
+    ranks = pagerank_by_position(len(keys), (
+        (index[src], index[dst], kind, confidence) for src, dst, kind, confidence in edges))
+    return dict(zip(keys, ranks, strict=True))
+
+
+def pagerank_by_position(n: int, edges: Iterable[tuple[int, int, str, float]]
+                         ) -> list[float]:
+    """:func:`pagerank_of` of ``n`` nodes in key order, each named by its position in
+    that order (the edges' ends too): the ranks in the same order."""
+    if not n:
+        return []
     weights: dict[tuple[int, int], tuple[str, float]] = {}
     for src, dst, kind, confidence in edges:
         if kind in RANK_EDGE_KINDS:
-            pair = (index[src], index[dst])
+            pair = (src, dst)
             old = weights.get(pair)
             if old is None or kind > old[0]:
                 weights[pair] = (kind, float(confidence))
-    n = len(keys)
     pairs = sorted(weights)
     rows = np.fromiter((p[0] for p in pairs), dtype=np.int64, count=len(pairs))
     cols = np.fromiter((p[1] for p in pairs), dtype=np.int64, count=len(pairs))
     data = np.fromiter((weights[p][1] for p in pairs), dtype=float, count=len(pairs))
     matrix = sparse.coo_array((data, (rows, cols)), shape=(n, n), dtype=float).asformat("csr")
     ranks = _power_iteration(matrix, alpha=0.85, tol=1e-10, max_iter=500)
-    return {key: round(float(v) * n, 4) for key, v in zip(keys, ranks, strict=True)}
+    return [round(v * n, 4) for v in ranks.tolist()]
 
 
 def _power_iteration(matrix: Any, alpha: float, tol: float, max_iter: int) -> Any:
@@ -67,7 +73,9 @@ def _power_iteration(matrix: Any, alpha: float, tol: float, max_iter: int) -> An
     dangling = np.where(out == 0)[0]
     for _ in range(max_iter):
         last = x
-        x = alpha * (x @ matrix + sum(x[dangling]) * p) + (1 - alpha) * p
+        # the dangling nodes' share, summed in order (as ``sum`` does, not pairwise)
+        lost = np.cumsum(x[dangling])[-1] if len(dangling) else 0
+        x = alpha * (x @ matrix + lost * p) + (1 - alpha) * p
         if np.absolute(x - last).sum() < n * tol:
             return x
     raise nx.PowerIterationFailedConvergence(max_iter)

@@ -394,7 +394,7 @@ def _store(conn: Connection, stats: IndexStats, app_id: int, loaded: _Loaded,
     # The files parsed now get their row with what resolution left for them; the
     # others resolved again (or whose interface changed) get those two columns.
     write_files(conn, app_id, _file_rows(outcomes, version, res.resolved, res.iface, mtimes),
-                stored_paths(conn, app_id))
+                stored_paths(conn, app_id, fresh))
     write_stats(conn, app_id, {p: m for p, m in touched.items() if p not in fresh})
     _write_resolutions(conn, app_id, res, fresh, deleted, old_iface)
     stats.timings["store_files"] = round(time.perf_counter() - t0, 3)

@@ -138,10 +138,11 @@ def mark_indexed(conn: Connection, app_id: int) -> None:
                  {"a": app_id})
 
 
-def stored_paths(conn: Connection, app_id: int) -> set[str]:
-    """Paths that have a row (read under the application's lock)."""
-    return set(conn.execute(text("SELECT path FROM files WHERE application_id = :a"),
-                            {"a": app_id}).scalars())
+def stored_paths(conn: Connection, app_id: int, paths: Iterable[str]) -> set[str]:
+    """Those of ``paths`` that have a row (read under the application's lock)."""
+    return set(conn.execute(text(
+        "SELECT path FROM files WHERE application_id = :a AND path = ANY(:p)"),
+        {"a": app_id, "p": sorted(paths)}).scalars())
 
 
 def read_interfaces(conn: Connection, app_id: int, paths: Iterable[str] | None = None

@@ -14,6 +14,8 @@ from typing import Any
 from graphrag.parsing.registry import key_family
 
 REPO_KEY = "repo"
+# The edges PageRank walks (the ranking itself: :mod:`graphrag.graph.analysis`).
+RANK_EDGE_KINDS = ("CALLS", "IMPORTS")
 # Keys live in a btree unique index (at most ~2.7 kB a row). A longer key keeps a
 # readable head and ends in a digest of the whole key: bounded, unique, and stable
 # across re-indexing. The full name and fqn stay in their own columns.

@@ -27,7 +27,7 @@ from graphrag.graph.calls import (
 )
 from graphrag.graph.edges import EdgeSet
 from graphrag.graph.heritage import resolve_heritage, resolve_overrides
-from graphrag.graph.model import REPO_KEY, Graph, GraphNode
+from graphrag.graph.model import Graph, GraphNode
 from graphrag.graph.routes import MountRows, Mounts, file_mounts, mount_rows
 from graphrag.graph.scopes import Scopes
 from graphrag.graph.symbols import FileScope, SymbolTable
@@ -173,8 +173,7 @@ class Resolver:
 
         ``heads`` (with ``only``, for a resolver that holds only some files) narrows the
         nodes outside files to those keys (the repository and the packages of those
-        files, each held with all its files); the repository's CONTAINS edges are then
-        those to nodes of the part."""
+        files, each held with all its files)."""
         self.endpoints()
         unresolved: dict[str, list[str]] = defaultdict(list)
         nodes = self.nodes
@@ -185,7 +184,7 @@ class Resolver:
                                           else heads is None or n.key in heads)]
             srcs = {n.key for n in nodes}
             edges = edges.subset(srcs)
-        _contains(self.nodes, edges, srcs, heads is not None)
+        _contains(self.nodes, edges, srcs)
         for path, scope in sorted(self.table.files.items()):
             if only is not None and path not in only:
                 continue
@@ -209,15 +208,13 @@ class Resolver:
                        if p is not None and p != path})
 
 
-def _contains(nodes: list[GraphNode], edges: EdgeSet, srcs: set[str] | None = None,
-              repo_in_part: bool = False) -> None:
+def _contains(nodes: list[GraphNode], edges: EdgeSet, srcs: set[str] | None = None
+              ) -> None:
     """CONTAINS edges (parent -> node) of ``nodes``, of the parents in ``srcs`` only
-    when given; with ``repo_in_part``, the repository's only to nodes in ``srcs``."""
+    when given."""
     for node in nodes:
-        parent = node.parent_key
-        if parent is not None and (srcs is None or parent in srcs) and not (
-                repo_in_part and parent == REPO_KEY and node.key not in srcs):
-            edges.add(parent, node.key, "CONTAINS")
+        if node.parent_key is not None and (srcs is None or node.parent_key in srcs):
+            edges.add(node.parent_key, node.key, "CONTAINS")
 
 
 def _file_imports(scopes: Scopes, scope: FileScope, edges: EdgeSet) -> list[str]:

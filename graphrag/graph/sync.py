@@ -12,13 +12,15 @@ instead of merging the whole graph. PageRank is recomputed only when its input (
 of nodes, the CALLS/IMPORTS edges and their confidence) changed; otherwise the stored
 ranks stand.
 Document nodes (``document_id IS NOT NULL``) and their edges belong to the documents step
-and are never touched here.
+and are never touched here. The PageRank module (scipy, networkx: a fifth of a second to
+import) is imported only by a run that ranks.
 """
 
 from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any
 
 import orjson
@@ -26,8 +28,7 @@ from sqlalchemy import Connection, text
 
 from graphrag.db.bulk_copy import copy_checked
 from graphrag.db.copy_text import copy_rows
-from graphrag.graph.analysis import RANK_EDGE_KINDS, pagerank_of, pagerank_scaled
-from graphrag.graph.model import REPO_KEY, Graph, GraphEdge, GraphNode
+from graphrag.graph.model import RANK_EDGE_KINDS, Graph, GraphEdge, GraphNode
 
 CODE_EDGE_KINDS = ("CONTAINS", "CALLS", "IMPORTS", "EXTENDS", "IMPLEMENTS", "OVERRIDES")
 # Edges whose change alters what later steps write about *both* ends (callers/callees in
@@ -101,6 +102,7 @@ def _ranks(conn: Connection, app_id: int, graph: Graph,
     conn.execute(text(
         "UPDATE applications SET meta = jsonb_set(meta, '{rank_input}',"
         " to_jsonb(CAST(:d AS text))) WHERE id = :a"), {"a": app_id, "d": digest})
+    from graphrag.graph.analysis import pagerank_scaled  # scipy, networkx: only when ranking
     return pagerank_scaled(graph)
 
 
@@ -119,6 +121,19 @@ def _rank_input_moved(graph: Graph, ids: dict[str, int],
     return old != new
 
 
+def _without_outer_contains(graph: Graph) -> Graph:
+    """A part of the graph (some files' rows with the repository and package rows)
+    without the CONTAINS edges from the repository and package rows to nodes outside
+    the part. Such an edge is made of its target's parent, which is part of that node's
+    own row, and rows outside the part do not change (the premise of a part); left in,
+    every run would read, look up and compare one edge per file of the repository."""
+    outer = {n.key for n in graph.nodes if n.file_path is None}
+    live = {n.key for n in graph.nodes}
+    edges = [e for e in graph.edges
+             if e.kind != "CONTAINS" or e.src_key not in outer or e.dst_key in live]
+    return graph if len(edges) == len(graph.edges) else Graph(graph.nodes, edges)
+
+
 def _rerank(conn: Connection, cur: Any, app_id: int) -> None:
     """PageRank of the whole stored code graph, from its rows (for a run that built only
     part of the graph); the rows whose rank changed get it, with their ``row_hash``
@@ -126,15 +141,20 @@ def _rerank(conn: Connection, cur: Any, app_id: int) -> None:
     and the stored input digest is dropped (the next whole-graph run recomputes)."""
     nodes = cur.execute("SELECT id, stable_key, rank FROM nodes WHERE application_id = %s"
                         " AND document_id IS NULL", (app_id,)).fetchall()
-    key_of = {node_id: key for node_id, key, _rank in nodes}
+    nodes.sort(key=itemgetter(1))  # key order, as the whole-graph path ranks them
+    position = {node_id: i for i, (node_id, _key, _rank) in enumerate(nodes)}
     edges = cur.execute(
         "SELECT src_id, dst_id, kind, confidence FROM edges WHERE application_id = %s"
         " AND kind = ANY(%s)", (app_id, list(RANK_EDGE_KINDS))).fetchall()
-    # confidence is stored as real: round back to the value that was written
-    ranks = pagerank_of(key_of.values(), (
-        (key_of[src], key_of[dst], kind, round(float(conf), 6))
-        for src, dst, kind, conf in edges if src in key_of and dst in key_of))
-    moved = [(node_id, ranks[key]) for node_id, key, rank in nodes if ranks[key] != rank]
+    # confidence is stored as real: round back to the value that was written (a few
+    # distinct values)
+    written = {conf: round(float(conf), 6) for conf in {e[3] for e in edges}}
+    from graphrag.graph.analysis import pagerank_by_position  # scipy, networkx: if ranking
+    ranks = pagerank_by_position(len(nodes), (
+        (position[src], position[dst], kind, written[conf])
+        for src, dst, kind, conf in edges if src in position and dst in position))
+    moved = [(node_id, new) for (node_id, _key, old), new in zip(nodes, ranks, strict=True)
+             if new != old]
     if moved:
         cur.execute("CREATE TEMP TABLE tmp_ranks (id bigint PRIMARY KEY, rank float8)"
                     " ON COMMIT DROP")
@@ -157,21 +177,28 @@ def sync_graph(conn: Connection, app_id: int, graph: Graph,
     computed from the stored rows once they are written. None (nothing written) when
     the part holds a new node whose key is stored outside it.
 
-    ``heads`` (with ``paths``) narrows the rows outside files to those keys, and the
-    repository's edges to those ending in the part (:meth:`Resolver.finish`)."""
+    ``heads`` (with ``paths``) narrows the rows outside files to those keys
+    (:meth:`Resolver.finish`)."""
     counts = SyncCounts()
     cur = conn.connection.driver_connection.cursor()
     scoped = paths is not None
+    if scoped:
+        graph = _without_outer_contains(graph)
     where, args = ("", ()) if not scoped else (
         " AND (file_path IS NULL OR file_path = ANY(%s))", (sorted(paths),))
     if scoped and heads is not None:
         where = " AND (file_path = ANY(%s) OR stable_key = ANY(%s))"
         args = (sorted(paths), sorted(heads))
     # Narrow reads through the driver's cursor: ~100k rows, SQLAlchemy rows cost more.
-    stored = {key: (node_id, row_hash, rank) for key, node_id, row_hash, rank in cur.execute(
-        "SELECT stable_key, id, row_hash, rank FROM nodes"
-        " WHERE application_id = %s AND document_id IS NULL" + where,
-        (app_id, *args)).fetchall()}
+    outer_ids: list[int] = []  # of the stored rows outside files (repository, packages)
+    stored = {}
+    for key, node_id, row_hash, rank, outer in cur.execute(
+            "SELECT stable_key, id, row_hash, rank, file_path IS NULL FROM nodes"
+            " WHERE application_id = %s AND document_id IS NULL" + where,
+            (app_id, *args)).fetchall():
+        stored[key] = (node_id, row_hash, rank)
+        if outer:
+            outer_ids.append(node_id)
     ids = {key: v[0] for key, v in stored.items()}
     new_keys = [n.key for n in graph.nodes if n.key not in ids]
     if scoped:
@@ -194,31 +221,27 @@ def sync_graph(conn: Connection, app_id: int, graph: Graph,
             {"n": len(new_keys)}).scalars().all()
         ids.update(zip(new_keys, fresh, strict=True))
 
-    if scoped and heads is not None:
-        # by the ids of the part's stored nodes (the unique index on src_id leads): the
-        # edges of its nodes but the repository's, and the repository's into the part
-        repo_id = stored[REPO_KEY][0] if REPO_KEY in stored else None
-        src_ids = sorted(v[0] for k, v in stored.items() if k != REPO_KEY)
+    if scoped:
+        # the edges from these files' nodes; from the repository and package rows, the
+        # CONTAINS edges to the part's nodes (:func:`_without_outer_contains`) and any
+        # other edge. A few files: every read starts from the part's stored ids (index
+        # scans, no pass over the edges).
+        part_ids = sorted(v[0] for v in stored.values())
+        outer = set(outer_ids)
         edge_rows = cur.execute(
             """
             SELECT e.id, e.src_id, e.dst_id, e.kind, e.row_hash, e.confidence
-              FROM edges e WHERE e.src_id = ANY(%(s)s) AND e.kind = ANY(%(k)s)
+              FROM edges e WHERE e.src_id = ANY(%(files)s) AND e.kind = ANY(%(k)s)
             UNION ALL
             SELECT e.id, e.src_id, e.dst_id, e.kind, e.row_hash, e.confidence
-              FROM edges e WHERE e.src_id = %(r)s AND e.dst_id = ANY(%(d)s)
-               AND e.kind = ANY(%(k)s)
-            """, {"s": src_ids, "k": list(CODE_EDGE_KINDS), "r": repo_id,
-                  "d": src_ids}).fetchall()
-    elif scoped:
-        # the edges from these files' nodes (a few files: the join reads little)
-        edge_rows = cur.execute(
-            """
+              FROM edges e WHERE e.dst_id = ANY(%(part)s) AND e.kind = 'CONTAINS'
+               AND e.src_id = ANY(%(outer)s)
+            UNION ALL
             SELECT e.id, e.src_id, e.dst_id, e.kind, e.row_hash, e.confidence
-              FROM edges e JOIN nodes s ON s.id = e.src_id
-             WHERE e.application_id = %s AND e.kind = ANY(%s)
-               AND s.document_id IS NULL
-            """ + where.replace("file_path", "s.file_path"),
-            (app_id, list(CODE_EDGE_KINDS), *args)).fetchall()
+              FROM edges e WHERE e.src_id = ANY(%(outer)s) AND e.kind = ANY(%(other)s)
+            """, {"files": [i for i in part_ids if i not in outer], "part": part_ids,
+                  "outer": sorted(outer), "k": list(CODE_EDGE_KINDS),
+                  "other": [k for k in CODE_EDGE_KINDS if k != "CONTAINS"]}).fetchall()
     else:
         # The edges of document nodes are left out by the ids of those (few) nodes, not
         # by a join with nodes: planned on the estimate of a table just emptied (0 rows),
@@ -325,7 +348,31 @@ def sync_graph(conn: Connection, app_id: int, graph: Graph,
     counts.nodes_deleted = len(gone_nodes)
     counts.edges_inserted, counts.edges_updated = len(new_edges), len(changed_edges)
     counts.edges_deleted = len(gone_edges)
+    _refresh_statistics(cur, app_id, len(graph.nodes) if not scoped else len(inserted))
     return counts
+
+
+# Below this many nodes a wrong estimate costs little: no statistics refresh.
+_REFRESH_MIN_ROWS = 1000
+
+
+def _refresh_statistics(cur: Any, app_id: int, rows: int) -> None:
+    """ANALYZE the graph tables when the planner believes the application holds fewer
+    than half of the ``rows`` nodes this run knows it has: a graph just written (a new
+    application, or one rebuilt), which autovacuum analyses only a minute or so later.
+    Until then the next run's reads of a few files' rows (planned as if the application
+    had one row) scan every node of the application, several times per run. ANALYZE
+    samples a bounded number of rows and counts this transaction's own as live; only the
+    application column, the one whose estimate is wrong (every column costs ten times
+    more: a tenth of a full build)."""
+    if rows < _REFRESH_MIN_ROWS:
+        return
+    plan = cur.execute("EXPLAIN (FORMAT JSON) SELECT 1 FROM nodes WHERE application_id = %s",
+                       (app_id,)).fetchone()[0]
+    if plan[0]["Plan"]["Plan Rows"] * 2 >= rows:
+        return
+    for table in ("nodes", "edges", "files"):  # constants
+        cur.execute(f"ANALYZE {table} (application_id)")
 
 
 _SQL_TYPES = {"int8": "bigint", "int4": "int", "text": "text", "float8": "float8",

@@ -10,7 +10,7 @@ from graphrag.parsing import registry
 from graphrag.parsing.model import ParseResult
 from graphrag.parsing.registry import RepoContext
 from graphrag.parsing.source import SourceProblem, decode_source, read_source
-from graphrag.parsing.tsconfig import CONFIG_NAMES, MAX_BYTES, read_config
+from graphrag.parsing.tsconfig import CONFIG_NAMES, MAX_BYTES, SortedPaths, read_config
 
 _GO_MOD_MAX_BYTES = 1024 * 1024
 _GO_MODULE_LINE = re.compile(r"^\s*module\s+\"?([^\s\"]+)\"?", re.MULTILINE)
@@ -35,6 +35,7 @@ def repo_context(root: Path, rel_paths: Iterable[str]) -> RepoContext:
     packages: set[str] = set()
     rel_paths = list(rel_paths)
     ts_configs = []
+    sorted_paths: SortedPaths | None = None  # built for the first config
     # Plain string splitting: a PurePosixPath per path cost a tenth of a no-change run.
     split = [(rel, *_dir_and_name(rel)) for rel in rel_paths]
     for rel, _parent, name in split:
@@ -43,7 +44,8 @@ def repo_context(root: Path, rel_paths: Iterable[str]) -> RepoContext:
                 text, _notes = decode_source(read_source(root / rel, MAX_BYTES))
             except SourceProblem:
                 continue  # an unreadable tsconfig only loses its import aliases
-            config = read_config(text, rel, rel_paths)
+            sorted_paths = sorted_paths or SortedPaths(rel_paths)
+            config = read_config(text, rel, sorted_paths)
             if config is not None:
                 ts_configs.append(config)
     for rel, parent, name in split:

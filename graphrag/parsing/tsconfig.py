@@ -8,7 +8,8 @@ from __future__ import annotations
 import json
 import posixpath
 import re
-from collections.abc import Iterable
+from bisect import bisect_left
+from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
 CONFIG_NAMES = ("tsconfig.json", "jsconfig.json")
@@ -29,7 +30,23 @@ class TsConfig(NamedTuple):
     roots: tuple[str, ...]
 
 
-def read_config(text: str, rel_path: str, rel_paths: Iterable[str]) -> TsConfig | None:
+class SortedPaths:
+    """The repository's paths in sorted order, read by prefix (every config's roots
+    from one sorted list instead of a pass over every path per config)."""
+
+    def __init__(self, rel_paths: Iterable[str]) -> None:
+        self.paths = sorted(rel_paths)
+
+    def starting_with(self, head: str) -> Iterator[str]:
+        paths = self.paths
+        i = bisect_left(paths, head)
+        while i < len(paths) and paths[i].startswith(head):
+            yield paths[i]
+            i += 1
+
+
+def read_config(text: str, rel_path: str, rel_paths: Iterable[str] | SortedPaths
+                ) -> TsConfig | None:
     """The resolution settings of the config at ``rel_path``; None when it sets none or
     is not (JSON with comments) JSON."""
     try:
@@ -51,10 +68,11 @@ def read_config(text: str, rel_path: str, rel_paths: Iterable[str]) -> TsConfig 
     roots: set[str] = set()
     if base_url is not None:
         head = "" if base_url == "" else base_url + "/"
-        for rel in rel_paths:
-            if rel.startswith(head):
-                first = rel[len(head):].split("/", 1)[0]
-                roots.add(posixpath.splitext(first)[0] if "/" not in rel[len(head):] else first)
+        if not isinstance(rel_paths, SortedPaths):
+            rel_paths = SortedPaths(rel_paths)
+        for rel in rel_paths.starting_with(head):
+            first = rel[len(head):].split("/", 1)[0]
+            roots.add(posixpath.splitext(first)[0] if "/" not in rel[len(head):] else first)
     return TsConfig(directory, base_url, paths, tuple(sorted(roots)))
 
 
