@@ -26,7 +26,7 @@ from typing import Any
 
 import orjson
 
-from graphrag.graph.model import GraphNode, symbol_key
+from graphrag.graph.model import GraphNode
 from graphrag.graph.names import MAX_NAME, bounded_name
 from graphrag.graph.scopes import Scopes
 from graphrag.graph.symbols import lookup_key, plain_fqn
@@ -75,9 +75,9 @@ def ref_names(data: dict[str, Any]) -> list[str]:
 def provides(result: ParseResult) -> list[str]:
     """The lookup keys (:func:`~graphrag.graph.symbols.lookup_key`) whose answers
     ``result`` takes part in: its symbols' fqns (also without a parameter list, and their
-    parents', to which they are linked as children), its module and package, its
-    callables' names, its symbols' keys before duplicate numbering (``k``), and whether
-    it registers routes (``reg``) or mounts routers (``use``). Sorted.
+    parents', to which they are linked as children; a symbol's key is numbered among
+    those of the same fqn), its module and package, its callables' names, and whether it
+    registers routes (``reg``) or mounts routers (``use``). Sorted.
 
     A table built from some files answers every lookup it records as the whole
     repository's would when all files providing that key are among them."""
@@ -92,16 +92,9 @@ def provides(result: ParseResult) -> list[str]:
             out.add(lookup_key("f", ns, sym.parent))
         if sym.kind in CALLABLE_KINDS and sym.kind != "CONSTRUCTOR":
             out.add(lookup_key("c", ns, sym.name))
-        out.add(key_entry(symbol_key(result.lang, sym.fqn, sym.key_suffix)))
     for reg in result.registrations:
         out.add(MOUNTS if reg.http_method.upper() == "USE" else ROUTES)
     return sorted(out)
-
-
-def key_entry(base_key: str) -> str:
-    """The ``provides`` entry of a symbol key before duplicate numbering: the files that
-    share one number their duplicates together."""
-    return bounded_name("k\t" + base_key)
 
 
 def _digest(value: Any) -> str:

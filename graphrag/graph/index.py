@@ -492,10 +492,11 @@ def _resolve_part(conn: Connection, app_id: int, stats: IndexStats,
     Which files those are is found by trying: a table built from some files records
     every lookup it answers (:class:`SymbolTable` ``watch``), and the files that provide
     any recorded key (``files.provides``), the files whose interfaces, resolutions or
-    rows the run needs, the files sharing a node key with one held (duplicate numbering)
-    and every file of a package whose rows are rewritten are added until nothing is
-    missing. Each lookup then has the answer the whole repository's table gives, so the
-    resolutions, interfaces and rows computed equal those of a run with every file."""
+    rows the run needs, the files sharing a symbol's fqn with one held (duplicate keys
+    are numbered across files) and every file of a package whose rows are rewritten are
+    added until nothing is missing. Each lookup then has the answer the whole
+    repository's table gives, so the resolutions, interfaces and rows computed equal
+    those of a run with every file."""
     if not all(isinstance(state.get(k), dict) for k in ("routes", "mounts", "foreign")) \
             or interfaces_missing(conn, app_id) or provides_missing(conn, app_id) \
             or any(o.parse_data and any(r.get("http_method", "").upper() == "USE"
@@ -506,24 +507,22 @@ def _resolve_part(conn: Connection, app_id: int, stats: IndexStats,
     providers = Providers(conn, app_id)
     checked: set[str] = set()  # keys whose providers are all held
     part = set(fresh) | loaded.parents
-    held: dict[str, tuple[ParseResult, list[str]]] = {}
-    fresh_provides = {o.path: o.provides or [] for o in outcomes}
+    held: dict[str, ParseResult] = {}
     for _attempt in range(32):
         todo = part - set(held) - fresh
-        for path, data, keys in read_definitions_of(conn, app_id, todo):
-            held[path] = (ParseResult.from_dict(orjson.loads(data)), keys or [])
-        results = [*fresh_results.values(), *(held[p][0] for p in sorted(part & set(held))
+        for path, data in read_definitions_of(conn, app_id, todo):
+            held[path] = ParseResult.from_dict(orjson.loads(data))
+        results = [*fresh_results.values(), *(held[p] for p in sorted(part & set(held))
                                               if p not in fresh)]
         watch: set[str] = set()
         try:
             resolver = Resolver(results, watch=watch, mounts=state["mounts"])
             res = _resolve(conn, app_id, resolver, fresh, deleted, loaded, False, False,
                            state, part, providers)
-            keys = set(watch)
-            for path in part:
-                got = fresh_provides.get(path) if path in fresh else \
-                    held.get(path, (None, []))[1]
-                keys.update(k for k in got or () if k.startswith("k\t"))
+            # the lookups made, the files sharing a symbol's fqn (duplicate keys are
+            # numbered across them) and every file of a package whose rows are rewritten
+            keys = watch | {lookup_key("f", namespace(r.lang), sym.fqn)
+                            for r in results for sym in r.symbols}
             keys |= _head_keys(resolver, res.scope or set(), loaded.heads)
             missing = providers(keys - checked) - part - deleted
             checked |= keys

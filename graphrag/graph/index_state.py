@@ -197,12 +197,12 @@ def read_definitions(conn: Connection, app_id: int, skip: Iterable[str]) -> list
 
 
 def read_definitions_of(conn: Connection, app_id: int, paths: Iterable[str]
-                        ) -> list[tuple[str, str, list[str] | None]]:
-    """``(path, stored definitions as JSON text, provides)`` of those of ``paths`` that
-    have definitions."""
+                        ) -> list[tuple[str, str]]:
+    """``(path, stored definitions as JSON text)`` of those of ``paths`` that have
+    definitions."""
     cur = conn.connection.driver_connection.cursor()
     return cur.execute(
-        "SELECT path, parse_data::text, provides FROM files WHERE application_id = %s"
+        "SELECT path, parse_data::text FROM files WHERE application_id = %s"
         " AND parse_data IS NOT NULL AND path = ANY(%s)", (app_id, sorted(paths))).fetchall()
 
 
