@@ -326,16 +326,23 @@ def _cross_file_edit(repo: Path, originals: dict[str, str], rng: random.Random) 
 
 def _assert_same_graph(engine, inc_app: str, full_app: str, what: str) -> None:
     inc, full = graph_dump(engine, inc_app), graph_dump(engine, full_app)
-    for part in ("files", "nodes", "edges"):
+    for part in ("files", "edges", "nodes"):
         missing = set(full[part]) - set(inc[part])
         extra = set(inc[part]) - set(full[part])
         assert not missing and not extra, (
             f"{what}: {part} differ\nmissing {sorted(missing)[:5]}\nextra {sorted(extra)[:5]}")
 
 
-@pytest.mark.parametrize("sample", [*SAMPLES, SAMPLE_REPOS], ids=lambda p: p.name)
+# A further sequence on python_fastapi (seed suffix "-14") once left a stale CALLS edge:
+# the web admin types ``get_order_service().orders`` through another file's declared
+# return type, and the class it named was renamed without the admin naming anything
+# that changed; interfaces now hold what declared types resolve to.
+@pytest.mark.parametrize(("sample", "seed"),
+                         [*((s, "") for s in SAMPLES), (SAMPLE_REPOS, ""),
+                          (SAMPLE_REPOS / "python_fastapi", "-14")],
+                         ids=lambda v: v.name if isinstance(v, Path) else v)
 def test_incremental_equals_full_after_cross_file_definition_edits(
-        sample: Path, tmp_path: Path, engine, app_name: str) -> None:
+        sample: Path, seed: str, tmp_path: Path, engine, app_name: str) -> None:
     """Definitions used by other files removed, renamed everywhere and added back: the
     files that refer to them are resolved again (and only some files are), and the
     incremental graph equals a clean full index after every step. Also on all samples
@@ -345,7 +352,7 @@ def test_incremental_equals_full_after_cross_file_definition_edits(
     shutil.copytree(sample, repo)
     originals = {p.relative_to(repo).as_posix(): p.read_text()
                  for p in repo.rglob("*") if p.is_file()}
-    rng = random.Random(f"graphrag-xfile-{sample.name}")
+    rng = random.Random(f"graphrag-xfile-{sample.name}{seed}")
     full_app = app_name + "_full"
     settings = _settings()
     try:

@@ -10,11 +10,14 @@
 * :func:`interfaces`: per file, one ``name<TAB>digest`` entry per thing another file's
   lookup can see: each node (its key, kind, fqn, parent, signature, meta; for a type also
   its members, its ancestors and their members, its fields' types), each imported alias,
-  each module-level variable. The difference between two runs' entries names the
-  definitions that changed. Because the entries are computed from the resolved symbol
-  table, changes caused by *other* files (a key renumbered by a new duplicate elsewhere, a
-  Go method whose receiver type vanished, a base class that now resolves elsewhere) show
-  up in the entries of the file they affect, which is then re-resolved too.
+  each module-level variable; and what the types declared there resolve to (a callable's
+  return type, a field's, a module variable's: another file typing an expression through
+  them sees the class they name, not their text, and is resolved again when it moves).
+  The difference between two runs' entries names the definitions that changed. Because
+  the entries are computed from the resolved symbol table, changes caused by *other*
+  files (a key renumbered by a new duplicate elsewhere, a Go method whose receiver type
+  vanished, a base class that now resolves elsewhere) show up in the entries of the file
+  they affect, which is then re-resolved too.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from graphrag.graph.model import GraphNode
 from graphrag.graph.names import MAX_NAME, bounded_name
 from graphrag.graph.scopes import Scopes
 from graphrag.graph.symbols import lookup_key, plain_fqn
+from graphrag.graph.types import Ctx
 from graphrag.kinds import CALLABLE_KINDS, TYPE_KINDS
 from graphrag.parsing.model import ParseResult
 from graphrag.parsing.registry import namespace, namespace_spec
@@ -126,24 +130,41 @@ def interfaces(scopes: Scopes, only: set[str] | None = None) -> dict[str, list[s
                  node.package_name, node.lang, node.signature, meta))
         return found
 
+    def typed(ctx: Ctx, text: str) -> Any:
+        # What the type names resolve to from where they are declared: another file's
+        # expression typed through this declaration (a call's result, a field, a
+        # module variable) changes with it even when its text does not.
+        ent = scopes.eval_type(ctx, text)
+        return (ent.kind, ent.node.key if ent.node is not None else None,
+                [a.key for a in ent.alts])
+
     entries: dict[str, list[str]] = defaultdict(list)
     for node in table.symbol_nodes:
         scope = table.file_of[node.key]
         if only is not None and scope.result.path not in only:
             continue
+        out = entries[scope.result.path]
         record: Any = own(node)
         if node.kind in TYPE_KINDS:
             var_types = scope.result.var_types
+            fields = var_types.get(node.fqn) or {}
             record = (
                 record,
                 [own(m) for m in table.member_nodes(node)],
                 [(a.key, [own(m) for m in table.member_nodes(a)])
                  for a in scopes.ancestors(node)],
-                var_types.get(node.fqn), var_types.get(node.fqn + "#init"),
+                fields, var_types.get(node.fqn + "#init"),
             )
-            entries[scope.result.path].append(f"{node.name}\t{_digest(record)}")
+            out.append(f"{node.name}\t{_digest(record)}")
+            ctx = scopes.ctx_of(node)
+            for field, text in fields.items():
+                out.append(f"{field}\t{_digest((node.key, typed(ctx, text)))}")
+        elif node.kind in CALLABLE_KINDS and isinstance(returned := node.meta.get(
+                "return_type"), str) and returned:
+            out.append(f"{node.name}\t"
+                       + _digest((record, typed(scopes.ctx_of(node), returned))))
         else:
-            entries[scope.result.path].append(f"{node.name}\t{record}")
+            out.append(f"{node.name}\t{record}")
     for path, scope in table.files.items():
         if only is not None and path not in only:
             continue
@@ -162,7 +183,8 @@ def interfaces(scopes: Scopes, only: set[str] | None = None) -> dict[str, list[s
             out.append(f"{name}\t{_digest(targets)}")
         for key in {result.module, result.path, ""}:
             for var, type_text in (result.var_types.get(key) or {}).items():
-                out.append(f"{var}\t{_digest((key, type_text))}")
+                out.append(f"{var}\t" + _digest(
+                    (key, type_text, typed(Ctx(scope, None), type_text))))
     return {path: sorted(set(items)) for path, items in entries.items()}
 
 
