@@ -515,10 +515,17 @@ def _resolve_part(conn: Connection, app_id: int, stats: IndexStats,
         results = [*fresh_results.values(), *(held[p] for p in sorted(part & set(held))
                                               if p not in fresh)]
         watch: set[str] = set()
+
+        def ensure(watch: set[str] = watch, held_: set[str] = part,
+                   checked_: set[str] = checked) -> None:
+            missing = providers(watch - checked_) - held_ - deleted
+            if missing:
+                raise _Reach(missing)
+
         try:
             resolver = Resolver(results, watch=watch, mounts=state["mounts"])
             res = _resolve(conn, app_id, resolver, fresh, deleted, loaded, False, False,
-                           state, part, providers)
+                           state, part, ensure)
             # the lookups made, the files sharing a symbol's fqn (duplicate keys are
             # numbered across them) and every file of a package whose rows are rewritten
             keys = watch | {lookup_key("f", namespace(r.lang), sym.fqn)
@@ -589,7 +596,8 @@ def _structural_langs(langs: Iterable[str | None], deleted: Iterable[str]) -> bo
 
 def _interfaces(conn: Connection, app_id: int, resolver: Resolver, changed: set[str],
                 old_iface: dict[str, list[str]], parents: set[str], every: bool,
-                part: set[str] | None = None) -> Interfaces:
+                part: set[str] | None = None, ensure: Callable[[], None] | None = None
+                ) -> Interfaces:
     """The interfaces that may differ from the stored ones, and those stored ones (added
     to ``old_iface``). With ``every``, or when a stored file lacks one, every file's.
 
@@ -600,7 +608,8 @@ def _interfaces(conn: Connection, app_id: int, resolver: Resolver, changed: set[
     that mention a name whose entries changed are computed next, until no entry changes
     (a base's base changes its subclasses' entries, which names them in turn).
 
-    ``part``: the files a partial table holds (:class:`_Reach` when others are needed)."""
+    ``part``: the files a partial table holds (:class:`_Reach` when others are needed;
+    ``ensure`` first, so that no entry computed from missing answers widens the search)."""
     scopes = resolver.scopes
     table = resolver.table
     out = Interfaces()
@@ -630,6 +639,8 @@ def _interfaces(conn: Connection, app_id: int, resolver: Resolver, changed: set[
         for path in todo:
             names |= changed_names(old_iface.get(path), out.get(path))
         names -= seen_names
+        if names and ensure is not None:
+            ensure()
         seen_names |= names
         frontier = referring_files(conn, app_id, names) - out.computed if names else set()
     return out
@@ -638,14 +649,15 @@ def _interfaces(conn: Connection, app_id: int, resolver: Resolver, changed: set[
 def _resolve(conn: Connection, app_id: int, resolver: Resolver, fresh: set[str],
              deleted: set[str], loaded: _Loaded, full: bool, every_iface: bool,
              state: dict[str, Any], part: set[str] | None = None,
-             providers: Callable[[Iterable[str]], set[str]] | None = None) -> _Resolution:
+             ensure: Callable[[], None] | None = None) -> _Resolution:
     """Resolve again only the imports and calls of the files that need it; returns the
     resolver, the fresh resolutions (path -> result), the interfaces that may have
     changed (:func:`_interfaces`), the paths resolved again that were not parsed in this
     run, the files whose graph rows may have changed (None: any may have) and the state
     the next run scopes its work with. ``part``: the files the resolver's table holds,
     when not every file (:class:`_Reach` when others are needed, :class:`_Wide` when the
-    change needs every file).
+    change needs every file); ``ensure`` then raises :class:`_Reach` while the lookups
+    made so far lack answers, before anything is concluded from them.
 
     A file is resolved again when it changed (parsed or deleted in this run), when what
     it exposes to other files changed (its interface, e.g. a key renumbered or a base
@@ -658,7 +670,7 @@ def _resolve(conn: Connection, app_id: int, resolver: Resolver, fresh: set[str],
     changed = fresh | deleted
     old_iface = loaded.old_iface
     iface = _interfaces(conn, app_id, resolver, changed, old_iface, loaded.parents,
-                        every_iface, part)
+                        every_iface, part, ensure)
     names: set[str] = set()
     redo = set(changed)
     for path in iface.computed:
@@ -702,10 +714,8 @@ def _resolve(conn: Connection, app_id: int, resolver: Resolver, fresh: set[str],
         if resolver.mounts_of(again_mounts) != {p: mounts[p] for p in again_mounts}:
             # a mount moved (every route below it may move), unless the table still
             # lacks files the lookups need
-            assert providers is not None
-            missing = providers(resolver.table.watch or ()) - part - deleted
-            if missing:
-                raise _Reach(missing)
+            assert ensure is not None
+            ensure()
             raise _Wide
         routes = {p: v for p, v in old_routes.items() if p not in changed and p not in redo}
         routes.update(resolver.routes(redo))
@@ -739,6 +749,8 @@ def _resolve(conn: Connection, app_id: int, resolver: Resolver, fresh: set[str],
     if part is not None:
         assert scope_paths is not None
         if scope_paths - part - deleted:
+            assert ensure is not None
+            ensure()  # files reached through lookups answered in part are no evidence
             raise _Reach(scope_paths - part - deleted)
         # Go's method sets (which struct implements which interface) are matched over
         # every file: a Go file resolved, rebuilt or exposing anything needs them all.

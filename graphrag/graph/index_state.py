@@ -169,10 +169,16 @@ def interfaces_missing(conn: Connection, app_id: int) -> bool:
 
 
 def referring_files(conn: Connection, app_id: int, names: Iterable[str]) -> set[str]:
-    """Files whose reverse dependency index (``ref_names``) holds one of ``names``."""
-    return set(conn.execute(text(
-        "SELECT path FROM files WHERE application_id = :a"
-        " AND ref_names && CAST(:n AS text[])"), {"a": app_id, "n": sorted(names)}).scalars())
+    """Files whose reverse dependency index (``ref_names``) holds one of ``names``
+    (through the GIN index: see :class:`Providers`)."""
+    cur = conn.connection.driver_connection.cursor()
+    cur.execute("SET LOCAL enable_seqscan = off")
+    try:
+        return {path for (path,) in cur.execute(
+            "SELECT path FROM files WHERE application_id + 0 = %s"
+            " AND ref_names && %s::text[]", (app_id, sorted(names))).fetchall()}
+    finally:
+        cur.execute("RESET enable_seqscan")
 
 
 def parent_files(conn: Connection, app_id: int, paths: Iterable[str]) -> set[str]:
