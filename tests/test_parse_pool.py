@@ -97,3 +97,27 @@ def test_the_workers_are_gone_after_the_parse(tmp_path: Path) -> None:
         if thread.name == "parse-pool-join":
             thread.join()
     assert set(multiprocessing.active_children()) <= before
+
+
+def test_parses_from_several_threads_one_after_another(tmp_path: Path) -> None:
+    """Index runs of a long-lived process (server threads, workers) parse back to back
+    and side by side: no pool forks its workers while another is forking or stopping
+    (with filelock imported, a fork racing another thread's raises)."""
+    files = _few_files(tmp_path)
+    errors: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            for _ in range(5):
+                outcomes = parse_files(tmp_path, files, RepoContext(),
+                                       ParseLimits(4 * 1024 * 1024), workers=2, timeout=30)
+                assert [o.status for o in outcomes] == ["ok"] * 3
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=run) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors, errors

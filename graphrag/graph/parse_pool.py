@@ -33,6 +33,8 @@ Progress = Callable[[str, int, int], None]
 FileTask = tuple[str, str | None, int, str | None]  # path, language, size, digest
 
 _WORKER: dict[str, object] = {}
+_STARTING = threading.Lock()              # one pool forks its workers at a time
+_STOPPING: list[threading.Thread] = []    # pools still stopping in the background
 # At most this many files per task; fewer when there are few files, so that every worker
 # gets several batches and the last one does not run alone for long.
 _MAX_BATCH = 32
@@ -116,14 +118,25 @@ def parse_files(root: Path, files: list[FileTask], ctx: RepoContext, limits: Par
     workers = max(1, min(workers or os.cpu_count() or 1, len(files)))
     outcomes: list[FileOutcome] = []
     languages = sorted({lang for _rel, lang, _size, _digest in files if lang is not None})
-    pool = ProcessPool(max_workers=workers, initializer=_init_worker,
-                       initargs=(str(root), ctx, limits, languages))
+    budget = timeout if timeout > 0 else None
+    batches = _batches(files, workers)
+    with _STARTING:
+        # Workers are forked here. Another thread of this process forking at the same
+        # moment (an earlier pool still stopping, another run's pool) makes filelock's
+        # fork guard raise in one of them; so earlier pools finish stopping first.
+        while _STOPPING:
+            _STOPPING.pop().join()
+        pool = ProcessPool(max_workers=workers, initializer=_init_worker,
+                           initargs=(str(root), ctx, limits, languages))
+        try:
+            futures = [pool.schedule(_parse_batch, args=(batch, budget),
+                                     timeout=budget * (len(batch) + 1) if budget else None)
+                       for batch in batches]
+        except BaseException:
+            pool.stop()
+            pool.join()
+            raise
     try:
-        budget = timeout if timeout > 0 else None
-        batches = _batches(files, workers)
-        futures = [pool.schedule(_parse_batch, args=(batch, budget),
-                                 timeout=budget * (len(batch) + 1) if budget else None)
-                   for batch in batches]
         for batch, future in zip(batches, futures, strict=True):
             try:
                 outcomes.extend(future.result())
@@ -145,7 +158,10 @@ def parse_files(root: Path, files: list[FileTask], ctx: RepoContext, limits: Par
     # the wall time of a run that parses a few files. They are waited for (and the
     # workers stopped) in the background instead.
     pool.stop()
-    threading.Thread(target=pool.join, name="parse-pool-join").start()
+    stopping = threading.Thread(target=pool.join, name="parse-pool-join")
+    stopping.start()
+    with _STARTING:
+        _STOPPING.append(stopping)
     return outcomes
 
 
