@@ -498,6 +498,7 @@ def _resolve_part(conn: Connection, app_id: int, stats: IndexStats,
     repository's table gives, so the resolutions, interfaces and rows computed equal
     those of a run with every file."""
     if not all(isinstance(state.get(k), dict) for k in ("routes", "mounts", "foreign")) \
+            or not isinstance(state.get("shared"), list) \
             or interfaces_missing(conn, app_id) or provides_missing(conn, app_id) \
             or any(o.parse_data and any(r.get("http_method", "").upper() == "USE"
                                          for r in o.parse_data.get("registrations", ()))
@@ -508,6 +509,8 @@ def _resolve_part(conn: Connection, app_id: int, stats: IndexStats,
     checked: set[str] = set()  # keys whose providers are all held
     part = set(fresh) | loaded.parents
     held: dict[str, ParseResult] = {}
+    shared = set(state["shared"])
+    fresh_keys = {key for r in fresh_results.values() for key in _fqn_keys(r)}
     for _attempt in range(32):
         todo = part - set(held) - fresh
         for path, data in read_definitions_of(conn, app_id, todo):
@@ -527,14 +530,17 @@ def _resolve_part(conn: Connection, app_id: int, stats: IndexStats,
             res = _resolve(conn, app_id, resolver, fresh, deleted, loaded, False, False,
                            state, part, ensure)
             # the lookups made, the files sharing a symbol's fqn (duplicate keys are
-            # numbered across them) and every file of a package whose rows are rewritten
-            keys = watch | {lookup_key("f", namespace(r.lang), sym.fqn)
-                            for r in results for sym in r.symbols}
+            # numbered across them: the fqns of more than one file, kept, and those of
+            # the files parsed now) and every file of a package whose rows are rewritten
+            keys = watch | fresh_keys | {key for r in results for key in _fqn_keys(r)
+                                         if key in shared}
             keys |= _head_keys(resolver, res.scope or set(), loaded.heads)
             missing = providers(keys - checked) - part - deleted
             checked |= keys
             if not missing:
                 stats.files_loaded = len(results)
+                res.state["shared"] = sorted(shared | _now_shared(providers,
+                                                                  fresh_results))
                 return res
         except _Reach as reach:
             missing = reach.paths | (providers(watch - checked) - part - deleted)
@@ -548,6 +554,36 @@ def _resolve_part(conn: Connection, app_id: int, stats: IndexStats,
         if len(part) > max(_PART_SHARE * total, _PART_MIN):
             return None
     return None
+
+
+def _fqn_keys(result: ParseResult) -> set[str]:
+    """The fqn lookup keys of a file's symbols."""
+    ns = namespace(result.lang)
+    return {lookup_key("f", ns, sym.fqn) for sym in result.symbols}
+
+
+def _shared_keys(results: Iterable[ParseResult]) -> set[str]:
+    """The fqn lookup keys of symbols of more than one file (whose duplicate keys are
+    numbered across files)."""
+    seen: set[str] = set()
+    shared: set[str] = set()
+    for result in results:
+        keys = _fqn_keys(result)
+        shared |= keys & seen
+        seen |= keys
+    return shared
+
+
+def _now_shared(providers: Callable[[Iterable[str]], set[str]],
+                fresh: dict[str, ParseResult]) -> set[str]:
+    """The fqn keys of the files parsed now that another file provides too (all of
+    such a file's keys: one more kept key costs a lookup, one missing a wrong key)."""
+    out = _shared_keys(fresh.values())  # among themselves (their rows are not stored yet)
+    for path, result in fresh.items():
+        keys = _fqn_keys(result)
+        if keys and providers(keys) - {path}:
+            out |= keys
+    return out
 
 
 def _head_keys(resolver: Resolver, scope: set[str], old: set[tuple[str, str, str]]
@@ -759,7 +795,9 @@ def _resolve(conn: Connection, app_id: int, resolver: Resolver, fresh: set[str],
                               if p in files), ()):
             raise _Wide
         heads = _heads(resolver, scope_paths, loaded.heads)
-    new_state = {"routes": routes, "mounts": mounts, "foreign": foreign}
+    new_state = {"routes": routes, "mounts": mounts, "foreign": foreign,
+                 "shared": sorted(_shared_keys(s.result for s in resolver.table.files.values()))
+                 if part is None else state["shared"]}
     return _Resolution(resolver, resolved, iface, again, scope_paths, new_state, heads)
 
 
