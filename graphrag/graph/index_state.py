@@ -9,7 +9,8 @@ not indexed now are evaluated again instead of being reported unchanged.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -171,14 +172,10 @@ def interfaces_missing(conn: Connection, app_id: int) -> bool:
 def referring_files(conn: Connection, app_id: int, names: Iterable[str]) -> set[str]:
     """Files whose reverse dependency index (``ref_names``) holds one of ``names``
     (through the GIN index: see :class:`Providers`)."""
-    cur = conn.connection.driver_connection.cursor()
-    cur.execute("SET LOCAL enable_seqscan = off")
-    try:
+    with _through_gin(conn) as cur:
         return {path for (path,) in cur.execute(
             "SELECT path FROM files WHERE application_id + 0 = %s"
             " AND ref_names && %s::text[]", (app_id, sorted(names))).fetchall()}
-    finally:
-        cur.execute("RESET enable_seqscan")
 
 
 def parent_files(conn: Connection, app_id: int, paths: Iterable[str]) -> set[str]:
@@ -212,18 +209,31 @@ def read_definitions_of(conn: Connection, app_id: int, paths: Iterable[str]
         " AND parse_data IS NOT NULL AND path = ANY(%s)", (app_id, sorted(paths))).fetchall()
 
 
+@contextmanager
+def _through_gin(conn: Connection) -> Iterator[Any]:
+    """A cursor whose statements read an array overlap (``&&``) through its GIN index:
+    the planner's estimate for an overlap often prefers comparing arrays row by row
+    (~0.5 ms a key, against a few microseconds through the index), so sequential scans
+    are off until the block ends. Write such a statement with ``application_id + 0``,
+    so that it does not turn to the application's btree index instead."""
+    cur = conn.connection.driver_connection.cursor()
+    cur.execute("SET LOCAL enable_seqscan = off")
+    try:
+        yield cur
+    finally:
+        cur.execute("RESET enable_seqscan")
+
+
 class Providers:
     """Which stored files provide lookup keys (``files.provides``), asked again and
-    again by one run (in its transaction). Through the GIN index: the planner's estimate
-    for an array overlap often prefers comparing arrays row by row (~0.5 ms a key,
-    against a few microseconds a key through the index), so sequential scans are
-    switched off for the statement. With more than a few hundred keys the planner may
-    still prefer a whole btree index: past those, every file's keys are read once and
-    looked up in memory."""
+    again by one run (in its transaction), through the GIN index (:func:`_through_gin`).
+    With more than a few hundred keys the planner may still prefer a whole btree index:
+    past those, every file's keys are read once and looked up in memory."""
 
     _IN_MEMORY = 256
 
     def __init__(self, conn: Connection, app_id: int) -> None:
+        self._conn = conn
         self._cur = conn.connection.driver_connection.cursor()
         self._app_id = app_id
         self._by_key: dict[str, list[str]] | None = None
@@ -241,14 +251,10 @@ class Providers:
                     self._by_key.setdefault(key, []).append(path)
         if self._by_key is not None:
             return {path for key in keys for path in self._by_key.get(key, ())}
-        self._cur.execute("SET LOCAL enable_seqscan = off")
-        try:
-            # ``application_id + 0``: not the application's btree index, the GIN one
-            return {path for (path,) in self._cur.execute(
+        with _through_gin(self._conn) as cur:
+            return {path for (path,) in cur.execute(
                 "SELECT path FROM files WHERE application_id + 0 = %s"
                 " AND provides && %s::text[]", (self._app_id, keys)).fetchall()}
-        finally:
-            self._cur.execute("RESET enable_seqscan")
 
 
 def provides_missing(conn: Connection, app_id: int) -> bool:
@@ -298,9 +304,7 @@ def read_again_inputs(conn: Connection, app_id: int, redo: Iterable[str],
     """``(path, calls as JSON text)`` of the stored files (but ``skip``) to resolve again:
     those in ``redo``, those referring to one of ``names`` and those without a stored
     resolution -- each found through an index, not by reading every row."""
-    cur = conn.connection.driver_connection.cursor()
-    cur.execute("SET LOCAL enable_seqscan = off")  # the GIN index for ``names``
-    try:
+    with _through_gin(conn) as cur:  # the GIN index for ``names``
         return cur.execute(
             """
             SELECT path, COALESCE(calls_data::text, (parse_data->'calls')::text)
@@ -318,8 +322,6 @@ def read_again_inputs(conn: Connection, app_id: int, redo: Iterable[str],
                AND parse_data IS NOT NULL AND NOT (path = ANY(%(skip)s))
             """, {"a": app_id, "redo": sorted(redo), "names": sorted(names),
                   "skip": list(skip)}).fetchall()
-    finally:
-        cur.execute("RESET enable_seqscan")
 
 
 def read_resolution_inputs(conn: Connection, app_id: int, *, wide: bool, redo: Iterable[str],
