@@ -80,6 +80,7 @@ from graphrag.graph.parse_worker import (
     problem_outcome,
 )
 from graphrag.graph.resolve import FileResolution, Resolver
+from graphrag.graph.routes import mount_rows
 from graphrag.graph.scan import ScannedFile, scan_repository
 from graphrag.graph.symbols import lookup_key
 from graphrag.graph.sync import SyncCounts, count_by_kind, sync_graph
@@ -747,7 +748,7 @@ def _resolve(conn: Connection, app_id: int, resolver: Resolver, fresh: set[str],
         routes = resolver.routes(resolver.table.files)
     else:
         again_mounts = {p for p in changed | redo if p in mounts}
-        if resolver.mounts_of(again_mounts) != {p: mounts[p] for p in again_mounts}:
+        if mount_rows(resolver.scopes, again_mounts) != {p: mounts[p] for p in again_mounts}:
             # a mount moved (every route below it may move), unless the table still
             # lacks files the lookups need
             assert ensure is not None

@@ -28,7 +28,7 @@ from graphrag.graph.calls import (
 from graphrag.graph.edges import EdgeSet
 from graphrag.graph.heritage import resolve_heritage, resolve_overrides
 from graphrag.graph.model import Graph, GraphNode
-from graphrag.graph.routes import MountRows, Mounts, file_mounts, mount_rows
+from graphrag.graph.routes import MountRows, Mounts, mount_rows
 from graphrag.graph.scopes import Scopes
 from graphrag.graph.symbols import FileScope, SymbolTable
 from graphrag.graph.types import Ent
@@ -139,13 +139,6 @@ class Resolver:
             if scope is not None and scope.result.registrations:
                 out[path] = file_routes(self.scopes, scope, self.mounts)
         return out
-
-    def mounts_of(self, paths: Iterable[str]) -> MountRows:
-        """The mounts each of ``paths`` that mounts a router makes now."""
-        return {path: file_mounts(self.scopes, self.table.files[path]) for path in paths
-                if path in self.table.files and any(
-                    r.http_method.upper() == "USE"
-                    for r in self.table.files[path].result.registrations)}
 
     def endpoints(self, routes: dict[str, list[list[Any]]] | None = None
                   ) -> dict[str, list[Any]]:

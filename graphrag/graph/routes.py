@@ -9,6 +9,7 @@ then the router that mounted it is looked up in turn (nested routers)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import asdict
 from typing import Any
 
@@ -37,9 +38,13 @@ def file_mounts(scopes: Scopes, scope: FileScope) -> list[list[Any]]:
     return out
 
 
-def mount_rows(scopes: Scopes) -> MountRows:
-    """Every file's mounts (:func:`file_mounts`), for the files that mount a router."""
-    return {path: file_mounts(scopes, scope) for path, scope in scopes.table.files.items()
+def mount_rows(scopes: Scopes, paths: Iterable[str] | None = None) -> MountRows:
+    """The mounts (:func:`file_mounts`) of every file, or of those of ``paths`` the table
+    holds, that mounts a router."""
+    files = scopes.table.files
+    chosen = files.items() if paths is None else (
+        (path, files[path]) for path in paths if path in files)
+    return {path: file_mounts(scopes, scope) for path, scope in chosen
             if any(r.http_method.upper() == "USE" for r in scope.result.registrations)}
 
 
