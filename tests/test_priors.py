@@ -7,7 +7,7 @@ import pytest
 
 from graphrag.parsing.testpaths import is_test_path
 from graphrag.retrieval import SearchOptions, search
-from graphrag.retrieval.model import Candidate
+from graphrag.retrieval.model import SIGNALS, Candidate
 from graphrag.retrieval.priors import KIND_PRIORS, TEST_PRIOR, prior, wants_tests
 from graphrag.retrieval.search import rank_candidates
 from tests.search_seed import seed_app
@@ -68,8 +68,9 @@ def test_rank_candidates_applies_priors_unless_switched_off() -> None:
     ranked = rank_candidates("hybrid", vec, txt, details, "tests of the header parser",
                              SearchOptions())
     assert [c.id for c in ranked][0] == 1
+    # Without priors and the boosts of the graph and file tree, the mode's order stays.
     off = rank_candidates("hybrid", vec, txt, details, "parse the header",
-                          SearchOptions(priors=False))
+                          SearchOptions(priors=False, disabled=SIGNALS))
     assert [c.id for c in off] == [1, 2, 3]
     for mode, lst in (("vector", vec), ("text", txt)):
         ranked = rank_candidates(mode, lst if mode == "vector" else [], lst if mode == "text"

@@ -7,7 +7,16 @@ from typing import Any
 
 # The built-in search modes; every registered one: graphrag.retrieval.modes.mode_names()
 MODES = ("hybrid", "vector", "text")
-SOURCES = ("code", "doc")
+# Chunk sources a search may be limited to; "all" also searches the documents that the
+# default leaves out (Markdown in hidden tool folders and vendored trees).
+SOURCES = ("code", "doc", "all")
+# The ranking signals a search can switch off one by one (SearchOptions.disabled):
+# intent (symbol queries ranked lexically), definitions, path-words, coherence
+# (graphrag.retrieval.boosts), paths (graphrag.retrieval.priors) and diversity (the
+# per-file decay, graphrag.retrieval.fusion.select).
+SIGNALS = ("intent", "definitions", "paths", "path-words", "coherence", "diversity")
+# Chunks of one file shown at full score before each further one is decayed.
+PER_FILE = 1
 EXPANSIONS = ("calls",)
 
 
@@ -24,6 +33,12 @@ class SearchOptions:
     source: str | None = None  # "code" | "doc"
     expand: tuple[str, ...] = ()
     priors: bool = True  # kind and test priors (graphrag.retrieval.priors)
+    per_file: int = PER_FILE  # full-score chunks per file; 0 = no per-file decay
+    disabled: tuple[str, ...] = ()  # ranking signals switched off (SIGNALS)
+
+    def uses(self, signal: str) -> bool:
+        """Whether the ranking signal ``signal`` (one of SIGNALS) is on."""
+        return signal not in self.disabled
 
     @property
     def needs_vectors(self) -> bool:

@@ -20,9 +20,9 @@ tests). Documents (DOCUMENT, PAGE, SECTION) and kinds not listed keep 1.0. ``Sea
 
 from __future__ import annotations
 
-import re
-
-from graphrag.parsing.testpaths import is_test_path
+from graphrag.kinds import DOCUMENT_KINDS
+from graphrag.parsing import pathroles
+from graphrag.parsing.pathroles import asked_roles, is_package_front, path_roles
 from graphrag.retrieval.model import Candidate, SearchOptions
 
 KIND_PRIORS: dict[str, float] = {
@@ -31,21 +31,60 @@ KIND_PRIORS: dict[str, float] = {
     "FIELD": 0.4, "FILE": 0.4, "MODULE": 0.4, "PACKAGE": 0.4, "REPOSITORY": 0.4,
 }
 TEST_PRIOR = 0.7
+# Code that is not the library itself (signal ``paths``; roles in
+# graphrag.parsing.pathroles): a question is answered where the behaviour is implemented,
+# not where it is shown, measured, copied or generated.
+ROLE_PRIORS: dict[str, float] = {
+    pathroles.EXAMPLE: 0.3, pathroles.BENCHMARK: 0.5, pathroles.VENDORED: 0.3,
+    pathroles.GENERATED: 0.3, pathroles.COMPAT: 0.5, pathroles.DECLARATION: 0.7,
+    pathroles.HIDDEN: 0.3,
+}
+# A package front file's own chunk (its imports and re-exports, not a symbol defined in
+# it: those keep their prior).
+FRONT_FILE_PRIOR = 0.5
+_FILE_KINDS = frozenset({"FILE", "MODULE", "PACKAGE"})
 
-_ASKS_FOR_TESTS = re.compile(r"\b(tests?|testing|tested|unit ?tests?|spec|specs|fixtures?)\b",
-                             re.IGNORECASE)
+
+def wanted_roles(query: str, options: SearchOptions) -> frozenset[str]:
+    """The path roles the query or the path filter asks for: not demoted."""
+    wanted = asked_roles(query)
+    if options.path:
+        wanted |= asked_roles(options.path.replace("*", " "))
+        wanted |= path_roles(options.path.replace("**", "x"))
+    return wanted
 
 
 def wants_tests(query: str, options: SearchOptions) -> bool:
     """Whether the query or the path filter asks for test code."""
-    if _ASKS_FOR_TESTS.search(query):
-        return True
-    return bool(options.path) and is_test_path(options.path.replace("**", "x"))
+    return pathroles.TEST in wanted_roles(query, options)
 
 
-def prior(candidate: Candidate, tests_wanted: bool) -> float:
-    """The multiplier of one candidate's score (1.0 = neutral)."""
+def left_out(candidate: Candidate, options: SearchOptions, wanted: frozenset[str]) -> bool:
+    """Whether a default search leaves the candidate out: a document (not code) in a
+    hidden tool folder (``.github/``, ``.agents/``) or a vendored tree, unless the source
+    is ``all`` or the query or path filter asks for such paths."""
+    if options.source == "all" or candidate.kind not in DOCUMENT_KINDS:
+        return False
+    roles = path_roles(candidate.file_path) - wanted
+    return pathroles.HIDDEN in roles or pathroles.VENDORED in roles
+
+
+def prior(candidate: Candidate, wanted: frozenset[str] | bool = frozenset(),
+          paths: bool = True) -> float:
+    """The multiplier of one candidate's score (1.0 = neutral). ``wanted``: the roles
+    asked for (:func:`wanted_roles`; a bool says whether tests are); ``paths``: apply
+    the role priors beside the kind and test priors."""
+    if isinstance(wanted, bool):
+        wanted = frozenset({pathroles.TEST}) if wanted else frozenset()
     factor = KIND_PRIORS.get(candidate.kind, 1.0)
-    if not tests_wanted and candidate.source == "code" and is_test_path(candidate.file_path):
+    if candidate.kind in DOCUMENT_KINDS:
+        return factor
+    roles = path_roles(candidate.file_path) - wanted
+    if pathroles.TEST in roles:
         factor *= TEST_PRIOR
+    if paths:
+        for role in roles:
+            factor *= ROLE_PRIORS.get(role, 1.0)
+        if candidate.kind in _FILE_KINDS and is_package_front(candidate.file_path):
+            factor *= FRONT_FILE_PRIOR
     return factor

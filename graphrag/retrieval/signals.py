@@ -41,6 +41,8 @@ class CandidateSignals:
     bm25: dict[int, float]
     title_sim: dict[int, float]
     name_match: dict[int, float]
+    # which blend of the signals ranks the query (graphrag.retrieval.fusion.BLENDS)
+    query_kind: str = "text"
 
 
 def candidate_signals(conn: Connection, app_ids: Sequence[int], ids: Sequence[int],

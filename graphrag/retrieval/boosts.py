@@ -1,0 +1,152 @@
+"""Ranking from the graph and the file tree, after the signals are fused.
+
+Each boost is additive, in units of the best fused score among the query's candidates,
+so it means the same for every query and mode; each is a named signal that
+``SearchOptions.disabled`` switches off (CLI ``--no-signal NAME``):
+
+- ``definitions``: a chunk of a node that *defines* a queried name
+  (:mod:`graphrag.retrieval.definitions`) gains ``DEFINITION_BOOST`` (a whole-query
+  symbol) or ``EMBEDDED_BOOST`` (a name inside a sentence), times ``STEM_FACTOR`` when
+  its file is named after the symbol (``routing/APIRouter.kt``, ``zod/types.ts`` for
+  ``ZodType`` does not count);
+- ``path-words``: for a sentence, a chunk whose file name or folder shares words with the
+  query gains ``PATH_WORD_BOOST`` times the share of query words matched (``dependency``
+  matches ``dependencies/``, prefixes of 3 letters or more);
+- ``coherence``: the best chunk of each file gains ``COHERENCE_BOOST`` times the file's
+  summed candidate scores over the best file's: an architecture question is answered by
+  the file where several strong members live together.
+
+The weights were chosen on semble's benchmark (``benchmarks/semble.py``; see
+``benchmarks/RESULTS.md``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import PurePosixPath
+
+from graphrag.retrieval.definitions import Definition
+from graphrag.retrieval.intent import QueryIntent, simple_name
+from graphrag.retrieval.model import Candidate
+
+DEFINITION_BOOST = 3.0
+EMBEDDED_BOOST = 1.0
+STEM_FACTOR = 1.5
+PATH_WORD_BOOST = 0.5
+COHERENCE_BOOST = 0.2
+MIN_PREFIX = 3
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
+_PARTS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
+_STOP = frozenset({
+    "a", "an", "and", "are", "as", "at", "be", "by", "can", "do", "does", "for", "from",
+    "get", "gets", "has", "have", "how", "if", "in", "into", "is", "it", "its", "not", "of",
+    "on", "or", "the", "then", "this", "to", "use", "used", "uses", "using", "was", "what",
+    "when", "where", "which", "who", "why", "with", "work", "works", "code", "find",
+    "implementation", "implemented", "handle", "handling",
+})
+
+
+def words_of_path(path: str | None) -> set[str]:
+    """Lower-case words of a file's name (without extension) and of its folder."""
+    if not path:
+        return set()
+    p = PurePosixPath(path)
+    stem = p.name.split(".", 1)[0]
+    out = {w.lower() for w in _PARTS.findall(stem)}
+    if p.parent.name:
+        out |= {w.lower() for w in _PARTS.findall(p.parent.name)}
+    return out
+
+
+def query_words(query: str) -> set[str]:
+    """The query's content words (lower case, 3 letters or more, stop words dropped)."""
+    out = set()
+    for word in _WORD.findall(query):
+        for part in [word, *_PARTS.findall(word)]:
+            low = part.lower()
+            if len(low) >= MIN_PREFIX and low not in _STOP:
+                out.add(low)
+    return out
+
+
+def _word_hits(words: set[str], parts: set[str]) -> int:
+    hits = 0
+    for word in words:
+        for part in parts:
+            short, long_ = (word, part) if len(word) <= len(part) else (part, word)
+            if len(short) >= MIN_PREFIX and long_.startswith(short):
+                hits += 1
+                break
+    return hits
+
+
+def _stem_names_symbol(path: str | None, name: str) -> bool:
+    if not path:
+        return False
+    stem = PurePosixPath(path).name.split(".", 1)[0].lower()
+    target = simple_name(name).lower()
+    norm = stem.replace("_", "").replace("-", "")
+    return target in (stem, norm, stem.rstrip("s"), norm.rstrip("s"))
+
+
+def boost(scores: dict[int, float], details: Mapping[int, Candidate], query: str,
+          intent: QueryIntent, defined: Mapping[int, Definition],
+          disabled: Sequence[str] = ()) -> dict[int, float]:
+    """The candidates' scores with the boosts (see the module docstring); chunks in
+    ``defined`` that were no candidates join with their boost alone."""
+    out = dict(scores)
+    top = max(out.values(), default=0.0)
+    unit = top if top > 0 else 1.0
+    if "definitions" not in disabled and defined:
+        weight = DEFINITION_BOOST if intent.symbol else EMBEDDED_BOOST
+        # A defining node already among the candidates is boosted at its best chunk
+        # (the part of a long function that matched), else at its first chunk.
+        best_of_node: dict[tuple[str, int], int] = {}
+        for chunk_id, score in scores.items():
+            key = (details[chunk_id].app, details[chunk_id].node_id)
+            if key not in best_of_node or score > scores[best_of_node[key]]:
+                best_of_node[key] = chunk_id
+        for chunk_id, definition in defined.items():
+            cand = definition.candidate
+            target = best_of_node.get((cand.app, cand.node_id), chunk_id)
+            factor = STEM_FACTOR if _stem_names_symbol(cand.file_path, definition.name) else 1.0
+            out[target] = out.get(target, 0.0) + unit * weight * factor
+    if "path-words" not in disabled and not intent.symbol:
+        words = query_words(query)
+        if words:
+            cache: dict[str | None, float] = {}
+            for chunk_id in scores:
+                path = details[chunk_id].file_path
+                if path not in cache:
+                    cache[path] = _word_hits(words, words_of_path(path)) / len(words)
+                out[chunk_id] += unit * PATH_WORD_BOOST * cache[path]
+    if "coherence" not in disabled:
+        coherence(out, details)
+    return out
+
+
+def coherence(scores: dict[int, float], details: Mapping[int, Candidate]) -> None:
+    """Add to each file's best chunk ``COHERENCE_BOOST`` x the file's summed score over
+    the best file's, in units of the best score (in place)."""
+    if not scores:
+        return
+    top = max(scores.values())
+    if top <= 0:
+        return
+    total: dict[tuple[str, str | None], float] = {}
+    best: dict[tuple[str, str | None], int] = {}
+    for chunk_id, score in scores.items():
+        cand = details[chunk_id]
+        if cand.file_path is None:
+            continue
+        key = (cand.app, cand.file_path)
+        total[key] = total.get(key, 0.0) + max(score, 0.0)
+        if key not in best or score > scores[best[key]]:
+            best[key] = chunk_id
+    if not total:
+        return
+    most = max(total.values()) or 1.0
+    for key, chunk_id in best.items():
+        scores[chunk_id] += top * COHERENCE_BOOST * total[key] / most
