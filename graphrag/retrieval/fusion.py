@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TypeVar
 
 from graphrag.retrieval.model import Candidate
@@ -196,7 +196,7 @@ def select(ranked: Sequence[Candidate], limit: int, per_file: int,
         same_file = by_file.setdefault((cand.app, cand.file_path, cand.page_number), [])
         if any(span_overlap(k, cand) >= overlap for k in same_file):
             continue
-        cand.score = decayed(cand)
+        cand = replace(cand, score=decayed(cand))  # the input keeps its score
         seen_nodes.add((cand.app, cand.node_id))
         kept.append(cand)
         same_file.append(cand)

@@ -61,9 +61,9 @@ def wants_tests(query: str, options: SearchOptions) -> bool:
 
 def left_out(candidate: Candidate, options: SearchOptions, wanted: frozenset[str]) -> bool:
     """Whether a default search leaves the candidate out: a document (not code) in a
-    hidden tool folder (``.github/``, ``.agents/``) or a vendored tree, unless the source
-    is ``all`` or the query or path filter asks for such paths."""
-    if options.source == "all" or candidate.kind not in DOCUMENT_KINDS:
+    hidden tool folder (``.github/``, ``.agents/``) or a vendored tree, unless a source
+    is named (``doc`` or ``all``) or the query or path filter asks for such paths."""
+    if options.source is not None or candidate.kind not in DOCUMENT_KINDS:
         return False
     roles = path_roles(candidate.file_path) - wanted
     return pathroles.HIDDEN in roles or pathroles.VENDORED in roles

@@ -32,6 +32,7 @@ from graphrag.config import load_settings
 from graphrag.db.engine import get_engine, lost_database
 from graphrag.db.keys import authenticate
 from graphrag.errors import GraphragError, InvalidInput, UsageError
+from graphrag.retrieval.model import SIGNALS
 from graphrag.server import operations as ops
 from graphrag.server.background import Jobs
 from graphrag.server.errors import error_body, status_of
@@ -77,9 +78,15 @@ class SearchBody(BaseModel):
     kinds: list[str] | None = Field(None, examples=[["METHOD", "ENDPOINT"]])
     lang: str | None = None
     path: str | None = Field(None, description="Repo-relative path glob, ** crosses folders.")
-    source: Literal["code", "doc"] | None = None
+    source: Literal["code", "doc", "all"] | None = Field(
+        None, description="code, doc, or all (default: code and documents, except"
+                          " documents in hidden tool folders and vendored trees).")
     expand: list[Literal["calls"]] = []
     priors: bool = True
+    per_file: int | None = Field(None, ge=0, le=200, description="Hits of one file shown"
+                                 " before each further one is ranked down (0: no limit).")
+    disabled_signals: list[Literal[SIGNALS]] = Field(  # type: ignore[valid-type]
+        [], description="Ranking signals to switch off: " + ", ".join(SIGNALS) + ".")
     granularity: Literal["chunk", "sentence"] = "chunk"
     adjacent_pages: int = Field(0, ge=0, le=50)
 
@@ -292,7 +299,8 @@ def create_app(config: ServeConfig | None = None, runtime: Runtime | None = None
                              top_k=body.top_k, min_similarity=body.min_similarity,
                              kinds=body.kinds, lang=body.lang, path=body.path,
                              source=body.source, expand=body.expand, priors=body.priors,
-                             granularity=body.granularity, adjacent_pages=body.adjacent_pages)
+                             granularity=body.granularity, adjacent_pages=body.adjacent_pages,
+                             per_file=body.per_file, disabled=body.disabled_signals)
         return results[0] if body.query is not None else {"results": results}
 
     @app.post("/v1/adjacent", tags=["retrieval"])

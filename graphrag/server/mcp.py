@@ -243,11 +243,18 @@ def build_mcp(runtime: Runtime, apps: Sequence[str] | None) -> MCPServer:
         ] = "hybrid",
         apps: Annotated[list[str] | None, Field(
             description="Applications to search; default: all this server serves.")] = None,
+        per_file: Annotated[int | None, Field(
+            ge=0, le=50, description="Hits of one file before further ones are ranked"
+                                     " down (default 1; 0: no limit).")] = None,
+        source: Annotated[Literal["code", "doc", "all"] | None, Field(
+            description="code, doc or all (default: code and documents, except documents"
+                        " in hidden tool folders and vendored trees).")] = None,
     ) -> str:
         scope = _scope_of(ctx, fixed)
         result = _tool_call(lambda: ops.search(runtime, scope, apps, [query], mode=mode,
                                                top_k=top_k, kinds=kinds, lang=lang,
-                                               path=path)[0])
+                                               path=path, per_file=per_file,
+                                               source=source)[0])
         return render_hits({**result, "apps": scope.resolve(apps)})
 
     @tool("Context for answering a question or documenting a symbol: the node named fqn"

@@ -92,11 +92,13 @@ def search(runtime: Runtime, scope: Scope, apps: Sequence[str] | None,
            min_similarity: float | None = None, kinds: str | Sequence[str] | None = None,
            lang: str | None = None, path: str | None = None, source: str | None = None,
            expand: Sequence[str] = (), priors: bool = True, granularity: str = "chunk",
-           adjacent_pages: int = 0) -> list[dict[str, Any]]:
+           adjacent_pages: int = 0, per_file: int | None = None,
+           disabled: Sequence[str] = ()) -> list[dict[str, Any]]:
     """One envelope (query, mode, timing_ms, hits) per query: one query through the
     document-aware search (granularity, adjacent pages), several through one batch."""
     from graphrag.retrieval.documents_search import document_search
     from graphrag.retrieval.filters import build_options
+    from graphrag.retrieval.model import PER_FILE
     from graphrag.retrieval.search import search_many
 
     names = scope.resolve(apps)
@@ -105,7 +107,7 @@ def search(runtime: Runtime, scope: Scope, apps: Sequence[str] | None,
     if any(not q or not q.strip() for q in queries):
         raise InvalidInput("empty query: give the words to search for")
     options = build_options(mode, top_k, min_similarity, kinds, lang, path, source, expand,
-                            priors)
+                            priors, PER_FILE if per_file is None else per_file, disabled)
     embedder = runtime.embedder() if options.needs_vectors or granularity == "sentence" \
         else None
     if len(queries) == 1:
