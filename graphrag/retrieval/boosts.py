@@ -101,8 +101,8 @@ def boost(scores: dict[int, float], details: Mapping[int, Candidate], query: str
     unit = top if top > 0 else 1.0
     if "definitions" not in disabled and defined:
         weight = DEFINITION_BOOST if intent.symbol else EMBEDDED_BOOST
-        # A defining node already among the candidates is boosted at its best chunk
-        # (the part of a long function that matched), else at its first chunk.
+        # A symbol query is answered by the declaration: the node's first chunk. A
+        # sentence naming the symbol by the part of a long node that matched it best.
         best_of_node: dict[tuple[str, int], int] = {}
         for chunk_id, score in scores.items():
             key = (details[chunk_id].app, details[chunk_id].node_id)
@@ -110,7 +110,8 @@ def boost(scores: dict[int, float], details: Mapping[int, Candidate], query: str
                 best_of_node[key] = chunk_id
         for chunk_id, definition in defined.items():
             cand = definition.candidate
-            target = best_of_node.get((cand.app, cand.node_id), chunk_id)
+            target = chunk_id if intent.symbol else best_of_node.get(
+                (cand.app, cand.node_id), chunk_id)
             factor = STEM_FACTOR if _stem_names_symbol(cand.file_path, definition.name) else 1.0
             out[target] = out.get(target, 0.0) + unit * weight * factor
     if "path-words" not in disabled and not intent.symbol:

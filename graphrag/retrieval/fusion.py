@@ -62,7 +62,8 @@ class Blend:
 # Per kind of query (graphrag.retrieval.intent): a sentence ranks by meaning and words
 # alike; a symbol (``APIRouter``) lexically: its words are identifiers, which the text
 # and name signals match exactly and an embedding of one word barely places.
-BLENDS = {"text": Blend(), "symbol": Blend(vector=0.5, text=1.5, title=1.3, name=1.0)}
+BLENDS = {"text": Blend(), "question": Blend(),
+          "symbol": Blend(vector=0.5, text=1.5, title=1.3, name=1.0)}
 # Signal ``diversity``: each chunk of a file beyond ``SearchOptions.per_file`` already
 # shown has its score multiplied by this once more, so one file cannot fill the page.
 DIVERSITY_DECAY = 0.5

@@ -38,6 +38,9 @@ _EMBEDDED = re.compile(
     r")(?![\w$])"
 )
 _SEPARATORS = re.compile(r"::|\\|->|#|:")
+# A question about how something works or where it happens (rather than a description of
+# what one function does, as a doc comment would say it).
+_QUESTION = re.compile(r"^(how|where|what|why|when|which|who)\b|\?\s*$", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -47,11 +50,12 @@ class QueryIntent:
 
     symbol: bool
     names: tuple[str, ...] = ()
+    question: bool = False
 
     @property
     def kind(self) -> str:
-        """``symbol`` or ``text``: which blend of signals ranks the query."""
-        return "symbol" if self.symbol else "text"
+        """``symbol``, ``question`` or ``text`` (a description of code)."""
+        return "symbol" if self.symbol else "question" if self.question else "text"
 
 
 def normalise(name: str) -> str:
@@ -68,7 +72,7 @@ def understand(query: str) -> QueryIntent:
     if _QUALIFIED.match(text) or _CODE_LIKE.match(text):
         return QueryIntent(True, (normalise(text),))
     names = tuple(dict.fromkeys(normalise(m.group(0)) for m in _EMBEDDED.finditer(text)))
-    return QueryIntent(False, names)
+    return QueryIntent(False, names, question=bool(_QUESTION.search(text)))
 
 
 def simple_name(name: str) -> str:

@@ -30,6 +30,12 @@ KIND_PRIORS: dict[str, float] = {
     "CLASS": 0.6, "INTERFACE": 0.6, "ENUM": 0.6, "OBJECT": 0.6,
     "FIELD": 0.4, "FILE": 0.4, "MODULE": 0.4, "PACKAGE": 0.4, "REPOSITORY": 0.4,
 }
+# A symbol query names what it wants: a class called APIRouter is the answer, its kind
+# says nothing against it (signal ``intent``).
+SYMBOL_KIND_PRIORS: dict[str, float] = {}
+# A question ("how does X work", "where is Y decided") is answered by the class or module
+# where the behaviour lives as often as by one function.
+QUESTION_KIND_PRIORS: dict[str, float] = {}
 TEST_PRIOR = 0.7
 # Code that is not the library itself (signal ``paths``; roles in
 # graphrag.parsing.pathroles): a question is answered where the behaviour is implemented,
@@ -70,13 +76,13 @@ def left_out(candidate: Candidate, options: SearchOptions, wanted: frozenset[str
 
 
 def prior(candidate: Candidate, wanted: frozenset[str] | bool = frozenset(),
-          paths: bool = True) -> float:
+          paths: bool = True, kinds: dict[str, float] | None = None) -> float:
     """The multiplier of one candidate's score (1.0 = neutral). ``wanted``: the roles
     asked for (:func:`wanted_roles`; a bool says whether tests are); ``paths``: apply
     the role priors beside the kind and test priors."""
     if isinstance(wanted, bool):
         wanted = frozenset({pathroles.TEST}) if wanted else frozenset()
-    factor = KIND_PRIORS.get(candidate.kind, 1.0)
+    factor = (KIND_PRIORS if kinds is None else kinds).get(candidate.kind, 1.0)
     if candidate.kind in DOCUMENT_KINDS:
         return factor
     roles = path_roles(candidate.file_path) - wanted
