@@ -10,6 +10,7 @@ names).
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import PurePosixPath
 
@@ -54,6 +55,7 @@ PACKAGE_FRONT_FILES = frozenset({"__init__.py", "index.ts", "index.js", "index.m
                                  "index.tsx", "package-info.java", "mod.rs", "doc.go"})
 
 
+@functools.lru_cache(maxsize=65536)
 def path_roles(path: str | None) -> frozenset[str]:
     """The roles of a repo-relative path (empty: library code)."""
     if not path:

@@ -9,9 +9,10 @@ so it means the same for every query and mode; each is a named signal that
   symbol) or ``EMBEDDED_BOOST`` (a name inside a sentence), times ``STEM_FACTOR`` when
   its file is named after the symbol (``routing/APIRouter.kt``, ``zod/types.ts`` for
   ``ZodType`` does not count);
-- ``path-words``: for a sentence, a chunk whose file name or folder shares words with the
-  query gains ``PATH_WORD_BOOST`` times the share of query words matched (``dependency``
-  matches ``dependencies/``, prefixes of 3 letters or more);
+- ``path-words``: a chunk whose file name or folder shares words with the query gains
+  ``PATH_WORD_BOOST`` times the share of query words matched (``dependency`` matches
+  ``dependencies/``, ``quantize`` matches ``quantization.py``, ``Tokenizer`` matches
+  ``tokenizer/``; see :func:`words_match`);
 - ``coherence``: the best chunk of each file gains ``COHERENCE_BOOST`` times the file's
   summed candidate scores over the best file's: an architecture question is answered by
   the file where several strong members live together.
@@ -22,6 +23,7 @@ The weights were chosen on semble's benchmark (``benchmarks/semble.py``; see
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import PurePosixPath
@@ -36,6 +38,7 @@ STEM_FACTOR = 1.5
 PATH_WORD_BOOST = 0.5
 COHERENCE_BOOST = 0.2
 MIN_PREFIX = 3
+SHARED_PREFIX = 0.75
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
 _PARTS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
@@ -71,15 +74,21 @@ def query_words(query: str) -> set[str]:
     return out
 
 
+def words_match(a: str, b: str) -> bool:
+    """Whether two words are forms of one (``dependency``/``dependencies``,
+    ``quantize``/``quantization``, ``token``/``tokenizer``): one starts the other, or
+    they share a prefix of at least ``SHARED_PREFIX`` of the shorter one."""
+    short, long_ = (a, b) if len(a) <= len(b) else (b, a)
+    if len(short) < MIN_PREFIX:
+        return False
+    if long_.startswith(short):
+        return True
+    n = len(os.path.commonprefix([short, long_]))
+    return n >= MIN_PREFIX + 1 and n >= SHARED_PREFIX * len(short)
+
+
 def _word_hits(words: set[str], parts: set[str]) -> int:
-    hits = 0
-    for word in words:
-        for part in parts:
-            short, long_ = (word, part) if len(word) <= len(part) else (part, word)
-            if len(short) >= MIN_PREFIX and long_.startswith(short):
-                hits += 1
-                break
-    return hits
+    return sum(1 for word in words if any(words_match(word, part) for part in parts))
 
 
 def _stem_names_symbol(path: str | None, name: str) -> bool:
@@ -113,8 +122,8 @@ def boost(scores: dict[int, float], details: Mapping[int, Candidate], query: str
             target = chunk_id if intent.symbol else best_of_node.get(
                 (cand.app, cand.node_id), chunk_id)
             factor = STEM_FACTOR if _stem_names_symbol(cand.file_path, definition.name) else 1.0
-            out[target] = out.get(target, 0.0) + unit * weight * factor
-    if "path-words" not in disabled and not intent.symbol:
+            out[target] = out.get(target, 0.0) + unit * weight * factor * definition.share
+    if "path-words" not in disabled:
         words = query_words(query)
         if words:
             cache: dict[str | None, float] = {}

@@ -30,12 +30,21 @@ MAX_DEFINITIONS = 20
 MAX_NAMES = 8
 
 
+# An interface named by the query is answered by its implementations too (Go's
+# ``Router`` by ``Mux``): they get this share of the definition's boost.
+IMPLEMENTER_SHARE = 0.5
+MAX_IMPLEMENTERS = 5
+
+
 @dataclass(frozen=True)
 class Definition:
-    """A chunk of a node that defines a queried name; ``name`` as the query wrote it."""
+    """A chunk of a node that defines a queried name; ``name`` as the query wrote it;
+    ``share`` of the definition boost it gets (less than 1 for an implementation of the
+    interface the name defines)."""
 
     candidate: Candidate
     name: str
+    share: float = 1.0
 
 
 def _fqn_matches(fqn: str | None, qualified: str) -> bool:
@@ -83,14 +92,34 @@ def defining_nodes(conn: Connection, apps: dict[int, str], intent: QueryIntent,
     return found
 
 
+def implementers(conn: Connection, nodes: dict[int, str], options: SearchOptions
+                 ) -> dict[int, str]:
+    """Implementing type id -> the queried name of the interface it implements."""
+    rows = store.implementer_rows(conn, list(nodes), _kinds(options),
+                                  MAX_IMPLEMENTERS * len(nodes))
+    found: dict[int, str] = {}
+    for row in rows:
+        if int(row.id) not in nodes:
+            found.setdefault(int(row.id), nodes[int(row.iface)])
+    return found
+
+
 def definitions(conn: Connection, apps: dict[int, str], intent: QueryIntent,
                 options: SearchOptions) -> dict[int, Definition]:
-    """Chunk id -> :class:`Definition`, for every node defining a queried name whose
-    chunks pass the search filters."""
+    """Chunk id -> :class:`Definition`, for every node defining a queried name (and the
+    implementations of an interface it names) whose chunks pass the search filters."""
     nodes = defining_nodes(conn, apps, intent, options)
     if not nodes:
         return {}
+    impls = implementers(conn, nodes, options)
     where, params = store.filter_sql(list(apps), options)
-    rows = store.node_chunk_rows(conn, where, params, list(nodes))
-    return {int(r.id): Definition(candidate_from_row(r, apps), nodes[int(r.node_id)])
-            for r in rows}
+    rows = store.node_chunk_rows(conn, where, params, [*nodes, *impls])
+    out = {}
+    for r in rows:
+        node_id = int(r.node_id)
+        if node_id in nodes:
+            out[int(r.id)] = Definition(candidate_from_row(r, apps), nodes[node_id])
+        else:
+            out[int(r.id)] = Definition(candidate_from_row(r, apps), impls[node_id],
+                                        IMPLEMENTER_SHARE)
+    return out

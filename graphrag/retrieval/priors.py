@@ -36,7 +36,8 @@ SYMBOL_KIND_PRIORS: dict[str, float] = {}
 # A question ("how does X work", "where is Y decided") is answered by the class or module
 # where the behaviour lives as often as by one function.
 QUESTION_KIND_PRIORS: dict[str, float] = {}
-TEST_PRIOR = 0.7
+TEST_PRIOR = 0.3
+DOCUMENT_PRIOR = 0.5
 # Code that is not the library itself (signal ``paths``; roles in
 # graphrag.parsing.pathroles): a question is answered where the behaviour is implemented,
 # not where it is shown, measured, copied or generated.
@@ -84,7 +85,7 @@ def prior(candidate: Candidate, wanted: frozenset[str] | bool = frozenset(),
         wanted = frozenset({pathroles.TEST}) if wanted else frozenset()
     factor = (KIND_PRIORS if kinds is None else kinds).get(candidate.kind, 1.0)
     if candidate.kind in DOCUMENT_KINDS:
-        return factor
+        return factor * DOCUMENT_PRIOR
     roles = path_roles(candidate.file_path) - wanted
     if pathroles.TEST in roles:
         factor *= TEST_PRIOR

@@ -604,3 +604,20 @@ def node_chunk_rows(conn: Connection, where: str, params: dict[str, Any],
          ORDER BY c.node_id, (c.source = 'code') DESC, c.chunk_index, c.id
     """
     return list(conn.execute(text(sql), {**params, "nodes": list(node_ids)}).all())
+
+
+_IMPLEMENTERS_SQL = """
+    SELECT e.dst_id AS iface, n.id, n.fqn
+      FROM edges e JOIN nodes n ON n.id = e.src_id
+     WHERE e.dst_id = ANY(:ids) AND e.kind = 'IMPLEMENTS' AND n.kind = ANY(:kinds)
+     ORDER BY n.rank DESC, n.id
+     LIMIT :lim
+"""
+
+
+def implementer_rows(conn: Connection, iface_ids: Sequence[int], kinds: Sequence[str],
+                     limit: int) -> list[Any]:
+    """(interface id, implementing node id, its fqn) of the types that implement the
+    given interfaces (IMPLEMENTS edges), the most central first."""
+    return list(conn.execute(text(_IMPLEMENTERS_SQL), {
+        "ids": list(iface_ids), "kinds": list(kinds), "lim": limit}).all())
