@@ -14,12 +14,20 @@ from sqlalchemy import text
 
 from graphrag.config import load_settings
 from graphrag.embedding import get_embedder
+from graphrag.retrieval.boosts import boost, words_match
 from graphrag.retrieval.definitions import Definition
 from graphrag.retrieval.fusion import select
 from graphrag.retrieval.intent import understand
 from graphrag.retrieval.model import SIGNALS, Candidate, SearchOptions
 from graphrag.retrieval.priors import left_out, prior, wanted_roles
-from graphrag.retrieval.search import rank_candidates, search
+from graphrag.retrieval.search import (
+    rank_candidates,
+    resolve_apps,
+    search,
+    set_ef_search,
+    text_candidates,
+    vector_candidates,
+)
 from tests.conftest import run_cli
 
 
@@ -48,16 +56,20 @@ def test_a_bare_or_qualified_identifier_is_a_symbol_query(query, names) -> None:
     assert intent.symbol and intent.kind == "symbol" and intent.names == names
 
 
-@pytest.mark.parametrize("query, names", [
-    ("session", ()),
-    ("how does dependency injection work", ()),
-    ("how does safeParse report errors", ("safeParse",)),
-    ("where is HTTPException turned into a response", ("HTTPException",)),
-    ("when does add_api_route copy the dependencies of a ZodType", ("add_api_route", "ZodType")),
+@pytest.mark.parametrize("query, names, kind", [
+    ("session", (), "text"),
+    ("parse the multipart body", (), "text"),
+    ("how does dependency injection work", (), "question"),
+    ("how does safeParse report errors", ("safeParse",), "question"),
+    ("where is HTTPException turned into a response", ("HTTPException",), "question"),
+    ("add_api_route copies the dependencies of a ZodType", ("add_api_route", "ZodType"),
+     "text"),
+    ("is the pool shared between threads?", (), "question"),
 ])
-def test_a_sentence_is_a_text_query_with_the_identifiers_it_names(query, names) -> None:
+def test_a_sentence_is_a_question_or_a_description_naming_identifiers(query, names,
+                                                                      kind) -> None:
     intent = understand(query)
-    assert not intent.symbol and intent.kind == "text" and intent.names == names
+    assert not intent.symbol and intent.kind == kind and intent.names == names
 
 
 # --- ranking, pure ------------------------------------------------------------------------
@@ -85,6 +97,43 @@ def test_further_chunks_of_one_file_are_decayed() -> None:
     assert order == [1, 4, 2, 3]  # 0.9 * 0.5 = 0.45 < 0.6
     assert [c.id for c in select([*a, b], limit=4, per_file=2)] == [1, 2, 4, 3]
     assert [c.id for c in select([*a, b], limit=4, per_file=0)] == [1, 2, 3, 4]
+
+
+def test_path_words_lift_the_file_named_like_the_query() -> None:
+    a, b = _cand(1, "model2vec/model.py"), _cand(2, "model2vec/quantization.py")
+    details = {1: a, 2: b}
+    scores = {1: 1.0, 2: 0.9}
+    boosted = boost(scores, details, "quantize", understand("quantize"), {},
+                    disabled=("coherence",))
+    assert boosted[2] > boosted[1]
+    plain = boost(scores, details, "quantize", understand("quantize"), {},
+                  disabled=("coherence", "path-words"))
+    assert plain == scores
+    assert words_match("dependency", "dependencies") and words_match("token", "tokenizer")
+    assert not words_match("route", "router_group") or words_match("route", "router")
+    assert not words_match("model", "module")
+
+
+def test_coherence_lifts_the_file_with_several_strong_members() -> None:
+    members = [_cand(i, "routing.py", node=i) for i in (1, 2, 3)]
+    single = _cand(4, "applications.py")
+    details = {c.id: c for c in [*members, single]}
+    scores = {1: 0.8, 2: 0.7, 3: 0.7, 4: 0.85}
+    boosted = boost(scores, details, "how are routes registered",
+                    understand("how are routes registered"), {},
+                    disabled=("path-words",))
+    assert boosted[1] > boosted[4]  # routing.py's best member now leads
+    assert boosted[2] == scores[2]  # only a file's best chunk gains
+
+
+def test_an_interfaces_implementations_share_its_definition_boost() -> None:
+    iface, impl, other = (_cand(1, "chi.go", kind="INTERFACE"), _cand(2, "mux.go", kind="CLASS"),
+                          _cand(3, "tree.go"))
+    details = {3: other}
+    defined = {1: Definition(iface, "Router"), 2: Definition(impl, "Router", 0.5)}
+    boosted = boost({3: 1.0}, details, "Router", understand("Router"), defined,
+                    disabled=("coherence", "path-words"))
+    assert boosted[1] > boosted[2] > boosted[3]
 
 
 @pytest.mark.parametrize("path", ["examples/basic.py", "docs_src/tutorial/app.py",
@@ -121,15 +170,19 @@ def test_hidden_and_vendored_documents_are_left_out_unless_asked_for() -> None:
 
 # --- against the database, on a repository indexed end to end --------------------------
 
+USES = 100
 REGISTRY = '''
 class WidgetRegistry:
-    """Keeps the widgets of a screen by name."""
+    """Keeps the named components of a screen in insertion order: lookups by key,
+    replacement of an entry, removal, iteration over entries, and a count of entries,
+    for layouts that are rebuilt after every resize of the window."""
 
     def __init__(self):
-        self.items = {}
+        self.entries = {}
+        self.order = []
 '''
 USER = '''
-from lib.registry import WidgetRegistry
+from lib.core import WidgetRegistry
 
 
 def use_widget_registry_{i}(widget_registry: WidgetRegistry) -> WidgetRegistry:
@@ -158,7 +211,7 @@ def ranked_app(db_url, models_dir):
 
     root = Path(tempfile.mkdtemp(prefix="graphrag-rank-"))
     (root / "lib").mkdir()
-    (root / "lib" / "registry.py").write_text(REGISTRY)
+    (root / "lib" / "core.py").write_text(REGISTRY)
     (root / "lib" / "dependencies.py").write_text(INJECTION.format())
     (root / "examples").mkdir()
     (root / "examples" / "dependencies_demo.py").write_text(
@@ -166,7 +219,7 @@ def ranked_app(db_url, models_dir):
     (root / "uses").mkdir()
     # More uses than a ranked list holds (40), each naming the class more often than
     # its definition does: BM25 and the vectors rank the uses first.
-    for i in range(45):
+    for i in range(USES):
         (root / "uses" / f"use_{i}.py").write_text(USER.format(i=i))
     (root / ".agents" / "skills").mkdir(parents=True)
     (root / ".agents" / "skills" / "di.md").write_text(HIDDEN_DOC)
@@ -188,13 +241,25 @@ def embedder():
 
 def test_a_symbol_query_finds_its_definition_outside_the_candidates(engine, ranked_app,
                                                                     embedder) -> None:
-    def top(options: SearchOptions) -> list[str]:
-        return [h["fqn"] for h in search(engine, [ranked_app], "WidgetRegistry", options,
-                                         embedder).hits]
-
-    assert top(SearchOptions())[0] == "lib.registry.WidgetRegistry"
-    # Without the graph's definitions the class is not even among the hits.
-    assert "lib.registry.WidgetRegistry" not in top(SearchOptions(disabled=("definitions",)))
+    query, fqn = "WidgetRegistry", "lib.core.WidgetRegistry"
+    options = SearchOptions()
+    with engine.begin() as conn:
+        apps = resolve_apps(conn, [ranked_app])
+        set_ef_search(conn, options)
+        vector = embedder.encode([query])[0]
+        listed = {i for i, _ in vector_candidates(conn, list(apps), vector, options)}
+        listed |= {i for i, _ in text_candidates(conn, list(apps), query, options)}
+        defining = conn.execute(text(
+            "SELECT c.id FROM chunks c JOIN nodes n ON n.id = c.node_id"
+            " WHERE n.fqn = :f AND c.application_id = ANY(:a)"),
+            {"f": fqn, "a": list(apps)}).scalars().all()
+    # The uses fill both ranked lists: neither holds a chunk of the definition.
+    assert defining and not listed & set(defining)
+    hits = search(engine, [ranked_app], query, options, embedder).hits
+    assert hits[0]["fqn"] == fqn
+    off = search(engine, [ranked_app], query, SearchOptions(disabled=("definitions",)),
+                 embedder).hits
+    assert fqn not in [h["fqn"] for h in off]
 
 
 def test_library_code_ranks_above_its_example_copy(engine, ranked_app, embedder) -> None:
