@@ -16,8 +16,7 @@ from dataclasses import dataclass
 
 from sqlalchemy import Connection
 
-from graphrag.errors import UnknownSymbol
-from graphrag.graph.lookup import resolve_name
+from graphrag.graph.lookup import nodes_named
 from graphrag.kinds import SYMBOL_KINDS
 from graphrag.retrieval import store
 from graphrag.retrieval.intent import QueryIntent, simple_name
@@ -83,11 +82,7 @@ def defining_nodes(conn: Connection, apps: dict[int, str], intent: QueryIntent,
             per_name[name] = per_name.get(name, 0) + 1
         if "." in name and not per_name.get(name):
             for app_id in apps:  # re-exports and other public names: the graph's lookup
-                try:
-                    ids = resolve_name(conn, app_id, name)
-                except UnknownSymbol:
-                    continue
-                for node_id in ids[:MAX_DEFINITIONS]:
+                for node_id in nodes_named(conn, app_id, name)[:MAX_DEFINITIONS]:
                     found.setdefault(node_id, name)
     return found
 
