@@ -48,13 +48,7 @@ from graphrag.retrieval.fusion import select
 from graphrag.retrieval.intent import QueryIntent, understand
 from graphrag.retrieval.model import Candidate, SearchOptions, SearchResult, hit_dict
 from graphrag.retrieval.modes import get_mode
-from graphrag.retrieval.priors import (
-    QUESTION_KIND_PRIORS,
-    SYMBOL_KIND_PRIORS,
-    left_out,
-    prior,
-    wanted_roles,
-)
+from graphrag.retrieval.priors import left_out, prior, wanted_roles
 from graphrag.retrieval.rows import candidate_from_row, load_candidates
 from graphrag.retrieval.signals import (
     CandidateSignals,
@@ -171,14 +165,13 @@ def rank_candidates(mode: str, vec: list[tuple[int, float]], txt: list[tuple[int
         scored = boost(scored, details, query, intent, defined, options.disabled)
     wanted = wanted_roles(query, options)
     paths = options.uses("paths")
-    kinds = ({"symbol": SYMBOL_KIND_PRIORS, "question": QUESTION_KIND_PRIORS}.get(intent.kind)
-             if options.uses("intent") else None)
+    kind = intent.kind if options.uses("intent") else None
     out = []
     for chunk_id, score in scored.items():
         cand = details.get(chunk_id)
         if cand is None or left_out(cand, options, wanted):
             continue
-        cand.score = score * prior(cand, wanted, paths, kinds) if options.priors else score
+        cand.score = score * prior(cand, wanted, paths, kind) if options.priors else score
         out.append(cand)
     # Stable sort: equal scores keep their list order, then the smaller id.
     out.sort(key=lambda c: (-c.score, c.id))
