@@ -5,10 +5,10 @@ so it means the same for every query and mode; each is a named signal that
 ``SearchOptions.disabled`` switches off (CLI ``--no-signal NAME``):
 
 - ``definitions``: a chunk of a node that *defines* a queried name
-  (:mod:`graphrag.retrieval.definitions`) gains ``DEFINITION_BOOST`` (a whole-query
-  symbol) or ``EMBEDDED_BOOST`` (a name inside a sentence), times ``STEM_FACTOR`` when
-  its file is named after the symbol (``routing/APIRouter.kt``, ``zod/types.ts`` for
-  ``ZodType`` does not count);
+  (:mod:`graphrag.retrieval.definitions`) gains ``DEFINITION_BOOSTS`` by kind of query
+  (3 for a symbol query, 1 for a name inside a question, none inside a description),
+  times ``STEM_FACTOR`` when its file is named after the symbol
+  (``routing/APIRouter.kt``; ``zod/types.ts`` for ``ZodType`` does not count);
 - ``path-words``: a chunk whose file name or folder shares words with the query gains
   ``PATH_WORD_BOOST`` times the share of query words matched (``dependency`` matches
   ``dependencies/``, ``quantize`` matches ``quantization.py``, ``Tokenizer`` matches
@@ -32,8 +32,10 @@ from graphrag.retrieval.definitions import Definition
 from graphrag.retrieval.intent import QueryIntent, simple_name
 from graphrag.retrieval.model import Candidate
 
-DEFINITION_BOOST = 3.0
-EMBEDDED_BOOST = 1.0
+# Per kind of query (graphrag.retrieval.intent): the whole query names the symbol; a
+# question names what it asks about; a description of one behaviour often names its
+# neighbours (a parameter's type, the function it wraps), not the answer.
+DEFINITION_BOOSTS = {"symbol": 3.0, "question": 1.0, "text": 0.0}
 STEM_FACTOR = 1.5
 PATH_WORD_BOOST = 0.5
 COHERENCE_BOOST = 0.2
@@ -49,6 +51,11 @@ _STOP = frozenset({
     "when", "where", "which", "who", "why", "with", "work", "works", "code", "find",
     "implementation", "implemented", "handle", "handling",
 })
+
+
+def wants_definitions(intent: QueryIntent) -> bool:
+    """Whether the definitions of the names the query mentions would gain anything."""
+    return bool(intent.names) and DEFINITION_BOOSTS[intent.kind] > 0
 
 
 def words_of_path(path: str | None) -> set[str]:
@@ -109,7 +116,7 @@ def boost(scores: dict[int, float], details: Mapping[int, Candidate], query: str
     top = max(out.values(), default=0.0)
     unit = top if top > 0 else 1.0
     if "definitions" not in disabled and defined:
-        weight = DEFINITION_BOOST if intent.symbol else EMBEDDED_BOOST
+        weight = DEFINITION_BOOSTS[intent.kind]
         # A symbol query is answered by the declaration: the node's first chunk. A
         # sentence naming the symbol by the part of a long node that matched it best.
         best_of_node: dict[tuple[str, int], int] = {}

@@ -15,8 +15,11 @@ SOURCES = ("code", "doc", "all")
 # (graphrag.retrieval.boosts), paths (graphrag.retrieval.priors) and diversity (the
 # per-file decay, graphrag.retrieval.fusion.select).
 SIGNALS = ("intent", "definitions", "paths", "path-words", "coherence", "diversity")
-# Chunks of one file shown at full score before each further one is decayed.
-PER_FILE = 1
+# Chunks of one file shown at full score before each further one is decayed, per kind of
+# query (graphrag.retrieval.intent) when a search does not say: a question or a symbol is
+# answered across files; a description of one behaviour by one function, whose siblings
+# in its file are its closest rivals and must not be pushed down for being siblings.
+PER_FILE_BY_INTENT = {"symbol": 1, "question": 1, "text": 5}
 EXPANSIONS = ("calls",)
 
 
@@ -33,7 +36,8 @@ class SearchOptions:
     source: str | None = None  # "code" | "doc"
     expand: tuple[str, ...] = ()
     priors: bool = True  # kind and test priors (graphrag.retrieval.priors)
-    per_file: int = PER_FILE  # full-score chunks per file; 0 = no per-file decay
+    # full-score chunks per file (0: no per-file decay); None: by kind of query
+    per_file: int | None = None
     disabled: tuple[str, ...] = ()  # ranking signals switched off (SIGNALS)
 
     def uses(self, signal: str) -> bool:

@@ -40,13 +40,19 @@ from graphrag.embedding import Embedder, vector_literal
 from graphrag.errors import InvalidInput
 from graphrag.retrieval import store
 from graphrag.retrieval.bm25 import bm25_candidates
-from graphrag.retrieval.boosts import boost
+from graphrag.retrieval.boosts import boost, wants_definitions
 from graphrag.retrieval.definitions import Definition, definitions
 from graphrag.retrieval.expand import expand_calls
 from graphrag.retrieval.filters import validate
 from graphrag.retrieval.fusion import select
 from graphrag.retrieval.intent import QueryIntent, understand
-from graphrag.retrieval.model import Candidate, SearchOptions, SearchResult, hit_dict
+from graphrag.retrieval.model import (
+    PER_FILE_BY_INTENT,
+    Candidate,
+    SearchOptions,
+    SearchResult,
+    hit_dict,
+)
 from graphrag.retrieval.modes import get_mode
 from graphrag.retrieval.priors import left_out, prior, wanted_roles
 from graphrag.retrieval.rows import candidate_from_row, load_candidates
@@ -221,10 +227,12 @@ def _search_one(conn: Connection, apps: dict[int, str], query: str,
         signals = replace(signals, query_kind=intent.kind)
     graph = mode.ranks_with_graph
     defined = (definitions(conn, apps, intent, options)
-               if graph and intent.names and options.uses("definitions") else {})
+               if graph and wants_definitions(intent) and options.uses("definitions")
+               else {})
     ranked = rank_candidates(options.mode, vec, txt, details, query, options, signals,
                              defined, intent)
-    per_file = options.per_file if graph and options.uses("diversity") else 0
+    per_file = (PER_FILE_BY_INTENT[intent.kind] if options.per_file is None
+                else options.per_file) if graph and options.uses("diversity") else 0
     top = select(ranked, limit=options.top_k, per_file=per_file)
     if "calls" in options.expand:
         top = top + expand_calls(conn, apps, top)

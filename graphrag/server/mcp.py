@@ -245,7 +245,8 @@ def build_mcp(runtime: Runtime, apps: Sequence[str] | None) -> MCPServer:
             description="Applications to search; default: all this server serves.")] = None,
         per_file: Annotated[int | None, Field(
             ge=0, le=50, description="Hits of one file before further ones are ranked"
-                                     " down (default 1; 0: no limit).")] = None,
+                                     " down (0: no limit; default: 1 for a symbol or a question, 5"
+                                     " for a description of code).")] = None,
         source: Annotated[Literal["code", "doc", "all"] | None, Field(
             description="code, doc or all (default: code and documents, except documents"
                         " in hidden tool folders and vendored trees).")] = None,

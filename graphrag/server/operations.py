@@ -98,7 +98,6 @@ def search(runtime: Runtime, scope: Scope, apps: Sequence[str] | None,
     document-aware search (granularity, adjacent pages), several through one batch."""
     from graphrag.retrieval.documents_search import document_search
     from graphrag.retrieval.filters import build_options
-    from graphrag.retrieval.model import PER_FILE
     from graphrag.retrieval.search import search_many
 
     names = scope.resolve(apps)
@@ -107,7 +106,7 @@ def search(runtime: Runtime, scope: Scope, apps: Sequence[str] | None,
     if any(not q or not q.strip() for q in queries):
         raise InvalidInput("empty query: give the words to search for")
     options = build_options(mode, top_k, min_similarity, kinds, lang, path, source, expand,
-                            priors, PER_FILE if per_file is None else per_file, disabled)
+                            priors, per_file, disabled)
     embedder = runtime.embedder() if options.needs_vectors or granularity == "sentence" \
         else None
     if len(queries) == 1:
