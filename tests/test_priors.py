@@ -64,8 +64,10 @@ def test_rank_candidates_applies_priors_unless_switched_off() -> None:
     # The test function and the field lead both lists; the method comes third.
     vec = [(1, 0.9), (2, 0.89), (3, 0.88)]
     txt = [(1, 9.0), (2, 8.9), (3, 8.8)]
-    ranked = rank_candidates("hybrid", vec, txt, details, "parse the header", SearchOptions())
-    # Library code first; a test (x 0.3) even below a library field (x 0.4).
+    # A statement of what a function does ranks with the kind priors: library code
+    # first; a test (x 0.3) even below a library field (x 0.4).
+    ranked = rank_candidates("hybrid", vec, txt, details, "Parses the header.",
+                             SearchOptions())
     assert [c.id for c in ranked] == [3, 2, 1]
     ranked = rank_candidates("hybrid", vec, txt, details, "tests of the header parser",
                              SearchOptions())

@@ -57,8 +57,12 @@ def test_a_bare_or_qualified_identifier_is_a_symbol_query(query, names) -> None:
 
 
 @pytest.mark.parametrize("query, names, kind", [
-    ("session", (), "text"),
-    ("parse the multipart body", (), "text"),
+    ("session", (), "topic"),
+    ("boolean conversion and parsing helpers", (), "topic"),
+    ("parse the multipart body", (), "topic"),
+    ("Parse the multipart body.", (), "text"),
+    ("Returns the content length of the request", (), "text"),
+    ("BasicAuth returns a Basic HTTP Authorization middleware", ("BasicAuth",), "text"),
     ("how does dependency injection work", (), "question"),
     ("how does safeParse report errors", ("safeParse",), "question"),
     ("where is HTTPException turned into a response", ("HTTPException",), "question"),
@@ -66,8 +70,7 @@ def test_a_bare_or_qualified_identifier_is_a_symbol_query(query, names) -> None:
      "text"),
     ("is the pool shared between threads?", (), "question"),
 ])
-def test_a_sentence_is_a_question_or_a_description_naming_identifiers(query, names,
-                                                                      kind) -> None:
+def test_a_sentence_is_a_question_a_statement_or_a_topic(query, names, kind) -> None:
     intent = understand(query)
     assert not intent.symbol and intent.kind == kind and intent.names == names
 

@@ -1,24 +1,22 @@
 """Ranking from the graph and the file tree, after the signals are fused.
 
 Each boost is additive, in units of the best fused score among the query's candidates,
-so it means the same for every query and mode; each is a named signal that
+so it means the same for every query and mode, and weighted by the query's profile
+(:mod:`graphrag.retrieval.profiles`); each is a named signal that
 ``SearchOptions.disabled`` switches off (CLI ``--no-signal NAME``):
 
 - ``definitions``: a chunk of a node that *defines* a queried name
-  (:mod:`graphrag.retrieval.definitions`) gains ``DEFINITION_BOOSTS`` by kind of query
+  (:mod:`graphrag.retrieval.definitions`) gains the profile's ``definitions`` weight
   (3 for a symbol query, 1 for a name inside a question, none inside a description),
   times ``STEM_FACTOR`` when its file is named after the symbol
   (``routing/APIRouter.kt``; ``zod/types.ts`` for ``ZodType`` does not count);
 - ``path-words``: a chunk whose file name or folder shares words with the query gains
-  ``PATH_WORD_BOOST`` times the share of query words matched (``dependency`` matches
+  the profile's ``path_words`` weight times the share of query words matched (``dependency`` matches
   ``dependencies/``, ``quantize`` matches ``quantization.py``, ``Tokenizer`` matches
   ``tokenizer/``; see :func:`words_match`);
-- ``coherence``: the best chunk of each file gains ``COHERENCE_BOOST`` times the file's
+- ``coherence``: the best chunk of each file gains the ``coherence`` weight times the file's
   summed candidate scores over the best file's: an architecture question is answered by
   the file where several strong members live together.
-
-The weights were chosen on semble's benchmark (``benchmarks/semble.py``; see
-``benchmarks/RESULTS.md``).
 """
 
 from __future__ import annotations
@@ -31,14 +29,9 @@ from pathlib import PurePosixPath
 from graphrag.retrieval.definitions import Definition
 from graphrag.retrieval.intent import QueryIntent, simple_name
 from graphrag.retrieval.model import Candidate
+from graphrag.retrieval.profiles import Profile, profile
 
-# Per kind of query (graphrag.retrieval.intent): the whole query names the symbol; a
-# question names what it asks about; a description of one behaviour often names its
-# neighbours (a parameter's type, the function it wraps), not the answer.
-DEFINITION_BOOSTS = {"symbol": 3.0, "question": 1.0, "text": 0.0}
 STEM_FACTOR = 1.5
-PATH_WORD_BOOST = 0.5
-COHERENCE_BOOST = 0.2
 MIN_PREFIX = 3
 SHARED_PREFIX = 0.75
 
@@ -53,9 +46,9 @@ _STOP = frozenset({
 })
 
 
-def wants_definitions(intent: QueryIntent) -> bool:
+def wants_definitions(intent: QueryIntent, weights: Profile) -> bool:
     """Whether the definitions of the names the query mentions would gain anything."""
-    return bool(intent.names) and DEFINITION_BOOSTS[intent.kind] > 0
+    return bool(intent.names) and weights.definitions > 0
 
 
 def words_of_path(path: str | None) -> set[str]:
@@ -109,14 +102,16 @@ def _stem_names_symbol(path: str | None, name: str) -> bool:
 
 def boost(scores: dict[int, float], details: Mapping[int, Candidate], query: str,
           intent: QueryIntent, defined: Mapping[int, Definition],
-          disabled: Sequence[str] = ()) -> dict[int, float]:
-    """The candidates' scores with the boosts (see the module docstring); chunks in
-    ``defined`` that were no candidates join with their boost alone."""
+          disabled: Sequence[str] = (), weights: Profile | None = None) -> dict[int, float]:
+    """The candidates' scores with the boosts (see the module docstring) weighted by the
+    query's profile (``weights``; by default its kind's); chunks in ``defined`` that were
+    no candidates join with their boost alone."""
+    weights = weights or profile(intent.kind)
     out = dict(scores)
     top = max(out.values(), default=0.0)
     unit = top if top > 0 else 1.0
     if "definitions" not in disabled and defined:
-        weight = DEFINITION_BOOSTS[intent.kind]
+        weight = weights.definitions
         # A symbol query is answered by the declaration: the node's first chunk. A
         # sentence naming the symbol by the part of a long node that matched it best.
         best_of_node: dict[tuple[str, int], int] = {}
@@ -138,15 +133,16 @@ def boost(scores: dict[int, float], details: Mapping[int, Candidate], query: str
                 path = details[chunk_id].file_path
                 if path not in cache:
                     cache[path] = _word_hits(words, words_of_path(path)) / len(words)
-                out[chunk_id] += unit * PATH_WORD_BOOST * cache[path]
+                out[chunk_id] += unit * weights.path_words * cache[path]
     if "coherence" not in disabled:
-        coherence(out, details)
+        coherence(out, details, weights.coherence)
     return out
 
 
-def coherence(scores: dict[int, float], details: Mapping[int, Candidate]) -> None:
-    """Add to each file's best chunk ``COHERENCE_BOOST`` x the file's summed score over
-    the best file's, in units of the best score (in place)."""
+def coherence(scores: dict[int, float], details: Mapping[int, Candidate],
+              weight: float) -> None:
+    """Add to each file's best chunk ``weight`` x the file's summed score over the best
+    file's, in units of the best score (in place)."""
     if not scores:
         return
     top = max(scores.values())
@@ -166,4 +162,4 @@ def coherence(scores: dict[int, float], details: Mapping[int, Candidate]) -> Non
         return
     most = max(total.values()) or 1.0
     for key, chunk_id in best.items():
-        scores[chunk_id] += top * COHERENCE_BOOST * total[key] / most
+        scores[chunk_id] += top * weight * total[key] / most

@@ -11,15 +11,11 @@ MODES = ("hybrid", "vector", "text")
 # default leaves out (Markdown in hidden tool folders and vendored trees).
 SOURCES = ("code", "doc", "all")
 # The ranking signals a search can switch off one by one (SearchOptions.disabled):
-# intent (symbol queries ranked lexically), definitions, path-words, coherence
+# intent (each kind of query ranked with its own profile, graphrag.retrieval.profiles;
+# off: every query as a description), definitions, path-words, coherence
 # (graphrag.retrieval.boosts), paths (graphrag.retrieval.priors) and diversity (the
 # per-file decay, graphrag.retrieval.fusion.select).
 SIGNALS = ("intent", "definitions", "paths", "path-words", "coherence", "diversity")
-# Chunks of one file shown at full score before each further one is decayed, per kind of
-# query (graphrag.retrieval.intent) when a search does not say: a question or a symbol is
-# answered across files; a description of one behaviour by one function, whose siblings
-# in its file are its closest rivals and must not be pushed down for being siblings.
-PER_FILE_BY_INTENT = {"symbol": 1, "question": 1, "text": 5}
 EXPANSIONS = ("calls",)
 
 
@@ -36,7 +32,8 @@ class SearchOptions:
     source: str | None = None  # "code" | "doc"
     expand: tuple[str, ...] = ()
     priors: bool = True  # kind and test priors (graphrag.retrieval.priors)
-    # full-score chunks per file (0: no per-file decay); None: by kind of query
+    # full-score chunks per file (0: no per-file decay); None: the query's profile
+    # (graphrag.retrieval.profiles)
     per_file: int | None = None
     disabled: tuple[str, ...] = ()  # ranking signals switched off (SIGNALS)
 

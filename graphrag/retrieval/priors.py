@@ -17,8 +17,8 @@ vendored, generated, compatibility shims, declarations, hidden folders:
 The kind priors were chosen on ``benchmarks/retrieval.py`` (doc-comment sentences as
 queries; werkzeug, click and gin, strict MRR@10 macro: 0.561 with no priors, 0.627 with
 types at 0.85 and fields/files at 0.7, 0.639 with the values here). Symbol queries and
-questions keep no kind prior (``KIND_PRIORS_BY_INTENT``); that, the test, document and
-role priors were chosen on semble's benchmark (``benchmarks/semble.py``; see
+questions keep no kind prior (:mod:`graphrag.retrieval.profiles`); that, the test,
+document and role priors were chosen on semble's benchmark (``benchmarks/semble.py``; see
 ``benchmarks/RESULTS.md``). ``SearchOptions`` ``priors=False`` (CLI ``--no-priors``)
 switches all of them off.
 """
@@ -35,12 +35,6 @@ KIND_PRIORS: dict[str, float] = {
     "CLASS": 0.6, "INTERFACE": 0.6, "ENUM": 0.6, "OBJECT": 0.6,
     "FIELD": 0.4, "FILE": 0.4, "MODULE": 0.4, "PACKAGE": 0.4, "REPOSITORY": 0.4,
 }
-# Kind priors per kind of query (graphrag.retrieval.intent), signal ``intent``: a symbol
-# query names what it wants (a class called APIRouter is the answer, its kind says
-# nothing against it), and a question ("how does X work", "where is Y decided") is
-# answered by the class or module where the behaviour lives as often as by one function.
-# A description of what code does ranks with KIND_PRIORS.
-KIND_PRIORS_BY_INTENT: dict[str, dict[str, float]] = {"symbol": {}, "question": {}}
 TEST_PRIOR = 0.3
 DOCUMENT_PRIOR = 0.5
 # Code that is not the library itself (signal ``paths``; roles in
@@ -82,14 +76,14 @@ def left_out(candidate: Candidate, options: SearchOptions, wanted: frozenset[str
 
 
 def prior(candidate: Candidate, wanted: frozenset[str] | bool = frozenset(),
-          paths: bool = True, intent: str | None = None) -> float:
+          paths: bool = True, kinds: bool = True) -> float:
     """The multiplier of one candidate's score (1.0 = neutral). ``wanted``: the roles
     asked for (:func:`wanted_roles`; a bool says whether tests are); ``paths``: apply
-    the role priors beside the kind and test priors; ``intent``: the kind of query
-    (``KIND_PRIORS_BY_INTENT``)."""
+    the role priors beside the kind and test priors; ``kinds``: apply the kind priors
+    (the query's profile says, :mod:`graphrag.retrieval.profiles`)."""
     if isinstance(wanted, bool):
         wanted = frozenset({pathroles.TEST}) if wanted else frozenset()
-    factor = KIND_PRIORS_BY_INTENT.get(intent or "", KIND_PRIORS).get(candidate.kind, 1.0)
+    factor = KIND_PRIORS.get(candidate.kind, 1.0) if kinds else 1.0
     if candidate.kind in DOCUMENT_KINDS:
         return factor * DOCUMENT_PRIOR
     roles = path_roles(candidate.file_path) - wanted

@@ -46,15 +46,10 @@ from graphrag.retrieval.expand import expand_calls
 from graphrag.retrieval.filters import validate
 from graphrag.retrieval.fusion import select
 from graphrag.retrieval.intent import QueryIntent, understand
-from graphrag.retrieval.model import (
-    PER_FILE_BY_INTENT,
-    Candidate,
-    SearchOptions,
-    SearchResult,
-    hit_dict,
-)
+from graphrag.retrieval.model import Candidate, SearchOptions, SearchResult, hit_dict
 from graphrag.retrieval.modes import get_mode
 from graphrag.retrieval.priors import left_out, prior, wanted_roles
+from graphrag.retrieval.profiles import profile
 from graphrag.retrieval.rows import candidate_from_row, load_candidates
 from graphrag.retrieval.signals import (
     CandidateSignals,
@@ -166,18 +161,21 @@ def rank_candidates(mode: str, vec: list[tuple[int, float]], txt: list[tuple[int
     for chunk_id, definition in defined.items():
         details.setdefault(chunk_id, definition.candidate)
     spec = get_mode(mode)
+    # The plain modes keep the plain priors: only the graph-ranked ones read the query.
+    weights = profile(intent.kind, options.uses("intent") and spec.ranks_with_graph)
     scored = dict(spec.rank(vec, txt, details, signals))  # graphrag.retrieval.modes
     if spec.ranks_with_graph:
-        scored = boost(scored, details, query, intent, defined, options.disabled)
+        scored = boost(scored, details, query, intent, defined, options.disabled, weights)
     wanted = wanted_roles(query, options)
     paths = options.uses("paths")
-    kind = intent.kind if options.uses("intent") else None
     out = []
     for chunk_id, score in scored.items():
         cand = details.get(chunk_id)
         if cand is None or left_out(cand, options, wanted):
             continue
-        cand.score = score * prior(cand, wanted, paths, kind) if options.priors else score
+        if options.priors:
+            score *= prior(cand, wanted, paths, weights.kind_priors)
+        cand.score = score
         out.append(cand)
     # Stable sort: equal scores keep their list order, then the smaller id.
     out.sort(key=lambda c: (-c.score, c.id))
@@ -223,16 +221,17 @@ def _search_one(conn: Connection, apps: dict[int, str], query: str,
         signals = (candidate_signals(conn, app_ids, ids, query, vector)
                    if mode.needs_signals else None)
     intent = understand(query)
-    if signals is not None and options.uses("intent"):
-        signals = replace(signals, query_kind=intent.kind)
+    weights = profile(intent.kind, options.uses("intent"))
+    if signals is not None:
+        signals = replace(signals, profile=weights)
     graph = mode.ranks_with_graph
     defined = (definitions(conn, apps, intent, options)
-               if graph and wants_definitions(intent) and options.uses("definitions")
+               if graph and wants_definitions(intent, weights) and options.uses("definitions")
                else {})
     ranked = rank_candidates(options.mode, vec, txt, details, query, options, signals,
                              defined, intent)
-    per_file = (PER_FILE_BY_INTENT[intent.kind] if options.per_file is None
-                else options.per_file) if graph and options.uses("diversity") else 0
+    per_file = (weights.per_file if options.per_file is None else options.per_file) \
+        if graph and options.uses("diversity") else 0
     top = select(ranked, limit=options.top_k, per_file=per_file)
     if "calls" in options.expand:
         top = top + expand_calls(conn, apps, top)
