@@ -19,11 +19,14 @@ def graph_group() -> None:
 @click.option("--format", "fmt", type=click.Choice(["json", "graphml"]), default="json",
               show_default=True)
 @click.option("--output", "-o", type=click.File("w"), default="-", help="File (default stdout).")
+@click.option("--static-only", is_flag=True,
+              help="Only the stored calls: no CALLS edges through base or interface methods.")
 @db_option
 @json_option
-def graph_export(app_name: str, fmt: str, output, db_url: str | None, as_json: bool) -> None:
+def graph_export(app_name: str, fmt: str, output, static_only: bool, db_url: str | None,
+                 as_json: bool) -> None:
     """Export the application's nodes and edges as JSON or GraphML."""
-    data = export_graph(context_for(db_url, app_name))
+    data = export_graph(context_for(db_url, app_name), static_only)
     if fmt == "graphml" and not as_json:
         output.write(to_graphml(data))
     else:
@@ -35,11 +38,15 @@ def graph_export(app_name: str, fmt: str, output, db_url: str | None, as_json: b
 @graph_group.command("node")
 @click.argument("fqn")
 @app_option
+@click.option("--static-only", is_flag=True,
+              help="Only calls bound statically: no callers through the methods this one"
+                   " overrides, no implementations of the interface methods it calls.")
 @db_option
 @json_option
-def graph_node(fqn: str, app_name: str, db_url: str | None, as_json: bool) -> None:
+def graph_node(fqn: str, app_name: str, static_only: bool, db_url: str | None,
+               as_json: bool) -> None:
     """Show the node FQN with its callers, callees, parents and children."""
-    nodes = node_details(context_for(db_url, app_name), fqn)
+    nodes = node_details(context_for(db_url, app_name), fqn, static_only)
     if as_json:
         print_json(nodes)
         return
@@ -56,6 +63,8 @@ def graph_node(fqn: str, app_name: str, db_url: str | None, as_json: bool) -> No
             for r in n[label]:
                 extra = f" [{r['resolution']} {r['confidence']:.2f}]" if label in (
                     "callers", "callees") else ""
+                if r.get("via"):
+                    extra += f" via {r['via']}"
                 click.echo(f"  {label[:-1] if label.endswith('s') else label}: "
                            f"{r['kind']} {r['fqn']}{extra}")
 

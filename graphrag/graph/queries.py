@@ -8,6 +8,7 @@ from sqlalchemy import Connection
 
 from graphrag.db.context import AppContext
 from graphrag.graph import store
+from graphrag.graph.dispatch import call_neighbours
 from graphrag.graph.lookup import resolve_name
 
 # (label, edge kind, outgoing) of each relation `graphrag graph node` lists, in order.
@@ -25,19 +26,26 @@ def find_nodes(conn: Connection, app_id: int, fqn: str) -> list[dict[str, Any]]:
     return store.nodes_by_id(conn, resolve_name(conn, app_id, fqn))
 
 
-def node_details(ctx: AppContext, fqn: str) -> list[dict[str, Any]]:
+def node_details(ctx: AppContext, fqn: str, static_only: bool = False
+                 ) -> list[dict[str, Any]]:
     """Each node ``fqn`` names, with its callers, callees, parents and children; the
     other overloads of a Python implementation (``@overload`` stubs, ``TYPE_CHECKING``
-    definitions) are in ``meta["overloads"]``."""
+    definitions) are in ``meta["overloads"]``.
+
+    Callers and callees include those dispatch adds (:mod:`graphrag.graph.dispatch`:
+    ``via`` names the method the call site is bound to) unless ``static_only``."""
     with ctx.engine.connect() as conn:
-        return details(conn, ctx.app_id, fqn)
+        return details(conn, ctx.app_id, fqn, static_only)
 
 
-def details(conn: Connection, app_id: int, fqn: str) -> list[dict[str, Any]]:
+def details(conn: Connection, app_id: int, fqn: str, static_only: bool = False
+            ) -> list[dict[str, Any]]:
     """:func:`node_details` on an open connection."""
     found = find_nodes(conn, app_id, fqn)
-    kinds = sorted({kind for _, kind, _ in _RELATIONS})
-    near = store.neighbours(conn, [n["id"] for n in found], kinds=kinds)
+    ids = [n["id"] for n in found]
+    kinds = sorted({kind for _, kind, _ in _RELATIONS} - {"CALLS"})
+    near = store.neighbours(conn, ids, kinds=kinds) + call_neighbours(
+        conn, ids, static_only=static_only)
     for node in found:
         mine = [n for n in near if n.this_id == node["id"]]
         for label, kind, outgoing in _RELATIONS:
@@ -49,4 +57,5 @@ def details(conn: Connection, app_id: int, fqn: str) -> list[dict[str, Any]]:
 def _related(n: store.Neighbour) -> dict[str, Any]:
     return {"id": n.node_id, "kind": n.kind, "name": n.name, "fqn": n.fqn,
             "file_path": n.file_path, "line_start": n.line_start, "line_end": n.line_end,
-            "confidence": n.confidence, "resolution": n.resolution, "lines": list(n.lines)}
+            "confidence": n.confidence, "resolution": n.resolution, "lines": list(n.lines),
+            "via": n.via}

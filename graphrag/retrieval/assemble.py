@@ -24,6 +24,7 @@ from typing import Any
 
 from sqlalchemy import Connection
 
+from graphrag.graph.dispatch import call_neighbours
 from graphrag.parsing import registry
 from graphrag.parsing.testpaths import is_test_path
 from graphrag.pipeline.graph_info import Neighbour, Neighbours, load_neighbours
@@ -161,7 +162,8 @@ def doc_in_code(doc: str, code: str | None) -> bool:
 
 def _bullet(n: Neighbour) -> str:
     where = f" ({n.location})" if n.location else ""
-    return f"- {_code_span(n.label)}{where}"
+    via = f" via {_code_span(n.via)}" if n.via else ""
+    return f"- {_code_span(n.label)}{where}{via}"
 
 
 def _unique(neighbours: list[Neighbour]) -> list[Neighbour]:
@@ -371,7 +373,7 @@ def build_blocks(conn: Connection, app_id: int, ranked: Sequence[tuple[int, floa
     order = _order(ranked, seed_set, with_members)
     nodes = load_nodes(conn, app_id, [n for n, _ in order] + [
         m.id for ms in with_members.values() for m in ms if m.kind == "CONSTRUCTOR"])
-    relations = load_neighbours(conn, [n for n in seeds if n in nodes], RELATION_KINDS)
+    relations = load_relations(conn, [n for n in seeds if n in nodes])
     shown: set[int] = inside_members(nodes) - seed_set
     blocks: list[Block] = []
     for node_id, s in order:
@@ -399,6 +401,17 @@ def build_blocks(conn: Connection, app_id: int, ranked: Sequence[tuple[int, floa
         if block is not None and block.text:
             blocks.append(block)
     return blocks
+
+
+def load_relations(conn: Connection, node_ids: Sequence[int]) -> dict[int, Neighbours]:
+    """The relation lists' edges of the nodes; calls with those through dispatch
+    (:mod:`graphrag.graph.dispatch`: callers through a base method, implementations of
+    an interface method called)."""
+    relations = load_neighbours(conn, node_ids, [k for k in RELATION_KINDS if k != "CALLS"])
+    for n in call_neighbours(conn, node_ids):
+        nb = relations[n.this_id]
+        (nb.out if n.outgoing else nb.in_).setdefault("CALLS", []).append(n)
+    return relations
 
 
 def inside_members(nodes: dict[int, NodeData]) -> set[int]:

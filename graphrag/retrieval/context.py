@@ -24,6 +24,7 @@ from sqlalchemy import Connection, Engine
 from graphrag.db.apps import get_app
 from graphrag.embedding import Embedder
 from graphrag.errors import InvalidInput, UnknownName
+from graphrag.graph.dispatch import call_neighbours
 from graphrag.graph.lookup import resolve_name
 from graphrag.graph.store import neighbours
 from graphrag.retrieval.assemble import HUB_KINDS, build_blocks
@@ -84,15 +85,17 @@ def load_neighbourhood(conn: Connection, app_id: int, seeds: Sequence[int], dept
     graph = nx.DiGraph()
     graph.add_nodes_from(seeds)
     frontier = set(seeds)
-    kinds = list(EDGE_WEIGHTS)
+    kinds = [k for k in EDGE_WEIGHTS if k != "CALLS"]
     for _ in range(depth):
         if not frontier or graph.number_of_nodes() >= max_nodes:
             break
         # Every edge once (an edge between two frontier nodes is seen from both ends), in
         # (source, target, kind) order. The frontier's own nodes are in the graph already:
-        # only the far end of an edge can be new.
-        edges = {n.edge_id: n for n in neighbours(conn, frontier, kinds=kinds,
-                                                  app_ids=[app_id])}
+        # only the far end of an edge can be new. Calls include those through dispatch
+        # (a caller of the base method calls the override too).
+        found = neighbours(conn, frontier, kinds=kinds, app_ids=[app_id]) + \
+            call_neighbours(conn, frontier, app_ids=[app_id])
+        edges = {(n.src_id, n.dst_id, n.edge_kind): n for n in found}
         next_frontier: set[int] = set()
         for r in sorted(edges.values(), key=lambda n: (n.src_id, n.dst_id, n.edge_kind)):
             new = [(r.node_id, r.kind)] if r.node_id not in graph else []
