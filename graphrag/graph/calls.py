@@ -11,7 +11,7 @@ from graphrag.graph.model import GraphNode
 from graphrag.graph.routes import Mounts
 from graphrag.graph.scopes import Scopes
 from graphrag.graph.symbols import FileScope, SymbolTable
-from graphrag.graph.types import Ctx, Ent
+from graphrag.graph.types import Ctx, Ent, clean_type
 from graphrag.kinds import CALLABLE_KINDS, TYPE_KINDS
 from graphrag.parsing import registry
 from graphrag.parsing.model import Call
@@ -191,6 +191,8 @@ def _arg_types(scopes: Scopes, ctx: Ctx, call: Call, supers: dict[str, set[str]]
                 supers[text] = {a.name for a in scopes.ancestors(ent.node)}
             elif text.startswith("="):
                 text = None
+            else:  # a container declared with its items (`List<User>`) matches `List`
+                text = clean_type(text, ctx.file.lang) or text
         out.append(text)
     return out
 
