@@ -10,6 +10,7 @@ from graphrag.db.context import AppContext
 from graphrag.graph import store
 from graphrag.graph.dispatch import call_neighbours
 from graphrag.graph.lookup import resolve_name
+from graphrag.graph.unresolved_store import counts_by_name, sites_named
 
 # (label, edge kind, outgoing) of each relation `graphrag graph node` lists, in order.
 _RELATIONS = (("callees", "CALLS", True), ("callers", "CALLS", False),
@@ -26,20 +27,23 @@ def find_nodes(conn: Connection, app_id: int, fqn: str) -> list[dict[str, Any]]:
     return store.nodes_by_id(conn, resolve_name(conn, app_id, fqn))
 
 
-def node_details(ctx: AppContext, fqn: str, static_only: bool = False
-                 ) -> list[dict[str, Any]]:
+def node_details(ctx: AppContext, fqn: str, static_only: bool = False,
+                 unresolved: bool = False) -> list[dict[str, Any]]:
     """Each node ``fqn`` names, with its callers, callees, parents and children; the
     other overloads of a Python implementation (``@overload`` stubs, ``TYPE_CHECKING``
     definitions) are in ``meta["overloads"]``.
 
     Callers and callees include those dispatch adds (:mod:`graphrag.graph.dispatch`:
-    ``via`` names the method the call site is bound to) unless ``static_only``."""
+    ``via`` names the method the call site is bound to) unless ``static_only``.
+    ``unresolved_callers`` counts the call sites of the node's name the resolver could
+    not bind (each may be a caller; ``callers_complete`` when there is none), listed in
+    ``unresolved_sites`` with ``unresolved``."""
     with ctx.engine.connect() as conn:
-        return details(conn, ctx.app_id, fqn, static_only)
+        return details(conn, ctx.app_id, fqn, static_only, unresolved)
 
 
-def details(conn: Connection, app_id: int, fqn: str, static_only: bool = False
-            ) -> list[dict[str, Any]]:
+def details(conn: Connection, app_id: int, fqn: str, static_only: bool = False,
+            unresolved: bool = False) -> list[dict[str, Any]]:
     """:func:`node_details` on an open connection."""
     found = find_nodes(conn, app_id, fqn)
     ids = [n["id"] for n in found]
@@ -51,6 +55,13 @@ def details(conn: Connection, app_id: int, fqn: str, static_only: bool = False
         for label, kind, outgoing in _RELATIONS:
             node.setdefault(label, []).extend(
                 _related(n) for n in mine if n.edge_kind == kind and n.outgoing == outgoing)
+    missed = counts_by_name(conn, app_id, [n["name"] for n in found if n["name"]])
+    for node in found:
+        node["unresolved_callers"] = missed.get(node["name"], 0)
+        node["callers_complete"] = node["unresolved_callers"] == 0
+        if unresolved:
+            node["unresolved_sites"] = sites_named(conn, app_id, node["name"]) \
+                if node["unresolved_callers"] else []
     return found
 
 

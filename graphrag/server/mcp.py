@@ -98,6 +98,9 @@ def node_summary(n: dict[str, Any]) -> dict[str, Any]:
         "overrides": [r["fqn"] for r in n["overrides"]],
         "callers": [_ref(r, True) for r in n["callers"]],
         "callees": [_ref(r, True) for r in n["callees"]],
+        # whether the callers are all there: unresolved call sites of the name may call it
+        "callers_complete": n.get("callers_complete"),
+        "unresolved_callers": n.get("unresolved_callers") or None,
     }
     return {k: v for k, v in out.items() if v not in (None, "", [])}
 
