@@ -93,7 +93,8 @@ def test_export_adds_dispatched_calls_unless_static_only(ctx) -> None:
 def test_context_relation_lists_show_callers_through_the_base(ctx, engine) -> None:
     [seed] = [n["id"] for n in node_details(ctx, f"{PY}.LogNotifier.send")]
     with engine.connect() as conn:
-        lists = "\n".join(relation_sections(load_relations(conn, [seed])[seed], False))
+        lists = "\n".join(relation_sections(load_relations(conn, ctx.app_id, [seed])[seed],
+                                         False))
         graph = load_neighbourhood(conn, ctx.app_id, [seed], depth=1)
     assert "OrderService.place_order" in lists and f"via `{PY}.Notifier.send`" in lists
     fqns = {n["fqn"]: n["id"] for n in node_details(

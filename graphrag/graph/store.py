@@ -200,6 +200,28 @@ SELECT n.id FROM nodes n LEFT JOIN nodes p ON p.id = n.parent_id
 """
 
 
+_INNERMOST = """
+SELECT DISTINCT ON (q.path, q.line) q.path, q.line, n.id, n.kind, n.name, n.fqn,
+       n.file_path, n.line_start, n.line_end
+  FROM unnest(CAST(:paths AS text[]), CAST(:lines AS int[])) AS q(path, line)
+  JOIN nodes n ON n.application_id = :a AND n.file_path = q.path
+              AND n.line_start <= q.line AND q.line <= n.line_end AND n.kind = ANY(:kinds)
+ ORDER BY q.path, q.line, n.line_end - n.line_start, n.id
+"""
+
+
+def innermost_at(conn: Connection, app_id: int, sites: Sequence[tuple[str, int]],
+                 kinds: Sequence[str]) -> dict[tuple[str, int], Any]:
+    """For each ``(file path, line)``, the innermost node of the kinds whose lines hold
+    it (a decorator's line belongs to the function it decorates), by site."""
+    if not sites:
+        return {}
+    rows = conn.execute(text(_INNERMOST), {
+        "a": app_id, "paths": [p for p, _ in sites], "lines": [line for _, line in sites],
+        "kinds": list(kinds)}).all()
+    return {(r.path, r.line): r for r in rows}
+
+
 def overriding_ids(conn: Connection, app_id: int) -> list[int]:
     """The application's methods that override another (sources of OVERRIDES edges)."""
     return _ids(conn, "SELECT DISTINCT src_id FROM edges WHERE application_id = :a"
