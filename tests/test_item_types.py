@@ -147,3 +147,34 @@ def test_kotlin_map_and_list_items(tmp_path: Path) -> None:
 def test_typescript_declared_containers_and_for_of(tmp_path: Path, ext: str) -> None:
     calls = _calls(tmp_path, {f"src/gen.{ext}": TYPESCRIPT})
     assert calls["src/gen:gen -> src/gen:Item.run"] == {11, 12, 13, 14, 15, 17, 20}
+
+
+def test_python_field_assigned_from_a_typed_parameter_is_iterated(tmp_path: Path) -> None:
+    calls = _calls(tmp_path, {"cmd.py": '''class Param:
+    def add(self): ...
+
+
+class Command:
+    def __init__(self, params: list[Param]) -> None:
+        self.params = params
+
+    def make(self):
+        for p in self.params:
+            p.add()
+'''})
+    assert calls["cmd.Command.make -> cmd.Param.add"] == {11}
+
+
+def test_typescript_namespace_import_of_a_star_re_exporting_index(tmp_path: Path) -> None:
+    """zod's `import * as core from "../core/index.js"` where the index says
+    `export * from "./api.js"`: `core._coercedString()` is api's function."""
+    calls = _calls(tmp_path, {
+        "src/core/index.ts": 'export * from "./errors.js";\nexport * from "./api.js";\n',
+        "src/core/errors.ts": "export function fail(): void {}\n",
+        "src/core/api.ts": "export function _coercedString(p: string): string {\n"
+                           "  return p;\n}\n",
+        "src/classic/coerce.ts": 'import * as core from "../core/index.js";\n'
+                                 "export function string(p: string): string {\n"
+                                 "  core.fail();\n  return core._coercedString(p);\n}\n"})
+    assert calls["src/classic/coerce:string -> src/core/api:_coercedString"] == {4}
+    assert calls["src/classic/coerce:string -> src/core/errors:fail"] == {3}

@@ -14,6 +14,7 @@ from graphrag.graph.symbols import FileScope, SymbolTable
 from graphrag.graph.types import Ctx, Ent, clean_type
 from graphrag.kinds import CALLABLE_KINDS, TYPE_KINDS
 from graphrag.parsing import registry
+from graphrag.parsing.builtins import is_builtin
 from graphrag.parsing.model import Call
 
 MAX_UNRESOLVED = 50
@@ -59,7 +60,8 @@ def resolve_file_calls(scopes: Scopes, scope: FileScope, edges: EdgeSet
         if not targets and not _instantiates_repo_class(found):
             receiver = ".".join(call.receiver) if call.receiver else None
             missed.append([caller.key, ".".join([*(call.receiver or []), call.name]),
-                           call.name, receiver, call.line, _reason(call, found)])
+                           call.name, receiver, call.line,
+                           _reason(call, found, scope.result.lang)])
         for node, resolution in targets:
             edges.add(caller.key, node.key, "CALLS", resolution, call.line)
     return missed
@@ -67,8 +69,8 @@ def resolve_file_calls(scopes: Scopes, scope: FileScope, edges: EdgeSet
 
 # Why a call site has no edge, as stored with it (``unresolved_calls.reason``).
 REASONS = {
-    "external": "the name or the receiver's type is outside the repository",
-    "unknown-name": "no name in scope (a builtin, a star import, a dynamic name)",
+    "external": "the name or the receiver's type is outside the repository (or built in)",
+    "unknown-name": "no name in scope (a star import, a dynamic or undeclared name)",
     "untyped-receiver": "the receiver is a variable or value of no known type",
     "expression-receiver": "the receiver is an expression the resolver does not follow",
     "no-member": "the receiver's class (or its bases in the repository) has no such member",
@@ -76,8 +78,11 @@ REASONS = {
 }
 
 
-def _reason(call: Call, found: Ent | None) -> str:
+def _reason(call: Call, found: Ent | None, lang: str) -> str:
     """Why ``call`` (``found``: what its callee is) gives no edge: a :data:`REASONS` key."""
+    head = call.receiver[0] if call.receiver else call.name
+    if (found is None or found.kind in ("unknown", "external")) and is_builtin(lang, head):
+        return "external"  # `len(x)`, `Math.max(...)`, `console.log(...)`
     if call.receiver and "?" in call.receiver:
         return "expression-receiver"
     if found is None:

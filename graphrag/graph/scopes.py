@@ -306,6 +306,16 @@ class Scopes:
                 imp = scope.imports.get(name)  # a re-export (`from .x import Y`)
                 if imp is not None and depth < _MAX_DEPTH:
                     return self.resolve_target(ns, imp.target, depth + 1)
+            # `export * from "./api"` (`from .x import *`): a member of a module re-exported
+            # whole, in the order the module says it
+            for scope in table.module_files.get((ns, module), []) if depth < _MAX_DEPTH else ():
+                for imp in scope.result.imports:
+                    if imp.alias != "*":
+                        continue
+                    found = self.member_of(self.resolve_target(ns, imp.target, depth + 1),
+                                           name, depth + 1)
+                    if found is not None and found.kind not in ("unknown", "external"):
+                        return found
             sub = f"{module}{namespace_spec(ns).separator}{name}"
             if table.module_exists(ns, sub) or (ns, sub) in table.package_nodes:
                 kind = "package" if (ns, sub) in table.package_nodes else "module"
@@ -526,7 +536,10 @@ class Scopes:
                     owner = next((m for m in self.table.members(cls, name)
                                   if m.kind == "FIELD"), None)
                     if owner is not None:
-                        declared = owner.meta.get("type")
+                        # as annotated, else as assigned (`self.params = params` with
+                        # `params: list[Parameter]`)
+                        declared = owner.meta.get("type") or \
+                            self.table.var_types(cls).get(name)
                         break
         if not isinstance(declared, str) or owner is None:
             return EXTERNAL
