@@ -61,7 +61,7 @@ def resolve_file_calls(scopes: Scopes, scope: FileScope, edges: EdgeSet
             receiver = ".".join(call.receiver) if call.receiver else None
             missed.append([caller.key, ".".join([*(call.receiver or []), call.name]),
                            call.name, receiver, call.line,
-                           _reason(call, found, scope.result.lang)])
+                           _reason(scopes, ctx, call, found)])
         for node, resolution in targets:
             edges.add(caller.key, node.key, "CALLS", resolution, call.line)
     return missed
@@ -78,11 +78,15 @@ REASONS = {
 }
 
 
-def _reason(call: Call, found: Ent | None, lang: str) -> str:
+def _reason(scopes: Scopes, ctx: Ctx, call: Call, found: Ent | None) -> str:
     """Why ``call`` (``found``: what its callee is) gives no edge: a :data:`REASONS` key."""
     head = call.receiver[0] if call.receiver else call.name
-    if (found is None or found.kind in ("unknown", "external")) and is_builtin(lang, head):
+    if (found is None or found.kind in ("unknown", "external")) and is_builtin(
+            ctx.file.lang, head):
         return "external"  # `len(x)`, `Math.max(...)`, `console.log(...)`
+    if found is not None and found.kind == "bound" and call.receiver \
+            and len(call.receiver) == 1 and _declared(scopes, ctx, head):
+        return "external"  # `items.add(x)` with `List<Item> items`: a library type
     if call.receiver and "?" in call.receiver:
         return "expression-receiver"
     if found is None:
@@ -94,6 +98,16 @@ def _reason(call: Call, found: Ent | None, lang: str) -> str:
     if found.kind == "unknown":
         return "untyped-receiver" if call.receiver else "unknown-name"
     return "not-callable"
+
+
+def _declared(scopes: Scopes, ctx: Ctx, name: str) -> bool:
+    """Whether variable ``name`` seen from ``ctx`` has a type as written (not one the
+    resolver infers from a call or a loop)."""
+    for scope in scopes.table.chain(ctx.scope):
+        text = scopes.table.var_types(scope).get(name)
+        if text is not None:
+            return not text.startswith("=")
+    return False
 
 
 def note_unresolved(unresolved: dict[str, list[str]], caller_key: str, text: str) -> None:
