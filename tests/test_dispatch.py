@@ -125,3 +125,44 @@ def test_interfaces_and_abstract_methods_of_other_languages(engine: Engine, app_
     assert _rel(node, "callees").get(override) == base
     [node] = node_details(ctx, caller, static_only=True)
     assert override not in _rel(node, "callees")
+
+
+BASE = '''class Base:
+    def run(self, x):
+        return x
+
+
+class Sub(Base):
+    def run(self, x):
+        return x + 1
+
+
+def use(item: Base):
+    return item.run(1)
+'''
+
+
+def test_an_edit_of_the_base_method_relinks_the_callers_of_its_overrides(
+        tmp_path, engine: Engine, app_name: str) -> None:
+    """Dispatch is read from the stored edges: an incremental run that renames the base
+    method (its call site no longer binds to it, Sub.run overrides nothing) and one that
+    restores it give the callers a full index gives."""
+    settings = load_settings().with_overrides(workers=1)
+    repo = tmp_path / "repo"
+    (repo / "pkg").mkdir(parents=True)
+    (repo / "pkg" / "__init__.py").write_text("")
+    (repo / "pkg" / "m.py").write_text(BASE)
+    index_graph(engine, settings, repo, app_name)
+    ctx = resolve_context(engine, settings, app_name)
+    [sub] = node_details(ctx, "pkg.m.Sub.run")
+    assert _rel(sub, "callers") == {"pkg.m.use": "pkg.m.Base.run"}
+    (repo / "pkg" / "m.py").write_text(BASE.replace("    def run(self, x):\n        return x\n",
+                                                    "    def start(self, x):\n"
+                                                    "        return x\n", 1))
+    index_graph(engine, settings, repo, app_name)
+    [sub] = node_details(ctx, "pkg.m.Sub.run")
+    assert _rel(sub, "callers") == {} and sub["overrides"] == []
+    (repo / "pkg" / "m.py").write_text(BASE)
+    index_graph(engine, settings, repo, app_name)
+    [sub] = node_details(ctx, "pkg.m.Sub.run")
+    assert _rel(sub, "callers") == {"pkg.m.use": "pkg.m.Base.run"}
