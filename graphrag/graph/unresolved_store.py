@@ -3,13 +3,14 @@ the nodes and edges of each run, read to say whether a node's callers are comple
 how many call sites each language's code resolves.
 
 One row per site: caller node, file, called name, receiver as written, line and reason
-(:data:`graphrag.graph.calls.REASONS`). A run rewrites the rows of the files whose
-graph rows it rebuilt (all of them for a whole-graph sync), from the same per-file
-resolutions as the edges, so an incremental run leaves what a full run writes.
+(:data:`graphrag.graph.calls.REASONS`). A run diffs the rows of the files whose graph
+rows it rebuilt (all of them for a whole-graph sync) against the sites the same per-file
+resolutions as the edges give, so an incremental run leaves what a full run writes.
 """
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -24,24 +25,40 @@ _COPY = ("COPY unresolved_calls (application_id, caller_id, file_path, name, rec
 
 def write_unresolved(conn: Connection, app_id: int, sites: Iterable[UnresolvedCall],
                      paths: set[str] | None) -> None:
-    """Replace the stored sites of the files ``paths`` (None: of the whole application)
-    with ``sites`` (those files' sites; callers are nodes already written)."""
+    """Make the stored sites of the files ``paths`` (None: of the whole application)
+    those of ``sites`` (those files' sites; callers are nodes already written): the
+    stored rows are read and only what differs is deleted or inserted, so a run that
+    changes nothing writes nothing."""
+    where, params = " AND u.file_path = ANY(:p)", {"a": app_id, "p": sorted(paths or ())}
     if paths is None:
-        conn.execute(text("DELETE FROM unresolved_calls WHERE application_id = :a"),
-                     {"a": app_id})
-    elif paths:
-        conn.execute(text("DELETE FROM unresolved_calls WHERE application_id = :a"
-                          " AND file_path = ANY(:p)"), {"a": app_id, "p": sorted(paths)})
-    rows = list(sites)
-    if not rows:
+        where = ""
+    elif not paths:
         return
-    ids = dict(conn.execute(text(
+    stored: dict[tuple[Any, ...], list[int]] = defaultdict(list)
+    for r in conn.execute(text(
+            "SELECT u.id, c.stable_key, u.file_path, u.name, u.receiver, u.line, u.reason"
+            "  FROM unresolved_calls u JOIN nodes c ON c.id = u.caller_id"
+            f" WHERE u.application_id = :a{where}"), params).all():
+        stored[tuple(r[1:])].append(int(r[0]))
+    new: list[UnresolvedCall] = []
+    for site in sites:
+        ids = stored.get(tuple(site))
+        if ids:
+            ids.pop()  # the same site stored: kept
+        else:
+            new.append(site)
+    gone = [i for ids in stored.values() for i in ids]
+    if gone:
+        conn.execute(text("DELETE FROM unresolved_calls WHERE id = ANY(:ids)"), {"ids": gone})
+    if not new:
+        return
+    keys = dict(conn.execute(text(
         "SELECT stable_key, id FROM nodes WHERE application_id = :a"
         " AND stable_key = ANY(:k)"),
-        {"a": app_id, "k": sorted({s.caller_key for s in rows})}).all())
+        {"a": app_id, "k": sorted({s.caller_key for s in new})}).all())
     cur = conn.connection.driver_connection.cursor()
-    copy_rows(cur, _COPY, ((app_id, ids[s.caller_key], s.file_path, s.name, s.receiver,
-                            s.line, s.reason) for s in rows if s.caller_key in ids))
+    copy_rows(cur, _COPY, ((app_id, keys[s.caller_key], s.file_path, s.name, s.receiver,
+                            s.line, s.reason) for s in new if s.caller_key in keys))
 
 
 # A site whose name or receiver the resolver found outside the repository calls none of
