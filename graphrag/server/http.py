@@ -331,10 +331,12 @@ def create_app(config: ServeConfig | None = None, runtime: Runtime | None = None
         return ops.apps(runtime, scope)
 
     @app.get("/v1/apps/{app}/nodes/{fqn:path}", tags=["graph"])
-    def node(app: str, fqn: str, scope: Caller) -> dict[str, Any]:
+    def node(app: str, fqn: str, scope: Caller, static_only: bool = False) -> dict[str, Any]:
         """The node(s) named `fqn`: signature, doc, location, parents, children, callers
-        and callees with confidence."""
-        return {"nodes": ops.lookup_node(runtime, scope, app, fqn)}
+        and callees with confidence; a caller through a base method or a callee through
+        an interface method has `via` (that method). `static_only=true`: stored calls
+        alone."""
+        return {"nodes": ops.lookup_node(runtime, scope, app, fqn, static_only)}
 
     @app.post("/v1/apps/{app}/index", tags=["applications"], status_code=202)
     def index(app: str, scope: Caller, body: IndexBody | None = None) -> dict[str, Any]:

@@ -66,18 +66,20 @@ class Scope:
 
 # --- the graph -------------------------------------------------------------------------
 
-def lookup_node(runtime: Runtime, scope: Scope, app: str, fqn: str) -> list[dict[str, Any]]:
+def lookup_node(runtime: Runtime, scope: Scope, app: str, fqn: str,
+                static_only: bool = False) -> list[dict[str, Any]]:
     """The node(s) named ``fqn`` with callers, callees, parents and children: the one
-    place the server resolves a name (swap in a plain-name lookup here)."""
-    return node_details(runtime.context(scope.check(app)), fqn)
+    place the server resolves a name (swap in a plain-name lookup here). Callers and
+    callees through dispatch are included (``via``) unless ``static_only``."""
+    return node_details(runtime.context(scope.check(app)), fqn, static_only)
 
 
 def trace(runtime: Runtime, scope: Scope, app: str, from_fqn: str, to_fqn: str | None,
-          direction: str, max_depth: int) -> dict[str, Any]:
+          direction: str, max_depth: int, static_only: bool = False) -> dict[str, Any]:
     ctx = runtime.context(scope.check(app))
     if to_fqn:
-        return call_paths(ctx, from_fqn, to_fqn, max_depth)
-    return call_tree(ctx, from_fqn, direction, max_depth)
+        return call_paths(ctx, from_fqn, to_fqn, max_depth, static_only=static_only)
+    return call_tree(ctx, from_fqn, direction, max_depth, static_only=static_only)
 
 
 def endpoints(runtime: Runtime, scope: Scope, app: str, route_or_method: str | None,
