@@ -4,16 +4,16 @@ that a node's callers can say whether they are complete and ``apps``/``db status
 show the share of call sites resolved per language. Written by the graph step
 (``graphrag.graph.unresolved_store``) with the nodes and edges of the same run.
 
-Revision ID: 0021
-Revises: 0020
+Revision ID: 0022
+Revises: 0021
 Create Date: 2026-11-28
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0021"
-down_revision = "0020"
+revision = "0022"
+down_revision = "0021"
 branch_labels = None
 depends_on = None
 
