@@ -47,6 +47,10 @@ class NodeRecord:
     # itself is not loaded with every chunk, see ``pipeline.store``)
     text_slice: str | None = None
     text_length: int | None = None
+    # character offsets of the node's source in its file's text (end exclusive): chunk
+    # planning cuts a symbol out of a long line by them
+    char_start: int | None = None
+    char_end: int | None = None
 
     @property
     def span(self) -> tuple[int, int] | None:
