@@ -69,3 +69,26 @@ def test_minified_heuristic_keeps_ordinary_and_other_language_files() -> None:
     assert minified_reason("a.js", "javascript", "a();" * 400 + "\n") is not None
     mapped = "a();\n" * 30 + "b();" * 400 + "\n//# sourceMappingURL=a.js.map\n"
     assert "source map" in minified_reason("dist/a.js", "javascript", mapped)
+
+
+def test_a_lower_size_limit_that_would_drop_most_files_is_refused(
+        tmp_path: Path, engine, app_name: str) -> None:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    for i in range(4):
+        (repo / f"m{i}.py").write_text(f"def f{i}():\n    return {i}\n" + "# pad\n" * 10)
+    (repo / "t.py").write_text("x = 1\n")
+    assert run_cli("index", str(repo), "--app", app_name, "--graph-only").returncode == 0
+    before = _files(engine, app_name)
+    res = run_cli("index", str(repo), "--app", app_name, "--graph-only",
+                  env={"GRAPHRAG_MAX_FILE_BYTES": "20"})
+    assert res.returncode == 1
+    assert res.stderr.strip().splitlines() == [
+        f"error: refusing to delete 4 of the 5 indexed files of {app_name!r} (more than 50%,"
+        " GRAPHRAG_MAX_DELETE_SHARE); check the path and --include/--exclude/--languages,"
+        " or pass --allow-mass-delete"]
+    assert _files(engine, app_name) == before
+    res = run_cli("index", str(repo), "--app", app_name, "--graph-only", "--yes",
+                  env={"GRAPHRAG_MAX_FILE_BYTES": "20"})
+    assert res.returncode == 0, res.stderr
+    assert _files(engine, app_name)["m0.py"][0] == "skipped"

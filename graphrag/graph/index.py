@@ -221,7 +221,11 @@ def index_graph(
     known = previous.files
     current = {f.rel_path for f in scanned}
     deleted = sorted(set(known) - current)
-    check_mass_delete(app_name, len(deleted), len(known), settings.max_delete_share,
+    # An indexed file that this run will skip (a lower size limit, a file turned into a
+    # FIFO) loses its nodes and chunks like a deleted one: the guard counts both.
+    dropped = sum(1 for f in scanned if (old := known.get(f.rel_path)) is not None
+                  and old.indexed and (f.problem is not None or f.size > limits.max_bytes))
+    check_mass_delete(app_name, len(deleted) + dropped, len(known), settings.max_delete_share,
                       allow_mass_delete)
     # A change of the settings that decide which files are indexed and how (limits,
     # budget, filters) re-evaluates every file that is not indexed now; a file whose
