@@ -5,9 +5,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from sqlalchemy import text
 
+from graphrag.graph.parse_worker import ParseLimits, parse_one
+from graphrag.graph.scan import scan_repository
 from graphrag.parsing.generated import minified_reason
+from graphrag.parsing.registry import RepoContext
+from graphrag.parsing.source import LEAVES_ROOT, SourceProblem, read_source
+from graphrag.pipeline.stages.extract_snippet import read_source as read_snippet_source
 from tests.conftest import run_cli
 
 
@@ -92,3 +98,50 @@ def test_a_lower_size_limit_that_would_drop_most_files_is_refused(
                   env={"GRAPHRAG_MAX_FILE_BYTES": "20"})
     assert res.returncode == 0, res.stderr
     assert _files(engine, app_name)["m0.py"][0] == "skipped"
+
+
+def test_a_file_swapped_for_a_link_after_the_scan_is_not_read(tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.py").write_text("SECRET = 'root:x:0:0'\n")
+    repo = tmp_path / "repo"
+    (repo / "pkg").mkdir(parents=True)
+    (repo / "pkg" / "a.py").write_text("def a():\n    return 1\n")
+    (repo / "pkg" / "inner.py").symlink_to("a.py")  # a link inside the repository is fine
+    scanned = {f.rel_path: f for f in scan_repository(repo)}
+    assert scanned["pkg/a.py"].problem is None and scanned["pkg/inner.py"].problem is None
+    # The race: the scanned file becomes a link to a file outside before it is parsed.
+    (repo / "pkg" / "a.py").unlink()
+    (repo / "pkg" / "a.py").symlink_to(outside / "secret.py")
+    limits = ParseLimits(1 << 20)
+    ctx = RepoContext()
+    for rel in ("pkg/a.py", "pkg/inner.py"):
+        out = parse_one(str(repo.resolve()), rel, "python", ctx, limits)
+        assert (out.status, out.error) == ("skipped", LEAVES_ROOT), rel
+        assert out.parse_data is None and out.content_hash is None
+    # A folder swapped for a link leaving the repository is caught too.
+    (repo / "pkg" / "a.py").unlink()
+    (repo / "pkg" / "inner.py").unlink()
+    (repo / "pkg").rmdir()
+    (repo / "pkg").symlink_to(outside)
+    out = parse_one(str(repo.resolve()), "pkg/secret.py", "python", ctx, limits)
+    assert (out.status, out.error) == ("skipped", LEAVES_ROOT)
+    # The snippet stage re-reads files: the same rule.
+    assert read_snippet_source(repo, "pkg/secret.py", None).lines is None
+    with pytest.raises(SourceProblem, match="leaving"):
+        read_source(repo / "pkg" / "secret.py", 1 << 20, repo)
+
+
+def test_a_gitignore_that_links_out_of_the_repository_is_not_read(tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "ignore").write_text("*.py\n")
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "a.py").write_text("x = 1\n")
+    (repo / ".gitignore").symlink_to(outside / "ignore")
+    assert [f.rel_path for f in scan_repository(repo)] == ["a.py"]
+    (repo / ".gitignore").unlink()
+    (repo / "rules").write_text("*.py\n")
+    (repo / ".gitignore").symlink_to("rules")  # inside: honoured
+    assert [f.rel_path for f in scan_repository(repo)] == []

@@ -105,7 +105,7 @@ class PageContext:
         if not path.is_relative_to(self.root.resolve()):
             return None  # a path escaping the repository root is never read
         try:
-            data = read_source(path, REREAD_MAX_BYTES)
+            data = read_source(path, REREAD_MAX_BYTES, self.root)
         except SourceProblem:
             # Missing or unreadable: plan anyway; extract-snippet reports the reason later.
             return None

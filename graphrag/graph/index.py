@@ -37,7 +37,7 @@ import orjson
 from sqlalchemy import Connection, Engine
 
 from graphrag.config import Settings
-from graphrag.db.apps import ensure_app
+from graphrag.db.apps import bump_content_version, ensure_app
 from graphrag.graph.calls import endpoint_promotions
 from graphrag.graph.deps import EVERYTHING, changed_names, interfaces, provides, ref_names
 from graphrag.graph.index_state import (
@@ -126,11 +126,11 @@ def _ctx_version(ctx: RepoContext, limits: ParseLimits) -> str:
     return parser_version() + ":" + hashlib.sha256(blob).hexdigest()[:8]
 
 
-def _digest(f: ScannedFile, max_bytes: int) -> str | None:
+def _digest(f: ScannedFile, max_bytes: int, root: Path) -> str | None:
     """Content hash for change detection; None when the file is not read (too large,
     not a regular file, unreadable), which is also what its row then stores."""
     try:
-        return file_digest(read_source(f.full_path, max_bytes))
+        return file_digest(read_source(f.full_path, max_bytes, root))
     except SourceProblem:
         return None
 
@@ -253,7 +253,7 @@ def index_graph(
                 and f.size <= limits.max_bytes:
             digest = old.key[0]
         else:
-            digest = _digest(f, limits.max_bytes)
+            digest = _digest(f, limits.max_bytes, root)
             if old is not None and old.stat != (f.size, mtime):
                 touched[f.rel_path] = mtime
         # A file not read (too large) has no hash: its size tells (its row records it).
@@ -304,6 +304,8 @@ def index_graph(
                                          "error": o.error or ""})
             counts = _store(conn, stats, app_id, loaded, outcomes, deleted, version, full,
                             progress, on_synced, mtimes, touched)
+            # With the graph's commit: later steps are behind it until they record it.
+            bump_content_version(conn, app_id)
     stats.changes = counts.to_dict()
     stats.seconds = round(time.perf_counter() - started, 3)
     return stats

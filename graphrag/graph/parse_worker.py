@@ -94,7 +94,7 @@ def parse_one(root: str, rel_path: str, lang: str | None, ctx: RepoContext,
               limits: ParseLimits) -> FileOutcome:
     """Read, check and parse one file."""
     try:
-        data = read_source(Path(root) / rel_path, limits.max_bytes)
+        data = read_source(Path(root) / rel_path, limits.max_bytes, root)
     except SourceProblem as exc:
         # No digest: the file was not read; a later run re-reads it only when it fits.
         return problem_outcome(rel_path, lang, exc.status, exc.reason, exc.size)

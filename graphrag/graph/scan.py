@@ -158,7 +158,7 @@ def walk_repository(root: Path, *, exclude: Iterable[str] = ()) -> Iterator[tupl
             continue  # an unreadable folder hides nothing else
         names = {e.name for e in entries}
         if ".gitignore" in names:
-            spec = _gitignore_spec(Path(here, ".gitignore"))
+            spec = _gitignore_spec(Path(here, ".gitignore"), root)
             if spec is not None:
                 ignores.append((prefix, spec))
         subdirs: list[tuple[str, str]] = []
@@ -185,11 +185,12 @@ def walk_repository(root: Path, *, exclude: Iterable[str] = ()) -> Iterator[tupl
         stack.extend(reversed(subdirs))
 
 
-def _gitignore_spec(path: Path) -> GitIgnoreSpec | None:
+def _gitignore_spec(path: Path, root: Path) -> GitIgnoreSpec | None:
     """The rules of one .gitignore; lines git would reject are left out like git does,
-    and a .gitignore that is not a small regular file hides nothing."""
+    and a .gitignore that is not a small regular file inside the repository (a link
+    leaving it) hides nothing."""
     try:
-        text, _notes = decode_source(read_source(path, _GITIGNORE_MAX_BYTES))
+        text, _notes = decode_source(read_source(path, _GITIGNORE_MAX_BYTES, root))
     except SourceProblem:
         return None
     rules = []

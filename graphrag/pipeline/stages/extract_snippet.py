@@ -63,7 +63,7 @@ def read_source(root: Path, rel_path: str, expected_hash: str | None) -> SourceF
     if not path.exists():
         return SourceFile(None, f"file vanished since indexing: {rel_path}")
     try:
-        data = source_files.read_source(path, source_files.REREAD_MAX_BYTES)
+        data = source_files.read_source(path, source_files.REREAD_MAX_BYTES, root)
     except source_files.SourceProblem as exc:
         return SourceFile(None, f"cannot read {rel_path}: {exc.reason}")
     if expected_hash and sha256_hex(data) != expected_hash:
