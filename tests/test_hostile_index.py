@@ -3,6 +3,7 @@ limits that shrink, files swapped for links, what was skipped."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -145,3 +146,30 @@ def test_a_gitignore_that_links_out_of_the_repository_is_not_read(tmp_path: Path
     (repo / "rules").write_text("*.py\n")
     (repo / ".gitignore").symlink_to("rules")  # inside: honoured
     assert [f.rel_path for f in scan_repository(repo)] == []
+
+
+def test_skipped_files_are_kept_and_listed_later(tmp_path: Path, engine, app_name: str
+                                                 ) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.py").write_text("SECRET = 1\n")
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "a.py").write_text("def a():\n    return 1\n")
+    (repo / "big.py").write_text("x = 1\n" * 100)
+    (repo / "out.py").symlink_to(outside / "secret.py")
+    res = run_cli("index", str(repo), "--app", app_name, "--graph-only",
+                  env={"GRAPHRAG_MAX_FILE_BYTES": "300"})
+    assert res.returncode == 0, res.stderr
+    listed = run_cli("graph", "files", "--app", app_name)
+    assert listed.returncode == 0, listed.stderr
+    assert listed.stdout.splitlines() == [
+        "skipped\tbig.py\tfile too large (600 bytes > 300)",
+        f"skipped\tout.py\t{LEAVES_ROOT}"]
+    as_json = json.loads(run_cli("graph", "files", "--app", app_name, "--status", "skipped",
+                                 "--status", "ok", "--json").stdout)
+    assert [(r["path"], r["status"]) for r in as_json] == [
+        ("a.py", "ok"), ("big.py", "skipped"), ("out.py", "skipped")]
+    assert as_json[1]["size_bytes"] == 600
+    bad = run_cli("graph", "files", "--app", app_name, "--status", "gone")
+    assert bad.returncode == 2

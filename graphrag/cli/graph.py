@@ -1,4 +1,4 @@
-"""`graphrag graph export|node`: look at the stored graph."""
+"""`graphrag graph export|node|files`: look at the stored graph and its files."""
 
 from __future__ import annotations
 
@@ -6,12 +6,13 @@ import click
 
 from graphrag.cli.options import app_option, context_for, db_option, json_option, print_json
 from graphrag.graph.analysis import export_graph, to_graphml
+from graphrag.graph.index_state import FILE_STATUSES, list_files
 from graphrag.graph.queries import node_details
 
 
 @click.group("graph")
 def graph_group() -> None:
-    """The code graph: export it, inspect a node."""
+    """The code graph: export it, inspect a node, list skipped files."""
 
 
 @graph_group.command("export")
@@ -58,6 +59,28 @@ def graph_node(fqn: str, app_name: str, db_url: str | None, as_json: bool) -> No
                     "callers", "callees") else ""
                 click.echo(f"  {label[:-1] if label.endswith('s') else label}: "
                            f"{r['kind']} {r['fqn']}{extra}")
+
+
+@graph_group.command("files")
+@app_option
+@click.option("--status", "statuses", multiple=True, type=click.Choice(FILE_STATUSES),
+              help="Only files of this status (repeat; default: skipped, failed, partial).")
+@db_option
+@json_option
+def graph_files(app_name: str, statuses: tuple[str, ...], db_url: str | None,
+                as_json: bool) -> None:
+    """The application's files that were skipped or not fully parsed, with the reason
+    (as recorded by the last run that saw each one)."""
+    ctx = context_for(db_url, app_name)
+    with ctx.engine.connect() as conn:
+        rows = list_files(conn, ctx.app_id, statuses or ("skipped", "failed", "partial"))
+    if as_json:
+        print_json(rows)
+        return
+    if not rows:
+        click.echo("no such files")
+    for r in rows:
+        click.echo(f"{r['status']}\t{r['path']}\t{r['reason'] or '-'}")
 
 
 def register(cli: click.Group) -> None:
