@@ -16,7 +16,13 @@ from sqlalchemy import Engine
 from graphrag.chunking.orchestrator import plan_chunks
 from graphrag.chunking.request import ChunkBuildRequest
 from graphrag.config import Settings
-from graphrag.db.apps import content_version, record_step, step_behind, validate_app_name
+from graphrag.db.apps import (
+    content_version,
+    record_skipped_documents,
+    record_step,
+    step_behind,
+    validate_app_name,
+)
 from graphrag.db.context import AppContext, resolve_context
 from graphrag.documents import store as documents_store
 from graphrag.documents.extract import clean_text, validate_file
@@ -223,8 +229,11 @@ def index_repository_documents(ctx: AppContext, root: Path, *, include: Iterable
             stats.prepared += 1
         if progress:
             progress("documents", n, len(files))
-    if graph_changed or stats.changed or behind:
-        with ctx.engine.begin() as conn:
+    with ctx.engine.begin() as conn:
+        record_skipped_documents(conn, ctx.app_id, [
+            {"path": e["path"], "reason": e["error"]} for e in stats.errors
+            if e["status"] == "skipped"])
+        if graph_changed or stats.changed or behind:
             link_mentions(conn, ctx.app_id)
             record_step(conn, ctx.app_id, MENTIONS_STEP, version)
     return stats

@@ -158,18 +158,21 @@ def test_skipped_files_are_kept_and_listed_later(tmp_path: Path, engine, app_nam
     (repo / "a.py").write_text("def a():\n    return 1\n")
     (repo / "big.py").write_text("x = 1\n" * 100)
     (repo / "out.py").symlink_to(outside / "secret.py")
+    (repo / "NOTES.md").write_text("# Notes\n\n" + "words " * 50)
     res = run_cli("index", str(repo), "--app", app_name, "--graph-only",
-                  env={"GRAPHRAG_MAX_FILE_BYTES": "300"})
+                  env={"GRAPHRAG_MAX_FILE_BYTES": "300", "GRAPHRAG_MAX_UPLOAD_BYTES": "100"})
     assert res.returncode == 0, res.stderr
     listed = run_cli("graph", "files", "--app", app_name)
     assert listed.returncode == 0, listed.stderr
-    assert listed.stdout.splitlines() == [
+    lines = listed.stdout.splitlines()
+    assert lines[0].startswith("skipped\tNOTES.md\t") and "too large" in lines[0], lines
+    assert lines[1:] == [
         "skipped\tbig.py\tfile too large (600 bytes > 300)",
         f"skipped\tout.py\t{LEAVES_ROOT}"]
     as_json = json.loads(run_cli("graph", "files", "--app", app_name, "--status", "skipped",
                                  "--status", "ok", "--json").stdout)
     assert [(r["path"], r["status"]) for r in as_json] == [
-        ("a.py", "ok"), ("big.py", "skipped"), ("out.py", "skipped")]
-    assert as_json[1]["size_bytes"] == 600
+        ("NOTES.md", "skipped"), ("a.py", "ok"), ("big.py", "skipped"), ("out.py", "skipped")]
+    assert as_json[2]["size_bytes"] == 600
     bad = run_cli("graph", "files", "--app", app_name, "--status", "gone")
     assert bad.returncode == 2

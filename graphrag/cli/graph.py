@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from graphrag.cli.options import app_option, context_for, db_option, json_option, print_json
+from graphrag.db.apps import skipped_documents
 from graphrag.graph.analysis import export_graph, to_graphml
 from graphrag.graph.index_state import FILE_STATUSES, list_files
 from graphrag.graph.queries import node_details
@@ -70,10 +71,17 @@ def graph_node(fqn: str, app_name: str, db_url: str | None, as_json: bool) -> No
 def graph_files(app_name: str, statuses: tuple[str, ...], db_url: str | None,
                 as_json: bool) -> None:
     """The application's files that were skipped or not fully parsed, with the reason
-    (as recorded by the last run that saw each one)."""
+    (as recorded by the last run that saw each one; documents the last run skipped, e.g.
+    over the upload size limit, are listed as skipped too)."""
     ctx = context_for(db_url, app_name)
+    wanted = statuses or ("skipped", "failed", "partial")
     with ctx.engine.connect() as conn:
-        rows = list_files(conn, ctx.app_id, statuses or ("skipped", "failed", "partial"))
+        rows = list_files(conn, ctx.app_id, wanted)
+        if "skipped" in wanted:  # documents the last run skipped have no row of their own
+            rows += [{"path": d["path"], "language": "document", "status": "skipped",
+                      "reason": d["reason"], "size_bytes": None, "indexed_at": None}
+                     for d in skipped_documents(conn, ctx.app_id)]
+            rows.sort(key=lambda r: r["path"])
     if as_json:
         print_json(rows)
         return

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -201,3 +202,24 @@ def record_step(conn: Connection, app_id: int, step: str, version: int) -> None:
         " COALESCE(meta->'steps', '{}'::jsonb) || jsonb_build_object(CAST(:s AS text),"
         " GREATEST(:v, COALESCE((meta->'steps'->>:s)::bigint, 0)))) WHERE id = :a"),
         {"a": app_id, "s": step, "v": version})
+
+
+MAX_SKIPPED_KEPT = 1000  # of one run's skipped documents (the count is in the run's output)
+
+
+def record_skipped_documents(conn: Connection, app_id: int, rows: list[dict[str, str]]
+                             ) -> None:
+    """Keep the repository documents the last index run skipped (path, reason): they have
+    no document row, and a user asks later why a file is not searchable."""
+    conn.execute(text(
+        "UPDATE applications SET meta = jsonb_set(meta, '{skipped_documents}',"
+        " CAST(:rows AS jsonb)) WHERE id = :a"),
+        {"a": app_id, "rows": json.dumps(rows[:MAX_SKIPPED_KEPT])})
+
+
+def skipped_documents(conn: Connection, app_id: int) -> list[dict[str, str]]:
+    """The repository documents the application's last index run skipped, with why."""
+    rows = conn.execute(text(
+        "SELECT meta->'skipped_documents' FROM applications WHERE id = :a"),
+        {"a": app_id}).scalar()
+    return list(rows or [])
