@@ -78,8 +78,11 @@ def _open_inside(path: Path | str, root: Path | str, flags: int) -> int:
     now (not when the repository was scanned), the final name opened without following
     a link (``O_NOFOLLOW``: it cannot be swapped for one meanwhile), and the opened
     file's own path checked (a folder swapped for a link)."""
-    base = os.path.realpath(root)
-    target = os.path.realpath(path)
+    try:
+        base = os.path.realpath(root)
+        target = os.path.realpath(path)
+    except OSError as exc:  # a link replaced while it was being resolved
+        raise SourceProblem("failed", f"unreadable: {exc.strerror or exc}") from None
     if not Path(target).is_relative_to(base):
         raise SourceProblem("skipped", LEAVES_ROOT)
     try:
