@@ -1,4 +1,5 @@
-"""Applications (tenants): lookup, creation, listing with counts, cascade delete."""
+"""Applications (tenants): lookup, creation, listing with counts, cascade delete; the
+steps an index run finished and the repository documents it skipped (``meta``)."""
 
 from __future__ import annotations
 

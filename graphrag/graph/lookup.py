@@ -136,7 +136,8 @@ def checked_name(name: str) -> str:
 def resolve_name(conn: Connection, app_id: int, name: str) -> list[int]:
     """Node ids that ``name`` means (see the module docstring); raises
     :class:`UnknownSymbol` with the closest matches when it means nothing, or lists the
-    candidates when a suffix is ambiguous."""
+    candidates when a suffix is ambiguous; :class:`InvalidInput` beyond the bounds
+    (:func:`checked_name`)."""
     name = checked_name(name)
     for step in (_exact, _overloads, _reexports):
         found = step(conn, app_id, name)
