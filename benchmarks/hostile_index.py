@@ -1,8 +1,9 @@
 """Hostile repositories, indexing side (issue 27 items 1-5): time and size per case.
 
 1. Minified lines: ``one-line-15k`` (501 functions on one 15 kB line), ``bundle-1mb`` (a
-   class of 30,000 methods on one line, 1 MB), ``long-lines`` (5,000 ordinary lines and
-   20 lines of 100 functions each: not minified, each symbol should get its own text).
+   class of 30,000 methods on one line, 1 MB), ``bundle-1mb-ts`` (the same in TypeScript,
+   which is indexed: each method gets its own text), ``long-lines`` (5,000 ordinary lines
+   and 20 lines of 100 functions each: not minified, each symbol should get its own text).
    Indexed end to end (graph, chunks, every stage; the embedding model replaced by a hash
    stub so the numbers are graphrag's own cost): seconds, chunks, characters of chunk
    text, BM25 postings (``chunk_terms`` rows).
@@ -100,6 +101,9 @@ def write_case(root, name):
     elif name == "bundle-1mb":
         body = "".join(f"m{i}(a){{return a+{i}}}" for i in range(30_000))
         (root / "bundle.js").write_text(f"class Bundle{{{body}}}\n")
+    elif name == "bundle-1mb-ts":  # TypeScript is not checked for minification
+        body = "".join(f"m{i}(a:number){{return a+{i}}}" for i in range(30_000))
+        (root / "bundle.ts").write_text(f"class Bundle{{{body}}}\n")
     elif name == "long-lines":
         lines = [f"function normal{i}(x) {{ return x + {i}; }}" for i in range(5000)]
         for k in range(20):
@@ -112,7 +116,7 @@ out = {}
 drop()
 with tempfile.TemporaryDirectory() as tmp:
     root = Path(tmp) / "repo"
-    if case in ("one-line-15k", "bundle-1mb", "long-lines"):
+    if case in ("one-line-15k", "bundle-1mb", "bundle-1mb-ts", "long-lines"):
         write_case(root, case)
         t = time.perf_counter()
         index(root)
@@ -229,7 +233,7 @@ while time.monotonic() < end:
     time.sleep(0.0003)
 """
 
-CASES = {"1": ["one-line-15k", "bundle-1mb", "long-lines"], "2": ["lookup"],
+CASES = {"1": ["one-line-15k", "bundle-1mb", "bundle-1mb-ts", "long-lines"], "2": ["lookup"],
          "3": ["interrupted"], "4": ["lower-limit"], "5": ["link-race"]}
 
 

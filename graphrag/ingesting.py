@@ -212,7 +212,8 @@ def index_repository_documents(ctx: AppContext, root: Path, *, include: Iterable
             stats.skipped += 1
             stats.errors.append({"path": f.rel_path, "status": "skipped", "error": f.problem})
             continue
-        req = DocumentRequest(f.abs_path, f.rel_path, {"origin": REPOSITORY_ORIGIN})
+        req = DocumentRequest(f.abs_path, f.rel_path, {"origin": REPOSITORY_ORIGIN},
+                              root=root)
         try:
             outcome = prepare_document(ctx, req)
         except InvalidInput as exc:  # too large, empty, unreadable, not a regular file

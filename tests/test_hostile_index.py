@@ -9,6 +9,10 @@ from pathlib import Path
 import pytest
 from sqlalchemy import text
 
+from graphrag.config import load_settings
+from graphrag.db.context import resolve_context
+from graphrag.documents.service import DocumentRequest, prepare_document
+from graphrag.errors import InvalidInput
 from graphrag.graph.parse_worker import ParseLimits, parse_one
 from graphrag.graph.scan import scan_repository
 from graphrag.parsing.generated import minified_reason
@@ -176,3 +180,22 @@ def test_skipped_files_are_kept_and_listed_later(tmp_path: Path, engine, app_nam
     assert as_json[2]["size_bytes"] == 600
     bad = run_cli("graph", "files", "--app", app_name, "--status", "gone")
     assert bad.returncode == 2
+
+
+def test_a_repository_document_swapped_for_a_link_is_not_read(tmp_path: Path, engine,
+                                                              app_name: str) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.md").write_text("# Secret\n\nroot:x:0:0\n")
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    # What the documents step finds when the file became a link after its scan.
+    (repo / "NOTES.md").symlink_to(outside / "secret.md")
+    ctx = resolve_context(engine, load_settings(), app_name, create=True)
+    request = DocumentRequest(repo / "NOTES.md", "NOTES.md", {"origin": "repository"},
+                              root=repo)
+    with pytest.raises(InvalidInput, match="symlink leaving the repository"):
+        prepare_document(ctx, request)
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT count(*) FROM documents WHERE application_id = :a"),
+                            {"a": ctx.app_id}).scalar() == 0

@@ -73,7 +73,7 @@ def _opened_path(fd: int) -> str | None:
     return os.fsdecode(raw.split(b"\0", 1)[0])
 
 
-def _open_inside(path: Path | str, root: Path | str, flags: int) -> int:
+def open_inside(path: Path | str, root: Path | str, flags: int) -> int:
     """``path`` opened, provided the file opened lies inside ``root``: a link resolved
     now (not when the repository was scanned), the final name opened without following
     a link (``O_NOFOLLOW``: it cannot be swapped for one meanwhile), and the opened
@@ -113,7 +113,7 @@ def read_source(path: Path | str, max_bytes: int, root: Path | str | None = None
     scan)."""
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
     if root is not None:
-        fd = _open_inside(path, root, flags)
+        fd = open_inside(path, root, flags)
     else:
         try:
             fd = os.open(path, flags)
