@@ -35,7 +35,8 @@ from graphrag.progress import Progress
 log = logging.getLogger(__name__)
 
 _NODE_COLUMNS = ("id, kind, name, fqn, package_name, file_path, lang, line_start, line_end,"
-                 " signature, doc_comment, parent_id, content_hash, rank, meta")
+                 " char_start, char_end, signature, doc_comment, parent_id, content_hash,"
+                 " rank, meta")
 
 
 @dataclass

@@ -1,18 +1,20 @@
-"""`graphrag graph export|node`: look at the stored graph."""
+"""`graphrag graph export|node|files`: look at the stored graph and its files."""
 
 from __future__ import annotations
 
 import click
 
 from graphrag.cli.options import app_option, context_for, db_option, json_option, print_json
+from graphrag.db.apps import skipped_documents
 from graphrag.graph.analysis import export_graph, to_graphml
+from graphrag.graph.index_state import FILE_STATUSES, list_files
 from graphrag.graph.queries import node_details
 from graphrag.kinds import CALLABLE_KINDS
 
 
 @click.group("graph")
 def graph_group() -> None:
-    """The code graph: export it, inspect a node."""
+    """The code graph: export it, inspect a node, list skipped files."""
 
 
 @graph_group.command("export")
@@ -85,6 +87,35 @@ def callers_note(node: dict) -> str:
         return f"callers: {count}, complete (every call site of `{node['name']}` is resolved)"
     return (f"callers: {count}, maybe incomplete: {node['unresolved_callers']} unresolved"
             f" call site(s) of `{node['name']}` (--unresolved lists them)")
+
+
+@graph_group.command("files")
+@app_option
+@click.option("--status", "statuses", multiple=True, type=click.Choice(FILE_STATUSES),
+              help="Only files of this status (repeat; default: skipped, failed, partial).")
+@db_option
+@json_option
+def graph_files(app_name: str, statuses: tuple[str, ...], db_url: str | None,
+                as_json: bool) -> None:
+    """The application's files that were skipped or not fully parsed, with the reason
+    (as recorded by the last run that saw each one; documents the last run skipped, e.g.
+    over the upload size limit, are listed as skipped too)."""
+    ctx = context_for(db_url, app_name)
+    wanted = statuses or ("skipped", "failed", "partial")
+    with ctx.engine.connect() as conn:
+        rows = list_files(conn, ctx.app_id, wanted)
+        if "skipped" in wanted:  # documents the last run skipped have no row of their own
+            rows += [{"path": d["path"], "language": "document", "status": "skipped",
+                      "reason": d["reason"], "size_bytes": None, "indexed_at": None}
+                     for d in skipped_documents(conn, ctx.app_id)]
+            rows.sort(key=lambda r: r["path"])
+    if as_json:
+        print_json(rows)
+        return
+    if not rows:
+        click.echo("no such files")
+    for r in rows:
+        click.echo(f"{r['status']}\t{r['path']}\t{r['reason'] or '-'}")
 
 
 def register(cli: click.Group) -> None:

@@ -37,7 +37,7 @@ import orjson
 from sqlalchemy import Connection, Engine
 
 from graphrag.config import Settings
-from graphrag.db.apps import ensure_app
+from graphrag.db.apps import bump_content_version, ensure_app
 from graphrag.graph.calls import endpoint_promotions
 from graphrag.graph.deps import EVERYTHING, changed_names, interfaces, provides, ref_names
 from graphrag.graph.index_state import (
@@ -127,11 +127,11 @@ def _ctx_version(ctx: RepoContext, limits: ParseLimits) -> str:
     return parser_version() + ":" + hashlib.sha256(blob).hexdigest()[:8]
 
 
-def _digest(f: ScannedFile, max_bytes: int) -> str | None:
+def _digest(f: ScannedFile, max_bytes: int, root: Path) -> str | None:
     """Content hash for change detection; None when the file is not read (too large,
     not a regular file, unreadable), which is also what its row then stores."""
     try:
-        return file_digest(read_source(f.full_path, max_bytes))
+        return file_digest(read_source(f.full_path, max_bytes, root))
     except SourceProblem:
         return None
 
@@ -222,7 +222,11 @@ def index_graph(
     known = previous.files
     current = {f.rel_path for f in scanned}
     deleted = sorted(set(known) - current)
-    check_mass_delete(app_name, len(deleted), len(known), settings.max_delete_share,
+    # An indexed file that this run will skip (a lower size limit, a file turned into a
+    # FIFO) loses its nodes and chunks like a deleted one: the guard counts both.
+    dropped = sum(1 for f in scanned if (old := known.get(f.rel_path)) is not None
+                  and old.indexed and (f.problem is not None or f.size > limits.max_bytes))
+    check_mass_delete(app_name, len(deleted) + dropped, len(known), settings.max_delete_share,
                       allow_mass_delete)
     # A change of the settings that decide which files are indexed and how (limits,
     # budget, filters) re-evaluates every file that is not indexed now; a file whose
@@ -250,7 +254,7 @@ def index_graph(
                 and f.size <= limits.max_bytes:
             digest = old.key[0]
         else:
-            digest = _digest(f, limits.max_bytes)
+            digest = _digest(f, limits.max_bytes, root)
             if old is not None and old.stat != (f.size, mtime):
                 touched[f.rel_path] = mtime
         # A file not read (too large) has no hash: its size tells (its row records it).
@@ -301,6 +305,8 @@ def index_graph(
                                          "error": o.error or ""})
             counts = _store(conn, stats, app_id, loaded, outcomes, deleted, version, full,
                             progress, on_synced, mtimes, touched)
+            # With the graph's commit: later steps are behind it until they record it.
+            bump_content_version(conn, app_id)
     stats.changes = counts.to_dict()
     stats.seconds = round(time.perf_counter() - started, 3)
     return stats

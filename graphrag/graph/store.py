@@ -47,6 +47,10 @@ class NodeRecord:
     # itself is not loaded with every chunk, see ``pipeline.store``)
     text_slice: str | None = None
     text_length: int | None = None
+    # character offsets of the node's source in its file's text (end exclusive): chunk
+    # planning cuts a symbol out of a long line by them
+    char_start: int | None = None
+    char_end: int | None = None
 
     @property
     def span(self) -> tuple[int, int] | None:
@@ -372,14 +376,39 @@ def fqns_of(conn: Connection, ids: Sequence[int]) -> list[str]:
                              {"ids": list(ids)}).scalars().all())
 
 
-def imported_by_files(conn: Connection, app_id: int, name: str) -> list[Any]:
-    """(id, name, lang, file_path, module) of the nodes called ``name`` that a FILE
-    node imports, with the importing file's language, path and module."""
+def imported_by_files(conn: Connection, app_id: int, names: Sequence[str]) -> list[Any]:
+    """(id, name, lang, file_path, module) of the nodes called any of ``names`` that a
+    FILE node imports, with the importing file's language, path and module."""
     return list(conn.execute(text(
         "SELECT d.id, d.name, f.lang, f.file_path, f.meta->>'module' AS module"
         "  FROM edges e JOIN nodes f ON f.id = e.src_id JOIN nodes d ON d.id = e.dst_id"
         " WHERE e.application_id = :a AND e.kind = 'IMPORTS' AND f.kind = 'FILE'"
-        "   AND d.name = :n ORDER BY d.id"), {"a": app_id, "n": name}).all())
+        "   AND d.name = ANY(:n) ORDER BY d.id"), {"a": app_id, "n": list(names)}).all())
+
+
+def ids_by_fqns(conn: Connection, app_id: int, fqns: Sequence[str]) -> dict[str, list[int]]:
+    """fqn -> the nodes whose fqn is exactly it, in source order (one query for all)."""
+    out: dict[str, list[int]] = {}
+    if not fqns:
+        return out
+    for node_id, fqn in conn.execute(text(
+            "SELECT id, fqn FROM nodes WHERE application_id = :a AND fqn = ANY(:f)"
+            " ORDER BY line_start NULLS LAST, id"), {"a": app_id, "f": list(fqns)}).all():
+        out.setdefault(fqn, []).append(int(node_id))
+    return out
+
+
+def ids_by_fqn_likes(conn: Connection, app_id: int, patterns: Sequence[str],
+                     kinds: Sequence[str]) -> list[tuple[int, str]]:
+    """(id, fqn) of the nodes of the kinds whose fqn matches any of the LIKE ``patterns``
+    (``\\`` escapes), in source order."""
+    if not patterns:
+        return []
+    rows = conn.execute(text(
+        "SELECT id, fqn FROM nodes WHERE application_id = :a AND kind = ANY(:k)"
+        " AND fqn LIKE ANY(:p) ORDER BY line_start NULLS LAST, id"),
+        {"a": app_id, "k": list(kinds), "p": list(patterns)}).all()
+    return [(int(r.id), r.fqn) for r in rows]
 
 
 def ids_by_suffix(conn: Connection, app_id: int, kinds: Sequence[str],
