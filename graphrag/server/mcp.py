@@ -20,11 +20,12 @@ from typing import Annotated, Any, Literal, TypeVar
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
-from pydantic import Field
+from pydantic import ConfigDict, Field
 
 from graphrag.db.engine import lost_database
 from graphrag.errors import GraphragError
 from graphrag.server import operations as ops
+from graphrag.server.limits import Glob, Name, Query, Text
 from graphrag.server.mode_field import ModeName
 from graphrag.server.operations import Scope
 from graphrag.server.runtime import Runtime
@@ -33,7 +34,7 @@ T = TypeVar("T")
 SNIPPET_LINES = 12
 ADJACENT_CHARS = 1200
 
-AppArg = Annotated[str | None, Field(
+AppArg = Annotated[Name | None, Field(
     description="Application name; default: the only application this server serves.")]
 
 
@@ -229,19 +230,20 @@ def build_mcp(runtime: Runtime, apps: Sequence[str] | None) -> MCPServer:
           " and path (a glob, ** crosses folders). Use the fqns with get_node and"
           " trace_calls, the SEG ids with adjacent_pages and cite.")
     def search_code(
-        query: Annotated[str, Field(description="What you look for, in words or identifiers.")],
+        query: Annotated[Query, Field(
+            description="What you look for, in words or identifiers.")],
         ctx: Context,
         top_k: Annotated[int, Field(ge=1, le=50, description="Number of hits.")] = 10,
-        kinds: Annotated[list[str] | None, Field(
+        kinds: Annotated[list[Name] | None, Field(
             description="Node kinds: FUNCTION, METHOD, CLASS, ENDPOINT, PAGE ...")] = None,
-        lang: Annotated[str | None, Field(description="Language, e.g. java or py.")] = None,
-        path: Annotated[str | None, Field(
+        lang: Annotated[Name | None, Field(description="Language, e.g. java or py.")] = None,
+        path: Annotated[Glob | None, Field(
             description="Repo-relative path glob, e.g. 'src/**/*.py'.")] = None,
         mode: Annotated[ModeName, Field(
             description="hybrid (default), vector (meaning), text (BM25 keywords) or a"
                         " mode a plugin adds.")
         ] = "hybrid",
-        apps: Annotated[list[str] | None, Field(
+        apps: Annotated[list[Name] | None, Field(
             description="Applications to search; default: all this server serves.")] = None,
     ) -> str:
         scope = _scope_of(ctx, fixed)
@@ -256,8 +258,8 @@ def build_mcp(runtime: Runtime, apps: Sequence[str] | None) -> MCPServer:
           " Each block starts with its stable [SEG=id]. Give fqn or query, not both.")
     def get_context(
         ctx: Context,
-        fqn: Annotated[str | None, Field(description="Fully qualified name.")] = None,
-        query: Annotated[str | None, Field(description="Words to seed the context.")] = None,
+        fqn: Annotated[Name | None, Field(description="Fully qualified name.")] = None,
+        query: Annotated[Query | None, Field(description="Words to seed the context.")] = None,
         budget_tokens: Annotated[int, Field(ge=100, le=50_000)] = 4000,
         format: Annotated[Literal["markdown", "xml", "json"], Field(
             description="Output format of the context.")] = "markdown",
@@ -274,7 +276,8 @@ def build_mcp(runtime: Runtime, apps: Sequence[str] | None) -> MCPServer:
           " callers and callees with the resolver's confidence (0..1) and how the call was"
           " resolved. The plain fqn of an overloaded method lists every overload.")
     def get_node(
-        fqn: Annotated[str, Field(description="Fully qualified name, e.g. a.b.Class.method.")],
+        fqn: Annotated[Name, Field(
+            description="Fully qualified name, e.g. a.b.Class.method.")],
         ctx: Context,
         app: AppArg = None,
     ) -> str:
@@ -287,9 +290,10 @@ def build_mcp(runtime: Runtime, apps: Sequence[str] | None) -> MCPServer:
           " (direction=callees) or what calls it (direction=callers), max_depth levels,"
           " each edge with its confidence. Bounded: at most 200 nodes, 10 paths.")
     def trace_calls(
-        from_fqn: Annotated[str, Field(description="Start symbol (fully qualified name).")],
+        from_fqn: Annotated[Name, Field(
+            description="Start symbol (fully qualified name).")],
         ctx: Context,
-        to_fqn: Annotated[str | None, Field(description="End symbol for paths.")] = None,
+        to_fqn: Annotated[Name | None, Field(description="End symbol for paths.")] = None,
         direction: Annotated[Literal["callees", "callers"], Field(
             description="Tree direction when no to_fqn.")] = "callees",
         max_depth: Annotated[int, Field(ge=1, le=8)] = 3,
@@ -305,7 +309,7 @@ def build_mcp(runtime: Runtime, apps: Sequence[str] | None) -> MCPServer:
           " (GET) or a route/handler fragment (/orders).")
     def find_endpoints(
         ctx: Context,
-        route_or_method_filter: Annotated[str | None, Field(
+        route_or_method_filter: Annotated[Name | None, Field(
             description="GET, POST ... or part of a route or handler name.")] = None,
         app: AppArg = None,
     ) -> str:
@@ -317,7 +321,7 @@ def build_mcp(runtime: Runtime, apps: Sequence[str] | None) -> MCPServer:
           " document (page_range pages before and after, default 2), sorted by file, page"
           " and segment. Give the [SEG=...] ids of document hits.")
     def adjacent_pages(
-        chunk_ids: Annotated[list[str], Field(description="SEG ids of document chunks.")],
+        chunk_ids: Annotated[list[Name], Field(description="SEG ids of document chunks.")],
         ctx: Context,
         page_range: Annotated[int, Field(ge=0, le=50)] = 2,
         app: AppArg = None,
@@ -331,7 +335,7 @@ def build_mcp(runtime: Runtime, apps: Sequence[str] | None) -> MCPServer:
           " the document, page (or code file) and snippet of each source, falling back"
           " to text matching when the answer has no usable ids.")
     def cite(
-        answer: Annotated[str, Field(description="The answer JSON (or text).")],
+        answer: Annotated[Text, Field(description="The answer JSON (or text).")],
         ctx: Context,
         app: AppArg = None,
     ) -> str:
@@ -352,4 +356,18 @@ def build_mcp(runtime: Runtime, apps: Sequence[str] | None) -> MCPServer:
         return _compact(_tool_call(lambda: ops.index_status(runtime, scope,
                                                             scope.default_app(app))))
 
+    forbid_unknown_arguments(server)
     return server
+
+
+def forbid_unknown_arguments(server: MCPServer) -> None:
+    """Make every tool refuse an argument it does not take (``app`` given to
+    ``search_code``, which takes ``apps``, would otherwise be dropped and every application
+    searched); the published input schemas say so (``additionalProperties: false``)."""
+    for registered in server._tool_manager.list_tools():
+        meta = registered.fn_metadata
+        strict = type(meta.arg_model.__name__, (meta.arg_model,), {
+            "model_config": ConfigDict(**{**meta.arg_model.model_config, "extra": "forbid"}),
+            "__module__": meta.arg_model.__module__})
+        meta.arg_model = strict
+        registered.parameters = strict.model_json_schema(by_alias=True)

@@ -30,6 +30,7 @@ from graphrag.errors import (
 from graphrag.graph.navigation import call_paths, call_tree, find_endpoints
 from graphrag.graph.queries import node_details
 from graphrag.server.background import Jobs
+from graphrag.server.limits import check_filename
 from graphrag.server.runtime import Runtime
 
 
@@ -190,6 +191,10 @@ def receive_upload(runtime: Runtime, scope: Scope, app: str, filename: str,
     name = Path(filename or "").name
     if not name or name in (".", ".."):
         raise InvalidInput("the upload has no file name")
+    try:
+        check_filename(name)
+    except ValueError as exc:
+        raise InvalidInput(f"upload file name: {exc}") from exc
     limit = runtime.settings.max_upload_bytes
     incoming = runtime.settings.home / "uploads" / ".incoming"
     incoming.mkdir(parents=True, exist_ok=True)
