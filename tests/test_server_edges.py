@@ -329,6 +329,7 @@ def test_mcp_tools_refuse_unknown_arguments_and_bad_text(served: Served) -> None
                 "long": ("get_node", {"fqn": "a." * 5000}),
                 "ambiguous": ("get_node", {"fqn": "list_users"}),
                 "ok": ("search_code", {"query": "place an order", "mode": "text"}),
+                "node": ("get_node", {"fqn": "app.api.orders.place_order"}),
             }
             for key, (name, args) in calls.items():
                 out[key] = await client.call_tool(name, args)
@@ -343,6 +344,11 @@ def test_mcp_tools_refuse_unknown_arguments_and_bad_text(served: Served) -> None
                        ("ambiguous", "ambiguous")]:
         assert out[key].is_error and words in text[key], (key, text[key])
     assert not out["ok"].is_error and "[SEG=" in text["ok"]
+    # what the answer is from: the indexed commit and its freshness
+    assert f"from {served.app} commit " in text["ok"].splitlines()[-1]
+    node = json.loads(text["node"])
+    assert node["nodes"][0]["fqn"] == "app.api.orders.place_order"
+    assert node["freshness"] in ("current", "behind", "unknown") and "indexed_commit" in node
 
 
 # --- item 12: a client leaving early never aborts the MCP server -----------------------------
@@ -382,3 +388,78 @@ def test_mcp_server_exits_cleanly_when_the_client_leaves_early(served: Served,
             time.sleep(0.1)
         statuses.append(status.read_text())
     assert statuses == ["0"] * 5  # the probe: -6 (SIGABRT) within ~2.5 s of the start
+
+
+# --- item 14: every answer says what it is from ----------------------------------------------
+
+def _git(repo: Path, *args: str) -> str:
+    import subprocess
+
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@x",
+           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@x"}
+    return subprocess.run(["git", *args], cwd=repo, env=env, check=True, capture_output=True,
+                          text=True).stdout.strip()
+
+
+def test_answers_carry_the_indexed_commit_and_freshness(served: Served,
+                                                        tmp_path: Path) -> None:
+    import shutil
+
+    from graphrag.db.apps import get_app, set_indexed_commit
+    from graphrag.jobs.repos import add_repository
+    from graphrag.server import freshness
+
+    settings = load_settings().with_overrides(database_url=served.db_url, home=tmp_path)
+    repo = tmp_path / "repo"
+    shutil.copytree(SAMPLE_REPOS / "python_fastapi", repo)
+    _git(repo, "init", "-q")
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-qm", "one")
+    first = _git(repo, "rev-parse", "HEAD")
+    plain = tmp_path / "plain"  # a folder that is no git work tree
+    shutil.copytree(SAMPLE_REPOS / "python_fastapi", plain)
+    app, loose, mirrored = (f"{served.app}_{n}" for n in ("git", "plain", "repo"))
+    fqn = "app.services.orders.OrderService.place_order"
+    try:
+        index_repository(served.engine, settings, repo, app, graph_only=True)
+        index_repository(served.engine, settings, plain, loose, graph_only=True)
+
+        def answers() -> list[tuple[str | None, str]]:
+            freshness._cache.clear()
+            with served.client() as c:
+                found = c.post("/v1/search", json={"query": "order", "mode": "text",
+                                                   "apps": [app, loose]}).json()
+                node = c.get(f"/v1/apps/{app}/nodes/{fqn}").json()
+                ctx = c.post("/v1/context", json={"app": app, "fqn": fqn}).json()
+            return [(found["indexed_commits"][app], found["freshness"][app]),
+                    (found["indexed_commits"][loose], found["freshness"][loose]),
+                    (node["indexed_commit"], node["freshness"]),
+                    (ctx["indexed_commit"], ctx["freshness"])]
+
+        assert answers() == [(first, "current"), (None, "unknown"), (first, "current"),
+                             (first, "current")]
+        time.sleep(0.01)
+        edited = repo / "app" / "services" / "orders.py"
+        edited.write_text(edited.read_text() + "\n# edited after the index run\n")
+        assert answers() == [(first, "behind"), (None, "unknown"), (first, "behind"),
+                             (first, "behind")]
+        _git(repo, "commit", "-qam", "two")
+        assert [state for _, state in answers()] == ["behind", "unknown", "behind", "behind"]
+        index_repository(served.engine, settings, repo, app, graph_only=True)
+        second = _git(repo, "rev-parse", "HEAD")
+        assert answers()[0] == (second, "current")
+        # a registered repository: its remote's ref against the indexed commit
+        add_repository(served.engine, mirrored, str(repo))
+        with served.engine.begin() as conn:
+            set_indexed_commit(conn, get_app(conn, mirrored).id, second)
+        freshness._cache.clear()
+        assert freshness.freshness(served.engine, mirrored) == {
+            "indexed_commit": second, "freshness": "current"}
+        (repo / "new.py").write_text("x = 1\n")
+        _git(repo, "add", "-A")
+        _git(repo, "commit", "-qm", "three")
+        freshness._cache.clear()
+        assert freshness.freshness(served.engine, mirrored)["freshness"] == "behind"
+    finally:
+        for name in (app, loose, mirrored):
+            delete_app(served.engine, name)

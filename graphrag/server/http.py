@@ -340,6 +340,7 @@ def create_app(config: ServeConfig | None = None, runtime: Runtime | None = None
                              kinds=body.kinds, lang=body.lang, path=body.path,
                              source=body.source, expand=body.expand, priors=body.priors,
                              granularity=body.granularity, adjacent_pages=body.adjacent_pages)
+        results = [ops.with_sources(runtime, r) for r in results]
         return results[0] if body.query is not None else {"results": results}
 
     @app.post("/v1/adjacent", tags=["retrieval"])
@@ -358,7 +359,7 @@ def create_app(config: ServeConfig | None = None, runtime: Runtime | None = None
                              fmt=body.format)
         if body.format == "json":  # an object in the answer, not a JSON string in JSON
             result["context"] = json.loads(result["context"])
-        return result
+        return {**result, **ops.source(runtime, body.app)}
 
     @app.post("/v1/cite", tags=["retrieval"])
     def cite(body: CiteBody, scope: Caller) -> dict[str, Any]:
@@ -376,7 +377,7 @@ def create_app(config: ServeConfig | None = None, runtime: Runtime | None = None
     def node(app: Name, fqn: Name, scope: Caller) -> dict[str, Any]:
         """The node(s) named `fqn`: signature, doc, location, parents, children, callers
         and callees with confidence."""
-        return {"nodes": ops.lookup_node(runtime, scope, app, fqn)}
+        return {"nodes": ops.lookup_node(runtime, scope, app, fqn), **ops.source(runtime, app)}
 
     @app.post("/v1/apps/{app}/index", tags=["applications"], status_code=202)
     def index(app: str, scope: Caller, body: IndexBody | None = None) -> dict[str, Any]:

@@ -53,6 +53,13 @@ def _where(path: str | None, start: int | None, end: int | None,
 
 # --- renderers (pure) --------------------------------------------------------------------
 
+def render_source(states: dict[str, dict[str, Any]]) -> str:
+    """``from APP commit 3f2c9e1a77b0 (current)``: what the answer is from, per app."""
+    return "; ".join(
+        f"from {app} commit {(s['indexed_commit'] or 'unknown')[:12]} ({s['freshness']})"
+        for app, s in states.items())
+
+
 def render_hits(envelope: dict[str, Any]) -> str:
     """One block per hit: ``[SEG=chunk id] KIND fqn path:lines score`` and its snippet."""
     hits = envelope["hits"]
@@ -219,6 +226,10 @@ def build_mcp(runtime: Runtime, apps: Sequence[str] | None) -> MCPServer:
             " Every block carries [SEG=id]: pass those ids to adjacent_pages and cite."),
         log_level="WARNING")
 
+    def _sources(names: Sequence[str]) -> str:
+        return render_source({n: _tool_call(lambda n=n: ops.source(runtime, n))
+                              for n in names})
+
     def tool(description: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         return server.tool(description=description, annotations=READ_ONLY,
                            structured_output=False)
@@ -250,7 +261,8 @@ def build_mcp(runtime: Runtime, apps: Sequence[str] | None) -> MCPServer:
         result = _tool_call(lambda: ops.search(runtime, scope, apps, [query], mode=mode,
                                                top_k=top_k, kinds=kinds, lang=lang,
                                                path=path)[0])
-        return render_hits({**result, "apps": scope.resolve(apps)})
+        names = scope.resolve(apps)
+        return render_hits({**result, "apps": names}) + "\n\n" + _sources(names)
 
     @tool("Context for answering a question or documenting a symbol: the node named fqn"
           " (or the best hits of query) and its graph neighbourhood ranked by personalized"
@@ -269,7 +281,7 @@ def build_mcp(runtime: Runtime, apps: Sequence[str] | None) -> MCPServer:
         result = _tool_call(lambda: ops.context(
             runtime, scope, scope.default_app(app), fqn=fqn, query=query,
             budget_tokens=budget_tokens, fmt=format))
-        return result["context"]
+        return result["context"] + "\n\n" + _sources([scope.default_app(app)])
 
     @tool("One symbol by fully qualified name: kind, location, signature, doc comment,"
           " route (endpoints), parents, children, extends/implements/overrides, and its"
@@ -282,8 +294,10 @@ def build_mcp(runtime: Runtime, apps: Sequence[str] | None) -> MCPServer:
         app: AppArg = None,
     ) -> str:
         scope = _scope_of(ctx, fixed)
-        nodes = _tool_call(lambda: ops.lookup_node(runtime, scope, scope.default_app(app), fqn))
-        return _compact([node_summary(n) for n in nodes])
+        name = _tool_call(lambda: scope.default_app(app))
+        nodes = _tool_call(lambda: ops.lookup_node(runtime, scope, name, fqn))
+        return _compact({"nodes": [node_summary(n) for n in nodes],
+                         **_tool_call(lambda: ops.source(runtime, name))})
 
     @tool("Call paths in the call graph. With to_fqn: the shortest call paths from"
           " from_fqn to to_fqn. Without: the tree of what from_fqn calls"
@@ -302,7 +316,8 @@ def build_mcp(runtime: Runtime, apps: Sequence[str] | None) -> MCPServer:
         scope = _scope_of(ctx, fixed)
         result = _tool_call(lambda: ops.trace(runtime, scope, scope.default_app(app),
                                               from_fqn, to_fqn, direction, max_depth))
-        return render_paths(result) if to_fqn else render_tree(result)
+        rendered = render_paths(result) if to_fqn else render_tree(result)
+        return rendered + "\n\n" + _sources([scope.default_app(app)])
 
     @tool("HTTP endpoints found in the code (Spring, JAX-RS, FastAPI, Flask, Express, Go"
           " net/http): METHOD route handler-fqn path:lines. The filter keeps an HTTP method"
@@ -315,7 +330,8 @@ def build_mcp(runtime: Runtime, apps: Sequence[str] | None) -> MCPServer:
     ) -> str:
         scope = _scope_of(ctx, fixed)
         return render_endpoints(_tool_call(lambda: ops.endpoints(
-            runtime, scope, scope.default_app(app), route_or_method_filter)))
+            runtime, scope, scope.default_app(app), route_or_method_filter))) \
+            + "\n\n" + _sources([scope.default_app(app)])
 
     @tool("Widen document hits with the chunks of neighbouring pages of the same"
           " document (page_range pages before and after, default 2), sorted by file, page"

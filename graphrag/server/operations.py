@@ -65,6 +65,24 @@ class Scope:
         return self.apps is None or app in self.apps
 
 
+# --- what an answer is from -----------------------------------------------------------
+
+def source(runtime: Runtime, app: str) -> dict[str, Any]:
+    """``indexed_commit`` and ``freshness`` (current, behind, unknown) of ``app``."""
+    from graphrag.server.freshness import freshness
+
+    return freshness(runtime.engine, app)
+
+
+def with_sources(runtime: Runtime, envelope: dict[str, Any]) -> dict[str, Any]:
+    """A search envelope with each searched application's ``freshness`` beside its
+    ``indexed_commits``."""
+    states = {app: source(runtime, app) for app in envelope.get("indexed_commits", {})}
+    envelope["indexed_commits"] = {a: s["indexed_commit"] for a, s in states.items()}
+    envelope["freshness"] = {a: s["freshness"] for a, s in states.items()}
+    return envelope
+
+
 # --- the graph -------------------------------------------------------------------------
 
 def lookup_node(runtime: Runtime, scope: Scope, app: str, fqn: str) -> list[dict[str, Any]]:
