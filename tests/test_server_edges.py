@@ -228,6 +228,8 @@ def test_bad_input_is_a_4xx_and_keeps_the_connection(served: Served) -> None:
         ("a 1 MB query", post("/v1/search", {"query": "order " * 170_000}), 422),
         ("a long query", post("/v1/search", {"query": "o" * (MAX_QUERY_CHARS + 1)}), 422),
         ("deep JSON", call("POST", "/v1/search", deep.encode()), 400),
+        ("NUL inside a cited answer", post("/v1/cite", {"app": app, "answer": {"sections": [
+            {"text": "a\u0000", "source_ids": ["1:\u0000"]}]}}), 422),
     ]
     boundary = "xyzzy"
 

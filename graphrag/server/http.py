@@ -44,6 +44,7 @@ from graphrag.server.limits import (
     MAX_QUERIES,
     UPLOAD_ENVELOPE_BYTES,
     Glob,
+    JsonObject,
     Name,
     Query,
     Text,
@@ -124,7 +125,7 @@ class ContextBody(Body):
 
 class CiteBody(Body):
     app: Name
-    answer: Text | dict[str, Any] = Field(
+    answer: Text | JsonObject = Field(
         description='{"sections": [{"text": ..., "source_ids": ["7:3"]}]} (object or string)')
 
 
@@ -380,7 +381,7 @@ def create_app(config: ServeConfig | None = None, runtime: Runtime | None = None
         return {"nodes": ops.lookup_node(runtime, scope, app, fqn), **ops.source(runtime, app)}
 
     @app.post("/v1/apps/{app}/index", tags=["applications"], status_code=202)
-    def index(app: str, scope: Caller, body: IndexBody | None = None) -> dict[str, Any]:
+    def index(app: Name, scope: Caller, body: IndexBody | None = None) -> dict[str, Any]:
         """Start an index run (202 + job id; poll `GET /v1/jobs/{id}`)."""
         body = body or IndexBody()
         return ops.start_index(runtime, scope, app, body.path, roots=roots, full=body.full,
@@ -394,7 +395,7 @@ def create_app(config: ServeConfig | None = None, runtime: Runtime | None = None
     # --- documents ------------------------------------------------------------------
 
     @app.post("/v1/apps/{app}/documents", tags=["documents"], status_code=202)
-    def upload(app: str, scope: Caller, file: Annotated[UploadFile, File()],
+    def upload(app: Name, scope: Caller, file: Annotated[UploadFile, File()],
                metadata: Annotated[Text | None, Form()] = None,
                category: Annotated[Name | None, Form()] = None,
                tags: Annotated[Text | None, Form()] = None) -> dict[str, Any]:
@@ -410,17 +411,17 @@ def create_app(config: ServeConfig | None = None, runtime: Runtime | None = None
                                   tags=tag_list, jobs=jobs)
 
     @app.get("/v1/apps/{app}/documents", tags=["documents"])
-    def documents(app: str, scope: Caller) -> list[dict[str, Any]]:
+    def documents(app: Name, scope: Caller) -> list[dict[str, Any]]:
         """The application's documents with status and counts."""
         return ops.documents(runtime, scope, app)
 
     @app.get("/v1/apps/{app}/documents/{document_id}", tags=["documents"])
-    def document(app: str, document_id: DocumentId, scope: Caller) -> dict[str, Any]:
+    def document(app: Name, document_id: DocumentId, scope: Caller) -> dict[str, Any]:
         """A document's status (processing, indexed, failed), error and counts."""
         return ops.document(runtime, scope, app, document_id)
 
     @app.delete("/v1/apps/{app}/documents/{document_id}", tags=["documents"])
-    def delete(app: str, document_id: DocumentId, scope: Caller) -> dict[str, Any]:
+    def delete(app: Name, document_id: DocumentId, scope: Caller) -> dict[str, Any]:
         """Delete a document with its chunks, sentences, nodes, edges and stored file."""
         return ops.remove_document(runtime, scope, app, document_id)
 

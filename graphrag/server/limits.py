@@ -7,7 +7,7 @@ tsvector limit) or a glob whose regular expression is too complex for it."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from pydantic import AfterValidator, Field
 
@@ -20,6 +20,7 @@ MAX_GLOB_CHARS = 500  # a path glob
 MAX_GLOB_STARS = 8  # `**` in one path glob (each is a `.*` of the regular expression)
 MAX_FILENAME_BYTES = 255  # an upload's file name (the file system's limit)
 MAX_ID = 2**63 - 1  # PostgreSQL's bigint: a larger id cannot exist
+MAX_JSON_DEPTH = 32  # nesting of a JSON object a client sends as a value (cite's answer)
 
 
 def clean_text(value: str) -> str:
@@ -44,7 +45,27 @@ def check_glob(value: str) -> str:
     return value
 
 
+def clean_json(value: Any) -> Any:
+    """A JSON value whose keys and strings all pass :func:`clean_text`, nested at most
+    :data:`MAX_JSON_DEPTH` levels (walked without recursion)."""
+    stack = [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, str):
+            clean_text(item)
+        elif isinstance(item, dict | list):
+            if level > MAX_JSON_DEPTH:
+                raise ValueError(f"nested deeper than {MAX_JSON_DEPTH} levels")
+            pairs = item.items() if isinstance(item, dict) else ((None, v) for v in item)
+            for key, inner in pairs:
+                if key is not None:
+                    clean_text(str(key))
+                stack.append((inner, level + 1))
+    return value
+
+
 Text = Annotated[str, AfterValidator(clean_text)]
+JsonObject = Annotated[dict[str, Any], AfterValidator(clean_json)]
 Name = Annotated[str, Field(max_length=MAX_NAME_CHARS), AfterValidator(clean_text)]
 Query = Annotated[str, Field(max_length=MAX_QUERY_CHARS), AfterValidator(clean_text)]
 Glob = Annotated[str, AfterValidator(check_glob)]

@@ -30,7 +30,7 @@ from graphrag.errors import (
 from graphrag.graph.navigation import call_paths, call_tree, find_endpoints
 from graphrag.graph.queries import node_details
 from graphrag.server.background import Jobs
-from graphrag.server.limits import check_filename
+from graphrag.server.limits import MAX_ID, check_filename
 from graphrag.server.runtime import Runtime
 
 
@@ -325,7 +325,7 @@ def job(jobs: Jobs, scope: Scope, job_id: str, runtime: Runtime | None = None
         ) -> dict[str, Any]:
     """A job's state; a job of an application outside the scope is not found. With
     ``runtime`` (a server started with ``--queue``) numeric ids are job-queue jobs."""
-    if runtime is not None and job_id.isdigit():
+    if runtime is not None and job_id.isdigit() and int(job_id) <= MAX_ID:
         from graphrag.jobs import get_job
 
         try:
