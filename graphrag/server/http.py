@@ -44,10 +44,10 @@ from graphrag.server.limits import (
     MAX_QUERIES,
     UPLOAD_ENVELOPE_BYTES,
     Glob,
-    JsonObject,
     Name,
     Query,
     Text,
+    TextOrObject,
 )
 from graphrag.server.mode_field import ModeName
 from graphrag.server.operations import Scope
@@ -125,7 +125,7 @@ class ContextBody(Body):
 
 class CiteBody(Body):
     app: Name
-    answer: Text | JsonObject = Field(
+    answer: TextOrObject = Field(
         description='{"sections": [{"text": ..., "source_ids": ["7:3"]}]} (object or string)')
 
 

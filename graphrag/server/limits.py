@@ -65,7 +65,7 @@ def clean_json(value: Any) -> Any:
 
 
 Text = Annotated[str, AfterValidator(clean_text)]
-JsonObject = Annotated[dict[str, Any], AfterValidator(clean_json)]
+TextOrObject = Annotated[str | dict[str, Any], AfterValidator(clean_json)]
 Name = Annotated[str, Field(max_length=MAX_NAME_CHARS), AfterValidator(clean_text)]
 Query = Annotated[str, Field(max_length=MAX_QUERY_CHARS), AfterValidator(clean_text)]
 Glob = Annotated[str, AfterValidator(check_glob)]
