@@ -4,9 +4,13 @@ and the MCP server at ``/mcp`` (streamable HTTP, stateless, JSON answers).
 Every ``/v1`` and ``/mcp`` request needs ``Authorization: Bearer <key>`` (``graphrag keys
 create``) unless the server runs with ``--no-auth`` (loopback only). Errors have one shape,
 ``{"error": {"code", "message"}}``, mapped from :mod:`graphrag.errors` by
-:mod:`graphrag.server.errors`. Handlers are plain functions run on the thread pool; the
-engine's pool holds two connections per thread (a search reads its full-text list on a
-second connection while the model encodes the query)."""
+:mod:`graphrag.server.errors`. Every value a request sends is bounded and
+checked (:mod:`graphrag.server.limits`; an unknown field is a 422) and the edge middleware
+(:mod:`graphrag.server.guards`) bounds bodies as they stream, keeps ``--no-auth`` to the
+server's own pages and never drops a connection for an error. Handlers are plain
+functions run on the thread pool; the engine's pool holds two connections per thread (a
+search reads its full-text list on a second connection while the model encodes the
+query)."""
 
 from __future__ import annotations
 
