@@ -412,9 +412,11 @@ def test_answers_carry_the_indexed_commit_and_freshness(served: Served,
     from graphrag.server import freshness
 
     settings = load_settings().with_overrides(database_url=served.db_url, home=tmp_path)
-    repo = tmp_path / "repo"
+    top = tmp_path / "repo"  # the application is a folder of a larger repository
+    repo = top / "svc"
     shutil.copytree(SAMPLE_REPOS / "python_fastapi", repo)
-    _git(repo, "init", "-q")
+    (top / "NOTES.md").write_text("# notes\n")
+    _git(repo, "init", "-q", str(top))
     _git(repo, "add", "-A")
     _git(repo, "commit", "-qm", "one")
     first = _git(repo, "rev-parse", "HEAD")
@@ -440,6 +442,10 @@ def test_answers_carry_the_indexed_commit_and_freshness(served: Served,
 
         assert answers() == [(first, "current"), (None, "unknown"), (first, "current"),
                              (first, "current")]
+        # a commit outside the folder: its files are still the indexed ones
+        (top / "NOTES.md").write_text("# notes\n\nmore\n")
+        _git(repo, "commit", "-qam", "notes")
+        assert answers()[0] == (first, "current")
         time.sleep(0.01)
         edited = repo / "app" / "services" / "orders.py"
         edited.write_text(edited.read_text() + "\n# edited after the index run\n")
@@ -451,7 +457,7 @@ def test_answers_carry_the_indexed_commit_and_freshness(served: Served,
         second = _git(repo, "rev-parse", "HEAD")
         assert answers()[0] == (second, "current")
         # a registered repository: its remote's ref against the indexed commit
-        add_repository(served.engine, mirrored, str(repo))
+        add_repository(served.engine, mirrored, str(top))
         with served.engine.begin() as conn:
             set_indexed_commit(conn, get_app(conn, mirrored).id, second)
         freshness._cache.clear()

@@ -32,6 +32,18 @@ def head_commit(root: Path) -> str | None:
     return (out or "").strip() or None
 
 
+def same_tree(root: Path, commit: str, other: str) -> bool:
+    """Whether the files under ``root`` are the same in both commits (a commit elsewhere
+    in the repository does not move a subfolder's index); False when git cannot tell."""
+    try:
+        done = subprocess.run(["git", "diff", "--quiet", commit, other, "--", "."],
+                              cwd=root, capture_output=True, timeout=GIT_TIMEOUT_S,
+                              check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return done.returncode == 0
+
+
 def changed_since(root: Path, when: datetime) -> bool | None:
     """Whether a file of the work tree differs from its commit and was modified after
     ``when`` (an edit since the index run); None when git cannot tell."""

@@ -4,8 +4,9 @@ graph answer of the HTTP API and the MCP tools.
 
 - A repository registered with ``graphrag repos add``: its remote's ref now
   (``git ls-remote``) against the indexed commit.
-- A folder indexed in place: its work tree's ``HEAD`` against the indexed commit, and
-  files edited since the run (``git status``, modified after ``indexed_at``).
+- A folder indexed in place: its work tree's ``HEAD`` against the indexed commit (a
+  commit that changed no file under the folder does not count), and files edited since
+  the run (``git status``, modified after ``indexed_at``).
 - No commit recorded, no git, an unreachable remote: ``unknown`` (never a guess).
 
 Answers are kept for a few seconds per application: git runs once per burst of requests,
@@ -22,7 +23,7 @@ from sqlalchemy import Engine
 
 from graphrag.db.apps import index_state
 from graphrag.errors import UnknownApplication
-from graphrag.graph.revision import changed_since, head_commit, remote_commit
+from graphrag.graph.revision import changed_since, head_commit, remote_commit, same_tree
 
 TTL_S = 10.0
 _cache: dict[tuple[int, str], tuple[float, dict[str, Any]]] = {}
@@ -61,7 +62,7 @@ def _state(engine: Engine, app: str) -> dict[str, Any]:
     head = head_commit(root) if root is not None else None
     if head is None:
         return {"indexed_commit": commit, "freshness": "unknown"}
-    if head != commit:
+    if head != commit and not same_tree(root, commit, head):
         return {"indexed_commit": commit, "freshness": "behind"}
     edited = changed_since(root, row["indexed_at"]) if row["indexed_at"] else None
     if edited is None:
