@@ -190,9 +190,10 @@ def test_callers_in_tests_are_counted_unless_asked(indexed, tokens) -> None:
     ctx = _context(indexed, tokens, "pkg.core.Command.run")
     seed = ctx.blocks[0].text
     assert "- `pkg.core.Command.invoke`" in seed
-    assert "- 2 callers in tests (not listed)" in seed and "tests.test_core" not in seed
+    assert "- 2 callers in tests and examples (not listed)" in seed
+    assert "tests.test_core" not in seed
     listed = _context(indexed, tokens, "pkg.core.Command.run", test_callers=True)
-    assert "**Called by tests**" in listed.blocks[0].text
+    assert "**Called by tests and examples**" in listed.blocks[0].text
     assert "tests.test_core.test_run_twice" in listed.blocks[0].text
 
 

@@ -244,7 +244,7 @@ def test_incremental_index_equals_full_index(sample: Path, tmp_path: Path, engin
                 conn.execute(text("DELETE FROM applications WHERE name = :n"), {"n": full_app})
             index_graph(engine, settings, repo, full_app, exclude=exclude, full=True)
             inc, full = graph_dump(engine, app_name), graph_dump(engine, full_app)
-            for part in ("files", "nodes", "edges"):
+            for part in ("files", "nodes", "edges", "unresolved"):
                 missing = set(full[part]) - set(inc[part])
                 extra = set(inc[part]) - set(full[part])
                 assert not missing and not extra, (
@@ -326,7 +326,7 @@ def _cross_file_edit(repo: Path, originals: dict[str, str], rng: random.Random) 
 
 def _assert_same_graph(engine, inc_app: str, full_app: str, what: str) -> None:
     inc, full = graph_dump(engine, inc_app), graph_dump(engine, full_app)
-    for part in ("files", "edges", "nodes"):
+    for part in ("files", "edges", "nodes", "unresolved"):
         missing = set(full[part]) - set(inc[part])
         extra = set(inc[part]) - set(full[part])
         assert not missing and not extra, (

@@ -19,7 +19,13 @@ from graphrag.retrieval.batch import QueryLine, batch_search, read_query_lines
 from graphrag.retrieval.documents_search import document_search
 from graphrag.retrieval.filters import build_options
 from graphrag.retrieval.hittest import ModeReport, hit_test
-from graphrag.retrieval.model import EXPANSIONS, MODES, SOURCES, SearchOptions
+from graphrag.retrieval.model import (
+    EXPANSIONS,
+    MODES,
+    SIGNALS,
+    SOURCES,
+    SearchOptions,
+)
 from graphrag.retrieval.modes import mode_names
 from graphrag.retrieval.render import FORMATS
 from graphrag.retrieval.sentences import GRANULARITIES
@@ -56,10 +62,19 @@ def filter_options(fn: F) -> F:
         click.option("--lang", metavar="LANG", help="Language of the node, e.g. java."),
         click.option("--path", "path_glob", metavar="GLOB",
                      help="Repo-relative file path glob (** crosses folders)."),
-        click.option("--source", type=click.Choice(SOURCES), help="Code or doc chunks."),
+        click.option("--source", type=click.Choice(SOURCES),
+                     help="Code or doc chunks, or all (default: code and documents, except"
+                          " documents in hidden tool folders and vendored trees)."),
         click.option("--priors/--no-priors", default=True, show_default=True,
                      help="Prefer functions/methods over classes, fields and files, and "
-                          "code over its tests (unless the query asks for tests)."),
+                          "library code over tests, examples, benchmarks, vendored and "
+                          "generated code (unless the query asks for them)."),
+        click.option("--per-file", type=click.IntRange(min=0), default=None, metavar="N",
+                     help="Hits of one file shown before each further one is ranked down"
+                          " (0: no limit; default: 1 for a symbol or a question, 5 for a"
+                          " description of code)."),
+        click.option("--no-signal", "disabled", type=click.Choice(SIGNALS), multiple=True,
+                     help="Switch a ranking signal off (repeat)."),
     ]
     for deco in reversed(decorators):
         fn = deco(fn)
@@ -68,9 +83,10 @@ def filter_options(fn: F) -> F:
 
 def _options(mode: str, top_k: int, min_similarity: float | None, kinds: str | None,
              lang: str | None, path_glob: str | None, source: str | None,
-             expand: tuple[str, ...] = (), priors: bool = True) -> SearchOptions:
+             expand: tuple[str, ...] = (), priors: bool = True, per_file: int | None = None,
+             disabled: tuple[str, ...] = ()) -> SearchOptions:
     return build_options(mode, top_k, min_similarity, kinds, lang, path_glob, source, expand,
-                         priors)
+                         priors, per_file, disabled)
 
 
 def _require_words(query: str | None) -> None:
@@ -165,15 +181,16 @@ class ModeChoice(click.Choice):
 @json_option
 def search_cmd(query: str | None, app_names: tuple[str, ...], mode: str, top_k: int,
                min_similarity: float | None, kinds: str | None, lang: str | None,
-               path_glob: str | None, source: str | None, priors: bool,
-               expand: tuple[str, ...], queries_file: str | None, json_envelope: bool,
+               path_glob: str | None, source: str | None, priors: bool, per_file: int | None,
+               disabled: tuple[str, ...], expand: tuple[str, ...], queries_file: str | None,
+               json_envelope: bool,
                granularity: str, adjacent_pages: int, db_url: str | None, as_json: bool) -> None:
     """Search chunks of one or more applications for QUERY (or a --queries file)."""
     if (query is None) == (queries_file is None):
         raise click.UsageError("give a QUERY or --queries FILE (not both)")
     _require_words(query)
     options = _options(mode, top_k, min_similarity, kinds, lang, path_glob, source, expand,
-                       priors)
+                       priors, per_file, disabled)
     if queries_file is not None:
         if granularity != "chunk" or adjacent_pages:
             raise click.UsageError("--granularity/--adjacent-pages need a single QUERY")
@@ -282,11 +299,12 @@ def _print_reports(reports: list[ModeReport]) -> None:
 def hit_test_cmd(app_names: tuple[str, ...], queries_file: str, modes: tuple[str, ...],
                  top_k: int, min_similarity: float | None, kinds: str | None,
                  lang: str | None, path_glob: str | None, source: str | None, priors: bool,
-                 db_url: str | None, as_json: bool) -> None:
+                 per_file: int | None, disabled: tuple[str, ...], db_url: str | None,
+                 as_json: bool) -> None:
     """Recall@1/5/10 and MRR@10 of a query file, per mode, with the misses."""
     mode_list = list(modes or MODES)
     options = _options(mode_list[0], top_k, min_similarity, kinds, lang, path_glob, source,
-                       priors=priors)
+                       priors=priors, per_file=per_file, disabled=disabled)
     settings, engine = engine_for(db_url)
     items = _read_lines(queries_file)
     reports, errors = hit_test(engine, list(app_names), items, mode_list, options,

@@ -84,6 +84,7 @@ from graphrag.graph.routes import mount_rows
 from graphrag.graph.scan import ScannedFile, scan_repository
 from graphrag.graph.symbols import lookup_key
 from graphrag.graph.sync import SyncCounts, count_by_kind, sync_graph
+from graphrag.graph.unresolved_store import write_unresolved
 from graphrag.parsing.extract import repo_context
 from graphrag.parsing.model import Call, ParseResult
 from graphrag.parsing.registry import RepoContext, languages, namespace, spec_for_path
@@ -439,16 +440,23 @@ def _sync(conn: Connection, app_id: int, stats: IndexStats, res: _Resolution,
     if scope is not None:
         # Only the rows of the files that may have changed are rebuilt and diffed.
         part = resolved | _stored_resolutions(conn, app_id, resolver, scope - set(resolved))
-        counts = sync_graph(conn, app_id, resolver.finish(part, only=scope, heads=res.heads),
-                            scope, rerank=bool(deleted), heads=res.heads)
+        graph = resolver.finish(part, only=scope, heads=res.heads)
+        counts = sync_graph(conn, app_id, graph, scope, rerank=bool(deleted),
+                            heads=res.heads)
         stats.files_synced = len(scope)
+        if counts is not None:
+            write_unresolved(conn, app_id, graph.unresolved, scope | set(deleted))
         if counts is not None or res.heads is not None:
             return counts
     # the whole graph (a wide change)
     everything = resolved | _stored_resolutions(
         conn, app_id, resolver, set(resolver.table.files) - set(resolved))
     stats.files_synced = len(resolver.table.files) + len(deleted)
-    return sync_graph(conn, app_id, resolver.finish(everything))
+    graph = resolver.finish(everything)
+    counts = sync_graph(conn, app_id, graph)
+    if counts is not None:
+        write_unresolved(conn, app_id, graph.unresolved, None)
+    return counts
 
 
 def _resolve_every(conn: Connection, app_id: int, stats: IndexStats,

@@ -100,26 +100,43 @@ def closest_names(conn: Connection, app_id: int, name: str, n: int = SUGGESTIONS
     return ranked[:n]
 
 
+def _find(conn: Connection, app_id: int, name: str) -> tuple[list[int], list[str]]:
+    """The node ids ``name`` means (steps 1-4 of the module docstring), or none and the
+    fqns of an ambiguous suffix."""
+    for step in (_exact, _overloads, _reexports):
+        found = step(conn, app_id, name)
+        if found:
+            return found, []
+    matches = _suffix(conn, app_id, name) if name else []
+    fqns = sorted({f for _, f in matches})
+    if matches and (len(fqns) == 1 or _one_overload_family(fqns)):
+        return [i for i, _ in matches], []
+    return [], fqns
+
+
 def resolve_name(conn: Connection, app_id: int, name: str) -> list[int]:
     """Node ids that ``name`` means (see the module docstring); raises
     :class:`UnknownSymbol` with the closest matches when it means nothing, or lists the
     candidates when a suffix is ambiguous."""
     name = name.strip()
-    for step in (_exact, _overloads, _reexports):
-        found = step(conn, app_id, name)
-        if found:
-            return found
-    matches = _suffix(conn, app_id, name) if name else []
-    fqns = sorted({f for _, f in matches})
-    if matches and (len(fqns) == 1 or _one_overload_family(fqns)):
-        return [i for i, _ in matches]
-    if matches:
+    found, fqns = _find(conn, app_id, name)
+    if found:
+        return found
+    if fqns:
         shown = fqns[:SUGGESTIONS]
         more = "" if len(fqns) <= SUGGESTIONS else ", ..."
         raise UnknownSymbol(name, shown, ambiguous=True, more=more)
     raise UnknownSymbol(name, closest_names(conn, app_id, name))
 
 
+def nodes_named(conn: Connection, app_id: int, name: str) -> list[int]:
+    """Node ids that ``name`` means, as :func:`resolve_name` finds them, or [] when it
+    means nothing or is ambiguous; never computes suggestions (search asks this for the
+    names a query happens to mention)."""
+    return _find(conn, app_id, name.strip())[0]
+
+
 def _one_overload_family(fqns: list[str]) -> bool:
     """Every match is an overload of one method (``a.B.m(int)``, ``a.B.m(String)``)."""
     return len({f.split("(", 1)[0] for f in fqns}) == 1
+

@@ -75,6 +75,10 @@ class Neighbour(NamedTuple):
     confidence: float
     resolution: str | None
     lines: tuple[int, ...]
+    # a call seen through dynamic dispatch (graph.dispatch): the fqn of the method the
+    # call site is bound to (a caller of an override through its base) or of the
+    # abstract method whose implementation this is; None for the stored edge itself
+    via: str | None = None
 
     @property
     def label(self) -> str:
@@ -140,7 +144,96 @@ def neighbours(conn: Connection, node_ids: Iterable[int], *,
     rows = conn.execute(text(sql), {"ids": ids, "kinds": kind_list or [],
                                     "apps": list(app_ids or [])}).all()
     make = Neighbour._make
-    return [make((*r[:13], tuple(r[13]) if r[13] else ())) for r in rows]
+    return [make((*r[:13], tuple(r[13]) if r[13] else (), None)) for r in rows]
+
+
+# The methods an overriding method reaches through OVERRIDES edges (``up``: the methods it
+# overrides, transitively) or that reach it (``down``: its overrides, transitively). Depth
+# bounded: a cycle (corrupt input) ends instead of looping.
+_OVERRIDE_WALK = """
+WITH RECURSIVE walk(start_id, node_id, depth) AS (
+    SELECT e.{near}, e.{far}, 1 FROM edges e
+     WHERE e.kind = 'OVERRIDES' AND e.{near} = ANY(:ids)
+    UNION
+    SELECT w.start_id, e.{far}, w.depth + 1 FROM walk w
+      JOIN edges e ON e.kind = 'OVERRIDES' AND e.{near} = w.node_id
+     WHERE w.depth < :max_depth
+)
+SELECT DISTINCT ON (w.start_id, w.node_id) w.start_id, w.node_id, w.depth,
+       o.kind, o.name, o.fqn, o.file_path, o.line_start, o.line_end
+  FROM walk w JOIN nodes o ON o.id = w.node_id
+ ORDER BY w.start_id, w.node_id, w.depth
+"""
+MAX_OVERRIDE_DEPTH = 16
+
+
+def override_walk(conn: Connection, node_ids: Iterable[int], up: bool) -> list[Any]:
+    """``(start_id, node_id, depth, kind, name, fqn, file_path, line_start, line_end)``:
+    for each given method, every method it overrides (``up``), directly or through
+    others, or every method overriding it (not ``up``), nearest first."""
+    ids = sorted(set(node_ids))
+    if not ids:
+        return []
+    near, far = ("src_id", "dst_id") if up else ("dst_id", "src_id")
+    rows = conn.execute(text(_OVERRIDE_WALK.format(near=near, far=far)),
+                        {"ids": ids, "max_depth": MAX_OVERRIDE_DEPTH}).all()
+    return sorted(rows, key=lambda r: (r.start_id, r.depth, r.fqn or "", r.node_id))
+
+
+# A method callers cannot bind statically: declared abstract (TS, Go interface members,
+# Java/Kotlin modifiers in the signature, Python's @abstractmethod), or a member of an
+# interface or of a Python Protocol.
+_ABSTRACT = r"""
+SELECT n.id FROM nodes n LEFT JOIN nodes p ON p.id = n.parent_id
+ WHERE n.id = ANY(:ids)
+   AND (p.kind = 'INTERFACE'
+        OR n.meta->>'abstract' = 'true'
+        OR n.signature ~ '\mabstract\M'
+        OR EXISTS (SELECT 1 FROM jsonb_array_elements_text(
+                       CASE WHEN jsonb_typeof(n.meta->'decorators') = 'array'
+                            THEN n.meta->'decorators' ELSE '[]'::jsonb END) d
+                    WHERE d = 'abstractmethod' OR d LIKE '%.abstractmethod')
+        OR EXISTS (SELECT 1 FROM jsonb_array_elements_text(
+                       CASE WHEN jsonb_typeof(p.meta->'bases') = 'array'
+                            THEN p.meta->'bases' ELSE '[]'::jsonb END) b
+                    WHERE b = 'Protocol' OR b LIKE '%.Protocol' OR b LIKE 'Protocol[%'))
+"""
+
+
+_INNERMOST = """
+SELECT DISTINCT ON (q.path, q.line) q.path, q.line, n.id, n.kind, n.name, n.fqn,
+       n.file_path, n.line_start, n.line_end
+  FROM unnest(CAST(:paths AS text[]), CAST(:lines AS int[])) AS q(path, line)
+  JOIN nodes n ON n.application_id = :a AND n.file_path = q.path
+              AND n.line_start <= q.line AND q.line <= n.line_end AND n.kind = ANY(:kinds)
+ ORDER BY q.path, q.line, n.line_end - n.line_start, n.id
+"""
+
+
+def innermost_at(conn: Connection, app_id: int, sites: Sequence[tuple[str, int]],
+                 kinds: Sequence[str]) -> dict[tuple[str, int], Any]:
+    """For each ``(file path, line)``, the innermost node of the kinds whose lines hold
+    it (a decorator's line belongs to the function it decorates), by site."""
+    if not sites:
+        return {}
+    rows = conn.execute(text(_INNERMOST), {
+        "a": app_id, "paths": [p for p, _ in sites], "lines": [line for _, line in sites],
+        "kinds": list(kinds)}).all()
+    return {(r.path, r.line): r for r in rows}
+
+
+def overriding_ids(conn: Connection, app_id: int) -> list[int]:
+    """The application's methods that override another (sources of OVERRIDES edges)."""
+    return _ids(conn, "SELECT DISTINCT src_id FROM edges WHERE application_id = :a"
+                      " AND kind = 'OVERRIDES' ORDER BY src_id", {"a": app_id})
+
+
+def abstract_ids(conn: Connection, node_ids: Iterable[int]) -> set[int]:
+    """Those of the given methods that are abstract or interface members."""
+    ids = sorted(set(node_ids))
+    if not ids:
+        return set()
+    return {int(i) for i in conn.execute(text(_ABSTRACT), {"ids": ids}).scalars()}
 
 
 # --- nodes ----------------------------------------------------------------------------

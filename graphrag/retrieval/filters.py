@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from graphrag.errors import InvalidInput, UnknownName
 from graphrag.kinds import NODE_KINDS
-from graphrag.retrieval.model import EXPANSIONS, SOURCES, SearchOptions
+from graphrag.retrieval.model import EXPANSIONS, SIGNALS, SOURCES, SearchOptions
 from graphrag.retrieval.modes import get_mode
 
 
@@ -41,7 +41,8 @@ def glob_to_regex(pattern: str) -> str:
 def build_options(mode: str = "hybrid", top_k: int = 10, min_similarity: float | None = None,
                   kinds: str | Sequence[str] | None = None, lang: str | None = None,
                   path: str | None = None, source: str | None = None,
-                  expand: Sequence[str] = (), priors: bool = True) -> SearchOptions:
+                  expand: Sequence[str] = (), priors: bool = True,
+                  per_file: int | None = None, disabled: Sequence[str] = ()) -> SearchOptions:
     """Search options from what a person types (``kinds`` as ``"method,endpoint"`` or a
     list, ``lang`` as a name or alias such as ``py``), validated. The CLI, the HTTP API
     and the MCP tools all build their options here."""
@@ -53,7 +54,9 @@ def build_options(mode: str = "hybrid", top_k: int = 10, min_similarity: float |
         lang = aliases().get(lang.strip().lower(), lang.strip())
     return validate(SearchOptions(mode=mode, top_k=top_k, min_similarity=min_similarity,
                                   kinds=kind_list, lang=lang, path=path or None,
-                                  source=source, expand=tuple(expand), priors=priors))
+                                  source=source, expand=tuple(expand), priors=priors,
+                                  per_file=per_file,
+                                  disabled=tuple(dict.fromkeys(disabled))))
 
 
 def validate(options: SearchOptions) -> SearchOptions:
@@ -67,6 +70,11 @@ def validate(options: SearchOptions) -> SearchOptions:
     for name in options.expand:
         if name not in EXPANSIONS:
             raise UnknownName("expansion", name, EXPANSIONS)
+    for signal in options.disabled:
+        if signal not in SIGNALS:
+            raise UnknownName("ranking signal", signal, SIGNALS)
+    if options.per_file is not None and options.per_file < 0:
+        raise InvalidInput("--per-file must not be negative")
     if options.top_k < 1:
         raise InvalidInput("--top-k must be at least 1")
     sim = options.min_similarity
@@ -86,4 +94,5 @@ def known_languages() -> tuple[str, ...]:
 
 def has_filters(options: SearchOptions) -> bool:
     """Whether anything besides the applications narrows the search."""
-    return bool(options.kinds or options.lang or options.path or options.source)
+    return bool(options.kinds or options.lang or options.path
+                or options.source not in (None, "all"))

@@ -37,15 +37,23 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Sequence
+from dataclasses import replace
 from typing import TypeVar
 
 from graphrag.retrieval.model import Candidate
+from graphrag.retrieval.profiles import DESCRIPTION, Profile
 
 RRF_K = 60
 VECTOR_WEIGHT = 1.0
 TEXT_WEIGHT = 1.0
 TITLE_WEIGHT = 1.3
 NAME_WEIGHT = 0.5
+
+
+# Signal ``diversity``: each chunk of a file beyond the per-file allowance already shown
+# (SearchOptions.per_file, else the query's profile) has its score multiplied by this once
+# more, so one file cannot fill the page.
+DIVERSITY_DECAY = 0.5
 EPSILON = 1e-3  # keeps a candidate scaled to 0 everywhere ordered by its priors
 # Smallest ranges the scaling stretches to [0, 1]: among a handful of candidates that
 # are nearly equal (a small application, narrow filters) a difference of noise must not
@@ -85,7 +93,8 @@ def _scaled(values: dict[K, float], keys: Sequence[K], floor: float) -> dict[K, 
 
 
 def score_fusion(keys: Sequence[K], similarity: dict[K, float], bm25: dict[K, float],
-                 title_sim: dict[K, float], name_match: dict[K, float]) -> dict[K, float]:
+                 title_sim: dict[K, float], name_match: dict[K, float],
+                 weights: Profile = DESCRIPTION) -> dict[K, float]:
     """Hybrid scores of the candidates ``keys`` (see the module docstring), before the
     PageRank boost and the priors. A candidate without a title similarity (a document
     chunk) takes the mean of its other two scaled signals as its title signal."""
@@ -97,8 +106,8 @@ def score_fusion(keys: Sequence[K], similarity: dict[K, float], bm25: dict[K, fl
     for k in keys:
         v, t = vec.get(k, 0.0), txt.get(k, 0.0)
         ti = title[k] if k in title_sim else (v + t) / 2
-        out[k] = (VECTOR_WEIGHT * v + TEXT_WEIGHT * t + TITLE_WEIGHT * ti
-                  + NAME_WEIGHT * name_match.get(k, 0.0) + EPSILON)
+        out[k] = (weights.vector * v + weights.text * t + weights.title * ti
+                  + weights.name * name_match.get(k, 0.0) + EPSILON)
     return out
 
 
@@ -143,4 +152,41 @@ def collapse(ranked: Sequence[Candidate], overlap: float = OVERLAP_DEDUP,
         seen_nodes.add((cand.app, cand.node_id))
         kept.append(cand)
         same_file.append(cand)
+    return kept
+
+
+def select(ranked: Sequence[Candidate], limit: int, per_file: int,
+           overlap: float = OVERLAP_DEDUP) -> list[Candidate]:
+    """The ``limit`` hits of ``ranked`` (best first by ``score``): :func:`collapse`'s
+    rules (one chunk per node, no chunk overlapping a better one), and each chunk of a
+    file beyond the first ``per_file`` shown is decayed by ``DIVERSITY_DECAY`` per chunk
+    already shown (``per_file`` 0: no decay). Greedy: the next hit is the best decayed
+    score among the rest. Scores of the returned candidates are their decayed ones."""
+    if per_file <= 0:
+        return collapse(ranked, overlap, limit)
+    rest = list(ranked)
+    kept: list[Candidate] = []
+    shown: dict[tuple[str, str | None], int] = {}
+    seen_nodes: set[tuple[str, int]] = set()
+    by_file: dict[tuple[str, str | None, int | None], list[Candidate]] = {}
+
+    def decayed(c: Candidate) -> float:
+        if c.file_path is None:
+            return c.score
+        extra = shown.get((c.app, c.file_path), 0) - per_file + 1
+        return c.score * DIVERSITY_DECAY ** extra if extra > 0 else c.score
+
+    while rest and len(kept) < limit:
+        best = max(range(len(rest)), key=lambda i: (decayed(rest[i]), -i))
+        cand = rest.pop(best)
+        if (cand.app, cand.node_id) in seen_nodes:
+            continue
+        same_file = by_file.setdefault((cand.app, cand.file_path, cand.page_number), [])
+        if any(span_overlap(k, cand) >= overlap for k in same_file):
+            continue
+        cand = replace(cand, score=decayed(cand))  # the input keeps its score
+        seen_nodes.add((cand.app, cand.node_id))
+        kept.append(cand)
+        same_file.append(cand)
+        shown[(cand.app, cand.file_path)] = shown.get((cand.app, cand.file_path), 0) + 1
     return kept

@@ -7,7 +7,15 @@ from typing import Any
 
 # The built-in search modes; every registered one: graphrag.retrieval.modes.mode_names()
 MODES = ("hybrid", "vector", "text")
-SOURCES = ("code", "doc")
+# Chunk sources a search may be limited to; "all" also searches the documents that the
+# default leaves out (Markdown in hidden tool folders and vendored trees).
+SOURCES = ("code", "doc", "all")
+# The ranking signals a search can switch off one by one (SearchOptions.disabled):
+# intent (each kind of query ranked with its own profile, graphrag.retrieval.profiles;
+# off: every query as a description), definitions, path-words, coherence
+# (graphrag.retrieval.boosts), paths (graphrag.retrieval.priors) and diversity (the
+# per-file decay, graphrag.retrieval.fusion.select).
+SIGNALS = ("intent", "definitions", "paths", "path-words", "coherence", "diversity")
 EXPANSIONS = ("calls",)
 
 
@@ -24,6 +32,14 @@ class SearchOptions:
     source: str | None = None  # "code" | "doc"
     expand: tuple[str, ...] = ()
     priors: bool = True  # kind and test priors (graphrag.retrieval.priors)
+    # full-score chunks per file (0: no per-file decay); None: the query's profile
+    # (graphrag.retrieval.profiles)
+    per_file: int | None = None
+    disabled: tuple[str, ...] = ()  # ranking signals switched off (SIGNALS)
+
+    def uses(self, signal: str) -> bool:
+        """Whether the ranking signal ``signal`` (one of SIGNALS) is on."""
+        return signal not in self.disabled
 
     @property
     def needs_vectors(self) -> bool:

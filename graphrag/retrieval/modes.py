@@ -38,6 +38,9 @@ class SearchMode:
     needs_vectors: bool = False   # encode the query; fetch the nearest chunks (pgvector)
     needs_text: bool = False      # fetch the BM25 list (:mod:`graphrag.retrieval.bm25`)
     needs_signals: bool = False   # every candidate's signals (retrieval/signals.py)
+    # the ranking of the graph and the file tree after the mode's scores: definitions of
+    # named symbols, path words, file coherence, per-file diversity (retrieval/boosts.py)
+    ranks_with_graph: bool = False
     description: str = ""
 
 
@@ -60,7 +63,7 @@ def _hybrid(vec: Scored, txt: Scored, details: dict[int, Candidate],
     if signals is not None:
         keys = [i for i in dict.fromkeys([i for i, _ in vec + txt]) if i in details]
         fused = score_fusion(keys, signals.similarity, signals.bm25, signals.title_sim,
-                             signals.name_match)
+                             signals.name_match, signals.profile)
     else:
         fused = rrf([[i for i, _ in vec], [i for i, _ in txt]])
     return [(i, s * pagerank_factor(details[i].rank_boost))
@@ -70,7 +73,7 @@ def _hybrid(vec: Scored, txt: Scored, details: dict[int, Candidate],
 def _builtins(register: Callable[[str, SearchMode], SearchMode]) -> None:
     # Order is the display order of `--mode` and hit-test.
     register("hybrid", SearchMode("hybrid", _hybrid, needs_vectors=True, needs_text=True,
-                                  needs_signals=True,
+                                  needs_signals=True, ranks_with_graph=True,
                                   description="vector, BM25, title and name signals fused"))
     register("vector", SearchMode("vector", _vector, needs_vectors=True,
                                   description="cosine similarity of the query embedding"))

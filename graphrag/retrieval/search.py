@@ -28,7 +28,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -40,12 +40,16 @@ from graphrag.embedding import Embedder, vector_literal
 from graphrag.errors import InvalidInput
 from graphrag.retrieval import store
 from graphrag.retrieval.bm25 import bm25_candidates
+from graphrag.retrieval.boosts import boost, wants_definitions
+from graphrag.retrieval.definitions import Definition, definitions
 from graphrag.retrieval.expand import expand_calls
 from graphrag.retrieval.filters import validate
-from graphrag.retrieval.fusion import collapse
+from graphrag.retrieval.fusion import select
+from graphrag.retrieval.intent import QueryIntent, understand
 from graphrag.retrieval.model import Candidate, SearchOptions, SearchResult, hit_dict
 from graphrag.retrieval.modes import get_mode
-from graphrag.retrieval.priors import prior, wants_tests
+from graphrag.retrieval.priors import left_out, prior, wanted_roles
+from graphrag.retrieval.profiles import profile
 from graphrag.retrieval.rows import candidate_from_row, load_candidates
 from graphrag.retrieval.signals import (
     CandidateSignals,
@@ -141,20 +145,38 @@ def text_candidates(conn: Connection, app_ids: list[int], query: str,
 def rank_candidates(mode: str, vec: list[tuple[int, float]], txt: list[tuple[int, float]],
                     details: dict[int, Candidate], query: str,
                     options: SearchOptions,
-                    signals: CandidateSignals | None = None) -> list[Candidate]:
+                    signals: CandidateSignals | None = None,
+                    defined: dict[int, Definition] | None = None,
+                    intent: QueryIntent | None = None) -> list[Candidate]:
     """Best-first candidates with their mode's score: similarity (vector), BM25 (text) or
     the fused ``signals`` with the PageRank boost (hybrid; reciprocal rank fusion of the
     two lists when there are no signals, as for sentences;
-    :mod:`graphrag.retrieval.fusion`), each times the candidate's prior
-    (:mod:`graphrag.retrieval.priors`) unless priors are off."""
-    scored = get_mode(mode).rank(vec, txt, details, signals)  # graphrag.retrieval.modes
-    tests_wanted = wants_tests(query, options)
+    :mod:`graphrag.retrieval.fusion`); then the boosts of the graph and the file tree
+    (:mod:`graphrag.retrieval.boosts`: ``defined`` are the chunks defining a name the
+    query mentions) and each candidate's prior (:mod:`graphrag.retrieval.priors`) unless
+    priors are off. Documents in hidden tool folders and vendored trees are left out
+    unless the source is ``all`` or the path filter names them."""
+    intent = intent or understand(query)
+    defined = defined or {}
+    for chunk_id, definition in defined.items():
+        details.setdefault(chunk_id, definition.candidate)
+    spec = get_mode(mode)
+    # The plain modes keep the plain priors: only the graph-ranked ones read the query.
+    weights = profile(intent.kind, options.uses("intent") and spec.ranks_with_graph)
+    scored = dict(spec.rank(vec, txt, details, signals))  # graphrag.retrieval.modes
+    if spec.ranks_with_graph:
+        scored = boost(scored, details, query, intent, defined, options.disabled, weights)
+    wanted = wanted_roles(query, options)
+    paths = options.uses("paths")
     out = []
-    for chunk_id, score in scored:
-        if chunk_id in details:
-            cand = details[chunk_id]
-            cand.score = score * prior(cand, tests_wanted) if options.priors else score
-            out.append(cand)
+    for chunk_id, score in scored.items():
+        cand = details.get(chunk_id)
+        if cand is None or left_out(cand, options, wanted):
+            continue
+        if options.priors:
+            score *= prior(cand, wanted, paths, weights.kind_priors)
+        cand.score = score
+        out.append(cand)
     # Stable sort: equal scores keep their list order, then the smaller id.
     out.sort(key=lambda c: (-c.score, c.id))
     return out
@@ -198,8 +220,19 @@ def _search_one(conn: Connection, apps: dict[int, str], query: str,
         details = load_candidates(conn, apps, ids)
         signals = (candidate_signals(conn, app_ids, ids, query, vector)
                    if mode.needs_signals else None)
-    ranked = rank_candidates(options.mode, vec, txt, details, query, options, signals)
-    top = collapse(ranked, limit=options.top_k)
+    intent = understand(query)
+    weights = profile(intent.kind, options.uses("intent"))
+    if signals is not None:
+        signals = replace(signals, profile=weights)
+    graph = mode.ranks_with_graph
+    defined = (definitions(conn, apps, intent, options)
+               if graph and wants_definitions(intent, weights) and options.uses("definitions")
+               else {})
+    ranked = rank_candidates(options.mode, vec, txt, details, query, options, signals,
+                             defined, intent)
+    per_file = (weights.per_file if options.per_file is None else options.per_file) \
+        if graph and options.uses("diversity") else 0
+    top = select(ranked, limit=options.top_k, per_file=per_file)
     if "calls" in options.expand:
         top = top + expand_calls(conn, apps, top)
     return [hit_dict(c) for c in top]

@@ -38,7 +38,7 @@ def filter_sql(app_ids: list[int], options: SearchOptions) -> tuple[str, dict[st
     if options.path:
         clauses.append("n.file_path ~ :path_re")
         params["path_re"] = glob_to_regex(options.path)
-    if options.source:
+    if options.source and options.source != "all":
         clauses.append("c.source = :source")
         params["source"] = options.source
     return " AND ".join(clauses), params
@@ -571,3 +571,53 @@ def ids_of_kinds(conn: Connection, ids: Sequence[int], kinds: Sequence[str]) -> 
     return [int(i) for i in conn.execute(text(
         "SELECT id FROM nodes WHERE id = ANY(:ids) AND kind = ANY(:k)"),
         {"ids": list(ids), "k": list(kinds)}).scalars()]
+
+
+# --- definitions of the names a query mentions (retrieval.definitions) ---------------
+
+_DEFINED_SQL = """
+    SELECT n.id, n.application_id, n.name, n.fqn, n.kind, n.file_path
+      FROM nodes n
+     WHERE n.application_id = ANY(:apps) AND n.name = ANY(:names) AND n.kind = ANY(:kinds)
+     ORDER BY n.rank DESC, n.id
+     LIMIT :lim
+"""
+
+
+def defined_rows(conn: Connection, app_ids: Sequence[int], names: Sequence[str],
+                 kinds: Sequence[str], limit: int) -> list[Any]:
+    """Nodes of the kinds whose simple name is one of ``names`` (case-sensitive), the
+    highest PageRank first, at most ``limit``."""
+    return list(conn.execute(text(_DEFINED_SQL), {
+        "apps": list(app_ids), "names": list(names), "kinds": list(kinds), "lim": limit,
+    }).all())
+
+
+def node_chunk_rows(conn: Connection, where: str, params: dict[str, Any],
+                    node_ids: Sequence[int]) -> list[Any]:
+    """Per node of ``node_ids`` its first code chunk that passes the search filters
+    ``where`` (:func:`filter_sql`), as candidate rows."""
+    sql = f"""
+        SELECT DISTINCT ON (c.node_id) {CANDIDATE_COLUMNS}
+          FROM chunks c JOIN nodes n ON n.id = c.node_id
+         WHERE {where} AND c.node_id = ANY(:nodes)
+         ORDER BY c.node_id, (c.source = 'code') DESC, c.chunk_index, c.id
+    """
+    return list(conn.execute(text(sql), {**params, "nodes": list(node_ids)}).all())
+
+
+_IMPLEMENTERS_SQL = """
+    SELECT e.dst_id AS iface, n.id, n.fqn
+      FROM edges e JOIN nodes n ON n.id = e.src_id
+     WHERE e.dst_id = ANY(:ids) AND e.kind = 'IMPLEMENTS' AND n.kind = ANY(:kinds)
+     ORDER BY n.rank DESC, n.id
+     LIMIT :lim
+"""
+
+
+def implementer_rows(conn: Connection, iface_ids: Sequence[int], kinds: Sequence[str],
+                     limit: int) -> list[Any]:
+    """(interface id, implementing node id, its fqn) of the types that implement the
+    given interfaces (IMPLEMENTS edges), the most central first."""
+    return list(conn.execute(text(_IMPLEMENTERS_SQL), {
+        "ids": list(iface_ids), "kinds": list(kinds), "lim": limit}).all())

@@ -38,6 +38,7 @@ from graphrag.config import load_settings
 from graphrag.db.engine import get_engine
 from graphrag.db.keys import authenticate
 from graphrag.errors import GraphragError, InvalidInput, UnknownSymbol, UsageError
+from graphrag.retrieval.model import SIGNALS
 from graphrag.server import operations as ops
 from graphrag.server.background import Jobs
 from graphrag.server.errors import error_body, status_of
@@ -105,9 +106,15 @@ class SearchBody(Body):
     lang: Name | None = None
     path: Glob | None = Field(None, description="Repo-relative path glob, ** crosses"
                               " folders.")
-    source: Literal["code", "doc"] | None = None
+    source: Literal["code", "doc", "all"] | None = Field(
+        None, description="code, doc, or all (default: code and documents, except"
+                          " documents in hidden tool folders and vendored trees).")
     expand: list[Literal["calls"]] = []
     priors: bool = True
+    per_file: int | None = Field(None, ge=0, le=200, description="Hits of one file shown"
+                                 " before each further one is ranked down (0: no limit).")
+    disabled_signals: list[Literal[SIGNALS]] = Field(  # type: ignore[valid-type]
+        [], description="Ranking signals to switch off: " + ", ".join(SIGNALS) + ".")
     granularity: Literal["chunk", "sentence"] = "chunk"
     adjacent_pages: int = Field(0, ge=0, le=50)
 
@@ -344,7 +351,8 @@ def create_app(config: ServeConfig | None = None, runtime: Runtime | None = None
                              top_k=body.top_k, min_similarity=body.min_similarity,
                              kinds=body.kinds, lang=body.lang, path=body.path,
                              source=body.source, expand=body.expand, priors=body.priors,
-                             granularity=body.granularity, adjacent_pages=body.adjacent_pages)
+                             granularity=body.granularity, adjacent_pages=body.adjacent_pages,
+                             per_file=body.per_file, disabled=body.disabled_signals)
         results = [ops.with_sources(runtime, r) for r in results]
         return results[0] if body.query is not None else {"results": results}
 
@@ -379,10 +387,13 @@ def create_app(config: ServeConfig | None = None, runtime: Runtime | None = None
         return ops.apps(runtime, scope)
 
     @app.get("/v1/apps/{app}/nodes/{fqn:path}", tags=["graph"])
-    def node(app: Name, fqn: Name, scope: Caller) -> dict[str, Any]:
+    def node(app: Name, fqn: Name, scope: Caller, static_only: bool = False) -> dict[str, Any]:
         """The node(s) named `fqn`: signature, doc, location, parents, children, callers
-        and callees with confidence."""
-        return {"nodes": ops.lookup_node(runtime, scope, app, fqn), **ops.source(runtime, app)}
+        and callees with confidence; a caller through a base method or a callee through
+        an interface method has `via` (that method). `static_only=true`: stored calls
+        alone."""
+        return {"nodes": ops.lookup_node(runtime, scope, app, fqn, static_only),
+                **ops.source(runtime, app)}
 
     @app.post("/v1/apps/{app}/index", tags=["applications"], status_code=202)
     def index(app: Name, scope: Caller, body: IndexBody | None = None) -> dict[str, Any]:

@@ -85,6 +85,8 @@ def _ref(r: dict[str, Any], with_confidence: bool = False) -> dict[str, Any]:
     if with_confidence:
         out["confidence"] = round(float(r["confidence"]), 3)
         out["resolution"] = r["resolution"]
+        if r.get("via"):
+            out["via"] = r["via"]
     return out
 
 
@@ -104,6 +106,9 @@ def node_summary(n: dict[str, Any]) -> dict[str, Any]:
         "overrides": [r["fqn"] for r in n["overrides"]],
         "callers": [_ref(r, True) for r in n["callers"]],
         "callees": [_ref(r, True) for r in n["callees"]],
+        # whether the callers are all there: unresolved call sites of the name may call it
+        "callers_complete": n.get("callers_complete"),
+        "unresolved_callers": n.get("unresolved_callers") or None,
     }
     return {k: v for k, v in out.items() if v not in (None, "", [])}
 
@@ -121,6 +126,8 @@ def render_tree(result: dict[str, Any]) -> str:
         else:
             conf = f" {node['confidence']:.2f}"
             res = f" [{node['resolution']}]" if node.get("resolution") else ""
+            if node.get("via"):
+                res += f" via {node['via']}"
             seen = "  (see above)" if node.get("seen") else ""
             lines.append(f"{pad}{arrow} {node['fqn']}{conf}{res}  {where}{seen}")
         for child in node["children"]:
@@ -138,7 +145,9 @@ def render_paths(result: dict[str, Any]) -> str:
     lines = [f"{len(result['paths'])} shortest call path(s) of {result['length']} call(s)"
              + (" (more exist)" if result["truncated"] else "")]
     for path in result["paths"]:
-        parts = [path[0]["fqn"]] + [f"{h['fqn']} ({h['confidence']:.2f})" for h in path[1:]]
+        parts = [path[0]["fqn"]] + [
+            f"{h['fqn']} ({h['confidence']:.2f}{', via ' + h['via'] if h.get('via') else ''})"
+            for h in path[1:]]
         lines.append(" -> ".join(parts))
     return "\n".join(lines)
 
@@ -256,11 +265,19 @@ def build_mcp(runtime: Runtime, apps: Sequence[str] | None) -> MCPServer:
         ] = "hybrid",
         apps: Annotated[list[Name] | None, Field(
             description="Applications to search; default: all this server serves.")] = None,
+        per_file: Annotated[int | None, Field(
+            ge=0, le=50, description="Hits of one file before further ones are ranked"
+                                     " down (0: no limit; default: 1 for a symbol or a question, 5"
+                                     " for a description of code).")] = None,
+        source: Annotated[Literal["code", "doc", "all"] | None, Field(
+            description="code, doc or all (default: code and documents, except documents"
+                        " in hidden tool folders and vendored trees).")] = None,
     ) -> str:
         scope = _scope_of(ctx, fixed)
         result = _tool_call(lambda: ops.search(runtime, scope, apps, [query], mode=mode,
                                                top_k=top_k, kinds=kinds, lang=lang,
-                                               path=path)[0])
+                                               path=path, per_file=per_file,
+                                               source=source)[0])
         names = scope.resolve(apps)
         return render_hits({**result, "apps": names}) + "\n\n" + _sources(names)
 
@@ -286,23 +303,28 @@ def build_mcp(runtime: Runtime, apps: Sequence[str] | None) -> MCPServer:
     @tool("One symbol by fully qualified name: kind, location, signature, doc comment,"
           " route (endpoints), parents, children, extends/implements/overrides, and its"
           " callers and callees with the resolver's confidence (0..1) and how the call was"
-          " resolved. The plain fqn of an overloaded method lists every overload.")
+          " resolved; a caller through a base method or a callee through an interface says"
+          " `via` that method. The plain fqn of an overloaded method lists every overload.")
     def get_node(
         fqn: Annotated[Name, Field(
             description="Fully qualified name, e.g. a.b.Class.method.")],
         ctx: Context,
         app: AppArg = None,
+        static_only: Annotated[bool, Field(
+            description="Only calls bound statically (no callers through base methods,"
+                        " no implementations of interface methods).")] = False,
     ) -> str:
         scope = _scope_of(ctx, fixed)
         name = _tool_call(lambda: scope.default_app(app))
-        nodes = _tool_call(lambda: ops.lookup_node(runtime, scope, name, fqn))
+        nodes = _tool_call(lambda: ops.lookup_node(runtime, scope, name, fqn, static_only))
         return _compact({"nodes": [node_summary(n) for n in nodes],
                          **_tool_call(lambda: ops.source(runtime, name))})
 
     @tool("Call paths in the call graph. With to_fqn: the shortest call paths from"
           " from_fqn to to_fqn. Without: the tree of what from_fqn calls"
           " (direction=callees) or what calls it (direction=callers), max_depth levels,"
-          " each edge with its confidence. Bounded: at most 200 nodes, 10 paths.")
+          " each edge with its confidence; calls through a base or interface method are"
+          " marked `via` it. Bounded: at most 200 nodes, 10 paths.")
     def trace_calls(
         from_fqn: Annotated[Name, Field(
             description="Start symbol (fully qualified name).")],
@@ -312,10 +334,14 @@ def build_mcp(runtime: Runtime, apps: Sequence[str] | None) -> MCPServer:
             description="Tree direction when no to_fqn.")] = "callees",
         max_depth: Annotated[int, Field(ge=1, le=8)] = 3,
         app: AppArg = None,
+        static_only: Annotated[bool, Field(
+            description="Only calls bound statically (no dispatch through base or"
+                        " interface methods).")] = False,
     ) -> str:
         scope = _scope_of(ctx, fixed)
         result = _tool_call(lambda: ops.trace(runtime, scope, scope.default_app(app),
-                                              from_fqn, to_fqn, direction, max_depth))
+                                              from_fqn, to_fqn, direction, max_depth,
+                                              static_only))
         rendered = render_paths(result) if to_fqn else render_tree(result)
         return rendered + "\n\n" + _sources([scope.default_app(app)])
 

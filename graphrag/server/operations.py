@@ -85,18 +85,20 @@ def with_sources(runtime: Runtime, envelope: dict[str, Any]) -> dict[str, Any]:
 
 # --- the graph -------------------------------------------------------------------------
 
-def lookup_node(runtime: Runtime, scope: Scope, app: str, fqn: str) -> list[dict[str, Any]]:
+def lookup_node(runtime: Runtime, scope: Scope, app: str, fqn: str,
+                static_only: bool = False) -> list[dict[str, Any]]:
     """The node(s) named ``fqn`` with callers, callees, parents and children: the one
-    place the server resolves a name (swap in a plain-name lookup here)."""
-    return node_details(runtime.context(scope.check(app)), fqn)
+    place the server resolves a name (swap in a plain-name lookup here). Callers and
+    callees through dispatch are included (``via``) unless ``static_only``."""
+    return node_details(runtime.context(scope.check(app)), fqn, static_only)
 
 
 def trace(runtime: Runtime, scope: Scope, app: str, from_fqn: str, to_fqn: str | None,
-          direction: str, max_depth: int) -> dict[str, Any]:
+          direction: str, max_depth: int, static_only: bool = False) -> dict[str, Any]:
     ctx = runtime.context(scope.check(app))
     if to_fqn:
-        return call_paths(ctx, from_fqn, to_fqn, max_depth)
-    return call_tree(ctx, from_fqn, direction, max_depth)
+        return call_paths(ctx, from_fqn, to_fqn, max_depth, static_only=static_only)
+    return call_tree(ctx, from_fqn, direction, max_depth, static_only=static_only)
 
 
 def endpoints(runtime: Runtime, scope: Scope, app: str, route_or_method: str | None,
@@ -111,7 +113,8 @@ def search(runtime: Runtime, scope: Scope, apps: Sequence[str] | None,
            min_similarity: float | None = None, kinds: str | Sequence[str] | None = None,
            lang: str | None = None, path: str | None = None, source: str | None = None,
            expand: Sequence[str] = (), priors: bool = True, granularity: str = "chunk",
-           adjacent_pages: int = 0) -> list[dict[str, Any]]:
+           adjacent_pages: int = 0, per_file: int | None = None,
+           disabled: Sequence[str] = ()) -> list[dict[str, Any]]:
     """One envelope (query, mode, timing_ms, hits) per query: one query through the
     document-aware search (granularity, adjacent pages), several through one batch."""
     from graphrag.retrieval.documents_search import document_search
@@ -124,7 +127,7 @@ def search(runtime: Runtime, scope: Scope, apps: Sequence[str] | None,
     if any(not q or not q.strip() for q in queries):
         raise InvalidInput("empty query: give the words to search for")
     options = build_options(mode, top_k, min_similarity, kinds, lang, path, source, expand,
-                            priors)
+                            priors, per_file, disabled)
     embedder = runtime.embedder() if options.needs_vectors or granularity == "sentence" \
         else None
     if len(queries) == 1:

@@ -1,0 +1,165 @@
+"""Ranking from the graph and the file tree, after the signals are fused.
+
+Each boost is additive, in units of the best fused score among the query's candidates,
+so it means the same for every query and mode, and weighted by the query's profile
+(:mod:`graphrag.retrieval.profiles`); each is a named signal that
+``SearchOptions.disabled`` switches off (CLI ``--no-signal NAME``):
+
+- ``definitions``: a chunk of a node that *defines* a queried name
+  (:mod:`graphrag.retrieval.definitions`) gains the profile's ``definitions`` weight
+  (3 for a symbol query, 1 for a name inside a question, none inside a description),
+  times ``STEM_FACTOR`` when its file is named after the symbol
+  (``routing/APIRouter.kt``; ``zod/types.ts`` for ``ZodType`` does not count);
+- ``path-words``: a chunk whose file name or folder shares words with the query gains
+  the profile's ``path_words`` weight times the share of query words matched (``dependency`` matches
+  ``dependencies/``, ``quantize`` matches ``quantization.py``, ``Tokenizer`` matches
+  ``tokenizer/``; see :func:`words_match`);
+- ``coherence``: the best chunk of each file gains the ``coherence`` weight times the file's
+  summed candidate scores over the best file's: an architecture question is answered by
+  the file where several strong members live together.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import PurePosixPath
+
+from graphrag.retrieval.definitions import Definition
+from graphrag.retrieval.intent import QueryIntent, simple_name
+from graphrag.retrieval.model import Candidate
+from graphrag.retrieval.profiles import Profile, profile
+
+STEM_FACTOR = 1.5
+MIN_PREFIX = 3
+SHARED_PREFIX = 0.75
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
+_PARTS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
+_STOP = frozenset({
+    "a", "an", "and", "are", "as", "at", "be", "by", "can", "do", "does", "for", "from",
+    "get", "gets", "has", "have", "how", "if", "in", "into", "is", "it", "its", "not", "of",
+    "on", "or", "the", "then", "this", "to", "use", "used", "uses", "using", "was", "what",
+    "when", "where", "which", "who", "why", "with", "work", "works", "code", "find",
+    "implementation", "implemented", "handle", "handling",
+})
+
+
+def wants_definitions(intent: QueryIntent, weights: Profile) -> bool:
+    """Whether the definitions of the names the query mentions would gain anything."""
+    return bool(intent.names) and weights.definitions > 0
+
+
+def words_of_path(path: str | None) -> set[str]:
+    """Lower-case words of a file's name (without extension) and of its folder."""
+    if not path:
+        return set()
+    p = PurePosixPath(path)
+    stem = p.name.split(".", 1)[0]
+    out = {w.lower() for w in _PARTS.findall(stem)}
+    if p.parent.name:
+        out |= {w.lower() for w in _PARTS.findall(p.parent.name)}
+    return out
+
+
+def query_words(query: str) -> set[str]:
+    """The query's content words (lower case, 3 letters or more, stop words dropped)."""
+    out = set()
+    for word in _WORD.findall(query):
+        for part in [word, *_PARTS.findall(word)]:
+            low = part.lower()
+            if len(low) >= MIN_PREFIX and low not in _STOP:
+                out.add(low)
+    return out
+
+
+def words_match(a: str, b: str) -> bool:
+    """Whether two words are forms of one (``dependency``/``dependencies``,
+    ``quantize``/``quantization``, ``token``/``tokenizer``): one starts the other, or
+    they share a prefix of at least ``SHARED_PREFIX`` of the shorter one."""
+    short, long_ = (a, b) if len(a) <= len(b) else (b, a)
+    if len(short) < MIN_PREFIX:
+        return False
+    if long_.startswith(short):
+        return True
+    n = len(os.path.commonprefix([short, long_]))
+    return n >= MIN_PREFIX + 1 and n >= SHARED_PREFIX * len(short)
+
+
+def _word_hits(words: set[str], parts: set[str]) -> int:
+    return sum(1 for word in words if any(words_match(word, part) for part in parts))
+
+
+def _stem_names_symbol(path: str | None, name: str) -> bool:
+    if not path:
+        return False
+    stem = PurePosixPath(path).name.split(".", 1)[0].lower()
+    target = simple_name(name).lower()
+    norm = stem.replace("_", "").replace("-", "")
+    return target in (stem, norm, stem.rstrip("s"), norm.rstrip("s"))
+
+
+def boost(scores: dict[int, float], details: Mapping[int, Candidate], query: str,
+          intent: QueryIntent, defined: Mapping[int, Definition],
+          disabled: Sequence[str] = (), weights: Profile | None = None) -> dict[int, float]:
+    """The candidates' scores with the boosts (see the module docstring) weighted by the
+    query's profile (``weights``; by default its kind's); chunks in ``defined`` that were
+    no candidates join with their boost alone."""
+    weights = weights or profile(intent.kind)
+    out = dict(scores)
+    top = max(out.values(), default=0.0)
+    unit = top if top > 0 else 1.0
+    if "definitions" not in disabled and defined:
+        weight = weights.definitions
+        # A symbol query is answered by the declaration: the node's first chunk. A
+        # sentence naming the symbol by the part of a long node that matched it best.
+        best_of_node: dict[tuple[str, int], int] = {}
+        for chunk_id, score in scores.items():
+            key = (details[chunk_id].app, details[chunk_id].node_id)
+            if key not in best_of_node or score > scores[best_of_node[key]]:
+                best_of_node[key] = chunk_id
+        for chunk_id, definition in defined.items():
+            cand = definition.candidate
+            target = chunk_id if intent.symbol else best_of_node.get(
+                (cand.app, cand.node_id), chunk_id)
+            factor = STEM_FACTOR if _stem_names_symbol(cand.file_path, definition.name) else 1.0
+            out[target] = out.get(target, 0.0) + unit * weight * factor * definition.share
+    if "path-words" not in disabled:
+        words = query_words(query)
+        if words:
+            cache: dict[str | None, float] = {}
+            for chunk_id in scores:
+                path = details[chunk_id].file_path
+                if path not in cache:
+                    cache[path] = _word_hits(words, words_of_path(path)) / len(words)
+                out[chunk_id] += unit * weights.path_words * cache[path]
+    if "coherence" not in disabled:
+        coherence(out, details, weights.coherence)
+    return out
+
+
+def coherence(scores: dict[int, float], details: Mapping[int, Candidate],
+              weight: float) -> None:
+    """Add to each file's best chunk ``weight`` x the file's summed score over the best
+    file's, in units of the best score (in place)."""
+    if not scores:
+        return
+    top = max(scores.values())
+    if top <= 0:
+        return
+    total: dict[tuple[str, str | None], float] = {}
+    best: dict[tuple[str, str | None], int] = {}
+    for chunk_id, score in scores.items():
+        cand = details[chunk_id]
+        if cand.file_path is None:
+            continue
+        key = (cand.app, cand.file_path)
+        total[key] = total.get(key, 0.0) + max(score, 0.0)
+        if key not in best or score > scores[best[key]]:
+            best[key] = chunk_id
+    if not total:
+        return
+    most = max(total.values()) or 1.0
+    for key, chunk_id in best.items():
+        scores[chunk_id] += top * weight * total[key] / most

@@ -1,0 +1,120 @@
+"""The nodes that define the identifiers a query names, found through the graph.
+
+A text search finds a name wherever it is *used*; the graph knows where it is *defined*.
+For each name of a :class:`~graphrag.retrieval.intent.QueryIntent` this reads the nodes
+called that (the index of nodes by simple name), keeps those whose fqn ends with the
+qualified form the query wrote (``Context.invoke`` keeps ``click.core.Context.invoke``),
+and, when a qualified name matches no fqn, asks the graph's name lookup (which knows
+re-exports: ``fastapi.APIRouter`` is ``fastapi.routing.APIRouter``). Each definition
+comes back as its node's first chunk that passes the search filters, whether or not the
+text or vector lists found it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import Connection
+
+from graphrag.graph.lookup import nodes_named
+from graphrag.kinds import SYMBOL_KINDS
+from graphrag.retrieval import store
+from graphrag.retrieval.intent import QueryIntent, simple_name
+from graphrag.retrieval.model import Candidate, SearchOptions
+from graphrag.retrieval.rows import candidate_from_row
+
+# A name defined in more places than this says little about which one is meant (``get``,
+# ``render``): the most central ones (PageRank) are kept.
+MAX_DEFINITIONS = 20
+MAX_NAMES = 8
+
+
+# An interface named by the query is answered by its implementations too (Go's
+# ``Router`` by ``Mux``): they get this share of the definition's boost.
+IMPLEMENTER_SHARE = 0.5
+MAX_IMPLEMENTERS = 5
+
+
+@dataclass(frozen=True)
+class Definition:
+    """A chunk of a node that defines a queried name; ``name`` as the query wrote it;
+    ``share`` of the definition boost it gets (less than 1 for an implementation of the
+    interface the name defines)."""
+
+    candidate: Candidate
+    name: str
+    share: float = 1.0
+
+
+def _fqn_matches(fqn: str | None, qualified: str) -> bool:
+    """Whether ``fqn`` (overload parameters dropped, ``:``/``/`` as dots) ends with the
+    dotted ``qualified`` on a name boundary."""
+    if not fqn:
+        return False
+    base = fqn.split("(", 1)[0].replace(":", ".").replace("/", ".")
+    return base == qualified or base.endswith("." + qualified)
+
+
+def _kinds(options: SearchOptions) -> list[str]:
+    return [k for k in SYMBOL_KINDS if not options.kinds or k in options.kinds]
+
+
+def defining_nodes(conn: Connection, apps: dict[int, str], intent: QueryIntent,
+                   options: SearchOptions) -> dict[int, str]:
+    """Node id -> the queried name it defines."""
+    names = intent.names[:MAX_NAMES]
+    if not names:
+        return {}
+    simple = {n: simple_name(n) for n in names}
+    rows = store.defined_rows(conn, list(apps), sorted(set(simple.values())), _kinds(options),
+                              MAX_DEFINITIONS * len(names))
+    found: dict[int, str] = {}
+    per_name: dict[str, int] = {}
+    for name in names:
+        for row in rows:
+            if row.name != simple[name] or row.id in found:
+                continue
+            if "." in name and not _fqn_matches(row.fqn, name):
+                continue
+            if per_name.get(name, 0) >= MAX_DEFINITIONS:
+                break
+            found[int(row.id)] = name
+            per_name[name] = per_name.get(name, 0) + 1
+        if "." in name and not per_name.get(name):
+            for app_id in apps:  # re-exports and other public names: the graph's lookup
+                for node_id in nodes_named(conn, app_id, name)[:MAX_DEFINITIONS]:
+                    found.setdefault(node_id, name)
+    return found
+
+
+def implementers(conn: Connection, nodes: dict[int, str], options: SearchOptions
+                 ) -> dict[int, str]:
+    """Implementing type id -> the queried name of the interface it implements."""
+    rows = store.implementer_rows(conn, list(nodes), _kinds(options),
+                                  MAX_IMPLEMENTERS * len(nodes))
+    found: dict[int, str] = {}
+    for row in rows:
+        if int(row.id) not in nodes:
+            found.setdefault(int(row.id), nodes[int(row.iface)])
+    return found
+
+
+def definitions(conn: Connection, apps: dict[int, str], intent: QueryIntent,
+                options: SearchOptions) -> dict[int, Definition]:
+    """Chunk id -> :class:`Definition`, for every node defining a queried name (and the
+    implementations of an interface it names) whose chunks pass the search filters."""
+    nodes = defining_nodes(conn, apps, intent, options)
+    if not nodes:
+        return {}
+    impls = implementers(conn, nodes, options)
+    where, params = store.filter_sql(list(apps), options)
+    rows = store.node_chunk_rows(conn, where, params, [*nodes, *impls])
+    out = {}
+    for r in rows:
+        node_id = int(r.node_id)
+        if node_id in nodes:
+            out[int(r.id)] = Definition(candidate_from_row(r, apps), nodes[node_id])
+        else:
+            out[int(r.id)] = Definition(candidate_from_row(r, apps), impls[node_id],
+                                        IMPLEMENTER_SHARE)
+    return out

@@ -1,0 +1,295 @@
+"""Search ranking from what the graph and the file tree know: a symbol query finds the
+node that defines the name first (also when neither ranked list found it), library code
+ranks above examples, benchmarks and front files, one file cannot fill the page, and
+Markdown in hidden tool folders stays out of code search unless asked for."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import pytest
+from sqlalchemy import text
+
+from graphrag.config import load_settings
+from graphrag.embedding import get_embedder
+from graphrag.retrieval.boosts import boost, words_match
+from graphrag.retrieval.definitions import Definition
+from graphrag.retrieval.fusion import select
+from graphrag.retrieval.intent import understand
+from graphrag.retrieval.model import SIGNALS, Candidate, SearchOptions
+from graphrag.retrieval.priors import left_out, prior, wanted_roles
+from graphrag.retrieval.search import (
+    rank_candidates,
+    resolve_apps,
+    search,
+    set_ef_search,
+    text_candidates,
+    vector_candidates,
+)
+from tests.conftest import run_cli
+
+
+def _cand(i: int, path: str, kind: str = "FUNCTION", node: int | None = None,
+          score: float = 0.0, lines: tuple[int, int] = (1, 5)) -> Candidate:
+    return Candidate(id=i, plan_id=f"p{i}", node_id=node if node is not None else i, app="a",
+                     fqn=f"f{i}", kind=kind, source="code", chunk_kind="snippet",
+                     file_path=path, line_start=lines[0], line_end=lines[1],
+                     page_number=None, rank_boost=1.0, content="", explain_md=None,
+                     score=score, chunk_line_start=lines[0], chunk_line_end=lines[1])
+
+
+# --- query intent ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("query, names", [
+    ("APIRouter", ("APIRouter",)),
+    ("click.Context.invoke", ("click.Context.invoke",)),
+    ("Sinatra::Base", ("Sinatra.Base",)),
+    ("field_validator", ("field_validator",)),
+    ("__init__", ("__init__",)),
+    ("URL", ("URL",)),
+    ("safeParse()", ("safeParse",)),
+])
+def test_a_bare_or_qualified_identifier_is_a_symbol_query(query, names) -> None:
+    intent = understand(query)
+    assert intent.symbol and intent.kind == "symbol" and intent.names == names
+
+
+@pytest.mark.parametrize("query, names, kind", [
+    ("session", (), "topic"),
+    ("boolean conversion and parsing helpers", (), "topic"),
+    ("parse the multipart body", (), "topic"),
+    ("Parse the multipart body.", (), "text"),
+    ("Returns the content length of the request", (), "text"),
+    ("BasicAuth returns a Basic HTTP Authorization middleware", ("BasicAuth",), "text"),
+    ("how does dependency injection work", (), "question"),
+    ("how does safeParse report errors", ("safeParse",), "question"),
+    ("where is HTTPException turned into a response", ("HTTPException",), "question"),
+    ("add_api_route copies the dependencies of a ZodType", ("add_api_route", "ZodType"),
+     "text"),
+    ("is the pool shared between threads?", (), "question"),
+])
+def test_a_sentence_is_a_question_a_statement_or_a_topic(query, names, kind) -> None:
+    intent = understand(query)
+    assert not intent.symbol and intent.kind == kind and intent.names == names
+
+
+# --- ranking, pure ------------------------------------------------------------------------
+
+def test_the_defining_node_leads_even_when_no_ranked_list_found_it() -> None:
+    users = [_cand(i, f"app/use_{i}.py") for i in range(1, 6)]
+    details = {c.id: c for c in users}
+    vec = [(c.id, 0.9 - c.id / 100) for c in users]
+    txt = [(c.id, 9.0 - c.id / 10) for c in users]
+    definition = _cand(99, "lib/registry.py", kind="CLASS")
+    defined = {99: Definition(definition, "WidgetRegistry")}
+    ranked = rank_candidates("hybrid", vec, txt, dict(details), "WidgetRegistry",
+                             SearchOptions(), None, defined)
+    assert ranked[0].id == 99
+    off = rank_candidates("hybrid", vec, txt, dict(details), "WidgetRegistry",
+                          SearchOptions(disabled=("definitions",)), None, defined)
+    assert 99 not in [c.id for c in off]
+
+
+def test_further_chunks_of_one_file_are_decayed() -> None:
+    a = [_cand(i, "a.py", score=s, lines=(i * 10, i * 10 + 5))
+         for i, s in ((1, 1.0), (2, 0.9), (3, 0.8))]
+    b = _cand(4, "b.py", score=0.6)
+    order = [c.id for c in select([*a, b], limit=4, per_file=1)]
+    assert order == [1, 4, 2, 3]  # 0.9 * 0.5 = 0.45 < 0.6
+    assert [c.id for c in select([*a, b], limit=4, per_file=2)] == [1, 2, 4, 3]
+    assert [c.id for c in select([*a, b], limit=4, per_file=0)] == [1, 2, 3, 4]
+
+
+def test_path_words_lift_the_file_named_like_the_query() -> None:
+    a, b = _cand(1, "model2vec/model.py"), _cand(2, "model2vec/quantization.py")
+    details = {1: a, 2: b}
+    scores = {1: 1.0, 2: 0.9}
+    boosted = boost(scores, details, "quantize", understand("quantize"), {},
+                    disabled=("coherence",))
+    assert boosted[2] > boosted[1]
+    plain = boost(scores, details, "quantize", understand("quantize"), {},
+                  disabled=("coherence", "path-words"))
+    assert plain == scores
+    assert words_match("dependency", "dependencies") and words_match("token", "tokenizer")
+    assert not words_match("route", "router_group") or words_match("route", "router")
+    assert not words_match("model", "module")
+
+
+def test_coherence_lifts_the_file_with_several_strong_members() -> None:
+    members = [_cand(i, "routing.py", node=i) for i in (1, 2, 3)]
+    single = _cand(4, "applications.py")
+    details = {c.id: c for c in [*members, single]}
+    scores = {1: 0.8, 2: 0.7, 3: 0.7, 4: 0.85}
+    boosted = boost(scores, details, "how are routes registered",
+                    understand("how are routes registered"), {},
+                    disabled=("path-words",))
+    assert boosted[1] > boosted[4]  # routing.py's best member now leads
+    assert boosted[2] == scores[2]  # only a file's best chunk gains
+
+
+def test_an_interfaces_implementations_share_its_definition_boost() -> None:
+    iface, impl, other = (_cand(1, "chi.go", kind="INTERFACE"), _cand(2, "mux.go", kind="CLASS"),
+                          _cand(3, "tree.go"))
+    details = {3: other}
+    defined = {1: Definition(iface, "Router"), 2: Definition(impl, "Router", 0.5)}
+    boosted = boost({3: 1.0}, details, "Router", understand("Router"), defined,
+                    disabled=("coherence", "path-words"))
+    assert boosted[1] > boosted[2] > boosted[3]
+
+
+@pytest.mark.parametrize("path", ["examples/basic.py", "docs_src/tutorial/app.py",
+                                  "benchmarks/bench_parse.py", "vendor/lib/x.go",
+                                  "src/_compat.py", "types/index.d.ts", "api_pb2.py",
+                                  "tests/test_app.py", "src/app_test.go"])
+def test_library_code_outranks_tests_examples_benchmarks_vendored_generated(path) -> None:
+    assert prior(_cand(1, path), wanted_roles("parse the header", SearchOptions())) \
+        < prior(_cand(2, "src/app/parser.py"), frozenset()) == 1.0
+
+
+def test_a_role_the_query_or_path_filter_asks_for_is_not_demoted() -> None:
+    example = _cand(1, "examples/basic.py")
+    assert prior(example, wanted_roles("an example of a basic app", SearchOptions())) == 1.0
+    assert prior(example, wanted_roles("basic app", SearchOptions(path="examples/**"))) == 1.0
+    assert prior(example, wanted_roles("basic app", SearchOptions()), paths=False) == 1.0
+
+
+def test_a_front_files_own_chunk_is_demoted_not_what_it_defines() -> None:
+    wanted = frozenset()
+    assert prior(_cand(1, "pkg/__init__.py", kind="MODULE"), wanted) \
+        < prior(_cand(2, "pkg/core.py", kind="MODULE"), wanted)
+    assert prior(_cand(3, "pkg/__init__.py"), wanted) == 1.0
+
+
+def test_hidden_and_vendored_documents_are_left_out_unless_asked_for() -> None:
+    doc = _cand(1, ".agents/skills/di.md", kind="SECTION")
+    assert left_out(doc, SearchOptions(), frozenset())
+    assert not left_out(doc, SearchOptions(source="all"), frozenset())
+    assert not left_out(doc, SearchOptions(source="doc"), frozenset())
+    assert not left_out(_cand(2, "docs/di.md", kind="SECTION"), SearchOptions(), frozenset())
+    assert not left_out(_cand(3, ".github/scripts/x.py"), SearchOptions(), frozenset())
+
+
+# --- against the database, on a repository indexed end to end --------------------------
+
+USES = 100
+REGISTRY = '''
+class WidgetRegistry:
+    """Keeps the named components of a screen in insertion order: lookups by key,
+    replacement of an entry, removal, iteration over entries, and a count of entries,
+    for layouts that are rebuilt after every resize of the window."""
+
+    def __init__(self):
+        self.entries = {}
+        self.order = []
+'''
+USER = '''
+from lib.core import WidgetRegistry
+
+
+def use_widget_registry_{i}(widget_registry: WidgetRegistry) -> WidgetRegistry:
+    """Fill a WidgetRegistry: WidgetRegistry WidgetRegistry WidgetRegistry."""
+    first = WidgetRegistry()
+    second = WidgetRegistry()
+    return widget_registry or first or second
+'''
+INJECTION = '''
+def solve_dependencies(request, dependant):
+    """Resolve the dependencies a path operation declares, calling each dependency and
+    injecting its result into the endpoint's parameters."""
+    return {{name: call(request) for name, call in dependant.items()}}
+'''
+HIDDEN_DOC = """# How dependency injection works
+
+Dependency injection resolves the dependencies each endpoint declares: dependency
+injection calls every dependency and injects the result. Dependency injection works by
+resolving dependencies, injecting dependencies, dependency injection everywhere.
+"""
+
+
+@pytest.fixture(scope="module")
+def ranked_app(db_url, models_dir):
+    from graphrag.db.engine import get_engine
+
+    root = Path(tempfile.mkdtemp(prefix="graphrag-rank-"))
+    (root / "lib").mkdir()
+    (root / "lib" / "core.py").write_text(REGISTRY)
+    (root / "lib" / "dependencies.py").write_text(INJECTION.format())
+    (root / "examples").mkdir()
+    (root / "examples" / "dependencies_demo.py").write_text(
+        INJECTION.format().replace("solve_dependencies", "demo_solve_dependencies"))
+    (root / "uses").mkdir()
+    # More uses than a ranked list holds (40), each naming the class more often than
+    # its definition does: BM25 and the vectors rank the uses first.
+    for i in range(USES):
+        (root / "uses" / f"use_{i}.py").write_text(USER.format(i=i))
+    (root / ".agents" / "skills").mkdir(parents=True)
+    (root / ".agents" / "skills" / "di.md").write_text(HIDDEN_DOC)
+    env = {"GRAPHRAG_DATABASE_URL": db_url, "GRAPHRAG_HOME": str(root / ".home"),
+           "GRAPHRAG_MODELS_DIR": str(models_dir)}
+    name = f"rank{os.getpid()}"
+    proc = run_cli("index", str(root), "--app", name, "--exclude", ".home/**", env=env)
+    assert proc.returncode == 0, proc.stderr
+    yield name
+    engine = get_engine(load_settings().with_overrides(database_url=db_url))
+    with engine.begin() as conn:
+        conn.execute(text("DELETE FROM applications WHERE name = :n"), {"n": name})
+
+
+@pytest.fixture(scope="module")
+def embedder():
+    return get_embedder(load_settings())
+
+
+def test_a_symbol_query_finds_its_definition_outside_the_candidates(engine, ranked_app,
+                                                                    embedder) -> None:
+    query, fqn = "WidgetRegistry", "lib.core.WidgetRegistry"
+    options = SearchOptions()
+    with engine.begin() as conn:
+        apps = resolve_apps(conn, [ranked_app])
+        set_ef_search(conn, options)
+        vector = embedder.encode([query])[0]
+        listed = {i for i, _ in vector_candidates(conn, list(apps), vector, options)}
+        listed |= {i for i, _ in text_candidates(conn, list(apps), query, options)}
+        defining = conn.execute(text(
+            "SELECT c.id FROM chunks c JOIN nodes n ON n.id = c.node_id"
+            " WHERE n.fqn = :f AND c.application_id = ANY(:a)"),
+            {"f": fqn, "a": list(apps)}).scalars().all()
+    # The uses fill both ranked lists: neither holds a chunk of the definition.
+    assert defining and not listed & set(defining)
+    hits = search(engine, [ranked_app], query, options, embedder).hits
+    assert hits[0]["fqn"] == fqn
+    off = search(engine, [ranked_app], query, SearchOptions(disabled=("definitions",)),
+                 embedder).hits
+    assert fqn not in [h["fqn"] for h in off]
+
+
+def test_library_code_ranks_above_its_example_copy(engine, ranked_app, embedder) -> None:
+    query = "resolve the dependencies a path operation declares"
+    hits = search(engine, [ranked_app], query, SearchOptions(), embedder).hits
+    paths = [h["file_path"] for h in hits]
+    assert paths.index("lib/dependencies.py") < paths.index("examples/dependencies_demo.py")
+
+
+def test_hidden_markdown_is_searched_only_when_asked(engine, ranked_app, embedder) -> None:
+    query = "how does dependency injection work"
+
+    def paths(options: SearchOptions) -> list[str]:
+        return [h["file_path"] for h in search(engine, [ranked_app], query, options,
+                                               embedder).hits]
+
+    assert not any(p.startswith(".agents/") for p in paths(SearchOptions()))
+    assert any(p.startswith(".agents/") for p in paths(SearchOptions(source="all")))
+    assert any(p.startswith(".agents/") for p in paths(SearchOptions(source="doc")))
+
+
+def test_cli_per_file_and_signals_are_validated(engine, ranked_app) -> None:
+    proc = run_cli("search", "WidgetRegistry", "--app", ranked_app, "--per-file", "-1")
+    assert proc.returncode == 2 and "per-file" in proc.stderr
+    proc = run_cli("search", "WidgetRegistry", "--app", ranked_app, "--no-signal", "nope")
+    assert proc.returncode == 2 and "nope" in proc.stderr
+    proc = run_cli("search", "WidgetRegistry", "--app", ranked_app, "--json",
+                   "--per-file", "0", "--no-signal", "coherence")
+    assert proc.returncode == 0, proc.stderr
+    assert set(SIGNALS) >= {"definitions", "diversity"}
