@@ -18,10 +18,17 @@ from graphrag.chunking.orchestrator import plan_chunks
 from graphrag.chunking.request import ChunkBuildRequest
 from graphrag.chunking.run_store import last_full_run_ok
 from graphrag.config import Settings
-from graphrag.db.apps import content_version, record_step, step_behind, validate_app_name
+from graphrag.db.apps import (
+    content_version,
+    record_step,
+    set_indexed_commit,
+    step_behind,
+    validate_app_name,
+)
 from graphrag.db.context import resolve_context
 from graphrag.documents.service import finalize_documents
 from graphrag.graph.index import IndexStats, index_graph
+from graphrag.graph.revision import head_commit
 from graphrag.ingesting import index_repository_documents
 from graphrag.pipeline.runner import StageRunner, run_stages
 from graphrag.pipeline.store import invalidate_stages
@@ -65,6 +72,7 @@ def index_repository(
         # stale. Recorded in the graph's transaction, so a crash cannot lose it.
         relinked.append(invalidate_stages(conn, app_id, sorted(touched)))
 
+    commit = head_commit(root)  # before the scan: the files read are at least this new
     graph = index_graph(engine, settings, root, app_name, include=include, exclude=exclude,
                         languages=languages, full=full, allow_mass_delete=allow_mass_delete,
                         progress=progress, on_synced=relink)
@@ -74,6 +82,8 @@ def index_repository(
     # The graph step created the application (and recorded its root): from here on every
     # step gets it resolved, once.
     ctx = resolve_context(engine, settings, app_name)
+    with engine.begin() as conn:  # what answers cite as their source (freshness)
+        set_indexed_commit(conn, ctx.app_id, commit)
     # README, docs/*.md|pdf|docx: document nodes beside the code, MENTIONS into it.
     docs = index_repository_documents(ctx, root, include=include, exclude=exclude,
                                       graph_changed=_graph_changed(graph),

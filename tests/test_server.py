@@ -450,7 +450,7 @@ def test_mcp_over_stdio(served: Served) -> None:
     search = _text(out["search"])
     assert "app.utils.pricing.compute_total" in search
     assert search.count("[SEG=") == 5 and '"node_id"' not in search
-    node = json.loads(_text(out["node"]))[0]
+    node = json.loads(_text(out["node"]))["nodes"][0]
     assert [r["fqn"] for r in node["callers"]] == [r["fqn"] for r in expected["callers"]]
     assert [r["fqn"] for r in node["callees"]] == [r["fqn"] for r in expected["callees"]]
     assert all(0 < r["confidence"] <= 1 for r in node["callees"])

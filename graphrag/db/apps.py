@@ -66,6 +66,20 @@ def mark_indexed(conn: Connection, app_id: int) -> None:
                  {"a": app_id})
 
 
+def set_indexed_commit(conn: Connection, app_id: int, commit: str | None) -> None:
+    """Record the git commit an index run saw (None: the tree is no git work tree)."""
+    conn.execute(text("UPDATE applications SET indexed_commit = :c WHERE id = :a"),
+                 {"a": app_id, "c": commit})
+
+
+def index_state(conn: Connection, name: str) -> dict[str, Any] | None:
+    """Root, indexed time and commit of one application (None when it does not exist)."""
+    row = conn.execute(text(
+        "SELECT root_path, indexed_at, indexed_commit FROM applications WHERE name = :n"),
+        {"n": name}).mappings().first()
+    return dict(row) if row is not None else None
+
+
 MAX_NAME = 200
 
 

@@ -77,11 +77,34 @@ def parse_metadata(meta: str | None, what: str = "metadata") -> dict[str, Any]:
         value = json.loads(meta, parse_constant=no_constants)
     except json.JSONDecodeError as exc:
         raise InvalidInput(f"{what} is not valid JSON: {exc.msg}") from exc
+    except RecursionError as exc:
+        raise InvalidInput(f"{what} is nested too deeply") from exc
+    if _depth(value) > MAX_METADATA_DEPTH:
+        raise InvalidInput(f"{what} is nested deeper than {MAX_METADATA_DEPTH} levels")
     if "\\u0000" in json.dumps(value):  # jsonb cannot store NUL characters
         raise InvalidInput(f"{what} must not contain NUL characters")
+    try:  # nor half of a surrogate pair (json.loads joins whole pairs)
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise InvalidInput(f"{what} must be valid Unicode (a lone surrogate is not)") from exc
     if not isinstance(value, dict):
         raise InvalidInput(f"{what} must be a JSON object")
     return value
+
+
+MAX_METADATA_DEPTH = 32  # nesting of an upload's metadata (deeper is refused)
+
+
+def _depth(value: Any) -> int:
+    """Nesting depth of a parsed JSON value (iterative: no recursion limit to reach)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, dict | list):
+            deepest = max(deepest, level)
+            stack.extend((v, level + 1) for v in (item.values() if isinstance(item, dict)
+                                                  else item))
+    return deepest
 
 
 def file_sha256(path: Path, root: Path | None = None) -> str:

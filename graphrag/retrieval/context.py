@@ -204,6 +204,15 @@ def fit(blocks: Sequence[Block], budget: int, fmt: str, title: str,
         packed = packed[:-1]
 
 
+TITLE_CHARS = 200
+
+
+def shorten_title(title: str) -> str:
+    """The context's title (its fqn or query) cut to :data:`TITLE_CHARS` characters: a
+    long query must not spend the budget on repeating itself."""
+    return title if len(title) <= TITLE_CHARS else title[:TITLE_CHARS - 3] + "..."
+
+
 def brief(notes: Sequence[LeftOut]) -> list[LeftOut]:
     """The left-out note with only the seeds named and the rest counted."""
     named = [n for n in notes if n.what != "more"][:1]
@@ -236,7 +245,7 @@ def build_context(engine: Engine, app: str, *, fqn: str | None = None,
         ranked = [(int(n), s) for n, s in rank(graph, seeds)]
         ranked = near_first(conn, graph, ranked, set(seeds), test_callers)
         blocks = build_blocks(conn, app_id, ranked, list(seeds), test_callers)
-    title = fqn if fqn is not None else (query or "")
+    title = shorten_title(fqn if fqn is not None else (query or ""))
     rendered, packed, tokens, notes = fit(blocks, budget, fmt, title, count_tokens)
     return Context(rendered, fmt, sorted(seeds), packed, tokens, budget, notes)
 

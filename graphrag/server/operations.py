@@ -30,6 +30,7 @@ from graphrag.errors import (
 from graphrag.graph.navigation import call_paths, call_tree, find_endpoints
 from graphrag.graph.queries import node_details
 from graphrag.server.background import Jobs
+from graphrag.server.limits import MAX_ID, check_filename
 from graphrag.server.runtime import Runtime
 
 
@@ -62,6 +63,24 @@ class Scope:
 
     def allows(self, app: str) -> bool:
         return self.apps is None or app in self.apps
+
+
+# --- what an answer is from -----------------------------------------------------------
+
+def source(runtime: Runtime, app: str) -> dict[str, Any]:
+    """``indexed_commit`` and ``freshness`` (current, behind, unknown) of ``app``."""
+    from graphrag.server.freshness import freshness
+
+    return freshness(runtime.engine, app)
+
+
+def with_sources(runtime: Runtime, envelope: dict[str, Any]) -> dict[str, Any]:
+    """A search envelope with each searched application's ``freshness`` beside its
+    ``indexed_commits``."""
+    states = {app: source(runtime, app) for app in envelope.get("indexed_commits", {})}
+    envelope["indexed_commits"] = {a: s["indexed_commit"] for a, s in states.items()}
+    envelope["freshness"] = {a: s["freshness"] for a, s in states.items()}
+    return envelope
 
 
 # --- the graph -------------------------------------------------------------------------
@@ -193,6 +212,10 @@ def receive_upload(runtime: Runtime, scope: Scope, app: str, filename: str,
     name = Path(filename or "").name
     if not name or name in (".", ".."):
         raise InvalidInput("the upload has no file name")
+    try:
+        check_filename(name)
+    except ValueError as exc:
+        raise InvalidInput(f"upload file name: {exc}") from exc
     limit = runtime.settings.max_upload_bytes
     incoming = runtime.settings.home / "uploads" / ".incoming"
     incoming.mkdir(parents=True, exist_ok=True)
@@ -305,7 +328,7 @@ def job(jobs: Jobs, scope: Scope, job_id: str, runtime: Runtime | None = None
         ) -> dict[str, Any]:
     """A job's state; a job of an application outside the scope is not found. With
     ``runtime`` (a server started with ``--queue``) numeric ids are job-queue jobs."""
-    if runtime is not None and job_id.isdigit():
+    if runtime is not None and job_id.isdigit() and int(job_id) <= MAX_ID:
         from graphrag.jobs import get_job
 
         try:

@@ -827,11 +827,26 @@ def _decorators(node: Node) -> list[str]:
 
 
 def _header(node: Node) -> str:
-    """Declaration header without body: ``def f(a: int) -> str`` / ``class A(B)``."""
+    """Declaration header without body: ``def f(a: int) -> str`` / ``class A(B)``;
+    comments in it (``# noqa: E501`` after the colon, one per parameter) are left out."""
     body = node.child_by_field_name("body")
     end = body.start_byte if body is not None else node.end_byte
-    raw = node.text[: end - node.start_byte].decode("utf-8", errors="replace")
-    return normalize(raw).rstrip(":").rstrip()[:_SIGNATURE_MAX]
+    raw = node.text[: end - node.start_byte]
+    comments, stack = [], [node]
+    while stack:
+        current = stack.pop()
+        for child in current.children:
+            if child.start_byte >= end:
+                break
+            if child.type == "comment":
+                comments.append(child)
+            elif child is not body:
+                stack.append(child)
+    for comment in sorted(comments, key=lambda c: c.start_byte, reverse=True):
+        raw = raw[:comment.start_byte - node.start_byte] + raw[comment.end_byte
+                                                               - node.start_byte:]
+    text = raw.decode("utf-8", errors="replace")
+    return normalize(text).rstrip(":").rstrip()[:_SIGNATURE_MAX]
 
 
 def _params(params: Node | None) -> list[tuple[str, str | None]]:
