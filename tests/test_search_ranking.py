@@ -14,6 +14,7 @@ from sqlalchemy import text
 
 from graphrag.config import load_settings
 from graphrag.embedding import get_embedder
+from graphrag.parsing.pathroles import superseded_versions
 from graphrag.retrieval.boosts import boost, words_match
 from graphrag.retrieval.definitions import Definition
 from graphrag.retrieval.fusion import select
@@ -146,6 +147,18 @@ def test_an_interfaces_implementations_share_its_definition_boost() -> None:
 def test_library_code_outranks_tests_examples_benchmarks_vendored_generated(path) -> None:
     assert prior(_cand(1, path), wanted_roles("parse the header", SearchOptions())) \
         < prior(_cand(2, "src/app/parser.py"), frozenset()) == 1.0
+
+
+def test_an_older_version_folder_ranks_below_its_newer_sibling() -> None:
+    old, new = (_cand(1, "src/v3/types.ts", kind="CLASS"),
+                _cand(2, "src/v4/schemas.ts", kind="CLASS"))
+    assert superseded_versions(["src/v3/types.ts", "src/v4/schemas.ts", "api/v1/x.go"]) \
+        == frozenset({"src/v3/"})
+    gone = superseded_versions([old.file_path, new.file_path])
+    assert prior(old, frozenset(), superseded=gone) < prior(new, frozenset(), superseded=gone)
+    # Asked for ("the v3 compatibility layer"), the old version is not demoted.
+    assert prior(old, wanted_roles("v3 compatibility errors", SearchOptions()),
+                 superseded=gone) == prior(new, frozenset(), superseded=gone)
 
 
 def test_a_role_the_query_or_path_filter_asks_for_is_not_demoted() -> None:

@@ -76,11 +76,15 @@ def left_out(candidate: Candidate, options: SearchOptions, wanted: frozenset[str
 
 
 def prior(candidate: Candidate, wanted: frozenset[str] | bool = frozenset(),
-          paths: bool = True, kinds: bool = True) -> float:
+          paths: bool = True, kinds: bool = True,
+          superseded: frozenset[str] = frozenset()) -> float:
     """The multiplier of one candidate's score (1.0 = neutral). ``wanted``: the roles
     asked for (:func:`wanted_roles`; a bool says whether tests are); ``paths``: apply
     the role priors beside the kind and test priors; ``kinds``: apply the kind priors
-    (the query's profile says, :mod:`graphrag.retrieval.profiles`)."""
+    (the query's profile says, :mod:`graphrag.retrieval.profiles`); ``superseded``:
+    version folders a newer sibling replaces (``src/v3/`` beside ``src/v4/``, see
+    :func:`graphrag.parsing.pathroles.superseded_versions`), ranked as compatibility
+    code."""
     if isinstance(wanted, bool):
         wanted = frozenset({pathroles.TEST}) if wanted else frozenset()
     factor = KIND_PRIORS.get(candidate.kind, 1.0) if kinds else 1.0
@@ -94,4 +98,7 @@ def prior(candidate: Candidate, wanted: frozenset[str] | bool = frozenset(),
             factor *= ROLE_PRIORS.get(role, 1.0)
         if candidate.kind in _FILE_KINDS and is_package_front(candidate.file_path):
             factor *= FRONT_FILE_PRIOR
+        if (superseded and pathroles.COMPAT not in wanted and candidate.file_path
+                and candidate.file_path.startswith(tuple(superseded))):
+            factor *= ROLE_PRIORS[pathroles.COMPAT]
     return factor

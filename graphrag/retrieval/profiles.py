@@ -11,11 +11,17 @@ is in one place:
   is answered by the class or module where the behaviour lives as often as by one
   function (no kind priors), by the definitions of the names it asks about, and across
   files;
-- a **description** of what code does ("parse the multipart body and store the files")
-  wants one function: members rank above whole types and files (kind priors), the names
-  it mentions are usually its neighbours (a parameter's type, the function it wraps),
-  not the answer, and its siblings in one file are its closest rivals, so a file may
-  show five hits before the per-file decay.
+- a **topic**, a phrase naming an area of the code ("boolean conversion and parsing
+  helpers", "websocket endpoint implementation"), is answered by the files where it
+  lives: no kind priors, hits from several files; the identifiers it holds are mostly
+  member names shared by many classes (``toString``, ``hashCode``), so they are not
+  looked up;
+- a **statement** of what code does, as a doc comment says it ("Returns the content
+  length of the request.", "BasicAuth returns a middleware") wants one function:
+  members rank above whole types and files (kind priors), the names it mentions are
+  usually its neighbours (a parameter's type, the function it wraps), not the answer,
+  and its siblings in one file are its closest rivals, so a file may show five hits
+  before the per-file decay.
 
 The weights were chosen on semble's benchmark (``benchmarks/semble.py``: symbols,
 questions and short descriptions) and held against the docstring benchmark
@@ -53,12 +59,12 @@ PROFILES: dict[str, Profile] = {
     "symbol": Profile(vector=0.5, text=1.5, name=1.0, kind_priors=False, definitions=3.0,
                       per_file=1),
     "question": Profile(kind_priors=False, definitions=1.0, per_file=1),
-    "topic": Profile(kind_priors=False, definitions=1.0, per_file=1),
+    "topic": Profile(kind_priors=False, per_file=1),
     "text": DESCRIPTION,
 }
 
 
 def profile(kind: str, intent_on: bool = True) -> Profile:
-    """The profile of a kind of query (``symbol``, ``question``, ``text``); with the
-    ``intent`` signal off every query is ranked as a description."""
+    """The profile of a kind of query (``symbol``, ``question``, ``topic``, ``text``);
+    with the ``intent`` signal off every query is ranked as a statement (``text``)."""
     return PROFILES[kind] if intent_on else DESCRIPTION

@@ -38,6 +38,7 @@ from graphrag.db.apps import get_app, searched_apps
 from graphrag.db.vectors import require_model
 from graphrag.embedding import Embedder, vector_literal
 from graphrag.errors import InvalidInput
+from graphrag.parsing.pathroles import superseded_versions
 from graphrag.retrieval import store
 from graphrag.retrieval.bm25 import bm25_candidates
 from graphrag.retrieval.boosts import boost, wants_definitions
@@ -168,13 +169,15 @@ def rank_candidates(mode: str, vec: list[tuple[int, float]], txt: list[tuple[int
         scored = boost(scored, details, query, intent, defined, options.disabled, weights)
     wanted = wanted_roles(query, options)
     paths = options.uses("paths")
+    superseded = superseded_versions(
+        details[i].file_path for i in scored if i in details) if paths else frozenset()
     out = []
     for chunk_id, score in scored.items():
         cand = details.get(chunk_id)
         if cand is None or left_out(cand, options, wanted):
             continue
         if options.priors:
-            score *= prior(cand, wanted, paths, weights.kind_priors)
+            score *= prior(cand, wanted, paths, weights.kind_priors, superseded)
         cand.score = score
         out.append(cand)
     # Stable sort: equal scores keep their list order, then the smaller id.
