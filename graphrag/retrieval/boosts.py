@@ -21,6 +21,7 @@ so it means the same for every query and mode, and weighted by the query's profi
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from collections.abc import Mapping, Sequence
@@ -51,16 +52,17 @@ def wants_definitions(intent: QueryIntent, weights: Profile) -> bool:
     return bool(intent.names) and weights.definitions > 0
 
 
-def words_of_path(path: str | None) -> set[str]:
+@functools.lru_cache(maxsize=65536)
+def words_of_path(path: str | None) -> frozenset[str]:
     """Lower-case words of a file's name (without extension) and of its folder."""
     if not path:
-        return set()
+        return frozenset()
     p = PurePosixPath(path)
     stem = p.name.split(".", 1)[0]
     out = {w.lower() for w in _PARTS.findall(stem)}
     if p.parent.name:
         out |= {w.lower() for w in _PARTS.findall(p.parent.name)}
-    return out
+    return frozenset(out)
 
 
 def query_words(query: str) -> set[str]:
@@ -79,16 +81,18 @@ def words_match(a: str, b: str) -> bool:
     ``quantize``/``quantization``, ``token``/``tokenizer``): one starts the other, or
     they share a prefix of at least ``SHARED_PREFIX`` of the shorter one."""
     short, long_ = (a, b) if len(a) <= len(b) else (b, a)
-    if len(short) < MIN_PREFIX:
-        return False
+    if len(short) < MIN_PREFIX or short[:MIN_PREFIX] != long_[:MIN_PREFIX]:
+        return False  # both rules need the first MIN_PREFIX letters shared
     if long_.startswith(short):
         return True
     n = len(os.path.commonprefix([short, long_]))
     return n >= MIN_PREFIX + 1 and n >= SHARED_PREFIX * len(short)
 
 
-def _word_hits(words: set[str], parts: set[str]) -> int:
-    return sum(1 for word in words if any(words_match(word, part) for part in parts))
+def _word_hits(words: set[str], parts: frozenset[str]) -> int:
+    heads = {part[:MIN_PREFIX] for part in parts}
+    return sum(1 for word in words
+               if word[:MIN_PREFIX] in heads and any(words_match(word, p) for p in parts))
 
 
 def _stem_names_symbol(path: str | None, name: str) -> bool:
