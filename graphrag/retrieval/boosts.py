@@ -27,6 +27,7 @@ import re
 from collections.abc import Mapping, Sequence
 from pathlib import PurePosixPath
 
+from graphrag.kinds import DOCUMENT_KINDS
 from graphrag.retrieval.definitions import Definition
 from graphrag.retrieval.intent import QueryIntent, simple_name
 from graphrag.retrieval.model import Candidate
@@ -156,8 +157,8 @@ def coherence(scores: dict[int, float], details: Mapping[int, Candidate],
     best: dict[tuple[str, str | None], int] = {}
     for chunk_id, score in scores.items():
         cand = details[chunk_id]
-        if cand.file_path is None:
-            continue
+        if cand.file_path is None or cand.kind in DOCUMENT_KINDS:
+            continue  # a document's pages and sections are answers of their own
         key = (cand.app, cand.file_path)
         total[key] = total.get(key, 0.0) + max(score, 0.0)
         if key not in best or score > scores[best[key]]:
