@@ -1,6 +1,7 @@
 """Nodes by simple name: search looks up the definitions of the identifiers a query
-names (``APIRouter``, ``safeParse``) in the searched applications, one index range per
-name instead of a scan of every node.
+names (``APIRouter``, ``safeParse``) in the searched applications, one index probe per
+name instead of a scan of every node. A hash index, as for fqns (0005): a name can be
+longer than a btree entry allows (a generated or hostile file's identifiers).
 
 Revision ID: 0021
 Revises: 0020
@@ -16,8 +17,8 @@ depends_on = None
 
 
 def upgrade() -> None:
-    op.execute("CREATE INDEX IF NOT EXISTS ix_nodes_app_name ON nodes (application_id, name)")
+    op.execute("CREATE INDEX IF NOT EXISTS ix_nodes_name ON nodes USING hash (name)")
 
 
 def downgrade() -> None:
-    op.execute("DROP INDEX IF EXISTS ix_nodes_app_name")
+    op.execute("DROP INDEX IF EXISTS ix_nodes_name")
