@@ -58,12 +58,10 @@ def words_of_path(path: str | None) -> frozenset[str]:
     """Lower-case words of a file's name (without extension) and of its folder."""
     if not path:
         return frozenset()
-    p = PurePosixPath(path)
-    stem = p.name.split(".", 1)[0]
-    out = {w.lower() for w in _PARTS.findall(stem)}
-    if p.parent.name:
-        out |= {w.lower() for w in _PARTS.findall(p.parent.name)}
-    return frozenset(out)
+    parts = path.rstrip("/").rsplit("/", 2)
+    stem = parts[-1].split(".", 1)[0]
+    folder = parts[-2] if len(parts) > 1 else ""
+    return frozenset(w.lower() for w in _PARTS.findall(stem) + _PARTS.findall(folder))
 
 
 def query_words(query: str) -> set[str]:

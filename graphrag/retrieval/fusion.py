@@ -35,6 +35,7 @@ lifts a weak match above a clearly better one.
 
 from __future__ import annotations
 
+import heapq
 import math
 from collections.abc import Hashable, Sequence
 from dataclasses import replace
@@ -161,10 +162,10 @@ def select(ranked: Sequence[Candidate], limit: int, per_file: int,
     rules (one chunk per node, no chunk overlapping a better one), and each chunk of a
     file beyond the first ``per_file`` shown is decayed by ``DIVERSITY_DECAY`` per chunk
     already shown (``per_file`` 0: no decay). Greedy: the next hit is the best decayed
-    score among the rest. Scores of the returned candidates are their decayed ones."""
+    score among the rest (a heap, re-keyed lazily: decay only lowers a score). Scores of
+    the returned candidates are their decayed ones; the input keeps its own."""
     if per_file <= 0:
         return collapse(ranked, overlap, limit)
-    rest = list(ranked)
     kept: list[Candidate] = []
     shown: dict[tuple[str, str | None], int] = {}
     seen_nodes: set[tuple[str, int]] = set()
@@ -176,15 +177,22 @@ def select(ranked: Sequence[Candidate], limit: int, per_file: int,
         extra = shown.get((c.app, c.file_path), 0) - per_file + 1
         return c.score * DIVERSITY_DECAY ** extra if extra > 0 else c.score
 
-    while rest and len(kept) < limit:
-        best = max(range(len(rest)), key=lambda i: (decayed(rest[i]), -i))
-        cand = rest.pop(best)
+    # (-score, position): ties keep the input order
+    heap = [(-c.score, i) for i, c in enumerate(ranked)]
+    heapq.heapify(heap)
+    while heap and len(kept) < limit:
+        key, i = heapq.heappop(heap)
+        cand = ranked[i]
+        score = decayed(cand)
+        if score < -key:  # its file was shown since it was keyed: key it again
+            heapq.heappush(heap, (-score, i))
+            continue
         if (cand.app, cand.node_id) in seen_nodes:
             continue
         same_file = by_file.setdefault((cand.app, cand.file_path, cand.page_number), [])
         if any(span_overlap(k, cand) >= overlap for k in same_file):
             continue
-        cand = replace(cand, score=decayed(cand))  # the input keeps its score
+        cand = replace(cand, score=score)
         seen_nodes.add((cand.app, cand.node_id))
         kept.append(cand)
         same_file.append(cand)
