@@ -176,3 +176,19 @@ def test_cli_context_xml_and_json(engine, seeded) -> None:
     assert data["tokens"] <= data["budget"] == 4000
     assert data["segments"][0] == f"{seeded.nodes['get_user']}:code:snippet"
     assert run_cli("context", "--app", seeded.name).returncode == 2
+
+
+def test_json_context_carries_a_seeds_relations_as_fields(engine, seeded) -> None:
+    """Issue 27 item 13: a JSON reader gets calls and callers as data, not Markdown."""
+    proc = run_cli("context", "app.users.UserService.get_user", "--app", seeded.name,
+                   "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    blocks = json.loads(proc.stdout)["blocks"]
+    seed = next(b for b in blocks if b["fqn"] == "app.users.UserService.get_user")
+    relations = seed["relations"]
+    assert [c["fqn"] for c in relations["calls"]] == ["app.repo.UserRepository.find_by_id"]
+    assert [c["fqn"] for c in relations["callers"]] == ["app.api.users.read_user"]
+    assert {"fqn", "kind", "file_path", "line_start", "via"} <= set(relations["callers"][0])
+    # The words say the same.
+    assert "**Calls**" in seed["text"] and "**Called by**" in seed["text"]
+    assert all("relations" not in b for b in blocks if not b["seed"])

@@ -205,6 +205,32 @@ def callers_list(callers: list[Neighbour], with_tests: bool) -> list[str]:
     return ["**Called by**\n\n" + "\n".join(lines)]
 
 
+def _entry(n: Neighbour) -> dict[str, Any]:
+    return {"fqn": n.fqn or n.label, "kind": n.kind, "file_path": n.file_path,
+            "line_start": n.line_start, "via": n.via}
+
+
+def _entries(neighbours: list[Neighbour]) -> list[dict[str, Any]]:
+    return [_entry(n) for n in _unique(neighbours)[:MAX_LISTED]]
+
+
+def relation_fields(nb: Neighbours, with_tests: bool) -> tuple[tuple[str, Any], ...]:
+    """The relation lists of :func:`relation_sections` as data (the JSON format's
+    ``relations``): the same entries, callers in tests counted unless asked for."""
+    callers = _unique(nb.incoming("CALLS"))
+    tests = [n for n in callers if test_or_example(n.file_path)]
+    code = [n for n in callers if not test_or_example(n.file_path)]
+    fields: list[tuple[str, Any]] = [
+        ("calls", _entries(nb.outgoing("CALLS"))),
+        ("callers", _entries(code + tests if with_tests else code)),
+        ("callers_in_tests", 0 if with_tests else len(tests)),
+        ("overrides", _entries(nb.outgoing("OVERRIDES"))),
+        ("overridden_by", _entries(nb.incoming("OVERRIDES"))),
+        ("mentioned_in", _entries(nb.incoming("MENTIONS"))),
+    ]
+    return tuple((k, v) for k, v in fields if v)
+
+
 def relation_sections(nb: Neighbours, with_tests: bool) -> list[str]:
     sections: list[str | None] = [
         relation_list("Calls", nb.outgoing("CALLS")),
@@ -284,13 +310,13 @@ def members_list(members: list[Any]) -> str | None:
 
 # ---------------------------------------------------------------- blocks
 def _block(node: NodeData, seg: str, text_: str, short: str | None, score: float,
-           seed: bool) -> Block:
+           seed: bool, relations: tuple[tuple[str, Any], ...] = ()) -> Block:
     r = node.row
     return Block(seg=seg, node_id=r.id, fqn=r.fqn, kind=r.kind, file_path=r.file_path,
                  line_start=r.line_start, line_end=r.line_end, page_number=r.page_number,
                  source="code" if node.code_chunks else "doc", text=text_, score=score,
                  seed=seed, lang=r.lang, short=short,
-                 chunks=tuple(c.plan_id for c in node.chunks))
+                 chunks=tuple(c.plan_id for c in node.chunks), relations=relations)
 
 
 def _join(parts: Sequence[str | None]) -> str:
@@ -315,19 +341,20 @@ def member_block(node: NodeData, score: float, seed: bool, nb: Neighbours | None
     signature = one_line(r.signature)
     show_doc = doc if not doc_in_code(doc, node.code) else None
     lists = relation_sections(nb, with_tests) if (seed and nb is not None) else []
+    fields = relation_fields(nb, with_tests) if (seed and nb is not None) else ()
     code = fence(node.code, r.lang) if node.code else None
     sig_line = _code_span(signature) if signature and not code else None
     full = _join([_overloads(meta) if seed else None, sig_line, show_doc if seed else (
         first_paragraph(show_doc) if show_doc else None), code, _summary(node), *lists])
     if not code:
-        return _block(node, seg, full, None, score, seed)
+        return _block(node, seg, full, None, score, seed, fields)
     if seed:
         short = _join([_overloads(meta), _code_span(signature) if signature else None,
                        first_paragraph(doc) if doc else None, _left_out_note(node)])
     else:  # a neighbour in brief: what it is and what it does
         short = _join([_code_span(signature) if signature else None,
                        first_sentence(doc) if doc else None])
-    return _block(node, seg, full, short or None, score, seed)
+    return _block(node, seg, full, short or None, score, seed, fields)
 
 
 def first_paragraph(doc: str | None) -> str:

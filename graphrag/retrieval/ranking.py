@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 import networkx as nx
 
@@ -39,6 +40,10 @@ class Block:
     short: str | None = None
     shortened: bool = False  # this is the short form: ``text`` left the code out
     chunks: tuple[str, ...] = ()  # plan ids of the chunks the block was made of
+    # a seed's relation lists as data (``calls``, ``callers``, ... each a list of
+    # {fqn, kind, file_path, line_start, via}; ``callers_in_tests`` a count): what the
+    # text says in words, for a JSON reader (render.block_json)
+    relations: tuple[tuple[str, Any], ...] = ()
 
     def short_form(self) -> Block | None:
         """The block with its short text, or None when it has none."""

@@ -111,7 +111,8 @@ def block_json(block: Block) -> dict[str, Any]:
             "line_start": block.line_start, "line_end": block.line_end,
             "page_number": block.page_number, "score": round(block.score, 6),
             "seed": block.seed, "lang": block.lang, "code_left_out": block.shortened,
-            "chunks": list(block.chunks), "text": block.text}
+            "chunks": list(block.chunks), "text": block.text,
+            **({"relations": dict(block.relations)} if block.relations else {})}
 
 
 def render_json(blocks: Sequence[Block], title: str, left_out: Sequence[LeftOut] = ()) -> str:
