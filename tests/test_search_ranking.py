@@ -16,7 +16,7 @@ from graphrag.config import load_settings
 from graphrag.embedding import get_embedder
 from graphrag.parsing.pathroles import superseded_versions
 from graphrag.retrieval.boosts import boost, words_match
-from graphrag.retrieval.definitions import Definition
+from graphrag.retrieval.definitions import Definition, spellings
 from graphrag.retrieval.fusion import select
 from graphrag.retrieval.intent import understand
 from graphrag.retrieval.model import SIGNALS, Candidate, SearchOptions
@@ -74,6 +74,11 @@ def test_a_bare_or_qualified_identifier_is_a_symbol_query(query, names) -> None:
 def test_a_sentence_is_a_question_a_statement_or_a_topic(query, names, kind) -> None:
     intent = understand(query)
     assert not intent.symbol and intent.kind == kind and intent.names == names
+
+
+def test_a_name_is_also_looked_up_in_its_internal_dollar_spelling() -> None:
+    assert spellings("ZodType") == ("ZodType", "$ZodType")
+    assert spellings("$constructor") == ("$constructor",)
 
 
 # --- ranking, pure ------------------------------------------------------------------------

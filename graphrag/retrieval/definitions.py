@@ -46,6 +46,12 @@ class Definition:
     share: float = 1.0
 
 
+def spellings(name: str) -> tuple[str, ...]:
+    """The names a definition of ``name`` may carry: itself, and a JavaScript/TypeScript
+    internal spelling with a leading ``$`` (zod's core ``$ZodType`` behind ``ZodType``)."""
+    return (name,) if name.startswith("$") else (name, "$" + name)
+
+
 def _fqn_matches(fqn: str | None, qualified: str) -> bool:
     """Whether ``fqn`` (overload parameters dropped, ``:``/``/`` as dots) ends with the
     dotted ``qualified`` on a name boundary."""
@@ -66,14 +72,15 @@ def defining_nodes(conn: Connection, apps: dict[int, str], intent: QueryIntent,
     if not names:
         return {}, {}
     simple = {n: simple_name(n) for n in names}
-    rows = store.defined_rows(conn, list(apps), sorted(set(simple.values())), _kinds(options),
+    spelled = {v for name in simple.values() for v in spellings(name)}
+    rows = store.defined_rows(conn, list(apps), sorted(spelled), _kinds(options),
                               MAX_DEFINITIONS * len(names))
     found: dict[int, str] = {}
     kinds = {int(row.id): row.kind for row in rows}
     per_name: dict[str, int] = {}
     for name in names:
         for row in rows:
-            if row.name != simple[name] or row.id in found:
+            if row.name not in spellings(simple[name]) or row.id in found:
                 continue
             if "." in name and not _fqn_matches(row.fqn, name):
                 continue
