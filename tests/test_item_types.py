@@ -178,3 +178,66 @@ def test_typescript_namespace_import_of_a_star_re_exporting_index(tmp_path: Path
                                  "  core.fail();\n  return core._coercedString(p);\n}\n"})
     assert calls["src/classic/coerce:string -> src/core/api:_coercedString"] == {4}
     assert calls["src/classic/coerce:string -> src/core/errors:fail"] == {3}
+
+
+GO = '''package app
+
+type Handler interface {
+	Serve()
+}
+
+type Route struct{}
+
+func (r *Route) Match() bool { return true }
+
+type Registry struct {
+	handlers []Handler
+	routes   map[string]*Route
+}
+
+func (g *Registry) All() []*Route { return nil }
+
+func (g *Registry) Dispatch(key string, extra []Handler, named map[string]*Route, more ...Handler) {
+	for _, h := range g.handlers {
+		h.Serve()
+	}
+	for _, h := range extra {
+		h.Serve()
+	}
+	g.handlers[0].Serve()
+	extra[1].Serve()
+	named[key].Match()
+	g.routes[key].Match()
+	r := named[key]
+	r.Match()
+	v, ok := g.routes[key]
+	if ok {
+		v.Match()
+	}
+	for _, r2 := range g.routes {
+		r2.Match()
+	}
+	for _, r3 := range g.All() {
+		r3.Match()
+	}
+	local := make(map[string]*Route)
+	local[key].Match()
+	list := []Handler{}
+	for _, h := range list {
+		h.Serve()
+	}
+	more[0].Serve()
+}
+'''
+
+
+def test_go_slice_and_map_items_by_index_and_range(tmp_path: Path) -> None:
+    """Go slices and maps of a repository type (a struct field, a parameter, a variadic
+    parameter, a local, a function's result): ``xs[i]``, ``m[k]`` and ``range`` bind
+    their items, so calls on them reach the item type's method."""
+    calls = _calls(tmp_path, {"go.mod": "module example.com/app\n\ngo 1.22\n",
+                              "registry.go": GO})
+    serve = "example.com/app.Registry.Dispatch -> example.com/app.Handler.Serve"
+    match = "example.com/app.Registry.Dispatch -> example.com/app.Route.Match"
+    assert calls[serve] == {20, 23, 25, 26, 45, 47}
+    assert calls[match] == {27, 28, 30, 33, 36, 39, 42}

@@ -199,7 +199,8 @@ def test_var_types() -> None:
     assert middleware[f"{HANDLERS}.WithLogging"]["rec"] == "statusRecorder"
     assert middleware[f"{HANDLERS}.statusRecorder"]["ResponseWriter"] == "http.ResponseWriter"
     memory = parsed("internal/store/memory.go").var_types
-    assert memory[f"{STORE}.MemoryOrderStore.OrdersFor"]["out"] == "Order"
+    # a slice keeps its `[]` (the resolver types `out[i]` and a `range` over it)
+    assert memory[f"{STORE}.MemoryOrderStore.OrdersFor"]["out"] == "[]Order"
     assert parsed("internal/store/store.go").var_types[STORE]["ErrNotFound"] == \
         "=call:errors.New"
 
@@ -259,7 +260,7 @@ def test_range_variables_are_elements_of_what_they_range_over() -> None:
         "\tfor i := range us { _ = i }\n}\n")
     types = result.var_types["example.com/m/pkg.f"]
     assert {k: types[k] for k in ("u", "v", "w")} == {
-        "u": "User", "v": "=iter:s.users", "w": "=iter:=call:s.All"}
+        "u": "=item:us", "v": "=item:s.users", "w": "=item:=call:s.All"}
     assert "i" not in types
     graph = build_graph([result])
     nodes = graph.node_by_key()

@@ -21,7 +21,13 @@ import textwrap
 from tree_sitter import Node, QueryCursor
 
 from graphrag.parsing import registry
-from graphrag.parsing.languages._common import ScopeIndex, count_errors, node_id, normalize
+from graphrag.parsing.languages._common import (
+    ScopeIndex,
+    count_errors,
+    keeps_items,
+    node_id,
+    normalize,
+)
 from graphrag.parsing.languages._common import node_text as _text
 from graphrag.parsing.model import (
     Call,
@@ -102,6 +108,20 @@ def clean_type(text: str | None) -> str | None:
     return t or None
 
 
+def declared_type(text: str | None) -> str | None:
+    """A declared variable, parameter or field type for the resolver: :func:`clean_type`,
+    except that a slice, array or map whose items have a class keeps its type as written
+    (``[]Handler``, ``...Handler``, ``map[string]*Route``: ``hs[i]``, ``m[k]`` and the
+    values a ``range`` loop binds are typed by the resolver from it)."""
+    if not text:
+        return None
+    raw = re.sub(r"\s+", "", text)
+    if raw.startswith("..."):  # a variadic parameter is a slice inside the function
+        raw = "[]" + raw[3:]
+    if raw.startswith(("[", "map[")) and keeps_items(raw):
+        return raw
+    return clean_type(text)
+
 
 def _package_clause(root: Node) -> str:
     clause = next((c for c in root.named_children if c.type == "package_clause"), None)
@@ -126,9 +146,13 @@ def dotted(node: Node | None) -> str | None:
 
 
 def receiver_chain(node: Node) -> list[str]:
-    """``s.store`` -> ``["s", "store"]``; ``["?"]`` for calls, indexes and the like."""
+    """``s.store`` -> ``["s", "store"]``; an index ``s.routes[k]`` -> ``["s", "routes",
+    "[]"]`` (an item of a typed slice or map); ``["?"]`` for calls and the like."""
     if node.type == "identifier":
         return [_text(node)]
+    if node.type == "index_expression":
+        head = receiver_chain(node.child_by_field_name("operand"))
+        return ["?"] if head == ["?"] else [*head, "[]"]
     if node.type == "selector_expression":
         head = receiver_chain(node.child_by_field_name("operand"))
         return ["?"] if head == ["?"] else [*head, _text(node.child_by_field_name("field"))]
@@ -328,7 +352,7 @@ class _Extractor:
                     signature=f"{name} {type_text}", doc_comment=doc,
                     meta={"type": type_text}, **self._span(decl),
                 ))
-                resolved = clean_type(type_text)
+                resolved = declared_type(type_text)
                 if resolved:
                     self._var_types(owner)[name] = resolved
 
@@ -386,7 +410,7 @@ class _Extractor:
         ))
         self.scopes[node.id] = fqn
         for pname, ptype in params:
-            resolved = clean_type(ptype)
+            resolved = declared_type(ptype)
             if pname and pname != "_" and resolved:
                 types[pname] = resolved
         if types:
@@ -495,7 +519,8 @@ class _Extractor:
             **self._span(literal),
         ))
         self.scopes[literal.id] = fqn
-        types = {n: t for n, t in ((n, clean_type(t)) for n, t in params) if n != "_" and t}
+        types = {n: t for n, t in ((n, declared_type(t)) for n, t in params)
+                 if n != "_" and t}
         if types:
             self._var_types(fqn).update(types)
         return fqn
@@ -511,7 +536,7 @@ class _Extractor:
         else:
             names = node.children_by_field_name("name")
             values = _expr_list(node.child_by_field_name("value"))
-            declared = clean_type(_text(node.child_by_field_name("type")))
+            declared = declared_type(_text(node.child_by_field_name("type")))
         for i, ident in enumerate(names):
             name = _text(ident)
             if ident.type != "identifier" or name == "_":
@@ -530,9 +555,9 @@ class _Extractor:
 
 
     def _range(self, node: Node) -> None:
-        """``for _, v := range xs``: ``v`` is an element of ``xs``. A slice variable's
-        type is kept without its ``[]`` already, so it is copied; a call's result or a
-        struct field is typed by the resolver (``=iter:``)."""
+        """``for _, v := range xs``: ``v`` is an element of slice ``xs`` or a value of
+        map ``xs``: one item of it (``=item:``), typed by the resolver from the declared
+        type of the variable, parameter, struct field or called function's result."""
         names = _expr_list(node.child_by_field_name("left"))
         right = node.child_by_field_name("right")
         if len(names) != 2 or names[1].type != "identifier" or right is None:
@@ -540,15 +565,16 @@ class _Extractor:
         scope = self._enclosing(node) or self.pkg
         element = None
         if right.type == "identifier":
-            element = self.result.var_types.get(scope, {}).get(_text(right))
-            if element is not None and element.startswith("=call:"):
-                element = "=iter:" + element
+            known = self.result.var_types.get(scope, {}).get(_text(right))
+            source = known if known is not None and known.startswith("=call:") \
+                else _text(right)
+            element = "=item:" + source
         elif right.type == "call_expression":
             callee = dotted(right.child_by_field_name("function"))
-            element = f"=iter:=call:{callee}" if callee and callee not in _BUILTINS else None
+            element = f"=item:=call:{callee}" if callee and callee not in _BUILTINS else None
         elif right.type == "selector_expression":
             chain = dotted(right)
-            element = f"=iter:{chain}" if chain else None
+            element = f"=item:{chain}" if chain else None
         if element:
             self._var_types(scope).setdefault(_text(names[1]), element)
 
@@ -567,13 +593,18 @@ def _value_type(expr: Node) -> str | None:
     if expr.type == "unary_expression" and _text(expr.child_by_field_name("operator")) == "&":
         return _value_type(expr.child_by_field_name("operand"))
     if expr.type == "composite_literal":
-        return clean_type(dotted(expr.child_by_field_name("type")) or
-                          _text(expr.child_by_field_name("type")))
+        return declared_type(dotted(expr.child_by_field_name("type")) or
+                             _text(expr.child_by_field_name("type")))
+    if expr.type == "index_expression":  # `r := m[k]`, `h := hs[i]`: one item
+        chain = receiver_chain(expr.child_by_field_name("operand"))
+        return None if "?" in chain or "[]" in chain else "=item:" + ".".join(chain)
     if expr.type == "call_expression":
         callee = dotted(expr.child_by_field_name("function"))
         args = expr.child_by_field_name("arguments")
         if callee == "new" and args is not None and len(args.named_children) == 1:
             return clean_type(_text(args.named_children[0]))  # new(Foo) -> *Foo
+        if callee == "make" and args is not None and args.named_children:
+            return declared_type(_text(args.named_children[0]))  # make([]Foo, n)
         return f"=call:{callee}" if callee and callee not in _BUILTINS else None
     return None
 
