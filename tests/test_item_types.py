@@ -241,3 +241,30 @@ def test_go_slice_and_map_items_by_index_and_range(tmp_path: Path) -> None:
     match = "example.com/app.Registry.Dispatch -> example.com/app.Route.Match"
     assert calls[serve] == {20, 23, 25, 26, 45, 47}
     assert calls[match] == {27, 28, 30, 33, 36, 39, 42}
+
+
+def test_typescript_member_of_a_factory_made_value_beside_its_interface(tmp_path: Path) -> None:
+    """zod: ``interface $ZodString`` and ``const $ZodString = core.$constructor(...)``
+    share a name; ``core.$ZodString.init(inst, def)`` (through a star re-exporting index)
+    uses the value, whose type is the factory's declared result, the ``$constructor``
+    interface with its ``init`` member."""
+    calls = _calls(tmp_path, {
+        "src/core/core.ts":
+            "export interface $constructor<T> {\n"
+            "  init(inst: T, def: unknown): void;\n}\n"
+            "export function $constructor<T>(name: string, init: (inst: T) => void"
+            "): $constructor<T> {\n  return init as any;\n}\n",
+        "src/core/schemas.ts":
+            'import * as core from "./core.js";\n'
+            "export interface $ZodString {\n  kind: string;\n}\n"
+            "export const $ZodString: core.$constructor<$ZodString> = "
+            'core.$constructor("$ZodString", (inst) => {});\n'
+            'export const $ZodEmail = core.$constructor("$ZodEmail", (inst) => {});\n'
+            "export interface $ZodEmail {\n  kind: string;\n}\n",
+        "src/core/index.ts": 'export * from "./core.js";\nexport * from "./schemas.js";\n',
+        "src/classic/schemas.ts":
+            'import * as core from "../core/index.js";\n'
+            "export function initString(inst: any, def: any): void {\n"
+            "  core.$ZodString.init(inst, def);\n"
+            "  core.$ZodEmail.init(inst, def);\n}\n"})
+    assert calls["src/classic/schemas:initString -> src/core/core:$constructor.init"] == {3, 4}

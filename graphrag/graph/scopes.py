@@ -271,12 +271,16 @@ class Scopes:
                 return candidate
         return None
 
-    def member_of(self, ent: Ent | None, name: str, depth: int = 0) -> Ent | None:
-        """Member ``name`` of a module, package, class (static) or instance."""
+    def member_of(self, ent: Ent | None, name: str, depth: int = 0, value: bool = False
+                  ) -> Ent | None:
+        """Member ``name`` of a module, package, class (static) or instance. With
+        ``value`` (the member is used as a value, ``mod.X.init()``), a module variable
+        named like a type of that module (TypeScript's ``interface X`` beside ``const
+        X``) is the variable."""
         if ent is None:
             return None
         if ent.kind == "module":
-            return self._module_member(ent.name, name, depth)
+            return self._module_member(ent.name, name, depth, value)
         if ent.kind == "package":
             return self._package_member(ent.name, name)
         if ent.kind in ("node", "static") and ent.node is not None:
@@ -292,10 +296,17 @@ class Scopes:
             return EXTERNAL
         return UNKNOWN
 
-    def _module_member(self, module: str, name: str, depth: int) -> Ent | None:
+    def _module_member(self, module: str, name: str, depth: int, value: bool = False
+                       ) -> Ent | None:
         table = self.table
         for ns in self._namespaces_of_module(module):
             node = table.module_members.get((ns, module), {}).get(name)
+            if node is not None and value and node.kind in TYPE_KINDS:
+                for scope in table.module_files.get((ns, module), []):
+                    text = _module_var(scope, name)
+                    typed = self.eval_type(Ctx(scope, None), text) if text else None
+                    if typed is not None and typed.kind == "instance":
+                        return typed
             if node is not None:
                 return Ent("node", node)
             for scope in table.module_files.get((ns, module), []):
@@ -313,7 +324,7 @@ class Scopes:
                     if imp.alias != "*":
                         continue
                     found = self.member_of(self.resolve_target(ns, imp.target, depth + 1),
-                                           name, depth + 1)
+                                           name, depth + 1, value)
                     if found is not None and found.kind not in ("unknown", "external"):
                         return found
             sub = f"{module}{namespace_spec(ns).separator}{name}"
@@ -385,7 +396,7 @@ class Scopes:
                 continue
             if ent.kind in ("unknown", "external", "bound", "super"):
                 return ent if ent.kind != "super" else UNKNOWN
-            ent = self.member_of(ent, part) or UNKNOWN
+            ent = self.member_of(ent, part, value=mode != "type") or UNKNOWN
         return ent
 
     def _item_read(self, ctx: Ctx, container: list[str], method: str) -> Ent:
