@@ -227,20 +227,25 @@ func (g *Registry) Dispatch(key string, extra []Handler, named map[string]*Route
 		h.Serve()
 	}
 	more[0].Serve()
+	all := g.All()
+	all[0].Match()
+	for _, r4 := range all {
+		r4.Match()
+	}
 }
 '''
 
 
 def test_go_slice_and_map_items_by_index_and_range(tmp_path: Path) -> None:
     """Go slices and maps of a repository type (a struct field, a parameter, a variadic
-    parameter, a local, a function's result): ``xs[i]``, ``m[k]`` and ``range`` bind
-    their items, so calls on them reach the item type's method."""
+    parameter, a local, a function's result, a local holding it): ``xs[i]``, ``m[k]`` and
+    ``range`` bind their items, so calls on them reach the item type's method."""
     calls = _calls(tmp_path, {"go.mod": "module example.com/app\n\ngo 1.22\n",
                               "registry.go": GO})
     serve = "example.com/app.Registry.Dispatch -> example.com/app.Handler.Serve"
     match = "example.com/app.Registry.Dispatch -> example.com/app.Route.Match"
     assert calls[serve] == {20, 23, 25, 26, 45, 47}
-    assert calls[match] == {27, 28, 30, 33, 36, 39, 42}
+    assert calls[match] == {27, 28, 30, 33, 36, 39, 42, 49, 51}
 
 
 def test_typescript_member_of_a_factory_made_value_beside_its_interface(tmp_path: Path) -> None:

@@ -527,6 +527,13 @@ class Scopes:
         field's declared type) or a variable or parameter (its declared type)."""
         declared: str | None = None
         owner: GraphNode | None = None
+        if "." not in source and not source.startswith("="):
+            for scope in self.table.chain(ctx.scope):
+                text = self.table.var_types(scope).get(source)
+                if text is not None:
+                    if text.startswith("=call:"):  # `xs = load()`: load's declared result
+                        source = text
+                    break
         if source.startswith("=call:"):
             parts = source[len("=call:"):].split(".")
             found = self.callee(ctx, parts[:-1] or None, parts[-1], "call")
