@@ -72,6 +72,32 @@ def lookup_node(runtime: Runtime, scope: Scope, app: str, fqn: str) -> list[dict
     return node_details(runtime.context(scope.check(app)), fqn)
 
 
+def neighbourhood(runtime: Runtime, scope: Scope, app: str, *, fqn: str | None = None,
+                  node_id: int | None = None, depth: int = 1,
+                  kinds: Sequence[str] | None = None) -> dict[str, Any]:
+    """The bounded neighbourhood of a node (the web page's graph view)."""
+    from graphrag.graph.neighbourhood import neighbourhood as walk
+
+    return walk(runtime.context(scope.check(app)), fqn=fqn, node_id=node_id, depth=depth,
+                kinds=kinds)
+
+
+def node_source(runtime: Runtime, scope: Scope, app: str, node: dict[str, Any]
+                ) -> list[tuple[int | None, str]]:
+    """A node's implementation as numbered lines (``node`` from :func:`lookup_node`)."""
+    from graphrag.retrieval.source import node_source as lines
+
+    return lines(runtime.context(scope.check(app)), node)
+
+
+def mentioned_by(runtime: Runtime, scope: Scope, app: str, node_ids: Sequence[int]
+                 ) -> list[dict[str, Any]]:
+    """The document pages and sections that name the nodes."""
+    from graphrag.graph.neighbourhood import mentioned_by as mentions
+
+    return mentions(runtime.context(scope.check(app)), node_ids)
+
+
 def trace(runtime: Runtime, scope: Scope, app: str, from_fqn: str, to_fqn: str | None,
           direction: str, max_depth: int) -> dict[str, Any]:
     ctx = runtime.context(scope.check(app))
