@@ -39,6 +39,21 @@ CHROMEDRIVER = os.environ.get("GRAPHRAG_TEST_CHROMEDRIVER", "/usr/bin/chromedriv
 ARTIFACTS = Path(os.environ.get("GRAPHRAG_TEST_ARTIFACTS") or REPO_ROOT / "test-artifacts" / "web")
 SYMBOL = "app.services.orders.OrderService.place_order"
 CALLER = "app.api.orders.place_order"
+HUB_CALLERS = 400  # callers of one function: more than the graph view draws
+
+
+def _hub_repo(root: Path, callers: int) -> Path:
+    """A package whose ``hub.core.hub`` is called by ``callers`` functions."""
+    (root / "hub").mkdir()
+    (root / "hub" / "__init__.py").write_text("")
+    (root / "hub" / "core.py").write_text("def hub():\n    return 1\n")
+    per_file = 100
+    for f in range(0, callers, per_file):
+        body = "".join(f"def caller_{i}():\n    return hub()\n\n\n"
+                       for i in range(f, min(callers, f + per_file)))
+        (root / "hub" / f"users_{f // per_file}.py").write_text(
+            "from hub.core import hub\n\n\n" + body)
+    return root
 
 
 def _start(app: Any, port: int) -> tuple[uvicorn.Server, threading.Thread]:
@@ -55,9 +70,9 @@ def _start(app: Any, port: int) -> tuple[uvicorn.Server, threading.Thread]:
 
 class Site:
     def __init__(self, url: str, open_url: str, a: str, b: str, keys: dict[str, str],
-                 b_names: list[str], b_ids: list[int]) -> None:
+                 b_names: list[str], b_ids: list[int], hub: str) -> None:
         self.url, self.open_url, self.a, self.b, self.keys = url, open_url, a, b, keys
-        self.b_names, self.b_ids = b_names, b_ids
+        self.b_names, self.b_ids, self.hub = b_names, b_ids, hub
 
 
 @pytest.fixture(scope="module")
@@ -68,6 +83,9 @@ def site(db_url: str, tmp_path_factory) -> Iterator[Site]:
     a, b = f"webA_{os.getpid()}", f"webB_{os.getpid()}"
     index_repository(engine, settings, SAMPLE_REPOS / "python_fastapi", a)
     index_repository(engine, settings, SAMPLE_REPOS / "js_express", b, graph_only=True)
+    hub = f"webHub_{os.getpid()}"
+    index_repository(engine, settings, _hub_repo(tmp_path_factory.mktemp("hub"), HUB_CALLERS),
+                     hub, graph_only=True)
     keys = {"a": create_key(engine, [a], "web a")["key"],
             "b": create_key(engine, [b], "web b")["key"]}
     with engine.connect() as conn:
@@ -84,12 +102,12 @@ def site(db_url: str, tmp_path_factory) -> Iterator[Site]:
                                                 mcp=False), runtime), open_port)
     try:
         yield Site(f"http://127.0.0.1:{port}", f"http://127.0.0.1:{open_port}", a, b, keys,
-                   b_names, [n["id"] for n in b_nodes])
+                   b_names, [n["id"] for n in b_nodes], hub)
     finally:
         for srv, thread in (server, open_server):
             srv.should_exit = True
             thread.join(timeout=30)
-        for name in (a, b):
+        for name in (a, b, hub):
             delete_app(engine, name)
 
 
@@ -141,6 +159,8 @@ def _login(driver: Any, site: Site, key: str) -> None:
     driver.get(site.url + "/login")
     driver.find_element(By.ID, "key").send_keys(key)
     driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+    # the next page load must not cancel the form's POST: wait for the cookie it sets
+    assert _wait(lambda: driver.get_cookies() and "/login" not in driver.current_url)
 
 
 def _shot(driver: Any, name: str) -> None:
@@ -279,6 +299,12 @@ def test_applications_page(site: Site, browser: Any) -> None:
     assert [s.get_attribute("data-app") for s in sections] == [site.a]
     text = sections[0].text
     assert "Last run" in text and "never" not in text.split("Last run")[1].splitlines()[0]
+    assert re.search(r"Files: ok \d+", text)
+    share = float(sections[0].find_element(By.CSS_SELECTOR, ".call-share").text.rstrip("%"))
+    resolved, unresolved = (int(sections[0].find_element(By.CSS_SELECTOR, f".calls-{w}").text)
+                            for w in ("resolved", "unresolved"))
+    assert resolved > 0 and unresolved > 0  # the sample calls its own code and the stdlib's
+    assert share == round(100 * resolved / (resolved + unresolved), 1)
     stages = [r.text.split()[0] for r in sections[0].find_elements(By.CSS_SELECTOR,
                                                                     "table.stages tr")[1:]]
     assert "embed" in stages
@@ -335,6 +361,47 @@ def test_pages_answer_errors_like_the_api(site: Site) -> None:
         r = c.get(f"/apps/{site.a}/nodes/{SYMBOL}")
         assert r.status_code == 200 and "def place_order" in r.text
         assert "Log out" not in r.text
+
+
+def test_graph_view_never_draws_more_than_its_budget(site: Site, browser: Any) -> None:
+    from selenium.webdriver.common.by import By
+
+    with httpx.Client(base_url=site.open_url, timeout=60) as c:
+        page = c.get(f"/apps/{site.hub}/graph/hub.core.hub")
+        assert page.status_code == 200
+        caller = c.get(f"/v1/apps/{site.hub}/nodes/hub.users_0.caller_0").json()["nodes"][0]
+        near = c.get("/web/graph.json", params={"app": site.hub, "node": caller["id"],
+                                                "depth": 2}).json()
+    # depth 2 from one caller reaches the hub and through it every other caller
+    assert len(near["nodes"]) == 300 and near["truncated"]
+    assert near["omitted"] == HUB_CALLERS + 1 - 300
+    browser.get(f"{site.open_url}/apps/{site.hub}/graph/hub.core.hub?kinds=CALLS")
+    drawn = _wait(lambda: browser.execute_script(
+        "return window.graphragGraph ? window.graphragGraph.nodes().length : 0"))
+    assert drawn == 300
+    status = browser.find_element(By.ID, "graph-status").text
+    assert f"{HUB_CALLERS + 1 - 300} more neighbours not drawn" in status
+    _shot(browser, "graph-budget")
+    # a click on a drawn caller adds nothing past the budget, and says so
+    some = browser.execute_script(
+        "return window.graphragGraph.nodes().filter(n => n.data('centre') === 0)[0].id()")
+    browser.execute_script(f"return window.graphragExpand({some})")
+    assert _wait(lambda: "at most 300" in browser.find_element(By.ID, "graph-status").text)
+    assert browser.execute_script("return window.graphragGraph.nodes().length") == 300
+
+
+def test_documents_pages(site: Site, browser: Any) -> None:
+    from selenium.webdriver.common.by import By
+
+    _login(browser, site, site.keys["a"])
+    browser.get(f"{site.url}/apps/{site.a}/documents")
+    links = browser.find_elements(By.CSS_SELECTOR, "table.documents a")
+    assert links, browser.page_source[-3000:]
+    links[0].click()
+    assert _wait(lambda: re.search(r"/documents/\d+$", browser.current_url))
+    pages = browser.find_elements(By.CSS_SELECTOR, "section.page")
+    assert pages and "[SEG=" in pages[0].text
+    _shot(browser, "document")
 
 
 def test_static_assets_are_served_from_the_package(site: Site) -> None:

@@ -433,3 +433,18 @@ def delete_files(conn: Connection, app_id: int, paths: list[str]) -> None:
     if paths:
         conn.execute(text("DELETE FROM files WHERE application_id = :a AND path = ANY(:p)"),
                      {"a": app_id, "p": paths})
+
+
+def file_status_counts(conn: Connection, app_id: int, failures: int = 20
+                       ) -> tuple[dict[str, int], list[dict[str, Any]]]:
+    """Files per parse status, and the first ``failures`` files not indexed as they are
+    (failed, partial, skipped) with their reason."""
+    counts = {r.parse_status or "unknown": int(r.n) for r in conn.execute(text(
+        "SELECT parse_status, count(*) AS n FROM files WHERE application_id = :a"
+        " GROUP BY parse_status ORDER BY parse_status"), {"a": app_id})}
+    rows = conn.execute(text(
+        "SELECT path, parse_status, parse_error FROM files WHERE application_id = :a"
+        " AND parse_status <> 'ok' ORDER BY parse_status, path LIMIT :n"),
+        {"a": app_id, "n": failures})
+    return counts, [{"path": r.path, "status": r.parse_status, "error": r.parse_error}
+                    for r in rows]

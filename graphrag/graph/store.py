@@ -449,3 +449,14 @@ def brief_nodes_in_app(conn: Connection, app_id: int, ids: Sequence[int]) -> lis
     return [dict(r) for r in conn.execute(text(
         f"SELECT {_BRIEF} FROM nodes n WHERE n.application_id = :a AND n.id = ANY(:ids)"
         " ORDER BY n.id"), {"a": app_id, "ids": list(ids)}).mappings()]
+
+
+def call_resolution(conn: Connection, app_id: int) -> tuple[int, int]:
+    """(CALLS edges, calls left unresolved): the unresolved are the distinct call names
+    each caller keeps in ``meta.unresolved_calls``."""
+    row = conn.execute(text(
+        "SELECT (SELECT count(*) FROM edges WHERE application_id = :a AND kind = 'CALLS'),"
+        " (SELECT COALESCE(sum(jsonb_array_length(meta->'unresolved_calls')), 0) FROM nodes"
+        "   WHERE application_id = :a AND jsonb_typeof(meta->'unresolved_calls') = 'array')"),
+        {"a": app_id}).one()
+    return int(row[0]), int(row[1])

@@ -200,6 +200,13 @@ def index_status(runtime: Runtime, scope: Scope, app: str) -> dict[str, Any]:
     return {**found[0], "pipeline": pipeline_status(runtime.engine, app), "documents": docs}
 
 
+def index_summary(runtime: Runtime, scope: Scope, app: str) -> dict[str, Any]:
+    """Files by parse status with the failures, and the share of calls resolved."""
+    from graphrag.graph.summary import index_summary as summary
+
+    return summary(runtime.context(scope.check(app)))
+
+
 # --- documents and jobs ----------------------------------------------------------------
 
 CHUNK = 1 << 20

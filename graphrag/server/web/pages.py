@@ -214,7 +214,8 @@ def mount(app: FastAPI, runtime: Runtime, no_auth: bool,
     @router.get("/apps")
     @page
     def apps_page(request: Request, scope: Scope) -> HTMLResponse:
-        apps = [{**a, "status": ops.index_status(runtime, scope, a["name"])}
+        apps = [{**a, "status": ops.index_status(runtime, scope, a["name"]),
+                 "summary": ops.index_summary(runtime, scope, a["name"])}
                 for a in ops.apps(runtime, scope)]
         return _html("apps.html", **common(scope), title="Applications", apps=apps)
 

@@ -37,7 +37,7 @@
     elements: elements(data.graph, null),
     wheelSensitivity: 0.3,
     style: [
-      { selector: "node", style: { "label": "data(label)", "font-size": 10, "width": 14, "height": 14,
+      { selector: "node", style: { "label": "data(label)", "font-size": 10, "min-zoomed-font-size": 7, "width": 14, "height": 14,
         "background-color": "#6b8fb5", "text-valign": "bottom", "text-margin-y": 3 } },
       { selector: "node[centre = 1]", style: { "background-color": "#d9822b", "width": 22, "height": 22 } },
       { selector: "node.expanded", style: { "border-width": 2, "border-color": "#1d2329" } },
