@@ -32,6 +32,7 @@ from graphrag.indexing import index_repository
 from graphrag.server.http import ServeConfig, create_app
 from graphrag.server.runtime import Runtime
 from tests.conftest import REPO_ROOT, SAMPLE_REPOS
+from tests.graph_hub import hub_repo
 from tests.test_server import _free_port
 
 CHROMIUM = os.environ.get("GRAPHRAG_TEST_CHROMIUM", "/usr/bin/chromium")
@@ -41,19 +42,6 @@ SYMBOL = "app.services.orders.OrderService.place_order"
 CALLER = "app.api.orders.place_order"
 HUB_CALLERS = 400  # callers of one function: more than the graph view draws
 
-
-def _hub_repo(root: Path, callers: int) -> Path:
-    """A package whose ``hub.core.hub`` is called by ``callers`` functions."""
-    (root / "hub").mkdir()
-    (root / "hub" / "__init__.py").write_text("")
-    (root / "hub" / "core.py").write_text("def hub():\n    return 1\n")
-    per_file = 100
-    for f in range(0, callers, per_file):
-        body = "".join(f"def caller_{i}():\n    return hub()\n\n\n"
-                       for i in range(f, min(callers, f + per_file)))
-        (root / "hub" / f"users_{f // per_file}.py").write_text(
-            "from hub.core import hub\n\n\n" + body)
-    return root
 
 
 def _start(app: Any, port: int) -> tuple[uvicorn.Server, threading.Thread]:
@@ -84,7 +72,7 @@ def site(db_url: str, tmp_path_factory) -> Iterator[Site]:
     index_repository(engine, settings, SAMPLE_REPOS / "python_fastapi", a)
     index_repository(engine, settings, SAMPLE_REPOS / "js_express", b, graph_only=True)
     hub = f"webHub_{os.getpid()}"
-    index_repository(engine, settings, _hub_repo(tmp_path_factory.mktemp("hub"), HUB_CALLERS),
+    index_repository(engine, settings, hub_repo(tmp_path_factory.mktemp("hub"), HUB_CALLERS),
                      hub, graph_only=True)
     keys = {"a": create_key(engine, [a], "web a")["key"],
             "b": create_key(engine, [b], "web b")["key"]}
@@ -402,6 +390,21 @@ def test_documents_pages(site: Site, browser: Any) -> None:
     pages = browser.find_elements(By.CSS_SELECTOR, "section.page")
     assert pages and "[SEG=" in pages[0].text
     _shot(browser, "document")
+    seg = re.search(r"\[SEG=(\d+:\d+)\]", pages[0].text).group(1)
+    filename = browser.find_element(By.CSS_SELECTOR, "h1").text
+    # the citations view: an answer citing that segment, and one id of nothing
+    browser.get(f"{site.url}/apps/{site.a}/cite")
+    browser.find_element(By.ID, "answer").send_keys(
+        f"An order-management API [SEG={seg}] [SEG=999999:0]")
+    browser.find_element(By.CSS_SELECTOR, "form.cite button").click()
+    cited = browser.find_element(By.CSS_SELECTOR, "section.cited li")
+    assert filename in cited.text and f"[SEG={seg}]" in cited.text
+    assert "1 ids not in" in browser.find_element(By.CSS_SELECTOR, "main").text
+    _shot(browser, "citations")
+    # a symbol the document names lists it among its mentions
+    browser.get(f"{site.url}/apps/{site.a}/nodes/app.repositories.base.BaseRepository")
+    mentions = browser.find_elements(By.CSS_SELECTOR, "section.mentions li")
+    assert any("README.md" in m.text for m in mentions), [m.text for m in mentions]
 
 
 def test_static_assets_are_served_from_the_package(site: Site) -> None:

@@ -5,6 +5,8 @@ to the login form."""
 
 from __future__ import annotations
 
+import json
+import re
 import time
 from collections.abc import Callable
 from functools import wraps
@@ -58,6 +60,25 @@ def _error_page(status: int, code: str, message: str, **values: Any) -> HTMLResp
 def _split(values: list[str] | None) -> list[str]:
     """Repeated or comma-separated query parameters as one list."""
     return [v.strip() for raw in values or [] for v in raw.split(",") if v.strip()]
+
+
+_SEG = re.compile(r"\[SEG=([^\]\s]+)\]")
+
+
+def answer_of(raw: str) -> str | dict[str, Any]:
+    """The form's answer for ``operations.cite``: JSON as it is; text whose paragraphs
+    carry ``[SEG=...]`` marks as sections with those ids (the marks taken out of the
+    text); other text as it is (matched by text)."""
+    try:
+        json.loads(raw)
+        return raw
+    except ValueError:
+        pass
+    if not _SEG.search(raw):
+        return raw
+    paragraphs = [p.strip() for p in re.split(r"\n\s*\n", raw) if p.strip()]
+    return {"sections": [{"text": " ".join(_SEG.sub(" ", p).split()),
+                          "source_ids": _SEG.findall(p)} for p in paragraphs]}
 
 
 def mount(app: FastAPI, runtime: Runtime, no_auth: bool,
@@ -236,6 +257,23 @@ def mount(app: FastAPI, runtime: Runtime, no_auth: bool,
         return _html("document.html", **common(scope), title=info.get("filename", ""),
                      app=app, document=info, pages=pages, segment=max(0, segment),
                      page_range=page_range)
+
+    @router.get("/apps/{app}/cite")
+    @page
+    def cite_form(request: Request, scope: Scope, app: str) -> HTMLResponse:
+        scope.check(app)
+        return _html("cite.html", **common(scope), title=f"Citations in {app}", app=app,
+                     answer="", result=None)
+
+    @router.post("/apps/{app}/cite")
+    @page
+    def cite_page(request: Request, scope: Scope, app: str, answer: str = Form("")
+                  ) -> HTMLResponse:
+        if not answer.strip():
+            raise InvalidInput("empty answer: paste the text with its [SEG=...] ids")
+        result = ops.cite(runtime, scope, app, answer_of(answer))
+        return _html("cite.html", **common(scope), title=f"Citations in {app}", app=app,
+                     answer=answer, result=result)
 
     app.include_router(router)
     app.mount("/web/static", StaticFiles(directory=STATIC), name="web-static")
