@@ -339,6 +339,14 @@ def test_pages_answer_errors_like_the_api(site: Site) -> None:
         bad = web.get(f"/apps/{site.a}/graph/{SYMBOL}", params={"depth": 3})
         assert bad.status_code == 400 and "depth must be between 1 and 2" in bad.text
         assert page.headers["content-security-policy"].startswith("default-src 'self'")
+    # a login form posted from another site is refused (no cookie set)
+    with httpx.Client(base_url=site.url) as anon:
+        r = anon.post("/login", data={"key": key, "next": "/"},
+                      headers={"Origin": "http://evil.example"})
+        assert r.status_code == 403 and "set-cookie" not in r.headers
+        r = anon.post("/login", data={"key": key, "next": "//evil.example/"},
+                      headers={"Origin": site.url})
+        assert r.status_code == 303 and r.headers["location"] == "/"
     # without a key: to the login form, never a page of data
     with httpx.Client(base_url=site.url) as anon:
         r = anon.get(f"/apps/{site.a}/nodes/{SYMBOL}")

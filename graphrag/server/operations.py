@@ -186,6 +186,13 @@ def apps(runtime: Runtime, scope: Scope) -> list[dict[str, Any]]:
     return [a for a in list_apps(runtime.engine) if scope.allows(a["name"])]
 
 
+def app_names(runtime: Runtime, scope: Scope) -> list[str]:
+    """The names of the applications in scope (without counts)."""
+    from graphrag.db.apps import app_names as names
+
+    return [n for n in names(runtime.engine) if scope.allows(n)]
+
+
 def index_status(runtime: Runtime, scope: Scope, app: str) -> dict[str, Any]:
     """Row counts, per-stage pipeline state and documents by status of one application."""
     from graphrag.pipeline.status import pipeline_status

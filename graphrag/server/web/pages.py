@@ -5,6 +5,7 @@ to the login form."""
 
 from __future__ import annotations
 
+import inspect
 import json
 import re
 import time
@@ -19,7 +20,7 @@ from fastapi.staticfiles import StaticFiles
 
 from graphrag.db.engine import lost_database
 from graphrag.db.keys import authenticate
-from graphrag.errors import GraphragError, InvalidInput
+from graphrag.errors import GraphragError, InvalidInput, NotAllowed
 from graphrag.graph.neighbourhood import DEFAULT_KINDS, MAX_DEPTH, MAX_NODES
 from graphrag.kinds import EDGE_KINDS, NODE_KINDS
 from graphrag.retrieval.modes import mode_names
@@ -117,8 +118,6 @@ def mount(app: FastAPI, runtime: Runtime, no_auth: bool,
                 return _error_page(503, "database_unavailable", lost, auth=not no_auth)
 
         # FastAPI reads the handler's parameters: present them without the scope
-        import inspect
-
         sig = inspect.signature(handler)
         params = [p for name, p in sig.parameters.items() if name != "scope"]
         run.__signature__ = sig.replace(parameters=params)  # type: ignore[attr-defined]
@@ -142,6 +141,9 @@ def mount(app: FastAPI, runtime: Runtime, no_auth: bool,
               ) -> Response:
         if no_auth:
             return RedirectResponse(session.safe_next(next), 303)
+        if session.cross_site(request):
+            return _error_page(403, "forbidden", "a form of another site cannot log in here",
+                               anonymous=True)
         key = key.strip()
         if not key:
             return _login_page(next, "missing API key: enter a key (graphrag keys create)",
@@ -153,13 +155,15 @@ def mount(app: FastAPI, runtime: Runtime, no_auth: bool,
         return response
 
     @router.post("/logout")
-    def logout() -> Response:
+    def logout(request: Request) -> Response:
+        if session.cross_site(request):
+            return _error_page(403, "forbidden", "a form of another site cannot log out here")
         response = RedirectResponse("/login", 303)
         session.forget(response)
         return response
 
     def common(scope: Scope) -> dict[str, Any]:
-        return {"auth": not no_auth, "app_names": [a["name"] for a in ops.apps(runtime, scope)]}
+        return {"auth": not no_auth}
 
     # --- search -----------------------------------------------------------------------
 
@@ -168,7 +172,7 @@ def mount(app: FastAPI, runtime: Runtime, no_auth: bool,
     def search_page(request: Request, scope: Scope, q: str = "", app: str = "",
                     kinds: Kinds = None, lang: str = "", path: str = "",
                     mode: str = "hybrid", top_k: int = TOP_K, source: str = "") -> HTMLResponse:
-        base = common(scope)
+        base = {**common(scope), "app_names": ops.app_names(runtime, scope)}
         form = {"q": q, "app": app, "kinds": _split(kinds), "lang": lang, "path": path,
                 "mode": mode, "top_k": top_k, "source": source}
         values = {**base, "form": form, "title": "Search", "modes": mode_names(),
@@ -269,6 +273,8 @@ def mount(app: FastAPI, runtime: Runtime, no_auth: bool,
     @page
     def cite_page(request: Request, scope: Scope, app: str, answer: str = Form("")
                   ) -> HTMLResponse:
+        if session.cross_site(request):
+            raise NotAllowed("a form of another site cannot post here")
         if not answer.strip():
             raise InvalidInput("empty answer: paste the text with its [SEG=...] ids")
         result = ops.cite(runtime, scope, app, answer_of(answer))

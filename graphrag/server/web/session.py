@@ -40,3 +40,10 @@ def safe_next(value: str | None) -> str:
     if value and value.startswith("/") and not value.startswith("//") and "\\" not in value:
         return value
     return "/"
+
+
+def cross_site(request: Request) -> bool:
+    """A form posted from another site (its ``Origin`` is not this server's): refused, so
+    another page cannot log this browser in with a key of its own choosing."""
+    origin = request.headers.get("origin")
+    return bool(origin) and origin != f"{request.url.scheme}://{request.url.netloc}"
