@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import logging
 import re
 import time
 from collections.abc import Callable
@@ -31,6 +32,7 @@ from graphrag.server.runtime import Runtime
 from graphrag.server.web import session
 from graphrag.server.web.render import STATIC, environment
 
+log = logging.getLogger("graphrag.server")
 # Scripts only from this server; no inline script runs, nothing is fetched from outside.
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline';"
        " img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; form-action 'self'")
@@ -113,9 +115,11 @@ def mount(app: FastAPI, runtime: Runtime, no_auth: bool,
                 return _error_page(status, code, str(exc), auth=not no_auth)
             except Exception as exc:
                 lost = lost_database(exc)
-                if lost is None:
-                    raise
-                return _error_page(503, "database_unavailable", lost, auth=not no_auth)
+                if lost is not None:
+                    return _error_page(503, "database_unavailable", lost, auth=not no_auth)
+                log.exception("unexpected error on %s", request.url.path)
+                return _error_page(500, "internal", f"internal error: {type(exc).__name__}",
+                                   auth=not no_auth)
 
         # FastAPI reads the handler's parameters: present them without the scope
         sig = inspect.signature(handler)

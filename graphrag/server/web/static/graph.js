@@ -22,7 +22,8 @@
       if ((cy && cy.getElementById(id).length) || room <= 0) return;
       room -= 1; added.add(id);
       out.push({ group: "nodes", data: { id: id, label: label(n), fqn: n.fqn, kind: n.kind,
-        file: n.file_path, line: n.line_start, centre: centre.has(id) ? 1 : 0 } });
+        file: n.file_path, line: n.line_start, centre: centre.has(id) ? 1 : 0,
+        level: n.level || 0 } });
     });
     graph.edges.forEach(function (e) {
       var s = String(e.source), t = String(e.target), id = "e" + e.id;
@@ -31,6 +32,13 @@
       out.push({ group: "edges", data: { id: id, source: s, target: t, kind: e.kind } });
     });
     return out;
+  }
+  // A force-directed layout reads well for a few dozen nodes; past that its cost grows
+  // with the square of the nodes (seconds for 300): rings by distance from the centre.
+  function layout(n) {
+    if (n <= 60) return { name: "cose", animate: false, nodeRepulsion: 8000, idealEdgeLength: 60 };
+    return { name: "concentric", animate: false, minNodeSpacing: 6, levelWidth: function () { return 1; },
+      concentric: function (node) { return 10 - node.data("level"); } };
   }
   var cy = cytoscape({
     container: holder,
@@ -48,7 +56,7 @@
         "line-color": "#7a5", "target-arrow-color": "#7a5" } },
       { selector: "edge[kind = 'OVERRIDES']", style: { "line-style": "dotted" } }
     ],
-    layout: { name: "cose", animate: false, nodeRepulsion: 8000, idealEdgeLength: 60 }
+    layout: layout(data.graph.nodes.length)
   });
   data.graph.center.forEach(function (id) { cy.getElementById(String(id)).addClass("expanded"); });
   window.graphragGraph = cy;  // for the browser tests and the console
@@ -93,7 +101,11 @@
         say(cy.nodes().length + " nodes, " + cy.edges().length + " edges; expanded " + (node.data("fqn") || node.id()) +
             " (+" + grown + (left > 0 ? ", " + left + " already drawn or over the limit" : "") + ").");
         if (added.length) {
-          cy.layout({ name: "cose", animate: false, randomize: false, nodeRepulsion: 8000, idealEdgeLength: 60 }).run();
+          // new nodes sit one ring further out than the node they came from
+          var base = node.data("level") || 0;
+          var at = node.position();
+          added.nodes().forEach(function (x) { x.data("level", base + 1); x.position({ x: at.x, y: at.y }); });
+          cy.layout(layout(cy.nodes().length)).run();
         }
       })
       .catch(function (err) { say("expanding failed: " + err); });
