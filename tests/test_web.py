@@ -338,6 +338,12 @@ def test_pages_answer_errors_like_the_api(site: Site) -> None:
         assert _error_message(page.text) == message
         bad = web.get(f"/apps/{site.a}/graph/{SYMBOL}", params={"depth": 3})
         assert bad.status_code == 400 and "depth must be between 1 and 2" in bad.text
+        bad = web.get(f"/apps/{site.a}/graph/{SYMBOL}", params={"depth": "two"})
+        assert bad.status_code == 422 and bad.headers["content-type"].startswith("text/html")
+        assert _error_message(bad.text).startswith("depth: ")
+        # the API keeps its JSON answer for a malformed request
+        assert api.post("/v1/search", json={"query": "x", "top_k": "many"}).json()["error"][
+            "code"] == "invalid_request"
         assert page.headers["content-security-policy"].startswith("default-src 'self'")
     # a login form posted from another site is refused (no cookie set)
     with httpx.Client(base_url=site.url) as anon:

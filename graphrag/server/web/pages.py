@@ -16,6 +16,7 @@ from typing import Annotated, Any
 from urllib.parse import urlencode
 
 from fastapi import APIRouter, FastAPI, Form, Query, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 
@@ -37,6 +38,7 @@ log = logging.getLogger("graphrag.server")
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline';"
        " img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; form-action 'self'")
 TOP_K = 20
+PAGE_PREFIXES = ("/apps", "/login", "/logout")  # /web/graph.json answers JSON
 # a repeated (or comma-separated) query parameter: ?kinds=CALLS&kinds=EXTENDS
 Kinds = Annotated[list[str] | None, Query()]
 
@@ -285,5 +287,22 @@ def mount(app: FastAPI, runtime: Runtime, no_auth: bool,
         return _html("cite.html", **common(scope), title=f"Citations in {app}", app=app,
                      answer=answer, result=result)
 
+    # A malformed page request (?depth=two) is a page too; /v1 keeps the API's JSON.
+    api_invalid = app.exception_handlers.get(RequestValidationError)
+
+    async def on_invalid(request: Request, exc: Exception) -> Response:
+        if request.url.path.startswith(PAGE_PREFIXES) or request.url.path == "/":
+            first = exc.errors()[0] if isinstance(exc, RequestValidationError) and \
+                exc.errors() else {}
+            where = ".".join(str(p) for p in first.get("loc", ())
+                             if p not in ("body", "query", "path"))
+            return _error_page(422, "invalid_request",
+                               f"{where}: {first.get('msg', 'invalid request')}",
+                               auth=not no_auth)
+        if api_invalid is None:
+            raise exc
+        return await api_invalid(request, exc)  # type: ignore[misc]
+
+    app.add_exception_handler(RequestValidationError, on_invalid)
     app.include_router(router)
     app.mount("/web/static", StaticFiles(directory=STATIC), name="web-static")
