@@ -230,6 +230,7 @@ def test_result_to_symbol_to_caller_to_graph(site: Site, browser: Any) -> None:
     assert _wait(lambda: browser.current_url.endswith(quote(CALLER, safe="/:")))
     callees = [c.text for c in browser.find_elements(By.CSS_SELECTOR, "section.callees a")]
     assert SYMBOL in callees
+    assert browser.find_element(By.CSS_SELECTOR, "p.route").text == "POST /orders/"
     browser.find_element(By.CSS_SELECTOR, "a.graph-link").click()
     assert _wait(lambda: "/graph/" in browser.current_url)
     drawn = _wait(lambda: browser.execute_script(
@@ -399,6 +400,7 @@ def test_documents_pages(site: Site, browser: Any) -> None:
     browser.get(f"{site.url}/apps/{site.a}/documents")
     links = browser.find_elements(By.CSS_SELECTOR, "table.documents a")
     assert links, browser.page_source[-3000:]
+    _shot(browser, "documents")
     links[0].click()
     assert _wait(lambda: re.search(r"/documents/\d+$", browser.current_url))
     pages = browser.find_elements(By.CSS_SELECTOR, "section.page")
