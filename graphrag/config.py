@@ -27,7 +27,10 @@ def _env_int(name: str, default: int, minimum: int = 0) -> int:
     return number
 
 
-def _env_float(name: str, default: float, minimum: float = 0.0) -> float:
+def _env_float(name: str, default: float, minimum: float = 0.0,
+               maximum: float | None = None) -> float:
+    """A decimal setting from the environment: finite (no ``inf``/``nan``), within its
+    bounds; anything else is a one-line error naming the variable."""
     value = (os.environ.get(name) or "").strip()
     if not value:
         return default
@@ -35,8 +38,11 @@ def _env_float(name: str, default: float, minimum: float = 0.0) -> float:
         number = float(value)
     except ValueError:
         raise ConfigurationError(f"{name}={value!r} is not a number") from None
+    if maximum is not None and not minimum <= number <= maximum:
+        raise ConfigurationError(f"{name}={value!r} must be a number from {minimum:g}"
+                                 f" to {maximum:g}")
     if not number >= minimum or number == float("inf"):
-        raise ConfigurationError(f"{name}={value!r} must be a finite number >= {minimum}")
+        raise ConfigurationError(f"{name}={value!r} must be a finite number >= {minimum:g}")
     return number
 
 
@@ -106,7 +112,7 @@ def load_settings() -> Settings:
         llm_concurrency=_env_int("GRAPHRAG_LLM_CONCURRENCY", 4, minimum=1),
         workers=_env_int("GRAPHRAG_WORKERS", 0),
         db_buffers_mb=_env_int("GRAPHRAG_DB_BUFFERS_MB", 0),
-        file_timeout=float(os.environ.get("GRAPHRAG_FILE_TIMEOUT") or 60.0),
+        file_timeout=_env_float("GRAPHRAG_FILE_TIMEOUT", 60.0),
         max_nesting=_env_int("GRAPHRAG_MAX_NESTING", 200),
-        max_delete_share=float(os.environ.get("GRAPHRAG_MAX_DELETE_SHARE") or 0.5),
+        max_delete_share=_env_float("GRAPHRAG_MAX_DELETE_SHARE", 0.5, maximum=1.0),
     )

@@ -22,8 +22,9 @@
 
 Anything else is a bug: the CLI shows its traceback with ``--debug``. The HTTP server maps
 the same branches to statuses (``graphrag.server.errors``): NotFound and
-UnknownApplication 404, TooLarge 413, NotAllowed 403, other user errors 400 (422 for malformed
-requests), DatabaseUnavailable and ModelUnavailable 503, other environment problems 500.
+UnknownApplication 404 (an ambiguous UnknownSymbol 409 with its candidates), TooLarge 413,
+NotAllowed 403, other user errors 400 (422 for malformed requests), DatabaseUnavailable
+and ModelUnavailable 503, other environment problems 500.
 """
 
 from __future__ import annotations
@@ -77,6 +78,7 @@ class UnknownSymbol(NotFound):
         super().__init__(message)
         self.name = name
         self.suggestions = suggestions
+        self.ambiguous = ambiguous  # the server answers 409 with the candidates
 
 
 class DocumentError(InvalidInput):

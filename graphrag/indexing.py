@@ -2,7 +2,8 @@
 
 This module composes the data-flow steps (graph -> chunking -> pipeline); it sits
 above all of them, like the CLI, and holds no logic of its own beyond the order and
-the decision to skip re-planning when nothing changed.
+the decision to skip re-planning when nothing changed (nor was left behind by a run
+killed after the graph's commit: each step's completion is recorded, ``db.apps``).
 """
 
 from __future__ import annotations
@@ -17,16 +18,24 @@ from graphrag.chunking.orchestrator import plan_chunks
 from graphrag.chunking.request import ChunkBuildRequest
 from graphrag.chunking.run_store import last_full_run_ok
 from graphrag.config import Settings
-from graphrag.db.apps import validate_app_name
+from graphrag.db.apps import (
+    content_version,
+    record_step,
+    set_indexed_commit,
+    step_behind,
+    validate_app_name,
+)
 from graphrag.db.context import resolve_context
 from graphrag.documents.service import finalize_documents
 from graphrag.graph.index import IndexStats, index_graph
+from graphrag.graph.revision import head_commit
 from graphrag.ingesting import index_repository_documents
 from graphrag.pipeline.runner import StageRunner, run_stages
 from graphrag.pipeline.store import invalidate_stages
 from graphrag.progress import Progress
 
 INDEX_STRATEGY = "ast"
+PLAN_STEP = "plan_chunks"  # its record in ``applications.meta.steps`` (db.apps)
 
 
 def _graph_changed(stats: IndexStats) -> bool:
@@ -63,6 +72,7 @@ def index_repository(
         # stale. Recorded in the graph's transaction, so a crash cannot lose it.
         relinked.append(invalidate_stages(conn, app_id, sorted(touched)))
 
+    commit = head_commit(root)  # before the scan: the files read are at least this new
     graph = index_graph(engine, settings, root, app_name, include=include, exclude=exclude,
                         languages=languages, full=full, allow_mass_delete=allow_mass_delete,
                         progress=progress, on_synced=relink)
@@ -72,6 +82,8 @@ def index_repository(
     # The graph step created the application (and recorded its root): from here on every
     # step gets it resolved, once.
     ctx = resolve_context(engine, settings, app_name)
+    with engine.begin() as conn:  # what answers cite as their source (freshness)
+        set_indexed_commit(conn, ctx.app_id, commit)
     # README, docs/*.md|pdf|docx: document nodes beside the code, MENTIONS into it.
     docs = index_repository_documents(ctx, root, include=include, exclude=exclude,
                                       graph_changed=_graph_changed(graph),
@@ -80,12 +92,19 @@ def index_repository(
     if graph_only:
         return result
 
-    if full or _graph_changed(graph) or docs.changed or not last_full_run_ok(
+    with engine.connect() as conn:
+        # Read before planning: the plans of this run derive from at least this graph.
+        version = content_version(conn, ctx.app_id)
+        behind = step_behind(conn, ctx.app_id, PLAN_STEP)
+    if full or behind or _graph_changed(graph) or docs.changed or not last_full_run_ok(
             engine, ctx.app_id, INDEX_STRATEGY):
         chunks = plan_chunks(ctx, ChunkBuildRequest(application=app_name,
                                                      strategy=INDEX_STRATEGY),
                              progress=progress)
         result["chunks"] = chunks.to_dict()
+        if chunks.status == "succeeded":
+            with engine.begin() as conn:
+                record_step(conn, ctx.app_id, PLAN_STEP, version)
     else:
         result["chunks"] = {"skipped": True, "reason": "graph unchanged"}
 

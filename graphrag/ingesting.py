@@ -16,7 +16,13 @@ from sqlalchemy import Engine
 from graphrag.chunking.orchestrator import plan_chunks
 from graphrag.chunking.request import ChunkBuildRequest
 from graphrag.config import Settings
-from graphrag.db.apps import validate_app_name
+from graphrag.db.apps import (
+    content_version,
+    record_skipped_documents,
+    record_step,
+    step_behind,
+    validate_app_name,
+)
 from graphrag.db.context import AppContext, resolve_context
 from graphrag.documents import store as documents_store
 from graphrag.documents.extract import clean_text, validate_file
@@ -40,6 +46,7 @@ from graphrag.pipeline.runner import StageRunner, run_stages
 from graphrag.progress import Progress
 
 REPOSITORY_ORIGIN = "repository"
+MENTIONS_STEP = "link_mentions"  # its record in ``applications.meta.steps`` (db.apps)
 
 
 def chunk_documents(ctx: AppContext) -> dict[str, Any]:
@@ -179,6 +186,9 @@ def index_repository_documents(ctx: AppContext, root: Path, *, include: Iterable
     documents are not dropped without ``allow_mass_delete`` (:class:`MassDeleteRefused`,
     raised before any document is touched)."""
     stats = RepositoryDocuments()
+    with ctx.engine.connect() as conn:  # MENTIONS left behind by a killed run are redone
+        version = content_version(conn, ctx.app_id)
+        behind = step_behind(conn, ctx.app_id, MENTIONS_STEP)
     files = list(scan_documents(root, include=include, exclude=exclude))
     stats.scanned = len(files)
     with ctx.engine.connect() as conn:
@@ -202,7 +212,8 @@ def index_repository_documents(ctx: AppContext, root: Path, *, include: Iterable
             stats.skipped += 1
             stats.errors.append({"path": f.rel_path, "status": "skipped", "error": f.problem})
             continue
-        req = DocumentRequest(f.abs_path, f.rel_path, {"origin": REPOSITORY_ORIGIN})
+        req = DocumentRequest(f.abs_path, f.rel_path, {"origin": REPOSITORY_ORIGIN},
+                              root=root)
         try:
             outcome = prepare_document(ctx, req)
         except InvalidInput as exc:  # too large, empty, unreadable, not a regular file
@@ -219,8 +230,12 @@ def index_repository_documents(ctx: AppContext, root: Path, *, include: Iterable
             stats.prepared += 1
         if progress:
             progress("documents", n, len(files))
-    if graph_changed or stats.changed:
-        with ctx.engine.begin() as conn:
+    with ctx.engine.begin() as conn:
+        record_skipped_documents(conn, ctx.app_id, [
+            {"path": e["path"], "reason": e["error"]} for e in stats.errors
+            if e["status"] == "skipped"])
+        if graph_changed or stats.changed or behind:
             link_mentions(conn, ctx.app_id)
+            record_step(conn, ctx.app_id, MENTIONS_STEP, version)
     return stats
 

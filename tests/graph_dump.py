@@ -34,4 +34,9 @@ def graph_dump(engine: Engine, app_name: str) -> dict[str, Any]:
                 "SELECT path, language, content_hash, parse_status, parse_error, error_count,"
                 " size_bytes FROM files"
                 " WHERE application_id = :a"), {"a": app_id}))
-    return {"nodes": nodes, "edges": edges, "files": files}
+        unresolved = sorted(
+            tuple(str(v) for v in r) for r in conn.execute(text(
+                "SELECT c.stable_key, u.file_path, u.name, u.receiver, u.line, u.reason"
+                "  FROM unresolved_calls u JOIN nodes c ON c.id = u.caller_id"
+                " WHERE u.application_id = :a"), {"a": app_id}))
+    return {"nodes": nodes, "edges": edges, "files": files, "unresolved": unresolved}

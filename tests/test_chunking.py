@@ -333,13 +333,15 @@ def test_cli_chunk_json_and_runs_listing(engine: Engine, app_name: str) -> None:
             "run_id", "status"} <= set(stats)
     assert (stats["processed_nodes"], stats["written_chunks"], stats["status"]) == (
         3, 3, "succeeded")
-    res = run_cli("chunk", "--app", app_name, "--dry-run")
-    assert res.returncode == 0 and "3 skipped" in res.stdout, res.stderr
+    res = run_cli("chunk", "--app", app_name, "--batch-size", "30")
+    assert res.returncode == 0, res.stderr
+    res = run_cli("chunk", "--app", app_name, "--dry-run")  # writes nothing, no run either
+    assert res.returncode == 0 and "dry run" in res.stdout and "3 skipped" in res.stdout
     res = run_cli("runs", "--app", app_name, "--json")
     assert res.returncode == 0, res.stderr
     runs = json.loads(res.stdout)
-    assert [r["run_id"] for r in runs][1] == stats["run_id"]  # newest first
-    assert runs[0]["request"]["dry_run"] is True and runs[1]["request"]["batch_size"] == 60
+    assert len(runs) == 2 and runs[1]["run_id"] == stats["run_id"]  # newest first
+    assert runs[0]["request"]["batch_size"] == 30 and runs[1]["request"]["batch_size"] == 60
     assert all(r["status"] == "succeeded" and r["finished_at"] for r in runs)
     text_out = run_cli("runs", "--app", app_name).stdout
     assert "per-node\tsucceeded" in text_out

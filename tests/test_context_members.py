@@ -12,14 +12,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import Engine, text
+from sqlalchemy import Engine, event, text
 
 from graphrag.config import load_settings
 from graphrag.db.apps import get_app
 from graphrag.db.engine import get_engine
 from graphrag.documents.mentions import SymbolIndex, mentions_in
 from graphrag.embedding import count_tokens, get_tokenizer
-from graphrag.errors import UnknownSymbol
+from graphrag.errors import InvalidInput, UnknownSymbol
 from graphrag.graph.lookup import resolve_name
 from graphrag.graph.queries import details as node_details
 from graphrag.indexing import index_repository
@@ -190,9 +190,10 @@ def test_callers_in_tests_are_counted_unless_asked(indexed, tokens) -> None:
     ctx = _context(indexed, tokens, "pkg.core.Command.run")
     seed = ctx.blocks[0].text
     assert "- `pkg.core.Command.invoke`" in seed
-    assert "- 2 callers in tests (not listed)" in seed and "tests.test_core" not in seed
+    assert "- 2 callers in tests and examples (not listed)" in seed
+    assert "tests.test_core" not in seed
     listed = _context(indexed, tokens, "pkg.core.Command.run", test_callers=True)
-    assert "**Called by tests**" in listed.blocks[0].text
+    assert "**Called by tests and examples**" in listed.blocks[0].text
     assert "tests.test_core.test_run_twice" in listed.blocks[0].text
 
 
@@ -254,6 +255,32 @@ def test_lookup_errors_list_the_closest_names(indexed) -> None:
     proc = run_cli("context", "pkg.Command", "--app", app, "--json")
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["segments"][0].endswith(":code:snippet")
+
+
+def test_lookup_is_bounded_and_set_based(indexed) -> None:
+    """Issue 27 item 2: a query per dot-prefix made a 4,000-part name take 9 s; now the
+    prefixes are looked up together and a name over the bounds is a one-line error."""
+    engine, app, _ = indexed
+    statements: list[str] = []
+
+    def count(_conn, _cursor, statement, *_args) -> None:
+        statements.append(statement)
+
+    with engine.connect() as conn:
+        app_id = get_app(conn, app).id
+        event.listen(conn, "before_cursor_execute", count)
+        with pytest.raises(UnknownSymbol):
+            resolve_name(conn, app_id, ".".join(["pkg", "Command"] + ["x"] * 150))
+        assert resolve_name(conn, app_id, "pkg.Command.run")  # a published member still
+        event.remove(conn, "before_cursor_execute", count)
+        assert len(statements) <= 14, len(statements)
+        with pytest.raises(InvalidInput, match=r"too many parts: 1000 \(at most 200\)"):
+            resolve_name(conn, app_id, ".".join(["a"] * 1000))
+        with pytest.raises(InvalidInput, match="name too long: 1000000 characters"):
+            resolve_name(conn, app_id, "a" * 1_000_000)
+    proc = run_cli("graph", "node", ".".join(["a"] * 4000), "--app", app)
+    assert proc.returncode == 1
+    assert proc.stderr.count("\n") == 1 and "too many parts" in proc.stderr
 
 
 # --- item 3: mentions in the indexed README ---------------------------------------------

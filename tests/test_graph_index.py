@@ -69,7 +69,10 @@ def test_bad_input_is_recorded_and_never_stops_the_run(tmp_path: Path, engine,
     stats = index_graph(engine, _settings(max_file_bytes=1000), repo, app_name)
     files = _files(engine, app_name)
     assert set(files) == {"pkg/good.py", "pkg/binary.py", "pkg/big.py", "pkg/latin.py",
-                          "pkg/broken.py"}
+                          "pkg/broken.py", "pkg/link.py"}
+    # a link leaving the repository is listed with its reason, never read
+    assert (files["pkg/link.py"]["parse_status"], files["pkg/link.py"]["parse_error"]) == (
+        "skipped", "symlink leaving the repository")
     assert files["pkg/binary.py"]["parse_status"] == "skipped"
     assert "binary" in files["pkg/binary.py"]["parse_error"]
     assert files["pkg/big.py"]["parse_status"] == "skipped"
@@ -84,7 +87,7 @@ def test_bad_input_is_recorded_and_never_stops_the_run(tmp_path: Path, engine,
     assert "pkg.latin.cafe_name" in fqns  # decoded with replacement, not lost
     assert not {"secret", "ignored_a", "generated", "vendored"} & {f.rsplit(".", 1)[-1]
                                                                   for f in fqns}
-    assert stats.files_skipped == 2 and stats.files_partial == 1 and stats.files_failed == 0
+    assert stats.files_skipped == 3 and stats.files_partial == 1 and stats.files_failed == 0
 
 
 def test_missing_path_and_bad_language_are_one_line_user_errors(db_url: str,
@@ -244,7 +247,7 @@ def test_incremental_index_equals_full_index(sample: Path, tmp_path: Path, engin
                 conn.execute(text("DELETE FROM applications WHERE name = :n"), {"n": full_app})
             index_graph(engine, settings, repo, full_app, exclude=exclude, full=True)
             inc, full = graph_dump(engine, app_name), graph_dump(engine, full_app)
-            for part in ("files", "nodes", "edges"):
+            for part in ("files", "nodes", "edges", "unresolved"):
                 missing = set(full[part]) - set(inc[part])
                 extra = set(inc[part]) - set(full[part])
                 assert not missing and not extra, (
@@ -326,7 +329,7 @@ def _cross_file_edit(repo: Path, originals: dict[str, str], rng: random.Random) 
 
 def _assert_same_graph(engine, inc_app: str, full_app: str, what: str) -> None:
     inc, full = graph_dump(engine, inc_app), graph_dump(engine, full_app)
-    for part in ("files", "edges", "nodes"):
+    for part in ("files", "edges", "nodes", "unresolved"):
         missing = set(full[part]) - set(inc[part])
         extra = set(inc[part]) - set(full[part])
         assert not missing and not extra, (

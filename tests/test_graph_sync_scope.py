@@ -78,7 +78,7 @@ def test_package_edits_of_a_few_files_equal_a_full_index(
                              {"n": full_app})
             index_graph(engine, settings, repo, full_app, full=True)
             inc, full = graph_dump(engine, app_name), graph_dump(engine, full_app)
-            for part in ("files", "nodes", "edges"):
+            for part in ("files", "nodes", "edges", "unresolved"):
                 assert set(inc[part]) == set(full[part]), (
                     f"after {what}: {part} differ\n"
                     f"missing {sorted(set(full[part]) - set(inc[part]))[:5]}\n"

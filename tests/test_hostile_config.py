@@ -128,6 +128,17 @@ def test_keyword_connection_string_is_supported(db_url: str, monkeypatch, capsys
     ("GRAPHRAG_MAX_UPLOAD_BYTES", "0", "must be at least 1"),
     ("GRAPHRAG_MAX_UNZIPPED_BYTES", "1e9", "not a whole number"),
     ("GRAPHRAG_LLM_TIMEOUT", "soon", "GRAPHRAG_LLM_TIMEOUT='soon' is not a number"),
+    # issue 27 item 9: these gave a traceback or were accepted
+    ("GRAPHRAG_FILE_TIMEOUT", "abc", "GRAPHRAG_FILE_TIMEOUT='abc' is not a number"),
+    ("GRAPHRAG_FILE_TIMEOUT", "inf", "GRAPHRAG_FILE_TIMEOUT='inf' must be a finite number >= 0"),
+    ("GRAPHRAG_FILE_TIMEOUT", "nan", "GRAPHRAG_FILE_TIMEOUT='nan' must be a finite number >= 0"),
+    ("GRAPHRAG_FILE_TIMEOUT", "-1", "GRAPHRAG_FILE_TIMEOUT='-1' must be a finite number >= 0"),
+    ("GRAPHRAG_MAX_DELETE_SHARE", "abc", "GRAPHRAG_MAX_DELETE_SHARE='abc' is not a number"),
+    ("GRAPHRAG_MAX_DELETE_SHARE", "2", "GRAPHRAG_MAX_DELETE_SHARE='2' must be a number from 0"
+     " to 1"),
+    ("GRAPHRAG_MAX_DELETE_SHARE", "inf", "must be a number from 0 to 1"),
+    ("GRAPHRAG_MAX_DELETE_SHARE", "nan", "must be a number from 0 to 1"),
+    ("GRAPHRAG_MAX_DELETE_SHARE", "-1", "must be a number from 0 to 1"),
 ])
 def test_malformed_setting_is_one_line_exit_3(name, value, message, monkeypatch, capsys):
     monkeypatch.setenv(name, value)

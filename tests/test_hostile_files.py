@@ -69,11 +69,13 @@ def _hostile_repo(root: Path) -> dict[str, str]:
         b"# pad\n" + b"x = 1\n" * 2000 + b"def after_nul():\n    return 'a\x00b'\n")
     (root / "pkg" / "longname.py").write_text(f"def {_long_name()}():\n    return good()\n")
     (root / "pkg" / "binary.py").write_bytes(b"def x():\x00\x01 pass\n")
-    # A minified line of 900 kB: its chunks are cut (a full-text vector holds 1 MB).
+    # A line of 900 kB: its chunks are cut (a full-text vector holds 1 MB). In JavaScript
+    # such a file is minified code, recorded as skipped.
     rng = random.Random(5)
     words = ",".join('"' + "".join(rng.choices(string.ascii_lowercase, k=8)) + '"'
                      for _ in range(80_000))
     (root / "web" / "min.js").write_text(f"function bundle(){{return [{words}];}}\n")
+    (root / "pkg" / "table.py").write_text(f"def table():\n    return [{words}]\n")
     (root / "pkg" / "loop_a.py").symlink_to("loop_b.py")
     (root / "pkg" / "loop_b.py").symlink_to("loop_a.py")
     (root / "pkg" / "dangling.py").symlink_to("nowhere.py")
@@ -88,7 +90,7 @@ def _hostile_repo(root: Path) -> dict[str, str]:
         "pkg/loop_b.py": "symlink loop", "pkg/dangling.py": "dangling symlink",
         "pkg/fifo.py": "not a regular file (a FIFO)", "go.mod": "not a regular file (a FIFO)",
         "pkg/sparse.py": "file too large",
-        "pkg/odd\\xff.py": "not valid UTF-8",
+        "pkg/odd\\xff.py": "not valid UTF-8", "web/min.js": "minified code",
     }
     with contextlib.suppress(OSError):  # AF_UNIX paths are short; skip where too long
         sock = socket.socket(socket.AF_UNIX)
@@ -112,7 +114,8 @@ def test_every_bad_file_is_recorded_and_the_good_ones_are_indexed(tmp_path: Path
     for path, reason in bad.items():
         status, error = files[path]
         assert status == "skipped" and reason in error, (path, status, error)
-    for path in ("pkg/good.py", "pkg/serve.go", "web/view.ts", "pkg/longname.py", "web/min.js"):
+    for path in ("pkg/good.py", "pkg/serve.go", "web/view.ts", "pkg/longname.py",
+                 "pkg/table.py"):
         assert files[path] == ("ok", None), path
     assert files["pkg/nul.py"][0] == "ok" and "NUL" in files["pkg/nul.py"][1]
 
@@ -127,11 +130,11 @@ def test_every_bad_file_is_recorded_and_the_good_ones_are_indexed(tmp_path: Path
             "SELECT n.fqn, string_agg(c.content, '') FROM chunks c JOIN nodes n ON n.id = c.node_id"
             " JOIN applications a ON a.id = c.application_id WHERE a.name = :n"
             " GROUP BY n.fqn"), {"n": app_name}).all())
-    for fqn in ("pkg.good.good", "pkg.nul.after_nul", long_fqn, "web/min:bundle"):
+    for fqn in ("pkg.good.good", "pkg.nul.after_nul", long_fqn, "pkg.table.table"):
         assert chunks.get(fqn), fqn
     assert "a\ufffdb" in chunks["pkg.nul.after_nul"]
-    assert "more characters not shown" in chunks["web/min:bundle"]
-    assert len(chunks["web/min:bundle"]) < MAX_SNIPPET_CHARS + 100
+    assert "more characters not shown" in chunks["pkg.table.table"]
+    assert len(chunks["pkg.table.table"]) < MAX_SNIPPET_CHARS + 100
 
     # Re-run: nothing changes, keys (and so ids) are stable, still exit 0.
     again = run_cli("index", str(repo), "--app", app_name, "--graph-only", "--json",

@@ -3,11 +3,14 @@ subprocesses, real git repositories made here, the real embedding model."""
 
 from __future__ import annotations
 
+import base64
+import http.server
 import json
 import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
@@ -444,3 +447,55 @@ def test_queue_commands_without_a_worker(engine, app_name, tmp_path) -> None:
     assert bad.returncode == 1 and "not a folder and not a git URL" in bad.stderr
     assert run_cli("repos", "run", app_name).returncode == 1  # no repository yet
     assert run_cli("worker", "--queues", "nightly").returncode == 2
+
+
+class _AuthRecorder(http.server.BaseHTTPRequestHandler):
+    """A git HTTP remote that asks for credentials and records the ones it is sent."""
+
+    seen: list[str] = []
+
+    def do_GET(self) -> None:  # noqa: N802 - the http.server hook's name
+        auth = self.headers.get("Authorization")
+        if auth is None:
+            self.send_response(401)
+            self.send_header("WWW-Authenticate", 'Basic realm="git"')
+        else:
+            self.seen.append(auth)
+            self.send_response(404)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def log_message(self, *_args) -> None:
+        pass
+
+
+def test_git_credentials_are_never_shown_nor_written_to_the_checkout(
+        engine, app_name, tmp_path) -> None:
+    """Issue 27 item 10: `repos list` printed the token and `.git/config` stored it."""
+    from graphrag.jobs.sources import SourceError, fetch, redacted
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _AuthRecorder)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        port = server.server_address[1]
+        url = f"http://alice:s3cr%40t-token@127.0.0.1:{port}/shop.git"
+        added = run_cli("repos", "add", url, "--app", app_name)
+        assert added.returncode == 0, added.stderr
+        listed = run_cli("repos", "list")
+        as_json = run_cli("repos", "list", "--json")
+        for out in (added.stdout, listed.stdout, as_json.stdout):
+            assert "s3cr" not in out
+        assert f"http://alice:***@127.0.0.1:{port}/shop.git" in listed.stdout
+        dest = tmp_path / "checkout"
+        with pytest.raises(SourceError) as err:
+            fetch(url, None, dest)
+        assert "s3cr" not in str(err.value)
+        # git was given the credentials (decoded), through the helper, not the config
+        assert _AuthRecorder.seen and base64.b64decode(
+            _AuthRecorder.seen[-1].split()[1]).decode() == "alice:s3cr@t-token"
+        config = (dest / ".git" / "config").read_text()
+        assert "s3cr" not in config and f"http://127.0.0.1:{port}/shop.git" in config
+    finally:
+        server.shutdown()
+    assert redacted("https://ghp_token123@github.com/a/b.git") == "https://***@github.com/a/b.git"
+    assert redacted("git@github.com:a/b.git") == "git@github.com:a/b.git"

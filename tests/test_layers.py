@@ -42,7 +42,8 @@ SHELLS = {"cli"}  # the only part that may use click
 # Stores: every module named ``store.py`` or ``*_store.py``, and these, each owning the
 # SQL of one table family or one write path (path relative to the package).
 STORES: dict[str, str] = {
-    "db/apps.py": "applications: lookup, creation, counts, cascade delete",
+    "db/apps.py": "applications: lookup, creation, counts, cascade delete, the steps an"
+                  " index run finished, the documents it skipped",
     "db/keys.py": "api_keys",
     "db/engine.py": "migrations, the vector extension and the revision (schema management)",
     "db/status.py": "server and extension versions from the catalog",

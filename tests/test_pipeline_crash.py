@@ -10,6 +10,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from sqlalchemy import text
 
 from tests.conftest import run_cli
@@ -70,3 +71,48 @@ def test_sigkill_mid_run_then_rerun_finishes_every_chunk_exactly_once(
             "embed": ("done", 1), "link-edges": ("done", 1)}
     rerun = run_cli("pipeline", "run", "--app", app_name, "--json")
     assert json.loads(rerun.stdout)["chunks"] == 0
+
+
+# A real `graphrag index` process SIGKILLs itself at the named step (the graph already
+# committed): the state a crash, an OOM kill or a power cut there leaves.
+_KILLED_AT = (
+    "import os, signal, sys\n"
+    "import graphrag.indexing as ix\n"
+    "setattr(ix, sys.argv[1], lambda *a, **k: os.kill(os.getpid(), signal.SIGKILL))\n"
+    "from graphrag.cli.main import main\n"
+    "sys.argv = ['graphrag', *sys.argv[2:]]\n"
+    "main()\n")
+
+
+def _code_chunks(engine, app_name: str) -> dict[str, str]:
+    with engine.connect() as conn:
+        return dict(conn.execute(text(
+            "SELECT n.fqn, c.content FROM chunks c JOIN nodes n ON n.id = c.node_id"
+            " JOIN applications a ON a.id = c.application_id"
+            " WHERE a.name = :n AND c.source = 'code' AND NOT c.pending"),
+            {"n": app_name}).all())
+
+
+@pytest.mark.parametrize("step", ["plan_chunks", "index_repository_documents"])
+def test_a_run_killed_after_the_graph_commit_is_finished_by_the_next(
+        engine, app_name: str, tmp_path: Path, step: str) -> None:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "shop.py").write_text("def total(xs):\n    return sum(xs)\n")
+    assert run_cli("index", str(repo), "--app", app_name).returncode == 0
+    # A new symbol and a renamed one, then the run dies right after the graph's commit.
+    (repo / "shop.py").write_text("def grand_total(xs):\n    return sum(xs)\n\n\n"
+                                  "def discount(x):\n    return x * 0.9\n")
+    killed = subprocess.run([sys.executable, "-c", _KILLED_AT, step, "index", str(repo),
+                             "--app", app_name], capture_output=True, text=True,
+                            timeout=300)
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    res = run_cli("index", str(repo), "--app", app_name, "--json")
+    assert res.returncode == 0, res.stderr
+    assert json.loads(res.stdout)["chunks"].get("skipped") is not True
+    chunks = _code_chunks(engine, app_name)
+    assert chunks["shop.discount"].startswith("def discount(x):")
+    assert chunks["shop.grand_total"].startswith("def grand_total(xs):")
+    assert "shop.total" not in chunks
+    again = run_cli("index", str(repo), "--app", app_name, "--json")
+    assert json.loads(again.stdout)["chunks"] == {"skipped": True, "reason": "graph unchanged"}

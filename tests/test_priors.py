@@ -8,7 +8,7 @@ import pytest
 from graphrag.parsing.testpaths import is_test_path
 from graphrag.retrieval import SearchOptions, search
 from graphrag.retrieval.model import SIGNALS, Candidate
-from graphrag.retrieval.priors import KIND_PRIORS, TEST_PRIOR, prior, wants_tests
+from graphrag.retrieval.priors import DOCUMENT_PRIOR, KIND_PRIORS, TEST_PRIOR, prior, wants_tests
 from graphrag.retrieval.search import rank_candidates
 from tests.search_seed import seed_app
 
@@ -52,8 +52,9 @@ def test_prior_values() -> None:
     assert prior(_cand(1, "METHOD", "tests/test_a.py"), True) == 1.0
     assert prior(_cand(1, "FIELD", "src/a.py"), False) == KIND_PRIORS["FIELD"] < 1.0
     assert prior(_cand(1, "CLASS", "src/a.py"), False) == KIND_PRIORS["CLASS"] < 1.0
-    # Documents are never penalised, whatever their folder.
-    assert prior(_cand(1, "PAGE", "tests/manual.pdf", source="doc"), False) == 1.0
+    # Documents rank below code, whatever their folder (a manual under tests/ is no test).
+    assert prior(_cand(1, "PAGE", "tests/manual.pdf", source="doc"), False) \
+        == prior(_cand(1, "PAGE", "docs/manual.pdf", source="doc"), False) == DOCUMENT_PRIOR
 
 
 def test_rank_candidates_applies_priors_unless_switched_off() -> None:
@@ -63,8 +64,11 @@ def test_rank_candidates_applies_priors_unless_switched_off() -> None:
     # The test function and the field lead both lists; the method comes third.
     vec = [(1, 0.9), (2, 0.89), (3, 0.88)]
     txt = [(1, 9.0), (2, 8.9), (3, 8.8)]
-    ranked = rank_candidates("hybrid", vec, txt, details, "parse the header", SearchOptions())
-    assert [c.id for c in ranked] == [3, 1, 2]
+    # A statement of what a function does ranks with the kind priors: library code
+    # first; a test (x 0.3) even below a library field (x 0.4).
+    ranked = rank_candidates("hybrid", vec, txt, details, "Parses the header.",
+                             SearchOptions())
+    assert [c.id for c in ranked] == [3, 2, 1]
     ranked = rank_candidates("hybrid", vec, txt, details, "tests of the header parser",
                              SearchOptions())
     assert [c.id for c in ranked][0] == 1

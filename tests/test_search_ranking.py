@@ -14,6 +14,7 @@ from sqlalchemy import text
 
 from graphrag.config import load_settings
 from graphrag.embedding import get_embedder
+from graphrag.parsing.pathroles import superseded_versions
 from graphrag.retrieval.boosts import boost, words_match
 from graphrag.retrieval.definitions import Definition
 from graphrag.retrieval.fusion import select
@@ -57,8 +58,12 @@ def test_a_bare_or_qualified_identifier_is_a_symbol_query(query, names) -> None:
 
 
 @pytest.mark.parametrize("query, names, kind", [
-    ("session", (), "text"),
-    ("parse the multipart body", (), "text"),
+    ("session", (), "topic"),
+    ("boolean conversion and parsing helpers", (), "topic"),
+    ("parse the multipart body", (), "topic"),
+    ("Parse the multipart body.", (), "text"),
+    ("Returns the content length of the request", (), "text"),
+    ("BasicAuth returns a Basic HTTP Authorization middleware", ("BasicAuth",), "text"),
     ("how does dependency injection work", (), "question"),
     ("how does safeParse report errors", ("safeParse",), "question"),
     ("where is HTTPException turned into a response", ("HTTPException",), "question"),
@@ -66,8 +71,7 @@ def test_a_bare_or_qualified_identifier_is_a_symbol_query(query, names) -> None:
      "text"),
     ("is the pool shared between threads?", (), "question"),
 ])
-def test_a_sentence_is_a_question_or_a_description_naming_identifiers(query, names,
-                                                                      kind) -> None:
+def test_a_sentence_is_a_question_a_statement_or_a_topic(query, names, kind) -> None:
     intent = understand(query)
     assert not intent.symbol and intent.kind == kind and intent.names == names
 
@@ -143,6 +147,18 @@ def test_an_interfaces_implementations_share_its_definition_boost() -> None:
 def test_library_code_outranks_tests_examples_benchmarks_vendored_generated(path) -> None:
     assert prior(_cand(1, path), wanted_roles("parse the header", SearchOptions())) \
         < prior(_cand(2, "src/app/parser.py"), frozenset()) == 1.0
+
+
+def test_an_older_version_folder_ranks_below_its_newer_sibling() -> None:
+    old, new = (_cand(1, "src/v3/types.ts", kind="CLASS"),
+                _cand(2, "src/v4/schemas.ts", kind="CLASS"))
+    assert superseded_versions(["src/v3/types.ts", "src/v4/schemas.ts", "api/v1/x.go"]) \
+        == frozenset({"src/v3/"})
+    gone = superseded_versions([old.file_path, new.file_path])
+    assert prior(old, frozenset(), superseded=gone) < prior(new, frozenset(), superseded=gone)
+    # Asked for ("the v3 compatibility layer"), the old version is not demoted.
+    assert prior(old, wanted_roles("v3 compatibility errors", SearchOptions()),
+                 superseded=gone) == prior(new, frozenset(), superseded=gone)
 
 
 def test_a_role_the_query_or_path_filter_asks_for_is_not_demoted() -> None:

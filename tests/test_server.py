@@ -450,7 +450,7 @@ def test_mcp_over_stdio(served: Served) -> None:
     search = _text(out["search"])
     assert "app.utils.pricing.compute_total" in search
     assert search.count("[SEG=") == 5 and '"node_id"' not in search
-    node = json.loads(_text(out["node"]))[0]
+    node = json.loads(_text(out["node"]))["nodes"][0]
     assert [r["fqn"] for r in node["callers"]] == [r["fqn"] for r in expected["callers"]]
     assert [r["fqn"] for r in node["callees"]] == [r["fqn"] for r in expected["callees"]]
     assert all(0 < r["confidence"] <= 1 for r in node["callees"])
@@ -492,3 +492,17 @@ def test_mcp_over_http_with_keys(served: Served) -> None:
     assert _text(apps_b).startswith(served.b)
     anonymous = httpx.post(f"{served.url}/mcp", json={}, timeout=30)
     assert _error(anonymous, 401) == "unauthorized"
+
+
+def test_a_name_over_the_lookup_bounds_is_a_400(served: Served) -> None:
+    """Issue 27 item 2: a 4,000-part name held a worker thread for seconds (a query per
+    dot-prefix); now it is refused before any query, in the error shape."""
+    deep = ".".join(["a"] * 300)  # within the request's length cap, over the part bound
+    huge = ".".join(["a"] * 4000)  # over the request's length cap: refused by the contract
+    with served.client() as c:
+        assert _error(c.post("/v1/context", json={"app": served.a, "fqn": deep}),
+                      400) == "bad_request"
+        assert _error(c.get(f"/v1/apps/{served.a}/nodes/{deep}"), 400) == "bad_request"
+        assert _error(c.post("/v1/context", json={"app": served.a, "fqn": huge}),
+                      422) == "invalid_request"
+        assert c.get("/healthz").status_code == 200

@@ -15,6 +15,7 @@ from graphrag.errors import (
     NotFound,
     TooLarge,
     UnknownApplication,
+    UnknownSymbol,
     UsageError,
 )
 from graphrag.server.background import Jobs
@@ -59,7 +60,8 @@ def test_jobs_run_one_at_a_time_and_record_outcomes() -> None:
 @pytest.mark.parametrize("exc,status", [
     (UnknownApplication("x"), 404), (NotFound("x"), 404), (TooLarge("x"), 413),
     (NotAllowed("x"), 403), (InvalidInput("x"), 400), (UsageError("x"), 400),
-    (DatabaseUnavailable("x"), 503), (ModelMismatch("x"), 500)])
+    (DatabaseUnavailable("x"), 503), (ModelMismatch("x"), 500),
+    (UnknownSymbol("x", ["a.x"]), 404), (UnknownSymbol("x", ["a.x", "b.x"], ambiguous=True), 409)])
 def test_every_error_branch_has_its_status(exc, status) -> None:
     assert status_of(exc)[0] == status
 
@@ -137,3 +139,42 @@ def test_serve_queue_routes_index_runs_to_the_job_queue(engine, app_name, tmp_pa
         assert ops.job(jobs, mine, run["job_id"], runtime=runtime)["task"] == "repo"
     finally:
         jobs.shutdown(wait=False)
+
+
+def test_loopback_guard_refuses_other_sites_and_hosts() -> None:
+    from graphrag.server.guards import host_name, refusal
+
+    assert [host_name(h) for h in ("127.0.0.1:8000", "LOCALHOST", "[::1]:80", "::1")] == \
+        ["127.0.0.1", "localhost", "::1", "::1"]
+    ok = [{"host": "127.0.0.1:8000"}, {"host": "localhost:8000",
+                                        "origin": "http://localhost:8000"},
+          {"host": "[::1]:8000", "sec-fetch-site": "same-origin"}, {}]
+    assert [refusal(h) for h in ok] == [None] * len(ok)
+    refused = [{"host": "evil.example:8000"}, {"host": "127.0.0.1.nip.io"},
+               {"host": "127.0.0.1:8000", "origin": "http://evil.example"},
+               {"host": "127.0.0.1:8000", "origin": "http://127.0.0.1:9000"},
+               {"host": "127.0.0.1:8000", "origin": "null"},
+               {"host": "127.0.0.1:8000", "sec-fetch-site": "cross-site"}]
+    assert all(refusal(h) for h in refused)
+
+
+def test_text_checks_refuse_what_postgresql_cannot_take() -> None:
+    from graphrag.server.limits import check_filename, check_glob, clean_json, clean_text
+
+    assert clean_text("ünïcode 🙂") == "ünïcode 🙂"
+    for bad in ("a\x00b", "x\ud800"):
+        with pytest.raises(ValueError):
+            clean_text(bad)
+    assert check_glob("src/**/*.py") == "src/**/*.py"
+    for glob in ("**/" * 9, "a" * 501):
+        with pytest.raises(ValueError):
+            check_glob(glob)
+    with pytest.raises(ValueError):
+        check_filename("é" * 128 + ".md")  # 256 bytes in UTF-8
+    deep: list = []
+    for _ in range(40):
+        deep = [deep]
+    for bad in ({"k\x00": 1}, {"a": ["\udc00"]}, {"a": deep}):
+        with pytest.raises(ValueError):
+            clean_json(bad)
+    assert clean_json({"sections": [{"text": "ok", "source_ids": ["1:2"]}]})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +22,11 @@ class ChildRow:
     line_end: int | None
 
 
+# A line longer than this (minified or generated code that was not recognised as such)
+# is not shown whole in the chunk of every symbol on it: each gets its own characters.
+LONG_LINE_CHARS = 1_000
+
+
 class FileLines:
     """The lines of one source file, with token counts computed lazily per line."""
 
@@ -28,6 +34,16 @@ class FileLines:
         self.lines = lines
         self._counter = counter
         self._tokens: dict[int, int] = {}
+        self._long: list[int] | None = None
+
+    def has_long_line(self, start: int, end: int) -> bool:
+        """Whether a line of ``start..end`` (1-based, inclusive) is longer than
+        :data:`LONG_LINE_CHARS`; the long lines are found once per file."""
+        if self._long is None:
+            self._long = [n for n, line in enumerate(self.lines, 1)
+                          if len(line) > LONG_LINE_CHARS]
+        i = bisect.bisect_left(self._long, start)
+        return i < len(self._long) and self._long[i] <= end
 
     def __len__(self) -> int:
         return len(self.lines)
@@ -89,7 +105,7 @@ class PageContext:
         if not path.is_relative_to(self.root.resolve()):
             return None  # a path escaping the repository root is never read
         try:
-            data = read_source(path, REREAD_MAX_BYTES)
+            data = read_source(path, REREAD_MAX_BYTES, self.root)
         except SourceProblem:
             # Missing or unreadable: plan anyway; extract-snippet reports the reason later.
             return None

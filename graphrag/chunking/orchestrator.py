@@ -35,7 +35,8 @@ from graphrag.progress import Progress
 log = logging.getLogger(__name__)
 
 _NODE_COLUMNS = ("id, kind, name, fqn, package_name, file_path, lang, line_start, line_end,"
-                 " signature, doc_comment, parent_id, content_hash, rank, meta")
+                 " char_start, char_end, signature, doc_comment, parent_id, content_hash,"
+                 " rank, meta")
 
 
 @dataclass
@@ -106,7 +107,8 @@ def _build(engine: Engine, app: Application, request: ChunkBuildRequest,
     stats = ChunkStats(total_nodes=total if limit is None else min(total, limit))
     refresh_graph_statistics(engine, total)
     store = ChunkRunStore(engine)
-    stats.run_id = store.create(app.id, request.strategy, request.to_json())
+    if not request.dry_run:  # a dry run writes nothing, not even its run record
+        stats.run_id = store.create(app.id, request.strategy, request.to_json())
     started = time.perf_counter()
     try:
         _run(engine, request, app.id, app.root_path, kinds, strategy, stats, progress,
@@ -120,7 +122,8 @@ def _build(engine: Engine, app: Application, request: ChunkBuildRequest,
     finally:
         stats.duration = time.perf_counter() - started
         stats.rate = stats.processed_nodes / stats.duration if stats.duration > 0 else 0.0
-        store.finish(stats.run_id, stats.to_dict(), stats.errors)
+        if stats.run_id is not None:
+            store.finish(stats.run_id, stats.to_dict(), stats.errors)
     return stats
 
 

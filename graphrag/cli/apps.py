@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from graphrag.cli.options import db_option, engine_for, json_option, print_json
 from graphrag.db.apps import delete_app, list_apps
+from graphrag.graph.unresolved_store import add_call_shares
 
 
 @click.group("apps", invoke_without_command=True)
@@ -22,9 +25,10 @@ def apps_group(ctx: click.Context, db_url: str | None, as_json: bool) -> None:
 @db_option
 @json_option
 def apps_list(db_url: str | None, as_json: bool) -> None:
-    """List applications with their row counts."""
+    """List applications with their row counts and the share of call sites resolved per
+    language."""
     _, engine = engine_for(db_url)
-    apps = list_apps(engine)
+    apps = add_call_shares(engine, list_apps(engine))
     if as_json:
         print_json(apps)
         return
@@ -37,6 +41,22 @@ def apps_list(db_url: str | None, as_json: bool) -> None:
             f"\tedges {c['edges']}\tchunks {c['chunks']}\tdocuments {c['documents']}"
             + (f"\tcommit {app['indexed_commit'][:12]}" if app.get("indexed_commit") else "")
         )
+        line = call_share_line(app["calls"])
+        if line:
+            click.echo(f"  {line}")
+
+
+def call_share_line(calls: dict[str, dict[str, Any]]) -> str | None:
+    """``calls resolved: python 0.93 (1,234 of 1,325; 310 external)``, one part per
+    language; None without code."""
+    parts = []
+    for lang, c in calls.items():
+        external = c["unresolved"].get("external", 0)
+        inside = sum(c["unresolved"].values()) - external
+        share = "-" if c["share"] is None else f"{c['share']:.2f}"
+        parts.append(f"{lang} {share} ({c['resolved']:,} of {c['resolved'] + inside:,};"
+                     f" {external:,} external)")
+    return "calls resolved: " + ", ".join(parts) if parts else None
 
 
 @apps_group.command("delete")

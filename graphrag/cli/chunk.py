@@ -57,7 +57,8 @@ def chunk_cmd(app_name: str, strategy: str, dry_run: bool, limit_nodes: int | No
         print_json(data)
         return
     click.echo(
-        f"run {data['run_id']} {data['status']}: {data['processed_nodes']} nodes processed, "
+        ("dry run" if dry_run else f"run {data['run_id']}")
+        + f" {data['status']}: {data['processed_nodes']} nodes processed, "
         f"{data['written_chunks']} chunks written, {data['skipped_chunks']} skipped, "
         f"{data['deleted_chunks']} deleted, {data['failed_nodes']} nodes failed, "
         f"{data['failed_batches']} batches failed, {data['pages']} pages, "

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import click
 
+from graphrag.cli.apps import call_share_line
 from graphrag.cli.options import db_option, engine_for, json_option, print_json, settings_for
 from graphrag.db import engine as dbengine
 from graphrag.db.server import stop_embedded
 from graphrag.db.status import db_status
+from graphrag.graph.unresolved_store import add_call_shares
 
 
 @click.group("db")
@@ -19,10 +21,12 @@ def db_group() -> None:
 @db_option
 @json_option
 def db_status_cmd(db_url: str | None, as_json: bool) -> None:
-    """Show the server, pgvector and migration versions and per-application counts."""
+    """Show the server, pgvector and migration versions and per-application counts (with
+    the share of call sites resolved per language)."""
     settings, engine = engine_for(db_url)
     url = dbengine.resolve_url(settings)
     status = db_status(engine, url, embedded=settings.database_url is None)
+    add_call_shares(engine, status["applications"])
     if as_json:
         print_json(status)
         return
@@ -37,6 +41,9 @@ def db_status_cmd(db_url: str | None, as_json: bool) -> None:
         counts = ", ".join(f"{k} {v}" for k, v in app["counts"].items())
         commit = f" (commit {app['indexed_commit'][:12]})" if app.get("indexed_commit") else ""
         click.echo(f"  {app['name']}{commit}: {counts}")
+        line = call_share_line(app["calls"])
+        if line:
+            click.echo(f"    {line}")
 
 
 @db_group.command("upgrade")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from graphrag.cli.options import db_option, engine_for, json_option, print_json
+from graphrag.db.apps import get_app
 from graphrag.db.keys import create_key, list_keys, revoke_key
 
 
@@ -21,8 +22,12 @@ def keys_group() -> None:
 @json_option
 def keys_create(app_names: tuple[str, ...], name: str | None, db_url: str | None,
                 as_json: bool) -> None:
-    """Create a key for the applications; it is printed once and never again."""
+    """Create a key for the applications; it is printed once and never again. Each
+    application must exist (a misspelt name would make a key that opens nothing)."""
     _, engine = engine_for(db_url)
+    with engine.connect() as conn:
+        for app in app_names:
+            get_app(conn, app)  # UnknownApplication: exit 1, nothing created
     key = create_key(engine, app_names, name)
     if as_json:
         print_json(key)

@@ -22,7 +22,6 @@ from graphrag.retrieval.hittest import ModeReport, hit_test
 from graphrag.retrieval.model import (
     EXPANSIONS,
     MODES,
-    PER_FILE,
     SIGNALS,
     SOURCES,
     SearchOptions,
@@ -70,10 +69,10 @@ def filter_options(fn: F) -> F:
                      help="Prefer functions/methods over classes, fields and files, and "
                           "library code over tests, examples, benchmarks, vendored and "
                           "generated code (unless the query asks for them)."),
-        click.option("--per-file", type=click.IntRange(min=0), default=PER_FILE,
-                     show_default=True, metavar="N",
+        click.option("--per-file", type=click.IntRange(min=0), default=None, metavar="N",
                      help="Hits of one file shown before each further one is ranked down"
-                          " (0: no limit)."),
+                          " (0: no limit; default: 1 for a symbol or a question, 5 for a"
+                          " description of code)."),
         click.option("--no-signal", "disabled", type=click.Choice(SIGNALS), multiple=True,
                      help="Switch a ranking signal off (repeat)."),
     ]
@@ -84,7 +83,7 @@ def filter_options(fn: F) -> F:
 
 def _options(mode: str, top_k: int, min_similarity: float | None, kinds: str | None,
              lang: str | None, path_glob: str | None, source: str | None,
-             expand: tuple[str, ...] = (), priors: bool = True, per_file: int = PER_FILE,
+             expand: tuple[str, ...] = (), priors: bool = True, per_file: int | None = None,
              disabled: tuple[str, ...] = ()) -> SearchOptions:
     return build_options(mode, top_k, min_similarity, kinds, lang, path_glob, source, expand,
                          priors, per_file, disabled)
@@ -182,7 +181,7 @@ class ModeChoice(click.Choice):
 @json_option
 def search_cmd(query: str | None, app_names: tuple[str, ...], mode: str, top_k: int,
                min_similarity: float | None, kinds: str | None, lang: str | None,
-               path_glob: str | None, source: str | None, priors: bool, per_file: int,
+               path_glob: str | None, source: str | None, priors: bool, per_file: int | None,
                disabled: tuple[str, ...], expand: tuple[str, ...], queries_file: str | None,
                json_envelope: bool,
                granularity: str, adjacent_pages: int, db_url: str | None, as_json: bool) -> None:
@@ -300,7 +299,7 @@ def _print_reports(reports: list[ModeReport]) -> None:
 def hit_test_cmd(app_names: tuple[str, ...], queries_file: str, modes: tuple[str, ...],
                  top_k: int, min_similarity: float | None, kinds: str | None,
                  lang: str | None, path_glob: str | None, source: str | None, priors: bool,
-                 per_file: int, disabled: tuple[str, ...], db_url: str | None,
+                 per_file: int | None, disabled: tuple[str, ...], db_url: str | None,
                  as_json: bool) -> None:
     """Recall@1/5/10 and MRR@10 of a query file, per mode, with the misses."""
     mode_list = list(modes or MODES)

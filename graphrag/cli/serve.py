@@ -83,7 +83,10 @@ def mcp_cmd(app_names: tuple[str, ...], db_url: str | None, as_json: bool) -> No
             click.echo(f"graphrag mcp: warning: no application {name!r} yet", err=True)
     runtime = Runtime(settings, engine)
     runtime.start_model()
-    build_mcp(runtime, list(app_names)).run("stdio")
+    try:
+        build_mcp(runtime, list(app_names)).run("stdio")
+    finally:
+        runtime.close()
 
 
 def register(cli: click.Group) -> None:

@@ -1,8 +1,10 @@
-"""Applications (tenants): lookup, creation, listing with counts, cascade delete."""
+"""Applications (tenants): lookup, creation, listing with counts, cascade delete; the
+steps an index run finished and the repository documents it skipped (``meta``)."""
 
 from __future__ import annotations
 
 import contextlib
+import json
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -62,6 +64,20 @@ def mark_indexed(conn: Connection, app_id: int) -> None:
     """Record that a graph run of the application finished now (``indexed_at``)."""
     conn.execute(text("UPDATE applications SET indexed_at = now() WHERE id = :a"),
                  {"a": app_id})
+
+
+def set_indexed_commit(conn: Connection, app_id: int, commit: str | None) -> None:
+    """Record the git commit an index run saw (None: the tree is no git work tree)."""
+    conn.execute(text("UPDATE applications SET indexed_commit = :c WHERE id = :a"),
+                 {"a": app_id, "c": commit})
+
+
+def index_state(conn: Connection, name: str) -> dict[str, Any] | None:
+    """Root, indexed time and commit of one application (None when it does not exist)."""
+    row = conn.execute(text(
+        "SELECT root_path, indexed_at, indexed_commit FROM applications WHERE name = :n"),
+        {"n": name}).mappings().first()
+    return dict(row) if row is not None else None
 
 
 MAX_NAME = 200
@@ -162,3 +178,69 @@ def delete_app(engine: Engine, name: str) -> dict[str, int]:
         with contextlib.suppress(OSError):
             folder.rmdir()  # only when empty
     return {**{t: counts[t] for t in COUNTED_TABLES}, "uploads": removed}
+
+
+# --- steps of an index run --------------------------------------------------------------
+# The graph step counts its changes (``meta.content_version``, bumped in the transaction
+# that writes them); a later step that derives from the graph (MENTIONS, chunk plans)
+# records the version it finished against (``meta.steps``). A run killed between the
+# graph's commit and such a step leaves the step behind the version, and the next run
+# does it although the graph is unchanged by then. Applications from before these
+# records are at version 0 with every step done.
+
+def bump_content_version(conn: Connection, app_id: int) -> None:
+    """Record, in the caller's transaction, that the application's graph changed."""
+    conn.execute(text(
+        "UPDATE applications SET meta = jsonb_set(meta, '{content_version}',"
+        " to_jsonb(COALESCE((meta->>'content_version')::bigint, 0) + 1)) WHERE id = :a"),
+        {"a": app_id})
+
+
+def content_version(conn: Connection, app_id: int) -> int:
+    """The application's graph change count (0 before the first recorded change)."""
+    value = conn.execute(text(
+        "SELECT (meta->>'content_version')::bigint FROM applications WHERE id = :a"),
+        {"a": app_id}).scalar()
+    return int(value or 0)
+
+
+def step_behind(conn: Connection, app_id: int, step: str) -> bool:
+    """Whether ``step`` last finished against an older graph than the current one."""
+    row = conn.execute(text(
+        "SELECT COALESCE((meta->>'content_version')::bigint, 0) AS version,"
+        " (meta->'steps'->>:s)::bigint AS done FROM applications WHERE id = :a"),
+        {"a": app_id, "s": step}).first()
+    if row is None or row.version == 0:
+        return False
+    return row.done is None or row.done < row.version
+
+
+def record_step(conn: Connection, app_id: int, step: str, version: int) -> None:
+    """Record that ``step`` finished against graph ``version`` (read before it started;
+    a newer record of a concurrent run is kept)."""
+    conn.execute(text(
+        "UPDATE applications SET meta = meta || jsonb_build_object('steps',"
+        " COALESCE(meta->'steps', '{}'::jsonb) || jsonb_build_object(CAST(:s AS text),"
+        " GREATEST(:v, COALESCE((meta->'steps'->>:s)::bigint, 0)))) WHERE id = :a"),
+        {"a": app_id, "s": step, "v": version})
+
+
+MAX_SKIPPED_KEPT = 1000  # of one run's skipped documents (the count is in the run's output)
+
+
+def record_skipped_documents(conn: Connection, app_id: int, rows: list[dict[str, str]]
+                             ) -> None:
+    """Keep the repository documents the last index run skipped (path, reason): they have
+    no document row, and a user asks later why a file is not searchable."""
+    conn.execute(text(
+        "UPDATE applications SET meta = jsonb_set(meta, '{skipped_documents}',"
+        " CAST(:rows AS jsonb)) WHERE id = :a"),
+        {"a": app_id, "rows": json.dumps(rows[:MAX_SKIPPED_KEPT])})
+
+
+def skipped_documents(conn: Connection, app_id: int) -> list[dict[str, str]]:
+    """The repository documents the application's last index run skipped, with why."""
+    rows = conn.execute(text(
+        "SELECT meta->'skipped_documents' FROM applications WHERE id = :a"),
+        {"a": app_id}).scalar()
+    return list(rows or [])

@@ -274,6 +274,20 @@ EDGES = Table(
     Column("row_hash", Text),
 )
 
+UNRESOLVED_CALLS = Table(
+    "unresolved_calls", metadata,
+    Column("id", BigInteger, primary_key=True),
+    Column("application_id",
+           BigInteger, ForeignKey("applications.id", ondelete="CASCADE"), nullable=False),
+    Column("caller_id", BigInteger, ForeignKey("nodes.id", ondelete="CASCADE"),
+           nullable=False),
+    Column("file_path", Text, nullable=False),
+    Column("name", Text, nullable=False),
+    Column("receiver", Text),
+    Column("line", Integer),
+    Column("reason", Text, nullable=False),
+)
+
 CHUNK_TERMS = Table(
     "chunk_terms", metadata,
     Column("application_id", BigInteger, primary_key=True),

@@ -11,6 +11,7 @@ from typing import Any
 
 from graphrag.documents.model import DocumentError, Extracted, Unit
 from graphrag.errors import InvalidInput, TooLarge
+from graphrag.parsing.source import SourceProblem, open_inside
 
 DEFAULT_MAX_UNZIPPED_BYTES = 100 * 1024 * 1024
 
@@ -58,12 +59,21 @@ def validate_file(path: Path, max_bytes: int) -> tuple[str, int]:
     return fmt, size
 
 
-def open_regular(path: Path) -> Any:
-    """A binary file object for ``path``, refusing anything but a regular file.
+def open_regular(path: Path, root: Path | None = None) -> Any:
+    """A binary file object for ``path``, refusing anything but a regular file (and, with
+    ``root``, a file outside it: a repository document swapped for a link leaving the
+    repository, see :func:`graphrag.parsing.source.open_inside`).
 
     Opened non-blocking and checked with ``fstat`` on the open descriptor, so a file
     swapped for a FIFO after :func:`validate_file` cannot hang the reader."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
+    if root is None:
+        fd = os.open(path, flags)
+    else:
+        try:
+            fd = open_inside(path, root, flags)
+        except SourceProblem as exc:
+            raise InvalidInput(f"{path.name}: {exc.reason}") from None
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise InvalidInput(f"{path}: not a regular file")

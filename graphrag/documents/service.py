@@ -61,6 +61,7 @@ class DocumentRequest:
     metadata: dict[str, Any] = field(default_factory=dict)
     category: str | None = None
     tags: list[str] = field(default_factory=list)
+    root: Path | None = None  # the repository a repository document must be read inside
 
 
 def parse_metadata(meta: str | None, what: str = "metadata") -> dict[str, Any]:
@@ -76,16 +77,40 @@ def parse_metadata(meta: str | None, what: str = "metadata") -> dict[str, Any]:
         value = json.loads(meta, parse_constant=no_constants)
     except json.JSONDecodeError as exc:
         raise InvalidInput(f"{what} is not valid JSON: {exc.msg}") from exc
+    except RecursionError as exc:
+        raise InvalidInput(f"{what} is nested too deeply") from exc
+    if _depth(value) > MAX_METADATA_DEPTH:
+        raise InvalidInput(f"{what} is nested deeper than {MAX_METADATA_DEPTH} levels")
     if "\\u0000" in json.dumps(value):  # jsonb cannot store NUL characters
         raise InvalidInput(f"{what} must not contain NUL characters")
+    try:  # nor half of a surrogate pair (json.loads joins whole pairs)
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise InvalidInput(f"{what} must be valid Unicode (a lone surrogate is not)") from exc
     if not isinstance(value, dict):
         raise InvalidInput(f"{what} must be a JSON object")
     return value
 
 
-def file_sha256(path: Path) -> str:
+MAX_METADATA_DEPTH = 32  # nesting of an upload's metadata (deeper is refused)
+
+
+def _depth(value: Any) -> int:
+    """Nesting depth of a parsed JSON value (iterative: no recursion limit to reach)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, dict | list):
+            deepest = max(deepest, level)
+            stack.extend((v, level + 1) for v in (item.values() if isinstance(item, dict)
+                                                  else item))
+    return deepest
+
+
+def file_sha256(path: Path, root: Path | None = None) -> str:
+    """sha256 of the regular file ``path`` (inside ``root`` when given)."""
     digest = hashlib.sha256()
-    with open_regular(path) as fh:
+    with open_regular(path, root) as fh:
         for block in iter(lambda: fh.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
@@ -191,7 +216,7 @@ def claim_document(ctx: AppContext, request: DocumentRequest, *, force: bool = F
     path = request.path
     fmt, size = validate_file(path, ctx.settings.max_upload_bytes)
     try:
-        sha = file_sha256(path)
+        sha = file_sha256(path, request.root)
     except OSError as exc:
         raise InvalidInput(f"{path}: cannot read: {exc.strerror or exc}") from exc
     with ctx.engine.begin() as conn:
@@ -227,8 +252,8 @@ def extract_claimed(ctx: AppContext, request: DocumentRequest, claim: Claim) -> 
     engine, settings = ctx.engine, ctx.settings
     dest = store.upload_path(settings.home, ctx.app_name, doc_id, own.suffix)
     try:
-        store.store_original(path, dest)
-    except OSError as exc:
+        store.store_original(path, dest, request.root)
+    except (OSError, InvalidInput) as exc:  # InvalidInput: swapped since it was claimed
         return _fail(engine, doc_id, clean_text(path.name), dest,
                      f"cannot store the file: {exc}", target.alias_of)
     if target.old_stored and target.old_stored != str(dest):

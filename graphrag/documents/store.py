@@ -33,12 +33,12 @@ def upload_path(home: Path, app: str, document_id: int, ext: str) -> Path:
     return home / "uploads" / (_UNSAFE.sub("_", app) or "_") / f"{document_id}{ext.lower()}"
 
 
-def store_original(src: Path, dest: Path) -> None:
-    """Copy the file given to the upload folder (regular files only, see
-    :func:`graphrag.documents.extract.open_regular`)."""
+def store_original(src: Path, dest: Path, root: Path | None = None) -> None:
+    """Copy the file given to the upload folder (regular files only, inside ``root`` when
+    given, see :func:`graphrag.documents.extract.open_regular`)."""
     dest.parent.mkdir(parents=True, exist_ok=True)
     if src.resolve() != dest.resolve():
-        with open_regular(src) as fh, dest.open("wb") as out:
+        with open_regular(src, root) as fh, dest.open("wb") as out:
             shutil.copyfileobj(fh, out, 1 << 20)
 
 

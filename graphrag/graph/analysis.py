@@ -13,6 +13,7 @@ from scipy import sparse
 
 from graphrag.db.context import AppContext
 from graphrag.graph import store
+from graphrag.graph.dispatch import dispatched_calls
 from graphrag.graph.model import RANK_EDGE_KINDS, Graph
 
 
@@ -85,10 +86,22 @@ _EXPORT_NODE_COLS = ("id", "kind", "name", "fqn", "package_name", "file_path", "
                      "line_start", "line_end", "signature", "parent_id", "rank", "meta")
 
 
-def export_graph(ctx: AppContext) -> dict[str, Any]:
-    """The whole graph as ``{"nodes": [...], "edges": [...]}`` (lines 1-based inclusive)."""
+def export_graph(ctx: AppContext, static_only: bool = False) -> dict[str, Any]:
+    """The whole graph as ``{"nodes": [...], "edges": [...]}`` (lines 1-based inclusive).
+
+    Unless ``static_only``, the calls dispatch adds (:mod:`graphrag.graph.dispatch`) are
+    CALLS edges too, each with ``via``: the method its call site is bound to."""
     with ctx.engine.connect() as conn:
         nodes, edges = store.export_rows(conn, ctx.app_id, _EXPORT_NODE_COLS)
+        extra = [] if static_only else dispatched_calls(conn, ctx.app_id)
+    seen = {(e["source"], e["target"]) for e in edges if e["kind"] == "CALLS"}
+    for n in extra:  # seen from the override: the caller is the source
+        if (n.node_id, n.this_id) not in seen:
+            seen.add((n.node_id, n.this_id))
+            edges.append({"source": n.node_id, "target": n.this_id, "kind": "CALLS",
+                          "confidence": n.confidence, "resolution": n.resolution,
+                          "lines": list(n.lines), "via": n.via})
+    edges.sort(key=lambda e: (e["source"], e["target"], e["kind"]))
     return {"nodes": nodes, "edges": edges}
 
 

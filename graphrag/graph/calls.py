@@ -11,9 +11,10 @@ from graphrag.graph.model import GraphNode
 from graphrag.graph.routes import Mounts
 from graphrag.graph.scopes import Scopes
 from graphrag.graph.symbols import FileScope, SymbolTable
-from graphrag.graph.types import Ctx, Ent
+from graphrag.graph.types import Ctx, Ent, clean_type
 from graphrag.kinds import CALLABLE_KINDS, TYPE_KINDS
 from graphrag.parsing import registry
+from graphrag.parsing.builtins import is_builtin
 from graphrag.parsing.model import Call
 
 MAX_UNRESOLVED = 50
@@ -40,26 +41,73 @@ def resolve_calls(scopes: Scopes, edges: EdgeSet) -> dict[str, list[str]]:
     """Add CALLS edges; return unresolved call names per caller node key."""
     unresolved: dict[str, list[str]] = defaultdict(list)
     for scope in scopes.table.files.values():
-        for caller_key, text in resolve_file_calls(scopes, scope, edges):
+        for caller_key, text, *_ in resolve_file_calls(scopes, scope, edges):
             note_unresolved(unresolved, caller_key, text)
     return unresolved
 
 
 def resolve_file_calls(scopes: Scopes, scope: FileScope, edges: EdgeSet
-                       ) -> list[tuple[str, str]]:
-    """Add the CALLS edges of one file; return its unresolved calls as
-    ``(caller key, call text)`` in call order (see :func:`note_unresolved`)."""
-    missed: list[tuple[str, str]] = []
+                       ) -> list[list[Any]]:
+    """Add the CALLS edges of one file; return its unresolved calls in call order, each
+    ``[caller key, call text, called name, receiver as written (dotted; None for a bare
+    call), line, reason]`` (:data:`REASONS`; see :func:`note_unresolved`)."""
+    missed: list[list[Any]] = []
     for call in sorted(scope.result.calls, key=lambda c: c.line):
         caller = _caller(scopes, scope, call.caller, call.line)
         ctx = Ctx(scope, caller if caller.kind != "FILE" else None)
         found = scopes.callee(ctx, call.receiver, call.name, call.kind)
         targets = _targets(scopes, ctx, call, found)
         if not targets and not _instantiates_repo_class(found):
-            missed.append((caller.key, ".".join([*(call.receiver or []), call.name])))
+            receiver = ".".join(call.receiver) if call.receiver else None
+            missed.append([caller.key, ".".join([*(call.receiver or []), call.name]),
+                           call.name, receiver, call.line,
+                           _reason(scopes, ctx, call, found)])
         for node, resolution in targets:
             edges.add(caller.key, node.key, "CALLS", resolution, call.line)
     return missed
+
+
+# Why a call site has no edge, as stored with it (``unresolved_calls.reason``).
+REASONS = {
+    "external": "the name or the receiver's type is outside the repository (or built in)",
+    "unknown-name": "no name in scope (a star import, a dynamic or undeclared name)",
+    "untyped-receiver": "the receiver is a variable or value of no known type",
+    "expression-receiver": "the receiver is an expression the resolver does not follow",
+    "no-member": "the receiver's class (or its bases in the repository) has no such member",
+    "not-callable": "the name is not a function, method or class",
+}
+
+
+def _reason(scopes: Scopes, ctx: Ctx, call: Call, found: Ent | None) -> str:
+    """Why ``call`` (``found``: what its callee is) gives no edge: a :data:`REASONS` key."""
+    head = call.receiver[0] if call.receiver else call.name
+    if (found is None or found.kind in ("unknown", "external")) and is_builtin(
+            ctx.file.lang, head):
+        return "external"  # `len(x)`, `Math.max(...)`, `console.log(...)`
+    if found is not None and found.kind == "bound" and call.receiver \
+            and len(call.receiver) == 1 and _declared(scopes, ctx, head):
+        return "external"  # `items.add(x)` with `List<Item> items`: a library type
+    if call.receiver and "?" in call.receiver:
+        return "expression-receiver"
+    if found is None:
+        return "no-member" if call.receiver else "unknown-name"
+    if found.kind == "external":
+        return "external"
+    if found.kind == "bound":
+        return "untyped-receiver"
+    if found.kind == "unknown":
+        return "untyped-receiver" if call.receiver else "unknown-name"
+    return "not-callable"
+
+
+def _declared(scopes: Scopes, ctx: Ctx, name: str) -> bool:
+    """Whether variable ``name`` seen from ``ctx`` has a type as written (not one the
+    resolver infers from a call or a loop)."""
+    for scope in scopes.table.chain(ctx.scope):
+        text = scopes.table.var_types(scope).get(name)
+        if text is not None:
+            return not text.startswith("=")
+    return False
 
 
 def note_unresolved(unresolved: dict[str, list[str]], caller_key: str, text: str) -> None:
@@ -191,6 +239,8 @@ def _arg_types(scopes: Scopes, ctx: Ctx, call: Call, supers: dict[str, set[str]]
                 supers[text] = {a.name for a in scopes.ancestors(ent.node)}
             elif text.startswith("="):
                 text = None
+            else:  # a container declared with its items (`List<User>`) matches `List`
+                text = clean_type(text, ctx.file.lang) or text
         out.append(text)
     return out
 

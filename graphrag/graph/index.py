@@ -37,7 +37,7 @@ import orjson
 from sqlalchemy import Connection, Engine
 
 from graphrag.config import Settings
-from graphrag.db.apps import ensure_app
+from graphrag.db.apps import bump_content_version, ensure_app
 from graphrag.graph.calls import endpoint_promotions
 from graphrag.graph.deps import EVERYTHING, changed_names, interfaces, provides, ref_names
 from graphrag.graph.index_state import (
@@ -84,6 +84,7 @@ from graphrag.graph.routes import mount_rows
 from graphrag.graph.scan import ScannedFile, scan_repository
 from graphrag.graph.symbols import lookup_key
 from graphrag.graph.sync import SyncCounts, count_by_kind, sync_graph
+from graphrag.graph.unresolved_store import write_unresolved
 from graphrag.parsing.extract import repo_context
 from graphrag.parsing.model import Call, ParseResult
 from graphrag.parsing.registry import RepoContext, languages, namespace, spec_for_path
@@ -126,11 +127,11 @@ def _ctx_version(ctx: RepoContext, limits: ParseLimits) -> str:
     return parser_version() + ":" + hashlib.sha256(blob).hexdigest()[:8]
 
 
-def _digest(f: ScannedFile, max_bytes: int) -> str | None:
+def _digest(f: ScannedFile, max_bytes: int, root: Path) -> str | None:
     """Content hash for change detection; None when the file is not read (too large,
     not a regular file, unreadable), which is also what its row then stores."""
     try:
-        return file_digest(read_source(f.full_path, max_bytes))
+        return file_digest(read_source(f.full_path, max_bytes, root))
     except SourceProblem:
         return None
 
@@ -221,7 +222,11 @@ def index_graph(
     known = previous.files
     current = {f.rel_path for f in scanned}
     deleted = sorted(set(known) - current)
-    check_mass_delete(app_name, len(deleted), len(known), settings.max_delete_share,
+    # An indexed file that this run will skip (a lower size limit, a file turned into a
+    # FIFO) loses its nodes and chunks like a deleted one: the guard counts both.
+    dropped = sum(1 for f in scanned if (old := known.get(f.rel_path)) is not None
+                  and old.indexed and (f.problem is not None or f.size > limits.max_bytes))
+    check_mass_delete(app_name, len(deleted) + dropped, len(known), settings.max_delete_share,
                       allow_mass_delete)
     # A change of the settings that decide which files are indexed and how (limits,
     # budget, filters) re-evaluates every file that is not indexed now; a file whose
@@ -249,7 +254,7 @@ def index_graph(
                 and f.size <= limits.max_bytes:
             digest = old.key[0]
         else:
-            digest = _digest(f, limits.max_bytes)
+            digest = _digest(f, limits.max_bytes, root)
             if old is not None and old.stat != (f.size, mtime):
                 touched[f.rel_path] = mtime
         # A file not read (too large) has no hash: its size tells (its row records it).
@@ -300,6 +305,8 @@ def index_graph(
                                          "error": o.error or ""})
             counts = _store(conn, stats, app_id, loaded, outcomes, deleted, version, full,
                             progress, on_synced, mtimes, touched)
+            # With the graph's commit: later steps are behind it until they record it.
+            bump_content_version(conn, app_id)
     stats.changes = counts.to_dict()
     stats.seconds = round(time.perf_counter() - started, 3)
     return stats
@@ -439,16 +446,23 @@ def _sync(conn: Connection, app_id: int, stats: IndexStats, res: _Resolution,
     if scope is not None:
         # Only the rows of the files that may have changed are rebuilt and diffed.
         part = resolved | _stored_resolutions(conn, app_id, resolver, scope - set(resolved))
-        counts = sync_graph(conn, app_id, resolver.finish(part, only=scope, heads=res.heads),
-                            scope, rerank=bool(deleted), heads=res.heads)
+        graph = resolver.finish(part, only=scope, heads=res.heads)
+        counts = sync_graph(conn, app_id, graph, scope, rerank=bool(deleted),
+                            heads=res.heads)
         stats.files_synced = len(scope)
+        if counts is not None:
+            write_unresolved(conn, app_id, graph.unresolved, scope | set(deleted))
         if counts is not None or res.heads is not None:
             return counts
     # the whole graph (a wide change)
     everything = resolved | _stored_resolutions(
         conn, app_id, resolver, set(resolver.table.files) - set(resolved))
     stats.files_synced = len(resolver.table.files) + len(deleted)
-    return sync_graph(conn, app_id, resolver.finish(everything))
+    graph = resolver.finish(everything)
+    counts = sync_graph(conn, app_id, graph)
+    if counts is not None:
+        write_unresolved(conn, app_id, graph.unresolved, None)
+    return counts
 
 
 def _resolve_every(conn: Connection, app_id: int, stats: IndexStats,

@@ -435,6 +435,21 @@ def delete_files(conn: Connection, app_id: int, paths: list[str]) -> None:
                      {"a": app_id, "p": paths})
 
 
+FILE_STATUSES = ("ok", "partial", "skipped", "failed")
+
+
+def list_files(conn: Connection, app_id: int, statuses: Iterable[str]) -> list[dict[str, Any]]:
+    """The application's file rows of the given statuses (path, language, status, reason,
+    size, when indexed), by path: what a run skipped or could not parse, kept for later."""
+    rows = conn.execute(text(
+        "SELECT path, language, parse_status, parse_error, size_bytes, indexed_at"
+        "  FROM files WHERE application_id = :a AND parse_status = ANY(:s) ORDER BY path"),
+        {"a": app_id, "s": sorted(set(statuses))}).all()
+    return [{"path": r.path, "language": r.language, "status": r.parse_status,
+             "reason": r.parse_error, "size_bytes": r.size_bytes,
+             "indexed_at": r.indexed_at.isoformat() if r.indexed_at else None} for r in rows]
+
+
 def file_status_counts(conn: Connection, app_id: int, failures: int = 20
                        ) -> tuple[dict[str, int], list[dict[str, Any]]]:
     """Files per parse status, and the first ``failures`` files not indexed as they are

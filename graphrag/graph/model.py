@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from graphrag.parsing.registry import key_family
 
@@ -82,12 +82,26 @@ class GraphEdge:
     meta: dict[str, Any] = field(default_factory=dict)
 
 
+class UnresolvedCall(NamedTuple):
+    """A call site with no edge: its caller, the file it is in, the called name, the
+    receiver as written (dotted; None for a bare call), line and reason
+    (:data:`graphrag.graph.calls.REASONS`)."""
+
+    caller_key: str
+    file_path: str
+    name: str
+    receiver: str | None
+    line: int | None
+    reason: str
+
+
 @dataclass
 class Graph:
-    """Nodes and edges of one repository."""
+    """Nodes and edges of one repository, and the call sites it could not resolve."""
 
     nodes: list[GraphNode] = field(default_factory=list)
     edges: list[GraphEdge] = field(default_factory=list)
+    unresolved: list[UnresolvedCall] = field(default_factory=list)
 
     def node_by_key(self) -> dict[str, GraphNode]:
         """Index of nodes by key (built on demand)."""

@@ -13,6 +13,7 @@ from sqlalchemy import Connection
 from graphrag.db.context import AppContext
 from graphrag.errors import InvalidInput
 from graphrag.graph import store
+from graphrag.graph.dispatch import call_neighbours
 from graphrag.graph.lookup import like_escape
 from graphrag.graph.queries import find_nodes
 
@@ -28,6 +29,7 @@ class _Edge:
     far: int
     confidence: float
     resolution: str | None
+    via: str | None = None
 
 
 def _brief(row: Any) -> dict[str, Any]:
@@ -41,11 +43,12 @@ def _seed_ids(conn: Connection, app_id: int, fqn: str) -> list[dict[str, Any]]:
 
 
 def _level(conn: Connection, app_id: int, frontier: Sequence[int], outgoing: bool,
-           ) -> tuple[list[_Edge], dict[int, dict[str, Any]]]:
-    """The CALLS edges leaving (or entering) the frontier and the nodes at their far end."""
-    rows = store.neighbours(conn, frontier, kinds=["CALLS"],
-                            direction="out" if outgoing else "in", app_ids=[app_id])
-    edges = [_Edge(n.this_id, n.node_id, n.confidence, n.resolution) for n in rows]
+           static_only: bool = False) -> tuple[list[_Edge], dict[int, dict[str, Any]]]:
+    """The calls leaving (or entering) the frontier, with those dispatch adds unless
+    ``static_only`` (:mod:`graphrag.graph.dispatch`), and the nodes at their far end."""
+    rows = call_neighbours(conn, frontier, direction="out" if outgoing else "in",
+                           app_ids=[app_id], static_only=static_only)
+    edges = [_Edge(n.this_id, n.node_id, n.confidence, n.resolution, n.via) for n in rows]
     return edges, {n.node_id: {"id": n.node_id, "kind": n.kind, "fqn": n.fqn,
                                "file_path": n.file_path, "line_start": n.line_start,
                                "line_end": n.line_end} for n in rows}
@@ -57,21 +60,25 @@ def _check_depth(max_depth: int) -> None:
 
 
 def call_tree(ctx: AppContext, fqn: str, direction: str = "callees",
-              max_depth: int = 3, max_nodes: int = MAX_TREE_NODES) -> dict[str, Any]:
+              max_depth: int = 3, max_nodes: int = MAX_TREE_NODES,
+              static_only: bool = False) -> dict[str, Any]:
     """The callees-of (or callers-of) tree of the node(s) named ``fqn``.
 
-    Each node is expanded once: a node met again is listed with ``"seen": true`` and no
-    children (recursion and diamonds stay finite). ``truncated`` says the walk stopped at
+    Calls through dispatch are included (a child's ``via`` names the method its call
+    site is bound to) unless ``static_only``. Each node is expanded once: a node met
+    again is listed with ``"seen": true`` and no children (recursion and diamonds stay
+    finite). ``truncated`` says the walk stopped at
     ``max_nodes`` before ``max_depth``."""
     if direction not in DIRECTIONS:
         raise InvalidInput(f"direction must be one of {', '.join(DIRECTIONS)}, not {direction!r}")
     _check_depth(max_depth)
     with ctx.engine.connect() as conn:
-        return _call_tree(conn, ctx.app_id, fqn, direction, max_depth, max_nodes)
+        return _call_tree(conn, ctx.app_id, fqn, direction, max_depth, max_nodes,
+                          static_only)
 
 
 def _call_tree(conn: Connection, app_id: int, fqn: str, direction: str, max_depth: int,
-               max_nodes: int) -> dict[str, Any]:
+               max_nodes: int, static_only: bool = False) -> dict[str, Any]:
     roots = _seed_ids(conn, app_id, fqn)
     trees: dict[int, dict[str, Any]] = {r["id"]: {**r, "children": []} for r in roots}
     expanded = set(trees)
@@ -81,7 +88,8 @@ def _call_tree(conn: Connection, app_id: int, fqn: str, direction: str, max_dept
     for _ in range(max_depth):
         if not frontier:
             break
-        edges, nodes = _level(conn, app_id, frontier, outgoing=direction == "callees")
+        edges, nodes = _level(conn, app_id, frontier, outgoing=direction == "callees",
+                              static_only=static_only)
         next_frontier: list[int] = []
         for edge in edges:
             if count >= max_nodes:
@@ -89,6 +97,8 @@ def _call_tree(conn: Connection, app_id: int, fqn: str, direction: str, max_dept
                 break
             child = {**nodes[edge.far], "confidence": round(edge.confidence, 3),
                      "resolution": edge.resolution, "children": []}
+            if edge.via is not None:
+                child["via"] = edge.via
             if edge.far in expanded:
                 child["seen"] = True
             else:
@@ -103,17 +113,19 @@ def _call_tree(conn: Connection, app_id: int, fqn: str, direction: str, max_dept
 
 
 def call_paths(ctx: AppContext, from_fqn: str, to_fqn: str, max_depth: int = 5,
-               max_paths: int = MAX_PATHS) -> dict[str, Any]:
+               max_paths: int = MAX_PATHS, static_only: bool = False) -> dict[str, Any]:
     """The shortest call paths from ``from_fqn`` to ``to_fqn`` (at most ``max_depth`` calls
     long, at most ``max_paths`` of them), each a list of hops with the confidence of the
-    call that reached it."""
+    call that reached it (and ``via``, a hop reached through dispatch, unless
+    ``static_only``)."""
     _check_depth(max_depth)
     with ctx.engine.connect() as conn:
-        return _call_paths(conn, ctx.app_id, from_fqn, to_fqn, max_depth, max_paths)
+        return _call_paths(conn, ctx.app_id, from_fqn, to_fqn, max_depth, max_paths,
+                           static_only)
 
 
 def _call_paths(conn: Connection, app_id: int, from_fqn: str, to_fqn: str, max_depth: int,
-                max_paths: int) -> dict[str, Any]:
+                max_paths: int, static_only: bool = False) -> dict[str, Any]:
     sources = _seed_ids(conn, app_id, from_fqn)
     targets = {r["id"] for r in _seed_ids(conn, app_id, to_fqn)}
     info: dict[int, dict[str, Any]] = {r["id"]: r for r in sources}
@@ -124,7 +136,7 @@ def _call_paths(conn: Connection, app_id: int, from_fqn: str, to_fqn: str, max_d
     depth = 0
     while frontier and not found and depth < max_depth:
         depth += 1
-        edges, nodes = _level(conn, app_id, frontier, outgoing=True)
+        edges, nodes = _level(conn, app_id, frontier, outgoing=True, static_only=static_only)
         info.update(nodes)
         level_new: dict[int, list[_Edge]] = {}
         for edge in edges:
@@ -145,6 +157,8 @@ def _call_paths(conn: Connection, app_id: int, from_fqn: str, to_fqn: str, max_d
         for edge in preds[node]:
             hop = {**info[node], "confidence": round(edge.confidence, 3),
                    "resolution": edge.resolution}
+            if edge.via is not None:
+                hop["via"] = edge.via
             walk(edge.near, [hop, *suffix])
 
     for target in found:

@@ -18,6 +18,7 @@ from typing import Any
 from graphrag.graph.deps import provides, ref_names
 from graphrag.graph.scan import is_binary
 from graphrag.parsing.extract import parse_file
+from graphrag.parsing.generated import minified_reason
 from graphrag.parsing.nesting import DEFAULT_MAX_NESTING, nesting_limit
 from graphrag.parsing.registry import RepoContext, grammar_distributions, query_packages
 from graphrag.parsing.source import SourceProblem, decode_source, pg_text, read_source
@@ -93,7 +94,7 @@ def parse_one(root: str, rel_path: str, lang: str | None, ctx: RepoContext,
               limits: ParseLimits) -> FileOutcome:
     """Read, check and parse one file."""
     try:
-        data = read_source(Path(root) / rel_path, limits.max_bytes)
+        data = read_source(Path(root) / rel_path, limits.max_bytes, root)
     except SourceProblem as exc:
         # No digest: the file was not read; a later run re-reads it only when it fits.
         return problem_outcome(rel_path, lang, exc.status, exc.reason, exc.size)
@@ -108,6 +109,9 @@ def parse_one(root: str, rel_path: str, lang: str | None, ctx: RepoContext,
     if lang is None:
         return FileOutcome(rel_path, None, digest, size, line_count, "ok",
                            "; ".join(notes) or None, 0, None)
+    minified = minified_reason(rel_path, lang, text)
+    if minified is not None:
+        return problem_outcome(rel_path, lang, "skipped", minified, size, digest)
     try:
         with nesting_limit(limits.max_nesting) as nesting:
             result = parse_file(data, rel_path, ctx)

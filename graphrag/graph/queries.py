@@ -8,7 +8,9 @@ from sqlalchemy import Connection
 
 from graphrag.db.context import AppContext
 from graphrag.graph import store
+from graphrag.graph.dispatch import call_neighbours
 from graphrag.graph.lookup import resolve_name
+from graphrag.graph.unresolved_store import counts_by_name, sites_named
 
 # (label, edge kind, outgoing) of each relation `graphrag graph node` lists, in order.
 _RELATIONS = (("callees", "CALLS", True), ("callers", "CALLS", False),
@@ -25,28 +27,46 @@ def find_nodes(conn: Connection, app_id: int, fqn: str) -> list[dict[str, Any]]:
     return store.nodes_by_id(conn, resolve_name(conn, app_id, fqn))
 
 
-def node_details(ctx: AppContext, fqn: str) -> list[dict[str, Any]]:
+def node_details(ctx: AppContext, fqn: str, static_only: bool = False,
+                 unresolved: bool = False) -> list[dict[str, Any]]:
     """Each node ``fqn`` names, with its callers, callees, parents and children; the
     other overloads of a Python implementation (``@overload`` stubs, ``TYPE_CHECKING``
-    definitions) are in ``meta["overloads"]``."""
+    definitions) are in ``meta["overloads"]``.
+
+    Callers and callees include those dispatch adds (:mod:`graphrag.graph.dispatch`:
+    ``via`` names the method the call site is bound to) unless ``static_only``.
+    ``unresolved_callers`` counts the call sites of the node's name the resolver could
+    not bind (each may be a caller; ``callers_complete`` when there is none), listed in
+    ``unresolved_sites`` with ``unresolved``."""
     with ctx.engine.connect() as conn:
-        return details(conn, ctx.app_id, fqn)
+        return details(conn, ctx.app_id, fqn, static_only, unresolved)
 
 
-def details(conn: Connection, app_id: int, fqn: str) -> list[dict[str, Any]]:
+def details(conn: Connection, app_id: int, fqn: str, static_only: bool = False,
+            unresolved: bool = False) -> list[dict[str, Any]]:
     """:func:`node_details` on an open connection."""
     found = find_nodes(conn, app_id, fqn)
-    kinds = sorted({kind for _, kind, _ in _RELATIONS})
-    near = store.neighbours(conn, [n["id"] for n in found], kinds=kinds)
+    ids = [n["id"] for n in found]
+    kinds = sorted({kind for _, kind, _ in _RELATIONS} - {"CALLS"})
+    near = store.neighbours(conn, ids, kinds=kinds) + call_neighbours(
+        conn, ids, static_only=static_only)
     for node in found:
         mine = [n for n in near if n.this_id == node["id"]]
         for label, kind, outgoing in _RELATIONS:
             node.setdefault(label, []).extend(
                 _related(n) for n in mine if n.edge_kind == kind and n.outgoing == outgoing)
+    missed = counts_by_name(conn, app_id, [n["name"] for n in found if n["name"]])
+    for node in found:
+        node["unresolved_callers"] = missed.get(node["name"], 0)
+        node["callers_complete"] = node["unresolved_callers"] == 0
+        if unresolved:
+            node["unresolved_sites"] = sites_named(conn, app_id, node["name"]) \
+                if node["unresolved_callers"] else []
     return found
 
 
 def _related(n: store.Neighbour) -> dict[str, Any]:
     return {"id": n.node_id, "kind": n.kind, "name": n.name, "fqn": n.fqn,
             "file_path": n.file_path, "line_start": n.line_start, "line_end": n.line_end,
-            "confidence": n.confidence, "resolution": n.resolution, "lines": list(n.lines)}
+            "confidence": n.confidence, "resolution": n.resolution, "lines": list(n.lines),
+            "via": n.via}

@@ -27,7 +27,7 @@ from graphrag.graph.calls import (
 )
 from graphrag.graph.edges import EdgeSet
 from graphrag.graph.heritage import resolve_heritage, resolve_overrides
-from graphrag.graph.model import Graph, GraphNode
+from graphrag.graph.model import Graph, GraphNode, UnresolvedCall
 from graphrag.graph.routes import MountRows, Mounts, mount_rows
 from graphrag.graph.scopes import Scopes
 from graphrag.graph.symbols import FileScope, SymbolTable
@@ -50,12 +50,13 @@ def build_graph(results: list[ParseResult], unique_name_fallback: bool = False) 
 class FileResolution:
     """What one file's imports and calls contributed: every edge occurrence (``[src,
     dst, kind, resolution, line, confidence]``, in order), the imports that name nothing
-    in the repository, and its unresolved calls (``[caller key, text]``, in order).
-    Stored per file (``files.resolved``) and replayed while nothing it refers to changed."""
+    in the repository, and its unresolved calls (``[caller key, text, name, receiver,
+    line, reason]``, in order: :func:`resolve_file_calls`). Stored per file
+    (``files.resolved``) and replayed while nothing it refers to changed."""
 
     edges: list[list[Any]] = field(default_factory=list)
     external: list[str] = field(default_factory=list)
-    unresolved: list[list[str]] = field(default_factory=list)
+    unresolved: list[list[Any]] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {"edges": self.edges, "external": self.external,
@@ -63,7 +64,11 @@ class FileResolution:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> FileResolution:
-        return cls(data["edges"], data["external"], data["unresolved"])
+        # stored before the sites were kept whole: ``[caller key, text]``
+        unresolved = [u if len(u) == 6 else [u[0], u[1], u[1].rsplit(".", 1)[-1], None,
+                                             None, "unknown-name"]
+                      for u in data["unresolved"]]
+        return cls(data["edges"], data["external"], unresolved)
 
 
 class _Recorder(EdgeSet):
@@ -169,6 +174,7 @@ class Resolver:
         files, each held with all its files)."""
         self.endpoints()
         unresolved: dict[str, list[str]] = defaultdict(list)
+        sites: list[UnresolvedCall] = []
         nodes = self.nodes
         edges = self.edges
         srcs = None
@@ -186,11 +192,12 @@ class Resolver:
                 edges.add(src, dst, kind, resolution, line, confidence)
             if res.external:
                 scope.node.meta["external_imports"] = list(res.external)
-            for caller_key, text in res.unresolved:
+            for caller_key, text, name, receiver, line, reason in res.unresolved:
                 note_unresolved(unresolved, caller_key, text)
+                sites.append(UnresolvedCall(caller_key, path, name, receiver, line, reason))
         for key, names in unresolved.items():
             self.table.by_key[key].meta["unresolved_calls"] = sorted(set(names))
-        return Graph(nodes=nodes, edges=edges.sorted_edges())
+        return Graph(nodes=nodes, edges=edges.sorted_edges(), unresolved=sites)
 
     def foreign_paths(self, path: str, res: FileResolution) -> list[str]:
         """Other files whose nodes ``res`` (the resolution of ``path``) adds edges from

@@ -1,12 +1,13 @@
 """Walk a repository: which files to index, which to skip and why.
 
 Rules: `.gitignore` files are honoured at every level (pathspec's git semantics);
-vendored and build folders are excluded by default; symlinks are resolved once (a loop
-or a dangling link is a problem of that file) and followed only while they stay inside
-the root; `--include`/`--exclude` globs and a language filter narrow the set. Every kept
-file is ``lstat``-ed once: FIFOs, sockets and devices are never opened, and a file whose
-name is not UTF-8 is listed with the reason (it cannot be stored under its name). Size
-and content checks happen when the file is read (:mod:`graphrag.parsing.source`).
+vendored and build folders are excluded by default; symlinks are resolved once (a loop,
+a dangling link or a link leaving the root is a problem of that file: listed, never
+read) and followed only while they stay inside the root; `--include`/`--exclude` globs
+and a language filter narrow the set. Every kept file is ``lstat``-ed once: FIFOs,
+sockets and devices are never opened, and a file whose name is not UTF-8 is listed with
+the reason (it cannot be stored under its name). Size and content checks happen when
+the file is read (:mod:`graphrag.parsing.source`).
 """
 
 from __future__ import annotations
@@ -24,7 +25,13 @@ from pathspec import GitIgnoreSpec, PathSpec
 from graphrag.errors import InvalidInput, InvalidPattern
 from graphrag.graph.model import MAX_KEY_BYTES, bounded_key
 from graphrag.parsing import registry
-from graphrag.parsing.source import SourceProblem, decode_source, read_source, special_kind
+from graphrag.parsing.source import (
+    LEAVES_ROOT,
+    SourceProblem,
+    decode_source,
+    read_source,
+    special_kind,
+)
 
 DEFAULT_EXCLUDED_DIRS = frozenset({
     "node_modules", ".venv", "venv", "build", "dist", "target", ".git", "__pycache__",
@@ -99,9 +106,10 @@ def _stored_path(rel: str) -> tuple[str, str | None]:
     return rel, None
 
 
-def inspect_file(full: str | Path, root: Path) -> tuple[bool, int, str | None, int]:
-    """(keep, size, problem, mtime in ns) of one directory entry, from one ``lstat``
-    (plus one ``stat`` of a symlink's target). Symlinks leaving ``root`` are not kept."""
+def inspect_file(full: str | Path, root: Path) -> tuple[int, str | None, int]:
+    """(size, problem, mtime in ns) of one directory entry, from one ``lstat`` (plus one
+    ``stat`` of a symlink's target). A symlink leaving ``root`` is a problem (listed as
+    skipped, never read)."""
     try:
         st = os.lstat(full)
         if stat.S_ISLNK(st.st_mode):
@@ -109,19 +117,19 @@ def inspect_file(full: str | Path, root: Path) -> tuple[bool, int, str | None, i
                 target = os.path.realpath(full, strict=True)
             except OSError as exc:
                 if exc.errno == errno.ELOOP:
-                    return True, 0, "symlink loop", 0
+                    return 0, "symlink loop", 0
                 if exc.errno in (errno.ENOENT, errno.ENOTDIR):
-                    return True, 0, "dangling symlink", 0
-                return True, 0, f"cannot resolve symlink: {exc.strerror or exc}", 0
+                    return 0, "dangling symlink", 0
+                return 0, f"cannot resolve symlink: {exc.strerror or exc}", 0
             if not Path(target).is_relative_to(root):
-                return False, 0, None, 0
+                return 0, LEAVES_ROOT, 0  # recorded as skipped, never read
             st = os.stat(target)
     except OSError as exc:
-        return True, 0, f"cannot stat: {exc.strerror or exc}", 0
+        return 0, f"cannot stat: {exc.strerror or exc}", 0
     kind = special_kind(st.st_mode)
     if kind is not None:
-        return True, 0, f"not a regular file ({kind})", 0
-    return True, st.st_size, None, st.st_mtime_ns
+        return 0, f"not a regular file ({kind})", 0
+    return st.st_size, None, st.st_mtime_ns
 
 
 def walk_repository(root: Path, *, exclude: Iterable[str] = ()) -> Iterator[tuple[str, str]]:
@@ -158,7 +166,7 @@ def walk_repository(root: Path, *, exclude: Iterable[str] = ()) -> Iterator[tupl
             continue  # an unreadable folder hides nothing else
         names = {e.name for e in entries}
         if ".gitignore" in names:
-            spec = _gitignore_spec(Path(here, ".gitignore"))
+            spec = _gitignore_spec(Path(here, ".gitignore"), root)
             if spec is not None:
                 ignores.append((prefix, spec))
         subdirs: list[tuple[str, str]] = []
@@ -185,11 +193,12 @@ def walk_repository(root: Path, *, exclude: Iterable[str] = ()) -> Iterator[tupl
         stack.extend(reversed(subdirs))
 
 
-def _gitignore_spec(path: Path) -> GitIgnoreSpec | None:
+def _gitignore_spec(path: Path, root: Path) -> GitIgnoreSpec | None:
     """The rules of one .gitignore; lines git would reject are left out like git does,
-    and a .gitignore that is not a small regular file hides nothing."""
+    and a .gitignore that is not a small regular file inside the repository (a link
+    leaving it) hides nothing."""
     try:
-        text, _notes = decode_source(read_source(path, _GITIGNORE_MAX_BYTES))
+        text, _notes = decode_source(read_source(path, _GITIGNORE_MAX_BYTES, root))
     except SourceProblem:
         return None
     rules = []
@@ -249,9 +258,7 @@ def _inspected(candidates: Iterable[tuple[str, str, str | None]],
     the walk's order keeps it, so one path is never written twice."""
     seen: set[str] = set()
     for rel, full, lang in candidates:
-        keep, size, problem, mtime_ns = inspect_file(full, root)
-        if not keep:
-            continue
+        size, problem, mtime_ns = inspect_file(full, root)
         stored, name_problem = _stored_path(rel)
         if stored in seen:
             continue

@@ -21,10 +21,15 @@ from graphrag.graph.types import (
     union_members,
 )
 from graphrag.kinds import CALLABLE_KINDS, TYPE_KINDS
-from graphrag.parsing.languages._common import element_type
+from graphrag.parsing.languages._common import element_type, item_type
 from graphrag.parsing.registry import namespace_spec, namespaces, package_namespaces
 
 _MAX_DEPTH = 8
+# Methods that read one item of a container by key or index (``d.get(k)``,
+# ``list.get(i)``): their result is the container's item type (:func:`item_type`).
+_ITEM_READS = frozenset({"get", "pop", "setdefault", "getOrDefault", "getValue", "remove",
+                         "elementAt", "first", "last", "peek", "poll", "getFirst",
+                         "getLast", "at"})
 
 
 class Scopes:
@@ -301,6 +306,16 @@ class Scopes:
                 imp = scope.imports.get(name)  # a re-export (`from .x import Y`)
                 if imp is not None and depth < _MAX_DEPTH:
                     return self.resolve_target(ns, imp.target, depth + 1)
+            # `export * from "./api"` (`from .x import *`): a member of a module re-exported
+            # whole, in the order the module says it
+            for scope in table.module_files.get((ns, module), []) if depth < _MAX_DEPTH else ():
+                for imp in scope.result.imports:
+                    if imp.alias != "*":
+                        continue
+                    found = self.member_of(self.resolve_target(ns, imp.target, depth + 1),
+                                           name, depth + 1)
+                    if found is not None and found.kind not in ("unknown", "external"):
+                        return found
             sub = f"{module}{namespace_spec(ns).separator}{name}"
             if table.module_exists(ns, sub) or (ns, sub) in table.package_nodes:
                 kind = "package" if (ns, sub) in table.package_nodes else "module"
@@ -352,15 +367,35 @@ class Scopes:
             ent = _returned(self._eval_call_type(ctx, head[:-2], 0))
         else:
             ent, start = self._chain_head(ctx, chain, mode)
-        for part in chain[start:]:
+        for i, part in enumerate(chain[start:], start):
+            if part == "[]":  # `opts[k].process()`: an item of a typed container
+                ent = self._item_read(ctx, chain[:i], "get")
+                if ent.kind != "instance":
+                    return ent
+                continue
             if part.endswith("()") and ent.kind in ("instance", "static", "super", "module",
-                                                    "package"):
+                                                    "package", "external", "bound"):
+                if ent.kind in ("external", "bound"):
+                    # `users.get(i).name()`: an item of a declared `List<User>`
+                    ent = self._item_read(ctx, chain[:i], part[:-2])
+                    if ent.kind != "instance":
+                        return ent
+                    continue
                 ent = self._call_result(ent, part[:-2])  # chained call `a.b().c()`
                 continue
             if ent.kind in ("unknown", "external", "bound", "super"):
                 return ent if ent.kind != "super" else UNKNOWN
             ent = self.member_of(ent, part) or UNKNOWN
         return ent
+
+    def _item_read(self, ctx: Ctx, container: list[str], method: str) -> Ent:
+        """The item ``container.method()`` reads when ``method`` reads one item by key or
+        index (``get``) of a container declared with its item type; else external."""
+        if method not in _ITEM_READS or any(p.endswith("()") or p in ("?", "super", "[]")
+                                            for p in container):
+            return EXTERNAL
+        found = self._eval_element(ctx, ".".join(container), 0, item=True)
+        return _returned(found) if found.kind == "instance" else EXTERNAL
 
     def _call_result(self, recv: Ent, name: str) -> Ent:
         """The declared result type of calling ``name`` on ``recv`` (``return-type``)."""
@@ -419,6 +454,8 @@ class Scopes:
             return self._eval_callback_param(ctx, text, depth)
         if text.startswith("=iter:"):
             return self._eval_element(ctx, text[len("=iter:"):], depth)
+        if text.startswith("=item:"):
+            return self._eval_element(ctx, text[len("=item:"):], depth, item=True)
         members = union_members(text) if not text.startswith("=") else []
         if members:  # one of several classes: each, labelled `union`
             nodes: list[GraphNode] = []
@@ -457,6 +494,9 @@ class Scopes:
         parts = callee.split(".")
         target = self.callee(ctx, parts[:-1] or None, parts[-1], "call")
         node = target.node if target is not None else None
+        if node is None and len(parts) > 1 and parts[-1] in _ITEM_READS:
+            # `self.opts.get(k)`: an item of a container declared `Dict[str, Option]`
+            return self._eval_element(ctx, ".".join(parts[:-1]), depth, item=True)
         if node is None:
             return EXTERNAL
         if node.kind in TYPE_KINDS:
@@ -469,10 +509,11 @@ class Scopes:
             return self.eval_type(self.ctx_of(node), returned, depth + 1)
         return EXTERNAL
 
-    def _eval_element(self, ctx: Ctx, source: str, depth: int) -> Ent:
-        """Element type of what a ``for`` loop iterates: ``=call:<callee>`` (the callee's
-        declared result, e.g. ``list[Param]``) or a chain ``self.params`` (the field's
-        declared type)."""
+    def _eval_element(self, ctx: Ctx, source: str, depth: int, item: bool = False) -> Ent:
+        """Element type of what a ``for`` loop iterates (or with ``item``, of one item read
+        by key or index, ``x = self.opts[k]``: a mapping's value type): ``=call:<callee>``
+        (the callee's declared result, e.g. ``list[Param]``), a chain ``self.params`` (the
+        field's declared type) or a variable or parameter (its declared type)."""
         declared: str | None = None
         owner: GraphNode | None = None
         if source.startswith("=call:"):
@@ -481,6 +522,12 @@ class Scopes:
             owner = found.node if found is not None else None
             if owner is not None and owner.kind in CALLABLE_KINDS:
                 declared = owner.meta.get("return_type")
+        elif "." not in source:
+            for scope in self.table.chain(ctx.scope):
+                text = self.table.var_types(scope).get(source)
+                if text is not None:
+                    declared, owner = text, scope
+                    break
         else:
             *head, name = source.split(".")
             recv = self.eval_chain(ctx, head) if head else UNKNOWN
@@ -489,12 +536,16 @@ class Scopes:
                     owner = next((m for m in self.table.members(cls, name)
                                   if m.kind == "FIELD"), None)
                     if owner is not None:
-                        declared = owner.meta.get("type")
+                        # as annotated, else as assigned (`self.params = params` with
+                        # `params: list[Parameter]`)
+                        declared = owner.meta.get("type") or \
+                            self.table.var_types(cls).get(name)
                         break
         if not isinstance(declared, str) or owner is None:
             return EXTERNAL
-        element = element_type(declared)
-        if element is None:  # a repository class that is iterable: its __iter__'s result
+        element = (item_type if item else element_type)(declared)
+        if element is None and not item:
+            # a repository class that is iterable: its __iter__'s result
             iterable = self.type_node(self.ctx_of(owner), declared)
             hit = self.find_method(iterable, "__iter__") if iterable is not None else None
             returned = hit[0].meta.get("return_type") if hit is not None else None

@@ -47,6 +47,10 @@ class NodeRecord:
     # itself is not loaded with every chunk, see ``pipeline.store``)
     text_slice: str | None = None
     text_length: int | None = None
+    # character offsets of the node's source in its file's text (end exclusive): chunk
+    # planning cuts a symbol out of a long line by them
+    char_start: int | None = None
+    char_end: int | None = None
 
     @property
     def span(self) -> tuple[int, int] | None:
@@ -75,6 +79,10 @@ class Neighbour(NamedTuple):
     confidence: float
     resolution: str | None
     lines: tuple[int, ...]
+    # a call seen through dynamic dispatch (graph.dispatch): the fqn of the method the
+    # call site is bound to (a caller of an override through its base) or of the
+    # abstract method whose implementation this is; None for the stored edge itself
+    via: str | None = None
 
     @property
     def label(self) -> str:
@@ -140,7 +148,96 @@ def neighbours(conn: Connection, node_ids: Iterable[int], *,
     rows = conn.execute(text(sql), {"ids": ids, "kinds": kind_list or [],
                                     "apps": list(app_ids or [])}).all()
     make = Neighbour._make
-    return [make((*r[:13], tuple(r[13]) if r[13] else ())) for r in rows]
+    return [make((*r[:13], tuple(r[13]) if r[13] else (), None)) for r in rows]
+
+
+# The methods an overriding method reaches through OVERRIDES edges (``up``: the methods it
+# overrides, transitively) or that reach it (``down``: its overrides, transitively). Depth
+# bounded: a cycle (corrupt input) ends instead of looping.
+_OVERRIDE_WALK = """
+WITH RECURSIVE walk(start_id, node_id, depth) AS (
+    SELECT e.{near}, e.{far}, 1 FROM edges e
+     WHERE e.kind = 'OVERRIDES' AND e.{near} = ANY(:ids)
+    UNION
+    SELECT w.start_id, e.{far}, w.depth + 1 FROM walk w
+      JOIN edges e ON e.kind = 'OVERRIDES' AND e.{near} = w.node_id
+     WHERE w.depth < :max_depth
+)
+SELECT DISTINCT ON (w.start_id, w.node_id) w.start_id, w.node_id, w.depth,
+       o.kind, o.name, o.fqn, o.file_path, o.line_start, o.line_end
+  FROM walk w JOIN nodes o ON o.id = w.node_id
+ ORDER BY w.start_id, w.node_id, w.depth
+"""
+MAX_OVERRIDE_DEPTH = 16
+
+
+def override_walk(conn: Connection, node_ids: Iterable[int], up: bool) -> list[Any]:
+    """``(start_id, node_id, depth, kind, name, fqn, file_path, line_start, line_end)``:
+    for each given method, every method it overrides (``up``), directly or through
+    others, or every method overriding it (not ``up``), nearest first."""
+    ids = sorted(set(node_ids))
+    if not ids:
+        return []
+    near, far = ("src_id", "dst_id") if up else ("dst_id", "src_id")
+    rows = conn.execute(text(_OVERRIDE_WALK.format(near=near, far=far)),
+                        {"ids": ids, "max_depth": MAX_OVERRIDE_DEPTH}).all()
+    return sorted(rows, key=lambda r: (r.start_id, r.depth, r.fqn or "", r.node_id))
+
+
+# A method callers cannot bind statically: declared abstract (TS, Go interface members,
+# Java/Kotlin modifiers in the signature, Python's @abstractmethod), or a member of an
+# interface or of a Python Protocol.
+_ABSTRACT = r"""
+SELECT n.id FROM nodes n LEFT JOIN nodes p ON p.id = n.parent_id
+ WHERE n.id = ANY(:ids)
+   AND (p.kind = 'INTERFACE'
+        OR n.meta->>'abstract' = 'true'
+        OR n.signature ~ '\mabstract\M'
+        OR EXISTS (SELECT 1 FROM jsonb_array_elements_text(
+                       CASE WHEN jsonb_typeof(n.meta->'decorators') = 'array'
+                            THEN n.meta->'decorators' ELSE '[]'::jsonb END) d
+                    WHERE d = 'abstractmethod' OR d LIKE '%.abstractmethod')
+        OR EXISTS (SELECT 1 FROM jsonb_array_elements_text(
+                       CASE WHEN jsonb_typeof(p.meta->'bases') = 'array'
+                            THEN p.meta->'bases' ELSE '[]'::jsonb END) b
+                    WHERE b = 'Protocol' OR b LIKE '%.Protocol' OR b LIKE 'Protocol[%'))
+"""
+
+
+_INNERMOST = """
+SELECT DISTINCT ON (q.path, q.line) q.path, q.line, n.id, n.kind, n.name, n.fqn,
+       n.file_path, n.line_start, n.line_end
+  FROM unnest(CAST(:paths AS text[]), CAST(:lines AS int[])) AS q(path, line)
+  JOIN nodes n ON n.application_id = :a AND n.file_path = q.path
+              AND n.line_start <= q.line AND q.line <= n.line_end AND n.kind = ANY(:kinds)
+ ORDER BY q.path, q.line, n.line_end - n.line_start, n.id
+"""
+
+
+def innermost_at(conn: Connection, app_id: int, sites: Sequence[tuple[str, int]],
+                 kinds: Sequence[str]) -> dict[tuple[str, int], Any]:
+    """For each ``(file path, line)``, the innermost node of the kinds whose lines hold
+    it (a decorator's line belongs to the function it decorates), by site."""
+    if not sites:
+        return {}
+    rows = conn.execute(text(_INNERMOST), {
+        "a": app_id, "paths": [p for p, _ in sites], "lines": [line for _, line in sites],
+        "kinds": list(kinds)}).all()
+    return {(r.path, r.line): r for r in rows}
+
+
+def overriding_ids(conn: Connection, app_id: int) -> list[int]:
+    """The application's methods that override another (sources of OVERRIDES edges)."""
+    return _ids(conn, "SELECT DISTINCT src_id FROM edges WHERE application_id = :a"
+                      " AND kind = 'OVERRIDES' ORDER BY src_id", {"a": app_id})
+
+
+def abstract_ids(conn: Connection, node_ids: Iterable[int]) -> set[int]:
+    """Those of the given methods that are abstract or interface members."""
+    ids = sorted(set(node_ids))
+    if not ids:
+        return set()
+    return {int(i) for i in conn.execute(text(_ABSTRACT), {"ids": ids}).scalars()}
 
 
 # --- nodes ----------------------------------------------------------------------------
@@ -279,14 +376,39 @@ def fqns_of(conn: Connection, ids: Sequence[int]) -> list[str]:
                              {"ids": list(ids)}).scalars().all())
 
 
-def imported_by_files(conn: Connection, app_id: int, name: str) -> list[Any]:
-    """(id, name, lang, file_path, module) of the nodes called ``name`` that a FILE
-    node imports, with the importing file's language, path and module."""
+def imported_by_files(conn: Connection, app_id: int, names: Sequence[str]) -> list[Any]:
+    """(id, name, lang, file_path, module) of the nodes called any of ``names`` that a
+    FILE node imports, with the importing file's language, path and module."""
     return list(conn.execute(text(
         "SELECT d.id, d.name, f.lang, f.file_path, f.meta->>'module' AS module"
         "  FROM edges e JOIN nodes f ON f.id = e.src_id JOIN nodes d ON d.id = e.dst_id"
         " WHERE e.application_id = :a AND e.kind = 'IMPORTS' AND f.kind = 'FILE'"
-        "   AND d.name = :n ORDER BY d.id"), {"a": app_id, "n": name}).all())
+        "   AND d.name = ANY(:n) ORDER BY d.id"), {"a": app_id, "n": list(names)}).all())
+
+
+def ids_by_fqns(conn: Connection, app_id: int, fqns: Sequence[str]) -> dict[str, list[int]]:
+    """fqn -> the nodes whose fqn is exactly it, in source order (one query for all)."""
+    out: dict[str, list[int]] = {}
+    if not fqns:
+        return out
+    for node_id, fqn in conn.execute(text(
+            "SELECT id, fqn FROM nodes WHERE application_id = :a AND fqn = ANY(:f)"
+            " ORDER BY line_start NULLS LAST, id"), {"a": app_id, "f": list(fqns)}).all():
+        out.setdefault(fqn, []).append(int(node_id))
+    return out
+
+
+def ids_by_fqn_likes(conn: Connection, app_id: int, patterns: Sequence[str],
+                     kinds: Sequence[str]) -> list[tuple[int, str]]:
+    """(id, fqn) of the nodes of the kinds whose fqn matches any of the LIKE ``patterns``
+    (``\\`` escapes), in source order."""
+    if not patterns:
+        return []
+    rows = conn.execute(text(
+        "SELECT id, fqn FROM nodes WHERE application_id = :a AND kind = ANY(:k)"
+        " AND fqn LIKE ANY(:p) ORDER BY line_start NULLS LAST, id"),
+        {"a": app_id, "k": list(kinds), "p": list(patterns)}).all()
+    return [(int(r.id), r.fqn) for r in rows]
 
 
 def ids_by_suffix(conn: Connection, app_id: int, kinds: Sequence[str],
@@ -449,14 +571,3 @@ def brief_nodes_in_app(conn: Connection, app_id: int, ids: Sequence[int]) -> lis
     return [dict(r) for r in conn.execute(text(
         f"SELECT {_BRIEF} FROM nodes n WHERE n.application_id = :a AND n.id = ANY(:ids)"
         " ORDER BY n.id"), {"a": app_id, "ids": list(ids)}).mappings()]
-
-
-def call_resolution(conn: Connection, app_id: int) -> tuple[int, int]:
-    """(CALLS edges, calls left unresolved): the unresolved are the distinct call names
-    each caller keeps in ``meta.unresolved_calls``."""
-    row = conn.execute(text(
-        "SELECT (SELECT count(*) FROM edges WHERE application_id = :a AND kind = 'CALLS'),"
-        " (SELECT COALESCE(sum(jsonb_array_length(meta->'unresolved_calls')), 0) FROM nodes"
-        "   WHERE application_id = :a AND jsonb_typeof(meta->'unresolved_calls') = 'array')"),
-        {"a": app_id}).one()
-    return int(row[0]), int(row[1])

@@ -1,22 +1,21 @@
 """How well an application's code is indexed: files by parse status with the failures'
-reasons, and the share of calls resolved to a CALLS edge (the applications page)."""
+reasons, and per language the share of call sites resolved (the applications page)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from graphrag.db.context import AppContext
-from graphrag.graph import store
 from graphrag.graph.index_state import file_status_counts
+from graphrag.graph.unresolved_store import resolved_share
 
 
 def index_summary(ctx: AppContext) -> dict[str, Any]:
     """``files`` (status -> count), ``file_failures`` (path, status, error; the first
-    20) and ``calls`` (``resolved`` edges, ``unresolved`` names, their ``share``)."""
+    20) and ``calls``: per caller language, call sites ``resolved``, ``unresolved`` by
+    reason and the resolved ``share`` (:func:`~graphrag.graph.unresolved_store.resolved_share`,
+    as ``graphrag apps`` shows it)."""
     with ctx.engine.connect() as conn:
         files, failures = file_status_counts(conn, ctx.app_id)
-        resolved, unresolved = store.call_resolution(conn, ctx.app_id)
-    total = resolved + unresolved
-    return {"files": files, "file_failures": failures,
-            "calls": {"resolved": resolved, "unresolved": unresolved,
-                      "share": round(resolved / total, 4) if total else None}}
+        calls = resolved_share(conn, [ctx.app_id]).get(ctx.app_id, {})
+    return {"files": files, "file_failures": failures, "calls": calls}

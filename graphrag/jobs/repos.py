@@ -15,7 +15,7 @@ from sqlalchemy import Connection, Engine, text
 from graphrag.db.apps import ensure_app
 from graphrag.errors import InvalidInput, UnknownApplication
 from graphrag.graph.scan import compile_patterns
-from graphrag.jobs.sources import checkout_dir, resolve_source
+from graphrag.jobs.sources import checkout_dir, redacted, resolve_source
 
 
 @dataclass(frozen=True)
@@ -100,7 +100,7 @@ def add_repository(engine: Engine, app_name: str, source: str, *, ref: str | Non
             """), {"a": app.id, "s": stored, "local": resolved.folder is not None,
                    "ref": ref, "sch": schedule, "inc": list(include),
                    "exc": list(exclude)}).one()
-    return {"app": app_name, "source": stored, "ref": ref, "schedule": schedule,
+    return {"app": app_name, "source": redacted(stored), "ref": ref, "schedule": schedule,
             "created": bool(row.created), "next_run": next_run(schedule)}
 
 
@@ -109,11 +109,12 @@ def list_repositories(engine: Engine) -> list[dict[str, Any]]:
     with engine.connect() as conn:
         rows = conn.execute(text(_SELECT + " ORDER BY a.name")).all()
     return [{
-        "app": r.app, "source": r.source, "ref": r.ref, "schedule": r.schedule,
+        "app": r.app, "source": redacted(r.source), "ref": r.ref, "schedule": r.schedule,
         "include": list(r.include), "exclude": list(r.exclude),
         "last_commit": r.last_commit, "last_run_at": r.last_run_at,
         "last_status": r.last_status, "last_duration_s": r.last_duration_s,
-        "last_error": r.last_error, "last_job_id": r.last_job_id,
+        "last_error": redacted(r.last_error) if r.last_error else None,
+        "last_job_id": r.last_job_id,
         "next_run": next_run(r.schedule),
     } for r in rows]
 
@@ -127,7 +128,7 @@ def remove_repository(engine: Engine, home: Path, app_name: str) -> dict[str, An
     folder = checkout_dir(home, repo.id, app_name)
     shutil.rmtree(folder, ignore_errors=True)
     Path(str(folder) + ".lock").unlink(missing_ok=True)
-    return {"app": app_name, "source": repo.source, "removed": True}
+    return {"app": app_name, "source": redacted(repo.source), "removed": True}
 
 
 def due_repositories(engine: Engine, at: datetime) -> list[str]:

@@ -41,7 +41,7 @@ def repo_context(root: Path, rel_paths: Iterable[str]) -> RepoContext:
     for rel, _parent, name in split:
         if name in CONFIG_NAMES:
             try:
-                text, _notes = decode_source(read_source(root / rel, MAX_BYTES))
+                text, _notes = decode_source(read_source(root / rel, MAX_BYTES, root))
             except SourceProblem:
                 continue  # an unreadable tsconfig only loses its import aliases
             sorted_paths = sorted_paths or SortedPaths(rel_paths)
@@ -54,7 +54,7 @@ def repo_context(root: Path, rel_paths: Iterable[str]) -> RepoContext:
         if name != "go.mod":
             continue
         try:
-            text, _notes = decode_source(read_source(root / rel, _GO_MOD_MAX_BYTES))
+            text, _notes = decode_source(read_source(root / rel, _GO_MOD_MAX_BYTES, root))
         except SourceProblem:
             continue  # an unreadable go.mod only loses module-qualified package names
         match = _GO_MODULE_LINE.search(text)

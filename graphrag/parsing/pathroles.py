@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterable
 from pathlib import PurePosixPath
 
 from graphrag.parsing.testpaths import is_test_path
@@ -74,3 +75,24 @@ def is_package_front(path: str | None) -> bool:
 def asked_roles(text: str) -> frozenset[str]:
     """The roles a query or a path filter asks for by name."""
     return frozenset(role for role, words in ROLE_WORDS.items() if words.search(text))
+
+
+_VERSION_DIR = re.compile(r"(?:^|/)v(\d+)/")
+
+
+def superseded_versions(paths: Iterable[str | None]) -> frozenset[str]:
+    """Of version folders side by side (``src/v3/`` beside ``src/v4/``), the folders a
+    newer sibling replaces, as path prefixes ending with ``/``: the older major versions
+    a package keeps for compatibility."""
+    newest: dict[str, int] = {}
+    seen: set[tuple[str, int]] = set()
+    for path in paths:
+        if not path:
+            continue
+        for match in _VERSION_DIR.finditer(path):
+            start = match.start() + (match.group(0)[0] == "/")
+            parent, version = path[:start], int(match.group(1))
+            seen.add((parent, version))
+            newest[parent] = max(newest.get(parent, version), version)
+    return frozenset(f"{parent}v{version}/" for parent, version in seen
+                     if version < newest[parent])

@@ -3,8 +3,9 @@
 One place for the rules every reader of a source file follows (the parse workers, the
 change detection, the chunk planner, the snippet stage):
 
-* only regular files are opened, without blocking (a FIFO never stalls a run) and
-  without following a symlink into something else than was scanned;
+* only regular files are opened, without blocking (a FIFO never stalls a run); with the
+  repository root given, only files inside it (a link leaving it, even one made after
+  the scan, is not followed: ``O_NOFOLLOW`` and the opened file's own path);
 * the size is checked with ``fstat`` before anything is read, and never more than the
   limit is read (a 2 GB sparse file costs nothing);
 * text is decoded as UTF-8 with replacement characters, and NUL, which PostgreSQL text
@@ -14,6 +15,8 @@ change detection, the chunk planner, the snippet stage):
 
 from __future__ import annotations
 
+import errno
+import fcntl
 import os
 import stat
 from pathlib import Path
@@ -50,14 +53,72 @@ def too_large(size: int, max_bytes: int) -> str:
     return f"file too large ({size} bytes > {max_bytes})"
 
 
-def read_source(path: Path | str, max_bytes: int) -> bytes:
-    """The bytes of the regular file ``path``; :class:`SourceProblem` when it is not a
-    regular file, larger than ``max_bytes`` or unreadable."""
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+LEAVES_ROOT = "symlink leaving the repository"
+
+
+def _opened_path(fd: int) -> str | None:
+    """The path of the file open as ``fd``, as the kernel knows it (None where it does
+    not tell: neither Linux's /proc nor macOS's F_GETPATH)."""
     try:
-        fd = os.open(path, flags)
-    except OSError as exc:
+        return os.readlink(f"/proc/self/fd/{fd}")
+    except OSError:
+        pass
+    get_path = getattr(fcntl, "F_GETPATH", None)
+    if get_path is None:
+        return None
+    try:
+        raw = fcntl.fcntl(fd, get_path, b"\0" * 1024)
+    except OSError:
+        return None
+    return os.fsdecode(raw.split(b"\0", 1)[0])
+
+
+def open_inside(path: Path | str, root: Path | str, flags: int) -> int:
+    """``path`` opened, provided the file opened lies inside ``root``: a link resolved
+    now (not when the repository was scanned), the final name opened without following
+    a link (``O_NOFOLLOW``: it cannot be swapped for one meanwhile), and the opened
+    file's own path checked (a folder swapped for a link)."""
+    try:
+        base = os.path.realpath(root)
+        target = os.path.realpath(path)
+    except OSError as exc:  # a link replaced while it was being resolved
         raise SourceProblem("failed", f"unreadable: {exc.strerror or exc}") from None
+    if not Path(target).is_relative_to(base):
+        raise SourceProblem("skipped", LEAVES_ROOT)
+    try:
+        fd = os.open(target, flags | getattr(os, "O_NOFOLLOW", 0))
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:  # became a link after it was resolved
+            raise SourceProblem("skipped", LEAVES_ROOT) from None
+        raise SourceProblem("failed", f"unreadable: {exc.strerror or exc}") from None
+    opened = _opened_path(fd)
+    if opened is None:  # no kernel path: the opened file must be the resolved one
+        try:
+            same = os.path.samestat(os.fstat(fd), os.stat(target, follow_symlinks=False))
+        except OSError:
+            same = False
+        inside = same
+    else:
+        inside = Path(opened).is_relative_to(base)
+    if not inside:
+        os.close(fd)
+        raise SourceProblem("skipped", LEAVES_ROOT)
+    return fd
+
+
+def read_source(path: Path | str, max_bytes: int, root: Path | str | None = None) -> bytes:
+    """The bytes of the regular file ``path``; :class:`SourceProblem` when it is not a
+    regular file, larger than ``max_bytes`` or unreadable, or (``root`` given) when what
+    would be read is not inside ``root`` (a link leaving it, also one made since the
+    scan)."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    if root is not None:
+        fd = open_inside(path, root, flags)
+    else:
+        try:
+            fd = os.open(path, flags)
+        except OSError as exc:
+            raise SourceProblem("failed", f"unreadable: {exc.strerror or exc}") from None
     try:
         st = os.fstat(fd)
         kind = special_kind(st.st_mode)

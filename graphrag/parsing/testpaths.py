@@ -1,6 +1,7 @@
 """Which repository paths hold tests, by the conventions of the supported languages.
 
-Used by search to prefer the code people ask about over the tests that exercise it.
+Used by search to prefer the code people ask about over the tests that exercise it, and
+by context to count tests and examples instead of showing them.
 Folders (any language): ``test``, ``tests``, ``__tests__``, ``testing``, ``testdata``,
 ``spec`` (and so Maven/Gradle's ``src/test``); files: each language's ``test_files``
 in its :class:`~graphrag.parsing.registry.LanguageSpec` (``test_*.py``, ``*_test.go``,
@@ -14,6 +15,14 @@ import re
 from graphrag.parsing.registry import test_file_pattern
 
 _TEST_DIR = re.compile(r"(^|/)(tests?|__tests__|testing|testdata|spec)/")
+
+
+_EXAMPLE_DIR = re.compile(r"(^|/)(examples?|docs_src|samples?)/")
+
+
+def is_example_path(path: str | None) -> bool:
+    """Whether a repo-relative path is example code (``examples/``, ``docs_src/``...)."""
+    return bool(path and _EXAMPLE_DIR.search(path))
 
 
 def is_test_path(path: str | None) -> bool:

@@ -24,8 +24,11 @@ from typing import Any
 
 from sqlalchemy import Connection
 
+from graphrag.graph import store as graph_store
+from graphrag.graph.dispatch import call_neighbours
+from graphrag.kinds import CALLABLE_KINDS
 from graphrag.parsing import registry
-from graphrag.parsing.testpaths import is_test_path
+from graphrag.parsing.testpaths import is_example_path, is_test_path
 from graphrag.pipeline.graph_info import Neighbour, Neighbours, load_neighbours
 from graphrag.pipeline.text import clean_doc_comment
 from graphrag.retrieval import store
@@ -161,7 +164,8 @@ def doc_in_code(doc: str, code: str | None) -> bool:
 
 def _bullet(n: Neighbour) -> str:
     where = f" ({n.location})" if n.location else ""
-    return f"- {_code_span(n.label)}{where}"
+    via = f" via {_code_span(n.via)}" if n.via else ""
+    return f"- {_code_span(n.label)}{where}{via}"
 
 
 def _unique(neighbours: list[Neighbour]) -> list[Neighbour]:
@@ -178,20 +182,26 @@ def relation_list(heading: str, neighbours: list[Neighbour]) -> str | None:
     return f"**{heading}**\n\n" + "\n".join(lines)
 
 
+def test_or_example(path: str | None) -> bool:
+    """Whether the path holds tests or examples: counted in context, not shown."""
+    return is_test_path(path) or is_example_path(path)
+
+
 def callers_list(callers: list[Neighbour], with_tests: bool) -> list[str]:
-    """Callers in code listed; callers in tests counted (listed when asked for)."""
+    """Callers in code listed; callers in tests and examples counted (listed when asked
+    for)."""
     unique = _unique(callers)
-    code = [n for n in unique if not is_test_path(n.file_path)]
-    tests = [n for n in unique if is_test_path(n.file_path)]
+    code = [n for n in unique if not test_or_example(n.file_path)]
+    tests = [n for n in unique if test_or_example(n.file_path)]
     if with_tests:
         return [s for s in (relation_list("Called by", code),
-                            relation_list("Called by tests", tests)) if s]
+                            relation_list("Called by tests and examples", tests)) if s]
     if not tests:
         return [s for s in (relation_list("Called by", code),) if s]
     lines = [_bullet(n) for n in code[:MAX_LISTED]]
     if len(code) > MAX_LISTED:
         lines.append(f"- ... and {len(code) - MAX_LISTED} more")
-    lines.append(f"- {len(tests)} callers in tests (not listed)")
+    lines.append(f"- {len(tests)} callers in tests and examples (not listed)")
     return ["**Called by**\n\n" + "\n".join(lines)]
 
 
@@ -206,19 +216,24 @@ def relation_sections(nb: Neighbours, with_tests: bool) -> list[str]:
     return [s for s in sections if s]
 
 
-def _heritage(nb: Neighbours, meta: dict[str, Any]) -> list[str]:
+def _heritage(nb: Neighbours, meta: dict[str, Any], with_tests: bool = False) -> list[str]:
     bases = _unique(nb.outgoing("EXTENDS") + nb.outgoing("IMPLEMENTS"))
     out = []
     if bases:
         out.append("Bases: " + ", ".join(_code_span(n.label) for n in bases))
     elif meta.get("bases"):
         out.append("Bases: " + ", ".join(_code_span(str(b)) for b in meta["bases"]))
-    subs = sorted(_unique(nb.incoming("EXTENDS") + nb.incoming("IMPLEMENTS")),
-                  key=lambda n: is_test_path(n.file_path))  # code before tests
+    every = _unique(nb.incoming("EXTENDS") + nb.incoming("IMPLEMENTS"))
+    subs = [n for n in every if not test_or_example(n.file_path)]
+    tests = [n for n in every if test_or_example(n.file_path)]
+    if with_tests:
+        subs, tests = subs + tests, []
     if subs:
         shown = ", ".join(_code_span(n.label) for n in subs[:MAX_LISTED])
         more = f" and {len(subs) - MAX_LISTED} more" if len(subs) > MAX_LISTED else ""
         out.append(f"Subclasses: {shown}{more}")
+    if tests:  # counted apart: test doubles are no part of the hierarchy users extend
+        out.append(f"Subclasses in tests and examples: {len(tests)} (not listed)")
     return out
 
 
@@ -331,7 +346,7 @@ def type_block(node: NodeData, score: float, seed: bool, nb: Neighbours | None,
     meta = r.meta or {}
     doc = clean_doc_comment(r.doc_comment)
     head = [_code_span(one_line(r.signature) or r.name or r.fqn or "")]
-    heritage = _heritage(nb, meta) if nb is not None else []
+    heritage = _heritage(nb, meta, with_tests) if nb is not None else []
     if not seed:
         return _block(node, seg, _join([*head, *heritage, first_paragraph(doc)]), None,
                       score, seed)
@@ -371,7 +386,7 @@ def build_blocks(conn: Connection, app_id: int, ranked: Sequence[tuple[int, floa
     order = _order(ranked, seed_set, with_members)
     nodes = load_nodes(conn, app_id, [n for n, _ in order] + [
         m.id for ms in with_members.values() for m in ms if m.kind == "CONSTRUCTOR"])
-    relations = load_neighbours(conn, [n for n in seeds if n in nodes], RELATION_KINDS)
+    relations = load_relations(conn, app_id, [n for n in seeds if n in nodes])
     shown: set[int] = inside_members(nodes) - seed_set
     blocks: list[Block] = []
     for node_id, s in order:
@@ -399,6 +414,42 @@ def build_blocks(conn: Connection, app_id: int, ranked: Sequence[tuple[int, floa
         if block is not None and block.text:
             blocks.append(block)
     return blocks
+
+
+def load_relations(conn: Connection, app_id: int, node_ids: Sequence[int]
+                   ) -> dict[int, Neighbours]:
+    """The relation lists' edges of the nodes; calls with those through dispatch
+    (:mod:`graphrag.graph.dispatch`: callers through a base method, implementations of
+    an interface method called), callers in module code as the function or class at the
+    call's line (:func:`callers_as_functions`)."""
+    relations = load_neighbours(conn, node_ids, [k for k in RELATION_KINDS if k != "CALLS"])
+    for n in callers_as_functions(conn, app_id, call_neighbours(conn, node_ids)):
+        nb = relations[n.this_id]
+        (nb.out if n.outgoing else nb.in_).setdefault("CALLS", []).append(n)
+    return relations
+
+
+def callers_as_functions(conn: Connection, app_id: int, calls: list[Neighbour]
+                         ) -> list[Neighbour]:
+    """Callers that are a file (a call in module code: a decorator, a registration) as
+    the innermost function or class whose lines hold the call (a decorator's line is its
+    function's), one per such node; a call outside any stays the file."""
+    def at_file(n: Neighbour) -> bool:
+        return not n.outgoing and n.kind in HUB_KINDS and bool(n.file_path and n.lines)
+
+    sites = sorted({(n.file_path, line) for n in calls if at_file(n) for line in n.lines})
+    found = graph_store.innermost_at(conn, app_id, sites, [*CALLABLE_KINDS, *TYPE_KINDS])
+    out: list[Neighbour] = []
+    for n in calls:
+        hits = [found[(n.file_path, line)] for line in n.lines
+                if (n.file_path, line) in found] if at_file(n) else []
+        if not hits:
+            out.append(n)
+            continue
+        for hit in {h.id: h for h in hits}.values():
+            out.append(n._replace(node_id=hit.id, kind=hit.kind, name=hit.name, fqn=hit.fqn,
+                                  line_start=hit.line_start, line_end=hit.line_end))
+    return out
 
 
 def inside_members(nodes: dict[int, NodeData]) -> set[int]:

@@ -1,42 +1,39 @@
 """Ranking from the graph and the file tree, after the signals are fused.
 
 Each boost is additive, in units of the best fused score among the query's candidates,
-so it means the same for every query and mode; each is a named signal that
+so it means the same for every query and mode, and weighted by the query's profile
+(:mod:`graphrag.retrieval.profiles`); each is a named signal that
 ``SearchOptions.disabled`` switches off (CLI ``--no-signal NAME``):
 
 - ``definitions``: a chunk of a node that *defines* a queried name
-  (:mod:`graphrag.retrieval.definitions`) gains ``DEFINITION_BOOST`` (a whole-query
-  symbol) or ``EMBEDDED_BOOST`` (a name inside a sentence), times ``STEM_FACTOR`` when
-  its file is named after the symbol (``routing/APIRouter.kt``, ``zod/types.ts`` for
-  ``ZodType`` does not count);
+  (:mod:`graphrag.retrieval.definitions`) gains the profile's ``definitions`` weight
+  (3 for a symbol query, 1 for a name inside a question, none inside a description),
+  times ``STEM_FACTOR`` when its file is named after the symbol
+  (``routing/APIRouter.kt``; ``zod/types.ts`` for ``ZodType`` does not count);
 - ``path-words``: a chunk whose file name or folder shares words with the query gains
-  ``PATH_WORD_BOOST`` times the share of query words matched (``dependency`` matches
+  the profile's ``path_words`` weight times the share of query words matched (``dependency`` matches
   ``dependencies/``, ``quantize`` matches ``quantization.py``, ``Tokenizer`` matches
   ``tokenizer/``; see :func:`words_match`);
-- ``coherence``: the best chunk of each file gains ``COHERENCE_BOOST`` times the file's
+- ``coherence``: the best chunk of each file gains the ``coherence`` weight times the file's
   summed candidate scores over the best file's: an architecture question is answered by
   the file where several strong members live together.
-
-The weights were chosen on semble's benchmark (``benchmarks/semble.py``; see
-``benchmarks/RESULTS.md``).
 """
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import PurePosixPath
 
+from graphrag.kinds import DOCUMENT_KINDS
 from graphrag.retrieval.definitions import Definition
 from graphrag.retrieval.intent import QueryIntent, simple_name
 from graphrag.retrieval.model import Candidate
+from graphrag.retrieval.profiles import Profile, profile
 
-DEFINITION_BOOST = 3.0
-EMBEDDED_BOOST = 1.0
 STEM_FACTOR = 1.5
-PATH_WORD_BOOST = 0.5
-COHERENCE_BOOST = 0.2
 MIN_PREFIX = 3
 SHARED_PREFIX = 0.75
 
@@ -51,16 +48,22 @@ _STOP = frozenset({
 })
 
 
-def words_of_path(path: str | None) -> set[str]:
+def wants_definitions(intent: QueryIntent, weights: Profile) -> bool:
+    """Whether the definitions of the names the query mentions would gain anything."""
+    return bool(intent.names) and weights.definitions > 0
+
+
+@functools.lru_cache(maxsize=65536)
+def words_of_path(path: str | None) -> frozenset[str]:
     """Lower-case words of a file's name (without extension) and of its folder."""
     if not path:
-        return set()
+        return frozenset()
     p = PurePosixPath(path)
     stem = p.name.split(".", 1)[0]
     out = {w.lower() for w in _PARTS.findall(stem)}
     if p.parent.name:
         out |= {w.lower() for w in _PARTS.findall(p.parent.name)}
-    return out
+    return frozenset(out)
 
 
 def query_words(query: str) -> set[str]:
@@ -79,16 +82,18 @@ def words_match(a: str, b: str) -> bool:
     ``quantize``/``quantization``, ``token``/``tokenizer``): one starts the other, or
     they share a prefix of at least ``SHARED_PREFIX`` of the shorter one."""
     short, long_ = (a, b) if len(a) <= len(b) else (b, a)
-    if len(short) < MIN_PREFIX:
-        return False
+    if len(short) < MIN_PREFIX or short[:MIN_PREFIX] != long_[:MIN_PREFIX]:
+        return False  # both rules need the first MIN_PREFIX letters shared
     if long_.startswith(short):
         return True
     n = len(os.path.commonprefix([short, long_]))
     return n >= MIN_PREFIX + 1 and n >= SHARED_PREFIX * len(short)
 
 
-def _word_hits(words: set[str], parts: set[str]) -> int:
-    return sum(1 for word in words if any(words_match(word, part) for part in parts))
+def _word_hits(words: set[str], parts: frozenset[str]) -> int:
+    heads = {part[:MIN_PREFIX] for part in parts}
+    return sum(1 for word in words
+               if word[:MIN_PREFIX] in heads and any(words_match(word, p) for p in parts))
 
 
 def _stem_names_symbol(path: str | None, name: str) -> bool:
@@ -102,14 +107,16 @@ def _stem_names_symbol(path: str | None, name: str) -> bool:
 
 def boost(scores: dict[int, float], details: Mapping[int, Candidate], query: str,
           intent: QueryIntent, defined: Mapping[int, Definition],
-          disabled: Sequence[str] = ()) -> dict[int, float]:
-    """The candidates' scores with the boosts (see the module docstring); chunks in
-    ``defined`` that were no candidates join with their boost alone."""
+          disabled: Sequence[str] = (), weights: Profile | None = None) -> dict[int, float]:
+    """The candidates' scores with the boosts (see the module docstring) weighted by the
+    query's profile (``weights``; by default its kind's); chunks in ``defined`` that were
+    no candidates join with their boost alone."""
+    weights = weights or profile(intent.kind)
     out = dict(scores)
     top = max(out.values(), default=0.0)
     unit = top if top > 0 else 1.0
     if "definitions" not in disabled and defined:
-        weight = DEFINITION_BOOST if intent.symbol else EMBEDDED_BOOST
+        weight = weights.definitions
         # A symbol query is answered by the declaration: the node's first chunk. A
         # sentence naming the symbol by the part of a long node that matched it best.
         best_of_node: dict[tuple[str, int], int] = {}
@@ -131,15 +138,16 @@ def boost(scores: dict[int, float], details: Mapping[int, Candidate], query: str
                 path = details[chunk_id].file_path
                 if path not in cache:
                     cache[path] = _word_hits(words, words_of_path(path)) / len(words)
-                out[chunk_id] += unit * PATH_WORD_BOOST * cache[path]
+                out[chunk_id] += unit * weights.path_words * cache[path]
     if "coherence" not in disabled:
-        coherence(out, details)
+        coherence(out, details, weights.coherence)
     return out
 
 
-def coherence(scores: dict[int, float], details: Mapping[int, Candidate]) -> None:
-    """Add to each file's best chunk ``COHERENCE_BOOST`` x the file's summed score over
-    the best file's, in units of the best score (in place)."""
+def coherence(scores: dict[int, float], details: Mapping[int, Candidate],
+              weight: float) -> None:
+    """Add to each file's best chunk ``weight`` x the file's summed score over the best
+    file's, in units of the best score (in place)."""
     if not scores:
         return
     top = max(scores.values())
@@ -149,8 +157,8 @@ def coherence(scores: dict[int, float], details: Mapping[int, Candidate]) -> Non
     best: dict[tuple[str, str | None], int] = {}
     for chunk_id, score in scores.items():
         cand = details[chunk_id]
-        if cand.file_path is None:
-            continue
+        if cand.file_path is None or cand.kind in DOCUMENT_KINDS:
+            continue  # a document's pages and sections are answers of their own
         key = (cand.app, cand.file_path)
         total[key] = total.get(key, 0.0) + max(score, 0.0)
         if key not in best or score > scores[best[key]]:
@@ -159,4 +167,4 @@ def coherence(scores: dict[int, float], details: Mapping[int, Candidate]) -> Non
         return
     most = max(total.values()) or 1.0
     for key, chunk_id in best.items():
-        scores[chunk_id] += top * COHERENCE_BOOST * total[key] / most
+        scores[chunk_id] += top * weight * total[key] / most

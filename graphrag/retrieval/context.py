@@ -3,7 +3,8 @@ graph neighbourhood ranked by personalized PageRank, packed into a token budget.
 
 Steps, each a function: seeds (name lookup, :mod:`graphrag.graph.lookup`, or a hybrid
 search) -> neighbourhood graph from the stored edges up to ``depth`` hops ->
-:func:`ranking.rank` -> one block per member (:mod:`graphrag.retrieval.assemble`: whole
+:func:`ranking.rank` -> :func:`near_first` (what documents a seed directly, tests and
+examples out) -> one block per member (:mod:`graphrag.retrieval.assemble`: whole
 implementations, relation lists once) -> :func:`ranking.pack` -> render.
 
 The block set is chosen once for all formats: a block costs what its largest rendering
@@ -24,9 +25,10 @@ from sqlalchemy import Connection, Engine
 from graphrag.db.apps import get_app
 from graphrag.embedding import Embedder
 from graphrag.errors import InvalidInput, UnknownName
+from graphrag.graph.dispatch import call_neighbours
 from graphrag.graph.lookup import resolve_name
-from graphrag.graph.store import neighbours
-from graphrag.retrieval.assemble import HUB_KINDS, build_blocks
+from graphrag.graph.store import neighbours, nodes_by_id
+from graphrag.retrieval.assemble import HUB_KINDS, build_blocks, test_or_example
 from graphrag.retrieval.model import SearchOptions
 from graphrag.retrieval.ranking import EDGE_WEIGHTS, Block, pack, rank
 from graphrag.retrieval.render import FORMATS, LeftOut, render, render_block
@@ -84,15 +86,17 @@ def load_neighbourhood(conn: Connection, app_id: int, seeds: Sequence[int], dept
     graph = nx.DiGraph()
     graph.add_nodes_from(seeds)
     frontier = set(seeds)
-    kinds = list(EDGE_WEIGHTS)
+    kinds = [k for k in EDGE_WEIGHTS if k != "CALLS"]
     for _ in range(depth):
         if not frontier or graph.number_of_nodes() >= max_nodes:
             break
         # Every edge once (an edge between two frontier nodes is seen from both ends), in
         # (source, target, kind) order. The frontier's own nodes are in the graph already:
-        # only the far end of an edge can be new.
-        edges = {n.edge_id: n for n in neighbours(conn, frontier, kinds=kinds,
-                                                  app_ids=[app_id])}
+        # only the far end of an edge can be new. Calls include those through dispatch
+        # (a caller of the base method calls the override too).
+        found = neighbours(conn, frontier, kinds=kinds, app_ids=[app_id]) + \
+            call_neighbours(conn, frontier, app_ids=[app_id])
+        edges = {(n.src_id, n.dst_id, n.edge_kind): n for n in found}
         next_frontier: set[int] = set()
         for r in sorted(edges.values(), key=lambda n: (n.src_id, n.dst_id, n.edge_kind)):
             new = [(r.node_id, r.kind)] if r.node_id not in graph else []
@@ -103,6 +107,56 @@ def load_neighbourhood(conn: Connection, app_id: int, seeds: Sequence[int], dept
             next_frontier.update(n for n, k in new if k not in HUB_KINDS)
         frontier = next_frontier
     return graph
+
+
+def near_first(conn: Connection, graph: nx.DiGraph, ranked: Sequence[tuple[int, float]],
+               seeds: set[int], with_tests: bool = False) -> list[tuple[int, float]]:
+    """The ranked nodes with what documents a seed directly first: the seeds, then their
+    direct callers and callees, the classes they construct and the methods they override
+    (the most particular to the seed first: rank over global PageRank), then the rest
+    in rank order (a busy node two calls away ranks high but says less). Nodes in tests
+    and examples are left out (the relation lists count them) unless ``with_tests``."""
+    near: set[int] = set()
+    constructors: list[int] = []
+    # a seed's nested functions are shown inside it: their calls are the seed's
+    own = set(seeds) | {dst for seed in seeds if seed in graph
+                        for _, dst, kind in graph.out_edges(seed, data="kind")
+                        if kind == "CONTAINS"}
+    for seed in own:
+        if seed not in graph:
+            continue
+        for _, dst, data in graph.out_edges(seed, data=True):
+            if data.get("kind") in ("CALLS", "OVERRIDES"):
+                near.add(dst)
+                if data.get("kind") == "CALLS":
+                    constructors.append(dst)
+        for src, _, data in graph.in_edges(seed, data=True):
+            if data.get("kind") == "CALLS" and seed in seeds:
+                near.add(src)
+    rows = {r["id"]: r for r in nodes_by_id(conn, sorted({n for n, _ in ranked} | near))}
+    # `Option(...)` calls Option's constructor: the class is what it makes
+    made = {rows[c]["parent_id"] for c in constructors
+            if c in rows and rows[c]["kind"] == "CONSTRUCTOR" and rows[c]["parent_id"]}
+    near |= made
+    score = dict(ranked)
+    extra = [(n, 0.0) for n in sorted(made) if n not in score]
+
+    def shown(node: int) -> bool:
+        row = rows.get(node)
+        return node in seeds or with_tests or row is None or not test_or_example(
+            row["file_path"])
+
+    def specific(item: tuple[int, float]) -> tuple[float, int]:
+        # among the direct neighbours, the ones particular to the seed first: the score
+        # over the node's global PageRank (a helper everything calls, like `echo`, last)
+        row = rows.get(item[0])
+        busy = max(float(row["rank"] or 0.0), 1.0) if row is not None else 1.0
+        return (-item[1] / busy, item[0])
+
+    every = [(n, s) for n, s in [*ranked, *extra] if shown(n)]
+    return ([(n, s) for n, s in every if n in seeds]
+            + sorted(((n, s) for n, s in every if n in near and n not in seeds), key=specific)
+            + [(n, s) for n, s in every if n not in near and n not in seeds])
 
 
 def left_out(ranked: Sequence[Block], packed: Sequence[Block]) -> list[LeftOut]:
@@ -150,6 +204,15 @@ def fit(blocks: Sequence[Block], budget: int, fmt: str, title: str,
         packed = packed[:-1]
 
 
+TITLE_CHARS = 200
+
+
+def shorten_title(title: str) -> str:
+    """The context's title (its fqn or query) cut to :data:`TITLE_CHARS` characters: a
+    long query must not spend the budget on repeating itself."""
+    return title if len(title) <= TITLE_CHARS else title[:TITLE_CHARS - 3] + "..."
+
+
 def brief(notes: Sequence[LeftOut]) -> list[LeftOut]:
     """The left-out note with only the seeds named and the rest counted."""
     named = [n for n in notes if n.what != "more"][:1]
@@ -164,7 +227,8 @@ def build_context(engine: Engine, app: str, *, fqn: str | None = None,
     """Context around ``fqn`` (or the best hits of ``query``) within ``budget`` tokens.
 
     ``fqn`` is any name :func:`graphrag.graph.lookup.resolve_name` accepts;
-    ``test_callers`` lists a seed's callers in tests (else they are counted)."""
+    ``test_callers`` lists a seed's callers in tests and examples and shows their code
+    (else they are counted)."""
     if fmt not in FORMATS:
         raise UnknownName("context format", fmt, FORMATS)
     if (fqn is None) == (query is None):
@@ -179,8 +243,9 @@ def build_context(engine: Engine, app: str, *, fqn: str | None = None,
     with engine.connect() as conn:
         graph = load_neighbourhood(conn, app_id, list(seeds), depth)
         ranked = [(int(n), s) for n, s in rank(graph, seeds)]
+        ranked = near_first(conn, graph, ranked, set(seeds), test_callers)
         blocks = build_blocks(conn, app_id, ranked, list(seeds), test_callers)
-    title = fqn if fqn is not None else (query or "")
+    title = shorten_title(fqn if fqn is not None else (query or ""))
     rendered, packed, tokens, notes = fit(blocks, budget, fmt, title, count_tokens)
     return Context(rendered, fmt, sorted(seeds), packed, tokens, budget, notes)
 

@@ -60,15 +60,16 @@ def _kinds(options: SearchOptions) -> list[str]:
 
 
 def defining_nodes(conn: Connection, apps: dict[int, str], intent: QueryIntent,
-                   options: SearchOptions) -> dict[int, str]:
-    """Node id -> the queried name it defines."""
+                   options: SearchOptions) -> tuple[dict[int, str], dict[int, str]]:
+    """Node id -> the queried name it defines, and the kinds of those found by name."""
     names = intent.names[:MAX_NAMES]
     if not names:
-        return {}
+        return {}, {}
     simple = {n: simple_name(n) for n in names}
     rows = store.defined_rows(conn, list(apps), sorted(set(simple.values())), _kinds(options),
                               MAX_DEFINITIONS * len(names))
     found: dict[int, str] = {}
+    kinds = {int(row.id): row.kind for row in rows}
     per_name: dict[str, int] = {}
     for name in names:
         for row in rows:
@@ -84,7 +85,7 @@ def defining_nodes(conn: Connection, apps: dict[int, str], intent: QueryIntent,
             for app_id in apps:  # re-exports and other public names: the graph's lookup
                 for node_id in nodes_named(conn, app_id, name)[:MAX_DEFINITIONS]:
                     found.setdefault(node_id, name)
-    return found
+    return found, kinds
 
 
 def implementers(conn: Connection, nodes: dict[int, str], options: SearchOptions
@@ -103,10 +104,11 @@ def definitions(conn: Connection, apps: dict[int, str], intent: QueryIntent,
                 options: SearchOptions) -> dict[int, Definition]:
     """Chunk id -> :class:`Definition`, for every node defining a queried name (and the
     implementations of an interface it names) whose chunks pass the search filters."""
-    nodes = defining_nodes(conn, apps, intent, options)
+    nodes, kinds = defining_nodes(conn, apps, intent, options)
     if not nodes:
         return {}
-    impls = implementers(conn, nodes, options)
+    interfaces = {i: n for i, n in nodes.items() if i in kinds and kinds[i] == "INTERFACE"}
+    impls = implementers(conn, interfaces, options) if interfaces else {}
     where, params = store.filter_sql(list(apps), options)
     rows = store.node_chunk_rows(conn, where, params, [*nodes, *impls])
     out = {}

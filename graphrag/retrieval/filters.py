@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from graphrag.errors import InvalidInput, UnknownName
 from graphrag.kinds import NODE_KINDS
-from graphrag.retrieval.model import EXPANSIONS, PER_FILE, SIGNALS, SOURCES, SearchOptions
+from graphrag.retrieval.model import EXPANSIONS, SIGNALS, SOURCES, SearchOptions
 from graphrag.retrieval.modes import get_mode
 
 
@@ -42,7 +42,7 @@ def build_options(mode: str = "hybrid", top_k: int = 10, min_similarity: float |
                   kinds: str | Sequence[str] | None = None, lang: str | None = None,
                   path: str | None = None, source: str | None = None,
                   expand: Sequence[str] = (), priors: bool = True,
-                  per_file: int = PER_FILE, disabled: Sequence[str] = ()) -> SearchOptions:
+                  per_file: int | None = None, disabled: Sequence[str] = ()) -> SearchOptions:
     """Search options from what a person types (``kinds`` as ``"method,endpoint"`` or a
     list, ``lang`` as a name or alias such as ``py``), validated. The CLI, the HTTP API
     and the MCP tools all build their options here."""
@@ -73,7 +73,7 @@ def validate(options: SearchOptions) -> SearchOptions:
     for signal in options.disabled:
         if signal not in SIGNALS:
             raise UnknownName("ranking signal", signal, SIGNALS)
-    if options.per_file < 0:
+    if options.per_file is not None and options.per_file < 0:
         raise InvalidInput("--per-file must not be negative")
     if options.top_k < 1:
         raise InvalidInput("--top-k must be at least 1")

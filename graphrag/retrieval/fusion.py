@@ -37,10 +37,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TypeVar
 
 from graphrag.retrieval.model import Candidate
+from graphrag.retrieval.profiles import DESCRIPTION, Profile
 
 RRF_K = 60
 VECTOR_WEIGHT = 1.0
@@ -49,23 +50,9 @@ TITLE_WEIGHT = 1.3
 NAME_WEIGHT = 0.5
 
 
-@dataclass(frozen=True)
-class Blend:
-    """Weights of the four fused signals."""
-
-    vector: float = VECTOR_WEIGHT
-    text: float = TEXT_WEIGHT
-    title: float = TITLE_WEIGHT
-    name: float = NAME_WEIGHT
-
-
-# Per kind of query (graphrag.retrieval.intent): a sentence ranks by meaning and words
-# alike; a symbol (``APIRouter``) lexically: its words are identifiers, which the text
-# and name signals match exactly and an embedding of one word barely places.
-BLENDS = {"text": Blend(), "question": Blend(),
-          "symbol": Blend(vector=0.5, text=1.5, title=1.3, name=1.0)}
-# Signal ``diversity``: each chunk of a file beyond ``SearchOptions.per_file`` already
-# shown has its score multiplied by this once more, so one file cannot fill the page.
+# Signal ``diversity``: each chunk of a file beyond the per-file allowance already shown
+# (SearchOptions.per_file, else the query's profile) has its score multiplied by this once
+# more, so one file cannot fill the page.
 DIVERSITY_DECAY = 0.5
 EPSILON = 1e-3  # keeps a candidate scaled to 0 everywhere ordered by its priors
 # Smallest ranges the scaling stretches to [0, 1]: among a handful of candidates that
@@ -107,7 +94,7 @@ def _scaled(values: dict[K, float], keys: Sequence[K], floor: float) -> dict[K, 
 
 def score_fusion(keys: Sequence[K], similarity: dict[K, float], bm25: dict[K, float],
                  title_sim: dict[K, float], name_match: dict[K, float],
-                 blend: Blend = BLENDS["text"]) -> dict[K, float]:
+                 weights: Profile = DESCRIPTION) -> dict[K, float]:
     """Hybrid scores of the candidates ``keys`` (see the module docstring), before the
     PageRank boost and the priors. A candidate without a title similarity (a document
     chunk) takes the mean of its other two scaled signals as its title signal."""
@@ -119,8 +106,8 @@ def score_fusion(keys: Sequence[K], similarity: dict[K, float], bm25: dict[K, fl
     for k in keys:
         v, t = vec.get(k, 0.0), txt.get(k, 0.0)
         ti = title[k] if k in title_sim else (v + t) / 2
-        out[k] = (blend.vector * v + blend.text * t + blend.title * ti
-                  + blend.name * name_match.get(k, 0.0) + EPSILON)
+        out[k] = (weights.vector * v + weights.text * t + weights.title * ti
+                  + weights.name * name_match.get(k, 0.0) + EPSILON)
     return out
 
 

@@ -41,6 +41,28 @@ _SEPARATORS = re.compile(r"::|\\|->|#|:")
 # A question about how something works or where it happens (rather than a description of
 # what one function does, as a doc comment would say it).
 _QUESTION = re.compile(r"^(how|where|what|why|when|which|who)\b|\?\s*$", re.IGNORECASE)
+# Verbs that open a doc comment's first sentence ("Returns the ...", "Parse the ...") or
+# follow the name it documents ("BasicAuth returns a ..."): a statement of what one
+# function does. A phrase without one ("boolean conversion and parsing helpers") names a
+# topic, answered by the files where it lives.
+_VERBS = """
+    accept acquire add allocate append apply attach authenticate authorize begin bind
+    build cache calculate call cancel check clear clone close commit compare compress
+    compute configure construct convert copy count create decide decode decompress
+    decrypt define delete deserialize destroy detach determine disable dispatch display
+    do download draw dump emit enable encode encrypt end ensure escape execute export
+    extend extract fetch filter find finish format free generate get give handle hash
+    hide implement import index initialize insert install invoke iterate join load
+    lock log look lookup make map mark match measure merge mount normalize notify open
+    override parse peek perform pop prepare print process produce provide publish push
+    quote raise read receive redirect reduce register reject release remove render
+    replace reset resolve retry return rollback run save schedule search send serialize
+    set show sign skip sort split start stop store strip subscribe take tell test throw
+    translate trim try unescape unlock unmount unwrap update upload use validate verify
+    wait wrap write yield
+"""
+_STATEMENT_VERBS = frozenset(_VERBS.split())
+_WORDS = re.compile(r"[A-Za-z][A-Za-z0-9_']*")
 
 
 @dataclass(frozen=True)
@@ -51,11 +73,15 @@ class QueryIntent:
     symbol: bool
     names: tuple[str, ...] = ()
     question: bool = False
+    statement: bool = False
 
     @property
     def kind(self) -> str:
-        """``symbol``, ``question`` or ``text`` (a description of code)."""
-        return "symbol" if self.symbol else "question" if self.question else "text"
+        """``symbol``, ``question``, ``text`` (a statement of what code does, as a doc
+        comment says it) or ``topic`` (a phrase naming an area of the code)."""
+        if self.symbol:
+            return "symbol"
+        return "question" if self.question else "text" if self.statement else "topic"
 
 
 def normalise(name: str) -> str:
@@ -72,7 +98,28 @@ def understand(query: str) -> QueryIntent:
     if _QUALIFIED.match(text) or _CODE_LIKE.match(text):
         return QueryIntent(True, (normalise(text),))
     names = tuple(dict.fromkeys(normalise(m.group(0)) for m in _EMBEDDED.finditer(text)))
-    return QueryIntent(False, names, question=bool(_QUESTION.search(text)))
+    return QueryIntent(False, names, question=bool(_QUESTION.search(text)),
+                       statement=is_statement(text))
+
+
+def _verb_form(word: str) -> bool:
+    low = word.lower()
+    return low in _STATEMENT_VERBS or (low.endswith("s") and (
+        low[:-1] in _STATEMENT_VERBS or (low.endswith("es") and low[:-2] in _STATEMENT_VERBS)
+        or (low.endswith("ies") and low[:-3] + "y" in _STATEMENT_VERBS)))
+
+
+def is_statement(text: str) -> bool:
+    """Whether a sentence states what code does: it ends with a full stop, or opens with
+    a verb ("Returns ...", "Parse ..."), or a name and a verb ("BasicAuth returns ...")."""
+    if text.rstrip().endswith("."):
+        return True
+    words = _WORDS.findall(text)
+    if not words:
+        return False
+    if _verb_form(words[0]) and (words[0].lower().endswith("s") or len(words) >= 6):
+        return True
+    return len(words) > 1 and words[1].lower().endswith("s") and _verb_form(words[1])
 
 
 def simple_name(name: str) -> str:

@@ -11,12 +11,11 @@ MODES = ("hybrid", "vector", "text")
 # default leaves out (Markdown in hidden tool folders and vendored trees).
 SOURCES = ("code", "doc", "all")
 # The ranking signals a search can switch off one by one (SearchOptions.disabled):
-# intent (symbol queries ranked lexically), definitions, path-words, coherence
+# intent (each kind of query ranked with its own profile, graphrag.retrieval.profiles;
+# off: every query as a description), definitions, path-words, coherence
 # (graphrag.retrieval.boosts), paths (graphrag.retrieval.priors) and diversity (the
 # per-file decay, graphrag.retrieval.fusion.select).
 SIGNALS = ("intent", "definitions", "paths", "path-words", "coherence", "diversity")
-# Chunks of one file shown at full score before each further one is decayed.
-PER_FILE = 1
 EXPANSIONS = ("calls",)
 
 
@@ -33,7 +32,9 @@ class SearchOptions:
     source: str | None = None  # "code" | "doc"
     expand: tuple[str, ...] = ()
     priors: bool = True  # kind and test priors (graphrag.retrieval.priors)
-    per_file: int = PER_FILE  # full-score chunks per file; 0 = no per-file decay
+    # full-score chunks per file (0: no per-file decay); None: the query's profile
+    # (graphrag.retrieval.profiles)
+    per_file: int | None = None
     disabled: tuple[str, ...] = ()  # ranking signals switched off (SIGNALS)
 
     def uses(self, signal: str) -> bool:

@@ -58,12 +58,12 @@ def _hybrid(vec: Scored, txt: Scored, details: dict[int, Candidate],
             signals: CandidateSignals | None) -> Scored:
     """The candidates' scaled signals fused, with the PageRank boost; reciprocal rank
     fusion of the two lists when there are no signals (:mod:`graphrag.retrieval.fusion`)."""
-    from graphrag.retrieval.fusion import BLENDS, pagerank_factor, rrf, score_fusion
+    from graphrag.retrieval.fusion import pagerank_factor, rrf, score_fusion
 
     if signals is not None:
         keys = [i for i in dict.fromkeys([i for i, _ in vec + txt]) if i in details]
         fused = score_fusion(keys, signals.similarity, signals.bm25, signals.title_sim,
-                             signals.name_match, BLENDS[signals.query_kind])
+                             signals.name_match, signals.profile)
     else:
         fused = rrf([[i for i, _ in vec], [i for i, _ in txt]])
     return [(i, s * pagerank_factor(details[i].rank_boost))

@@ -1,21 +1,26 @@
 """Ranking priors: what kind of answer a code search usually wants.
 
-A hit's score is multiplied by the prior of its node kind and by ``TEST_PRIOR`` when its
-file is test code. The values were chosen on ``benchmarks/retrieval.py`` (real code
-bases, natural-language queries; see the README):
+A hit's score is multiplied by the prior of its node kind, by ``TEST_PRIOR`` when its
+file is test code, by the prior of each other role its path has (examples, benchmarks,
+vendored, generated, compatibility shims, declarations, hidden folders:
+:mod:`graphrag.parsing.pathroles`) and by ``DOCUMENT_PRIOR`` when it is a document:
 
 - members (functions, methods, constructors, endpoints) are what people ask about: 1.0;
 - types (class, interface, enum, object) compete with their own members: a whole-class
-  chunk rarely answers a question about one behaviour;
+  chunk rarely answers a description of one behaviour;
 - fields, files and modules hold declarations and imports rather than behaviour;
 - test code exercises the function asked about and repeats its words, so it must not
-  outrank it, unless the query or the ``--path`` filter asks for tests.
+  outrank it, unless the query or the ``--path`` filter asks for tests (likewise for the
+  other roles);
+- a document explains code, in a code search the code is the answer.
 
-On the benchmark's werkzeug, click and gin (strict MRR@10, macro) the hybrid mode scores
-0.561 with no priors, 0.627 with types at 0.85 and fields/files at 0.7, and 0.639 with
-the values here; the test prior is not measured there (the benchmark's copies hold no
-tests). Documents (DOCUMENT, PAGE, SECTION) and kinds not listed keep 1.0. ``SearchOptions``
-``priors=False`` (CLI ``--no-priors``) switches all of them off.
+The kind priors were chosen on ``benchmarks/retrieval.py`` (doc-comment sentences as
+queries; werkzeug, click and gin, strict MRR@10 macro: 0.561 with no priors, 0.627 with
+types at 0.85 and fields/files at 0.7, 0.639 with the values here). Symbol queries and
+questions keep no kind prior (:mod:`graphrag.retrieval.profiles`); that, the test,
+document and role priors were chosen on semble's benchmark (``benchmarks/semble.py``; see
+``benchmarks/RESULTS.md``). ``SearchOptions`` ``priors=False`` (CLI ``--no-priors``)
+switches all of them off.
 """
 
 from __future__ import annotations
@@ -30,12 +35,6 @@ KIND_PRIORS: dict[str, float] = {
     "CLASS": 0.6, "INTERFACE": 0.6, "ENUM": 0.6, "OBJECT": 0.6,
     "FIELD": 0.4, "FILE": 0.4, "MODULE": 0.4, "PACKAGE": 0.4, "REPOSITORY": 0.4,
 }
-# A symbol query names what it wants: a class called APIRouter is the answer, its kind
-# says nothing against it (signal ``intent``).
-SYMBOL_KIND_PRIORS: dict[str, float] = {}
-# A question ("how does X work", "where is Y decided") is answered by the class or module
-# where the behaviour lives as often as by one function.
-QUESTION_KIND_PRIORS: dict[str, float] = {}
 TEST_PRIOR = 0.3
 DOCUMENT_PRIOR = 0.5
 # Code that is not the library itself (signal ``paths``; roles in
@@ -77,13 +76,18 @@ def left_out(candidate: Candidate, options: SearchOptions, wanted: frozenset[str
 
 
 def prior(candidate: Candidate, wanted: frozenset[str] | bool = frozenset(),
-          paths: bool = True, kinds: dict[str, float] | None = None) -> float:
+          paths: bool = True, kinds: bool = True,
+          superseded: frozenset[str] = frozenset()) -> float:
     """The multiplier of one candidate's score (1.0 = neutral). ``wanted``: the roles
     asked for (:func:`wanted_roles`; a bool says whether tests are); ``paths``: apply
-    the role priors beside the kind and test priors."""
+    the role priors beside the kind and test priors; ``kinds``: apply the kind priors
+    (the query's profile says, :mod:`graphrag.retrieval.profiles`); ``superseded``:
+    version folders a newer sibling replaces (``src/v3/`` beside ``src/v4/``, see
+    :func:`graphrag.parsing.pathroles.superseded_versions`), ranked as compatibility
+    code."""
     if isinstance(wanted, bool):
         wanted = frozenset({pathroles.TEST}) if wanted else frozenset()
-    factor = (KIND_PRIORS if kinds is None else kinds).get(candidate.kind, 1.0)
+    factor = KIND_PRIORS.get(candidate.kind, 1.0) if kinds else 1.0
     if candidate.kind in DOCUMENT_KINDS:
         return factor * DOCUMENT_PRIOR
     roles = path_roles(candidate.file_path) - wanted
@@ -94,4 +98,7 @@ def prior(candidate: Candidate, wanted: frozenset[str] | bool = frozenset(),
             factor *= ROLE_PRIORS.get(role, 1.0)
         if candidate.kind in _FILE_KINDS and is_package_front(candidate.file_path):
             factor *= FRONT_FILE_PRIOR
+        if (superseded and pathroles.COMPAT not in wanted and candidate.file_path
+                and candidate.file_path.startswith(tuple(superseded))):
+            factor *= ROLE_PRIORS[pathroles.COMPAT]
     return factor

@@ -38,9 +38,10 @@ from graphrag.db.apps import get_app, searched_apps
 from graphrag.db.vectors import require_model
 from graphrag.embedding import Embedder, vector_literal
 from graphrag.errors import InvalidInput
+from graphrag.parsing.pathroles import superseded_versions
 from graphrag.retrieval import store
 from graphrag.retrieval.bm25 import bm25_candidates
-from graphrag.retrieval.boosts import boost
+from graphrag.retrieval.boosts import boost, wants_definitions
 from graphrag.retrieval.definitions import Definition, definitions
 from graphrag.retrieval.expand import expand_calls
 from graphrag.retrieval.filters import validate
@@ -48,13 +49,8 @@ from graphrag.retrieval.fusion import select
 from graphrag.retrieval.intent import QueryIntent, understand
 from graphrag.retrieval.model import Candidate, SearchOptions, SearchResult, hit_dict
 from graphrag.retrieval.modes import get_mode
-from graphrag.retrieval.priors import (
-    QUESTION_KIND_PRIORS,
-    SYMBOL_KIND_PRIORS,
-    left_out,
-    prior,
-    wanted_roles,
-)
+from graphrag.retrieval.priors import left_out, prior, wanted_roles
+from graphrag.retrieval.profiles import profile
 from graphrag.retrieval.rows import candidate_from_row, load_candidates
 from graphrag.retrieval.signals import (
     CandidateSignals,
@@ -166,19 +162,23 @@ def rank_candidates(mode: str, vec: list[tuple[int, float]], txt: list[tuple[int
     for chunk_id, definition in defined.items():
         details.setdefault(chunk_id, definition.candidate)
     spec = get_mode(mode)
+    # The plain modes keep the plain priors: only the graph-ranked ones read the query.
+    weights = profile(intent.kind, options.uses("intent") and spec.ranks_with_graph)
     scored = dict(spec.rank(vec, txt, details, signals))  # graphrag.retrieval.modes
     if spec.ranks_with_graph:
-        scored = boost(scored, details, query, intent, defined, options.disabled)
+        scored = boost(scored, details, query, intent, defined, options.disabled, weights)
     wanted = wanted_roles(query, options)
     paths = options.uses("paths")
-    kinds = ({"symbol": SYMBOL_KIND_PRIORS, "question": QUESTION_KIND_PRIORS}.get(intent.kind)
-             if options.uses("intent") else None)
+    superseded = superseded_versions(
+        details[i].file_path for i in scored if i in details) if paths else frozenset()
     out = []
     for chunk_id, score in scored.items():
         cand = details.get(chunk_id)
         if cand is None or left_out(cand, options, wanted):
             continue
-        cand.score = score * prior(cand, wanted, paths, kinds) if options.priors else score
+        if options.priors:
+            score *= prior(cand, wanted, paths, weights.kind_priors, superseded)
+        cand.score = score
         out.append(cand)
     # Stable sort: equal scores keep their list order, then the smaller id.
     out.sort(key=lambda c: (-c.score, c.id))
@@ -224,14 +224,17 @@ def _search_one(conn: Connection, apps: dict[int, str], query: str,
         signals = (candidate_signals(conn, app_ids, ids, query, vector)
                    if mode.needs_signals else None)
     intent = understand(query)
-    if signals is not None and options.uses("intent"):
-        signals = replace(signals, query_kind=intent.kind)
+    weights = profile(intent.kind, options.uses("intent"))
+    if signals is not None:
+        signals = replace(signals, profile=weights)
     graph = mode.ranks_with_graph
     defined = (definitions(conn, apps, intent, options)
-               if graph and intent.names and options.uses("definitions") else {})
+               if graph and wants_definitions(intent, weights) and options.uses("definitions")
+               else {})
     ranked = rank_candidates(options.mode, vec, txt, details, query, options, signals,
                              defined, intent)
-    per_file = options.per_file if graph and options.uses("diversity") else 0
+    per_file = (weights.per_file if options.per_file is None else options.per_file) \
+        if graph and options.uses("diversity") else 0
     top = select(ranked, limit=options.top_k, per_file=per_file)
     if "calls" in options.expand:
         top = top + expand_calls(conn, apps, top)

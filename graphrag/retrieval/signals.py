@@ -29,6 +29,7 @@ from graphrag.embedding import vector_literal
 from graphrag.retrieval import store
 from graphrag.retrieval.bm25 import scores_of_params
 from graphrag.retrieval.model import SearchOptions
+from graphrag.retrieval.profiles import DESCRIPTION, Profile
 
 
 @dataclass(frozen=True)
@@ -41,8 +42,8 @@ class CandidateSignals:
     bm25: dict[int, float]
     title_sim: dict[int, float]
     name_match: dict[int, float]
-    # which blend of the signals ranks the query (graphrag.retrieval.fusion.BLENDS)
-    query_kind: str = "text"
+    # the weights of the query's kind (graphrag.retrieval.profiles)
+    profile: Profile = DESCRIPTION
 
 
 def candidate_signals(conn: Connection, app_ids: Sequence[int], ids: Sequence[int],

@@ -13,6 +13,7 @@ from graphrag.errors import (
     NotFound,
     TooLarge,
     UnknownApplication,
+    UnknownSymbol,
     UserError,
 )
 
@@ -31,6 +32,8 @@ _STATUSES: list[tuple[type[GraphragError], int, str]] = [
 
 def status_of(exc: GraphragError) -> tuple[int, str]:
     """(HTTP status, stable error code) for one of our errors."""
+    if isinstance(exc, UnknownSymbol) and exc.ambiguous:
+        return 409, "ambiguous"
     for cls, status, code in _STATUSES:
         if isinstance(exc, cls):
             return status, code

@@ -5,9 +5,13 @@ people at ``/`` (:mod:`graphrag.server.web`).
 Every ``/v1`` and ``/mcp`` request needs ``Authorization: Bearer <key>`` (``graphrag keys
 create``) unless the server runs with ``--no-auth`` (loopback only). Errors have one shape,
 ``{"error": {"code", "message"}}``, mapped from :mod:`graphrag.errors` by
-:mod:`graphrag.server.errors`. Handlers are plain functions run on the thread pool; the
-engine's pool holds two connections per thread (a search reads its full-text list on a
-second connection while the model encodes the query)."""
+:mod:`graphrag.server.errors`. Every value a request sends is bounded and
+checked (:mod:`graphrag.server.limits`; an unknown field is a 422) and the edge middleware
+(:mod:`graphrag.server.guards`) bounds bodies as they stream, keeps ``--no-auth`` to the
+server's own pages and never drops a connection for an error. Handlers are plain
+functions run on the thread pool; the engine's pool holds two connections per thread (a
+search reads its full-text list on a second connection while the model encodes the
+query)."""
 
 from __future__ import annotations
 
@@ -20,23 +24,37 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from fastapi import Depends, FastAPI, File, Form, Request, UploadFile
+from fastapi import Depends, FastAPI, File, Form, Request, Security, UploadFile
+from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, Field
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Send
 from starlette.types import Scope as AsgiScope
 
 from graphrag.config import load_settings
-from graphrag.db.engine import get_engine, lost_database
+from graphrag.db.engine import get_engine
 from graphrag.db.keys import authenticate
-from graphrag.errors import GraphragError, InvalidInput, UsageError
+from graphrag.errors import GraphragError, InvalidInput, UnknownSymbol, UsageError
 from graphrag.retrieval.model import SIGNALS
 from graphrag.server import operations as ops
 from graphrag.server.background import Jobs
 from graphrag.server.errors import error_body, status_of
+from graphrag.server.guards import BodyLimit, Failsafe, LoopbackGuard
+from graphrag.server.limits import (
+    MAX_BODY_BYTES,
+    MAX_ID,
+    MAX_QUERIES,
+    UPLOAD_ENVELOPE_BYTES,
+    Glob,
+    Name,
+    Query,
+    Text,
+    TextOrObject,
+)
 from graphrag.server.mode_field import ModeName
 from graphrag.server.operations import Scope
 from graphrag.server.runtime import Runtime
@@ -68,17 +86,27 @@ class ServeConfig:
 
 # --- request bodies ----------------------------------------------------------------------
 
-class SearchBody(BaseModel):
-    query: str | None = Field(None, description="One query (or give `queries`).")
-    queries: list[str] | None = Field(None, description="Several queries, one model call.")
-    apps: list[str] | None = Field(None, description="Applications (default: all of the key's).")
+class Body(BaseModel):
+    """A request body: a field it does not know is an error (422), not silently ignored
+    (``{"app": "b"}`` on search, which takes ``apps``, would search every application)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class SearchBody(Body):
+    query: Query | None = Field(None, description="One query (or give `queries`).")
+    queries: list[Query] | None = Field(None, max_length=MAX_QUERIES,
+                                        description="Several queries, one model call.")
+    apps: list[Name] | None = Field(None, description="Applications (default: all of the"
+                                    " key's).")
     mode: ModeName = Field("hybrid", description="A search mode: hybrid, vector, text or"
                            " one a plugin adds.")
     top_k: int = Field(10, ge=1, le=200)
     min_similarity: float | None = Field(None, ge=-1.0, le=1.0)
-    kinds: list[str] | None = Field(None, examples=[["METHOD", "ENDPOINT"]])
-    lang: str | None = None
-    path: str | None = Field(None, description="Repo-relative path glob, ** crosses folders.")
+    kinds: list[Name] | None = Field(None, examples=[["METHOD", "ENDPOINT"]])
+    lang: Name | None = None
+    path: Glob | None = Field(None, description="Repo-relative path glob, ** crosses"
+                              " folders.")
     source: Literal["code", "doc", "all"] | None = Field(
         None, description="code, doc, or all (default: code and documents, except"
                           " documents in hidden tool folders and vendored trees).")
@@ -92,31 +120,58 @@ class SearchBody(BaseModel):
     adjacent_pages: int = Field(0, ge=0, le=50)
 
 
-class AdjacentBody(BaseModel):
-    app: str
-    chunks: list[str] = Field(description="Chunk ids (plan ids or {document_id}:{segment}).")
+class AdjacentBody(Body):
+    app: Name
+    chunks: list[Name] = Field(description="Chunk ids (plan ids or {document_id}:{segment}).")
     page_range: int = Field(2, ge=0, le=1000)
 
 
-class ContextBody(BaseModel):
-    app: str
-    fqn: str | None = None
-    query: str | None = None
+class ContextBody(Body):
+    app: Name
+    fqn: Name | None = None
+    query: Query | None = None
     budget_tokens: int = Field(4000, ge=1, le=200_000)
     depth: int = Field(2, ge=0, le=6)
     format: Literal["markdown", "xml", "json"] = "markdown"
 
 
-class CiteBody(BaseModel):
-    app: str
-    answer: str | dict[str, Any] = Field(
+class CiteBody(Body):
+    app: Name
+    answer: TextOrObject = Field(
         description='{"sections": [{"text": ..., "source_ids": ["7:3"]}]} (object or string)')
 
 
-class IndexBody(BaseModel):
-    path: str | None = Field(None, description="Folder inside a --index-root (default:"
-                             " the application's recorded root).")
+class IndexBody(Body):
+    path: Text | None = Field(None, description="Folder inside a --index-root (default:"
+                              " the application's recorded root).")
     full: bool = False
+
+
+class ErrorDetail(BaseModel):
+    code: str = Field(examples=["bad_request"])
+    message: str = Field(description="One line saying what was wrong.")
+    candidates: list[str] | None = Field(None, description="409: the names an ambiguous"
+                                         " name may mean.")
+
+
+class ErrorBody(BaseModel):
+    """The one shape of every error answer."""
+
+    error: ErrorDetail
+
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    status: {"model": ErrorBody, "description": what} for status, what in [
+        (400, "Bad input (one line says what)."),
+        (401, "Missing, unknown or revoked API key."),
+        (403, "An application the key is not scoped to, a path outside --index-root, or"
+              " (--no-auth) a request of another site or host."),
+        (404, "Unknown application, node, document or job."),
+        (409, "An ambiguous name: `candidates` lists what it may mean."),
+        (413, "Request body or upload too large."),
+        (422, "A malformed request: unknown field, wrong type, value out of bounds."),
+        (503, "Database unreachable or model unavailable."),
+    ]}
 
 
 # --- authentication ----------------------------------------------------------------------
@@ -167,34 +222,21 @@ class McpAuth:
         await self.inner(scope, receive, send)
 
 
-def caller(request: Request) -> Scope:
+# declares the scheme in the OpenAPI document (the /docs page can then send a key); the
+# header itself is read by scope_for, which answers 401 in the error shape
+bearer = HTTPBearer(auto_error=False, scheme_name="api_key",
+                    description="An API key of `graphrag keys create`.")
+
+
+def caller(request: Request,
+           _: Annotated[HTTPAuthorizationCredentials | None, Security(bearer)]) -> Scope:
     """FastAPI dependency: the caller's scope (401 without a valid key)."""
     state = request.app.state
     return scope_for(state.runtime, state.config, request.headers.get("authorization"))
 
 
 Caller = Annotated[Scope, Depends(caller)]
-
-
-class UploadLimit:
-    """Pure ASGI middleware: an upload whose announced length is over the limit (plus the
-    multipart envelope) is refused with 413 before its body is read."""
-
-    ENVELOPE = 1 << 20
-
-    def __init__(self, app: ASGIApp, limit: int) -> None:
-        self.app, self.limit = app, limit
-
-    async def __call__(self, scope: AsgiScope, receive: Receive, send: Send) -> None:
-        if (scope["type"] == "http" and scope["method"] == "POST"
-                and scope["path"].endswith("/documents")):
-            length = dict(scope.get("headers", [])).get(b"content-length", b"")
-            if length.isdigit() and int(length) > self.limit + self.ENVELOPE:
-                body = error_body("too_large", f"upload too large ({int(length) / 1048576:.1f}"
-                                  f" MB; limit {self.limit / 1048576:.1f} MB)")
-                await _json(413, body)(scope, receive, send)
-                return
-        await self.app(scope, receive, send)
+DocumentId = Annotated[int, PathParam(ge=1, le=MAX_ID)]
 
 
 def _json(status: int, body: dict[str, Any]) -> JSONResponse:
@@ -237,14 +279,19 @@ def create_app(config: ServeConfig | None = None, runtime: Runtime | None = None
                 yield
         finally:
             jobs.shutdown(wait=False)
+            await to_thread.run_sync(runtime.close)
 
     app = FastAPI(title="graphrag", version="1", lifespan=lifespan,
-                  description="Code knowledge graph search, context and documents.")
+                  description="Code knowledge graph search, context and documents.",
+                  responses=ERRORS)
 
     @app.exception_handler(GraphragError)
     async def on_graphrag_error(_: Request, exc: GraphragError) -> JSONResponse:
         status, code = status_of(exc)
-        return _json(status, error_body(code, str(exc)))
+        body = error_body(code, str(exc))
+        if isinstance(exc, UnknownSymbol) and exc.ambiguous:
+            body["error"]["candidates"] = exc.suggestions
+        return _json(status, body)
 
     @app.exception_handler(Unauthorized)
     async def on_unauthorized(_: Request, exc: Unauthorized) -> JSONResponse:
@@ -259,18 +306,23 @@ def create_app(config: ServeConfig | None = None, runtime: Runtime | None = None
 
     @app.exception_handler(StarletteHTTPException)
     async def on_http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
-        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        code = {400: "bad_request", 404: "not_found", 405: "method_not_allowed"}.get(
+            exc.status_code, "http_error")
         return _json(exc.status_code, error_body(code, str(exc.detail)))
 
-    @app.exception_handler(Exception)
-    async def on_bug(_: Request, exc: Exception) -> JSONResponse:
-        lost = lost_database(exc)
-        if lost is not None:
-            return _json(503, error_body("database_unavailable", lost))
-        log.exception("unexpected error")
-        return _json(500, error_body("internal", f"internal error: {type(exc).__name__}"))
+    upload_limit = runtime.settings.max_upload_bytes + UPLOAD_ENVELOPE_BYTES
 
-    app.add_middleware(UploadLimit, limit=runtime.settings.max_upload_bytes)
+    def body_limit(scope: AsgiScope) -> int:
+        upload = scope["method"] == "POST" and scope["path"].endswith("/documents")
+        return upload_limit if upload else MAX_BODY_BYTES
+
+    # innermost first: Failsafe answers what no handler did without dropping the
+    # connection; every body is counted as it streams (chunked or not); the loopback
+    # guard runs before anything else
+    app.add_middleware(Failsafe)
+    app.add_middleware(BodyLimit, limit_of=body_limit)
+    if config.no_auth:
+        app.add_middleware(LoopbackGuard)
 
     # --- health ---------------------------------------------------------------------
 
@@ -302,6 +354,7 @@ def create_app(config: ServeConfig | None = None, runtime: Runtime | None = None
                              source=body.source, expand=body.expand, priors=body.priors,
                              granularity=body.granularity, adjacent_pages=body.adjacent_pages,
                              per_file=body.per_file, disabled=body.disabled_signals)
+        results = [ops.with_sources(runtime, r) for r in results]
         return results[0] if body.query is not None else {"results": results}
 
     @app.post("/v1/adjacent", tags=["retrieval"])
@@ -315,9 +368,12 @@ def create_app(config: ServeConfig | None = None, runtime: Runtime | None = None
     def context(body: ContextBody, scope: Caller) -> dict[str, Any]:
         """Context around `fqn` (or the best hits of `query`) in a token budget; every
         block carries its stable [SEG=id]."""
-        return ops.context(runtime, scope, body.app, fqn=body.fqn, query=body.query,
-                           budget_tokens=body.budget_tokens, depth=body.depth,
-                           fmt=body.format)
+        result = ops.context(runtime, scope, body.app, fqn=body.fqn, query=body.query,
+                             budget_tokens=body.budget_tokens, depth=body.depth,
+                             fmt=body.format)
+        if body.format == "json":  # an object in the answer, not a JSON string in JSON
+            result["context"] = json.loads(result["context"])
+        return {**result, **ops.source(runtime, body.app)}
 
     @app.post("/v1/cite", tags=["retrieval"])
     def cite(body: CiteBody, scope: Caller) -> dict[str, Any]:
@@ -332,13 +388,16 @@ def create_app(config: ServeConfig | None = None, runtime: Runtime | None = None
         return ops.apps(runtime, scope)
 
     @app.get("/v1/apps/{app}/nodes/{fqn:path}", tags=["graph"])
-    def node(app: str, fqn: str, scope: Caller) -> dict[str, Any]:
+    def node(app: Name, fqn: Name, scope: Caller, static_only: bool = False) -> dict[str, Any]:
         """The node(s) named `fqn`: signature, doc, location, parents, children, callers
-        and callees with confidence."""
-        return {"nodes": ops.lookup_node(runtime, scope, app, fqn)}
+        and callees with confidence; a caller through a base method or a callee through
+        an interface method has `via` (that method). `static_only=true`: stored calls
+        alone."""
+        return {"nodes": ops.lookup_node(runtime, scope, app, fqn, static_only),
+                **ops.source(runtime, app)}
 
     @app.post("/v1/apps/{app}/index", tags=["applications"], status_code=202)
-    def index(app: str, scope: Caller, body: IndexBody | None = None) -> dict[str, Any]:
+    def index(app: Name, scope: Caller, body: IndexBody | None = None) -> dict[str, Any]:
         """Start an index run (202 + job id; poll `GET /v1/jobs/{id}`)."""
         body = body or IndexBody()
         return ops.start_index(runtime, scope, app, body.path, roots=roots, full=body.full,
@@ -352,10 +411,10 @@ def create_app(config: ServeConfig | None = None, runtime: Runtime | None = None
     # --- documents ------------------------------------------------------------------
 
     @app.post("/v1/apps/{app}/documents", tags=["documents"], status_code=202)
-    def upload(app: str, scope: Caller, file: Annotated[UploadFile, File()],
-               metadata: Annotated[str | None, Form()] = None,
-               category: Annotated[str | None, Form()] = None,
-               tags: Annotated[str | None, Form()] = None) -> dict[str, Any]:
+    def upload(app: Name, scope: Caller, file: Annotated[UploadFile, File()],
+               metadata: Annotated[Text | None, Form()] = None,
+               category: Annotated[Name | None, Form()] = None,
+               tags: Annotated[Text | None, Form()] = None) -> dict[str, Any]:
         """Upload a PDF, DOCX, Markdown or text file (seed 002): validated (type, size,
         empty), answered 202 with the document id; processed in the background. The
         same bytes are the same document."""
@@ -368,17 +427,17 @@ def create_app(config: ServeConfig | None = None, runtime: Runtime | None = None
                                   tags=tag_list, jobs=jobs)
 
     @app.get("/v1/apps/{app}/documents", tags=["documents"])
-    def documents(app: str, scope: Caller) -> list[dict[str, Any]]:
+    def documents(app: Name, scope: Caller) -> list[dict[str, Any]]:
         """The application's documents with status and counts."""
         return ops.documents(runtime, scope, app)
 
     @app.get("/v1/apps/{app}/documents/{document_id}", tags=["documents"])
-    def document(app: str, document_id: int, scope: Caller) -> dict[str, Any]:
+    def document(app: Name, document_id: DocumentId, scope: Caller) -> dict[str, Any]:
         """A document's status (processing, indexed, failed), error and counts."""
         return ops.document(runtime, scope, app, document_id)
 
     @app.delete("/v1/apps/{app}/documents/{document_id}", tags=["documents"])
-    def delete(app: str, document_id: int, scope: Caller) -> dict[str, Any]:
+    def delete(app: Name, document_id: DocumentId, scope: Caller) -> dict[str, Any]:
         """Delete a document with its chunks, sentences, nodes, edges and stored file."""
         return ops.remove_document(runtime, scope, app, document_id)
 

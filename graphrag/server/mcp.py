@@ -20,11 +20,12 @@ from typing import Annotated, Any, Literal, TypeVar
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
-from pydantic import Field
+from pydantic import ConfigDict, Field
 
 from graphrag.db.engine import lost_database
 from graphrag.errors import GraphragError
 from graphrag.server import operations as ops
+from graphrag.server.limits import Glob, Name, Query, Text
 from graphrag.server.mode_field import ModeName
 from graphrag.server.operations import Scope
 from graphrag.server.runtime import Runtime
@@ -33,7 +34,7 @@ T = TypeVar("T")
 SNIPPET_LINES = 12
 ADJACENT_CHARS = 1200
 
-AppArg = Annotated[str | None, Field(
+AppArg = Annotated[Name | None, Field(
     description="Application name; default: the only application this server serves.")]
 
 
@@ -51,6 +52,13 @@ def _where(path: str | None, start: int | None, end: int | None,
 
 
 # --- renderers (pure) --------------------------------------------------------------------
+
+def render_source(states: dict[str, dict[str, Any]]) -> str:
+    """``from APP commit 3f2c9e1a77b0 (current)``: what the answer is from, per app."""
+    return "; ".join(
+        f"from {app} commit {(s['indexed_commit'] or 'unknown')[:12]} ({s['freshness']})"
+        for app, s in states.items())
+
 
 def render_hits(envelope: dict[str, Any]) -> str:
     """One block per hit: ``[SEG=chunk id] KIND fqn path:lines score`` and its snippet."""
@@ -77,6 +85,8 @@ def _ref(r: dict[str, Any], with_confidence: bool = False) -> dict[str, Any]:
     if with_confidence:
         out["confidence"] = round(float(r["confidence"]), 3)
         out["resolution"] = r["resolution"]
+        if r.get("via"):
+            out["via"] = r["via"]
     return out
 
 
@@ -96,6 +106,9 @@ def node_summary(n: dict[str, Any]) -> dict[str, Any]:
         "overrides": [r["fqn"] for r in n["overrides"]],
         "callers": [_ref(r, True) for r in n["callers"]],
         "callees": [_ref(r, True) for r in n["callees"]],
+        # whether the callers are all there: unresolved call sites of the name may call it
+        "callers_complete": n.get("callers_complete"),
+        "unresolved_callers": n.get("unresolved_callers") or None,
     }
     return {k: v for k, v in out.items() if v not in (None, "", [])}
 
@@ -113,6 +126,8 @@ def render_tree(result: dict[str, Any]) -> str:
         else:
             conf = f" {node['confidence']:.2f}"
             res = f" [{node['resolution']}]" if node.get("resolution") else ""
+            if node.get("via"):
+                res += f" via {node['via']}"
             seen = "  (see above)" if node.get("seen") else ""
             lines.append(f"{pad}{arrow} {node['fqn']}{conf}{res}  {where}{seen}")
         for child in node["children"]:
@@ -130,7 +145,9 @@ def render_paths(result: dict[str, Any]) -> str:
     lines = [f"{len(result['paths'])} shortest call path(s) of {result['length']} call(s)"
              + (" (more exist)" if result["truncated"] else "")]
     for path in result["paths"]:
-        parts = [path[0]["fqn"]] + [f"{h['fqn']} ({h['confidence']:.2f})" for h in path[1:]]
+        parts = [path[0]["fqn"]] + [
+            f"{h['fqn']} ({h['confidence']:.2f}{', via ' + h['via'] if h.get('via') else ''})"
+            for h in path[1:]]
         lines.append(" -> ".join(parts))
     return "\n".join(lines)
 
@@ -218,6 +235,10 @@ def build_mcp(runtime: Runtime, apps: Sequence[str] | None) -> MCPServer:
             " Every block carries [SEG=id]: pass those ids to adjacent_pages and cite."),
         log_level="WARNING")
 
+    def _sources(names: Sequence[str]) -> str:
+        return render_source({n: _tool_call(lambda n=n: ops.source(runtime, n))
+                              for n in names})
+
     def tool(description: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         return server.tool(description=description, annotations=READ_ONLY,
                            structured_output=False)
@@ -229,23 +250,25 @@ def build_mcp(runtime: Runtime, apps: Sequence[str] | None) -> MCPServer:
           " and path (a glob, ** crosses folders). Use the fqns with get_node and"
           " trace_calls, the SEG ids with adjacent_pages and cite.")
     def search_code(
-        query: Annotated[str, Field(description="What you look for, in words or identifiers.")],
+        query: Annotated[Query, Field(
+            description="What you look for, in words or identifiers.")],
         ctx: Context,
         top_k: Annotated[int, Field(ge=1, le=50, description="Number of hits.")] = 10,
-        kinds: Annotated[list[str] | None, Field(
+        kinds: Annotated[list[Name] | None, Field(
             description="Node kinds: FUNCTION, METHOD, CLASS, ENDPOINT, PAGE ...")] = None,
-        lang: Annotated[str | None, Field(description="Language, e.g. java or py.")] = None,
-        path: Annotated[str | None, Field(
+        lang: Annotated[Name | None, Field(description="Language, e.g. java or py.")] = None,
+        path: Annotated[Glob | None, Field(
             description="Repo-relative path glob, e.g. 'src/**/*.py'.")] = None,
         mode: Annotated[ModeName, Field(
             description="hybrid (default), vector (meaning), text (BM25 keywords) or a"
                         " mode a plugin adds.")
         ] = "hybrid",
-        apps: Annotated[list[str] | None, Field(
+        apps: Annotated[list[Name] | None, Field(
             description="Applications to search; default: all this server serves.")] = None,
         per_file: Annotated[int | None, Field(
             ge=0, le=50, description="Hits of one file before further ones are ranked"
-                                     " down (default 1; 0: no limit).")] = None,
+                                     " down (0: no limit; default: 1 for a symbol or a question, 5"
+                                     " for a description of code).")] = None,
         source: Annotated[Literal["code", "doc", "all"] | None, Field(
             description="code, doc or all (default: code and documents, except documents"
                         " in hidden tool folders and vendored trees).")] = None,
@@ -255,7 +278,8 @@ def build_mcp(runtime: Runtime, apps: Sequence[str] | None) -> MCPServer:
                                                top_k=top_k, kinds=kinds, lang=lang,
                                                path=path, per_file=per_file,
                                                source=source)[0])
-        return render_hits({**result, "apps": scope.resolve(apps)})
+        names = scope.resolve(apps)
+        return render_hits({**result, "apps": names}) + "\n\n" + _sources(names)
 
     @tool("Context for answering a question or documenting a symbol: the node named fqn"
           " (or the best hits of query) and its graph neighbourhood ranked by personalized"
@@ -263,8 +287,8 @@ def build_mcp(runtime: Runtime, apps: Sequence[str] | None) -> MCPServer:
           " Each block starts with its stable [SEG=id]. Give fqn or query, not both.")
     def get_context(
         ctx: Context,
-        fqn: Annotated[str | None, Field(description="Fully qualified name.")] = None,
-        query: Annotated[str | None, Field(description="Words to seed the context.")] = None,
+        fqn: Annotated[Name | None, Field(description="Fully qualified name.")] = None,
+        query: Annotated[Query | None, Field(description="Words to seed the context.")] = None,
         budget_tokens: Annotated[int, Field(ge=100, le=50_000)] = 4000,
         format: Annotated[Literal["markdown", "xml", "json"], Field(
             description="Output format of the context.")] = "markdown",
@@ -274,57 +298,72 @@ def build_mcp(runtime: Runtime, apps: Sequence[str] | None) -> MCPServer:
         result = _tool_call(lambda: ops.context(
             runtime, scope, scope.default_app(app), fqn=fqn, query=query,
             budget_tokens=budget_tokens, fmt=format))
-        return result["context"]
+        return result["context"] + "\n\n" + _sources([scope.default_app(app)])
 
     @tool("One symbol by fully qualified name: kind, location, signature, doc comment,"
           " route (endpoints), parents, children, extends/implements/overrides, and its"
           " callers and callees with the resolver's confidence (0..1) and how the call was"
-          " resolved. The plain fqn of an overloaded method lists every overload.")
+          " resolved; a caller through a base method or a callee through an interface says"
+          " `via` that method. The plain fqn of an overloaded method lists every overload.")
     def get_node(
-        fqn: Annotated[str, Field(description="Fully qualified name, e.g. a.b.Class.method.")],
+        fqn: Annotated[Name, Field(
+            description="Fully qualified name, e.g. a.b.Class.method.")],
         ctx: Context,
         app: AppArg = None,
+        static_only: Annotated[bool, Field(
+            description="Only calls bound statically (no callers through base methods,"
+                        " no implementations of interface methods).")] = False,
     ) -> str:
         scope = _scope_of(ctx, fixed)
-        nodes = _tool_call(lambda: ops.lookup_node(runtime, scope, scope.default_app(app), fqn))
-        return _compact([node_summary(n) for n in nodes])
+        name = _tool_call(lambda: scope.default_app(app))
+        nodes = _tool_call(lambda: ops.lookup_node(runtime, scope, name, fqn, static_only))
+        return _compact({"nodes": [node_summary(n) for n in nodes],
+                         **_tool_call(lambda: ops.source(runtime, name))})
 
     @tool("Call paths in the call graph. With to_fqn: the shortest call paths from"
           " from_fqn to to_fqn. Without: the tree of what from_fqn calls"
           " (direction=callees) or what calls it (direction=callers), max_depth levels,"
-          " each edge with its confidence. Bounded: at most 200 nodes, 10 paths.")
+          " each edge with its confidence; calls through a base or interface method are"
+          " marked `via` it. Bounded: at most 200 nodes, 10 paths.")
     def trace_calls(
-        from_fqn: Annotated[str, Field(description="Start symbol (fully qualified name).")],
+        from_fqn: Annotated[Name, Field(
+            description="Start symbol (fully qualified name).")],
         ctx: Context,
-        to_fqn: Annotated[str | None, Field(description="End symbol for paths.")] = None,
+        to_fqn: Annotated[Name | None, Field(description="End symbol for paths.")] = None,
         direction: Annotated[Literal["callees", "callers"], Field(
             description="Tree direction when no to_fqn.")] = "callees",
         max_depth: Annotated[int, Field(ge=1, le=8)] = 3,
         app: AppArg = None,
+        static_only: Annotated[bool, Field(
+            description="Only calls bound statically (no dispatch through base or"
+                        " interface methods).")] = False,
     ) -> str:
         scope = _scope_of(ctx, fixed)
         result = _tool_call(lambda: ops.trace(runtime, scope, scope.default_app(app),
-                                              from_fqn, to_fqn, direction, max_depth))
-        return render_paths(result) if to_fqn else render_tree(result)
+                                              from_fqn, to_fqn, direction, max_depth,
+                                              static_only))
+        rendered = render_paths(result) if to_fqn else render_tree(result)
+        return rendered + "\n\n" + _sources([scope.default_app(app)])
 
     @tool("HTTP endpoints found in the code (Spring, JAX-RS, FastAPI, Flask, Express, Go"
           " net/http): METHOD route handler-fqn path:lines. The filter keeps an HTTP method"
           " (GET) or a route/handler fragment (/orders).")
     def find_endpoints(
         ctx: Context,
-        route_or_method_filter: Annotated[str | None, Field(
+        route_or_method_filter: Annotated[Name | None, Field(
             description="GET, POST ... or part of a route or handler name.")] = None,
         app: AppArg = None,
     ) -> str:
         scope = _scope_of(ctx, fixed)
         return render_endpoints(_tool_call(lambda: ops.endpoints(
-            runtime, scope, scope.default_app(app), route_or_method_filter)))
+            runtime, scope, scope.default_app(app), route_or_method_filter))) \
+            + "\n\n" + _sources([scope.default_app(app)])
 
     @tool("Widen document hits with the chunks of neighbouring pages of the same"
           " document (page_range pages before and after, default 2), sorted by file, page"
           " and segment. Give the [SEG=...] ids of document hits.")
     def adjacent_pages(
-        chunk_ids: Annotated[list[str], Field(description="SEG ids of document chunks.")],
+        chunk_ids: Annotated[list[Name], Field(description="SEG ids of document chunks.")],
         ctx: Context,
         page_range: Annotated[int, Field(ge=0, le=50)] = 2,
         app: AppArg = None,
@@ -338,7 +377,7 @@ def build_mcp(runtime: Runtime, apps: Sequence[str] | None) -> MCPServer:
           " the document, page (or code file) and snippet of each source, falling back"
           " to text matching when the answer has no usable ids.")
     def cite(
-        answer: Annotated[str, Field(description="The answer JSON (or text).")],
+        answer: Annotated[Text, Field(description="The answer JSON (or text).")],
         ctx: Context,
         app: AppArg = None,
     ) -> str:
@@ -359,4 +398,18 @@ def build_mcp(runtime: Runtime, apps: Sequence[str] | None) -> MCPServer:
         return _compact(_tool_call(lambda: ops.index_status(runtime, scope,
                                                             scope.default_app(app))))
 
+    forbid_unknown_arguments(server)
     return server
+
+
+def forbid_unknown_arguments(server: MCPServer) -> None:
+    """Make every tool refuse an argument it does not take (``app`` given to
+    ``search_code``, which takes ``apps``, would otherwise be dropped and every application
+    searched); the published input schemas say so (``additionalProperties: false``)."""
+    for registered in server._tool_manager.list_tools():
+        meta = registered.fn_metadata
+        strict = type(meta.arg_model.__name__, (meta.arg_model,), {
+            "model_config": ConfigDict(**{**meta.arg_model.model_config, "extra": "forbid"}),
+            "__module__": meta.arg_model.__module__})
+        meta.arg_model = strict
+        registered.parameters = strict.model_json_schema(by_alias=True)

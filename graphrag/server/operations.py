@@ -30,6 +30,7 @@ from graphrag.errors import (
 from graphrag.graph.navigation import call_paths, call_tree, find_endpoints
 from graphrag.graph.queries import node_details
 from graphrag.server.background import Jobs
+from graphrag.server.limits import MAX_ID, check_filename
 from graphrag.server.runtime import Runtime
 
 
@@ -64,12 +65,32 @@ class Scope:
         return self.apps is None or app in self.apps
 
 
+# --- what an answer is from -----------------------------------------------------------
+
+def source(runtime: Runtime, app: str) -> dict[str, Any]:
+    """``indexed_commit`` and ``freshness`` (current, behind, unknown) of ``app``."""
+    from graphrag.server.freshness import freshness
+
+    return freshness(runtime.engine, app)
+
+
+def with_sources(runtime: Runtime, envelope: dict[str, Any]) -> dict[str, Any]:
+    """A search envelope with each searched application's ``freshness`` beside its
+    ``indexed_commits``."""
+    states = {app: source(runtime, app) for app in envelope.get("indexed_commits", {})}
+    envelope["indexed_commits"] = {a: s["indexed_commit"] for a, s in states.items()}
+    envelope["freshness"] = {a: s["freshness"] for a, s in states.items()}
+    return envelope
+
+
 # --- the graph -------------------------------------------------------------------------
 
-def lookup_node(runtime: Runtime, scope: Scope, app: str, fqn: str) -> list[dict[str, Any]]:
+def lookup_node(runtime: Runtime, scope: Scope, app: str, fqn: str,
+                static_only: bool = False) -> list[dict[str, Any]]:
     """The node(s) named ``fqn`` with callers, callees, parents and children: the one
-    place the server resolves a name (swap in a plain-name lookup here)."""
-    return node_details(runtime.context(scope.check(app)), fqn)
+    place the server resolves a name (swap in a plain-name lookup here). Callers and
+    callees through dispatch are included (``via``) unless ``static_only``."""
+    return node_details(runtime.context(scope.check(app)), fqn, static_only)
 
 
 def neighbourhood(runtime: Runtime, scope: Scope, app: str, *, fqn: str | None = None,
@@ -99,11 +120,11 @@ def mentioned_by(runtime: Runtime, scope: Scope, app: str, node_ids: Sequence[in
 
 
 def trace(runtime: Runtime, scope: Scope, app: str, from_fqn: str, to_fqn: str | None,
-          direction: str, max_depth: int) -> dict[str, Any]:
+          direction: str, max_depth: int, static_only: bool = False) -> dict[str, Any]:
     ctx = runtime.context(scope.check(app))
     if to_fqn:
-        return call_paths(ctx, from_fqn, to_fqn, max_depth)
-    return call_tree(ctx, from_fqn, direction, max_depth)
+        return call_paths(ctx, from_fqn, to_fqn, max_depth, static_only=static_only)
+    return call_tree(ctx, from_fqn, direction, max_depth, static_only=static_only)
 
 
 def endpoints(runtime: Runtime, scope: Scope, app: str, route_or_method: str | None,
@@ -124,7 +145,6 @@ def search(runtime: Runtime, scope: Scope, apps: Sequence[str] | None,
     document-aware search (granularity, adjacent pages), several through one batch."""
     from graphrag.retrieval.documents_search import document_search
     from graphrag.retrieval.filters import build_options
-    from graphrag.retrieval.model import PER_FILE
     from graphrag.retrieval.search import search_many
 
     names = scope.resolve(apps)
@@ -133,7 +153,7 @@ def search(runtime: Runtime, scope: Scope, apps: Sequence[str] | None,
     if any(not q or not q.strip() for q in queries):
         raise InvalidInput("empty query: give the words to search for")
     options = build_options(mode, top_k, min_similarity, kinds, lang, path, source, expand,
-                            priors, PER_FILE if per_file is None else per_file, disabled)
+                            priors, per_file, disabled)
     embedder = runtime.embedder() if options.needs_vectors or granularity == "sentence" \
         else None
     if len(queries) == 1:
@@ -232,6 +252,10 @@ def receive_upload(runtime: Runtime, scope: Scope, app: str, filename: str,
     name = Path(filename or "").name
     if not name or name in (".", ".."):
         raise InvalidInput("the upload has no file name")
+    try:
+        check_filename(name)
+    except ValueError as exc:
+        raise InvalidInput(f"upload file name: {exc}") from exc
     limit = runtime.settings.max_upload_bytes
     incoming = runtime.settings.home / "uploads" / ".incoming"
     incoming.mkdir(parents=True, exist_ok=True)
@@ -344,7 +368,7 @@ def job(jobs: Jobs, scope: Scope, job_id: str, runtime: Runtime | None = None
         ) -> dict[str, Any]:
     """A job's state; a job of an application outside the scope is not found. With
     ``runtime`` (a server started with ``--queue``) numeric ids are job-queue jobs."""
-    if runtime is not None and job_id.isdigit():
+    if runtime is not None and job_id.isdigit() and int(job_id) <= MAX_ID:
         from graphrag.jobs import get_job
 
         try:

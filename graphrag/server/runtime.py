@@ -27,12 +27,21 @@ class Runtime:
     _model_ready: threading.Event = field(default_factory=threading.Event)
     _tokenizer: Any = None
     _embedder: Embedder | None = None
+    _loader: threading.Thread | None = None
 
     def start_model(self) -> threading.Thread:
         """Load and warm the model in a daemon thread (the first query then pays nothing)."""
         thread = threading.Thread(target=self._load, name="graphrag-model", daemon=True)
         thread.start()
+        self._loader = thread
         return thread
+
+    def close(self, timeout: float = 120) -> None:
+        """Wait for the model load to finish before the process exits: a daemon thread
+        still inside the runtime's native code while the interpreter shuts down aborts
+        the process (SIGABRT, "terminate called without an active exception")."""
+        if self._loader is not None:
+            self._loader.join(timeout)
 
     def _load(self) -> None:
         try:

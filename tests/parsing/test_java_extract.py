@@ -154,9 +154,10 @@ def test_receiver_chains_and_call_kinds() -> None:
         "new", None, f"{caller}.createProduct")
     (or_else,) = calls_named(service, "orElseThrow")  # a call result names its call
     assert or_else.receiver == ["productRepository", "findById()"]
-    chains = parse_text("class A { void f() { new B().g().h(); make().k(); xs[0].m(); } }")
-    assert {c.name: c.receiver for c in chains.calls if c.name in ("h", "k", "m")} == {
-        "h": ["B()", "g()"], "k": ["make()"], "m": ["?"]}
+    chains = parse_text("class A { void f() { new B().g().h(); make().k(); xs[0].m();"
+                        " ((B) x).n(); } }")
+    assert {c.name: c.receiver for c in chains.calls if c.name in ("h", "k", "m", "n")} == {
+        "h": ["B()", "g()"], "k": ["make()"], "m": ["xs", "[]"], "n": ["?"]}
     (sup,) = calls_named(parse("repository/ProductRepository.java"), "save")
     assert sup.receiver == ["super"]
     (static_imported,) = calls_named(parse("controller/ProductController.java"), "formatCents")

@@ -375,3 +375,14 @@ def test_decorators_applied_as_calls_and_added_routes() -> None:
         ("GET", "/old", "old", ["views"], "app")]
     refs = {(c.name, tuple(c.receiver or ())) for c in result.calls if c.kind == "ref"}
     assert refs == {("load", ()), ("list_items", ()), ("create_item", ()), ("old", ("views",))}
+
+
+def test_signatures_leave_out_comments() -> None:
+    """``# noqa`` after the colon or a comment per parameter is not part of a signature."""
+    result = snippet(
+        "class A(B):  # noqa: D101\n"
+        "    def f(self, a: int,  # the first\n"
+        "          b: str = '#x') -> str:  # noqa: E501\n"
+        "        return a\n")
+    assert sym(result, "pkg.mod.A").signature == "class A(B)"
+    assert sym(result, "pkg.mod.A.f").signature == "def f(self, a: int, b: str = '#x') -> str"

@@ -66,6 +66,12 @@ class AstChunkStrategy:
             span = (1, len(text))
         if span is None:
             return []
+        if text is not None and node.kind != "FILE" and node.char_start is not None \
+                and node.char_end is not None and text.has_long_line(*span):
+            # A symbol on a long (minified) line: its own characters, not the whole line
+            # (which every other symbol on it would repeat); not split, nothing elided.
+            return [code_plan(node, edges, self.name, self.version, span=span,
+                              chars=(node.char_start, node.char_end))]
         kids = [_range(c) for c in page.children(node.id) if _elided(c)]
         pieces = split_node(span[0], span[1], [k for k in kids if k], text, self._budget())
         if len(pieces) == 1:

@@ -40,12 +40,16 @@ def doc_plan(node: NodeRow, edges: list[EdgeRow], strategy: str, version: int) -
 
 def code_plan(node: NodeRow, edges: list[EdgeRow], strategy: str, version: int, *,
               span: tuple[int, int] | None = None, index: int | None = None,
-              elide: tuple[tuple[int, int], ...] = ()) -> ChunkPlan:
-    """A CODE chunk ``{id}:code:snippet[:{i}]`` in the node's programming language."""
+              elide: tuple[tuple[int, int], ...] = (),
+              chars: tuple[int, int] | None = None) -> ChunkPlan:
+    """A CODE chunk ``{id}:code:snippet[:{i}]`` in the node's programming language;
+    ``chars``: the character range of the file's text it shows instead of whole lines."""
     params: dict = {"filePath": node.file_path or "",
                     "hasSourceInNode": bool(node.meta.get("source"))}
     if elide:
         params["elide"] = [list(r) for r in elide]
+    if chars is not None:
+        params["chars"] = list(chars)
     part = span or node.span
     return make_plan(
         node, strategy=strategy, version=version, source="code", kind="snippet",

@@ -131,6 +131,58 @@ def element_type(text: str | None) -> str | None:
     return first if re.fullmatch(r"[\w.$]+", first) else None
 
 
+_MAPPINGS = re.compile(
+    r"^(?:\w+\.)*(?:dict|Dict|Mapping|MutableMapping|OrderedDict|DefaultDict|defaultdict|"
+    r"ChainMap|Map|HashMap|TreeMap|LinkedHashMap|ConcurrentHashMap|SortedMap|NavigableMap|"
+    r"MutableMap|ReadonlyMap|WeakMap|Record)[\[<](.*)[\]>]$")
+
+
+def item_type(text: str | None) -> str | None:
+    """Class of one item read by key or index from an annotated container as written:
+    a mapping's value (``Dict[str, Option]``, ``Map<String, User>``, ``Record<string,
+    User>``, Go ``map[string]*User`` -> the value class), else a sequence's element
+    (:func:`element_type`: ``list[User]``, ``User[]``); None for anything else."""
+    if not text:
+        return None
+    t = text.strip().strip("'\"").strip()
+    for wrapper in _WRAPPERS:
+        if t.startswith(wrapper) and t.endswith("]"):
+            t = t[len(wrapper):-1].strip()
+    if "|" in t:
+        t = next((p.strip() for p in split_top_level(t, "|")
+                  if p.strip() not in ("None", "null", "undefined")), "")
+    go_map = re.fullmatch(r"map\[[^\]]+\]\*?([\w.]+)", t)
+    if go_map:
+        return go_map.group(1)
+    match = _MAPPINGS.match(t)
+    if not match:
+        return element_type(t)
+    args = split_top_level(match.group(1), ",")
+    if len(args) != 2:
+        return None
+    raw = args[1].strip().strip("'\"").strip()
+    if element_type(raw) is not None or _MAPPINGS.match(raw):
+        return None  # a collection of items, not an item
+    value = raw.split("[", 1)[0].split("<", 1)[0].strip()
+    return value if re.fullmatch(r"[\w.$]+", value) else None
+
+
+# Item types that are never a repository class: a container of them keeps no type text.
+_BUILTIN_ITEMS = frozenset({
+    "String", "Integer", "Long", "Double", "Float", "Short", "Byte", "Character", "Boolean",
+    "Object", "Number", "CharSequence", "string", "number", "boolean", "bigint", "symbol",
+    "any", "unknown", "object", "never", "str", "int", "float", "bool", "bytes", "Any", "Int",
+    "Char", "Unit", "Nothing"})
+
+
+def keeps_items(text: str | None) -> bool:
+    """Whether a declared type is a container whose items may be a repository class
+    (``Map<String, User>``, not ``Map<String, Integer>``): the extractors then keep the
+    type as written for the resolver instead of its plain name."""
+    item = item_type(text)
+    return item is not None and item.rsplit(".", 1)[-1] not in _BUILTIN_ITEMS
+
+
 class ScopeIndex(dict[K, V], Generic[K, V]):
     """The scopes an extractor registered (``key(node) -> value``), plus the lookup of the
     innermost registered scope strictly around any node.

@@ -13,6 +13,7 @@ from tree_sitter import Node
 from graphrag.parsing.languages._common import (
     ScopeIndex,
     count_errors,  # noqa: F401 - shared API
+    keeps_items,
 )
 from graphrag.parsing.model import Call
 
@@ -112,6 +113,18 @@ def simple_type(text: str | None) -> str | None:
         t = re.sub(r"<[^<>]*>", "", t)
     t = re.sub(r"\s+", "", t).replace("...", "").replace("[]", "").replace("?", "")
     return t if _QUALIFIED_NAME.fullmatch(t) else None
+
+
+def declared_type(text: str | None) -> str | None:
+    """A declared variable, parameter or field type for the resolver: :func:`simple_type`,
+    except that a container whose items have a class keeps its type arguments
+    (``Map<String, User>``, ``List<User>``, ``User[]``: ``users.get(k)`` is a User)."""
+    if not text:
+        return None
+    raw = re.sub(r"\s+", " ", _ANNOTATION_IN_TYPE.sub("", text)).strip().rstrip("?")
+    if keeps_items(raw):
+        return raw
+    return simple_type(text)
 
 
 def key_type(text: str | None) -> str:

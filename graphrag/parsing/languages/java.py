@@ -30,6 +30,7 @@ from graphrag.parsing.languages._jvm import (
     collapse,
     collect_calls,
     count_errors,
+    declared_type,
     doc_comment_before,
     dotted_call_target,
     enclosing_fqn,
@@ -231,7 +232,7 @@ class _JavaFile:
         if node.type == "enum_constant":
             return None
         type_node = node.child_by_field_name("type")
-        return simple_type(text_of(type_node)) if type_node is not None else None
+        return declared_type(text_of(type_node)) if type_node is not None else None
 
     def _params(self, node: Node, parent: str | None) -> list[list[str | None]]:
         if node.type == "compact_constructor_declaration":
@@ -259,7 +260,7 @@ class _JavaFile:
     def _param_types(self, fqn: str, params: list[list[str | None]]) -> None:
         scope = self.result.var_types.setdefault(fqn, {})
         for name, type_text in params:
-            simple = simple_type(type_text)
+            simple = declared_type(type_text)
             if name and simple:
                 scope[name] = simple
 
@@ -394,7 +395,7 @@ class _JavaFile:
 
     def _local_type(self, type_text: str, value: Node | None) -> str | None:
         if type_text != "var":
-            return simple_type(type_text)
+            return declared_type(type_text)
         if value is None:
             return None
         if value.type == "object_creation_expression":
@@ -446,7 +447,8 @@ def _arg_type(node: Node) -> str | None:
 def receiver_chain(node: Node) -> list[str]:
     """``this`` -> ["this"], ``this.repo`` -> ["this", "repo"], ``a.b`` -> ["a", "b"];
     a call result is its call with ``()``: ``a.b().c`` -> ["a", "b()", "c"],
-    ``new Foo()`` -> ["Foo()"]; anything else (an index, a cast) -> ["?"]."""
+    ``new Foo()`` -> ["Foo()"]; an array element ``a.b[i]`` -> ["a", "b", "[]"];
+    anything else (a cast) -> ["?"]."""
     if node.type in ("this", "super"):
         return [node.type]
     if node.type == "identifier":
@@ -467,6 +469,9 @@ def receiver_chain(node: Node) -> list[str]:
         return [*parts[:-1], parts[-1] + "()"] if parts else ["?"]
     if node.type == "parenthesized_expression" and node.named_child_count == 1:
         return receiver_chain(node.named_children[0])
+    if node.type == "array_access":  # `items[i].run()`: one element
+        head = receiver_chain(node.child_by_field_name("array"))
+        return ["?"] if head == ["?"] else [*head, "[]"]
     return ["?"]
 
 

@@ -29,6 +29,7 @@ from graphrag.parsing.languages._jvm import (
     collapse,
     collect_calls,
     count_errors,
+    declared_type,
     doc_comment_before,
     dotted_call_target,
     enclosing_fqn,
@@ -219,7 +220,7 @@ class _KotlinFile:
             self.callables.add(fqn)
             scope = self.result.var_types.setdefault(fqn, {})
             for pname, ptype in meta["params"]:
-                simple = simple_type(ptype)
+                simple = declared_type(ptype)
                 if simple:
                     scope[pname] = simple
 
@@ -265,7 +266,7 @@ class _KotlinFile:
         decl = node if node.type == "class_parameter" else _child(node, "variable_declaration")
         declared = _declared_type(decl) if decl is not None else None
         if declared is not None:
-            return simple_type(text_of(declared))
+            return declared_type(text_of(declared))
         value = _initializer(node)
         if value is None:
             return None
@@ -283,7 +284,7 @@ class _KotlinFile:
             if param.type != "class_parameter":
                 continue
             name, declared = _child(param, "identifier"), _declared_type(param)
-            simple = simple_type(text_of(declared)) if declared is not None else None
+            simple = declared_type(text_of(declared)) if declared is not None else None
             if name is not None and simple:
                 plain[text_of(name)] = simple
         self.ctor_params[fqn] = plain
@@ -418,7 +419,7 @@ class _KotlinFile:
             decl = _child(node, "variable_declaration")
             declared = _declared_type(decl) if decl is not None else None
             if declared is not None:
-                inferred = simple_type(text_of(declared))
+                inferred = declared_type(text_of(declared))
             else:
                 value = _initializer(node)
                 inferred = _call_type(value) if value is not None else None

@@ -24,6 +24,8 @@ from graphrag.parsing.languages._common import (
     ScopeIndex,
     count_errors,
     element_type,
+    item_type,
+    keeps_items,
     node_id,
     normalize,
 )
@@ -134,6 +136,14 @@ def annotation_type(text: str | None) -> str | None:
     return clean_type(text)
 
 
+def _param_type(text: str | None) -> str | None:
+    """A parameter's type for the resolver: :func:`annotation_type`, except that a
+    container keeps its item type (``Dict[str, Option]``: ``opts.get(k)`` is an Option)."""
+    if text and keeps_items(text) and annotation_type(text) != item_type(text):
+        return text.strip()
+    return annotation_type(text)
+
+
 def _first_non_none(parts: list[str]) -> str:
     return next((p for p in parts if p not in ("None", "")), "")
 
@@ -172,8 +182,9 @@ def dotted(node: Node | None) -> str | None:
 def receiver_chain(node: Node, calls: bool = False) -> list[str]:
     """Receiver chain of a call's object: ``self.repo`` -> ``["self", "repo"]``,
     ``super()`` -> ``["super"]``; with ``calls`` a call result names its call
-    (``self.store().find`` -> ``["self", "store()", "find"]``); ``["?"]`` for expressions
-    we cannot name."""
+    (``self.store().find`` -> ``["self", "store()", "find"]``) and an item read by key or
+    index is ``[]`` (``self.opts[k]`` -> ``["self", "opts", "[]"]``); ``["?"]`` for
+    expressions we cannot name."""
     if node.type == "identifier":
         return [_text(node)]
     if node.type == "attribute":
@@ -191,6 +202,9 @@ def receiver_chain(node: Node, calls: bool = False) -> list[str]:
                 return [*head, _text(func.child_by_field_name("attribute")) + "()"]
     if calls and node.type == "parenthesized_expression" and node.named_child_count == 1:
         return receiver_chain(node.named_children[0], calls)
+    if calls and node.type == "subscript":  # `self.opts[k].process()`: one item
+        head = receiver_chain(node.child_by_field_name("value"), calls)
+        return ["?"] if head == ["?"] else [*head, "[]"]
     return ["?"]
 
 
@@ -269,7 +283,39 @@ class _Extractor:
             self._call(node)
         for node in _in_order(refs.get("reference.import", [])):
             self._import(node)
+        self._explicit_self()
         self.result.symbols.sort(key=lambda s: (s.char_start, -s.char_end))
+
+    def _explicit_self(self) -> None:
+        """A method whose instance parameter has another name (click's ``__self``): its
+        calls and types read through that name are recorded as through ``self``, the
+        receiver the resolver knows (a classmethod's first parameter is the class)."""
+        renames: dict[str, str] = {}
+        for scope in self.scopes.values():
+            name, sym = scope.self_name, scope.symbol
+            if name and name != "self" and sym.kind != "FUNCTION" and not any(
+                    d.rsplit(".", 1)[-1] == "classmethod" for d in sym.meta.get("decorators", [])):
+                renames[sym.fqn] = name
+        if not renames:
+            return
+
+        def self_name(fqn: str | None) -> str | None:
+            while fqn:  # a nested function sees the method's parameter
+                if fqn in renames:
+                    return renames[fqn]
+                fqn = fqn.rpartition(".")[0]
+            return None
+
+        for call in self.result.calls:
+            name = self_name(call.caller)
+            if name and call.receiver and call.receiver[0] == name:
+                call.receiver = ["self", *call.receiver[1:]]
+        for scope_fqn, types in self.result.var_types.items():
+            name = self_name(scope_fqn)
+            if not name:
+                continue
+            for var, text in types.items():
+                types[var] = re.sub(rf"^((?:=\w+:)*){re.escape(name)}(?=\.|$)", r"\1self", text)
 
     # -- scoping -----------------------------------------------------------------------
 
@@ -359,7 +405,7 @@ class _Extractor:
             **self._span(_decorated(node)),
         )
         self.result.symbols.append(symbol)
-        types = {n: t for n, t in ((n, annotation_type(t)) for n, t in visible_params) if t}
+        types = {n: t for n, t in ((n, _param_type(t)) for n, t in visible_params) if t}
         self.scopes[node.id] = _Scope(symbol, node, types, self_name,
                                       {n: t for n, t in visible_params if t})
         if types:
@@ -590,6 +636,15 @@ class _Extractor:
         if right.type == "identifier" and scope is not None:
             # self.repo = repo where the parameter is typed ``repo: UserRepository``
             return scope.param_types.get(_text(right))
+        if right.type == "subscript":  # `opt = self.opts[k]`: an item of a typed container
+            value = right.child_by_field_name("value")
+            if value is not None and value.type == "identifier" and scope is not None:
+                return item_type(scope.annotations.get(_text(value)))
+            chain = receiver_chain(value, calls=True) if value is not None else ["?"]
+            if chain != ["?"]:
+                head = chain[-1]
+                return f"=item:=call:{'.'.join(chain)[:-2]}" if head.endswith("()") \
+                    else "=item:" + ".".join(chain)
         if right.type == "conditional_expression":  # `a if cond else b`: the first typed
             branches = [c for c in right.named_children if c.type != "comment"]
             for branch in (branches[0], branches[-1]) if len(branches) == 3 else ():
@@ -772,11 +827,26 @@ def _decorators(node: Node) -> list[str]:
 
 
 def _header(node: Node) -> str:
-    """Declaration header without body: ``def f(a: int) -> str`` / ``class A(B)``."""
+    """Declaration header without body: ``def f(a: int) -> str`` / ``class A(B)``;
+    comments in it (``# noqa: E501`` after the colon, one per parameter) are left out."""
     body = node.child_by_field_name("body")
     end = body.start_byte if body is not None else node.end_byte
-    raw = node.text[: end - node.start_byte].decode("utf-8", errors="replace")
-    return normalize(raw).rstrip(":").rstrip()[:_SIGNATURE_MAX]
+    raw = node.text[: end - node.start_byte]
+    comments, stack = [], [node]
+    while stack:
+        current = stack.pop()
+        for child in current.children:
+            if child.start_byte >= end:
+                break
+            if child.type == "comment":
+                comments.append(child)
+            elif child is not body:
+                stack.append(child)
+    for comment in sorted(comments, key=lambda c: c.start_byte, reverse=True):
+        raw = raw[:comment.start_byte - node.start_byte] + raw[comment.end_byte
+                                                               - node.start_byte:]
+    text = raw.decode("utf-8", errors="replace")
+    return normalize(text).rstrip(":").rstrip()[:_SIGNATURE_MAX]
 
 
 def _params(params: Node | None) -> list[tuple[str, str | None]]:

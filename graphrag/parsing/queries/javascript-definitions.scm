@@ -36,6 +36,9 @@
 (variable_declarator
   name: (identifier)) @definition.variable
 
+; `for (const x of xs)`: x is an element of xs
+(for_in_statement) @definition.loop
+
 ; `const api = { list() {}, show: (id) => ... }`: an OBJECT with METHODs (top level,
 ; only when it holds a function; filtered in Python)
 (variable_declarator

@@ -64,6 +64,9 @@
 (variable_declarator
   name: (identifier)) @definition.variable
 
+; `for (const x of xs)`: x is an element of xs
+(for_in_statement) @definition.loop
+
 ; Callbacks (functions that are no symbol): their parameters type names in the enclosing
 ; symbol, declared or from the parameter type of the function they are passed to.
 (arrow_function) @definition.callback

@@ -1,9 +1,11 @@
 """extract-snippet: a CODE chunk's source lines, read from the indexed repository.
 
 Reads ``applications.root_path / <filePath>`` and keeps lines ``span_lines`` (1-based,
-inclusive). Each ``params.elide`` range ``[a, b]`` is replaced by its first line followed
-by ``...`` indented one level (4 spaces) deeper than that line, so a class chunk shows its
-members' signatures but not bodies that have chunks of their own.
+inclusive), or, when the plan has ``params.chars`` (a symbol on a long line), that
+character range of the file's text. Each ``params.elide`` range ``[a, b]`` is replaced
+by its first line followed by ``...`` indented one level (4 spaces) deeper than that
+line, so a class chunk shows its members' signatures but not bodies that have chunks of
+their own.
 
 - ``content_raw``: the exact lines (line endings kept), elisions applied;
 - ``content``: the same, trailing whitespace stripped and common indentation removed;
@@ -48,6 +50,7 @@ class SourceFile:
 
     lines: list[str] | None
     problem: str | None = None
+    text: str = ""  # the whole decoded text (``params.chars`` ranges index it)
 
 
 def file_path_of(item: WorkItem) -> str | None:
@@ -60,13 +63,13 @@ def read_source(root: Path, rel_path: str, expected_hash: str | None) -> SourceF
     if not path.exists():
         return SourceFile(None, f"file vanished since indexing: {rel_path}")
     try:
-        data = source_files.read_source(path, source_files.REREAD_MAX_BYTES)
+        data = source_files.read_source(path, source_files.REREAD_MAX_BYTES, root)
     except source_files.SourceProblem as exc:
         return SourceFile(None, f"cannot read {rel_path}: {exc.reason}")
     if expected_hash and sha256_hex(data) != expected_hash:
         return SourceFile(None, f"file changed since indexing (sha256 mismatch): {rel_path}")
     decoded, _notes = source_files.decode_source(data)  # the text the parser saw (no NUL)
-    return SourceFile(decoded.splitlines(keepends=True))
+    return SourceFile(decoded.splitlines(keepends=True), text=decoded)
 
 
 def _indent_of(line: str) -> str:
@@ -145,7 +148,12 @@ class ExtractSnippetStage(Stage):
         if start > len(source.lines):
             raise StageFailure(f"span {start}-{end} is past the end of {rel} "
                                f"({len(source.lines)} lines)")
-        raw_lines = select_lines(source.lines, start, end, item.params.get("elide") or ())
+        chars = item.params.get("chars")
+        if chars:
+            # A symbol on a long line: its own characters (``chunking`` decides when).
+            raw_lines = source.text[int(chars[0]):int(chars[1])].splitlines(keepends=True)
+        else:
+            raw_lines = select_lines(source.lines, start, end, item.params.get("elide") or ())
         content = capped(normalize(raw_lines))
         item.set("content_raw", capped("".join(raw_lines)))
         item.set("content", content)

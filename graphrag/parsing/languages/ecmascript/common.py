@@ -28,6 +28,7 @@ from graphrag.parsing import registry
 from graphrag.parsing.languages._common import (
     ScopeIndex,
     count_errors,  # noqa: F401 - shared API
+    keeps_items,
     node_id,
 )
 from graphrag.parsing.model import (
@@ -91,6 +92,18 @@ def resolve_specifier(spec: str, rel_path: str, configs: tuple[TsConfig, ...] = 
 def node_text(node: Node | None) -> str:
     """Decoded source text of ``node`` ("" for None)."""
     return node.text.decode("utf-8", errors="replace") if node is not None else ""
+
+
+def var_type(text: str | None) -> str | None:
+    """A declared variable, parameter or property type for the resolver:
+    :func:`simple_type`, except that a container whose items have a class keeps its type
+    arguments (``Map<string, Item>``, ``Item[]``, ``Record<string, Item>``: ``m.get(k)``
+    and ``xs[i]`` are Items)."""
+    if text:
+        raw = " ".join(text.strip().lstrip(":").split()).removeprefix("readonly ")
+        if "|" not in raw and keeps_items(raw):
+            return raw
+    return simple_type(text)
 
 
 def simple_type(text: str | None) -> str | None:
@@ -157,6 +170,9 @@ def receiver_chain(node: Node, calls: bool = False) -> list[str]:
         inner = [c for c in node.named_children if c.type != "comment"]
         if len(inner) == 1 and (node.type == "non_null_expression" or calls):
             return receiver_chain(inner[0], calls)
+    if calls and node.type == "subscript_expression":  # `xs[i].run()`: one item
+        head = receiver_chain(node.child_by_field_name("object"), calls)
+        return ["?"] if head == ["?"] else [*head, "[]"]
     if calls and node.type in ("call_expression", "new_expression"):
         field = "function" if node.type == "call_expression" else "constructor"
         callee = node.child_by_field_name(field)

@@ -18,6 +18,7 @@ from graphrag.parsing.languages.ecmascript.common import (
     node_text,
     receiver_chain,
     simple_type,
+    var_type,
     walk,
 )
 
@@ -55,10 +56,15 @@ def collect(ctx: FileContext, definitions: list[tuple[str, Node]]) -> None:
 
 def collect_variable_types(ctx: FileContext, definitions: list[tuple[str, Node]]) -> None:
     """Types of local and module variables: ``const x: Foo``, ``new Foo()``, ``makeFoo()``,
-    and of the parameters of callbacks that are no symbol (see :func:`_callback_params`)."""
+    and of the parameters of callbacks that are no symbol (see :func:`_callback_params`);
+    then of ``for ... of`` loop variables, where no declaration named them a type."""
+    loops: list[Node] = []
     for name, node in definitions:
         if name == "definition.callback":
             _callback_params(ctx, node)
+            continue
+        if name == "definition.loop":
+            loops.append(node)
             continue
         if name != "definition.variable":
             continue
@@ -66,9 +72,11 @@ def collect_variable_types(ctx: FileContext, definitions: list[tuple[str, Node]]
         if scope in ctx.class_fqns:
             continue  # a local inside a field initializer is not a field
         declared = node.child_by_field_name("type")
-        type_ = simple_type(node_text(declared)) if declared else None
+        type_ = var_type(node_text(declared)) if declared else None
         ctx.set_var_type(scope, node_text(node.child_by_field_name("name")),
                          type_ or infer_type(node.child_by_field_name("value")))
+    for node in loops:
+        _loop_variable(ctx, node)
 
 
 def _callback_params(ctx: FileContext, node: Node) -> None:
@@ -88,7 +96,7 @@ def _callback_params(ctx: FileContext, node: Node) -> None:
         if not name or not _IDENTIFIER.match(name):
             continue  # destructuring
         if type_:
-            ctx.set_var_type(scope, name, simple_type(type_))
+            ctx.set_var_type(scope, name, var_type(type_))
         elif contextual is not None:
             ctx.set_var_type(scope, name, f"{contextual}#{index}")
 
@@ -248,7 +256,7 @@ def _param(item: Node) -> tuple[str, str | None]:
 def record_param_types(ctx: FileContext, scope: str, param_list: list[list[str | None]]) -> None:
     for name, type_ in param_list:
         if name and type_ and _IDENTIFIER.match(name):  # destructured params have no name
-            ctx.set_var_type(scope, name, simple_type(type_))
+            ctx.set_var_type(scope, name, var_type(type_))
 
 
 def infer_type(node: Node | None) -> str | None:
@@ -269,7 +277,32 @@ def infer_type(node: Node | None) -> str | None:
         return simple_type(node_text(inner[1]))
     if kind == "type_assertion" and inner:
         return simple_type(node_text(inner[0]).strip("<>"))
+    if kind == "subscript_expression":  # `xs[i]`, `this.byName[k]`: an item
+        chain = receiver_chain(node.child_by_field_name("object"), calls=True)
+        if chain != ["?"] and not any(p.endswith("()") or p == "[]" for p in chain):
+            return "=item:" + ".".join(chain)
     return None
+
+
+def _loop_variable(ctx: FileContext, node: Node) -> None:
+    """``for (const x of xs)``: ``x`` is an element of ``xs`` (``=iter:``, typed by the
+    resolver from the declared type of a variable, parameter or property)."""
+    left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+    if left is None or right is None or left.type != "identifier" or not any(
+            c.type == "of" for c in node.children):
+        return
+    scope = ctx.owner_of(node)
+    if scope in ctx.class_fqns:
+        return
+    if right.type == "call_expression":
+        callee = dotted(right.child_by_field_name("function"))
+        source = f"=call:{callee}" if callee else None
+    else:
+        chain = receiver_chain(right, calls=True)
+        source = None if chain == ["?"] or any(p.endswith("()") or p == "[]" for p in chain) \
+            else ".".join(chain)
+    if source:
+        ctx.set_var_type(scope, node_text(left), "=iter:" + source)
 
 
 def _base_name(node: Node) -> str | None:
@@ -603,7 +636,7 @@ def _field(ctx: FileContext, node: Node) -> None:
     body = value.child_by_field_name("body") if value is not None else None
     ctx.add_symbol("FIELD", name, ctx.child_fqn(parent, name), parent, node,
                    signature=signature(node, body), doc=doc, meta=meta)
-    ctx.set_var_type(parent, name, simple_type(declared) or infer_type(value))
+    ctx.set_var_type(parent, name, var_type(declared) or infer_type(value))
 
 
 def _parameter_properties(ctx: FileContext, ctor: Node, cls: str) -> None:
@@ -618,7 +651,7 @@ def _parameter_properties(ctx: FileContext, ctor: Node, cls: str) -> None:
         ctx.add_symbol("FIELD", name, ctx.child_fqn(cls, name), cls, param,
                        signature=" ".join(node_text(param).split()),
                        meta={"type": type_, "static": False, "parameter_property": True})
-        ctx.set_var_type(cls, name, simple_type(type_))
+        ctx.set_var_type(cls, name, var_type(type_))
 
 
 def _constructor_assignments(ctx: FileContext, body: Node, cls: str, ctor_fqn: str) -> None:

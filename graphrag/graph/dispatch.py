@@ -1,0 +1,106 @@
+"""Calls through dynamic dispatch, read from the stored graph (no CALLS rows are added).
+
+A call site is stored once, bound to the method the resolver saw (``param.add_to_parser``
+with ``param: Parameter`` -> ``Parameter.add_to_parser``). At run time it may reach any
+override. So:
+
+- the callers of a method include the call sites bound to every method it overrides or
+  implements (OVERRIDES edges, transitively), each with ``via`` = that method's fqn;
+- the callees of a function include, for each call bound to an abstract or interface
+  method, the implementations of that method, each with ``via`` = the abstract method.
+
+Calls that cannot dispatch (``super().m()``, a static or constructor call) are not
+carried to overrides. Every read of callers and callees (``graph node``, the call trees,
+the HTTP and MCP node reads, ``context``, the graph export) goes through
+:func:`call_neighbours`; ``static_only`` gives the stored edges alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from sqlalchemy import Connection
+
+from graphrag.graph import store
+from graphrag.graph.store import Direction, Neighbour
+
+# Resolutions of call sites bound to exactly one method, whatever the receiver's run-time
+# class: explicit base calls, static members, constructors.
+STATIC_RESOLUTIONS = frozenset({"super", "static", "constructor"})
+
+
+def call_neighbours(conn: Connection, node_ids: Iterable[int], *,
+                    direction: Direction = "both", app_ids: Sequence[int] | None = None,
+                    static_only: bool = False) -> list[Neighbour]:
+    """The CALLS neighbours of the nodes (as :func:`graphrag.graph.store.neighbours`),
+    with the callers and callees that dispatch adds (``via`` set) unless
+    ``static_only``. A node reached both ways is listed once, by its stored edge.
+
+    Ordered by this node, then stored edges before dispatched ones, then the far node's
+    fqn and id."""
+    ids = sorted(set(node_ids))
+    direct = store.neighbours(conn, ids, kinds=["CALLS"], direction=direction,
+                              app_ids=app_ids)
+    if static_only or not ids:
+        return direct
+    extra: list[Neighbour] = []
+    if direction in ("in", "both"):
+        extra += _callers_through_bases(conn, ids, app_ids)
+    if direction in ("out", "both"):
+        extra += _implementations_called(conn, [n for n in direct if n.outgoing])
+    seen = {(n.this_id, n.outgoing, n.node_id) for n in direct}
+    added: list[Neighbour] = []
+    for n in extra:
+        key = (n.this_id, n.outgoing, n.node_id)
+        if key not in seen:
+            seen.add(key)
+            added.append(n)
+    return sorted(direct + added, key=lambda n: (n.this_id, n.via is not None,
+                                                 n.fqn is None, n.fqn or "", n.node_id,
+                                                 n.edge_id))
+
+
+def _callers_through_bases(conn: Connection, ids: list[int],
+                           app_ids: Sequence[int] | None) -> list[Neighbour]:
+    """Call sites bound to a method each node overrides, seen from the node."""
+    bases = store.override_walk(conn, ids, up=True)
+    if not bases:
+        return []
+    callers: dict[int, list[Neighbour]] = {}
+    for n in store.neighbours(conn, {b.node_id for b in bases}, kinds=["CALLS"],
+                              direction="in", app_ids=app_ids):
+        if n.resolution not in STATIC_RESOLUTIONS:
+            callers.setdefault(n.this_id, []).append(n)
+    return [n._replace(this_id=b.start_id, via=b.fqn)
+            for b in bases for n in callers.get(b.node_id, [])]
+
+
+def _implementations_called(conn: Connection, calls: list[Neighbour]) -> list[Neighbour]:
+    """For each call bound to an abstract or interface method, its implementations."""
+    if not calls:
+        return []
+    abstract = store.abstract_ids(conn, (n.node_id for n in calls))
+    if not abstract:
+        return []
+    impls: dict[int, list[Any]] = {}
+    for r in store.override_walk(conn, abstract, up=False):
+        impls.setdefault(r.start_id, []).append(r)
+    out = []
+    for call in calls:
+        if call.resolution in STATIC_RESOLUTIONS:
+            continue
+        for r in impls.get(call.node_id, []):
+            out.append(call._replace(node_id=r.node_id, kind=r.kind, name=r.name, fqn=r.fqn,
+                                     file_path=r.file_path, line_start=r.line_start,
+                                     line_end=r.line_end, via=call.fqn))
+    return out
+
+
+def dispatched_calls(conn: Connection, app_id: int) -> list[Neighbour]:
+    """Every call the application's stored CALLS edges reach through dispatch, seen from
+    the overriding method (``this_id``; ``node_id`` is the caller): the graph export's
+    extra edges."""
+    overriders = store.overriding_ids(conn, app_id)
+    return [n for n in call_neighbours(conn, overriders, direction="in", app_ids=[app_id])
+            if n.via is not None]

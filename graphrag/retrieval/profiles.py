@@ -1,0 +1,70 @@
+"""How hybrid search ranks each kind of query (:mod:`graphrag.retrieval.intent`).
+
+One table, so that what differs between a symbol, a question and a description of code
+is in one place:
+
+- a **symbol** (``APIRouter``) is matched lexically (its words are identifiers, which
+  BM25 and the name signal match exactly and an embedding of one word barely places);
+  the node that defines it leads; its kind says nothing against it; its hits come from
+  several files;
+- a **question** ("how does dependency injection work", "where is the route decided")
+  is answered by the class or module where the behaviour lives as often as by one
+  function (no kind priors), by the definitions of the names it asks about, and across
+  files;
+- a **topic**, a phrase naming an area of the code ("boolean conversion and parsing
+  helpers", "websocket endpoint implementation"), is answered by the files where it
+  lives: no kind priors, hits from several files; the identifiers it holds are mostly
+  member names shared by many classes (``toString``, ``hashCode``), so they are not
+  looked up;
+- a **statement** of what code does, as a doc comment says it ("Returns the content
+  length of the request.", "BasicAuth returns a middleware") wants one function:
+  members rank above whole types and files (kind priors), the names it mentions are
+  usually its neighbours (a parameter's type, the function it wraps), not the answer,
+  and its siblings in one file are its closest rivals, so a file may show five hits
+  before the per-file decay.
+
+The weights were chosen on semble's benchmark (``benchmarks/semble.py``: symbols,
+questions and short descriptions) and held against the docstring benchmark
+(``benchmarks/retrieval.py``: long descriptions), whose macro MRR@10 may not drop by more
+than 0.01; ``benchmarks/RESULTS.md`` has both.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Profile:
+    """The weights of one kind of query. ``vector`` .. ``name``: the fused signals
+    (:func:`graphrag.retrieval.fusion.score_fusion`); ``kind_priors``: whether the node
+    kind priors apply (:mod:`graphrag.retrieval.priors`); ``definitions``,
+    ``path_words``, ``coherence``: the boosts in units of the best score
+    (:mod:`graphrag.retrieval.boosts`); ``per_file``: hits of one file before the
+    per-file decay (:func:`graphrag.retrieval.fusion.select`)."""
+
+    vector: float = 1.0
+    text: float = 1.0
+    title: float = 1.3
+    name: float = 0.5
+    kind_priors: bool = True
+    definitions: float = 0.0
+    path_words: float = 0.5
+    coherence: float = 0.2
+    per_file: int = 5
+
+
+DESCRIPTION = Profile()
+PROFILES: dict[str, Profile] = {
+    "symbol": Profile(vector=0.5, text=1.5, name=1.0, kind_priors=False, definitions=3.0,
+                      per_file=1),
+    "question": Profile(kind_priors=False, definitions=1.0, per_file=1),
+    "topic": Profile(kind_priors=False, per_file=1),
+    "text": DESCRIPTION,
+}
+
+
+def profile(kind: str, intent_on: bool = True) -> Profile:
+    """The profile of a kind of query (``symbol``, ``question``, ``topic``, ``text``);
+    with the ``intent`` signal off every query is ranked as a statement (``text``)."""
+    return PROFILES[kind] if intent_on else DESCRIPTION
