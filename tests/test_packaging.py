@@ -1,4 +1,5 @@
-"""The wheel carries its migrations: a non-editable install creates its schema.
+"""The wheel carries its migrations and the web pages' assets: a non-editable install
+creates its schema and renders its pages.
 
 Builds the wheel from this checkout, installs it with ``pip --target`` into a fresh
 folder and runs that copy (and only that copy: checked) against a scratch database."""
@@ -61,6 +62,12 @@ def test_wheel_install_migrates_a_fresh_database(tmp_path: Path, scratch_url: st
     assert "graphrag/_migrations/env.py" in names
     assert "graphrag/_migrations/script.py.mako" in names
     assert [n for n in versions if f"graphrag/_migrations/versions/{n}" not in names] == []
+    # the web pages' templates, scripts and the vendored drawing library with its licence
+    web = REPO_ROOT / "graphrag" / "server" / "web"
+    assets = sorted(str(p.relative_to(REPO_ROOT)) for p in web.rglob("*")
+                    if p.is_file() and p.parent.name != "__pycache__" and p.suffix != ".py")
+    assert "graphrag/server/web/static/vendor/cytoscape/LICENSE" in assets
+    assert [a for a in assets if a not in names] == []
 
     target = tmp_path / "site"
     _pip("install", "--no-deps", "--no-compile", "-q", "--target", str(target), str(wheel),
@@ -79,6 +86,13 @@ def test_wheel_install_migrates_a_fresh_database(tmp_path: Path, scratch_url: st
     module, migrations = where.stdout.split()
     assert Path(module).is_relative_to(target)
     assert Path(migrations) == target / "graphrag" / "_migrations"
+
+    pages = run("-c", "from graphrag.server.web.render import STATIC, environment;"
+                      " print(environment().get_template('search.html').filename);"
+                      " print((STATIC / 'vendor/cytoscape/cytoscape.min.js').stat().st_size)")
+    assert pages.returncode == 0, pages.stderr
+    template, size = pages.stdout.split()
+    assert Path(template).is_relative_to(target) and int(size) > 100_000
 
     upgraded = run("-m", "graphrag", "db", "upgrade", "--db", scratch_url, "--json")
     assert upgraded.returncode == 0, upgraded.stderr

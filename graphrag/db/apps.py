@@ -129,6 +129,12 @@ def _counts_sql() -> str:
             " FROM applications a")
 
 
+def app_names(engine: Engine) -> list[str]:
+    """Every application's name, sorted (no counts: cheap on large applications)."""
+    with engine.connect() as conn:
+        return list(conn.execute(text("SELECT name FROM applications ORDER BY name")).scalars())
+
+
 def list_apps(engine: Engine) -> list[dict[str, Any]]:
     """Every application with its row counts per table."""
     with engine.connect() as conn:

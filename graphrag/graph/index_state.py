@@ -448,3 +448,18 @@ def list_files(conn: Connection, app_id: int, statuses: Iterable[str]) -> list[d
     return [{"path": r.path, "language": r.language, "status": r.parse_status,
              "reason": r.parse_error, "size_bytes": r.size_bytes,
              "indexed_at": r.indexed_at.isoformat() if r.indexed_at else None} for r in rows]
+
+
+def file_status_counts(conn: Connection, app_id: int, failures: int = 20
+                       ) -> tuple[dict[str, int], list[dict[str, Any]]]:
+    """Files per parse status, and the first ``failures`` files not indexed as they are
+    (failed, partial, skipped) with their reason."""
+    counts = {r.parse_status or "unknown": int(r.n) for r in conn.execute(text(
+        "SELECT parse_status, count(*) AS n FROM files WHERE application_id = :a"
+        " GROUP BY parse_status ORDER BY parse_status"), {"a": app_id})}
+    rows = conn.execute(text(
+        "SELECT path, parse_status, parse_error FROM files WHERE application_id = :a"
+        " AND parse_status <> 'ok' ORDER BY parse_status, path LIMIT :n"),
+        {"a": app_id, "n": failures})
+    return counts, [{"path": r.path, "status": r.parse_status, "error": r.parse_error}
+                    for r in rows]

@@ -563,3 +563,11 @@ def delete_document_structure(conn: Connection, document_id: int) -> None:
 def insert_document_edges(conn: Connection, app_id: int, edges: list[dict[str, str]]) -> None:
     """Insert edges between the document's nodes given by stable keys (src, dst, kind)."""
     conn.execute(text(_EDGES), {"a": app_id, "edges": json.dumps(edges)})
+
+
+def brief_nodes_in_app(conn: Connection, app_id: int, ids: Sequence[int]) -> list[dict[str, Any]]:
+    """Brief rows of those of ``ids`` that belong to the application (an id of another
+    application is simply absent)."""
+    return [dict(r) for r in conn.execute(text(
+        f"SELECT {_BRIEF} FROM nodes n WHERE n.application_id = :a AND n.id = ANY(:ids)"
+        " ORDER BY n.id"), {"a": app_id, "ids": list(ids)}).mappings()]

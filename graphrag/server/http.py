@@ -1,5 +1,6 @@
 """The HTTP API: FastAPI under ``/v1`` (OpenAPI at ``/docs``), ``/healthz``, ``/readyz``,
-and the MCP server at ``/mcp`` (streamable HTTP, stateless, JSON answers).
+the MCP server at ``/mcp`` (streamable HTTP, stateless, JSON answers) and the pages for
+people at ``/`` (:mod:`graphrag.server.web`).
 
 Every ``/v1`` and ``/mcp`` request needs ``Authorization: Bearer <key>`` (``graphrag keys
 create``) unless the server runs with ``--no-auth`` (loopback only). Errors have one shape,
@@ -439,6 +440,11 @@ def create_app(config: ServeConfig | None = None, runtime: Runtime | None = None
     def delete(app: Name, document_id: DocumentId, scope: Caller) -> dict[str, Any]:
         """Delete a document with its chunks, sentences, nodes, edges and stored file."""
         return ops.remove_document(runtime, scope, app, document_id)
+
+    from graphrag.server.web import mount as mount_pages  # the pages for people, at /
+
+    mount_pages(app, runtime, config.no_auth, lambda auth: scope_for(runtime, config, auth),
+                Unauthorized)
 
     if mcp_server is not None:
         from mcp.server.streamable_http_manager import StreamableHTTPASGIApp

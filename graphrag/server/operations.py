@@ -93,6 +93,32 @@ def lookup_node(runtime: Runtime, scope: Scope, app: str, fqn: str,
     return node_details(runtime.context(scope.check(app)), fqn, static_only)
 
 
+def neighbourhood(runtime: Runtime, scope: Scope, app: str, *, fqn: str | None = None,
+                  node_id: int | None = None, depth: int = 1,
+                  kinds: Sequence[str] | None = None) -> dict[str, Any]:
+    """The bounded neighbourhood of a node (the web page's graph view)."""
+    from graphrag.graph.neighbourhood import neighbourhood as walk
+
+    return walk(runtime.context(scope.check(app)), fqn=fqn, node_id=node_id, depth=depth,
+                kinds=kinds)
+
+
+def node_source(runtime: Runtime, scope: Scope, app: str, node: dict[str, Any]
+                ) -> list[tuple[int | None, str]]:
+    """A node's implementation as numbered lines (``node`` from :func:`lookup_node`)."""
+    from graphrag.retrieval.source import node_source as lines
+
+    return lines(runtime.context(scope.check(app)), node)
+
+
+def mentioned_by(runtime: Runtime, scope: Scope, app: str, node_ids: Sequence[int]
+                 ) -> list[dict[str, Any]]:
+    """The document pages and sections that name the nodes."""
+    from graphrag.graph.neighbourhood import mentioned_by as mentions
+
+    return mentions(runtime.context(scope.check(app)), node_ids)
+
+
 def trace(runtime: Runtime, scope: Scope, app: str, from_fqn: str, to_fqn: str | None,
           direction: str, max_depth: int, static_only: bool = False) -> dict[str, Any]:
     ctx = runtime.context(scope.check(app))
@@ -180,6 +206,13 @@ def apps(runtime: Runtime, scope: Scope) -> list[dict[str, Any]]:
     return [a for a in list_apps(runtime.engine) if scope.allows(a["name"])]
 
 
+def app_names(runtime: Runtime, scope: Scope) -> list[str]:
+    """The names of the applications in scope (without counts)."""
+    from graphrag.db.apps import app_names as names
+
+    return [n for n in names(runtime.engine) if scope.allows(n)]
+
+
 def index_status(runtime: Runtime, scope: Scope, app: str) -> dict[str, Any]:
     """Row counts, per-stage pipeline state and documents by status of one application."""
     from graphrag.pipeline.status import pipeline_status
@@ -192,6 +225,13 @@ def index_status(runtime: Runtime, scope: Scope, app: str) -> dict[str, Any]:
     for d in list_documents(runtime.context(app)):
         docs[d["status"]] = docs.get(d["status"], 0) + 1
     return {**found[0], "pipeline": pipeline_status(runtime.engine, app), "documents": docs}
+
+
+def index_summary(runtime: Runtime, scope: Scope, app: str) -> dict[str, Any]:
+    """Files by parse status with the failures, and the share of calls resolved."""
+    from graphrag.graph.summary import index_summary as summary
+
+    return summary(runtime.context(scope.check(app)))
 
 
 # --- documents and jobs ----------------------------------------------------------------
