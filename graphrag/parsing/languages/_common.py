@@ -103,13 +103,9 @@ _CONTAINERS = re.compile(
 _WRAPPERS = ("Optional[", "typing.Optional[", "t.Optional[")
 
 
-def element_type(text: str | None) -> str | None:
-    """Element class of an annotated collection as written: ``list[User]``,
-    ``t.Sequence["User"]``, ``Optional[Iterable[User]]``, ``tuple[User, ...]``,
-    ``List<User>``, ``User[]``, Go ``[]*User`` -> ``User``; None for anything else (``dict``,
-    ``str``)."""
-    if not text:
-        return None
+def _unwrapped(text: str) -> str:
+    """A type as written without quotes, ``Optional[...]`` and the null members of a
+    union (``User | None`` -> ``User``)."""
     t = text.strip().strip("'\"").strip()
     for wrapper in _WRAPPERS:
         if t.startswith(wrapper) and t.endswith("]"):
@@ -117,6 +113,17 @@ def element_type(text: str | None) -> str | None:
     if "|" in t:
         t = next((p.strip() for p in split_top_level(t, "|")
                   if p.strip() not in ("None", "null", "undefined")), "")
+    return t
+
+
+def element_type(text: str | None) -> str | None:
+    """Element class of an annotated collection as written: ``list[User]``,
+    ``t.Sequence["User"]``, ``Optional[Iterable[User]]``, ``tuple[User, ...]``,
+    ``List<User>``, ``User[]``, Go ``[]*User`` -> ``User``; None for anything else (``dict``,
+    ``str``)."""
+    if not text:
+        return None
+    t = _unwrapped(text)
     if t.endswith("[]"):
         inner = t[:-2].strip()
         return inner if re.fullmatch(r"[\w.$]+", inner) else None
@@ -144,13 +151,7 @@ def item_type(text: str | None) -> str | None:
     (:func:`element_type`: ``list[User]``, ``User[]``); None for anything else."""
     if not text:
         return None
-    t = text.strip().strip("'\"").strip()
-    for wrapper in _WRAPPERS:
-        if t.startswith(wrapper) and t.endswith("]"):
-            t = t[len(wrapper):-1].strip()
-    if "|" in t:
-        t = next((p.strip() for p in split_top_level(t, "|")
-                  if p.strip() not in ("None", "null", "undefined")), "")
+    t = _unwrapped(text)
     go_map = re.fullmatch(r"map\[[^\]]+\]\*?([\w.]+)", t)
     if go_map:
         return go_map.group(1)
