@@ -11,9 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import socket
 import sys
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,7 +19,6 @@ from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 from sqlalchemy import text
 
 from graphrag.config import load_settings
@@ -34,14 +31,9 @@ from graphrag.server.http import ServeConfig, create_app
 from graphrag.server.runtime import Runtime
 from tests.conftest import SAMPLE_REPOS, run_cli
 from tests.doc_files import PAGE_TEXTS, make_corrupt_pdf, make_docx, make_pdf
+from tests.live_server import free_port, live_server
 
 UPLOAD_LIMIT = 2 * 1024 * 1024
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Served:
@@ -77,24 +69,15 @@ def served(db_url: str, tmp_path_factory) -> Iterator[Served]:
     keys = {"a": create_key(engine, [a], "test a")["key"],
             "b": create_key(engine, [b], "test b")["key"],
             "ab": create_key(engine, [a, b])["key"]}
-    port = _free_port()
+    port = free_port()
     config = ServeConfig(host="127.0.0.1", port=port, threads=4,
                          index_roots=[str(SAMPLE_REPOS)])
     app = create_app(config, Runtime(settings, engine))
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
-                                           log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        assert time.monotonic() < deadline, "uvicorn did not start"
-        time.sleep(0.05)
     docs = tmp_path_factory.mktemp("uploads")
     try:
-        yield Served(f"http://127.0.0.1:{port}", engine, db_url, a, b, keys, docs)
+        with live_server(app, port) as url:
+            yield Served(url, engine, db_url, a, b, keys, docs)
     finally:
-        server.should_exit = True
-        thread.join(timeout=30)
         for name in (a, b):
             delete_app(engine, name)
 

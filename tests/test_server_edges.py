@@ -16,7 +16,6 @@ import os
 import select
 import socket
 import sys
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,7 +23,6 @@ from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 
 from graphrag.config import load_settings
 from graphrag.db.apps import delete_app
@@ -34,14 +32,9 @@ from graphrag.server.http import ServeConfig, create_app
 from graphrag.server.limits import MAX_QUERIES, MAX_QUERY_CHARS
 from graphrag.server.runtime import Runtime
 from tests.conftest import REPO_ROOT, SAMPLE_REPOS, run_cli
+from tests.live_server import free_port, live_server
 
 UPLOAD_LIMIT = 2 * 1024 * 1024
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Served:
@@ -61,23 +54,11 @@ def served(db_url: str, tmp_path_factory) -> Iterator[Served]:
     engine = get_engine(settings, pool_size=10)
     app = f"edges_{os.getpid()}"
     index_repository(engine, settings, SAMPLE_REPOS / "python_fastapi", app)
-    port = _free_port()
+    port = free_port()
     config = ServeConfig(host="127.0.0.1", port=port, threads=4, no_auth=True,
                          index_roots=[str(SAMPLE_REPOS)])
-    server = uvicorn.Server(uvicorn.Config(create_app(config, Runtime(settings, engine)),
-                                           host="127.0.0.1", port=port,
-                                           log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        assert time.monotonic() < deadline, "uvicorn did not start"
-        time.sleep(0.05)
-    try:
+    with live_server(create_app(config, Runtime(settings, engine)), port):
         yield Served(port, engine, db_url, app)
-    finally:
-        server.should_exit = True
-        thread.join(timeout=30)
         delete_app(engine, app)
 
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,7 +20,6 @@ from urllib.parse import quote
 
 import httpx
 import pytest
-import uvicorn
 
 from graphrag.config import load_settings
 from graphrag.db.apps import delete_app
@@ -33,7 +31,7 @@ from graphrag.server.http import ServeConfig, create_app
 from graphrag.server.runtime import Runtime
 from tests.conftest import REPO_ROOT, SAMPLE_REPOS
 from tests.graph_hub import hub_repo
-from tests.test_server import _free_port
+from tests.live_server import free_port, live_server
 
 CHROMIUM = os.environ.get("GRAPHRAG_TEST_CHROMIUM", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("GRAPHRAG_TEST_CHROMEDRIVER", "/usr/bin/chromedriver")
@@ -42,18 +40,6 @@ SYMBOL = "app.services.orders.OrderService.place_order"
 CALLER = "app.api.orders.place_order"
 HUB_CALLERS = 400  # callers of one function: more than the graph view draws
 
-
-
-def _start(app: Any, port: int) -> tuple[uvicorn.Server, threading.Thread]:
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
-                                           log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        assert time.monotonic() < deadline, "uvicorn did not start"
-        time.sleep(0.05)
-    return server, thread
 
 
 class Site:
@@ -84,17 +70,13 @@ def site(db_url: str, tmp_path_factory) -> Iterator[Site]:
     # names of B that appear nowhere in A's sample: the booksController's symbols
     b_names = ["booksController", "AuthorsController"]
     runtime = Runtime(settings, engine)
-    port, open_port = _free_port(), _free_port()
-    server = _start(create_app(ServeConfig(port=port, threads=4), runtime), port)
-    open_server = _start(create_app(ServeConfig(port=open_port, threads=2, no_auth=True,
-                                                mcp=False), runtime), open_port)
+    port, open_port = free_port(), free_port()
     try:
-        yield Site(f"http://127.0.0.1:{port}", f"http://127.0.0.1:{open_port}", a, b, keys,
-                   b_names, [n["id"] for n in b_nodes], hub)
+        with live_server(create_app(ServeConfig(port=port, threads=4), runtime), port) as url, \
+                live_server(create_app(ServeConfig(port=open_port, threads=2, no_auth=True,
+                                                   mcp=False), runtime), open_port) as open_url:
+            yield Site(url, open_url, a, b, keys, b_names, [n["id"] for n in b_nodes], hub)
     finally:
-        for srv, thread in (server, open_server):
-            srv.should_exit = True
-            thread.join(timeout=30)
         for name in (a, b, hub):
             delete_app(engine, name)
 
