@@ -18,7 +18,7 @@ from graphrag.parsing.pathroles import superseded_versions
 from graphrag.retrieval.boosts import boost, words_match
 from graphrag.retrieval.definitions import Definition, spellings
 from graphrag.retrieval.fusion import select
-from graphrag.retrieval.intent import understand
+from graphrag.retrieval.intent import QueryIntent, understand
 from graphrag.retrieval.model import SIGNALS, Candidate, SearchOptions
 from graphrag.retrieval.priors import left_out, prior, wanted_roles
 from graphrag.retrieval.search import (
@@ -74,6 +74,15 @@ def test_a_bare_or_qualified_identifier_is_a_symbol_query(query, names) -> None:
 def test_a_sentence_is_a_question_a_statement_or_a_topic(query, names, kind) -> None:
     intent = understand(query)
     assert not intent.symbol and intent.kind == kind and intent.names == names
+
+
+def test_runs_longer_than_an_identifier_are_not_taken_for_names() -> None:
+    hostile = "aA" * 5000 + "!"  # a pattern with a split point per capital
+    assert understand(hostile) == QueryIntent(False, (), question=False, statement=False)
+    long_name = "getUser" + "Name" * 60  # 247 characters: longer than any identifier
+    assert not understand(long_name).symbol and understand(long_name).names == ()
+    assert understand(f"where is {long_name} set").names == ()
+    assert understand("fooBar " * 1500).names == ("fooBar",)
 
 
 def test_a_name_is_also_looked_up_in_its_internal_dollar_spelling() -> None:

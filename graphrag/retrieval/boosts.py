@@ -36,6 +36,7 @@ from graphrag.retrieval.profiles import Profile, profile
 STEM_FACTOR = 1.5
 MIN_PREFIX = 3
 SHARED_PREFIX = 0.75
+MAX_QUERY_WORDS = 64
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
 _PARTS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
@@ -65,9 +66,10 @@ def words_of_path(path: str | None) -> frozenset[str]:
 
 
 def query_words(query: str) -> set[str]:
-    """The query's content words (lower case, 3 letters or more, stop words dropped)."""
+    """The query's content words (lower case, 3 letters or more, stop words dropped; the
+    first ``MAX_QUERY_WORDS`` words: a file name says little about a long text)."""
     out = set()
-    for word in _WORD.findall(query):
+    for word in _WORD.findall(query)[:MAX_QUERY_WORDS]:
         for part in [word, *_PARTS.findall(word)]:
             low = part.lower()
             if len(low) >= MIN_PREFIX and low not in _STOP:

@@ -38,6 +38,9 @@ _EMBEDDED = re.compile(
     r")(?![\w$])"
 )
 _SEPARATORS = re.compile(r"::|\\|->|#|:")
+# The longest identifier looked for; a query's whitespace-free runs, where they are.
+MAX_NAME_CHARS = 200
+_TOKENS = re.compile(r"[^\s,;\"'`]+")
 # A question about how something works or where it happens (rather than a description of
 # what one function does, as a doc comment would say it).
 _QUESTION = re.compile(r"^(how|where|what|why|when|which|who)\b|\?\s*$", re.IGNORECASE)
@@ -95,9 +98,13 @@ def normalise(name: str) -> str:
 def understand(query: str) -> QueryIntent:
     """Whether ``query`` names a symbol, and the identifiers it names."""
     text = query.strip()
-    if _QUALIFIED.match(text) or _CODE_LIKE.match(text):
+    # No identifier is longer than MAX_NAME_CHARS: longer runs are not matched at all,
+    # which also keeps the patterns' cost linear on hostile queries.
+    if len(text) <= MAX_NAME_CHARS and (_QUALIFIED.match(text) or _CODE_LIKE.match(text)):
         return QueryIntent(True, (normalise(text),))
-    names = tuple(dict.fromkeys(normalise(m.group(0)) for m in _EMBEDDED.finditer(text)))
+    words = [w for w in _TOKENS.findall(text) if len(w) <= MAX_NAME_CHARS]
+    names = tuple(dict.fromkeys(normalise(m.group(0)) for w in words
+                                for m in _EMBEDDED.finditer(w)))
     return QueryIntent(False, names, question=bool(_QUESTION.search(text)),
                        statement=is_statement(text))
 
