@@ -406,6 +406,18 @@ def test_documents_pages(site: Site, browser: Any) -> None:
     browser.get(f"{site.url}/apps/{site.a}/nodes/app.repositories.base.BaseRepository")
     mentions = browser.find_elements(By.CSS_SELECTOR, "section.mentions li")
     assert any("README.md" in m.text for m in mentions), [m.text for m in mentions]
+    # ... and the mention opens the document at the section that names it
+    mention = next(m for m in mentions if "README.md" in m.text)
+    mention.find_element(By.TAG_NAME, "a").click()
+    assert _wait(lambda: re.search(r"/documents/\d+\?segment=\d+", browser.current_url))
+    assert "BaseRepository" in browser.find_element(By.CSS_SELECTOR, "section.page").text
+    # a document hit in the search results opens the same way
+    browser.get(f"{site.url}/?q=order+management+API+readme&app={site.a}&source=doc")
+    doc_hits = browser.find_elements(By.CSS_SELECTOR, "#results a.symbol[href*='/segments/']")
+    assert doc_hits, browser.page_source[-2000:]
+    doc_hits[0].click()
+    assert _wait(lambda: re.search(r"/documents/\d+\?segment=\d+", browser.current_url))
+    assert browser.find_elements(By.CSS_SELECTOR, "section.page")
 
 
 def test_static_assets_are_served_from_the_package(site: Site) -> None:

@@ -621,3 +621,10 @@ def implementer_rows(conn: Connection, iface_ids: Sequence[int], kinds: Sequence
     given interfaces (IMPLEMENTS edges), the most central first."""
     return list(conn.execute(text(_IMPLEMENTERS_SQL), {
         "ids": list(iface_ids), "kinds": list(kinds), "lim": limit}).all())
+
+
+def node_chunk_ids(conn: Connection, app_id: int, node_ids: Sequence[int]) -> list[str]:
+    """The plan ids of the nodes' chunks, in chunk order."""
+    return list(conn.execute(text(
+        "SELECT plan_id FROM chunks WHERE application_id = :a AND node_id = ANY(:n)"
+        " ORDER BY node_id, chunk_index, id"), {"a": app_id, "n": list(node_ids)}).scalars())

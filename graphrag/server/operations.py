@@ -190,6 +190,27 @@ def adjacent(runtime: Runtime, scope: Scope, app: str, chunk_ids: Sequence[str],
     return adjacent_chunks(runtime.engine, app, chunk_ids, page_range)
 
 
+def document_segment(runtime: Runtime, scope: Scope, app: str, chunk_id: str | None = None,
+                     node_id: int | None = None) -> dict[str, Any]:
+    """Where a document chunk (a plan or segment id), or the first chunk of a page or
+    section node, lies in its document: ``document_id``, ``segment_id``, ``page_number``;
+    :class:`NotFound` when it is no document chunk of the application."""
+    from graphrag.retrieval.adjacent import adjacent_chunks
+    from graphrag.retrieval.store import node_chunk_ids
+
+    ctx = runtime.context(scope.check(app))
+    if chunk_id is None and node_id is not None:
+        with runtime.engine.connect() as conn:
+            ids = node_chunk_ids(conn, ctx.app_id, [node_id])
+        chunk_id = ids[0] if ids else None
+    found = adjacent_chunks(runtime.engine, app, [chunk_id], 0)["expanded_chunks"] \
+        if chunk_id else []
+    if not found:
+        raise NotFound(f"no document chunk {chunk_id or node_id} in {app}")
+    first = found[0]
+    return {k: first[k] for k in ("document_id", "segment_id", "page_number")}
+
+
 def cite(runtime: Runtime, scope: Scope, app: str, answer: str | dict[str, Any]
          ) -> dict[str, Any]:
     from graphrag.retrieval.citations import cite_answer

@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 from functools import wraps
 from typing import Annotated, Any
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 from fastapi import APIRouter, FastAPI, Form, Query, Request
 from fastapi.exceptions import RequestValidationError
@@ -48,6 +48,14 @@ class _Login(Exception):
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
+
+
+def _to_document(app: str, where: dict[str, Any]) -> RedirectResponse:
+    """To a document's page at a segment (``{document_id}:{index}``)."""
+    index = str(where["segment_id"]).rsplit(":", 1)[-1]
+    query = urlencode({"segment": index})
+    return RedirectResponse(f"/apps/{quote(app, safe='')}/documents/{where['document_id']}"
+                            f"?{query}#seg-{where['segment_id']}", status_code=303)
 
 
 def _html(template: str, http_status: int = 200, **values: Any) -> HTMLResponse:
@@ -267,6 +275,20 @@ def mount(app: FastAPI, runtime: Runtime, no_auth: bool,
         return _html("document.html", **common(scope), title=info.get("filename", ""),
                      app=app, document=info, pages=pages, segment=max(0, segment),
                      page_range=page_range)
+
+    @router.get("/apps/{app}/segments/{chunk_id:path}")
+    @page
+    def segment_page(request: Request, scope: Scope, app: str, chunk_id: str) -> Response:
+        """A document hit or mention, shown in its document."""
+        where = ops.document_segment(runtime, scope, app, chunk_id=chunk_id)
+        return _to_document(app, where)
+
+    @router.get("/apps/{app}/document-nodes/{node_id}")
+    @page
+    def document_node_page(request: Request, scope: Scope, app: str, node_id: int
+                           ) -> Response:
+        where = ops.document_segment(runtime, scope, app, node_id=node_id)
+        return _to_document(app, where)
 
     @router.get("/apps/{app}/cite")
     @page
