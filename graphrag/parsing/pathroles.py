@@ -72,6 +72,11 @@ def path_roles(path: str | None) -> frozenset[str]:
     return frozenset(roles)
 
 
+def is_example_path(path: str | None) -> bool:
+    """Whether a repo-relative path is example code (``examples/``, ``docs_src/``...)."""
+    return EXAMPLE in path_roles(path)
+
+
 def is_package_front(path: str | None) -> bool:
     """Whether the file is a package's front file (``__init__.py``, ``index.ts``...)."""
     return bool(path) and PurePosixPath(path or "").name in PACKAGE_FRONT_FILES

@@ -17,14 +17,6 @@ from graphrag.parsing.registry import test_file_pattern
 _TEST_DIR = re.compile(r"(^|/)(tests?|__tests__|testing|testdata|spec)/")
 
 
-_EXAMPLE_DIR = re.compile(r"(^|/)(examples?|docs_src|samples?)/")
-
-
-def is_example_path(path: str | None) -> bool:
-    """Whether a repo-relative path is example code (``examples/``, ``docs_src/``...)."""
-    return bool(path and _EXAMPLE_DIR.search(path))
-
-
 def is_test_path(path: str | None) -> bool:
     """Whether a repo-relative path is test code."""
     if not path:

@@ -28,7 +28,8 @@ from graphrag.graph import store as graph_store
 from graphrag.graph.dispatch import call_neighbours
 from graphrag.kinds import CALLABLE_KINDS
 from graphrag.parsing import registry
-from graphrag.parsing.testpaths import is_example_path, is_test_path
+from graphrag.parsing.pathroles import is_example_path
+from graphrag.parsing.testpaths import is_test_path
 from graphrag.pipeline.graph_info import Neighbour, Neighbours, load_neighbours
 from graphrag.pipeline.text import clean_doc_comment
 from graphrag.retrieval import store
