@@ -74,7 +74,7 @@ def defining_nodes(conn: Connection, apps: dict[int, str], intent: QueryIntent,
     simple = {n: simple_name(n) for n in names}
     spelled = {v for name in simple.values() for v in spellings(name)}
     rows = store.defined_rows(conn, list(apps), sorted(spelled), _kinds(options),
-                              MAX_DEFINITIONS * len(names))
+                              MAX_DEFINITIONS)
     found: dict[int, str] = {}
     kinds = {int(row.id): row.kind for row in rows}
     per_name: dict[str, int] = {}
@@ -114,7 +114,7 @@ def definitions(conn: Connection, apps: dict[int, str], intent: QueryIntent,
     nodes, kinds = defining_nodes(conn, apps, intent, options)
     if not nodes:
         return {}
-    interfaces = {i: n for i, n in nodes.items() if i in kinds and kinds[i] == "INTERFACE"}
+    interfaces = {i: n for i, n in nodes.items() if kinds.get(i) == "INTERFACE"}
     impls = implementers(conn, interfaces, options) if interfaces else {}
     where, params = store.filter_sql(list(apps), options)
     rows = store.node_chunk_rows(conn, where, params, [*nodes, *impls])

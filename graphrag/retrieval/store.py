@@ -576,18 +576,22 @@ def ids_of_kinds(conn: Connection, ids: Sequence[int], kinds: Sequence[str]) -> 
 # --- definitions of the names a query mentions (retrieval.definitions) ---------------
 
 _DEFINED_SQL = """
-    SELECT n.id, n.application_id, n.name, n.fqn, n.kind, n.file_path
-      FROM nodes n
-     WHERE n.application_id = ANY(:apps) AND n.name = ANY(:names) AND n.kind = ANY(:kinds)
-     ORDER BY n.rank DESC, n.id
-     LIMIT :lim
+    SELECT id, application_id, name, fqn, kind, file_path
+      FROM (SELECT n.id, n.application_id, n.name, n.fqn, n.kind, n.file_path, n.rank,
+                   row_number() OVER (PARTITION BY n.name ORDER BY n.rank DESC, n.id) AS k
+              FROM nodes n
+             WHERE n.application_id = ANY(:apps) AND n.name = ANY(:names)
+               AND n.kind = ANY(:kinds)) ranked
+     WHERE k <= :lim
+     ORDER BY rank DESC, id
 """
 
 
 def defined_rows(conn: Connection, app_ids: Sequence[int], names: Sequence[str],
                  kinds: Sequence[str], limit: int) -> list[Any]:
     """Nodes of the kinds whose simple name is one of ``names`` (case-sensitive), the
-    highest PageRank first, at most ``limit``."""
+    highest PageRank first, at most ``limit`` per name (a name defined everywhere, such
+    as ``get``, does not crowd out the others)."""
     return list(conn.execute(text(_DEFINED_SQL), {
         "apps": list(app_ids), "names": list(names), "kinds": list(kinds), "lim": limit,
     }).all())
