@@ -131,6 +131,29 @@ def span_overlap(a: Candidate, b: Candidate) -> float:
     return (hi - lo + 1) / (max(a_hi, b_hi) - min(a_lo, b_lo) + 1)
 
 
+class _Kept:
+    """The hits kept so far, and whether another would say the same: one chunk per
+    node, none overlapping a kept one of its file (and page)."""
+
+    def __init__(self, overlap: float) -> None:
+        self.overlap = overlap
+        self.hits: list[Candidate] = []
+        self._nodes: set[tuple[str, int]] = set()
+        # Only chunks of one file (and page) can overlap: compare within it.
+        self._by_file: dict[tuple[str, str | None, int | None], list[Candidate]] = {}
+
+    def admits(self, cand: Candidate) -> bool:
+        if (cand.app, cand.node_id) in self._nodes:
+            return False
+        same_file = self._by_file.get((cand.app, cand.file_path, cand.page_number), ())
+        return not any(span_overlap(k, cand) >= self.overlap for k in same_file)
+
+    def add(self, cand: Candidate) -> None:
+        self._nodes.add((cand.app, cand.node_id))
+        self.hits.append(cand)
+        self._by_file.setdefault((cand.app, cand.file_path, cand.page_number), []).append(cand)
+
+
 def collapse(ranked: Sequence[Candidate], overlap: float = OVERLAP_DEDUP,
              limit: int | None = None) -> list[Candidate]:
     """Keep the best chunk per node and drop chunks overlapping a better one.
@@ -138,22 +161,13 @@ def collapse(ranked: Sequence[Candidate], overlap: float = OVERLAP_DEDUP,
     ``ranked`` is best first; the order of the kept chunks is preserved. ``limit``: stop
     once that many are kept (the later ones cannot change them).
     """
-    kept: list[Candidate] = []
-    seen_nodes: set[tuple[str, int]] = set()
-    # Only chunks of one file (and page) can overlap: compare within it.
-    by_file: dict[tuple[str, str | None, int | None], list[Candidate]] = {}
+    kept = _Kept(overlap)
     for cand in ranked:
-        if limit is not None and len(kept) >= limit:
+        if limit is not None and len(kept.hits) >= limit:
             break
-        if (cand.app, cand.node_id) in seen_nodes:
-            continue
-        same_file = by_file.setdefault((cand.app, cand.file_path, cand.page_number), [])
-        if any(span_overlap(k, cand) >= overlap for k in same_file):
-            continue
-        seen_nodes.add((cand.app, cand.node_id))
-        kept.append(cand)
-        same_file.append(cand)
-    return kept
+        if kept.admits(cand):
+            kept.add(cand)
+    return kept.hits
 
 
 def select(ranked: Sequence[Candidate], limit: int, per_file: int,
@@ -166,10 +180,8 @@ def select(ranked: Sequence[Candidate], limit: int, per_file: int,
     the returned candidates are their decayed ones; the input keeps its own."""
     if per_file <= 0:
         return collapse(ranked, overlap, limit)
-    kept: list[Candidate] = []
+    kept = _Kept(overlap)
     shown: dict[tuple[str, str | None], int] = {}
-    seen_nodes: set[tuple[str, int]] = set()
-    by_file: dict[tuple[str, str | None, int | None], list[Candidate]] = {}
 
     def decayed(c: Candidate) -> float:
         if c.file_path is None:
@@ -180,21 +192,14 @@ def select(ranked: Sequence[Candidate], limit: int, per_file: int,
     # (-score, position): ties keep the input order
     heap = [(-c.score, i) for i, c in enumerate(ranked)]
     heapq.heapify(heap)
-    while heap and len(kept) < limit:
+    while heap and len(kept.hits) < limit:
         key, i = heapq.heappop(heap)
         cand = ranked[i]
         score = decayed(cand)
         if score < -key:  # its file was shown since it was keyed: key it again
             heapq.heappush(heap, (-score, i))
             continue
-        if (cand.app, cand.node_id) in seen_nodes:
-            continue
-        same_file = by_file.setdefault((cand.app, cand.file_path, cand.page_number), [])
-        if any(span_overlap(k, cand) >= overlap for k in same_file):
-            continue
-        cand = replace(cand, score=score)
-        seen_nodes.add((cand.app, cand.node_id))
-        kept.append(cand)
-        same_file.append(cand)
-        shown[(cand.app, cand.file_path)] = shown.get((cand.app, cand.file_path), 0) + 1
-    return kept
+        if kept.admits(cand):
+            kept.add(replace(cand, score=score))  # the input keeps its score
+            shown[(cand.app, cand.file_path)] = shown.get((cand.app, cand.file_path), 0) + 1
+    return kept.hits
