@@ -107,9 +107,9 @@ class Scopes:
     def field_type(self, node: GraphNode, name: str) -> Ent | None:
         """Type of field ``name`` of class ``node`` (own fields first, then inherited)."""
         for owner in (node, *self.ancestors(node)):
-            text = self.table.var_types(owner).get(name)
-            if text is not None:
-                return self.eval_type(self.ctx_of(owner), text)
+            found = self.table.declared_var(owner, name)
+            if found is not None:
+                return self.eval_type(Ctx(found[1], owner), found[0])
         return None
 
     def ctx_of(self, node: GraphNode) -> Ctx:

@@ -50,7 +50,10 @@ class Symbol:
     ``decorators``/``annotations`` (as written), ``static`` (bool), ``type`` (FIELD:
     declared type as written), ``companion`` (Kotlin companion object), and for ENDPOINT
     ``http_method`` (upper case; several joined by ``,``; ``ANY`` when unrestricted)
-    and ``route`` (class/router prefix already joined, starting with ``/``).
+    and ``route`` (class/router prefix already joined, starting with ``/``);
+    ``partial`` (a type declared in parts in several files, C# ``partial class``: one
+    node, the first part by path, holds every part's members) and ``package_member`` (a
+    member seen by its name wherever its package is, a C# extension method).
     ``key_suffix`` keeps stable keys of re-declarations apart (TS/JS ``#<line>``); JVM
     overloads differ in their fqn already (see the module docstring).
     """

@@ -449,4 +449,14 @@ _BUILTINS = (
                  structural_typing=True, type_prepass="go:first_result",
                  common_calls=vocabulary.GO_COMMON, config_files=("go.mod",),
                  repo_facts="go:repo_facts"),
+    LanguageSpec("csharp", (".cs",), "csharp", grammar("tree_sitter_c_sharp"),
+                 grammar_dist="tree-sitter-c-sharp", aliases=("cs", "c#"),
+                 test_files=(r"[^/]*Tests?\.cs",), packages=True, implicit_this=True,
+                 constructor_calls=True, overloads_in_fqn=True,
+                 type_prepass="csharp:unwrap_task",
+                 common_calls=vocabulary.CSHARP_COMMON, self_names=("this",),
+                 super_names=("base",), conversions=vocabulary.CSHARP_CONVERSIONS,
+                 item_reads=vocabulary.words("""ElementAt ElementAtOrDefault First
+                     FirstOrDefault Last LastOrDefault Single SingleOrDefault Peek Pop
+                     Dequeue GetValueOrDefault""")),
 )
