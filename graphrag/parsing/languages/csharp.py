@@ -26,6 +26,8 @@ is an ENDPOINT symbol ``<module>.<METHOD> <route>``.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from functools import lru_cache
 from pathlib import PurePosixPath
 
 from tree_sitter import Node
@@ -33,8 +35,8 @@ from tree_sitter import Node
 from graphrag.parsing import registry
 from graphrag.parsing.languages._base import FileExtractor
 from graphrag.parsing.languages._common import count_errors, normalize
+from graphrag.parsing.languages._jvm import declared_type as _declared_type
 from graphrag.parsing.languages._jvm import (
-    declared_type,
     dotted_call_target,
     overload_fqn,
     overload_names,
@@ -89,6 +91,13 @@ def extract(source: bytes, rel_path: str, ctx: RepoContext) -> ParseResult:
     """Parse one C# file into symbols, imports, calls, heritage, routes and var types."""
     root = registry.parser(LANG).parse(source).root_node
     return _CSharpFile(source, rel_path, root).run()
+
+
+@lru_cache(maxsize=4096)
+def declared_type(text: str | None) -> str | None:
+    """A declared type for the resolver (the shared JVM-style reduction), memoized: a
+    file repeats its few types thousands of times."""
+    return _declared_type(text)
 
 
 def _text(node: Node | None) -> str:
@@ -234,6 +243,8 @@ class _CSharpFile(FileExtractor):
             package=package, error_count=count_errors(root)))
         self.groups: dict[str, str] = {}  # MapGroup variable -> its route prefix
         self.inline: dict[int, str] = {}  # lambda node id -> its ENDPOINT fqn
+        self.emitted: set[str] = set()  # fqns of the symbols made so far
+        self.alternative = False  # walking an `#else`/`#elif` branch
 
     def run(self) -> ParseResult:
         self._usings(self.root)
@@ -250,7 +261,7 @@ class _CSharpFile(FileExtractor):
         stack = [root]
         while stack:
             node = stack.pop()
-            for child in node.named_children:
+            for child, _alternative in _flat(node):
                 if child.type == "using_directive":
                     self._using(child)
                 elif child.type in _NAMESPACES:
@@ -285,7 +296,8 @@ class _CSharpFile(FileExtractor):
     def _declarations(self, node: Node, ns: str, owner: str | None,
                       outer: list[Annotation]) -> None:
         """Types and namespaces directly under ``node``; top-level statements."""
-        for child in node.named_children:
+        for child, alternative in _flat(node):
+            self.alternative = alternative
             kind = child.type
             if kind == "namespace_declaration":
                 name = _dotted(child.child_by_field_name("name"))
@@ -305,6 +317,8 @@ class _CSharpFile(FileExtractor):
         if not name:
             return
         fqn = f"{owner}.{name}" if owner else (f"{ns}.{name}" if ns else name)
+        if self._repeated(fqn):
+            return
         kind = _TYPE_DECLS[node.type]
         mods = _modifiers(node)
         meta: dict = {"annotations": [normalize(_text(a)) for a in _attributes(node)],
@@ -346,7 +360,7 @@ class _CSharpFile(FileExtractor):
         if body is None:
             return
         if kind == "ENUM":
-            for member in body.named_children:
+            for member, _alternative in _flat(body):
                 if member.type == "enum_member_declaration":
                     mname = _text(member.child_by_field_name("name"))
                     self._symbol("FIELD", mname, f"{fqn}.{mname}", fqn, member,
@@ -355,9 +369,10 @@ class _CSharpFile(FileExtractor):
         overloaded = overload_names(
             (fqn, "<init>" if m.type == "constructor_declaration"
              else _text(m.child_by_field_name("name")))
-            for m in body.named_children
-            if m.type in ("method_declaration", "constructor_declaration"))
-        for member in body.named_children:
+            for m, alternative in _flat(body)
+            if m.type in ("method_declaration", "constructor_declaration") and not alternative)
+        for member, alternative in _flat(body):
+            self.alternative = alternative
             self._member(member, ns, fqn, overloaded, constraints, fields, attrs, kind)
 
     def _member(self, member: Node, ns: str, owner: str, overloaded: set,
@@ -378,6 +393,8 @@ class _CSharpFile(FileExtractor):
             declarators = [v for v in decl.named_children if v.type == "variable_declarator"]
             for var in declarators:
                 vname = _text(var.child_by_field_name("name"))
+                if self._repeated(f"{owner}.{vname}"):
+                    continue
                 typed = self._declared(type_, constraints) or self._value_type(
                     var.named_children[-1] if len(var.named_children) > 1 else None)
                 if typed:
@@ -389,6 +406,8 @@ class _CSharpFile(FileExtractor):
                 self._body(var, owner)
         elif kind in ("property_declaration", "event_declaration"):
             pname = _text(member.child_by_field_name("name"))
+            if self._repeated(f"{owner}.{pname}"):
+                return
             type_ = _type_text(member.child_by_field_name("type"))
             typed = self._declared(type_, constraints)
             if typed:
@@ -411,6 +430,8 @@ class _CSharpFile(FileExtractor):
         fqn = f"{owner}.{name}"
         if (owner, name) in overloaded:
             fqn = overload_fqn(fqn, params)
+        if self._repeated(fqn):
+            return
         mods = _modifiers(node)
         annotations = _attributes(node)
         meta: dict = {"annotations": [normalize(_text(a)) for a in annotations],
@@ -497,8 +518,14 @@ class _CSharpFile(FileExtractor):
                 start = child.end_byte
         return normalize(self.source[start:end].decode("utf-8", "replace"))
 
+    def _repeated(self, fqn: str) -> bool:
+        """A declaration in an ``#else``/``#elif`` branch that an earlier branch already
+        made: one node per declaration, the first branch's."""
+        return self.alternative and fqn in self.emitted
+
     def _symbol(self, kind: str, name: str, fqn: str, parent: str | None, node: Node,
                 meta: dict, signature: str | None = "") -> None:
+        self.emitted.add(fqn)
         if signature == "":
             signature = self._header(node)
         self.result.symbols.append(Symbol(
@@ -727,8 +754,22 @@ class _CSharpFile(FileExtractor):
         return fqn
 
 
+def _flat(node: Node, alternative: bool = False) -> Iterator[tuple[Node, bool]]:
+    """The named children of ``node`` with those of preprocessor conditionals in their
+    place, each with whether it lies in an ``#else``/``#elif`` branch."""
+    for index, child in enumerate(node.children):
+        if not child.is_named or node.field_name_for_child(index) == "condition":
+            continue
+        if child.type == "preproc_if":
+            yield from _flat(child, alternative)
+        elif child.type in ("preproc_elif", "preproc_else"):
+            yield from _flat(child, True)
+        else:
+            yield child, alternative
+
+
 def _first_namespace(root: Node) -> str | None:
-    for child in root.named_children:
+    for child, _alternative in _flat(root):
         if child.type in _NAMESPACES:
             return _dotted(child.child_by_field_name("name")) or None
     return None
