@@ -20,7 +20,13 @@ from graphrag.graph.types import (
 )
 from graphrag.kinds import CALLABLE_KINDS, TYPE_KINDS
 from graphrag.parsing.languages._common import element_type, item_type
-from graphrag.parsing.registry import find, namespace_spec, namespaces, package_namespaces
+from graphrag.parsing.registry import (
+    find,
+    hook,
+    namespace_spec,
+    namespaces,
+    package_namespaces,
+)
 from graphrag.parsing.typetext import function_type_param, union_members
 
 _MAX_DEPTH = 8
@@ -35,12 +41,14 @@ class Scopes:
         self.unique_name_fallback = False
         self._ancestors: dict[str, list[GraphNode]] = {}
         self._type_memo: dict[tuple[str, str | None, str], Ent] = {}
+        self._target_memo: dict[tuple[str, str], Ent] = {}
 
     # ------------------------------------------------------------- hierarchy
     def reset_hierarchy_cache(self) -> None:
         """Forget memoized ancestors (call after changing ``supers``)."""
         self._ancestors.clear()
         self._type_memo.clear()
+        self._target_memo.clear()
 
     def ancestors(self, node: GraphNode) -> list[GraphNode]:
         """Supertypes of ``node``, nearest first (breadth first), without ``node``."""
@@ -167,7 +175,9 @@ class Scopes:
         if mode == "call":
             return BOUND
         typed = self.eval_type(ctx, text)
-        return typed if typed.kind == "instance" else BOUND
+        if typed.kind == "instance":
+            return typed
+        return Ent("bound", name=typed.name) if typed.name else BOUND
 
     def _file_level(self, ctx: Ctx, name: str, mode: str) -> Ent | None:
         table, scope = self.table, ctx.file
@@ -198,7 +208,16 @@ class Scopes:
 
     # ------------------------------------------------------- modules, imports
     def resolve_target(self, ns: str, target: str, depth: int = 0) -> Ent:
-        """What an import target (fqn in our conventions) denotes."""
+        """What an import target (fqn in our conventions) denotes (memoized: every file
+        of a namespace imports the same few, and every lookup tries them)."""
+        if depth == 0:
+            found = self._target_memo.get((ns, target))
+            if found is None:
+                found = self._target_memo[(ns, target)] = self._resolve_target(ns, target, 0)
+            return found
+        return self._resolve_target(ns, target, depth)
+
+    def _resolve_target(self, ns: str, target: str, depth: int) -> Ent:
         table = self.table
         if depth > _MAX_DEPTH:
             return EXTERNAL
@@ -286,7 +305,7 @@ class Scopes:
             typed = self.field_type(ent.node, name)
             if typed is None:
                 return UNKNOWN
-            return typed if typed.kind == "instance" else EXTERNAL
+            return typed if typed.kind in ("instance", "external") else EXTERNAL
         if ent.kind in ("external", "bound"):
             return EXTERNAL
         return UNKNOWN
@@ -478,7 +497,10 @@ class Scopes:
                 return EXTERNAL
             return Ent("instance", nodes[0], resolution="union", alts=tuple(nodes[1:]))
         node = self.type_node(ctx, text)
-        return Ent("instance", node) if node is not None else EXTERNAL
+        if node is not None:
+            return Ent("instance", node)
+        # outside the repository; the name is kept for the applicability of extensions
+        return Ent("external", name=clean_type(text, ctx.file.lang))
 
     def type_node(self, ctx: Ctx, text: str) -> GraphNode | None:
         """The class/interface a type name as written refers to, or None."""
@@ -630,6 +652,14 @@ class Scopes:
         if recv.kind == "instance" and recv.node is not None:
             names = {recv.node.name, *(a.name for a in self.ancestors(recv.node))}
             if wanted.rsplit(".", 1)[-1] not in names:
+                return None
+        elif recv.name and node.meta.get("package_member"):
+            # an extension seen package-wide, on a receiver of a named outside type: the
+            # language says whether its receiver type can be that type
+            spec = find(node.lang)
+            applies = hook(spec.extension_receiver) if spec and spec.extension_receiver \
+                else None
+            if applies is not None and not applies(wanted, recv.name):
                 return None
         return Ent("node", node, resolution="extension")
 

@@ -22,6 +22,9 @@ FQN conventions (the ids tests and ``expected_graph.json`` files use):
 * TypeScript / JavaScript: module = repo-relative path without extension (``/`` kept);
   symbols ``<module>:<Name>`` and ``<module>:<Class>.<member>``, e.g.
   ``src/services/userService:UserService.getUser``.
+* C#: package = the file's (first) namespace, module = the file's path without ``.cs``.
+  Symbols ``<namespace>.<Type>.<member>``, constructors ``<Type>.<init>``, overloads
+  with their parameter types like Java's.
 * Go: package = module path from ``go.mod`` + ``/`` + repo-relative dir (the module path
   alone for the root dir). Symbols ``<pkg>.<Func>``, ``<pkg>.<Type>``, methods
   ``<pkg>.<Type>.<Method>`` (pointer receivers too).

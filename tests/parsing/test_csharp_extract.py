@@ -29,7 +29,8 @@ def _symbols(result: ParseResult) -> dict[str, tuple[str, str | None]]:
 
 def test_declarations_of_a_namespace_become_symbols_with_fqns() -> None:
     result = _sample("src/Shop.Core/Models/Entity.cs")
-    assert result.package == "Shop.Core.Models" and result.module == "Shop.Core.Models"
+    assert result.package == "Shop.Core.Models"
+    assert result.module == "src/Shop.Core/Models/Entity"
     symbols = _symbols(result)
     assert symbols["Shop.Core.Models.Entity"] == ("CLASS", None)
     assert symbols["Shop.Core.Models.Entity.Validate"] == ("METHOD",
@@ -85,7 +86,7 @@ namespace Shop.Util
     by_fqn = {s.fqn: s for s in result.symbols}
     pad = by_fqn["Shop.Util.Inner.Text.Pad"].meta
     assert pad["receiver_type"] == "string" and pad["package_member"] is True
-    assert pad["min_args"] == 1 and pad["params"] == [["s", "string"], ["width", "int"]]
+    assert pad["min_args"] == 0 and pad["params"] == [["width", "int"]]
     assert by_fqn["Shop.Util.Inner.Text.Sum(int[])"].meta["varargs"] is True
     assert by_fqn["Shop.Util.Inner.Text.Pad"].doc_comment == "Pads ."
     assert by_fqn["Shop.Util.Point"].meta["struct"] is True
@@ -212,3 +213,33 @@ public class After { public void Run() => new Clock().Now(); }
     assert fqns.count("N.Clock") == 1 and fqns.count("N.Clock.Now") == 1
     now = next(s for s in result.symbols if s.fqn == "N.Clock.Now")
     assert now.line_start == 4
+
+
+def test_extension_methods_apply_by_their_receiver_type() -> None:
+    ext = _code("""
+namespace Data;
+public static class Mapper
+{
+    public static int Query(this IDbConnection cnn, string sql) => 1;
+    public static int ExecuteScalar(this IDbConnection cnn, string sql) => 2;
+    public static List<T> AsList<T>(this IEnumerable<T> source) => null;
+}
+""", "src/Mapper.cs")
+    use = _code("""
+using Data;
+namespace App;
+class Repo
+{
+    void Run(DbConnection conn, DbCommand cmd, List<int> ids)
+    {
+        conn.Query("select 1");
+        cmd.ExecuteScalar();
+        ids.AsList();
+    }
+}
+""", "src/Repo.cs")
+    graph = build_graph([ext, use])
+    by_key = graph.node_by_key()
+    calls = {by_key[e.dst_key].name for e in graph.edges if e.kind == "CALLS"}
+    # a DbConnection is an IDbConnection; a DbCommand's own ExecuteScalar is no extension
+    assert calls == {"Query", "AsList"}

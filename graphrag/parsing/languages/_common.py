@@ -176,7 +176,7 @@ _BUILTIN_ITEMS = frozenset({
     "String", "Integer", "Long", "Double", "Float", "Short", "Byte", "Character", "Boolean",
     "Object", "Number", "CharSequence", "string", "number", "boolean", "bigint", "symbol",
     "any", "unknown", "object", "never", "str", "int", "float", "bool", "bytes", "Any", "Int",
-    "Char", "Unit", "Nothing", "decimal", "long", "double", "short", "byte", "char"})
+    "Char", "Unit", "Nothing", "decimal"})
 
 
 def keeps_items(text: str | None) -> bool:

@@ -60,6 +60,7 @@ from graphrag.parsing.routes import (
 )
 
 LANG = "csharp"
+_TYPE_PARAMETER = re.compile(r"T|T[A-Z]\w*")
 _ASYNC_RESULT = re.compile(r"^(?:System\.Threading\.Tasks\.)?(?:Task|ValueTask)<(.+)>$")
 
 _TYPE_DECLS = {
@@ -200,7 +201,7 @@ def _attributes(node: Node | None) -> list[Node]:
 def _params(plist: Node | None) -> tuple[list[list[str | None]], dict]:
     """``[[name, type], ...]`` of a parameter list and its facts: ``varargs``
     (``params T[]``), ``min_args`` (parameters without a default) and ``receiver_type``
-    (an extension method's ``this T`` parameter)."""
+    (an extension method's ``this T`` parameter, which is then no parameter)."""
     params: list[list[str | None]] = []
     facts: dict = {}
     if plist is None:
@@ -218,8 +219,12 @@ def _params(plist: Node | None) -> tuple[list[list[str | None]], dict]:
             elif not any(c.type == "=" for c in child.children):
                 required += 1
             if "this" in mods and len(params) == 1:
+                # an extension method: called on its first argument, which is then no
+                # argument of the call (`conn.Query(sql)`)
                 facts["receiver_type"] = simple_type(type_) or type_
                 facts["package_member"] = True
+                params.pop()
+                required = 0
         elif field == "type":
             params_type = child
         elif field == "name":
@@ -238,9 +243,12 @@ class _CSharpFile(FileExtractor):
     def __init__(self, source: bytes, rel_path: str, root: Node) -> None:
         self.source, self.root = source, root  # the namespace is read first
         package = _first_namespace(root)
+        # The module is the file (its path without `.cs`): names resolve namespace-wide
+        # through the package, and a namespace of hundreds of files is not one module.
         super().__init__(source, root, ParseResult(
-            path=rel_path, lang=LANG, module=package or PurePosixPath(rel_path).stem,
+            path=rel_path, lang=LANG, module=rel_path.removesuffix(".cs"),
             package=package, error_count=count_errors(root)))
+        self.home = package or PurePosixPath(rel_path).stem  # prefix of inline handlers
         self.groups: dict[str, str] = {}  # MapGroup variable -> its route prefix
         self.inline: dict[int, str] = {}  # lambda node id -> its ENDPOINT fqn
         self.emitted: set[str] = set()  # fqns of the symbols made so far
@@ -735,7 +743,7 @@ class _CSharpFile(FileExtractor):
     def _inline_endpoint(self, lam: Node, call: Node, method: str, route: str,
                          scope: str | None) -> str:
         name = f"{method} {route}"
-        fqn = f"{self.result.module}.{name}"
+        fqn = f"{self.home}.{name}"
         params, _facts = _params(lam.child_by_field_name("parameters"))
         body = lam.child_by_field_name("body")
         end = body.start_byte if body is not None else lam.end_byte
@@ -906,3 +914,20 @@ def unwrap_task(text: str) -> str:
     """The spec's type prepass: an awaited ``Task<T>``/``ValueTask<T>`` is a ``T``."""
     match = _ASYNC_RESULT.match(text.strip())
     return match.group(1).strip() if match else text
+
+
+def extension_applies(wanted: str, actual: str) -> bool:
+    """Whether an extension method on ``wanted`` (its ``this`` parameter's type) may be
+    called on a value of the outside type ``actual`` (names as written, generics
+    dropped): the same type, ``object`` or a type parameter, any enumerable for
+    ``IEnumerable``, or an interface ``IX`` for a type named ``...X`` (``DbConnection``
+    is an ``IDbConnection``). Without the types' declarations this is a name rule:
+    it keeps ``cmd.ExecuteScalarAsync()`` on a ``DbCommand`` from an extension of
+    ``IDbConnection``."""
+    wanted = wanted.rsplit(".", 1)[-1]
+    actual = actual.rsplit(".", 1)[-1]
+    if wanted == actual or wanted in ("object", "Object", "dynamic"):
+        return True
+    if _TYPE_PARAMETER.fullmatch(wanted) or wanted.endswith("Enumerable"):
+        return True
+    return wanted[:1] == "I" and wanted[1:2].isupper() and actual.endswith(wanted[1:])
