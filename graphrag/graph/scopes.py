@@ -167,7 +167,9 @@ class Scopes:
         if mode == "value":
             typed = self.field_type(scope, name)
             if typed is not None:
-                return typed if typed.kind != "external" else BOUND
+                if typed.kind != "external":
+                    return typed
+                return Ent("bound", name=typed.name) if typed.name else BOUND
         nested = [m for m in self.table.members(scope, name) if m.kind in TYPE_KINDS]
         return Ent("node", nested[0], resolution="local") if nested else None
 

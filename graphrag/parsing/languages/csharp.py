@@ -411,7 +411,7 @@ class _CSharpFile(FileExtractor):
                              member if len(declarators) == 1 else var,
                              {"type": type_, "static": bool({"static", "const"} & set(mods))},
                              signature=normalize(" ".join([*mods, type_ or "", vname])))
-                self._body(var, owner)
+                self._body(var, f"{owner}.{vname}")  # an initializer's calls are the field's
         elif kind in ("property_declaration", "event_declaration"):
             pname = _text(member.child_by_field_name("name"))
             if self._repeated(f"{owner}.{pname}"):
@@ -424,7 +424,7 @@ class _CSharpFile(FileExtractor):
                          {"type": type_, "property": True,
                           "static": "static" in _modifiers(member)},
                          signature=self._header(member))
-            self._body(member, owner)
+            self._body(member, f"{owner}.{pname}")  # accessors' calls are the property's
         elif kind in _TYPE_CODE:
             self._body(member, owner)
 
