@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import replace
 from typing import Any
 
 from graphrag.graph import overloads
@@ -168,6 +169,11 @@ def _overload(scopes: Scopes, ctx: Ctx, target: tuple[GraphNode, str], call: Cal
               ) -> tuple[GraphNode, str]:
     node, resolution = target
     table = scopes.table
+    if resolution == "extension" and node.meta.get("receiver_in_params"):
+        # `x.f(a)` of an extension declared `f(this T x, A a)`: the receiver is its first
+        # argument
+        call = replace(call, args=(call.args or 0) + 1,
+                       arg_types=[None, *call.arg_types] if call.arg_types else None)
     owner = table.parent(node)
     if node.kind == "CONSTRUCTOR":
         candidates = [m for m in table.member_nodes(owner) if m.kind == "CONSTRUCTOR"] \

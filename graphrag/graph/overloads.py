@@ -37,6 +37,10 @@ def accepts(node: GraphNode, count: int) -> bool:
     return low <= count <= total
 
 
+def _exact(node: GraphNode, count: int) -> bool:
+    return len(param_types(node)) == count and not _varargs(node)
+
+
 def _base(text: str | None, lang: str | None) -> str | None:
     if not text:
         return None
@@ -84,6 +88,9 @@ def choose(candidates: list[GraphNode], call: Call | None,
     if len(candidates) == 1 or call is None or call.args is None:
         return candidates[0]
     fitting = [c for c in candidates if accepts(c, call.args)] or candidates
+    # an overload taking exactly the arguments given beats one that fills defaults or
+    # collects varargs (the rule of C#, Kotlin and Java's phases alike)
+    fitting.sort(key=lambda c: not _exact(c, call.args))
     if caller is not None and caller in fitting and len(fitting) > 1:
         fitting = [c for c in fitting if c is not caller] + [caller]
     if len(fitting) == 1 or not arg_types:

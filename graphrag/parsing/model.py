@@ -56,7 +56,8 @@ class Symbol:
     and ``route`` (class/router prefix already joined, starting with ``/``);
     ``partial`` (a type declared in parts in several files, C# ``partial class``: one
     node, the first part by path, holds every part's members) and ``package_member`` (a
-    member seen by its name wherever its package is, a C# extension method).
+    member seen by its name wherever its package is, a C# extension method; with
+    ``receiver_in_params`` its receiver is its first parameter).
     ``key_suffix`` keeps stable keys of re-declarations apart (TS/JS ``#<line>``); JVM
     overloads differ in their fqn already (see the module docstring).
     """

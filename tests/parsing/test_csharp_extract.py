@@ -86,7 +86,8 @@ namespace Shop.Util
     by_fqn = {s.fqn: s for s in result.symbols}
     pad = by_fqn["Shop.Util.Inner.Text.Pad"].meta
     assert pad["receiver_type"] == "string" and pad["package_member"] is True
-    assert pad["min_args"] == 0 and pad["params"] == [["width", "int"]]
+    assert pad["min_args"] == 1 and pad["params"] == [["s", "string"], ["width", "int"]]
+    assert pad["receiver_in_params"] is True
     assert by_fqn["Shop.Util.Inner.Text.Sum(int[])"].meta["varargs"] is True
     assert by_fqn["Shop.Util.Inner.Text.Pad"].doc_comment == "Pads ."
     assert by_fqn["Shop.Util.Point"].meta["struct"] is True
@@ -243,3 +244,37 @@ class Repo
     calls = {by_key[e.dst_key].name for e in graph.edges if e.kind == "CALLS"}
     # a DbConnection is an IDbConnection; a DbCommand's own ExecuteScalar is no extension
     assert calls == {"Query", "AsList"}
+
+
+def test_overloads_of_extensions_and_defaults_are_chosen_like_the_compiler() -> None:
+    result = _code("""
+namespace N;
+public class Cmd { }
+public class Id
+{
+    public Id(string sql, int grid = 0) { }
+    public Id(string sql) { }
+}
+public static class Mapper
+{
+    public static int Run(this IConn cnn, Cmd command) => 1;
+    public static int Run(this IConn cnn, string sql, object param = null) => 2;
+    public static int Static(IConn cnn) => Run(cnn, new Cmd());
+    public static int Instance(IConn cnn) => cnn.Run(new Cmd());
+    public static int Text(IConn cnn) => cnn.Run("select 1");
+    public static Id Make() => new Id("x");
+}
+""")
+    graph = build_graph([result])
+    by_key = graph.node_by_key()
+    calls = {(by_key[e.src_key].name, by_key[e.dst_key].fqn) for e in graph.edges
+             if e.kind == "CALLS"}
+    assert calls == {
+        # called as a static method, the receiver is written as the first argument
+        ("Static", "N.Mapper.Run(IConn,Cmd)"),
+        # called on its receiver, that receiver is the first argument
+        ("Instance", "N.Mapper.Run(IConn,Cmd)"),
+        ("Text", "N.Mapper.Run(IConn,string,object)"),
+        # the overload that needs no default value
+        ("Make", "N.Id.<init>(string)"),
+    }

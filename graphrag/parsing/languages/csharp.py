@@ -201,7 +201,7 @@ def _attributes(node: Node | None) -> list[Node]:
 def _params(plist: Node | None) -> tuple[list[list[str | None]], dict]:
     """``[[name, type], ...]`` of a parameter list and its facts: ``varargs``
     (``params T[]``), ``min_args`` (parameters without a default) and ``receiver_type``
-    (an extension method's ``this T`` parameter, which is then no parameter)."""
+    (an extension method's ``this T`` parameter)."""
     params: list[list[str | None]] = []
     facts: dict = {}
     if plist is None:
@@ -219,12 +219,11 @@ def _params(plist: Node | None) -> tuple[list[list[str | None]], dict]:
             elif not any(c.type == "=" for c in child.children):
                 required += 1
             if "this" in mods and len(params) == 1:
-                # an extension method: called on its first argument, which is then no
-                # argument of the call (`conn.Query(sql)`)
+                # an extension method: `conn.Query(sql)` passes `conn` as its first
+                # argument, `SqlMapper.Query(conn, sql)` calls it as written
                 facts["receiver_type"] = simple_type(type_) or type_
+                facts["receiver_in_params"] = True
                 facts["package_member"] = True
-                params.pop()
-                required = 0
         elif field == "type":
             params_type = child
         elif field == "name":
