@@ -227,8 +227,8 @@ def _arg_types(scopes: Scopes, ctx: Ctx, call: Call, supers: dict[str, set[str]]
             if ent.kind == "instance" and ent.node is not None:
                 text = ent.node.name
                 supers[text] = {a.name for a in scopes.ancestors(ent.node)}
-            elif text.startswith("="):
-                text = None
+            elif text.startswith("="):  # a call's result: its type's name when declared
+                text = ent.name or None
             else:  # a container declared with its items (`List<User>`) matches `List`
                 text = clean_type(text, ctx.file.lang) or text
         out.append(text)

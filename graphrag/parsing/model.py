@@ -120,6 +120,9 @@ class Call:
     kind: str = "call"
     args: int | None = None
     arg_types: list[str | None] | None = None
+    # explicit type arguments (`Query<T>(...)`: 1) where a language picks generic
+    # overloads by them (C#); None when there are none
+    type_args: int | None = None
 
 
 @dataclass

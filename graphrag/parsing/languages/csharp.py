@@ -374,8 +374,7 @@ class _CSharpFile(FileExtractor):
                                  {"static": True}, signature=mname)
             return
         overloaded = overload_names(
-            (fqn, "<init>" if m.type == "constructor_declaration"
-             else _text(m.child_by_field_name("name")))
+            (fqn, "<init>" if m.type == "constructor_declaration" else _member_name(m))
             for m, alternative in _flat(body)
             if m.type in ("method_declaration", "constructor_declaration") and not alternative)
         for member, alternative in _flat(body):
@@ -402,7 +401,7 @@ class _CSharpFile(FileExtractor):
                 vname = _text(var.child_by_field_name("name"))
                 if self._repeated(f"{owner}.{vname}"):
                     continue
-                typed = self._declared(type_, constraints) or self._value_type(
+                typed = self._declared(type_, constraints) or _value_type(
                     var.named_children[-1] if len(var.named_children) > 1 else None)
                 if typed:
                     fields[vname] = typed
@@ -412,7 +411,7 @@ class _CSharpFile(FileExtractor):
                              signature=normalize(" ".join([*mods, type_ or "", vname])))
                 self._body(var, f"{owner}.{vname}")  # an initializer's calls are the field's
         elif kind in ("property_declaration", "event_declaration"):
-            pname = _text(member.child_by_field_name("name"))
+            pname = _member_name(member)
             if self._repeated(f"{owner}.{pname}"):
                 return
             type_ = _type_text(member.child_by_field_name("type"))
@@ -431,12 +430,14 @@ class _CSharpFile(FileExtractor):
                   constraints: dict[str, str], attrs: list[Annotation],
                   owner_kind: str) -> None:
         ctor = node.type == "constructor_declaration"
-        name = "<init>" if ctor else _text(node.child_by_field_name("name"))
+        name = "<init>" if ctor else _member_name(node)
         params, facts = _params(node.child_by_field_name("parameters"))
         constraints = {**constraints, **self._constraints(node)}
         fqn = f"{owner}.{name}"
+        generics = _type_parameters(node)
         if (owner, name) in overloaded:
-            fqn = overload_fqn(fqn, params)
+            # `Query<T>(string)` beside `Query(string)`: the generic arity tells them apart
+            fqn = overload_fqn(f"{fqn}`{generics}" if generics else fqn, params)
         if self._repeated(fqn):
             return
         mods = _modifiers(node)
@@ -450,6 +451,8 @@ class _CSharpFile(FileExtractor):
             meta["abstract"] = True
         if "override" in mods:
             meta["override"] = True
+        if generics:
+            meta["type_params"] = generics
         kind = "CONSTRUCTOR" if ctor else "METHOD"
         if not ctor:
             found = declared_endpoint(LANG, RouteSite(
@@ -593,7 +596,7 @@ class _CSharpFile(FileExtractor):
                 continue
             name = _text(var.child_by_field_name("name"))
             value = var.named_children[-1] if len(var.named_children) > 1 else None
-            typed = type_ or self._value_type(value)
+            typed = type_ or _value_type(value)
             if typed and name:
                 target.setdefault(name, typed)
             if value is not None and name and _is_map_group(value):
@@ -625,33 +628,6 @@ class _CSharpFile(FileExtractor):
         if name is not None and name.type == "identifier" and typed:
             self.scope_vars(scope or self.result.module).setdefault(_text(name), typed)
 
-    def _value_type(self, value: Node | None) -> str | None:
-        """The type of an initialiser: ``new T(...)``, a cast, ``x as T``, or the
-        declared result of a statically known call (``Make()``, ``Factory.Make()``)."""
-        if value is None:
-            return None
-        while value.type in ("await_expression", "parenthesized_expression") \
-                and value.named_children:
-            value = value.named_children[-1]
-        if value.type == "object_creation_expression":
-            return declared_type(_type_text(value.child_by_field_name("type")))
-        if value.type == "cast_expression":
-            return declared_type(_type_text(value.child_by_field_name("type")))
-        if value.type == "as_expression":
-            return declared_type(_type_text(value.child_by_field_name("right")))
-        if value.type == "invocation_expression":
-            callee = _callee(value)
-            if callee is None:
-                return None
-            name, receiver = callee
-            if receiver is None or receiver in (["this"], ["base"]):
-                return "=call:" + ".".join([*(receiver or []), name])
-            if "?" in receiver or "[]" in receiver:
-                return None
-            return dotted_call_target(name, receiver) or \
-                "=call:" + ".".join([*receiver, name])
-        return None
-
     def _invocation(self, node: Node, scope: str | None) -> None:
         callee = _callee(node)
         if callee is None:
@@ -661,7 +637,7 @@ class _CSharpFile(FileExtractor):
             return
         args = node.child_by_field_name("arguments")
         call = Call(caller=scope, name=name, receiver=receiver,
-                    line=node.start_point[0] + 1)
+                    line=node.start_point[0] + 1, type_args=_type_args(node))
         _set_args(call, args)
         self.result.calls.append(call)
         if name in _MAP_METHODS or name == "MapMethods":
@@ -775,6 +751,40 @@ def _flat(node: Node, alternative: bool = False) -> Iterator[tuple[Node, bool]]:
             yield child, alternative
 
 
+def _member_name(node: Node) -> str:
+    """A member's name; an explicit interface implementation (``bool IDictionary<K,
+    V>.Remove(K key)``) is ``IDictionary.Remove``: no call by the simple name reaches it."""
+    name = _text(node.child_by_field_name("name"))
+    explicit = next((c for c in node.named_children
+                     if c.type == "explicit_interface_specifier"), None)
+    if explicit is not None and explicit.named_children:
+        return f"{_name_of(explicit.named_children[0])}.{name}"
+    return name
+
+
+def _type_parameters(node: Node) -> int:
+    """How many type parameters a declaration has (``Query<T>`` 1)."""
+    plist = next((c for c in node.named_children if c.type == "type_parameter_list"), None)
+    return sum(1 for c in plist.named_children if c.type == "type_parameter") if plist else 0
+
+
+def _type_args(node: Node) -> int | None:
+    """How many type arguments an invocation gives its callee (``x.Query<int>()`` 1)."""
+    func = node.child_by_field_name("function")
+    if func is None:
+        return None
+    if func.type == "member_access_expression":
+        func = func.child_by_field_name("name")
+    elif func.type == "conditional_access_expression":
+        binding = next((c for c in func.named_children
+                        if c.type == "member_binding_expression"), None)
+        func = binding.child_by_field_name("name") if binding is not None else None
+    if func is None or func.type != "generic_name":
+        return None
+    args = next((c for c in func.named_children if c.type == "type_argument_list"), None)
+    return len(args.named_children) if args is not None else None
+
+
 def _first_namespace(root: Node) -> str | None:
     for child, _alternative in _flat(root):
         if child.type in _NAMESPACES:
@@ -860,6 +870,42 @@ def _set_args(call: Call, args: Node | None) -> None:
         call.arg_types = types
 
 
+def _value_type(value: Node | None) -> str | None:
+    """The type of an expression where it is written down: ``new T(...)``, a cast, ``x as
+    T``, the declared result of a call (``Make()``, ``repo.Find()``), either side of ``a
+    ?? b`` and of ``c ? a : b``."""
+    if value is None:
+        return None
+    while value.type in ("await_expression", "parenthesized_expression") \
+            and value.named_children:
+        value = value.named_children[-1]
+    if value.type == "object_creation_expression":
+        return declared_type(_type_text(value.child_by_field_name("type")))
+    if value.type == "cast_expression":
+        return declared_type(_type_text(value.child_by_field_name("type")))
+    if value.type == "binary_expression" and _text(
+            value.child_by_field_name("operator")) == "??":
+        return _value_type(value.child_by_field_name("right")) or \
+            _value_type(value.child_by_field_name("left"))
+    if value.type == "conditional_expression":
+        return _value_type(value.child_by_field_name("consequence")) or \
+            _value_type(value.child_by_field_name("alternative"))
+    if value.type == "as_expression":
+        return declared_type(_type_text(value.child_by_field_name("right")))
+    if value.type == "invocation_expression":
+        callee = _callee(value)
+        if callee is None:
+            return None
+        name, receiver = callee
+        if receiver is None or receiver in (["this"], ["base"]):
+            return "=call:" + ".".join([*(receiver or []), name])
+        if "?" in receiver or "[]" in receiver:
+            return None
+        return dotted_call_target(name, receiver) or \
+            "=call:" + ".".join([*receiver, name])
+    return None
+
+
 def _arg_type(node: Node) -> str | None:
     kind = node.type
     if kind in _LITERALS:
@@ -875,7 +921,7 @@ def _arg_type(node: Node) -> str | None:
         return simple_type(_type_text(node.child_by_field_name("type")))
     if kind == "identifier":
         return f"=var:{_text(node)}"
-    return None
+    return _value_type(node)
 
 
 def aspnet_endpoint(site: RouteSite) -> Endpoint | None:
