@@ -135,6 +135,9 @@ class LanguageSpec:
     null_words: frozenset[str] = frozenset()
     # value type conversions of overload choice (widening, boxing)
     conversions: Conversions = NO_CONVERSIONS
+    # overload choice prefers the overload whose generic arity matches the call's type
+    # arguments, then the one that needs no default or varargs (C#'s better-member rule)
+    exact_arity_first: bool = False
     # "module:function" (extension's receiver type, receiver's outside type name) -> bool:
     # whether a package-wide extension may apply to a receiver of that outside type
     extension_receiver: str | None = None
@@ -457,7 +460,7 @@ _BUILTINS = (
                  test_files=(r"[^/]*Tests?\.cs",), packages=True, implicit_this=True,
                  constructor_calls=True, overloads_in_fqn=True,
                  type_prepass="csharp:unwrap_task",
-                 extension_receiver="csharp:extension_applies",
+                 extension_receiver="csharp:extension_applies", exact_arity_first=True,
                  common_calls=vocabulary.CSHARP_COMMON, self_names=("this",),
                  super_names=("base",), conversions=vocabulary.CSHARP_CONVERSIONS,
                  item_reads=vocabulary.words("""ElementAt ElementAtOrDefault First
