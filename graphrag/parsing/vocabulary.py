@@ -110,7 +110,7 @@ CSHARP_CONVERSIONS = Conversions(
     },
     widens={name: words(wider) for name, wider in _CS_NUMERIC.items()},
     top=frozenset({"object", "Object", "dynamic"}),
-    boxed=frozenset({*_CS_NUMERIC, "double", "decimal", "bool"}),
+    boxed=frozenset({*_CS_NUMERIC, "double", "decimal", "bool", "string"}),
     boxes=frozenset({"ValueType", "IComparable", "IConvertible", "IFormattable",
                      "IEquatable", "ISpanFormattable", "INumber"}),
 )

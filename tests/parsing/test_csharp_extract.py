@@ -250,10 +250,15 @@ def test_overloads_of_extensions_and_defaults_are_chosen_like_the_compiler() -> 
     result = _code("""
 namespace N;
 public class Cmd { }
+public record Row(int A, string B)
+{
+    public Row() : this(0, "") { }
+}
 public class Id
 {
     public Id(string sql, int grid = 0) { }
     public Id(string sql) { }
+    protected void Dispose(bool disposing) { }
 }
 public static class Mapper
 {
@@ -263,6 +268,8 @@ public static class Mapper
     public static int Instance(IConn cnn) => cnn.Run(new Cmd());
     public static int Text(IConn cnn) => cnn.Run("select 1");
     public static Id Make() => new Id("x");
+    public static Row Fill() => new Row(1, "b");
+    public static void Close(Id id) => id.Dispose();
 }
 """)
     graph = build_graph([result])
@@ -277,4 +284,7 @@ public static class Mapper
         ("Text", "N.Mapper.Run(IConn,string,object)"),
         # the overload that needs no default value
         ("Make", "N.Id.<init>(string)"),
+        # a record's parameter list is its primary constructor
+        ("Fill", "N.Row.<init>(int,string)"), ("<init>", "N.Row.<init>(int,string)"),
+        # no `Dispose` here takes no argument: an inherited outside one is called
     }

@@ -77,6 +77,8 @@ _LITERALS = {
     "raw_string_literal": "string", "interpolated_string_expression": "string",
     "character_literal": "char", "boolean_literal": "bool",
 }
+_STRINGS = frozenset({"string_literal", "verbatim_string_literal", "raw_string_literal",
+                      "interpolated_string_expression", "binary_expression"})
 _HTTP_ATTRIBUTES = {
     "HttpGet": "GET", "HttpPost": "POST", "HttpPut": "PUT", "HttpDelete": "DELETE",
     "HttpPatch": "PATCH", "HttpHead": "HEAD", "HttpOptions": "OPTIONS",
@@ -355,29 +357,32 @@ class _CSharpFile(FileExtractor):
                     self._symbol("FIELD", pname, f"{fqn}.{pname}", fqn, pnode,
                                  {"type": ptype, "property": True},
                                  signature=normalize(_text(pnode)))
-            for base in node.named_children:  # `: Base(args)` of a primary constructor
-                if base.type == "base_list":
-                    for item in base.named_children:
-                        if item.type == "primary_constructor_base_type":
-                            self._ctor_call("base", item, fqn)
         body = node.child_by_field_name("body")
         if body is None:
             body = next((c for c in node.named_children if c.type in (
                 "declaration_list", "enum_member_declaration_list")), None)
-        if body is None:
-            return
+        members = list(_flat(body)) if body is not None else []
         if kind == "ENUM":
-            for member, _alternative in _flat(body):
+            for member, _alternative in members:
                 if member.type == "enum_member_declaration":
                     mname = _text(member.child_by_field_name("name"))
                     self._symbol("FIELD", mname, f"{fqn}.{mname}", fqn, member,
                                  {"static": True}, signature=mname)
             return
-        overloaded = overload_names(
-            (fqn, "<init>" if m.type == "constructor_declaration" else _member_name(m))
-            for m, alternative in _flat(body)
-            if m.type in ("method_declaration", "constructor_declaration") and not alternative)
-        for member, alternative in _flat(body):
+        overloaded = overload_names([
+            *((fqn, "<init>") for _ in ([plist] if plist is not None else [])),
+            *((fqn, "<init>" if m.type == "constructor_declaration" else _member_name(m))
+              for m, alternative in members
+              if m.type in ("method_declaration", "constructor_declaration")
+              and not alternative)])
+        if plist is not None:
+            ctor = self._primary_constructor(fqn, plist, overloaded)
+            for base in node.named_children:  # `: Base(args)` of a primary constructor
+                if base.type == "base_list":
+                    for item in base.named_children:
+                        if item.type == "primary_constructor_base_type":
+                            self._ctor_call("base", item, ctor)
+        for member, alternative in members:
             self.alternative = alternative
             self._member(member, ns, fqn, overloaded, constraints, fields, attrs, kind)
 
@@ -425,6 +430,22 @@ class _CSharpFile(FileExtractor):
             self._body(member, f"{owner}.{pname}")  # accessors' calls are the property's
         elif kind in _TYPE_CODE:
             self._body(member, owner)
+
+    def _primary_constructor(self, owner: str, plist: Node, overloaded: set) -> str:
+        """``record P(int X)`` / ``class C(IRepo repo)``: a constructor whose parameters
+        are the type's parameter list."""
+        params, facts = _params(plist)
+        fqn = f"{owner}.<init>"
+        if (owner, "<init>") in overloaded:
+            fqn = overload_fqn(fqn, params)
+        self._symbol("CONSTRUCTOR", "<init>", fqn, owner, plist,
+                     {"static": False, "params": params, "return_type": None,
+                      "primary": True, **facts}, signature=normalize(_text(plist)))
+        for pname, ptype in params:
+            typed = declared_type(ptype)
+            if typed and pname:
+                self.scope_vars(fqn)[pname] = typed
+        return fqn
 
     def _callable(self, node: Node, owner: str, overloaded: set,
                   constraints: dict[str, str], attrs: list[Annotation],
@@ -883,6 +904,12 @@ def _value_type(value: Node | None) -> str | None:
         return declared_type(_type_text(value.child_by_field_name("type")))
     if value.type == "cast_expression":
         return declared_type(_type_text(value.child_by_field_name("type")))
+    if value.type in _LITERALS:
+        return _LITERALS[value.type]
+    if value.type == "binary_expression" and _text(
+            value.child_by_field_name("operator")) == "+" and any(
+            value.child_by_field_name(side).type in _STRINGS for side in ("left", "right")):
+        return "string"  # a concatenation with a string
     if value.type == "binary_expression" and _text(
             value.child_by_field_name("operator")) == "??":
         return _value_type(value.child_by_field_name("right")) or \
