@@ -19,6 +19,7 @@ from graphrag.graph.types import (
     clean_type,
 )
 from graphrag.kinds import CALLABLE_KINDS, TYPE_KINDS
+from graphrag.parsing.builtins import is_builtin
 from graphrag.parsing.languages._common import element_type, item_type
 from graphrag.parsing.registry import (
     find,
@@ -638,6 +639,9 @@ class Scopes:
             return UNKNOWN if found is None else found
         recv = self.eval_chain(ctx, receiver)
         if recv.kind in ("unknown", "external", "bound"):
+            if recv.kind == "unknown" and len(receiver) == 1 \
+                    and is_builtin(ctx.file.lang, receiver[0]):
+                return recv  # `DateTime.Parse(s)`: a built-in type, no value to extend
             return self._extension(ctx, recv, name) or recv
         return self._method_of(recv, name) or self._extension(ctx, recv, name)
 

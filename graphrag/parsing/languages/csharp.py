@@ -253,6 +253,8 @@ class _CSharpFile(FileExtractor):
         self.groups: dict[str, str] = {}  # MapGroup variable -> its route prefix
         self.inline: dict[int, str] = {}  # lambda node id -> its ENDPOINT fqn
         self.emitted: set[str] = set()  # fqns of the symbols made so far
+        # (enclosing type or namespace, name) of the non-generic types of the file
+        self.plain_types = _plain_types(root)
         self.alternative = False  # walking an `#else`/`#elif` branch
 
     def run(self) -> ParseResult:
@@ -325,6 +327,10 @@ class _CSharpFile(FileExtractor):
         name = _text(node.child_by_field_name("name"))
         if not name:
             return
+        generics = _type_parameters(node)
+        if generics and (owner or ns, name) in self.plain_types:
+            # `Identity<T1..T7>` beside `Identity`: its arity keeps the two apart
+            name = f"{name}`{generics}"
         fqn = f"{owner}.{name}" if owner else (f"{ns}.{name}" if ns else name)
         if self._repeated(fqn):
             return
@@ -781,6 +787,32 @@ def _member_name(node: Node) -> str:
     if explicit is not None and explicit.named_children:
         return f"{_name_of(explicit.named_children[0])}.{name}"
     return name
+
+
+def _plain_types(root: Node) -> set[tuple[str, str]]:
+    """(enclosing type or namespace as written, name) of every non-generic type of a
+    file, found by a cheap walk of declarations only."""
+    found: set[tuple[str, str]] = set()
+    stack: list[tuple[Node, str]] = [(root, "")]
+    while stack:
+        node, scope = stack.pop()
+        for child, _alternative in _flat(node):
+            kind = child.type
+            if kind == "file_scoped_namespace_declaration":
+                scope = _dotted(child.child_by_field_name("name"))
+            elif kind == "namespace_declaration":
+                name = _dotted(child.child_by_field_name("name"))
+                body = child.child_by_field_name("body")
+                if body is not None:
+                    stack.append((body, f"{scope}.{name}" if scope else name))
+            elif kind in _TYPE_DECLS:
+                name = _text(child.child_by_field_name("name"))
+                if not _type_parameters(child):
+                    found.add((scope, name))
+                body = child.child_by_field_name("body")
+                if body is not None:
+                    stack.append((body, f"{scope}.{name}" if scope else name))
+    return found
 
 
 def _type_parameters(node: Node) -> int:
