@@ -68,6 +68,15 @@ _TYPE_DECLS = {
     "record_declaration": "CLASS", "record_struct_declaration": "CLASS",
     "interface_declaration": "INTERFACE", "enum_declaration": "ENUM",
 }
+# Nodes under which no code runs: the walk of a body does not descend into them.
+_NO_CALLS = frozenset({
+    "identifier", "predefined_type", "generic_name", "qualified_name", "integer_literal",
+    "real_literal", "string_literal", "verbatim_string_literal", "raw_string_literal",
+    "character_literal", "boolean_literal", "null_literal", "comment", "modifier",
+    "attribute_list", "type_argument_list", "array_type", "nullable_type", "tuple_type",
+    "pointer_type", "implicit_type", "type_parameter_list",
+    "type_parameter_constraints_clause",
+})
 _NAMESPACES = ("namespace_declaration", "file_scoped_namespace_declaration")
 # Code that runs inside a type but belongs to no method: calls there are the type's.
 _TYPE_CODE = ("operator_declaration", "conversion_operator_declaration",
@@ -575,10 +584,14 @@ class _CSharpFile(FileExtractor):
         """Calls, locals and routes in the code under ``node``, attributed to ``scope``
         (a callable or type fqn; None at file level)."""
         stack: list[tuple[Node, str | None]] = [(node, scope)]
+        inline_handlers = self.inline
+        push = stack.append
         while stack:
             current, here = stack.pop()
             kind = current.type
-            if current is not node and kind in _TYPE_DECLS:
+            if kind in _NO_CALLS:
+                continue  # names, literals, types: nothing under them runs
+            if kind in _TYPE_DECLS and current is not node:
                 continue  # a local type is no symbol; its code is not this scope's
             if kind == "invocation_expression":
                 self._invocation(current, here)
@@ -592,10 +605,11 @@ class _CSharpFile(FileExtractor):
                 self._pattern(current, here)
             elif kind == "local_function_statement" and here is not None:
                 here = self._local_function(current, here)
-            inline = self.inline.get(current.id)
-            if inline is not None:
-                here = inline
-            stack.extend((child, here) for child in reversed(current.named_children))
+            if inline_handlers:
+                here = inline_handlers.get(current.id, here)
+            if current.named_child_count:
+                for child in reversed(current.named_children):
+                    push((child, here))
 
     def _local_function(self, node: Node, scope: str) -> str:
         name = _text(node.child_by_field_name("name"))
