@@ -220,6 +220,7 @@ def _arg_types(scopes: Scopes, ctx: Ctx, call: Call, supers: dict[str, set[str]]
     if not call.arg_types:
         return None
     table = scopes.table
+    strict = registry.spec(ctx.file.lang).exact_arity_first
     out: list[str | None] = []
     for text in call.arg_types:
         if text is not None and text.startswith("=var:"):
@@ -234,8 +235,10 @@ def _arg_types(scopes: Scopes, ctx: Ctx, call: Call, supers: dict[str, set[str]]
             if ent.kind == "instance" and ent.node is not None:
                 text = ent.node.name
                 supers[text] = {a.name for a in scopes.ancestors(ent.node)}
-            elif text.startswith("="):  # a call's result: its type's name when declared
-                text = ent.name or None
+            elif text.startswith("="):
+                # a call's result: the name of its declared outside type where the
+                # language's overload choice uses it (C#)
+                text = (ent.name or None) if strict else None
             else:  # a container declared with its items (`List<User>`) matches `List`
                 text = clean_type(text, ctx.file.lang) or text
         out.append(text)
