@@ -639,10 +639,12 @@ class Scopes:
             return UNKNOWN if found is None else found
         recv = self.eval_chain(ctx, receiver)
         if recv.kind in ("unknown", "external", "bound"):
-            if recv.kind == "unknown" and len(receiver) == 1 \
-                    and is_builtin(ctx.file.lang, receiver[0]):
+            found = self._extension(ctx, recv, name)
+            if found is not None and found.node is not None \
+                    and found.node.meta.get("package_member") and recv.kind == "unknown" \
+                    and len(receiver) == 1 and is_builtin(ctx.file.lang, receiver[0]):
                 return recv  # `DateTime.Parse(s)`: a built-in type, no value to extend
-            return self._extension(ctx, recv, name) or recv
+            return found or recv
         return self._method_of(recv, name) or self._extension(ctx, recv, name)
 
     def _extension(self, ctx: Ctx, recv: Ent, name: str) -> Ent | None:
