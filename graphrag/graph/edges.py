@@ -14,8 +14,8 @@ CONFIDENCE = {
     "callback-param": 0.9,
     # the receiver is declared as one of several classes (`A | B`): an edge to each
     "union": 0.6,
-    # `x.f()` linked to a visible extension function `fun T.f()` (Kotlin) whose receiver
-    # type matches x's class, or x's class is not known from the repository
+    # `x.f()` linked to a visible extension function `fun T.f()` (`meta.receiver_type`)
+    # whose receiver type matches x's class, or x's class is not known from the repository
     "extension": 0.9,
 }
 

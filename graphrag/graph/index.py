@@ -313,7 +313,7 @@ def index_graph(
 def _small(full: bool, changed: list[tuple[str, str | None, int, str | None]],
            deleted: list[str], known: dict[str, Any]) -> bool:
     """Whether a change is small enough to resolve against the files it reaches only
-    (:func:`_resolve_part`); Go's structural typing reaches every file."""
+    (:func:`_resolve_part`); structural typing (spec ``structural_typing``) reaches every file."""
     return not full and len(changed) + len(deleted) <= max(16, len(known) // 20) \
         and not _structural_langs((c[1] for c in changed), deleted)
 
@@ -633,7 +633,8 @@ class Interfaces(dict[str, list[str]]):
 
 def _structural(outcomes: list[FileOutcome], deleted: list[str]) -> bool:
     """Whether a changed file is in a language whose types are matched structurally
-    (Go): which types implement an interface then depends on no name either mentions."""
+    (``structural_typing``): which types implement an interface then depends on no name
+    either mentions."""
     return _structural_langs([o.lang for o in outcomes], deleted)
 
 
@@ -801,8 +802,9 @@ def _resolve(conn: Connection, app_id: int, resolver: Resolver, fresh: set[str],
             assert ensure is not None
             ensure()  # files reached through lookups answered in part are no evidence
             raise _Reach(scope_paths - part - deleted)
-        # Go's method sets (which struct implements which interface) are matched over
-        # every file: a Go file resolved, rebuilt or exposing anything needs them all.
+        # Method sets (which struct implements which interface, ``structural_typing``) are
+        # matched over every file: such a file resolved, rebuilt or exposing anything needs
+        # them all.
         files = resolver.table.files
         if _structural_langs((files[p].lang for p in scope_paths | iface.computed
                               if p in files), ()):
