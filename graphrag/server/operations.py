@@ -197,7 +197,7 @@ def document_segment(runtime: Runtime, scope: Scope, app: str, chunk_id: str | N
     section node, lies in its document: ``document_id``, ``segment_id``, ``page_number``;
     :class:`NotFound` when it is no document chunk of the application."""
     from graphrag.retrieval.documents.adjacent import adjacent_chunks
-    from graphrag.retrieval.search.store import node_chunk_ids
+    from graphrag.retrieval.documents.store import node_chunk_ids
 
     ctx = runtime.context(scope.check(app))
     if chunk_id is None and node_id is not None:
