@@ -383,10 +383,12 @@ def test_index_repository_ingests_its_documents(engine, settings, app_name, tmp_
     # a chunk run with another strategy keeps the page chunks of documents
     from graphrag.chunking.orchestrator import build_chunks
     from graphrag.chunking.request import ChunkBuildRequest
+    from graphrag.pipeline.registry import stage_lists
 
     before = _rows(engine, "SELECT plan_id FROM chunks WHERE document_id IS NOT NULL"
                    " AND application_id = :a ORDER BY 1", a=_app_id(engine, app_name))
-    build_chunks(engine, ChunkBuildRequest(application=app_name, strategy="per-node"))
+    build_chunks(engine, ChunkBuildRequest(application=app_name, strategy="per-node"),
+                 stages=stage_lists())
     after = _rows(engine, "SELECT plan_id FROM chunks WHERE document_id IS NOT NULL"
                   " AND application_id = :a ORDER BY 1", a=_app_id(engine, app_name))
     assert before == after and before

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from graphrag.embedding import count_tokens, get_tokenizer, vector_literal
 from graphrag.errors import EnvironmentProblem
-from graphrag.kinds import SPLIT_SENTENCES
+from graphrag.kinds import PAGE_CHUNKS, SPLIT_SENTENCES
 from graphrag.pipeline import store
 from graphrag.pipeline.model import BatchStage, StageContext, StageResult, WorkItem, record_failure
 from graphrag.pipeline.stages.embed import run_embedder
@@ -69,6 +69,8 @@ def pack(sentences: list[str], tokens: list[int], size: int = PIECE_TOKENS,
 
 class SplitSentencesStage(BatchStage):
     name = SPLIT_SENTENCES
+    applies_to = frozenset({PAGE_CHUNKS})
+    writes_vectors = True
 
     def run(self, items: Sequence[WorkItem], ctx: StageContext) -> StageResult:
         result = StageResult()
