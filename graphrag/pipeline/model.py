@@ -104,6 +104,8 @@ class StageContext:
     app_id: int
     app_name: str
     root_path: str | None
+    # the registered stages that write vectors (a change of dimension re-queues them)
+    vector_stages: tuple[str, ...] = ()
     _resources: dict[str, Any] = field(default_factory=dict)
 
     def resource(self, key: str, factory: Callable[[], Any]) -> Any:
