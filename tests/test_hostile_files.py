@@ -1,4 +1,4 @@
-"""Hostile and careless repositories (issue 12, code half): one bad file never stops a
+"""Hostile and careless repositories, code side: one bad file never stops a
 run, nothing hangs, nothing is deleted by surprise."""
 
 from __future__ import annotations

@@ -268,7 +268,7 @@ def receive_upload(runtime: Runtime, scope: Scope, app: str, filename: str,
                    jobs: Jobs) -> dict[str, Any]:
     """Copy an upload to a private folder (at most the upload limit, never more is
     read), give it its document row and queue its processing; the answer carries the
-    document id, its status and the job id (seed 002: 202, processing)."""
+    document id, its status (``processing``) and the job id."""
     from graphrag.ingesting import accept_upload, process_upload
 
     scope.check(app)
