@@ -155,6 +155,7 @@ def test_deep_nesting_and_long_chains_parse_in_bounded_time() -> None:
         "a.ts": "function g(x) {{ return {}; }}\n",
         "a.js": "function g(x) {{ return {}; }}\n",
         "a.go": "package m\nfunc g(x B) int {{ return {} }}\n",
+        "A.cs": "class A {{ int g(B x) {{ return {}; }} }}\n",
     }
     for path, template in sources.items():
         for body in (deep, chain):
@@ -171,6 +172,7 @@ def test_deep_nesting_and_long_chains_parse_in_bounded_time() -> None:
     ("A.java", "class A{i} {{ int g() {{ return {b}; }} }}\n"),
     ("a.ts", "function g{i}() {{ return {b}; }}\n"),
     ("a.go", "func g{i}() int {{ return {b} }}\n"),
+    ("A.cs", "class A{i} {{ int g() => {b}; }}\n"),
 ])
 def test_many_deep_nests_are_linear(path: str, template: str) -> None:
     """50 kB of functions each holding a 95-deep nest: about 15,000 calls whose enclosing
