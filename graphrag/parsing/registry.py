@@ -366,4 +366,7 @@ _BUILTINS = (
                  grammar_dist="tree-sitter-go", aliases=("golang",), packages=True,
                  test_files=(r"[^/]*_test\.go",),
                  structural_typing=True, type_prepass="go:first_result"),
+    LanguageSpec("rust", (".rs",), "rust", grammar("tree_sitter_rust"),
+                 grammar_dist="tree-sitter-rust", aliases=("rs",),
+                 test_files=(r"tests/[^/]*\.rs", r"[^/]*_tests?\.rs", r"tests\.rs")),
 )
