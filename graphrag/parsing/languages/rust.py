@@ -148,6 +148,7 @@ class _Scope:
     self_type: str | None = None
     generics: dict[str, str | None] = field(default_factory=dict)
     function: bool = False
+    trait: str | None = None  # the trait an `impl Trait for T` block implements
 
 
 def string_literal(node: Node | None) -> str | None:
@@ -260,6 +261,7 @@ class _Extractor:
         self.declared: dict[str, dict[str, str]] = {}  # module -> name -> fqn
         self.imports: dict[str, str] = {}  # alias -> target (file-wide)
         self.file_scope = _Scope(module)
+        self.clashes: set[tuple[str, str]] = set()
 
     # -- driving -----------------------------------------------------------------------
 
@@ -280,7 +282,9 @@ class _Extractor:
                            *defs.get("definition.trait", []), *defs.get("definition.impl", [])])
         for node in items:
             self._type_item(node)
-        for node in _in_order(defs.get("definition.function", [])):
+        functions = _in_order(defs.get("definition.function", []))
+        self.clashes = self._clashing_methods(functions)
+        for node in functions:
             self._function(node)
         for node in defs.get("definition.macro", []):
             self._macro_definition(node)
@@ -622,6 +626,7 @@ class _Extractor:
             owner = f"{scope.module}.{type_text}"
         generics = self._generics(node, scope.generics)
         trait = node.child_by_field_name("trait")
+        label = normalize(_text(trait)).rsplit("::", 1)[-1] if trait is not None else None
         if trait is not None:
             base = self._type(trait, _Scope(scope.module, generics=generics))
             if base:
@@ -629,13 +634,28 @@ class _Extractor:
                                                      "implements", node.start_point[0] + 1))
         body = node.child_by_field_name("body")
         if body is not None:
-            self.containers[body.id] = _Scope(scope.module, owner, owner, generics)
+            self.containers[body.id] = _Scope(scope.module, owner, owner, generics,
+                                              trait=label)
 
     # -- functions ---------------------------------------------------------------------
+
+    def _clashing_methods(self, functions: list[Node]) -> set[tuple[str, str]]:
+        """(type, method) pairs defined by two or more ``impl`` blocks of the file
+        (``impl From<A> for T`` and ``impl From<B> for T``): a call names no one of
+        them, so those of trait impls are named with their trait (``from<From<A>>``)."""
+        seen: dict[tuple[str, str], int] = {}
+        for node in functions:
+            scope = self._scope(node)
+            if scope.self_type is not None and not scope.function:
+                key = (scope.self_type, _text(node.child_by_field_name("name")))
+                seen[key] = seen.get(key, 0) + 1
+        return {key for key, count in seen.items() if count > 1}
 
     def _function(self, node: Node) -> None:
         scope = self._scope(node)
         name = _text(node.child_by_field_name("name"))
+        if scope.trait is not None and (scope.self_type or "", name) in self.clashes:
+            name = f"{name}<{scope.trait}>"
         generics = self._generics(node, scope.generics)
         inner = _Scope(scope.module, None, None if scope.function else scope.self_type,
                        generics, function=True)

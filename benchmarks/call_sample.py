@@ -1,0 +1,112 @@
+"""CALLS precision by reading the code: a random sample of graphrag's CALLS edges on a
+pinned real code base, each judged by hand (for languages without a compiler here).
+
+The graph is built as ``graphrag index --graph-only`` resolves it (scan, parse,
+``build_graph``; ``call_recall.build``). A seeded random sample of ``--n`` CALLS edges
+(sorted by caller and callee fqn first, so the same graph gives the same sample) is
+printed with the call site (file, line, the line's text) and the callee's signature.
+The verdicts live in ``benchmarks/call_sample/<name>.tsv`` (caller fqn, callee fqn,
+site, ``ok``/``wrong``, a note); the script scores the sample against them and lists the
+edges of the sample that have no verdict yet. Also printed: the share of call sites that
+got an edge (all sites, and the sites whose callee is not known to be outside the
+repository) and the build rate (lines/s of parse + resolve in this one process).
+
+    python benchmarks/call_sample.py rust-axum /path/to/axum [--n 200] [--show]
+
+The checkout must be the pinned commit (``PINNED``), e.g.
+``git --git-dir MIRROR archive COMMIT | tar -x -C DIR``. Never part of the test suite;
+nothing of the benchmarked code is stored in this repository.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections import Counter
+from pathlib import Path
+
+from call_recall import build
+
+HERE = Path(__file__).resolve().parent / "call_sample"
+# name -> (repository, pinned commit, language)
+PINNED = {
+    "rust-axum": ("tokio-rs/axum", "309d1bd9530eec2217134cb262760af1df42ee3b", "rust"),
+}
+
+
+def read_verdicts(path: Path) -> dict[tuple[str, str], tuple[str, str]]:
+    """(caller, callee) -> (verdict, note) from a verdict file ('#' lines are comments)."""
+    out: dict[tuple[str, str], tuple[str, str]] = {}
+    if not path.exists():
+        return out
+    for line in path.read_text().splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        caller, callee, _site, verdict, *note = line.split("\t")
+        out[(caller, callee)] = (verdict, note[0] if note else "")
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("name", choices=sorted(PINNED))
+    ap.add_argument("checkout", type=Path)
+    ap.add_argument("--n", type=int, default=200)
+    ap.add_argument("--seed", default="graphrag-calls")
+    ap.add_argument("--show", action="store_true", help="print every sampled edge")
+    args = ap.parse_args()
+    repo, commit, lang = PINNED[args.name]
+    print(f"{args.name}: {repo} at {commit}, {lang}")
+
+    started = time.perf_counter()
+    graph, files, lines = build(args.checkout, [])
+    elapsed = time.perf_counter() - started
+    print(f"build: {files} files, {lines} lines in {elapsed:.2f} s = {lines / elapsed:,.0f}"
+          " lines/s (parse + resolve, one process)")
+
+    nodes = graph.node_by_key()
+    calls = sorted((e for e in graph.edges if e.kind == "CALLS"
+                    and nodes[e.src_key].lang == lang),
+                   key=lambda e: (nodes[e.src_key].fqn, nodes[e.dst_key].fqn, e.src_key))
+    missed = [u for u in graph.unresolved if u.file_path.endswith(".rs")]
+    sites = sum(len(e.lines) for e in calls)
+    external = sum(1 for u in missed if u.reason == "external")
+    print(f"CALLS edges: {len(calls)} over {sites} sites; unresolved sites: {len(missed)} "
+          f"({', '.join(f'{k} {v}' for k, v in Counter(u.reason for u in missed).most_common())})")
+    total = sites + len(missed)
+    print(f"sites resolved: {sites}/{total} = {sites / max(total, 1):.1%}; without the "
+          f"external ones: {sites}/{total - external} = {sites / max(total - external, 1):.1%}")
+
+    sample = random.Random(args.seed).sample(calls, min(args.n, len(calls)))
+    verdicts = read_verdicts(HERE / f"{args.name}.tsv")
+    judged = Counter()
+    by_resolution: dict[str, Counter] = {}
+    todo = []
+    for edge in sample:
+        src, dst = nodes[edge.src_key], nodes[edge.dst_key]
+        line = edge.lines[0] if edge.lines else src.line_start or 0
+        verdict = verdicts.get((src.fqn, dst.fqn))
+        if verdict is None:
+            todo.append((edge, src, dst, line))
+        else:
+            judged[verdict[0]] += 1
+            by_resolution.setdefault(edge.resolution or "?", Counter())[verdict[0]] += 1
+        if args.show or verdict is None:
+            text = ""
+            if src.file_path:
+                source = (args.checkout / src.file_path).read_text(errors="replace")
+                text = source.splitlines()[line - 1].strip() if line else ""
+            print(f"{src.fqn}\t{dst.fqn}\t{src.file_path}:{line}\t"
+                  f"{verdict[0] if verdict else '?'}\t{edge.resolution}\t{text[:140]}"
+                  f"\t=> {(dst.signature or '')[:100]}")
+    ok, wrong = judged["ok"], judged["wrong"]
+    if ok + wrong:
+        print(f"precision: {ok}/{ok + wrong} = {ok / (ok + wrong):.3f} "
+              f"({len(todo)} of the sample not judged yet)")
+        for resolution, counts in sorted(by_resolution.items()):
+            print(f"  {resolution:<12} {counts['ok']}/{counts['ok'] + counts['wrong']}")
+
+
+if __name__ == "__main__":
+    main()
