@@ -78,6 +78,8 @@ _STD_MACROS = _EXPRESSION_MACROS | frozenset({
 _HTTP_VERBS = {"get", "post", "put", "delete", "patch", "head", "options", "trace",
                "connect"}
 _ANY_VERBS = {"any", "route"}
+# Builder calls that register routes or mount routers.
+_ROUTE_METHODS = frozenset({"route", "to", "nest", "nest_service", "merge"})
 # Router calls that pass the routes built in their arguments through unchanged.
 _ROUTER_PASSTHROUGH = {"layer", "route_layer", "with_state", "wrap", "guard", "app_data",
                        "fallback", "data"}
@@ -535,8 +537,8 @@ class _Extractor:
         line = node.start_point[0] + 1
         for alias, segments in self._use_tree(node.child_by_field_name("argument"), []):
             target = self._use_target(segments, scope)
-            if not target:
-                continue
+            if not target or (alias == "*" and target == self.module):
+                continue  # `use super::*` in an inline `mod tests`: the file's own names
             if alias != "*":
                 self.imports.setdefault(alias, target)
             self.result.imports.append(Import(alias=alias, target=target, line=line))
@@ -758,10 +760,11 @@ class _Extractor:
         if func is None:
             return
         line = node.start_point[0] + 1
-        scope = self._scope(node)
         if func.type == "identifier":
             self.result.calls.append(Call(self._caller(node), _text(func), None, line))
-        elif func.type == "scoped_identifier":
+            return
+        scope = self._scope(node)
+        if func.type == "scoped_identifier":
             segments = self._absolute(self._path_segments(func), scope)
             if len(segments) >= 2:
                 self.result.calls.append(Call(self._caller(node), segments[-1],
@@ -884,7 +887,7 @@ class _Extractor:
 
     def _routes(self, call: Node) -> None:
         name, value = _method(call)
-        if name is None:
+        if name not in _ROUTE_METHODS:
             return
         args = _args(call)
         caller = self._caller(call)
