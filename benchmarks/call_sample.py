@@ -5,9 +5,11 @@ The graph is built as ``graphrag index --graph-only`` resolves it (scan, parse,
 ``build_graph``; ``call_recall.build``). A seeded random sample of ``--n`` CALLS edges
 (sorted by caller and callee fqn first, so the same graph gives the same sample) is
 printed with the call site (file, line, the line's text) and the callee's signature.
-The verdicts live in ``benchmarks/call_sample/<name>.tsv`` (caller fqn, callee fqn,
-site, ``ok``/``wrong``, a note); the script scores the sample against them and lists the
-edges of the sample that have no verdict yet. Also printed: the share of call sites that
+The verdicts live in ``benchmarks/call_sample/<name>.tsv`` (call site ``path:line``,
+callee declaration ``path:line``, ``ok``/``wrong``, caller and callee fqn for the reader, a
+note; keyed by the two locations so that renamed fqns keep their verdicts); the script
+scores the sample against them and prints the edges of the sample that have none yet in
+that format (``?`` as the verdict). Also printed: the share of call sites that
 got an edge (all sites, and the sites whose callee is not known to be outside the
 repository) and the build rate (lines/s of parse + resolve in this one process).
 
@@ -36,15 +38,16 @@ PINNED = {
 
 
 def read_verdicts(path: Path) -> dict[tuple[str, str], tuple[str, str]]:
-    """(caller, callee) -> (verdict, note) from a verdict file ('#' lines are comments)."""
+    """(site, callee declaration) -> (verdict, note) from a verdict file ('#' lines are
+    comments)."""
     out: dict[tuple[str, str], tuple[str, str]] = {}
     if not path.exists():
         return out
     for line in path.read_text().splitlines():
         if not line.strip() or line.startswith("#"):
             continue
-        caller, callee, _site, verdict, *note = line.split("\t")
-        out[(caller, callee)] = (verdict, note[0] if note else "")
+        site, declared, verdict, _caller, _callee, *note = line.split("\t")
+        out[(site, declared)] = (verdict, note[0] if note else "")
     return out
 
 
@@ -86,7 +89,9 @@ def main() -> None:
     for edge in sample:
         src, dst = nodes[edge.src_key], nodes[edge.dst_key]
         line = edge.lines[0] if edge.lines else src.line_start or 0
-        verdict = verdicts.get((src.fqn, dst.fqn))
+        site = f"{src.file_path}:{line}"
+        declared = f"{dst.file_path}:{dst.line_start}"
+        verdict = verdicts.get((site, declared))
         if verdict is None:
             todo.append((edge, src, dst, line))
         else:
@@ -97,9 +102,9 @@ def main() -> None:
             if src.file_path:
                 source = (args.checkout / src.file_path).read_text(errors="replace")
                 text = source.splitlines()[line - 1].strip() if line else ""
-            print(f"{src.fqn}\t{dst.fqn}\t{src.file_path}:{line}\t"
-                  f"{verdict[0] if verdict else '?'}\t{edge.resolution}\t{text[:140]}"
-                  f"\t=> {(dst.signature or '')[:100]}")
+            print(f"{site}\t{declared}\t{verdict[0] if verdict else '?'}\t{src.fqn}\t"
+                  f"{dst.fqn}\t[{edge.resolution}] {text[:120]} => "
+                  f"{(dst.signature or '')[:80]}")
     ok, wrong = judged["ok"], judged["wrong"]
     if ok + wrong:
         print(f"precision: {ok}/{ok + wrong} = {ok / (ok + wrong):.3f} "

@@ -78,6 +78,9 @@ _STD_MACROS = _EXPRESSION_MACROS | frozenset({
 _HTTP_VERBS = {"get", "post", "put", "delete", "patch", "head", "options", "trace",
                "connect"}
 _ANY_VERBS = {"any", "route"}
+_PATH_KEYWORDS = frozenset({"crate", "$crate", "self", "super", "Self"})
+# Enum variants of the prelude and `Self(..)`: constructions, no calls.
+_CONSTRUCTORS = frozenset({"Some", "Ok", "Err", "Self"})
 # Builder calls that register routes or mount routers.
 _ROUTE_METHODS = frozenset({"route", "to", "nest", "nest_service", "merge"})
 # Router calls that pass the routes built in their arguments through unchanged.
@@ -264,6 +267,7 @@ class _Extractor:
         self.imports: dict[str, str] = {}  # alias -> target (file-wide)
         self.file_scope = _Scope(module)
         self.clashes: set[tuple[str, str]] = set()
+        self.path_heads: dict[str, int] = {}  # first segments of paths, in order
 
     # -- driving -----------------------------------------------------------------------
 
@@ -307,7 +311,24 @@ class _Extractor:
             self._local(node)
         for node in _in_order(defs.get("definition.range", [])):
             self._range(node)
+        self._crate_names()
         self.result.symbols.sort(key=lambda s: (s.char_start, -s.char_end))
+
+    def _crate_names(self) -> None:
+        """The names a path may start with in every module (the crate itself as ``crate``,
+        the extern crates) bound like imports: ``crate::f()`` and ``axum::serve()`` name
+        a member of a crate's root module."""
+        local = self.declared.get(self.module, {})
+        for head in sorted(self.path_heads, key=self.path_heads.__getitem__):
+            if head not in self.imports and head not in local:
+                self.result.imports.append(Import(alias=head, target=head, line=1))
+        rooted = False
+        for call in self.result.calls:
+            if call.receiver == [self.crate]:
+                call.receiver = ["crate"]
+                rooted = True
+        if rooted and "crate" not in self.path_heads:
+            self.result.imports.append(Import(alias="crate", target=self.crate, line=1))
 
     # -- helpers -----------------------------------------------------------------------
 
@@ -342,6 +363,8 @@ class _Extractor:
         if not segments:
             return segments
         head = segments[0]
+        if head not in _PATH_KEYWORDS and head[:1].islower():
+            self.path_heads.setdefault(head, len(self.path_heads))
         if head == "crate" or head == "$crate":
             return [self.crate, *segments[1:]]
         if head == "Self" and scope.self_type:
@@ -761,7 +784,8 @@ class _Extractor:
             return
         line = node.start_point[0] + 1
         if func.type == "identifier":
-            self.result.calls.append(Call(self._caller(node), _text(func), None, line))
+            if _text(func) not in _CONSTRUCTORS:
+                self.result.calls.append(Call(self._caller(node), _text(func), None, line))
             return
         scope = self._scope(node)
         if func.type == "scoped_identifier":
