@@ -3,7 +3,8 @@ pinned real code base, each judged by hand (for languages without a compiler her
 
 The graph is built as ``graphrag index --graph-only`` resolves it (scan, parse,
 ``build_graph``; ``call_recall.build``). A seeded random sample of ``--n`` CALLS edges
-(sorted by caller and callee fqn first, so the same graph gives the same sample) is
+(the lowest seeded hashes of their locations: the same sample whatever the fqns, and an
+edge stays in it while the others change) is
 printed with the call site (file, line, the line's text) and the callee's signature.
 The verdicts live in ``benchmarks/call_sample/<name>.tsv`` (call site ``path:line``,
 callee declaration ``path:line``, ``ok``/``wrong``, caller and callee fqn for the reader, a
@@ -23,7 +24,7 @@ nothing of the benchmarked code is stored in this repository.
 from __future__ import annotations
 
 import argparse
-import random
+import hashlib
 import time
 from collections import Counter
 from pathlib import Path
@@ -51,6 +52,18 @@ def read_verdicts(path: Path) -> dict[tuple[str, str], tuple[str, str]]:
     return out
 
 
+def _location(src, dst, edge) -> tuple[str, str]:
+    """(call site, callee declaration) of an edge: its key in the verdict file."""
+    line = edge.lines[0] if edge.lines else src.line_start or 0
+    return f"{src.file_path}:{line}", f"{dst.file_path}:{dst.line_start}"
+
+
+def _rank(seed: str, src, dst, edge) -> str:
+    """A seeded hash of the edge's locations: the sample is the ``--n`` lowest, so an
+    edge keeps its place (and its verdict) when other edges come or go."""
+    return hashlib.sha256(("\t".join((seed, *_location(src, dst, edge)))).encode()).hexdigest()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("name", choices=sorted(PINNED))
@@ -69,9 +82,7 @@ def main() -> None:
           " lines/s (parse + resolve, one process)")
 
     nodes = graph.node_by_key()
-    calls = sorted((e for e in graph.edges if e.kind == "CALLS"
-                    and nodes[e.src_key].lang == lang),
-                   key=lambda e: (nodes[e.src_key].fqn, nodes[e.dst_key].fqn, e.src_key))
+    calls = [e for e in graph.edges if e.kind == "CALLS" and nodes[e.src_key].lang == lang]
     missed = [u for u in graph.unresolved if u.file_path.endswith(".rs")]
     sites = sum(len(e.lines) for e in calls)
     external = sum(1 for u in missed if u.reason == "external")
@@ -81,7 +92,8 @@ def main() -> None:
     print(f"sites resolved: {sites}/{total} = {sites / max(total, 1):.1%}; without the "
           f"external ones: {sites}/{total - external} = {sites / max(total - external, 1):.1%}")
 
-    sample = random.Random(args.seed).sample(calls, min(args.n, len(calls)))
+    sample = sorted(calls, key=lambda e: _rank(args.seed, nodes[e.src_key],
+                                               nodes[e.dst_key], e))[:args.n]
     verdicts = read_verdicts(HERE / f"{args.name}.tsv")
     judged = Counter()
     by_resolution: dict[str, Counter] = {}
@@ -89,8 +101,7 @@ def main() -> None:
     for edge in sample:
         src, dst = nodes[edge.src_key], nodes[edge.dst_key]
         line = edge.lines[0] if edge.lines else src.line_start or 0
-        site = f"{src.file_path}:{line}"
-        declared = f"{dst.file_path}:{dst.line_start}"
+        site, declared = _location(src, dst, edge)
         verdict = verdicts.get((site, declared))
         if verdict is None:
             todo.append((edge, src, dst, line))

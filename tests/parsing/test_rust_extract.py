@@ -216,10 +216,16 @@ def test_two_impls_of_one_generic_trait_name_no_single_method() -> None:
         "impl From<String> for Body { fn from(s: String) -> Self { Body } }\n"
         "impl From<Vec<u8>> for Body { fn from(v: Vec<u8>) -> Self { Body } }\n"
         "impl Body { pub fn empty() -> Self { Body } }\n"
-        "fn f() { Body::from(String::new()); Body::empty(); }\n")}
+        "impl std::fmt::Display for Body { fn fmt(&self) {} }\n"
+        "impl std::fmt::Debug for Body { fn fmt(&self) {} }\n"
+        "pub struct Other;\n"
+        "impl From<()> for Other { fn from(_: ()) -> Self { Other } }\n"
+        "fn f() { Body::from(String::new()); Body::empty(); Other::from(\"x\"); }\n")}
     result = snippet(files["src/lib.rs"])
+    # one `From` impl in the file may be one of many (a macro writes the others)
     assert {s.name for s in result.symbols if s.kind == "METHOD"} == {
-        "from<From<String>>", "from<From<Vec<u8>>>", "empty"}
+        "from<From<String>>", "from<From<Vec<u8>>>", "empty", "fmt<Display>", "fmt<Debug>",
+        "from<From<()>>"}
     assert calls_of(files) == {("crate.f", "crate.Body.empty")}
 
 

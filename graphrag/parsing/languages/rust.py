@@ -78,6 +78,13 @@ _STD_MACROS = _EXPRESSION_MACROS | frozenset({
 _HTTP_VERBS = {"get", "post", "put", "delete", "patch", "head", "options", "trace",
                "connect"}
 _ANY_VERBS = {"any", "route"}
+# Standard traits a type implements once per type argument (`From<&str>`, `From<Bytes>`,
+# often by a macro): a call `Body::from(x)` names no one of their methods.
+_FAMILY_TRAITS = frozenset({
+    "From", "TryFrom", "PartialEq", "PartialOrd", "AsRef", "AsMut", "Borrow", "BorrowMut",
+    "Extend", "FromIterator", "Add", "Sub", "Mul", "Div", "Rem", "AddAssign", "SubAssign",
+    "MulAssign", "DivAssign", "BitAnd", "BitOr", "BitXor", "Shl", "Shr", "Index",
+    "IndexMut"})
 _PATH_KEYWORDS = frozenset({"crate", "$crate", "self", "super", "Self"})
 # Enum variants of the prelude and `Self(..)`: constructions, no calls.
 _CONSTRUCTORS = frozenset({"Some", "Ok", "Err", "Self"})
@@ -666,8 +673,9 @@ class _Extractor:
 
     def _clashing_methods(self, functions: list[Node]) -> set[tuple[str, str]]:
         """(type, method) pairs defined by two or more ``impl`` blocks of the file
-        (``impl From<A> for T`` and ``impl From<B> for T``): a call names no one of
-        them, so those of trait impls are named with their trait (``from<From<A>>``)."""
+        (``impl Display for T`` and ``impl Debug for T`` both give ``fmt``): a call
+        names no one of them, so those of trait impls are named with their trait
+        (``fmt<Display>``), as are the methods of :data:`_FAMILY_TRAITS` impls."""
         seen: dict[tuple[str, str], int] = {}
         for node in functions:
             scope = self._scope(node)
@@ -679,7 +687,8 @@ class _Extractor:
     def _function(self, node: Node) -> None:
         scope = self._scope(node)
         name = _text(node.child_by_field_name("name"))
-        if scope.trait is not None and (scope.self_type or "", name) in self.clashes:
+        if scope.trait is not None and ((scope.self_type or "", name) in self.clashes or
+                                        scope.trait.split("<", 1)[0] in _FAMILY_TRAITS):
             name = f"{name}<{scope.trait}>"
         generics = self._generics(node, scope.generics)
         inner = _Scope(scope.module, None, None if scope.function else scope.self_type,
