@@ -130,6 +130,15 @@ def test_declared_types_read_through_references_wrappers_and_generics() -> None:
     assert sym(result, "crate.Svc.run").meta["return_type"] == "crate.Svc"
 
 
+def test_some_and_ok_of_a_call_bind_what_it_returns() -> None:
+    result = snippet("fn f() { if let Some(u) = self.find(1) { u.go(); }\n"
+                     "    match repo.load()? { Ok(v) => v.run(), Err(e) => {} }\n"
+                     "    let Some(w) = Repo::one() else { return };\n"
+                     "    if let Some(k) = maybe { k.go(); } }\n")
+    assert result.var_types["crate.f"] == {"u": "=call:self.find", "v": "=call:repo.load",
+                                           "e": "_", "w": "=call:Repo.one", "k": "_"}
+
+
 def test_shadowing_with_another_type_is_not_followed() -> None:
     result = snippet("fn f() { let x = Repo::open(); let x = x.into_stream(); x.next(); }")
     assert result.var_types["crate.f"]["x"] == "_"

@@ -1106,14 +1106,44 @@ class _Extractor:
     # -- bindings ----------------------------------------------------------------------
 
     def _bind_pattern(self, node: Node) -> None:
-        """Names a closure, ``match`` arm or ``if let`` binds: they shadow outer names
-        (their type is not followed)."""
+        """Names a closure, ``match`` arm or ``if let`` binds: they shadow outer names.
+        ``Some(x)``/``Ok(x)`` of a call's result (``if let Some(user) = self.find(id)``)
+        binds what the call returns; other bindings are not followed."""
         caller = self._caller(node)
         if caller is None:
             return
         types = self._var_types(caller)
+        unwrapped = self._unwrapped_binding(node)
+        if unwrapped is not None:
+            name, found = unwrapped
+            known = types.get(name)
+            types[name] = found if known in (None, found) else "_"
         for name in _bound_names(node):
             types.setdefault(name, "_")
+
+    def _unwrapped_binding(self, pattern: Node) -> tuple[str, str] | None:
+        """``(x, "=call:...")`` for ``Some(x)``/``Ok(x)`` matched against a call."""
+        if pattern.type == "match_pattern" and pattern.named_children:
+            pattern = pattern.named_children[0]
+        if pattern.type != "tuple_struct_pattern":
+            return None
+        head = pattern.child_by_field_name("type")
+        inner = [c for c in pattern.named_children if c != head]
+        if head is None or _text(head) not in ("Some", "Ok") or len(inner) != 1 or \
+                inner[0].type != "identifier":
+            return None
+        owner = pattern.parent
+        if owner is not None and owner.type == "match_pattern":
+            owner = owner.parent
+        value = None
+        if owner is not None and owner.type in ("let_condition", "let_declaration"):
+            value = owner.child_by_field_name("value")
+        elif owner is not None and owner.type == "match_arm" and owner.parent is not None \
+                and owner.parent.parent is not None:
+            value = owner.parent.parent.child_by_field_name("value")
+        found = self._value_type(value, self._scope(pattern)) if value is not None else None
+        return (_text(inner[0]), found) if found is not None and found.startswith("=call:") \
+            else None
 
     def _local(self, node: Node) -> None:
         caller = self._caller(node)
@@ -1124,6 +1154,9 @@ class _Extractor:
         names = _bound_names(pattern)
         if pattern is None or pattern.type not in ("identifier", "mut_pattern") or \
                 len(names) != 1:
+            unwrapped = self._unwrapped_binding(pattern) if pattern is not None else None
+            if unwrapped is not None:  # `let Some(x) = find() else { .. }`
+                types.setdefault(unwrapped[0], unwrapped[1])
             for name in names:
                 types.setdefault(name, "_")
             return
