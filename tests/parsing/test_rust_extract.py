@@ -9,16 +9,24 @@ from pathlib import Path
 import pytest
 
 from graphrag.graph.resolve import build_graph
+from graphrag.parsing.languages import rust
 from graphrag.parsing.languages.rust import extract, module_path
 from graphrag.parsing.model import ParseResult, Symbol
 from graphrag.parsing.registry import RepoContext
+from graphrag.parsing.repofacts import RepoFiles, repo_context
 
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_repos" / "rust_axum"
 
 
 @cache
+def sample_context() -> RepoContext:
+    return repo_context(SAMPLE, [p.relative_to(SAMPLE).as_posix()
+                                 for p in SAMPLE.rglob("*") if p.is_file()])
+
+
+@cache
 def parsed(rel: str) -> ParseResult:
-    return extract((SAMPLE / rel).read_bytes(), rel, RepoContext())
+    return extract((SAMPLE / rel).read_bytes(), rel, sample_context())
 
 
 def snippet(code: str, rel: str = "src/lib.rs") -> ParseResult:
@@ -57,6 +65,24 @@ def test_module_path(path: str, expected: str) -> None:
     assert module_path(path) == expected
 
 
+def test_crates_are_named_by_their_manifests(tmp_path: Path) -> None:
+    (tmp_path / "Cargo.toml").write_text("[workspace]\nmembers = ['core-lib', 'app']\n")
+    (tmp_path / "core-lib").mkdir()
+    (tmp_path / "core-lib" / "Cargo.toml").write_text(
+        '[package]\nname = "core-lib"\n\n[lib]\nname = "corelib"\n')
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app" / "Cargo.toml").write_text('[package]\nname = "my-app"\n')
+    (tmp_path / "bad").mkdir()
+    (tmp_path / "bad" / "Cargo.toml").write_text("[package\nname = ")
+    crates = rust.repo_facts(RepoFiles(tmp_path, [
+        "Cargo.toml", "core-lib/Cargo.toml", "app/Cargo.toml", "bad/Cargo.toml"]))
+    assert crates == {"core-lib": "corelib", "app": "my_app"}
+    assert module_path("core-lib/src/net/mod.rs", crates) == "corelib.net"
+    assert module_path("app/src/main.rs", crates) == "my_app"
+    assert module_path("bad/src/lib.rs", crates) == "bad"
+    assert sample_context().of("rust") == {"": "bookshelf"}
+
+
 def test_sample_files_parse_cleanly() -> None:
     for path in sorted(SAMPLE.rglob("*.rs")):
         rel = path.relative_to(SAMPLE).as_posix()
@@ -65,31 +91,31 @@ def test_sample_files_parse_cleanly() -> None:
 
 def test_items_and_their_kinds() -> None:
     models = parsed("src/models.rs")
-    assert sym(models, "crate.models.Book").kind == "CLASS"
-    assert sym(models, "crate.models.Book.title").kind == "FIELD"
-    assert sym(models, "crate.models.Status").kind == "ENUM"
-    assert sym(models, "crate.models.Status.Lent").kind == "FIELD"  # a variant
-    label = sym(models, "crate.models.Status.label")
-    assert label.kind == "METHOD" and label.parent == "crate.models.Status"
+    assert sym(models, "bookshelf.models.Book").kind == "CLASS"
+    assert sym(models, "bookshelf.models.Book.title").kind == "FIELD"
+    assert sym(models, "bookshelf.models.Status").kind == "ENUM"
+    assert sym(models, "bookshelf.models.Status.Lent").kind == "FIELD"  # a variant
+    label = sym(models, "bookshelf.models.Status.label")
+    assert label.kind == "METHOD" and label.parent == "bookshelf.models.Status"
     assert label.doc_comment == "A short label for listings."
     assert label.meta["static"] is False
-    assert sym(models, "crate.models.require_text").kind == "FUNCTION"
+    assert sym(models, "bookshelf.models.require_text").kind == "FUNCTION"
     store = parsed("src/store/mod.rs")
-    trait = sym(store, "crate.store.Store")
+    trait = sym(store, "bookshelf.store.Store")
     assert trait.kind == "INTERFACE" and trait.signature == "pub trait Store: Send + Sync"
-    assert sym(store, "crate.store.Store.count").parent == "crate.store.Store"
+    assert sym(store, "bookshelf.store.Store.count").parent == "bookshelf.store.Store"
     memory = parsed("src/store/memory.rs")
-    assert sym(memory, "crate.store.memory.trace_op!").meta == {"macro": True}
-    tests = sym(memory, "crate.store.memory.tests")
+    assert sym(memory, "bookshelf.store.memory.trace_op!").meta == {"macro": True}
+    tests = sym(memory, "bookshelf.store.memory.tests")
     assert tests.kind == "OBJECT" and tests.meta["namespace"]
-    assert sym(memory, "crate.store.memory.tests.fixture").parent == tests.fqn
+    assert sym(memory, "bookshelf.store.memory.tests.fixture").parent == tests.fqn
     # `impl Store for MemoryStore` attaches its methods to the struct
-    books = [s for s in memory.symbols if s.fqn == "crate.store.memory.MemoryStore.books"]
+    books = [s for s in memory.symbols if s.fqn == "bookshelf.store.memory.MemoryStore.books"]
     # a field and a method may share a name (Rust keeps them apart)
-    assert {(s.kind, s.parent) for s in books} == {
-        ("FIELD", "crate.store.memory.MemoryStore"), ("METHOD", "crate.store.memory.MemoryStore")}
+    owner = "bookshelf.store.memory.MemoryStore"
+    assert {(s.kind, s.parent) for s in books} == {("FIELD", owner), ("METHOD", owner)}
     assert [(h.cls, h.base, h.relation) for h in memory.heritage] == [
-        ("crate.store.memory.MemoryStore", "Store", "implements")]
+        ("bookshelf.store.memory.MemoryStore", "Store", "implements")]
 
 
 def test_imports_are_absolute_module_paths() -> None:
@@ -169,8 +195,8 @@ def test_axum_and_actix_routes() -> None:
         ("GET", "/books/:id", "get_book", "api_routes"),
         ("DELETE", "/books/:id", "remove_book", "api_routes"),
         ("USE", "/loans", "loan_routes", "api_routes")}
-    health = sym(routes, "crate.routes.GET /health")
-    assert health.kind == "ENDPOINT" and health.parent == "crate.routes.app"
+    health = sym(routes, "bookshelf.routes.GET /health")
+    assert health.kind == "ENDPOINT" and health.parent == "bookshelf.routes.app"
     actix = snippet(
         '#[get("/users/{id}")]\nasync fn user() {}\n'
         '#[route("/x", method = "GET", method = "POST")]\nasync fn both() {}\n'

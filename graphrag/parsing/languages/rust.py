@@ -12,8 +12,9 @@ types of parameters, fields and ``let`` bindings, and routes: axum
 (``Router::new().route("/x", get(h).post(p))``, ``nest``, ``merge``) and actix-web
 (``#[get("/x")]``, ``web::resource("/x").route(web::get().to(h))``, ``web::scope``).
 
-Module paths: a crate's files live under ``<crate dir>/src/``; the crate is named after
-its directory (``-`` -> ``_``; ``crate`` for a crate at the repository root) and the
+Module paths: a crate's files live under ``<crate dir>/src/``; the crate is named by its
+``Cargo.toml`` (:func:`repo_facts`), else after its directory (``-`` -> ``_``; ``crate``
+for a crate at the repository root without a manifest), and the
 module of ``src/a/b.rs`` or ``src/a/b/mod.rs`` is ``<crate>.a.b`` (``src/lib.rs`` and
 ``src/main.rs`` are the crate itself). ``src/bin/x.rs`` and files directly under
 ``tests/``, ``examples/`` or ``benches/`` are crates of their own (``x``). Symbols are
@@ -30,11 +31,14 @@ from __future__ import annotations
 
 import re
 import textwrap
+import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from tree_sitter import Node, QueryCursor
 
 from graphrag.parsing import registry
+from graphrag.parsing.languages._base import FileExtractor
 from graphrag.parsing.languages._common import ScopeIndex, count_errors, node_id, normalize
 from graphrag.parsing.languages._common import node_text as _text
 from graphrag.parsing.model import (
@@ -47,11 +51,13 @@ from graphrag.parsing.model import (
     Symbol,
 )
 from graphrag.parsing.registry import RepoContext
+from graphrag.parsing.repofacts import RepoFiles
 from graphrag.parsing.routes import join_route
 
 LANG = "rust"
 _SIGNATURE_MAX = 300
 _ROOT_CRATE = "crate"
+_CARGO_MAX_BYTES = 1024 * 1024
 # Directories whose files are each a crate of their own.
 _CRATE_DIRS = ("tests", "examples", "benches")
 # Wrappers a method call sees through (auto-deref, `?`, `.await`): `Arc<Store>` is a Store.
@@ -99,25 +105,48 @@ def extract(source: bytes, rel_path: str, ctx: RepoContext) -> ParseResult:
     """Parse one Rust file into symbols, imports, calls, heritage, routes and types."""
     tree = registry.parser(LANG).parse(source)
     root = tree.root_node
-    module = module_path(rel_path)
+    crates: dict[str, str] = ctx.of(LANG, {})
+    module = module_path(rel_path, crates)
     result = ParseResult(path=rel_path, lang=LANG, module=module, package=None)
-    _Extractor(root, source, rel_path, module, CharOffsets(source), result).run()
+    _RustFile(root, source, rel_path, module, CharOffsets(source), result, crates).run()
     result.error_count = count_errors(root)
     return result
+
+
+def repo_facts(files: RepoFiles) -> dict[str, str]:
+    """The crate name of every ``Cargo.toml`` with a ``[package]`` (``[lib] name`` when
+    given; ``-`` becomes ``_`` as in paths) by its repo-relative directory (``""`` at the
+    root). An unreadable or workspace-only manifest names no crate."""
+    crates: dict[str, str] = {}
+    for rel, parent, _name in files.named("Cargo.toml"):
+        text = files.read(rel, _CARGO_MAX_BYTES)
+        try:
+            manifest = tomllib.loads(text) if text is not None else {}
+        except tomllib.TOMLDecodeError:
+            continue
+        lib, package = manifest.get("lib"), manifest.get("package")
+        name = lib.get("name") if isinstance(lib, dict) else None
+        if not isinstance(name, str) and isinstance(package, dict):
+            name = package.get("name")
+        if isinstance(name, str) and name.strip():
+            crates[parent] = _crate_name(name.strip())
+    return dict(sorted(crates.items()))
 
 
 def _crate_name(directory: str) -> str:
     return re.sub(r"\W", "_", directory.replace("-", "_")) or _ROOT_CRATE
 
 
-def _path_parts(rel_path: str) -> tuple[str, list[str], bool]:
+def _path_parts(rel_path: str, crates: Mapping[str, str] | None = None
+                ) -> tuple[str, list[str], bool]:
     """``(crate, module segments, owns a directory)`` of a file: a crate root or a
     ``mod.rs`` declares its child modules in its own directory."""
     parts = rel_path.removesuffix(".rs").split("/")
     dirs, stem = parts[:-1], parts[-1]
     if "src" in dirs:
         at = len(dirs) - 1 - dirs[::-1].index("src")
-        crate = _crate_name(dirs[at - 1]) if at > 0 else _ROOT_CRATE
+        named = (crates or {}).get("/".join(dirs[:at]))
+        crate = named or (_crate_name(dirs[at - 1]) if at > 0 else _ROOT_CRATE)
         inner = [*dirs[at + 1:], stem]
         if inner[0] == "bin" and len(inner) > 1:
             crate, inner = _crate_name(inner[1]), inner[2:]
@@ -133,20 +162,20 @@ def _path_parts(rel_path: str) -> tuple[str, list[str], bool]:
     return crate, inner, owner
 
 
-def module_path(rel_path: str) -> str:
+def module_path(rel_path: str, crates: Mapping[str, str] | None = None) -> str:
     """Module of a file: ``axum/src/routing/mod.rs`` -> ``axum.routing`` (see the module
-    docstring)."""
-    crate, inner, _owner = _path_parts(rel_path)
+    docstring); ``crates`` are the crate names of :func:`repo_facts`."""
+    crate, inner, _owner = _path_parts(rel_path, crates)
     return ".".join([crate, *inner])
 
 
-def _child_module(rel_path: str, name: str) -> str:
+def _child_module(rel_path: str, name: str, crates: Mapping[str, str]) -> str:
     """Module declared by ``mod name;`` in the file at ``rel_path``."""
-    _crate, _inner, owner = _path_parts(rel_path)
+    _crate, _inner, owner = _path_parts(rel_path, crates)
     directory = rel_path.rsplit("/", 1)[0] if "/" in rel_path else ""
     stem = rel_path.rsplit("/", 1)[-1].removesuffix(".rs")
     base = directory if owner else f"{directory}/{stem}".lstrip("/")
-    return module_path(f"{base}/{name}.rs".lstrip("/"))
+    return module_path(f"{base}/{name}.rs".lstrip("/"), crates)
 
 
 @dataclass
@@ -256,18 +285,17 @@ def _in_order(nodes: list[Node]) -> list[Node]:
     return sorted(nodes, key=lambda n: (n.start_byte, -n.end_byte))
 
 
-class _Extractor:
+class _RustFile(FileExtractor):
     """Single-use worker filling ``result`` for one file."""
 
     def __init__(self, root: Node, source: bytes, rel_path: str, module: str,
-                 offsets: CharOffsets, result: ParseResult) -> None:
-        self.root = root
-        self.source = source
+                 offsets: CharOffsets, result: ParseResult, crates: Mapping[str, str]
+                 ) -> None:
+        super().__init__(source, root, result, offsets)
         self.rel_path = rel_path
+        self.crates = crates
         self.module = module
         self.crate = module.split(".", 1)[0]
-        self.offsets = offsets
-        self.result = result
         self.containers: ScopeIndex[int, _Scope] = ScopeIndex(node_id)
         self.callers: ScopeIndex[int, str] = ScopeIndex(node_id)  # fn/closure -> fqn
         self.declared: dict[str, dict[str, str]] = {}  # module -> name -> fqn
@@ -278,7 +306,7 @@ class _Extractor:
 
     # -- driving -----------------------------------------------------------------------
 
-    def run(self) -> None:
+    def run(self) -> ParseResult:
         defs = QueryCursor(registry.query(LANG, "rust-definitions")).captures(self.root)
         refs = QueryCursor(registry.query(LANG, "rust-references")).captures(self.root)
         modules = _in_order(defs.get("definition.module", []))
@@ -320,6 +348,7 @@ class _Extractor:
             self._range(node)
         self._crate_names()
         self.result.symbols.sort(key=lambda s: (s.char_start, -s.char_end))
+        return self.result
 
     def _crate_names(self) -> None:
         """The names a path may start with in every module (the crate itself as ``crate``,
@@ -339,11 +368,6 @@ class _Extractor:
 
     # -- helpers -----------------------------------------------------------------------
 
-    def _span(self, node: Node) -> dict[str, int]:
-        return {"line_start": node.start_point[0] + 1, "line_end": node.end_point[0] + 1,
-                "char_start": self.offsets(node.start_byte),
-                "char_end": self.offsets(node.end_byte)}
-
     def _scope(self, node: Node) -> _Scope:
         return self.containers.enclosing(node) or self.file_scope
 
@@ -358,10 +382,7 @@ class _Extractor:
         self.result.symbols.append(Symbol(
             kind=kind, name=name, fqn=fqn, parent=parent,
             signature=signature if signature is not None else self._signature(node),
-            doc_comment=_doc_comment(node), meta=meta or {}, **self._span(node)))
-
-    def _var_types(self, scope: str) -> dict[str, str]:
-        return self.result.var_types.setdefault(scope, {})
+            doc_comment=_doc_comment(node), meta=meta or {}, **self.span(node)))
 
     # -- paths -------------------------------------------------------------------------
 
@@ -536,7 +557,8 @@ class _Extractor:
         scope = self._scope(node)
         body = node.child_by_field_name("body")
         if body is None:  # `mod x;`: the child module's file
-            target = _child_module(self.rel_path, name) if scope.module == self.module \
+            target = _child_module(self.rel_path, name, self.crates) \
+                if scope.module == self.module \
                 else f"{scope.module}.{name}"
             self.imports.setdefault(name, target)
             self.result.imports.append(Import(alias=name, target=target,
@@ -649,7 +671,7 @@ class _Extractor:
             self._symbol("FIELD", fname, f"{fqn}.{fname}", fqn, decl,
                          meta={"type": normalize(_text(type_node))},
                          signature=normalize(_text(decl))[:_SIGNATURE_MAX])
-            self._var_types(fqn)[fname] = declared or "_"
+            self.scope_vars(fqn)[fname] = declared or "_"
 
     def _impl(self, node: Node, scope: _Scope) -> None:
         owner = self._type_fqn(node.child_by_field_name("type"), scope)
@@ -717,7 +739,7 @@ class _Extractor:
         if body is not None:
             self.containers[body.id] = inner
         if types:
-            self._var_types(fqn).update(types)
+            self.scope_vars(fqn).update(types)
 
     def _params(self, plist: Node | None, scope: _Scope
                 ) -> tuple[list[list[str | None]], dict[str, str], bool]:
@@ -778,7 +800,7 @@ class _Extractor:
         scope = self._scope(node)
         declared = self._type(node.child_by_field_name("type"), scope)
         name = _text(node.child_by_field_name("name"))
-        self._var_types(scope.fqn or self.module)[name] = declared or "_"
+        self.scope_vars(scope.fqn or self.module)[name] = declared or "_"
 
     # -- calls -------------------------------------------------------------------------
 
@@ -1112,7 +1134,7 @@ class _Extractor:
         caller = self._caller(node)
         if caller is None:
             return
-        types = self._var_types(caller)
+        types = self.scope_vars(caller)
         unwrapped = self._unwrapped_binding(node)
         if unwrapped is not None:
             name, found = unwrapped
@@ -1150,7 +1172,7 @@ class _Extractor:
         if caller is None:
             return
         pattern = node.child_by_field_name("pattern")
-        types = self._var_types(caller)
+        types = self.scope_vars(caller)
         names = _bound_names(pattern)
         if pattern is None or pattern.type not in ("identifier", "mut_pattern") or \
                 len(names) != 1:
@@ -1210,7 +1232,7 @@ class _Extractor:
             return
         pattern = node.child_by_field_name("pattern")
         names = _bound_names(pattern)
-        types = self._var_types(caller)
+        types = self.scope_vars(caller)
         if pattern is None or pattern.type != "identifier":
             for name in names:
                 types.setdefault(name, "_")
