@@ -307,8 +307,7 @@ class _RustFile(FileExtractor):
     # -- driving -----------------------------------------------------------------------
 
     def run(self) -> ParseResult:
-        defs = QueryCursor(registry.query(LANG, "rust-definitions")).captures(self.root)
-        refs = QueryCursor(registry.query(LANG, "rust-references")).captures(self.root)
+        defs = refs = QueryCursor(registry.query(LANG, "rust")).captures(self.root)
         modules = _in_order(defs.get("definition.module", []))
         for node in modules:
             self._module(node)
@@ -386,8 +385,9 @@ class _RustFile(FileExtractor):
 
     # -- paths -------------------------------------------------------------------------
 
-    def _absolute(self, segments: list[str], scope: _Scope) -> list[str]:
-        """A path as written with ``crate``/``self``/``super``/``Self`` made absolute."""
+    def _absolute(self, segments: list[str], scope: _Scope | Node) -> list[str]:
+        """A path as written with ``crate``/``self``/``super``/``Self`` made absolute;
+        ``scope`` may be the node the path is in (its scope is looked up when needed)."""
         if not segments:
             return segments
         head = segments[0]
@@ -395,6 +395,10 @@ class _RustFile(FileExtractor):
             self.path_heads.setdefault(head, len(self.path_heads))
         if head == "crate" or head == "$crate":
             return [self.crate, *segments[1:]]
+        if head not in _PATH_KEYWORDS:
+            return segments
+        if not isinstance(scope, _Scope):
+            scope = self._scope(scope)
         if head == "Self" and scope.self_type:
             return [*scope.self_type.split("."), *segments[1:]]
         if head in ("self", "super"):
@@ -818,7 +822,7 @@ class _RustFile(FileExtractor):
             if _text(func) not in _CONSTRUCTORS:
                 self.result.calls.append(Call(self._caller(node), _text(func), None, line))
             return
-        scope = self._scope(node)
+        scope: _Scope | Node = node
         if func.type == "scoped_identifier":
             segments = self._absolute(self._path_segments(func), scope)
             if len(segments) >= 2:
@@ -829,7 +833,7 @@ class _RustFile(FileExtractor):
             receiver = self._chain(func.child_by_field_name("value"), scope)
             self.result.calls.append(Call(self._caller(node), name, receiver, line))
 
-    def _chain(self, node: Node | None, scope: _Scope, depth: int = 0) -> list[str]:
+    def _chain(self, node: Node | None, scope: _Scope | Node, depth: int = 0) -> list[str]:
         """Receiver chain of a method call (see :class:`~graphrag.parsing.model.Call`):
         ``self.repo`` -> ``["self", "repo"]``, ``Foo::new()`` -> ``["Foo", "new()"]``;
         ``["?"]`` for what cannot be named."""

@@ -1,4 +1,5 @@
-; Declarations of a Rust file. The container of each (an inline `mod`, an `impl` or
+; Declarations, bindings and references of a Rust file, in one query: the tree is
+; walked once. The container of each declaration (an inline `mod`, an `impl` or
 ; `trait` block, a function) is worked out in Python from the captured nodes.
 
 (mod_item name: (identifier)) @definition.module
@@ -36,3 +37,8 @@
 (match_arm pattern: (_) @definition.binding)
 
 (let_condition pattern: (_) @definition.binding)
+
+; Calls (incl. route registrations) and macro invocations.
+(call_expression function: (_)) @reference.call
+
+(macro_invocation macro: (_)) @reference.macro
