@@ -175,6 +175,7 @@ def test_calls_through_self_paths_and_macros() -> None:
         "impl Foo {\n"
         "    fn a(&self) { self.b(); Self::c(); crate::util::d(); super::e(); x.f()?.g(); }\n"
         "    fn t(&self) { assert_eq!(helper(1), self.b()); my_macro!(1); }\n"
+        "    fn g<T: Parse<u8>>(&self) { T::parse(); }\n"
         "}\n", "src/m/mod.rs")
     calls = {(c.caller, tuple(c.receiver or ()), c.name) for c in result.calls}
     assert calls == {
@@ -182,7 +183,7 @@ def test_calls_through_self_paths_and_macros() -> None:
         ("crate.m.Foo.a", ("crate", "util"), "d"), ("crate.m.Foo.a", ("crate",), "e"),
         ("crate.m.Foo.a", ("x",), "f"), ("crate.m.Foo.a", ("x", "f()"), "g"),
         ("crate.m.Foo.t", (), "helper"), ("crate.m.Foo.t", ("self",), "b"),
-        ("crate.m.Foo.t", (), "my_macro!")}
+        ("crate.m.Foo.t", (), "my_macro!"), ("crate.m.Foo.g", ("Parse",), "parse")}
 
 
 def test_axum_and_actix_routes() -> None:

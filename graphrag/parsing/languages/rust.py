@@ -395,10 +395,13 @@ class _RustFile(FileExtractor):
             self.path_heads.setdefault(head, len(self.path_heads))
         if head == "crate" or head == "$crate":
             return [self.crate, *segments[1:]]
-        if head not in _PATH_KEYWORDS:
+        if head not in _PATH_KEYWORDS and not (head[:1].isupper() and len(segments) > 1):
             return segments
         if not isinstance(scope, _Scope):
             scope = self._scope(scope)
+        if head not in _PATH_KEYWORDS:  # `T::from_request(..)`: the method of T's bound
+            bound = scope.generics.get(head)
+            return [*bound.split("<", 1)[0].split("."), *segments[1:]] if bound else segments
         if head == "Self" and scope.self_type:
             return [*scope.self_type.split("."), *segments[1:]]
         if head in ("self", "super"):
