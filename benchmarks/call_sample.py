@@ -35,6 +35,7 @@ HERE = Path(__file__).resolve().parent / "call_sample"
 # name -> (repository, pinned commit, language)
 PINNED = {
     "rust-axum": ("tokio-rs/axum", "309d1bd9530eec2217134cb262760af1df42ee3b", "rust"),
+    "rust-serde": ("serde-rs/serde", "fa7da4a93567ed347ad0735c28e439fca688ef26", "rust"),
 }
 
 
