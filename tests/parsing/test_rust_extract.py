@@ -276,3 +276,35 @@ def test_macro_heavy_and_broken_code_still_yields_the_rest() -> None:
     assert result.error_count >= 1
     # tokens of a code-generating macro are no calls
     assert "not_a_call" not in {c.name for c in result.calls}
+
+
+def test_renaming_the_crate_in_its_manifest_renames_its_symbols(tmp_path: Path, engine,
+                                                                app_name: str) -> None:
+    """Cargo.toml is read for the crate's name: editing it re-parses the crate's files
+    (an incremental run follows, as a full one would)."""
+    from sqlalchemy import text
+
+    from graphrag.config import load_settings
+    from graphrag.graph.index import index_graph
+
+    repo = tmp_path / "repo"
+    (repo / "src").mkdir(parents=True)
+    (repo / "Cargo.toml").write_text('[package]\nname = "shelf"\n')
+    (repo / "src" / "lib.rs").write_text("pub mod util;\npub fn run() { util::helper(); }\n")
+    (repo / "src" / "util.rs").write_text("pub fn helper() {}\n")
+    settings = load_settings().with_overrides(workers=1)
+
+    def calls() -> set[tuple[str, str]]:
+        with engine.connect() as conn:
+            return {tuple(r) for r in conn.execute(text(
+                "SELECT s.fqn, d.fqn FROM edges e JOIN nodes s ON s.id = e.src_id"
+                " JOIN nodes d ON d.id = e.dst_id JOIN applications a"
+                " ON a.id = e.application_id WHERE a.name = :n AND e.kind = 'CALLS'"),
+                {"n": app_name})}
+
+    index_graph(engine, settings, repo, app_name)
+    assert calls() == {("shelf.run", "shelf.util.helper")}
+    (repo / "Cargo.toml").write_text('[package]\nname = "book-shelf"\n')
+    stats = index_graph(engine, settings, repo, app_name)
+    assert stats.files_parsed == 2
+    assert calls() == {("book_shelf.run", "book_shelf.util.helper")}
