@@ -278,14 +278,16 @@ def test_macro_heavy_and_broken_code_still_yields_the_rest() -> None:
     assert "not_a_call" not in {c.name for c in result.calls}
 
 
-def test_renaming_the_crate_in_its_manifest_renames_its_symbols(tmp_path: Path, engine,
+def test_crate_names_follow_the_manifest_and_pub_use_publishes(tmp_path: Path, engine,
                                                                 app_name: str) -> None:
     """Cargo.toml is read for the crate's name: editing it re-parses the crate's files
-    (an incremental run follows, as a full one would)."""
+    (an incremental run follows, as a full one would); a ``pub use`` names the symbol
+    by its public path."""
     from sqlalchemy import text
 
     from graphrag.config import load_settings
     from graphrag.graph.index import index_graph
+    from graphrag.graph.lookup import resolve_name
 
     repo = tmp_path / "repo"
     (repo / "src").mkdir(parents=True)
@@ -304,7 +306,18 @@ def test_renaming_the_crate_in_its_manifest_renames_its_symbols(tmp_path: Path, 
 
     index_graph(engine, settings, repo, app_name)
     assert calls() == {("shelf.run", "shelf.util.helper")}
+    # `pub use util::helper;` publishes shelf.helper: the name lookup follows it
+    (repo / "src" / "lib.rs").write_text(
+        "pub mod util;\npub use util::helper;\npub fn run() { util::helper(); }\n")
+    index_graph(engine, settings, repo, app_name)
+    with engine.connect() as conn:
+        app_id = conn.execute(text("SELECT id FROM applications WHERE name = :n"),
+                              {"n": app_name}).scalar_one()
+        found = resolve_name(conn, app_id, "shelf.helper")
+        fqns = conn.execute(text("SELECT fqn FROM nodes WHERE id = ANY(:ids)"),
+                            {"ids": found}).scalars().all()
+    assert fqns == ["shelf.util.helper"]
     (repo / "Cargo.toml").write_text('[package]\nname = "book-shelf"\n')
     stats = index_graph(engine, settings, repo, app_name)
-    assert stats.files_parsed == 2
+    assert stats.files_parsed == 2  # the manifest changed: every file of the crate
     assert calls() == {("book_shelf.run", "book_shelf.util.helper")}
