@@ -259,8 +259,10 @@ def build(root: Path, include: list[str]):
     from graphrag.graph.scan import scan_repository
     from graphrag.parsing.extract import parse_file, repo_context
 
-    scanned = [f for f in scan_repository(root, include=include) if f.lang]
-    ctx = repo_context(root, [f.rel_path for f in scanned])
+    every = list(scan_repository(root, include=include))
+    # the configuration files the scan tracks (go.mod, Cargo.toml) give repository facts
+    ctx = repo_context(root, [f.rel_path for f in every])
+    scanned = [f for f in every if f.lang]
     results = []
     lines = 0
     for f in scanned:

@@ -20,6 +20,7 @@ TEMPLATES = {
     "ts": "function g(x) {{ return {}; }}\n",
     "js": "function g(x) {{ return {}; }}\n",
     "go": "package m\nfunc g(x B) int {{ return {} }}\n",
+    "rs": "fn g(x: B) -> i32 {{ {} }}\n",
 }
 # (kind, n): "nest" one call nested n deep, "chain" one n-long method chain, "nests" as
 # many functions holding a 95-deep nest as fit in n bytes.

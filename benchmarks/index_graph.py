@@ -11,9 +11,12 @@ the number of files whose imports and calls were resolved again (and, where the 
 reports it, of the files whose graph rows were rebuilt and compared). Targets: >= 20,000 lines/s
 full, re-index (no change and one edited file) < 5% of the full index.
 
-    python benchmarks/index_graph.py [--min-lines 150000] [--workers 0] [--emptied]
+    python benchmarks/index_graph.py [--min-lines 150000 | --path DIR] [--workers 0]
+                                     [--emptied]
 
-``--emptied`` runs the full index in the state a database is in after an application was
+``--path DIR`` indexes a copy of a real code base instead of the assembled samples (the
+one-file edits are made only when it holds a Java file). ``--emptied`` runs the full index
+in the state a database is in after an application was
 deleted and autovacuum processed the graph tables: their pages kept, their statistics
 saying 0 rows (the state in which per-row foreign-key checks once took a minute).
 """
@@ -29,7 +32,7 @@ from pathlib import Path
 
 from _common import ROOT, CpuClock, bench_engine, drop_app
 
-CODE = {".py", ".java", ".kt", ".ts", ".tsx", ".js", ".go"}
+CODE = {".py", ".java", ".kt", ".ts", ".tsx", ".js", ".go", ".rs"}
 
 
 def assemble(dest: Path, min_lines: int) -> tuple[int, int]:
@@ -60,6 +63,9 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--min-lines", type=int, default=150_000)
     ap.add_argument("--workers", type=int, default=0)
+    ap.add_argument("--path", type=Path,
+                    help="a real code base (copied, .git and target/ left out) instead of "
+                         "the assembled samples; the one-file edits need a Java file")
     ap.add_argument("--emptied", action="store_true",
                     help="full index after the tables were emptied and vacuumed")
     args = ap.parse_args()
@@ -78,7 +84,13 @@ def main() -> None:
     print(f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     with tempfile.TemporaryDirectory() as tmp:
         repo = Path(tmp) / "repo"
-        lines, files = assemble(repo, args.min_lines)
+        if args.path is not None:
+            shutil.copytree(args.path, repo, ignore=shutil.ignore_patterns(".git", "target"))
+            code = [p for p in repo.rglob("*") if p.suffix in CODE and p.is_file()]
+            lines = sum(p.read_bytes().count(b"\n") for p in code)
+            files = len(code)
+        else:
+            lines, files = assemble(repo, args.min_lines)
         drop_app(engine, app)
         if args.emptied:
             _vacuum_emptied(engine)
@@ -88,8 +100,14 @@ def main() -> None:
             again = index_graph(engine, settings, repo, app)
         assert again.files_parsed == 0
         # one edited file: the typical nightly delta, three kinds of edit
-        victim = next(p for p in sorted(repo.rglob("*.java"))
-                      if re.search(r"\n    public \w[\w<>, ]* (\w+)\(", p.read_text()))
+        victim = next((p for p in sorted(repo.rglob("*.java"))
+                       if re.search(r"\n    public \w[\w<>, ]* (\w+)\(", p.read_text())),
+                      None)
+        one = {}
+        if victim is None:
+            drop_app(engine, app)
+            _report(full, c_full, c_again, one, lines, files)
+            return
         source = victim.read_text()
         method = re.search(r"\n    public \w[\w<>, ]* (\w+)\(", source).group(1)
         body = source.index("{", source.index(f" {method}(")) + 1
@@ -99,7 +117,6 @@ def main() -> None:
             + source[body:],
             "method renamed": re.sub(rf"\b{method}\b", method + "Renamed", source),
         }
-        one = {}
         for label, edited in edits.items():
             victim.write_text(edited)
             with CpuClock(engine) as clock:
@@ -111,7 +128,11 @@ def main() -> None:
             index_graph(engine, settings, repo, app)
         drop_app(engine, app)
         shutil.rmtree(repo, ignore_errors=True)
+    _report(full, c_full, c_again, one, lines, files)
 
+
+def _report(full, c_full: CpuClock, c_again: CpuClock, one: dict, lines: int, files: int
+            ) -> None:
     nodes = sum(full.nodes_by_kind.values())
     edges = sum(full.edges_by_kind.values())
     print(f"repository: {files} files, {lines} lines -> {nodes} nodes, {edges} edges")

@@ -187,7 +187,7 @@ def test_files_are_read_again_only_when_their_stat_changed(tmp_path: Path, engin
     assert "pkg.mod.sigma" in _fqns(engine, app_name)
 
 
-_CODE = {".py", ".java", ".kt", ".ts", ".go", ".js", ".cs"}
+_CODE = {".py", ".java", ".kt", ".ts", ".go", ".js", ".cs", ".rs"}
 
 
 def _edit(repo: Path, originals: dict[str, str], rng: random.Random) -> str:
@@ -203,7 +203,7 @@ def _edit(repo: Path, originals: dict[str, str], rng: random.Random) -> str:
     elif op == "copy":
         target.with_name("copy_" + target.name).write_text(src)
     elif op == "rename":
-        names = sorted(set(re.findall(r"\b(?:def|func|fun|function|class)\s+(\w+)", src))
+        names = sorted(set(re.findall(r"\b(?:def|func|fun|fn|function|class)\s+(\w+)", src))
                        | set(re.findall(r"\b(\w+)\s*\(", src)))
         if names:
             name = rng.choice(names)
@@ -262,7 +262,8 @@ def test_incremental_index_equals_full_index(sample: Path, tmp_path: Path, engin
 
 
 # A definition's name: after a declaring keyword, or a Java/Kotlin/TS method header.
-_DEF = re.compile(r"\b(?:def|func|fun|function|class|interface|enum|object|type)\s+"
+_DEF = re.compile(r"\b(?:def|func|fun|fn|function|class|interface|enum|object|type|struct|"
+                  r"trait)\s+"
                   r"(?:\([^)]*\)\s*)?(\w+)|(?:public|private|protected|static)[\w<>\[\], ]*"
                   r"\s(\w+)\s*\(")
 

@@ -685,6 +685,8 @@ class Scopes:
 
     def _method_of(self, recv: Ent, name: str) -> Ent | None:
         node = recv.node
+        if recv.kind == "node" and node is not None and node.kind in TYPE_KINDS:
+            recv = Ent("static", node)  # a class reached through a module (`mod.Cls.f()`)
         if recv.kind == "instance" and node is not None and recv.resolution == "union":
             hits: list[GraphNode] = []
             for cls in (node, *recv.alts):

@@ -466,4 +466,10 @@ _BUILTINS = (
                  item_reads=vocabulary.words("""ElementAt ElementAtOrDefault First
                      FirstOrDefault Last LastOrDefault Single SingleOrDefault Peek Pop
                      Dequeue GetValueOrDefault""")),
+    LanguageSpec("rust", (".rs",), "rust", grammar("tree_sitter_rust"),
+                 grammar_dist="tree-sitter-rust", aliases=("rs",),
+                 test_files=(r"tests/[^/]*\.rs", r"[^/]*_tests?\.rs", r"tests\.rs"),
+                 common_calls=vocabulary.RUST_COMMON, self_names=("self",),
+                 item_reads=vocabulary.words("get get_mut first last pop remove"),
+                 config_files=("Cargo.toml",), repo_facts="rust:repo_facts"),
 )

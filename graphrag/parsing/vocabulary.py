@@ -36,6 +36,11 @@ push pop forEach has entries then catch finally bind stringify on off once trim
 toLowerCase toUpperCase includes indexOf slice splice substring startsWith endsWith
 require fetch setTimeout setInterval resolve reject listen use flush toString of
 """)
+RUST_COMMON = SHARED_COMMON | words("""
+new unwrap expect clone into to_string to_owned as_ref as_mut iter into_iter push pop
+len is_empty default collect ok err map_err and_then unwrap_or unwrap_or_else insert
+borrow borrow_mut take fmt eq drop spawn
+""")
 GO_COMMON = SHARED_COMMON | words("""
 Println Printf Sprintf Errorf Fatal Fatalf New make new panic recover cap len append
 Error String copy close flush
