@@ -199,7 +199,23 @@ class Scopes:
             found = self.member_of(self.resolve_target(ns, target), name)
             if found is not None and found.kind not in ("unknown", "external"):
                 return _with_resolution(found, "import")
+        if scope.traits.global_names:
+            return self._global(ns, name, mode)
         return None
+
+    def _global(self, ns: str, name: str, mode: str) -> Ent | None:
+        """``name`` in the one namespace of the linker (spec ``global_names``): a type of
+        that fqn, or the one function of that fqn (a declaration when several files
+        define it: platform variants)."""
+        if mode == "type":
+            node = self.table.by_fqn.get((ns, name))
+            return Ent("node", node, resolution="global") \
+                if node is not None and node.kind in TYPE_KINDS else None
+        found = [n for n in self.table.callables_by_name.get((ns, name), [])
+                 if n.fqn == name]
+        if len(found) > 1:
+            found = [n for n in found if n.meta.get("declaration")]
+        return Ent("node", found[0], resolution="global") if len(found) == 1 else None
 
     # ------------------------------------------------------- modules, imports
     def resolve_target(self, ns: str, target: str, depth: int = 0) -> Ent:

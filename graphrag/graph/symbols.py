@@ -107,20 +107,32 @@ class SymbolTable:
         self._top_callables: dict[tuple[str, str], list[GraphNode]] = defaultdict(list)
         self._pending: list[tuple[GraphNode, Symbol, FileScope]] = []
         self._chains: dict[str, tuple[GraphNode, ...]] = {}
+        # per file, its declarations folded into the one definition of their fqn
+        self.folded: dict[str, list[Symbol]] = {}
         self._build()
 
     # ----------------------------------------------------------------- building
     def _build(self) -> None:
-        keys = _symbol_keys(self.results)
+        folded = _folded_declarations(self.results)
+        keys = _symbol_keys(self.results, folded)
         for result in self.results:
             self._add_file(result)
         for result in self.results:
             scope = self.files[result.path]
             for index, sym in enumerate(result.symbols):
-                self._add_symbol(scope, sym, keys[(result.path, index)])
+                if (result.path, index) in folded:
+                    self.folded.setdefault(result.path, []).append(sym)
+                else:
+                    self._add_symbol(scope, sym, keys[(result.path, index)])
         for node, sym, scope in self._pending:
             self._link_parent(node, sym, scope)
         self._pending.clear()
+        for path, symbols in self.folded.items():
+            ns = self.files[path].ns
+            for sym in symbols:
+                definition = self.by_fqn[(ns, sym.fqn)]
+                definition.meta.setdefault("declarations", []).append(
+                    [path, sym.line_start, sym.line_end])
 
     def _add_file(self, result: ParseResult) -> None:
         parent = REPO_KEY
@@ -285,11 +297,33 @@ def plain_fqn(fqn: str, ns: str) -> str:
     return fqn
 
 
-def _symbol_keys(results: list[ParseResult]) -> dict[tuple[str, int], str]:
-    """Stable key per (path, symbol index); duplicates numbered by (path, line)."""
+def _folded_declarations(results: list[ParseResult]) -> set[tuple[str, int]]:
+    """(path, symbol index) of every declaration (``meta["declaration"]``: a C prototype,
+    a method declared in its class and defined outside) whose fqn has exactly one
+    definition in its namespace: it is no node of its own, its lines are recorded on the
+    definition's node (``meta["declarations"]``)."""
+    definitions: dict[tuple[str, str], int] = defaultdict(int)
+    declarations: list[tuple[str, str, str, int]] = []
+    for result in results:
+        ns = namespace(result.lang)
+        for index, sym in enumerate(result.symbols):
+            if sym.meta.get("declaration"):
+                declarations.append((ns, sym.fqn, result.path, index))
+            else:
+                definitions[(ns, sym.fqn)] += 1
+    return {(path, index) for ns, fqn, path, index in declarations
+            if definitions.get((ns, fqn)) == 1}
+
+
+def _symbol_keys(results: list[ParseResult], folded: set[tuple[str, int]] | frozenset = frozenset()
+                 ) -> dict[tuple[str, int], str]:
+    """Stable key per (path, symbol index) (``folded`` declarations have none);
+    duplicates numbered by (path, line)."""
     groups: dict[str, list[tuple[str, int, int, int]]] = defaultdict(list)
     for result in results:
         for index, sym in enumerate(result.symbols):
+            if (result.path, index) in folded:
+                continue
             base = symbol_key(result.lang, sym.fqn, sym.key_suffix)
             groups[base].append((result.path, sym.line_start, sym.char_start, index))
     keys: dict[tuple[str, int], str] = {}

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
 
 from graphrag.parsing import registry
+from graphrag.parsing.languages.c import header_facts
 from graphrag.parsing.model import ParseResult
 from graphrag.parsing.registry import RepoContext
 from graphrag.parsing.source import SourceProblem, decode_source, read_source
@@ -62,7 +63,7 @@ def repo_context(root: Path, rel_paths: Iterable[str]) -> RepoContext:
             go_modules[parent] = match.group(1)
     return RepoContext(go_modules=dict(sorted(go_modules.items())),
                        python_packages=frozenset(packages),
-                       ts_configs=tuple(sorted(ts_configs)))
+                       ts_configs=tuple(sorted(ts_configs)), **header_facts(rel_paths))
 
 
 def _dir_and_name(rel: str) -> tuple[str, str]:

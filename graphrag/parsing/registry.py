@@ -39,6 +39,11 @@ class RepoContext:
     python_packages: frozenset[str] = frozenset()
     # tsconfig.json/jsconfig.json module resolution (``paths`` aliases, ``baseUrl``)
     ts_configs: tuple[TsConfig, ...] = ()
+    # C/C++ headers of the repository (``#include "x.h"`` resolves to one of them), the
+    # include directories quoted includes are also looked up in, headers by file name
+    c_headers: frozenset[str] = frozenset()
+    c_include_dirs: tuple[str, ...] = ()
+    c_headers_by_name: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 Extractor = Callable[[bytes, str, RepoContext], ParseResult]
@@ -103,6 +108,10 @@ class LanguageSpec:
     # language forms a type as written takes before the shared reduction to a name
     # (`Optional[X]`, Go `(T, error)`): "module:function" taking and returning text
     type_prepass: str | None = None
+    # a bare name not declared in the file is the one function of that name in the
+    # repository (C and C++: one namespace of the linker); file-local (``static``)
+    # functions of other files are not seen
+    global_names: bool = False
 
     @property
     def ns(self) -> str:
@@ -117,7 +126,7 @@ class LanguageSpec:
 
 # Traits every language of one namespace must agree on.
 _NAMESPACE_TRAITS = ("separator", "packages", "target_style", "implicit_this",
-                     "constructor_calls", "overloads_in_fqn", "class_receiver")
+                     "constructor_calls", "overloads_in_fqn", "class_receiver", "global_names")
 
 
 def _register_builtins(register: Callable[[str, LanguageSpec], LanguageSpec]) -> None:
@@ -366,4 +375,15 @@ _BUILTINS = (
                  grammar_dist="tree-sitter-go", aliases=("golang",), packages=True,
                  test_files=(r"[^/]*_test\.go",),
                  structural_typing=True, type_prepass="go:first_result"),
+    # C and C++ call each other and share headers: one namespace
+    LanguageSpec("c", (".c", ".h"), "c", grammar("tree_sitter_c"),
+                 grammar_dist="tree-sitter-c", namespace="cfamily", separator="::",
+                 test_files=(r"test_[^/]*\.c", r"[^/]*_test\.c"),
+                 implicit_this=True, global_names=True),
+    LanguageSpec("cpp", (".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx"), "cpp",
+                 grammar("tree_sitter_cpp"), grammar_dist="tree-sitter-cpp",
+                 aliases=("c++", "cxx"), namespace="cfamily", separator="::",
+                 test_files=(r"[^/]*_(test|unittest)\.(cc|cpp|cxx)",
+                             r"test_[^/]*\.(cc|cpp|cxx)"),
+                 implicit_this=True, global_names=True),
 )
