@@ -205,8 +205,10 @@ class Scopes:
 
     def _global(self, ns: str, name: str, mode: str) -> Ent | None:
         """``name`` in the one namespace of the linker (spec ``global_names``): a type of
-        that fqn, or the one function of that fqn (a declaration when several files
-        define it: platform variants)."""
+        that fqn, or the one function of that fqn: a function rather than a macro of its
+        name (the macro stands in where the function is not built), the declaration when
+        several files define it (platform variants); a declaration nothing in the
+        repository defines is outside it (a system function declared for some platform)."""
         if mode == "type":
             node = self.table.by_fqn.get((ns, name))
             return Ent("node", node, resolution="global") \
@@ -214,8 +216,14 @@ class Scopes:
         found = [n for n in self.table.callables_by_name.get((ns, name), [])
                  if n.fqn == name]
         if len(found) > 1:
+            found = [n for n in found if not n.meta.get("macro")] or found
+        if len(found) > 1:
             found = [n for n in found if n.meta.get("declaration")]
-        return Ent("node", found[0], resolution="global") if len(found) == 1 else None
+        if len(found) != 1:
+            return None
+        if found[0].meta.get("declaration") and not found[0].meta.get("definitions"):
+            return EXTERNAL
+        return Ent("node", found[0], resolution="global")
 
     # ------------------------------------------------------- modules, imports
     def resolve_target(self, ns: str, target: str, depth: int = 0) -> Ent:

@@ -113,7 +113,8 @@ class SymbolTable:
 
     # ----------------------------------------------------------------- building
     def _build(self) -> None:
-        folded = _folded_declarations(self.results)
+        definitions = _definitions(self.results)
+        folded = _folded_declarations(self.results, definitions)
         keys = _symbol_keys(self.results, folded)
         for result in self.results:
             self._add_file(result)
@@ -123,7 +124,10 @@ class SymbolTable:
                 if (result.path, index) in folded:
                     self.folded.setdefault(result.path, []).append(sym)
                 else:
-                    self._add_symbol(scope, sym, keys[(result.path, index)])
+                    node = self._add_symbol(scope, sym, keys[(result.path, index)])
+                    if sym.meta.get("declaration"):
+                        # none (an outside function) or several (platform variants)
+                        node.meta["definitions"] = definitions.get((scope.ns, sym.fqn), 0)
         for node, sym, scope in self._pending:
             self._link_parent(node, sym, scope)
         self._pending.clear()
@@ -176,7 +180,7 @@ class SymbolTable:
             self.by_key[key] = node
         return node
 
-    def _add_symbol(self, scope: FileScope, sym: Symbol, key: str) -> None:
+    def _add_symbol(self, scope: FileScope, sym: Symbol, key: str) -> GraphNode:
         result = scope.result
         node = GraphNode(
             key=key, kind=sym.kind, name=sym.name, fqn=sym.fqn, parent_key=None,
@@ -199,6 +203,7 @@ class SymbolTable:
         if sym.kind in CALLABLE_KINDS and sym.kind != "CONSTRUCTOR":
             self.callables_by_name[(scope.ns, sym.name)].append(node)
         self._pending.append((node, sym, scope))
+        return node
 
     def _link_parent(self, node: GraphNode, sym: Symbol, scope: FileScope) -> None:
         parent = None
@@ -297,20 +302,30 @@ def plain_fqn(fqn: str, ns: str) -> str:
     return fqn
 
 
-def _folded_declarations(results: list[ParseResult]) -> set[tuple[str, int]]:
+def _definitions(results: list[ParseResult]) -> dict[tuple[str, str], int]:
+    """How many definitions (symbols that are no ``meta["declaration"]``) each (namespace,
+    fqn) has."""
+    definitions: dict[tuple[str, str], int] = defaultdict(int)
+    for result in results:
+        ns = namespace(result.lang)
+        for sym in result.symbols:
+            if not sym.meta.get("declaration"):
+                definitions[(ns, sym.fqn)] += 1
+    return definitions
+
+
+def _folded_declarations(results: list[ParseResult], definitions: dict[tuple[str, str], int]
+                         ) -> set[tuple[str, int]]:
     """(path, symbol index) of every declaration (``meta["declaration"]``: a C prototype,
     a method declared in its class and defined outside) whose fqn has exactly one
     definition in its namespace: it is no node of its own, its lines are recorded on the
     definition's node (``meta["declarations"]``)."""
-    definitions: dict[tuple[str, str], int] = defaultdict(int)
     declarations: list[tuple[str, str, str, int]] = []
     for result in results:
         ns = namespace(result.lang)
         for index, sym in enumerate(result.symbols):
             if sym.meta.get("declaration"):
                 declarations.append((ns, sym.fqn, result.path, index))
-            else:
-                definitions[(ns, sym.fqn)] += 1
     return {(path, index) for ns, fqn, path, index in declarations
             if definitions.get((ns, fqn)) == 1}
 

@@ -324,7 +324,10 @@ class _Extractor:
         sym = self._add(kind, name, fqn, owner if (in_type or owner) else None, outer,
                         normalize(head).rstrip(";"), meta)
         if sym is None and body is not None and not self.by_fqn[fqn].meta.get("declaration"):
-            sym = self.by_fqn[fqn]  # the other branch of an `#if`: its calls are the same
+            # the other branch of an `#if`: the same node, its lines and calls are too
+            sym = self.by_fqn[fqn]
+            sym.meta.setdefault("branches", []).append([outer.start_point[0] + 1,
+                                                        outer.end_point[0] + 1])
         if sym is not None and body is not None:
             self._calls(body, fqn)
             for init in node.named_children:
