@@ -49,6 +49,7 @@ _PREPROC_BRANCHES = frozenset({"preproc_if", "preproc_ifdef", "preproc_else",
 _TYPE_SPECIFIERS = {"struct_specifier": "struct", "union_specifier": "union",
                     "class_specifier": "class"}
 _MAX_DEPTH = 200
+_MACRO_LINE = re.compile(rb"(?m)^(?:[A-Z_][A-Z0-9_]*[ \t]*\([^;{}\n]*\)[ \t]*)+$(?!\n[ \t]*\{)")
 
 
 def extract(source: bytes, rel_path: str, ctx: RepoContext) -> ParseResult:
@@ -61,11 +62,21 @@ def extract_as(source: bytes, rel_path: str, ctx: RepoContext, lang: str,
                grammar: str) -> ParseResult:
     """Parse ``source`` with the grammar of ``grammar`` (``c`` or ``cpp``) into a result of
     language ``lang``."""
-    tree = registry.parser(grammar).parse(source)
-    root = tree.root_node
+    parser = registry.parser(grammar)
+    tree = parser.parse(source)
+    errors = count_errors(tree.root_node)
+    if errors:
+        # A line of nothing but macro invocations (`DECLARE(x) BODY(y)`, `RB_GENERATE(...)`)
+        # reads as the head of a function that swallows the declarations after it: such
+        # lines are blanked (offsets kept) when that parses with fewer errors.
+        blanked = _MACRO_LINE.sub(lambda m: re.sub(rb"[^\n]", b" ", m.group()), source)
+        if blanked != source:
+            again = parser.parse(blanked)
+            if count_errors(again.root_node) < errors:
+                tree = again
     result = ParseResult(path=rel_path, lang=lang, module=rel_path, package=None)
-    _Extractor(source, rel_path, ctx, result, grammar == "cpp").run(root)
-    result.error_count = count_errors(root)
+    _Extractor(source, rel_path, ctx, result, grammar == "cpp").run(tree.root_node)
+    result.error_count = errors
     return result
 
 
