@@ -209,12 +209,12 @@ class Scopes:
         name (the macro stands in where the function is not built), the declaration when
         several files define it (platform variants); a declaration nothing in the
         repository defines is outside it (a system function declared for some platform)."""
-        if mode == "type":
+        found = [n for n in self.table.callables_by_name.get((ns, name), [])
+                 if n.fqn == name] if mode == "call" else []
+        if not found:  # a type or a namespace (`geo::twice()`, `new geo::Circle()`)
             node = self.table.by_fqn.get((ns, name))
             return Ent("node", node, resolution="global") \
                 if node is not None and node.kind in TYPE_KINDS else None
-        found = [n for n in self.table.callables_by_name.get((ns, name), [])
-                 if n.fqn == name]
         if len(found) > 1:
             found = [n for n in found if not n.meta.get("macro")] or found
         if len(found) > 1:

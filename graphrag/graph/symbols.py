@@ -125,7 +125,7 @@ class SymbolTable:
                     self.folded.setdefault(result.path, []).append(sym)
                 else:
                     node = self._add_symbol(scope, sym, keys[(result.path, index)])
-                    if sym.meta.get("declaration"):
+                    if sym.meta.get("declaration") and sym.kind in CALLABLE_KINDS:
                         # none (an outside function) or several (platform variants)
                         node.meta["definitions"] = definitions.get((scope.ns, sym.fqn), 0)
         for node, sym, scope in self._pending:
@@ -317,17 +317,22 @@ def _definitions(results: list[ParseResult]) -> dict[tuple[str, str], int]:
 def _folded_declarations(results: list[ParseResult], definitions: dict[tuple[str, str], int]
                          ) -> set[tuple[str, int]]:
     """(path, symbol index) of every declaration (``meta["declaration"]``: a C prototype,
-    a method declared in its class and defined outside) whose fqn has exactly one
-    definition in its namespace: it is no node of its own, its lines are recorded on the
-    definition's node (``meta["declarations"]``)."""
-    declarations: list[tuple[str, str, str, int]] = []
-    for result in results:
+    a method declared in its class and defined outside, a C++ namespace reopened) that is
+    no node of its own: its fqn has exactly one definition in its namespace, or none and
+    an earlier declaration (by path). Its lines are recorded on the node it folds into
+    (``meta["declarations"]``)."""
+    seen: set[tuple[str, str]] = set()
+    folded: set[tuple[str, int]] = set()
+    for result in sorted(results, key=lambda r: r.path):
         ns = namespace(result.lang)
         for index, sym in enumerate(result.symbols):
-            if sym.meta.get("declaration"):
-                declarations.append((ns, sym.fqn, result.path, index))
-    return {(path, index) for ns, fqn, path, index in declarations
-            if definitions.get((ns, fqn)) == 1}
+            if not sym.meta.get("declaration"):
+                continue
+            count = definitions.get((ns, sym.fqn), 0)
+            if count == 1 or (count == 0 and (ns, sym.fqn) in seen):
+                folded.add((result.path, index))
+            seen.add((ns, sym.fqn))
+    return folded
 
 
 def _symbol_keys(results: list[ParseResult], folded: set[tuple[str, int]] | frozenset = frozenset()

@@ -49,6 +49,9 @@ _PREPROC_BRANCHES = frozenset({"preproc_if", "preproc_ifdef", "preproc_else",
 _TYPE_SPECIFIERS = {"struct_specifier": "struct", "union_specifier": "union",
                     "class_specifier": "class"}
 _MAX_DEPTH = 200
+# Wrappers whose methods are called through to the wrapped class (`p->draw()`).
+_SMART = re.compile(r"^(?:std::)?(?:unique_ptr|shared_ptr|weak_ptr|optional|"
+                    r"reference_wrapper)\s*<\s*(.*?)\s*(?:,[^<>]*)?>$")
 _MACRO_LINE = re.compile(rb"(?m)^(?:[A-Z_][A-Z0-9_]*[ \t]*\([^;{}\n]*\)[ \t]*)+$(?!\n[ \t]*\{)")
 
 
@@ -150,8 +153,31 @@ def _params(fdecl: Node | None) -> list[list[str | None]]:
     return out
 
 
-def _arity(params: list[list[str | None]]) -> int:
-    return sum(1 for p in params if p[0] != "...")
+def _defaults(fdecl: Node | None) -> int:
+    """How many parameters of a C++ declarator have a default value."""
+    plist = fdecl.child_by_field_name("parameters") if fdecl is not None else None
+    return sum(1 for p in plist.named_children if p.type.startswith("optional_")) \
+        if plist is not None else 0
+
+
+def _signature_key(params: list[list[str | None]]) -> str:
+    """The parameter types of an overload, as its fqn carries them: ``int,const Shape&``."""
+    return ",".join((t or "").replace(" ", "") for _n, t in params)
+
+
+def nominal(text: str) -> str:
+    """The spec's type prepass: a C/C++ type as written -> the class it names, with
+    ``::`` as ``.``: ``const geo::Shape&`` -> ``geo.Shape``, ``std::unique_ptr<Shape>``
+    -> ``Shape``, ``struct kv_entry *`` -> ``kv_entry``."""
+    t = re.sub(r"\b(const|volatile|struct|class|union|enum|typename|mutable|static|"
+               r"inline|constexpr)\b", " ", text)
+    t = t.replace("&", " ").replace("*", " ").strip()
+    wrapped = _SMART.match(t)
+    while wrapped:
+        t = wrapped.group(1).strip()
+        wrapped = _SMART.match(t)
+    t = re.sub(r"<.*>", "", t).strip()
+    return t.replace("::", ".").lstrip(".")
 
 
 def doc_comment(node: Node) -> str | None:
@@ -183,8 +209,11 @@ class _Extractor:
         self.result = result
         self.cpp = cpp
         self.offsets = CharOffsets(source)
-        self.by_fqn: dict[str, Symbol] = {}
         self.header = path.lower().endswith(HEADER_EXTENSIONS)
+        self.by_fqn: dict[str, Symbol] = {}  # "<fqn>\0<overload>" -> symbol
+        self.overloads: dict[str, dict[str, Symbol]] = {}  # C++: fqn -> overload -> symbol
+        self.caller_of: list[tuple[Call, Symbol]] = []
+        self.scope_key: dict[int, str] = {}  # id(symbol) -> its by_fqn key
 
     # -- helpers -----------------------------------------------------------------------
 
@@ -194,12 +223,14 @@ class _Extractor:
                 "char_end": self.offsets(node.end_byte)}
 
     def _add(self, kind: str, name: str, fqn: str, parent: str | None, node: Node,
-             signature: str | None, meta: dict | None = None, doc_node: Node | None = None
-             ) -> Symbol | None:
+             signature: str | None, meta: dict | None = None, doc_node: Node | None = None,
+             overload: str = "") -> Symbol | None:
         """Add a symbol; of a name declared twice in the file (a prototype and its
-        definition, ``#if``/``#else`` branches) the definition, else the first, stays."""
+        definition, ``#if``/``#else`` branches) the definition, else the first, stays.
+        C++ overloads (``overload``: their parameter types) are symbols of their own."""
         meta = meta or {}
-        known = self.by_fqn.get(fqn)
+        key = f"{fqn}\0{overload}"
+        known = self.by_fqn.get(key)
         if known is not None:
             if known.meta.get("declaration") and not meta.get("declaration"):
                 meta = {**meta, "declared_line": known.line_start}
@@ -208,8 +239,12 @@ class _Extractor:
                 return None
         sym = Symbol(kind=kind, name=name, fqn=fqn, parent=parent, signature=signature,
                      doc_comment=doc_comment(doc_node or node), meta=meta, **self._span(node))
-        self.by_fqn[fqn] = sym
+        self.by_fqn[key] = sym
+        self.scope_key[id(sym)] = key
         self.result.symbols.append(sym)
+        if overload is not None and self.cpp and kind in ("FUNCTION", "METHOD",
+                                                           "CONSTRUCTOR"):
+            self.overloads.setdefault(fqn, {})[overload] = sym
         return sym
 
     def _child_fqn(self, scope: str | None, name: str) -> str:
@@ -224,6 +259,17 @@ class _Extractor:
 
     def run(self, root: Node) -> None:
         self._items(root, None, None, 0)
+        for fqn, variants in self.overloads.items():
+            if len(variants) > 1:  # overloads carry their parameter types
+                for overload, sym in variants.items():
+                    sym.fqn = f"{fqn}({overload})"
+        for call, sym in self.caller_of:
+            call.caller = sym.fqn
+        for key in [k for k in self.result.var_types if "\0" in k]:
+            fqn, _, overload = key.partition("\0")
+            target = self.overloads.get(fqn, {}).get(overload)
+            self.result.var_types[target.fqn if target else fqn] = \
+                self.result.var_types.pop(key)
         self.result.symbols.sort(key=lambda s: (s.char_start, -s.char_end))
 
     def _items(self, node: Node, scope: str | None, cls: str | None, depth: int) -> None:
@@ -279,10 +325,10 @@ class _Extractor:
         for part in _text(name_node).replace(" ", "").split("::"):
             if part == "inline" or not part:
                 continue
-            fqn = self._child_fqn(fqn, part)
-            if fqn not in self.by_fqn:
-                self._add("OBJECT", part, fqn, scope if fqn != part else None, node,
-                          f"namespace {fqn}", {"namespace": True})
+            parent, fqn = fqn, self._child_fqn(fqn, part)
+            # every file reopening a namespace declares it: the graph keeps one node
+            self._add("OBJECT", part, fqn, parent, node, f"namespace {fqn}",
+                      {"namespace": True, "declaration": True})
         self._items(body, fqn, None, depth)
 
     # -- functions ---------------------------------------------------------------------
@@ -309,12 +355,15 @@ class _Extractor:
         if in_type:
             kind = "CONSTRUCTOR" if name == owner.rsplit("::", 1)[-1] else "METHOD"
             fqn = self._child_fqn(owner, name)
-        elif is_static and not self.cpp or (is_static and owner is None):
+        elif is_static and owner is None:
             kind, fqn = "FUNCTION", self._local_fqn(name)
         else:
             kind, fqn = "FUNCTION", self._child_fqn(owner, name)
         ret = node.child_by_field_name("type")
         meta: dict = {"params": params}
+        defaults = _defaults(fdecl)
+        if defaults:
+            meta["min_args"] = len(params) - defaults
         if ret is not None:
             meta["return_type"] = normalize(_text(ret))
         if is_static:
@@ -323,27 +372,33 @@ class _Extractor:
             meta["template"] = True
         if not definition:
             meta["declaration"] = True
-        specifiers = {_text(c) for c in node.children if c.type == "virtual"} | \
-            {_text(c) for c in fdecl.children if c.type == "virtual_specifier"}
-        if "virtual" in specifiers or _text(node).lstrip().startswith("virtual"):
+        if any(c.type == "virtual" for c in node.children):
             meta["virtual"] = True
-        if "override" in specifiers or "final" in specifiers:
+        if any(c.type == "virtual_specifier" for c in fdecl.children):
             meta["override"] = True
         body = node.child_by_field_name("body")
         head = _text(node)[: body.start_byte - node.start_byte] if body is not None \
             else _text(node)
-        sym = self._add(kind, name, fqn, owner if (in_type or owner) else None, outer,
-                        normalize(head).rstrip(";"), meta)
-        if sym is None and body is not None and not self.by_fqn[fqn].meta.get("declaration"):
+        overload = _signature_key(params) if self.cpp else ""
+        sym = self._add(kind, name, fqn, owner, outer, normalize(head).rstrip(";"), meta,
+                        overload=overload)
+        known = self.by_fqn.get(f"{fqn}\0{overload}")
+        if sym is None and body is not None and known is not None \
+                and not known.meta.get("declaration"):
             # the other branch of an `#if`: the same node, its lines and calls are too
-            sym = self.by_fqn[fqn]
+            sym = known
             sym.meta.setdefault("branches", []).append([outer.start_point[0] + 1,
                                                         outer.end_point[0] + 1])
-        if sym is not None and body is not None:
-            self._calls(body, fqn)
-            for init in node.named_children:
-                if init.type == "field_initializer_list":
-                    self._calls(init, fqn)
+        if sym is None or body is None:
+            return
+        if self.cpp:
+            scope_key = f"{fqn}\0{overload}"
+            local = self.result.var_types.setdefault(scope_key, {})
+            local.update({n: t for n, t in params if n and n not in ("_", "...") and t})
+        self._calls(body, sym)
+        for init in node.named_children:
+            if init.type == "field_initializer_list":
+                self._calls(init, sym)
 
     def _qualified_owner(self, scope: str | None, head: str) -> str:
         """The class of an out-of-class definition ``A::f`` inside namespace ``scope``."""
@@ -366,9 +421,12 @@ class _Extractor:
                                fdecl=fdecl, name_node=name_node)
             elif cls is not None and node.type == "field_declaration":
                 name = _text(name_node)
+                written = normalize(_text(type_node)) if type_node is not None else ""
                 self._add("FIELD", name, self._child_fqn(cls, name), cls, outer,
                           normalize(_text(node)).rstrip(";"),
-                          {"type": normalize(_text(type_node))} if type_node else {})
+                          {"type": written} if written else {})
+                if written and self.cpp:
+                    self.result.var_types.setdefault(cls, {})[name] = written
             if decl.type == "init_declarator":
                 value = decl.child_by_field_name("value")
                 if value is not None:
@@ -463,20 +521,47 @@ class _Extractor:
 
     # -- calls -------------------------------------------------------------------------
 
-    def _calls(self, body: Node, caller: str | None) -> None:
+    def _calls(self, body: Node, caller: Symbol | None) -> None:
+        """Calls in ``body`` (a lambda's are its function's); in C++ also the types of
+        the function's local variables."""
         stack = [body]
         found: list[Node] = []
         while stack:
             cur = stack.pop()
             if cur.type in ("call_expression", "new_expression"):
                 found.append(cur)
-            elif cur.type in ("function_definition", "lambda_expression") and cur is not body:
-                pass  # a lambda's calls are still the enclosing function's
+            elif cur.type == "declaration" and self.cpp and caller is not None:
+                self._local(cur, caller)
             stack.extend(cur.named_children)
         for call in sorted(found, key=lambda n: n.start_byte):
             self._call(call, caller)
 
-    def _call(self, node: Node, caller: str | None) -> None:
+    def _local(self, decl: Node, caller: Symbol) -> None:
+        """``Shape& s = ...;``, ``auto c = new Circle(1);``, ``auto p = make();``."""
+        type_node = decl.child_by_field_name("type")
+        if type_node is None:
+            return
+        written = normalize(_text(type_node))
+        local = self.result.var_types.setdefault(self.scope_key[id(caller)], {})
+        for declarator in decl.children_by_field_name("declarator"):
+            name, _ = _declarator_name(declarator)
+            if name is None or name.type != "identifier":
+                continue
+            typed: str | None = written
+            if type_node.type == "placeholder_type_specifier":  # `auto`
+                value = declarator.child_by_field_name("value") \
+                    if declarator.type == "init_declarator" else None
+                typed = _initialiser_type(value)
+            if typed:
+                local[_text(name)] = typed
+
+    def _call(self, node: Node, caller: Symbol | None) -> None:
+        before = len(self.result.calls)
+        self._call_site(node, caller.fqn if caller is not None else None)
+        if caller is not None:
+            self.caller_of.extend((c, caller) for c in self.result.calls[before:])
+
+    def _call_site(self, node: Node, caller: str | None) -> None:
         args = node.child_by_field_name("arguments")
         count = sum(1 for a in args.named_children if a.type != "comment") \
             if args is not None else 0
@@ -513,6 +598,30 @@ class _Extractor:
             chain = _receiver_chain(func.child_by_field_name("argument"))
             self.result.calls.append(Call(caller=caller, name=name, receiver=chain,
                                           line=line, args=count))
+
+
+def _initialiser_type(value: Node | None) -> str | None:
+    """The type an ``auto`` variable gets from its initialiser: ``new T(...)`` -> ``T``,
+    ``make_unique<T>(...)`` -> ``T``, ``f(...)`` -> ``=call:f`` (f's declared result)."""
+    if value is None:
+        return None
+    if value.type == "new_expression":
+        return normalize(_text(value.child_by_field_name("type")))
+    if value.type != "call_expression":
+        return None
+    func = value.child_by_field_name("function")
+    if func is not None and func.type in ("template_function", "qualified_identifier"):
+        written = _text(func).replace(" ", "")
+        maker = re.match(r"^(?:std::)?make_(?:unique|shared)<(.+)>$", written)
+        if maker:
+            return maker.group(1)
+    if func is not None and func.type in ("identifier", "qualified_identifier"):
+        return "=call:" + re.sub(r"<.*?>", "", _text(func)).replace("::", ".")
+    if func is not None and func.type == "field_expression":
+        chain = _receiver_chain(func.child_by_field_name("argument"))
+        if "?" not in chain:
+            return "=call:" + ".".join([*chain, _text(func.child_by_field_name("field"))])
+    return None
 
 
 def _receiver_chain(node: Node | None) -> list[str]:
