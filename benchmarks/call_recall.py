@@ -21,7 +21,13 @@ an exact resolver finds on the same files:
   C: libuv at commit 40178b916e5937ed43c557aa051bdb3f86f6ca93 (its Linux build: the
   common, Unix and Linux sources with their headers), checkout given with ``--c``. Calls
   a macro's body makes are left out (graphrag records macros, it does not expand them),
-  and graphrag's edges to macros are unverifiable.
+  and graphrag's edges to macros are unverifiable. C++: leveldb at commit
+  78a352f47ed6c1e9d750545e9b242289185b87e1 (its POSIX library sources and headers),
+  checkout given with ``--cpp``, and the template-heavy fmtlib at commit
+  382609a920d2c43c00f2951233bc0d578a783982 (``src/format.cc``, ``src/os.cc`` and the
+  ``include/fmt`` headers), with ``--fmt``: clang resolves no call whose callee depends
+  on a template parameter, so there the reference holds few edges. Operators and
+  conversions (no callee name written at the call) are left out like macro bodies.
 
 An edge is (caller node, callee node). The caller of a site is the innermost class or
 callable node whose lines contain it (the file node at top level), so a call inside an
@@ -61,7 +67,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from _common import ROOT
-from clang_calls import LIBUV, CodeBase, clang_sites
+from clang_calls import FMTLIB, LEVELDB, LIBUV, CodeBase, clang_sites
 
 HERE = Path(__file__).resolve().parent / "call_recall"
 PYTHON_PACKAGES = [("click", "8.1.7", "src", "click"), ("rich", "13.7.1", "", "rich")]
@@ -397,11 +403,12 @@ def _clang_score(cache: Path, root: Path, base: CodeBase) -> Score:
         return sites
 
     sites = _cached(truth, produce)
-    out = score(f"{base.name} {base.commit[:12]}", base.lang, root,
-                [*base.sources, *base.headers], sites)
+    out = score(f"{base.name} {base.commit[:12]}", base.lang, root, base.include(root),
+                sites)
     if macro_made:
         out.examples.setdefault("note", []).append(
-            f"{macro_made} call expressions made by macro bodies left out")
+            f"{macro_made} call expressions without their callee's name written (macro"
+            " bodies, operators, conversions) left out")
     return out
 
 
@@ -442,7 +449,9 @@ def main() -> None:
                     / "graphrag-bench" / "call_recall")
     ap.add_argument("--java", type=Path, help="a Java source root (e.g. gson/src/main/java)")
     ap.add_argument("--c", type=Path, help="a libuv checkout at the pinned commit")
-    ap.add_argument("--only", choices=["python", "typescript", "java", "c"])
+    ap.add_argument("--cpp", type=Path, help="a leveldb checkout at the pinned commit")
+    ap.add_argument("--fmt", type=Path, help="an fmtlib checkout at the pinned commit")
+    ap.add_argument("--only", choices=["python", "typescript", "java", "c", "cpp"])
     ap.add_argument("--json", type=Path, help="also write the scores as JSON here")
     ap.add_argument("--show", type=int, default=0, metavar="N",
                     help="print N wrong and N missed edges per code base")
@@ -486,6 +495,13 @@ def main() -> None:
         else:
             scores.append(_clang_score(cache, args.c.resolve(), LIBUV))
             print_score(scores[-1], args.show)
+    if args.only in (None, "cpp"):
+        if args.cpp is None:
+            print("\n(cpp skipped: pass --cpp LEVELDB_CHECKOUT)")
+        for base, path in ((LEVELDB, args.cpp), (FMTLIB, args.fmt)):
+            if path is not None:
+                scores.append(_clang_score(cache, path.resolve(), base))
+                print_score(scores[-1], args.show)
     if args.json:
         args.json.write_text(json.dumps([{**vars(s), "precision": s.precision,
                                           "recall": s.recall} for s in scores], indent=1))

@@ -52,6 +52,8 @@ _MAX_DEPTH = 200
 # Wrappers whose methods are called through to the wrapped class (`p->draw()`).
 _SMART = re.compile(r"^(?:std::)?(?:unique_ptr|shared_ptr|weak_ptr|optional|"
                     r"reference_wrapper)\s*<\s*(.*?)\s*(?:,[^<>]*)?>$")
+_NAME = re.compile(r"~?[A-Za-z_]\w*|operator\W.{0,8}|operator \w[\w:]*")
+_OWNER = re.compile(r"[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*")
 _MACRO_LINE = re.compile(rb"(?m)^(?:[A-Z_][A-Z0-9_]*[ \t]*\([^;{}\n]*\)[ \t]*)+$(?!\n[ \t]*\{)")
 
 
@@ -138,8 +140,8 @@ def _params(fdecl: Node | None) -> list[list[str | None]]:
     plist = fdecl.child_by_field_name("parameters") if fdecl is not None else None
     if plist is None:
         return out
-    for p in plist.named_children:
-        if p.type == "variadic_parameter" or _text(p) == "...":
+    for p in plist.children:
+        if p.type in ("variadic_parameter", "..."):
             out.append(["...", "..."])
             continue
         if not p.type.endswith("parameter_declaration"):
@@ -345,9 +347,9 @@ class _Extractor:
         if name_node.type == "qualified_identifier":  # `A::f` defined out of its class
             head, _, name = written.rpartition("::")
             owner = self._qualified_owner(scope, head)
-        name = re.sub(r"<.*>$", "", name)  # a specialisation `f<int>` is `f`
-        if not name:
-            return
+        name = _plain_name(name)  # a specialisation `f<int>` is `f`
+        if not _NAME.fullmatch(name) or (owner and not _OWNER.fullmatch(owner)):
+            return  # what error recovery made of macros: no name to find
         params = _params(fdecl)
         in_type = owner is not None and (owner == cls or name_node.type ==
                                          "qualified_identifier")
@@ -402,7 +404,7 @@ class _Extractor:
 
     def _qualified_owner(self, scope: str | None, head: str) -> str:
         """The class of an out-of-class definition ``A::f`` inside namespace ``scope``."""
-        head = re.sub(r"<[^<>]*>", "", head)
+        head = _strip_templates(head)
         return self._child_fqn(scope, head) if scope and not head.startswith(
             scope + "::") else head
 
@@ -438,8 +440,9 @@ class _Extractor:
               alias: str | None = None) -> str | None:
         name_node = node.child_by_field_name("name")
         body = node.child_by_field_name("body")
-        name = re.sub(r"<.*>$", "", _text(name_node)) if name_node is not None else alias
-        if body is None or not name:
+        name = _plain_name(_text(name_node).replace(" ", "")) if name_node is not None \
+            else alias
+        if body is None or not name or not _OWNER.fullmatch(name):
             return None
         if "::" in name:
             fqn = name
@@ -562,10 +565,14 @@ class _Extractor:
             self.caller_of.extend((c, caller) for c in self.result.calls[before:])
 
     def _call_site(self, node: Node, caller: str | None) -> None:
+        """One call; its line is the line of the called name (``b`` of ``a\n.b()``)."""
         args = node.child_by_field_name("arguments")
         count = sum(1 for a in args.named_children if a.type != "comment") \
             if args is not None else 0
-        line = node.start_point[0] + 1
+        named = node.child_by_field_name("type") or node.child_by_field_name("function")
+        if named is not None and named.type == "field_expression":
+            named = named.child_by_field_name("field") or named
+        line = (named or node).end_point[0] + 1
         if node.type == "new_expression":
             type_node = node.child_by_field_name("type")
             name = re.sub(r"<.*>", "", _text(type_node)).replace(" ", "")
@@ -622,6 +629,27 @@ def _initialiser_type(value: Node | None) -> str | None:
         if "?" not in chain:
             return "=call:" + ".".join([*chain, _text(func.child_by_field_name("field"))])
     return None
+
+
+def _plain_name(written: str) -> str:
+    """A name without its template arguments (``Box<T, U>`` -> ``Box``); operators keep
+    theirs (``operator<<``)."""
+    if "operator" in written:
+        return written
+    return re.sub(r"<[^<>]*>", "", written.split("<", 1)[0] if "::" not in written
+                  else _strip_templates(written))
+
+
+def _strip_templates(written: str) -> str:
+    out, depth = [], 0
+    for ch in written:
+        if ch == "<":
+            depth += 1
+        elif ch == ">":
+            depth = max(depth - 1, 0)
+        elif depth == 0:
+            out.append(ch)
+    return "".join(out)
 
 
 def _receiver_chain(node: Node | None) -> list[str]:
