@@ -26,14 +26,19 @@ from __future__ import annotations
 
 import posixpath
 import re
+from typing import TYPE_CHECKING
 
 from tree_sitter import Node
 
 from graphrag.parsing import registry
+from graphrag.parsing.languages._base import FileExtractor
 from graphrag.parsing.languages._common import count_errors, normalize
 from graphrag.parsing.languages._common import node_text as _text
-from graphrag.parsing.model import Call, CharOffsets, Heritage, Import, ParseResult, Symbol
+from graphrag.parsing.model import Call, Heritage, Import, ParseResult, Symbol
 from graphrag.parsing.registry import RepoContext
+
+if TYPE_CHECKING:
+    from graphrag.parsing.repofacts import RepoFiles
 
 LANG = "c"
 # Headers a C++ compiler reads: `.h` too when its text is C++.
@@ -80,7 +85,7 @@ def extract_as(source: bytes, rel_path: str, ctx: RepoContext, lang: str,
             if count_errors(again.root_node) < errors:
                 tree = again
     result = ParseResult(path=rel_path, lang=lang, module=rel_path, package=None)
-    _Extractor(source, rel_path, ctx, result, grammar == "cpp").run(tree.root_node)
+    _Extractor(source, tree.root_node, rel_path, ctx, result, grammar == "cpp").run()
     result.error_count = errors
     return result
 
@@ -90,21 +95,36 @@ def include_target(including: str, written: str, ctx: RepoContext) -> str | None
     relative to the including file's directory, then to each include directory of the
     repository (``include/`` folders, the root), then the one header whose path ends
     with it; None when none is in the repository (a system or generated header)."""
-    headers = ctx.c_headers
+    facts = ctx.of(LANG) or {}
+    headers = facts.get("headers")
     if not headers:
         return None
     here = posixpath.dirname(including)
     candidate = posixpath.normpath(posixpath.join(here, written))
     if candidate in headers:
         return candidate
-    for directory in ctx.c_include_dirs:
+    for directory in facts["include_dirs"]:
         candidate = posixpath.normpath(posixpath.join(directory, written))
         if candidate in headers:
             return candidate
     suffix = "/" + written.lstrip("./")
-    found = [h for h in ctx.c_headers_by_name.get(posixpath.basename(written), ())
+    found = [h for h in facts["by_name"].get(posixpath.basename(written), ())
              if h.endswith(suffix) or h == written]
     return found[0] if len(found) == 1 else None
+
+
+def repo_facts(files: RepoFiles) -> dict:
+    """The spec's repository facts :func:`include_target` reads: every header, the include
+    directories (each ``include`` folder, then the root) and the headers by file name.
+    Paths only: no file is read."""
+    headers = sorted(p for p in files.paths if p.lower().endswith(HEADER_EXTENSIONS))
+    dirs = sorted({p[: p.index("/include/") + len("/include")] if "/include/" in p
+                   else "include" for p in headers
+                   if p.startswith("include/") or "/include/" in p})
+    by_name: dict[str, list[str]] = {}
+    for path in headers:
+        by_name.setdefault(posixpath.basename(path), []).append(path)
+    return {"headers": frozenset(headers), "include_dirs": [*dirs, ""], "by_name": by_name}
 
 
 def _declarator_name(node: Node | None) -> tuple[Node | None, Node | None]:
@@ -200,17 +220,15 @@ def doc_comment(node: Node) -> str | None:
     return doc or None
 
 
-class _Extractor:
+class _Extractor(FileExtractor):
     """Single-use worker filling ``result`` for one file."""
 
-    def __init__(self, source: bytes, path: str, ctx: RepoContext, result: ParseResult,
-                 cpp: bool) -> None:
-        self.source = source
+    def __init__(self, source: bytes, root: Node, path: str, ctx: RepoContext,
+                 result: ParseResult, cpp: bool) -> None:
+        super().__init__(source, root, result)
         self.path = path
         self.ctx = ctx
-        self.result = result
         self.cpp = cpp
-        self.offsets = CharOffsets(source)
         self.header = path.lower().endswith(HEADER_EXTENSIONS)
         self.by_fqn: dict[str, Symbol] = {}  # "<fqn>\0<overload>" -> symbol
         self.overloads: dict[str, dict[str, Symbol]] = {}  # C++: fqn -> overload -> symbol
@@ -218,11 +236,6 @@ class _Extractor:
         self.scope_key: dict[int, str] = {}  # id(symbol) -> its by_fqn key
 
     # -- helpers -----------------------------------------------------------------------
-
-    def _span(self, node: Node) -> dict[str, int]:
-        return {"line_start": node.start_point[0] + 1, "line_end": node.end_point[0] + 1,
-                "char_start": self.offsets(node.start_byte),
-                "char_end": self.offsets(node.end_byte)}
 
     def _add(self, kind: str, name: str, fqn: str, parent: str | None, node: Node,
              signature: str | None, meta: dict | None = None, doc_node: Node | None = None,
@@ -240,7 +253,7 @@ class _Extractor:
             else:
                 return None
         sym = Symbol(kind=kind, name=name, fqn=fqn, parent=parent, signature=signature,
-                     doc_comment=doc_comment(doc_node or node), meta=meta, **self._span(node))
+                     doc_comment=doc_comment(doc_node or node), meta=meta, **self.span(node))
         self.by_fqn[key] = sym
         self.scope_key[id(sym)] = key
         self.result.symbols.append(sym)
@@ -259,8 +272,8 @@ class _Extractor:
 
     # -- walking -----------------------------------------------------------------------
 
-    def run(self, root: Node) -> None:
-        self._items(root, None, None, 0)
+    def run(self) -> ParseResult:
+        self._items(self.root, None, None, 0)
         for fqn, variants in self.overloads.items():
             if len(variants) > 1:  # overloads carry their parameter types
                 for overload, sym in variants.items():
@@ -273,6 +286,7 @@ class _Extractor:
             self.result.var_types[target.fqn if target else fqn] = \
                 self.result.var_types.pop(key)
         self.result.symbols.sort(key=lambda s: (s.char_start, -s.char_end))
+        return self.result
 
     def _items(self, node: Node, scope: str | None, cls: str | None, depth: int) -> None:
         """Declarations directly in ``node`` (a file, namespace, class body, ``extern
@@ -669,17 +683,3 @@ def _receiver_chain(node: Node | None) -> list[str]:
         break
     return ["?"]
 
-
-def header_facts(rel_paths: list[str]) -> dict:
-    """The repository facts :func:`include_target` reads: every header, the include
-    directories (each ``include`` folder, deepest last, then the root) and the headers by
-    file name. Paths only: no file is read."""
-    headers = sorted(p for p in rel_paths if p.lower().endswith(HEADER_EXTENSIONS))
-    dirs = sorted({p[: p.index("/include/") + len("/include")] if "/include/" in p
-                   else "include" for p in headers
-                   if p.startswith("include/") or "/include/" in p})
-    by_name: dict[str, list[str]] = {}
-    for path in headers:
-        by_name.setdefault(posixpath.basename(path), []).append(path)
-    return {"c_headers": frozenset(headers), "c_include_dirs": (*dirs, ""),
-            "c_headers_by_name": {k: tuple(v) for k, v in by_name.items()}}
