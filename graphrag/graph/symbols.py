@@ -8,7 +8,7 @@ linear in its size.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -107,14 +107,13 @@ class SymbolTable:
         self._top_callables: dict[tuple[str, str], list[GraphNode]] = defaultdict(list)
         self._pending: list[tuple[GraphNode, Symbol, FileScope]] = []
         self._chains: dict[str, tuple[GraphNode, ...]] = {}
-        # per file, its declarations folded into the one definition of their fqn
+        # per file, its declarations folded into another symbol's node (see _fold_plan)
         self.folded: dict[str, list[Symbol]] = {}
         self._build()
 
     # ----------------------------------------------------------------- building
     def _build(self) -> None:
-        definitions = _definitions(self.results)
-        folded = _folded_declarations(self.results, definitions)
+        folded, definitions = _fold_plan(self.results)
         keys = _symbol_keys(self.results, folded)
         for result in self.results:
             self._add_file(result)
@@ -123,20 +122,17 @@ class SymbolTable:
             for index, sym in enumerate(result.symbols):
                 if (result.path, index) in folded:
                     self.folded.setdefault(result.path, []).append(sym)
-                else:
-                    node = self._add_symbol(scope, sym, keys[(result.path, index)])
-                    if sym.meta.get("declaration") and sym.kind in CALLABLE_KINDS:
-                        # none (an outside function) or several (platform variants)
-                        node.meta["definitions"] = definitions.get((scope.ns, sym.fqn), 0)
+                    continue
+                node = self._add_symbol(scope, sym, keys[(result.path, index)])
+                if sym.meta.get("declaration") and sym.kind in CALLABLE_KINDS:
+                    node.meta["definitions"] = definitions.get((result.path, index), 0)
         for node, sym, scope in self._pending:
             self._link_parent(node, sym, scope)
         self._pending.clear()
-        for path, symbols in self.folded.items():
-            ns = self.files[path].ns
-            for sym in symbols:
-                definition = self.by_fqn[(ns, sym.fqn)]
-                definition.meta.setdefault("declarations", []).append(
-                    [path, sym.line_start, sym.line_end])
+        for (path, index), target in sorted(folded.items()):
+            sym = self.files[path].result.symbols[index]
+            self.by_key[keys[target]].meta.setdefault("declarations", []).append(
+                [path, sym.line_start, sym.line_end])
 
     def _add_file(self, result: ParseResult) -> None:
         parent = REPO_KEY
@@ -302,40 +298,54 @@ def plain_fqn(fqn: str, ns: str) -> str:
     return fqn
 
 
-def _definitions(results: list[ParseResult]) -> dict[tuple[str, str], int]:
-    """How many definitions (symbols that are no ``meta["declaration"]``) each (namespace,
-    fqn) has."""
-    definitions: dict[tuple[str, str], int] = defaultdict(int)
-    for result in results:
+def _fold_plan(results: list[ParseResult]
+               ) -> tuple[dict[tuple[str, int], tuple[str, int]], dict[tuple[str, int], int]]:
+    """Which declarations (``meta["declaration"]``: a C prototype, a method declared in its
+    class and defined outside, a C++ namespace reopened) are no node of their own, as
+    (path, symbol index) -> the symbol they fold into: the one definition of their fqn,
+    else of their name and parameter types (a header's overload beside a source file's
+    lone definition), else the only definition of their name; with no definition, the
+    first declaration (by path). Their lines are recorded on that node
+    (``meta["declarations"]``). Also how many definitions each declaration that stays a
+    node has (none: an outside function; several: platform variants)."""
+    ordered = sorted(results, key=lambda r: r.path)
+    definitions: dict[tuple[str, str], list[tuple[str, int, str, str]]] = defaultdict(list)
+    for result in ordered:
         ns = namespace(result.lang)
-        for sym in result.symbols:
+        for index, sym in enumerate(result.symbols):
             if not sym.meta.get("declaration"):
-                definitions[(ns, sym.fqn)] += 1
-    return definitions
-
-
-def _folded_declarations(results: list[ParseResult], definitions: dict[tuple[str, str], int]
-                         ) -> set[tuple[str, int]]:
-    """(path, symbol index) of every declaration (``meta["declaration"]``: a C prototype,
-    a method declared in its class and defined outside, a C++ namespace reopened) that is
-    no node of its own: its fqn has exactly one definition in its namespace, or none and
-    an earlier declaration (by path). Its lines are recorded on the node it folds into
-    (``meta["declarations"]``)."""
-    seen: set[tuple[str, str]] = set()
-    folded: set[tuple[str, int]] = set()
-    for result in sorted(results, key=lambda r: r.path):
+                definitions[(ns, plain_fqn(sym.fqn, ns))].append(
+                    (result.path, index, sym.fqn, _parameter_types(sym)))
+    folded: dict[tuple[str, int], tuple[str, int]] = {}
+    counts: dict[tuple[str, int], int] = {}
+    first: dict[tuple[str, str], tuple[str, int]] = {}
+    for result in ordered:
         ns = namespace(result.lang)
         for index, sym in enumerate(result.symbols):
             if not sym.meta.get("declaration"):
                 continue
-            count = definitions.get((ns, sym.fqn), 0)
-            if count == 1 or (count == 0 and (ns, sym.fqn) in seen):
-                folded.add((result.path, index))
-            seen.add((ns, sym.fqn))
-    return folded
+            found = definitions.get((ns, plain_fqn(sym.fqn, ns)), [])
+            target = [d for d in found if d[2] == sym.fqn]
+            if len(target) != 1 and len(found) > 1:
+                target = [d for d in found if d[3] == _parameter_types(sym)]
+            if len(target) != 1 and len(found) == 1:
+                target = found
+            if len(target) == 1:
+                folded[(result.path, index)] = target[0][:2]
+            elif not found and (ns, sym.fqn) in first:
+                folded[(result.path, index)] = first[(ns, sym.fqn)]
+            else:
+                first.setdefault((ns, sym.fqn), (result.path, index))
+                counts[(result.path, index)] = len(target) or len(found)
+    return folded, counts
 
 
-def _symbol_keys(results: list[ParseResult], folded: set[tuple[str, int]] | frozenset = frozenset()
+def _parameter_types(sym: Symbol) -> str:
+    return ",".join((p[1] or "").replace(" ", "") if len(p) > 1 else ""
+                    for p in sym.meta.get("params") or ())
+
+
+def _symbol_keys(results: list[ParseResult], folded: Collection[tuple[str, int]] = ()
                  ) -> dict[tuple[str, int], str]:
     """Stable key per (path, symbol index) (``folded`` declarations have none);
     duplicates numbered by (path, line)."""

@@ -59,6 +59,9 @@ _SMART = re.compile(r"^(?:std::)?(?:unique_ptr|shared_ptr|weak_ptr|optional|"
                     r"reference_wrapper)\s*<\s*(.*?)\s*(?:,[^<>]*)?>$")
 _NAME = re.compile(r"~?[A-Za-z_]\w*|operator\W.{0,8}|operator \w[\w:]*")
 _OWNER = re.compile(r"[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*")
+_NAMED_BODY = rb"(?=\s+[A-Za-z_]\w*\s*(?:final\s*)?[:{])"
+_EXPORT_MACRO = re.compile(rb"(?<=\bclass )[A-Z][A-Z0-9_]+" + _NAMED_BODY +
+                           rb"|(?<=\bstruct )[A-Z][A-Z0-9_]+" + _NAMED_BODY)
 _MACRO_LINE = re.compile(rb"(?m)^(?:[A-Z_][A-Z0-9_]*[ \t]*\([^;{}\n]*\)[ \t]*)+$(?!\n[ \t]*\{)")
 
 
@@ -79,7 +82,9 @@ def extract_as(source: bytes, rel_path: str, ctx: RepoContext, lang: str,
         # A line of nothing but macro invocations (`DECLARE(x) BODY(y)`, `RB_GENERATE(...)`)
         # reads as the head of a function that swallows the declarations after it: such
         # lines are blanked (offsets kept) when that parses with fewer errors.
-        blanked = _MACRO_LINE.sub(lambda m: re.sub(rb"[^\n]", b" ", m.group()), source)
+        # So does an export macro between `class` and the name (`class API Status {`).
+        blanked = _EXPORT_MACRO.sub(lambda m: b" " * len(m.group()), _MACRO_LINE.sub(
+            lambda m: re.sub(rb"[^\n]", b" ", m.group()), source))
         if blanked != source:
             again = parser.parse(blanked)
             if count_errors(again.root_node) < errors:
