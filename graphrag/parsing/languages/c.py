@@ -554,9 +554,26 @@ class _Extractor(FileExtractor):
                 found.append(cur)
             elif cur.type == "declaration" and self.cpp and caller is not None:
                 self._local(cur, caller)
+            elif cur.type == "for_range_loop" and self.cpp and caller is not None:
+                self._range_variable(cur, caller)
             stack.extend(cur.named_children)
         for call in sorted(found, key=lambda n: n.start_byte):
             self._call(call, caller)
+
+    def _range_variable(self, loop: Node, caller: Symbol) -> None:
+        """``for (const auto& s : shapes_)``: an item of what the loop walks (the resolver
+        reads the container's declared item type); a declared type as written."""
+        name, _ = _declarator_name(loop.child_by_field_name("declarator"))
+        type_node = loop.child_by_field_name("type")
+        if name is None or name.type != "identifier" or type_node is None:
+            return
+        local = self.result.var_types.setdefault(self.scope_key[id(caller)], {})
+        if type_node.type != "placeholder_type_specifier":
+            local[_text(name)] = normalize(_text(type_node))
+            return
+        walked = _receiver_chain(loop.child_by_field_name("right"))
+        if "?" not in walked:
+            local[_text(name)] = "=iter:" + ".".join(walked)
 
     def _local(self, decl: Node, caller: Symbol) -> None:
         """``Shape& s = ...;``, ``auto c = new Circle(1);``, ``auto p = make();``."""
