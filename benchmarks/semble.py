@@ -58,11 +58,13 @@ PUBLISHED = {
     "semble": {"fastapi": 0.787, "model2vec": 0.693, "gin": 0.860, "commons-lang": 0.896,
                "ktor": 0.843, "exposed": 0.712, "zod": 0.615, "express": 0.964,
                "chi": 0.867, "trpc": 0.811,
-               "axum": 0.801, "serde": 0.815},
+               "axum": 0.801, "serde": 0.815, "libuv": 0.615, "fmtlib": 0.935,
+               "abseil-cpp": 0.949},
     "coderankembed-hybrid": {"fastapi": 0.837, "model2vec": 0.743, "gin": 0.839,
                              "commons-lang": 0.852, "ktor": 0.864, "exposed": 0.698,
                              "zod": 0.558, "express": 0.971, "chi": 0.874, "trpc": 0.830,
-                             "axum": 0.766, "serde": 0.718},
+                             "axum": 0.766, "serde": 0.718, "libuv": 0.723, "fmtlib": 0.888,
+                             "abseil-cpp": 0.889},
 }
 COMPARABLE = ("fastapi", "model2vec", "gin", "commons-lang", "ktor", "exposed", "zod")
 MEASURED_ONLY = ("express", "chi", "trpc")

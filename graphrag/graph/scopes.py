@@ -207,7 +207,31 @@ class Scopes:
             found = self.member_of(self.resolve_target(ns, target), name)
             if found is not None and found.kind not in ("unknown", "external"):
                 return _with_resolution(found, "import")
+        if scope.traits.global_names:
+            return self._global(ns, name, mode)
         return None
+
+    def _global(self, ns: str, name: str, mode: str) -> Ent | None:
+        """``name`` in the one namespace of the linker (spec ``global_names``): a type of
+        that fqn, or the one function of that fqn: a function rather than a macro of its
+        name (the macro stands in where the function is not built), the declaration when
+        several files define it (platform variants); a declaration nothing in the
+        repository defines is outside it (a system function declared for some platform)."""
+        found = [n for n in self.table.callables_by_name.get((ns, name), [])
+                 if n.fqn == name] if mode == "call" else []
+        if not found:  # a type or a namespace (`geo::twice()`, `new geo::Circle()`)
+            node = self.table.by_fqn.get((ns, name))
+            return Ent("node", node, resolution="global") \
+                if node is not None and node.kind in TYPE_KINDS else None
+        if len(found) > 1:
+            found = [n for n in found if not n.meta.get("macro")] or found
+        if len(found) > 1:
+            found = [n for n in found if n.meta.get("declaration")]
+        if len(found) != 1:
+            return None
+        if found[0].meta.get("declaration") and not found[0].meta.get("definitions"):
+            return EXTERNAL
+        return Ent("node", found[0], resolution="global")
 
     # ------------------------------------------------------- modules, imports
     def resolve_target(self, ns: str, target: str, depth: int = 0) -> Ent:

@@ -55,6 +55,11 @@ StartsWith EndsWith IndexOf Clear Insert Log LogInformation LogWarning LogError 
 Ok NotFound BadRequest Created NoContent Throw ThrowIfNull
 """)
 
+C_COMMON = SHARED_COMMON | words("""
+printf fprintf sprintf snprintf puts malloc calloc realloc free memcpy memset strlen strcmp
+strcpy abort exit assert size begin end push_back emplace_back
+""")
+
 
 @dataclass(frozen=True)
 class Conversions:
