@@ -39,6 +39,26 @@ append cap clear close complex copy delete imag len make max min new panic print
 real recover string int int64 int32 float64 byte rune error bool uint uint64
 """
 
+_PHP_NAMES = """
+array_filter array_key_exists array_keys array_map array_merge array_pop array_push
+array_reverse array_search array_shift array_slice array_splice array_unique array_values
+count date define defined dirname explode file_exists file_get_contents file_put_contents
+function_exists get_class gettype implode in_array intval is_array is_bool is_callable
+is_int is_null is_numeric is_object is_string is_float isset json_decode json_encode
+ksort lcfirst method_exists microtime number_format preg_match preg_quote preg_replace
+preg_replace_callback preg_split print_r printf rtrim ltrim serialize sprintf str_contains
+str_ends_with str_pad str_repeat str_replace str_starts_with strlen strpos strtolower
+strtoupper substr trim ucfirst unserialize usort var_dump var_export sort uasort array_combine
+array_fill array_flip array_sum max min round floor ceil abs iterator_to_array spl_object_hash
+spl_object_id call_user_func call_user_func_array func_get_args compact extract end reset
+key current next array_walk fopen fclose fwrite fread fgets is_resource restore_error_handler
+set_error_handler trigger_error mb_strlen mb_substr mb_strtolower htmlspecialchars urlencode
+Exception RuntimeException LogicException InvalidArgumentException DomainException
+UnexpectedValueException OutOfBoundsException BadMethodCallException TypeError Error
+ArrayIterator ArrayObject DateTime DateTimeImmutable DateTimeZone DateInterval Closure
+Generator SplObjectStorage stdClass Throwable JsonException ValueError ErrorException
+"""
+
 _JS = frozenset(_JS_NAMES.split())
 _JAVA = frozenset(_JAVA_NAMES.split())
 _KOTLIN = _JAVA | frozenset(_KOTLIN_NAMES.split())
@@ -47,7 +67,7 @@ _GO = frozenset(_GO_NAMES.split())
 _BY_LANG = {
     "python": frozenset(dir(builtins)),
     "typescript": _JS, "tsx": _JS, "javascript": _JS,
-    "java": _JAVA, "kotlin": _KOTLIN, "go": _GO,
+    "java": _JAVA, "kotlin": _KOTLIN, "go": _GO, "php": frozenset(_PHP_NAMES.split()),
 }
 
 

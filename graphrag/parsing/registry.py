@@ -449,4 +449,11 @@ _BUILTINS = (
                  structural_typing=True, type_prepass="go:first_result",
                  common_calls=vocabulary.GO_COMMON, config_files=("go.mod",),
                  repo_facts="go:repo_facts"),
+    LanguageSpec("php", (".php",), "php", grammar("tree_sitter_php", "language_php"),
+                 grammar_dist="tree-sitter-php",
+                 test_files=(r"[^/]*Test\.php",), packages=True,
+                 common_calls=vocabulary.PHP_COMMON, self_names=("this", "self"),
+                 super_names=("parent",), constructor_names=("__construct",),
+                 null_words=vocabulary.words("null false"), config_files=("composer.json",),
+                 repo_facts="php:repo_facts"),
 )

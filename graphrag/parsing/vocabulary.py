@@ -40,6 +40,12 @@ GO_COMMON = SHARED_COMMON | words("""
 Println Printf Sprintf Errorf Fatal Fatalf New make new panic recover cap len append
 Error String copy close flush
 """)
+PHP_COMMON = SHARED_COMMON | words("""
+count strlen sprintf printf implode explode array_map array_filter array_keys
+array_values array_merge in_array is_array is_string is_int isset unset empty json_encode
+json_decode str_replace trim substr strpos preg_match preg_replace var_dump print_r
+__construct __invoke __toString
+""")
 
 
 @dataclass(frozen=True)
