@@ -453,7 +453,7 @@ _BUILTINS = (
                  grammar_dist="tree-sitter-php",
                  test_files=(r"[^/]*Test\.php",), packages=True,
                  common_calls=vocabulary.PHP_COMMON, self_names=("this", "self"),
-                 super_names=("parent",), constructor_names=("__construct",),
-                 null_words=vocabulary.words("null false"), config_files=("composer.json",),
+                 super_names=("super",), constructor_names=("__construct",),
+                 null_words=frozenset({"null"}), config_files=("composer.json",),
                  repo_facts="php:repo_facts"),
 )

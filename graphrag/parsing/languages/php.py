@@ -57,9 +57,13 @@ _RESOURCE_ACTIONS = (
     ("edit", "GET", "/edit", True), ("update", "PUT,PATCH", "", True),
     ("destroy", "DELETE", "", True),
 )
+# Language constructs that parse like calls.
+_CONSTRUCTS = frozenset({"isset", "empty", "unset", "eval", "exit", "die", "list", "array",
+                         "compact", "extract"})
 _API_ACTIONS = frozenset({"index", "store", "show", "update", "destroy"})
 # Route files Laravel loads under a prefix of their own.
 _ROUTE_FILE_PREFIX = {"routes/api.php": "/api"}
+_USE_KIND = re.compile(r"use\s+(function|const)\b", re.IGNORECASE)
 _DOC_VAR = re.compile(r"@var\s+([^\s*]+)")
 _DOC_PARAM = re.compile(r"@param\s+([^\s*]+)\s+&?(?:\.\.\.)?\$(\w+)")
 _DOC_RETURN = re.compile(r"@return\s+([^\s*]+)")
@@ -245,8 +249,6 @@ class _PhpFile(FileExtractor):
         for node in _ordered(defs.get("definition.constant", []) +
                              defs.get("definition.case", [])):
             self._constant(node)
-        for node in _ordered(defs.get("definition.use", [])):
-            self._trait_use(node)
         for node in _ordered(refs.get("assignment", [])):
             self._assignment(node)
         for node in _ordered(refs.get("foreach", [])):
@@ -291,8 +293,8 @@ class _PhpFile(FileExtractor):
         return found
 
     def _import(self, node: Node) -> None:
-        kind = "function" if any(c.type == "function" for c in node.children) else \
-            "const" if any(c.type == "const" for c in node.children) else "class"
+        head = _USE_KIND.match(_text(node))
+        kind = head.group(1).lower() if head else "class"
         ns_start = self._namespace_at(node)[0]
         group = node.child_by_field_name("body")
         prefix = ""
@@ -304,8 +306,9 @@ class _PhpFile(FileExtractor):
             if clause.type != "namespace_use_clause":
                 continue
             clause_kind = kind
-            if any(c.type == "function" for c in clause.children):
-                clause_kind = "function"
+            inner = _USE_KIND.match("use " + _text(clause))  # `use A\{function f}`
+            if inner:
+                clause_kind = inner.group(1).lower()
             alias_node = clause.child_by_field_name("alias")
             target_node = next((c for c in clause.named_children
                                 if c.type in ("qualified_name", "name")
@@ -408,31 +411,25 @@ class _PhpFile(FileExtractor):
         self.result.symbols.append(symbol)
         scope = _Scope(symbol, node, cls=fqn)
         line = node.start_point[0] + 1
-        for child in node.named_children:
-            if child.type == "base_clause":
-                relation = "extends"
-                for base in child.named_children:
-                    if base.type in ("name", "qualified_name"):
-                        resolved = self.resolve_class(_text(base), node)
-                        if node.type == "class_declaration":
-                            scope.parent_class = resolved
-                        self.result.heritage.append(Heritage(fqn, resolved, relation, line))
-            elif child.type == "class_interface_clause":
-                for base in child.named_children:
-                    if base.type in ("name", "qualified_name"):
+        # PHP's precedence: the class's own methods, then its traits', then inherited ones
+        # (the resolver searches supertypes in the order given)
+        body = node.child_by_field_name("body")
+        for use in body.named_children if body is not None else ():
+            if use.type == "use_declaration":
+                for child in use.named_children:
+                    if child.type in ("name", "qualified_name"):
                         self.result.heritage.append(Heritage(
-                            fqn, self.resolve_class(_text(base), node), "implements", line))
-        self.scopes[node.id] = scope
-
-    def _trait_use(self, node: Node) -> None:
-        owner = self._owner(node)
-        if owner is None or owner.node.type not in _TYPE_DECLS:
-            return
+                            fqn, self.resolve_class(_text(child), node), "embeds", line))
         for child in node.named_children:
-            if child.type in ("name", "qualified_name"):
-                self.result.heritage.append(Heritage(
-                    owner.symbol.fqn, self.resolve_class(_text(child), node), "embeds",
-                    node.start_point[0] + 1))
+            relation = {"base_clause": "extends",
+                        "class_interface_clause": "implements"}.get(child.type)
+            for base in child.named_children if relation else ():
+                if base.type in ("name", "qualified_name"):
+                    resolved = self.resolve_class(_text(base), node)
+                    if relation == "extends" and node.type == "class_declaration":
+                        scope.parent_class = resolved
+                    self.result.heritage.append(Heritage(fqn, resolved, relation, line))
+        self.scopes[node.id] = scope
 
     def _function(self, node: Node) -> None:
         name_node = node.child_by_field_name("name")
@@ -674,14 +671,14 @@ class _PhpFile(FileExtractor):
 
     def _scope_chain(self, node: Node) -> list[str]:
         """The receiver a class named before ``::`` is: ``self``/``static`` the instance
-        view of the class (``self``), ``parent`` its superclass, a name as written (an
+        view of the class (``self``), ``parent`` its superclass (``super``), a name as written (an
         import or namespace member, looked up by the resolver), a qualified name in full."""
         text = _text(node)
         lower = text.lower()
         if lower in ("self", "static"):
             return ["self"]
         if lower == "parent":
-            return ["parent"]
+            return ["super"]  # the superclass view, named as the resolver's own term
         if node.type == "name":
             imported = self.aliases.get((self._namespace_at(node)[0], "class"), {})
             return [text] if text.lower() in imported or "\\" not in text else \
@@ -696,7 +693,8 @@ class _PhpFile(FileExtractor):
             if func is None:
                 return None
             if func.type == "name":
-                return _text(func), None
+                name = _text(func)
+                return None if name.lower() in _CONSTRUCTS else (name, None)
             if func.type == "qualified_name":
                 text = _text(func)
                 if not text.startswith("\\"):
@@ -744,6 +742,9 @@ class _PhpFile(FileExtractor):
         if found is None:
             return
         name, receiver = found
+        name_node = node.child_by_field_name("name")
+        if name_node is not None:  # `$this\n->save()`: the line of the name
+            line = name_node.start_point[0] + 1
         self.result.calls.append(Call(caller, name, receiver, line))
 
     # -- Laravel routes ------------------------------------------------------------------

@@ -11,4 +11,3 @@
 (property_declaration) @definition.property
 (const_declaration) @definition.constant
 (enum_case) @definition.case
-(use_declaration) @definition.use
