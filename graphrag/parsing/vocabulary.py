@@ -46,6 +46,11 @@ array_values array_merge in_array is_array is_string is_int isset unset empty js
 json_decode str_replace trim substr strpos preg_match preg_replace var_dump print_r
 __construct __invoke __toString
 """)
+RUBY_COMMON = SHARED_COMMON | words("""
+puts print p each map select reject each_with_object inject to_s to_i to_a to_h to_sym
+raise freeze dup tap merge fetch include? empty? nil? is_a? respond_to? send
+instance_variable_get define_method attr_reader require require_relative new
+""")
 
 
 @dataclass(frozen=True)

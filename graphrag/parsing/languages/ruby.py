@@ -1,0 +1,599 @@
+"""Ruby extractor: one ``.rb`` file -> :class:`ParseResult`.
+
+Covers modules (OBJECT) and classes (CLASS), methods (METHOD; ``initialize`` is the
+CONSTRUCTOR), ``def self.x`` and ``class << self`` methods (``meta.static``),
+``attr_reader``/``attr_writer``/``attr_accessor`` (FIELD), constants (FIELD), ``include``/
+``extend``/``prepend`` mixins (``embeds`` heritage, searched before the superclass as Ruby
+does), ``require``/``require_relative`` (IMPORTS of the file loaded), calls with their
+receivers (``self``, constants, ``Foo.new(...)`` as an instantiation, instance variables
+and locals assigned from ``Foo.new``), and routes: Rails ``config/routes.rb`` (``get 'x'
+=> 'c#a'``, ``to:``, ``resources``/``resource`` with their actions, ``only``/``except``,
+nested resources, ``member``/``collection``, ``namespace``/``scope``, ``root``) linked to
+the controller's action, and Sinatra (``get '/x' do ... end``: an ENDPOINT of the block).
+
+Constants are global in Ruby: every file is in one package (``main``, the top-level
+object), so a class declared in one file is seen from all. fqns join the constant path
+with dots (``Shop::Order#total`` is ``Shop.Order.total``); a file's module is its path
+without ``.rb``. A class or module reopened in several files is one node: the file that
+Zeitwerk's naming gives the constant (``app/models/shop/order.rb`` for ``Shop::Order``,
+``lib/shop.rb`` for ``Shop``; :func:`repo_facts`) declares it, the others only add their
+methods and mixins to it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from tree_sitter import Node, QueryCursor
+
+from graphrag.parsing import registry
+from graphrag.parsing.languages._base import FileExtractor
+from graphrag.parsing.languages._common import ScopeIndex, count_errors, node_id, normalize
+from graphrag.parsing.languages._common import node_text as _text
+from graphrag.parsing.model import Call, Heritage, Import, ParseResult, Registration, Symbol
+from graphrag.parsing.registry import RepoContext
+from graphrag.parsing.repofacts import RepoFiles
+
+LANG = "ruby"
+PACKAGE = "main"
+_SIGNATURE_MAX = 300
+_MIXINS = frozenset({"include", "extend", "prepend"})
+_ATTRS = frozenset({"attr_reader", "attr_writer", "attr_accessor", "attr"})
+_VISIBILITY = frozenset({"private", "protected", "public", "module_function",
+                         "private_class_method", "public_class_method"})
+_VERBS = ("get", "post", "put", "patch", "delete", "head", "options")
+# Rails' resource actions: (action, method, path after the resource, on a member).
+_RESOURCES = (("index", "GET", "", False), ("new", "GET", "/new", False),
+              ("create", "POST", "", False), ("show", "GET", "", True),
+              ("edit", "GET", "/edit", True), ("update", "PATCH,PUT", "", True),
+              ("destroy", "DELETE", "", True))
+# Directories whose files Zeitwerk (or a gem's load path) names by their path.
+_AUTOLOAD_ROOT = re.compile(r"(?:^|/)(?:lib|app/[^/]+|app)/(.+)\.rb$")
+_CAMEL = re.compile(r"(?:^|_)([a-z0-9])")
+
+
+def extract(source: bytes, rel_path: str, ctx: RepoContext) -> ParseResult:
+    """Parse one Ruby file into symbols, requires, calls, mixins, routes and types."""
+    tree = registry.parser(LANG).parse(source)
+    result = ParseResult(path=rel_path, lang=LANG, module=rel_path.removesuffix(".rb"),
+                         package=PACKAGE)
+    facts = ctx.of(LANG, {})
+    _RubyFile(source, tree.root_node, rel_path, facts if isinstance(facts, dict) else {},
+              result).run()
+    result.error_count = count_errors(tree.root_node)
+    return result
+
+
+def camelize(segment: str) -> str:
+    """``order_items`` -> ``OrderItems`` (Zeitwerk's default inflection)."""
+    return _CAMEL.sub(lambda m: m.group(1).upper(), segment)
+
+
+def constant_of(rel_path: str) -> str | None:
+    """The constant Zeitwerk expects in a file: ``app/models/shop/order.rb`` ->
+    ``Shop.Order``, ``lib/sinatra/base.rb`` -> ``Sinatra.Base`` (None elsewhere)."""
+    match = _AUTOLOAD_ROOT.search(rel_path)
+    if match is None:
+        return None
+    return ".".join(camelize(p) for p in match.group(1).split("/") if p != "concerns")
+
+
+def repo_facts(files: RepoFiles) -> dict[str, dict[str, str]]:
+    """``constants``: the file Zeitwerk names for each constant (the one that declares a
+    class reopened elsewhere); ``features``: what ``require 'a/b'`` loads (``a/b`` ->
+    the module of ``lib/a/b.rb``)."""
+    constants: dict[str, str] = {}
+    features: dict[str, str] = {}
+    for rel in sorted(files.paths):
+        if not rel.endswith(".rb"):
+            continue
+        constant = constant_of(rel)
+        if constant:
+            constants.setdefault(constant, rel)
+        head, sep, feature = rel.rpartition("lib/")
+        if sep and (not head or head.endswith("/")):
+            features.setdefault(feature.removesuffix(".rb"), rel.removesuffix(".rb"))
+    return {"constants": constants, "features": features}
+
+
+def _string(node: Node | None) -> str | None:
+    """A string literal's text or a symbol's name (None for anything else)."""
+    if node is None:
+        return None
+    if node.type in ("simple_symbol", "hash_key_symbol"):
+        return _text(node).lstrip(":")
+    if node.type == "string" and all(c.type == "string_content" for c in node.named_children):
+        return "".join(_text(c) for c in node.named_children)
+    if node.type == "delimited_symbol":
+        return "".join(_text(c) for c in node.named_children)
+    return None
+
+
+def _constant_path(node: Node | None) -> str | None:
+    """``Foo::Bar`` -> ``Foo.Bar`` (``::Foo`` is ``Foo``); None for an expression."""
+    if node is None:
+        return None
+    if node.type == "constant":
+        return _text(node)
+    if node.type == "scope_resolution":
+        name = node.child_by_field_name("name")
+        scope = node.child_by_field_name("scope")
+        head = _constant_path(scope) if scope is not None else ""
+        if name is None or head is None:
+            return None
+        return f"{head}.{_text(name)}" if head else _text(name)
+    return None
+
+
+def _args(call: Node) -> tuple[list[Node], dict[str, Node]]:
+    """Positional arguments and keyword pairs of a call."""
+    args = call.child_by_field_name("arguments")
+    positional: list[Node] = []
+    keywords: dict[str, Node] = {}
+    for arg in args.named_children if args is not None else ():
+        if arg.type == "pair":
+            key, value = arg.child_by_field_name("key"), arg.child_by_field_name("value")
+            name = _string(key)
+            if name is not None and value is not None:
+                keywords[name] = value
+            elif key is not None and value is not None:
+                positional.append(arg)  # `'path' => 'c#a'`
+        elif arg.type != "comment":
+            positional.append(arg)
+    return positional, keywords
+
+
+def _symbols(node: Node | None) -> set[str]:
+    if node is None:
+        return set()
+    if node.type == "array":
+        return {s for s in (_string(c) for c in node.named_children) if s}
+    single = _string(node)
+    return {single} if single else set()
+
+
+def _join(*parts: str) -> str:
+    pieces = [p.strip("/") for p in parts if p and p.strip("/")]
+    return "/" + "/".join(pieces)
+
+
+def controller_class(name: str, modules: list[str]) -> list[str]:
+    """``admin/users`` (in ``namespace :api``) -> ``["Api", "Admin", "UsersController"]``."""
+    parts = [*modules, *name.split("/")]
+    return [camelize(p) for p in parts[:-1]] + [camelize(parts[-1]) + "Controller"]
+
+
+@dataclass
+class _Scope:
+    """A class, module or method symbol being walked."""
+
+    symbol: Symbol
+    node: Node
+    static: bool = False  # code of `class << self`
+
+
+@dataclass
+class _RouteScope:
+    """What the blocks around a Rails route add: path prefix, controller modules, and the
+    resource whose member or collection routes the block declares."""
+
+    prefix: str = ""
+    modules: tuple[str, ...] = ()
+    resource: str | None = None  # controller path of the enclosing resources block
+    member_path: str = ""  # path of one member of that resource
+    collection_path: str = ""
+    on: str = ""  # "member" / "collection" inside such a block
+
+
+class _RubyFile(FileExtractor):
+    """Extraction state for one file."""
+
+    def __init__(self, source: bytes, root: Node, rel_path: str, facts: dict,
+                 result: ParseResult) -> None:
+        super().__init__(source, root, result)
+        self.rel_path = rel_path
+        self.facts = facts
+        self.scopes: ScopeIndex[int, _Scope] = ScopeIndex(node_id)
+        self.declared: set[str] = set()
+        self.endpoints: set[str] = set()
+
+    def run(self) -> ParseResult:
+        defs = QueryCursor(registry.query(LANG, "ruby-definitions")).captures(self.root)
+        refs = QueryCursor(registry.query(LANG, "ruby-references")).captures(self.root)
+        for node in _ordered(defs.get("definition.type", [])):
+            self._type(node)
+        for node in _ordered(defs.get("definition.method", [])):
+            self._method(node)
+        calls = _ordered(refs.get("reference.call", []))
+        if self.rel_path.endswith("config/routes.rb"):
+            self._rails_routes(calls)
+        else:
+            self._sinatra_routes(calls)
+        for node in calls:
+            self._call(node)
+        for node in _ordered(refs.get("reference.super", [])):
+            self._super(node)
+        for node in _ordered(refs.get("assignment", [])):
+            self._assignment(node)
+        self.result.calls.sort(key=lambda c: c.line)
+        self.result.var_types = {k: v for k, v in self.result.var_types.items() if v}
+        self.result.symbols.sort(key=lambda s: (s.char_start, -s.char_end))
+        return self.result
+
+    # -- declarations --------------------------------------------------------------------
+
+    def _owner(self, node: Node) -> _Scope | None:
+        return self.scopes.enclosing(node)
+
+    def _type_owner(self, node: Node) -> str | None:
+        scope = self._owner(node)
+        while scope is not None and scope.symbol.kind not in ("CLASS", "OBJECT"):
+            scope = self._owner(scope.node)
+        return scope.symbol.fqn if scope is not None else None
+
+    def _type(self, node: Node) -> None:
+        if node.type == "singleton_class":
+            owner = self._owner(node)
+            if owner is not None:  # `class << self`: its methods are the class's own
+                self.scopes[node.id] = _Scope(owner.symbol, node, static=True)
+            return
+        path = _constant_path(node.child_by_field_name("name"))
+        if path is None:
+            return
+        outer = self._type_owner(node)
+        fqn = f"{outer}.{path}" if outer else path
+        name = fqn.rsplit(".", 1)[-1]
+        parent = fqn.rpartition(".")[0] or None
+        kind = "CLASS" if node.type == "class" else "OBJECT"
+        symbol = Symbol(kind=kind, name=name, fqn=fqn, parent=parent,
+                        signature=_header(node), doc_comment=doc_comment(node),
+                        meta={} if kind == "CLASS" else {"module": True}, **self.span(node))
+        self.scopes[node.id] = _Scope(symbol, node)
+        home = self.facts.get("constants", {}).get(fqn) if self.facts else None
+        if (home is None or home == self.rel_path) and fqn not in self.declared:
+            self.declared.add(fqn)
+            self.result.symbols.append(symbol)
+        line = node.start_point[0] + 1
+        body = node.child_by_field_name("body")
+        mixins = [c for c in (body.named_children if body is not None else ())
+                  if c.type == "call" and c.child_by_field_name("receiver") is None
+                  and _text(c.child_by_field_name("method")) in _MIXINS]
+        for mixin in sorted(mixins, key=lambda c: _text(c.child_by_field_name("method"))
+                            != "prepend"):
+            for arg in _args(mixin)[0]:
+                base = _constant_path(arg)
+                if base:
+                    self.result.heritage.append(Heritage(fqn, base, "embeds", line))
+        superclass = node.child_by_field_name("superclass")
+        if superclass is not None and superclass.named_children:
+            base = _constant_path(superclass.named_children[0])
+            if base:
+                self.result.heritage.append(Heritage(fqn, base, "extends", line))
+        for child in body.named_children if body is not None else ():
+            if child.type == "call" and child.child_by_field_name("receiver") is None and \
+                    _text(child.child_by_field_name("method")) in _ATTRS:
+                for arg in _args(child)[0]:
+                    field = _string(arg)
+                    if field:
+                        self._field(child, field, fqn)
+            elif child.type == "assignment":
+                left = child.child_by_field_name("left")
+                if left is not None and left.type == "constant":
+                    self._field(child, _text(left), fqn)
+
+    def _field(self, node: Node, name: str, owner: str) -> None:
+        self.result.symbols.append(Symbol(
+            kind="FIELD", name=name, fqn=f"{owner}.{name}", parent=owner,
+            signature=normalize(_text(node))[:_SIGNATURE_MAX], meta={}, **self.span(node)))
+
+    def _method(self, node: Node) -> None:
+        name_node = node.child_by_field_name("name")
+        if name_node is None:
+            return
+        name = _text(name_node)
+        owner = self._owner(node)
+        if owner is not None and owner.symbol.kind not in ("CLASS", "OBJECT"):
+            return  # a method defined inside a method body: rare, left out
+        static = node.type == "singleton_method" or (owner is not None and owner.static)
+        parent = owner.symbol.fqn if owner is not None else None
+        fqn = f"{parent}.{name}" if parent else name
+        kind = "METHOD" if parent else "FUNCTION"
+        if name == "initialize" and parent and not static:
+            kind = "CONSTRUCTOR"
+        params = node.child_by_field_name("parameters")
+        meta = {"static": static, "params": [[_text(p.child_by_field_name("name") or p), None]
+                                             for p in (params.named_children if params
+                                                       else ()) if p.type != "comment"]}
+        symbol = Symbol(kind=kind, name=name, fqn=fqn, parent=parent,
+                        signature=_header(node), doc_comment=doc_comment(node), meta=meta,
+                        **self.span(node))
+        self.result.symbols.append(symbol)
+        self.scopes[node.id] = _Scope(symbol, node)
+
+    # -- calls ---------------------------------------------------------------------------
+
+    def _caller(self, node: Node) -> str | None:
+        scope = self._owner(node)
+        return scope.symbol.fqn if scope is not None else None
+
+    def _chain(self, node: Node | None) -> list[str]:
+        """Receiver chain: ``@repo`` -> ``["self", "repo"]``, ``Foo::Bar`` -> ``["Foo",
+        "Bar"]``, ``a.b`` -> ``["a", "b()"]``, ``Foo.new`` -> ``["Foo()"]`` (an instance),
+        ``["?"]`` for what cannot be named."""
+        if node is None:
+            return ["?"]
+        kind = node.type
+        if kind in ("self",):
+            return ["self"]
+        if kind == "identifier":
+            return [_text(node)]
+        if kind == "instance_variable":
+            return ["self", _text(node).lstrip("@")]
+        if kind in ("constant", "scope_resolution"):
+            path = _constant_path(node)
+            return path.split(".") if path else ["?"]
+        if kind == "call":
+            method = node.child_by_field_name("method")
+            receiver = node.child_by_field_name("receiver")
+            if method is None or method.type not in ("identifier", "constant"):
+                return ["?"]
+            name = _text(method)
+            if receiver is None:
+                return [name + "()"]
+            head = self._chain(receiver)
+            if head == ["?"]:
+                return head
+            if name == "class" and head == ["self"]:
+                return ["self"]  # `self.class.x`: a class method of the enclosing class
+            if name == "new" and receiver.type in ("constant", "scope_resolution"):
+                return [".".join(head) + "()"]  # a new instance: what calling the class gives
+            return [*head, name + "()"]
+        if kind == "parenthesized_statements" and node.named_child_count == 1:
+            return self._chain(node.named_children[0])
+        return ["?"]
+
+    def _call(self, node: Node) -> None:
+        method = node.child_by_field_name("method")
+        if method is None or method.type not in ("identifier", "constant"):
+            return
+        name = _text(method)
+        receiver_node = node.child_by_field_name("receiver")
+        caller = self._caller(node)
+        line = method.start_point[0] + 1
+        if receiver_node is None:
+            if name in ("require", "require_relative"):
+                self._require(node, name)
+                return
+            if name in _MIXINS or name in _ATTRS or name in _VISIBILITY:
+                return
+            owner = self._type_owner(node)
+            if name == "new" and owner:  # `new(x)` in a class method: this class's
+                self.result.calls.append(Call(caller, owner.rsplit(".", 1)[-1], None, line,
+                                              kind="new"))
+                return
+            self.result.calls.append(Call(caller, name, None, line))
+            return
+        if name == "class":
+            return
+        receiver = self._chain(receiver_node)
+        if name == "new" and receiver_node.type in ("constant", "scope_resolution"):
+            *head, cls = receiver
+            self.result.calls.append(Call(caller, cls, head or None, line, kind="new"))
+            return
+        self.result.calls.append(Call(caller, name, receiver, line))
+
+    def _super(self, node: Node) -> None:
+        scope = self._owner(node)
+        if scope is not None and scope.symbol.kind in ("METHOD", "CONSTRUCTOR"):
+            self.result.calls.append(Call(scope.symbol.fqn, scope.symbol.name, ["super"],
+                                          node.start_point[0] + 1))
+
+    def _require(self, node: Node, how: str) -> None:
+        args = _args(node)[0]
+        feature = _string(args[0]) if args else None
+        if not feature:
+            return
+        if how == "require_relative":
+            base = self.rel_path.rpartition("/")[0]
+            parts: list[str] = []
+            for part in f"{base}/{feature}".strip("/").split("/"):
+                if part == "..":
+                    if parts:
+                        parts.pop()
+                elif part not in ("", "."):
+                    parts.append(part)
+            target = "/".join(parts).removesuffix(".rb")
+        else:
+            target = (self.facts.get("features") or {}).get(feature.removesuffix(".rb"),
+                                                           feature)
+        self.result.imports.append(Import(feature, target, node.start_point[0] + 1))
+
+    def _assignment(self, node: Node) -> None:
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if left is None or right is None or right.type != "call":
+            return
+        method = right.child_by_field_name("method")
+        receiver = right.child_by_field_name("receiver")
+        if method is None or _text(method) != "new" or receiver is None:
+            return
+        cls = _constant_path(receiver)
+        if not cls:
+            return
+        if left.type == "instance_variable":
+            owner = self._type_owner(node)
+            if owner:
+                self.scope_vars(owner).setdefault(_text(left).lstrip("@"), cls)
+        elif left.type == "identifier":
+            scope = self._caller(node)
+            self.scope_vars(scope or self.result.module).setdefault(_text(left), cls)
+
+    # -- routes --------------------------------------------------------------------------
+
+    def _sinatra_routes(self, calls: list[Node]) -> None:
+        for node in calls:
+            method = node.child_by_field_name("method")
+            block = node.child_by_field_name("block")
+            if node.child_by_field_name("receiver") is not None or block is None or \
+                    method is None or _text(method) not in _VERBS:
+                continue
+            args = _args(node)[0]
+            route = _string(args[0]) if args else None
+            if route is None or not route.startswith("/"):
+                continue
+            verb = _text(method).upper()
+            owner = self._type_owner(node)
+            label = f"{verb} {route}"
+            fqn = f"{owner or self.result.module}.{label}"
+            if fqn in self.endpoints:
+                continue
+            self.endpoints.add(fqn)
+            symbol = Symbol(kind="ENDPOINT", name=label, fqn=fqn, parent=owner,
+                            signature=label, meta={"http_method": verb, "route": route},
+                            **self.span(node))
+            self.result.symbols.append(symbol)
+            self.scopes[block.id] = _Scope(symbol, block)
+            self.result.registrations.append(Registration(
+                http_method=verb, route=route, line=node.start_point[0] + 1,
+                caller=self._caller(node), inline_fqn=fqn))
+
+    def _rails_routes(self, calls: list[Node]) -> None:
+        for node in calls:
+            method = node.child_by_field_name("method")
+            if node.child_by_field_name("receiver") is not None or method is None:
+                continue
+            verb = _text(method)
+            if verb in _VERBS or verb in ("match", "root"):
+                self._rails_route(node, verb)
+            elif verb in ("resources", "resource"):
+                self._rails_resources(node, verb == "resource")
+
+    def _route_scope(self, node: Node) -> _RouteScope:
+        """The prefixes and modules the enclosing ``namespace``/``scope``/``resources``
+        blocks give ``node``."""
+        blocks: list[Node] = []
+        current = node.parent
+        while current is not None:
+            if current.type in ("do_block", "block") and current.parent is not None and \
+                    current.parent.type == "call":
+                blocks.append(current.parent)
+            current = current.parent
+        out = _RouteScope()
+        for call in reversed(blocks):
+            name = _text(call.child_by_field_name("method"))
+            args, kws = _args(call)
+            first = _string(args[0]) if args else None
+            if name == "namespace" and first:
+                out.prefix = _join(out.prefix, first)
+                out.modules = (*out.modules, first)
+            elif name == "scope":
+                path = first or _string(kws.get("path")) or ""
+                out.prefix = _join(out.prefix, path) if path else out.prefix
+                module = _string(kws.get("module"))
+                if module:
+                    out.modules = (*out.modules, module)
+            elif name in ("resources", "resource") and first:
+                singular = name == "resource"
+                base = _join(out.prefix, _string(kws.get("path")) or first)
+                out.resource = _string(kws.get("controller")) or \
+                    (first + "s" if singular else first)
+                member_param = "" if singular else f":{_singular(first)}_id"
+                out.collection_path = base
+                out.member_path = _join(base, ":id") if not singular else base
+                out.prefix = _join(base, member_param) if member_param else base
+                out.on = ""
+            elif name in ("member", "collection"):
+                out.on = name
+                out.prefix = out.member_path if name == "member" else out.collection_path
+        return out
+
+    def _rails_route(self, node: Node, verb: str) -> None:
+        args, kws = _args(node)
+        scope = self._route_scope(node)
+        target: str | None = _string(kws.get("to"))
+        path: str | None = None
+        if verb == "root":
+            path = "/"
+            target = target or (_string(args[0]) if args else None)
+            methods = "GET"
+        else:
+            methods = verb.upper()
+            if verb == "match":
+                via = _symbols(kws.get("via"))
+                methods = ",".join(sorted(v.upper() for v in via)) or "ANY"
+            if args and args[0].type == "pair":
+                key, value = args[0].child_by_field_name("key"), \
+                    args[0].child_by_field_name("value")
+                path, target = _string(key), _string(value)
+            elif args:
+                path = _string(args[0])
+        if path is None:
+            return
+        if target is None and scope.resource and scope.on:
+            action = _string(kws.get("action")) or path.strip("/").split("/")[-1]
+            target = f"{scope.resource}#{action}"
+        if target is None or "#" not in target:
+            return
+        controller, _, action = target.partition("#")
+        controller = _string(kws.get("controller")) or controller
+        full = scope.prefix if path == "/" and scope.prefix else _join(scope.prefix, path)
+        self.result.registrations.append(Registration(
+            http_method=methods, route=full, line=node.start_point[0] + 1,
+            caller=self._caller(node), handler_name=action,
+            handler_receiver=controller_class(controller, list(scope.modules))))
+
+    def _rails_resources(self, node: Node, singular: bool) -> None:
+        args, kws = _args(node)
+        scope = self._route_scope(node)
+        only, except_ = _symbols(kws.get("only")), _symbols(kws.get("except"))
+        for arg in args:
+            name = _string(arg)
+            if not name:
+                continue
+            controller = _string(kws.get("controller")) or (name + "s" if singular else name)
+            base = _join(scope.prefix, _string(kws.get("path")) or name)
+            receiver = controller_class(controller, list(scope.modules))
+            for action, method, tail, member in _RESOURCES:
+                if (only and action not in only) or action in except_ or \
+                        (singular and action == "index"):
+                    continue
+                route = (_join(base, ":id") if member and not singular else base) + tail
+                self.result.registrations.append(Registration(
+                    http_method=method, route=route, line=node.start_point[0] + 1,
+                    caller=self._caller(node), handler_name=action,
+                    handler_receiver=receiver))
+
+
+def _singular(word: str) -> str:
+    if word.endswith("ies"):
+        return word[:-3] + "y"
+    if word.endswith(("ses", "xes", "ches", "shes")):
+        return word[:-2]
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
+
+
+def _ordered(nodes: list[Node]) -> list[Node]:
+    return sorted(nodes, key=lambda n: (n.start_byte, -n.end_byte))
+
+
+def _header(node: Node) -> str:
+    """The declaration's first line (``def place(id, qty = 1)``, ``class A < B``)."""
+    body = node.child_by_field_name("body")
+    end = body.start_byte if body is not None and body.start_byte > node.start_byte \
+        else node.end_byte
+    text = node.text[:end - node.start_byte].decode("utf-8", errors="replace")
+    return normalize(text.split("\n", 1)[0] if "\n" in text.strip() else text).rstrip(
+        ";").strip()[:_SIGNATURE_MAX]
+
+
+def doc_comment(node: Node) -> str | None:
+    """The ``#`` comment lines right above a declaration, ``#`` stripped."""
+    lines: list[str] = []
+    prev = node.prev_named_sibling
+    expected = node.start_point[0] - 1
+    while prev is not None and prev.type == "comment" and prev.end_point[0] == expected:
+        lines.append(_text(prev).lstrip("#").strip())
+        expected = prev.start_point[0] - 1
+        prev = prev.prev_named_sibling
+    text = "\n".join(reversed(lines)).strip()
+    return text or None
