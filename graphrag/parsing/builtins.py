@@ -59,6 +59,17 @@ ArrayIterator ArrayObject DateTime DateTimeImmutable DateTimeZone DateInterval C
 Generator SplObjectStorage stdClass Throwable JsonException ValueError ErrorException
 """
 
+_RUBY_NAMES = """
+puts print p pp raise require require_relative loop lambda proc format sprintf sleep rand
+block_given? catch throw warn abort exit at_exit binding caller fail gets Integer Float
+String Array Hash Rational Complex freeze frozen? Time Date DateTime File Dir IO Kernel
+Object Module Class Struct Comparable Enumerable Math Process Thread Mutex Queue JSON YAML
+URI Set StringIO Regexp Range Symbol ENV ARGV STDOUT STDERR STDIN $stdout $stderr
+ArgumentError RuntimeError StandardError NameError NoMethodError TypeError KeyError
+IndexError NotImplementedError IOError Errno SecureRandom Base64 Digest Logger Pathname
+Tempfile Open3 Shellwords ObjectSpace GC Marshal Signal Rack
+"""
+
 _JS = frozenset(_JS_NAMES.split())
 _JAVA = frozenset(_JAVA_NAMES.split())
 _KOTLIN = _JAVA | frozenset(_KOTLIN_NAMES.split())
@@ -68,6 +79,7 @@ _BY_LANG = {
     "python": frozenset(dir(builtins)),
     "typescript": _JS, "tsx": _JS, "javascript": _JS,
     "java": _JAVA, "kotlin": _KOTLIN, "go": _GO, "php": frozenset(_PHP_NAMES.split()),
+    "ruby": frozenset(_RUBY_NAMES.split()),
 }
 
 

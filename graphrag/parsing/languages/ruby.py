@@ -40,6 +40,10 @@ PACKAGE = "main"
 _SIGNATURE_MAX = 300
 _MIXINS = frozenset({"include", "extend", "prepend"})
 _ATTRS = frozenset({"attr_reader", "attr_writer", "attr_accessor", "attr"})
+_ROUTE_DSL = frozenset({"get", "post", "put", "patch", "delete", "head", "options", "match",
+                        "root", "resources", "resource", "namespace", "scope", "member",
+                        "collection", "concern", "concerns", "mount", "draw", "constraints",
+                        "defaults", "controller", "direct", "resolve", "redirect"})
 _VISIBILITY = frozenset({"private", "protected", "public", "module_function",
                          "private_class_method", "public_class_method"})
 _VERBS = ("get", "post", "put", "patch", "delete", "head", "options")
@@ -134,9 +138,9 @@ def _args(call: Node) -> tuple[list[Node], dict[str, Node]]:
     for arg in args.named_children if args is not None else ():
         if arg.type == "pair":
             key, value = arg.child_by_field_name("key"), arg.child_by_field_name("value")
-            name = _string(key)
-            if name is not None and value is not None:
-                keywords[name] = value
+            if key is not None and value is not None and key.type in ("hash_key_symbol",
+                                                                      "simple_symbol"):
+                keywords[_string(key) or ""] = value
             elif key is not None and value is not None:
                 positional.append(arg)  # `'path' => 'c#a'`
         elif arg.type != "comment":
@@ -196,6 +200,8 @@ class _RubyFile(FileExtractor):
         self.facts = facts
         self.scopes: ScopeIndex[int, _Scope] = ScopeIndex(node_id)
         self.declared: set[str] = set()
+        self.route_nodes: set[int] = set()
+        self.locals: dict[str | None, set[str]] = {}
         self.endpoints: set[str] = set()
 
     def run(self) -> ParseResult:
@@ -206,10 +212,12 @@ class _RubyFile(FileExtractor):
         for node in _ordered(defs.get("definition.method", [])):
             self._method(node)
         calls = _ordered(refs.get("reference.call", []))
+        # routes first: a Sinatra block becomes the scope of the calls inside it
         if self.rel_path.endswith("config/routes.rb"):
             self._rails_routes(calls)
         else:
             self._sinatra_routes(calls)
+        self._locals()
         for node in calls:
             self._call(node)
         for node in _ordered(refs.get("reference.super", [])):
@@ -313,6 +321,20 @@ class _RubyFile(FileExtractor):
 
     # -- calls ---------------------------------------------------------------------------
 
+    def _locals(self) -> None:
+        """Local names per method (parameters and assigned variables, its blocks' too);
+        an identifier that is none of them is a call of a method without arguments."""
+        caps = QueryCursor(registry.query(LANG, "ruby-locals")).captures(self.root)
+        self.locals: dict[str | None, set[str]] = {}
+        for node in caps.get("local", []):
+            self.locals.setdefault(self._caller(node), set()).add(_text(node))
+        for node in _ordered(caps.get("bare", [])):
+            name = _text(node)
+            caller = self._caller(node)
+            if name not in self.locals.get(caller, ()) and node.parent is not None \
+                    and node.parent.type not in ("method_parameters", "block_parameters"):
+                self.result.calls.append(Call(caller, name, None, node.start_point[0] + 1))
+
     def _caller(self, node: Node) -> str | None:
         scope = self._owner(node)
         return scope.symbol.fqn if scope is not None else None
@@ -327,7 +349,9 @@ class _RubyFile(FileExtractor):
         if kind in ("self",):
             return ["self"]
         if kind == "identifier":
-            return [_text(node)]
+            name = _text(node)
+            return [name] if name in self.locals.get(self._caller(node), ()) else \
+                [name + "()"]
         if kind == "instance_variable":
             return ["self", _text(node).lstrip("@")]
         if kind in ("constant", "scope_resolution"):
@@ -361,6 +385,8 @@ class _RubyFile(FileExtractor):
         receiver_node = node.child_by_field_name("receiver")
         caller = self._caller(node)
         line = method.start_point[0] + 1
+        if node.id in self.route_nodes:
+            return  # a route declaration, not a call
         if receiver_node is None:
             if name in ("require", "require_relative"):
                 self._require(node, name)
@@ -448,6 +474,7 @@ class _RubyFile(FileExtractor):
             if fqn in self.endpoints:
                 continue
             self.endpoints.add(fqn)
+            self.route_nodes.add(node.id)
             symbol = Symbol(kind="ENDPOINT", name=label, fqn=fqn, parent=owner,
                             signature=label, meta={"http_method": verb, "route": route},
                             **self.span(node))
@@ -463,6 +490,8 @@ class _RubyFile(FileExtractor):
             if node.child_by_field_name("receiver") is not None or method is None:
                 continue
             verb = _text(method)
+            if verb in _ROUTE_DSL:
+                self.route_nodes.add(node.id)
             if verb in _VERBS or verb in ("match", "root"):
                 self._rails_route(node, verb)
             elif verb in ("resources", "resource"):
