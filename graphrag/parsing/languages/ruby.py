@@ -22,6 +22,7 @@ methods and mixins to it.
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 
@@ -199,6 +200,7 @@ class _RubyFile(FileExtractor):
         self.rel_path = rel_path
         self.facts = facts
         self.scopes: ScopeIndex[int, _Scope] = ScopeIndex(node_id)
+        self._frozen: tuple[list[int], list, list[int]] | None = None
         self.declared: set[str] = set()
         self.route_nodes: set[int] = set()
         self.locals: dict[str | None, set[str]] = {}
@@ -217,7 +219,8 @@ class _RubyFile(FileExtractor):
             self._rails_routes(calls)
         else:
             self._sinatra_routes(calls)
-        self._locals()
+        self._freeze_scopes()
+        self._locals(refs)
         for node in calls:
             self._call(node)
         for node in _ordered(refs.get("reference.super", [])):
@@ -232,7 +235,33 @@ class _RubyFile(FileExtractor):
     # -- declarations --------------------------------------------------------------------
 
     def _owner(self, node: Node) -> _Scope | None:
-        return self.scopes.enclosing(node)
+        if self._frozen is None:
+            return self.scopes.enclosing(node)
+        starts, items, parents = self._frozen
+        at = bisect.bisect_right(starts, node.start_byte) - 1
+        while at >= 0:
+            start, end, scope = items[at]
+            if node.end_byte <= end and scope.node.id != node.id:
+                return scope
+            at = parents[at]
+        return None
+
+    def _freeze_scopes(self) -> None:
+        """Once every scope is known, look them up by byte ranges: walking a node's
+        parents costs its depth for each of the thousands of calls and names of a file.
+        The innermost scope around a position is the last one starting before it or one
+        of that one's enclosing scopes."""
+        items = sorted(((s.node.start_byte, s.node.end_byte, s) for s in self.scopes.values()),
+                       key=lambda t: (t[0], -t[1]))
+        parents: list[int] = []
+        stack: list[int] = []
+        for index, (start, _end, _scope) in enumerate(items):
+            while stack and items[stack[-1]][1] < start + 1 and \
+                    not items[stack[-1]][1] > start:
+                stack.pop()
+            parents.append(stack[-1] if stack else -1)
+            stack.append(index)
+        self._frozen = ([t[0] for t in items], items, parents)
 
     def _type_owner(self, node: Node) -> str | None:
         scope = self._owner(node)
@@ -321,10 +350,9 @@ class _RubyFile(FileExtractor):
 
     # -- calls ---------------------------------------------------------------------------
 
-    def _locals(self) -> None:
+    def _locals(self, caps: dict[str, list[Node]]) -> None:
         """Local names per method (parameters and assigned variables, its blocks' too);
         an identifier that is none of them is a call of a method without arguments."""
-        caps = QueryCursor(registry.query(LANG, "ruby-locals")).captures(self.root)
         self.locals: dict[str | None, set[str]] = {}
         for node in caps.get("local", []):
             self.locals.setdefault(self._caller(node), set()).add(_text(node))
