@@ -90,16 +90,25 @@ def repo_facts(files: RepoFiles) -> dict[str, dict[str, str]]:
     the module of ``lib/a/b.rb``)."""
     constants: dict[str, str] = {}
     features: dict[str, str] = {}
-    for rel in sorted(files.paths):
-        if not rel.endswith(".rb"):
-            continue
+    ruby = sorted(p for p in files.paths if p.endswith(".rb"))
+    directories = {p.rpartition("/")[0] for p in ruby}
+    for rel in ruby:
         constant = constant_of(rel)
-        if constant:
+        if constant and (rel.removesuffix(".rb") not in directories
+                         or _declares(files, rel, constant)):
             constants.setdefault(constant, rel)
         head, sep, feature = rel.rpartition("lib/")
         if sep and (not head or head.endswith("/")):
             features.setdefault(feature.removesuffix(".rb"), rel.removesuffix(".rb"))
     return {"constants": constants, "features": features}
+
+
+def _declares(files: RepoFiles, rel: str, constant: str) -> bool:
+    """Whether the file of a namespace (``lib/sinatra.rb`` beside ``lib/sinatra/``)
+    declares it: a gem's entry file often only requires the files of the namespace."""
+    text = files.read(rel, 256 * 1024) or ""
+    last = re.escape(constant.rsplit(".", 1)[-1])
+    return re.search(rf"(?m)^\s*(?:module|class)\s+(?:\w+::)*{last}\b", text) is not None
 
 
 def _string(node: Node | None) -> str | None:
@@ -332,6 +341,10 @@ class _RubyFile(FileExtractor):
         owner = self._owner(node)
         if owner is not None and owner.symbol.kind not in ("CLASS", "OBJECT"):
             return  # a method defined inside a method body: rare, left out
+        if owner is None and node.parent is not None and node.parent.type != "program":
+            # a `def` in a block (`describe ... do`) is a method of what runs the block,
+            # not a global function
+            return
         static = node.type == "singleton_method" or (owner is not None and owner.static)
         parent = owner.symbol.fqn if owner is not None else None
         fqn = f"{parent}.{name}" if parent else name
@@ -431,6 +444,10 @@ class _RubyFile(FileExtractor):
         if name == "class":
             return
         receiver = self._chain(receiver_node)
+        parent = node.parent
+        if parent is not None and parent.type in ("assignment", "operator_assignment") and \
+                parent.child_by_field_name("left") == node:
+            name += "="  # `x.default = v` calls the writer `default=`
         if name == "new" and receiver_node.type in ("constant", "scope_resolution"):
             *head, cls = receiver
             self.result.calls.append(Call(caller, cls, head or None, line, kind="new"))
