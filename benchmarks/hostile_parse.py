@@ -21,6 +21,7 @@ TEMPLATES = {
     "js": "function g(x) {{ return {}; }}\n",
     "go": "package m\nfunc g(x B) int {{ return {} }}\n",
     "php": "<?php\nfunction g(B $x) {{ return {}; }}\n",
+    "rb": "def g(x)\n  {}\nend\n",
 }
 # (kind, n): "nest" one call nested n deep, "chain" one n-long method chain, "nests" as
 # many functions holding a 95-deep nest as fit in n bytes.

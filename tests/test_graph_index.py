@@ -190,7 +190,7 @@ def test_files_are_read_again_only_when_their_stat_changed(tmp_path: Path, engin
 def _edit(repo: Path, originals: dict[str, str], rng: random.Random) -> str:
     """Apply one random, language-agnostic edit; return what was done."""
     files = sorted(p for p in repo.rglob("*") if p.is_file() and p.name != "expected_graph.json"
-                   and p.suffix in {".py", ".java", ".kt", ".ts", ".go", ".js", ".php"})
+                   and p.suffix in {".py", ".java", ".kt", ".ts", ".go", ".js", ".php", ".rb"})
     target = rng.choice(files)
     rel = target.relative_to(repo).as_posix()
     op = rng.choice(["delete", "copy", "rename", "shift", "truncate", "restore", "restore"])
@@ -258,7 +258,7 @@ def test_incremental_index_equals_full_index(sample: Path, tmp_path: Path, engin
             conn.execute(text("DELETE FROM applications WHERE name = :n"), {"n": full_app})
 
 
-_CODE = {".py", ".java", ".kt", ".ts", ".go", ".js", ".php"}
+_CODE = {".py", ".java", ".kt", ".ts", ".go", ".js", ".php", ".rb"}
 # A definition's name: after a declaring keyword, or a Java/Kotlin/TS method header.
 _DEF = re.compile(r"\b(?:def|func|fun|function|class|interface|enum|object|type)\s+"
                   r"(?:\([^)]*\)\s*)?(\w+)|(?:public|private|protected|static)[\w<>\[\], ]*"

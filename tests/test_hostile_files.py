@@ -156,6 +156,7 @@ def test_deep_nesting_and_long_chains_parse_in_bounded_time() -> None:
         "a.js": "function g(x) {{ return {}; }}\n",
         "a.go": "package m\nfunc g(x B) int {{ return {} }}\n",
         "a.php": "<?php\nfunction g(B $x) {{ return {}; }}\n",
+        "a.rb": "def g(x)\n  {}\nend\n",
     }
     for path, template in sources.items():
         for body in (deep, chain):
@@ -173,6 +174,7 @@ def test_deep_nesting_and_long_chains_parse_in_bounded_time() -> None:
     ("a.ts", "function g{i}() {{ return {b}; }}\n"),
     ("a.go", "func g{i}() int {{ return {b} }}\n"),
     ("a.php", "function g{i}() {{ return {b}; }}\n"),
+    ("a.rb", "def g{i}\n  {b}\nend\n"),
 ])
 def test_many_deep_nests_are_linear(path: str, template: str) -> None:
     """50 kB of functions each holding a 95-deep nest: about 15,000 calls whose enclosing

@@ -603,6 +603,10 @@ class _RubyFile(FileExtractor):
                 path = _string(args[0])
         if path is None:
             return
+        on = _string(kws.get("on"))
+        if on in ("member", "collection") and scope.resource:
+            scope.on = on
+            scope.prefix = scope.member_path if on == "member" else scope.collection_path
         if target is None and scope.resource and scope.on:
             action = _string(kws.get("action")) or path.strip("/").split("/")[-1]
             target = f"{scope.resource}#{action}"
