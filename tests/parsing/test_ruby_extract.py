@@ -158,8 +158,10 @@ def test_repo_facts_name_homes_and_features(tmp_path: Path) -> None:
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / rel).write_text(code)
     facts = repo_facts(RepoFiles(tmp_path, list(files)))
+    # `Gem` has no file of its own that declares it: the first file inside lib/gem/ does
     assert facts["constants"] == {"Gem.Core": "lib/gem/core.rb", "Shop": "app/models/shop.rb",
-                                  "Shop.Order": "app/models/shop/order.rb"}
+                                  "Shop.Order": "app/models/shop/order.rb",
+                                  "Gem": "lib/gem/core.rb"}
     assert facts["features"] == {"gem": "lib/gem", "gem/core": "lib/gem/core"}
 
 
@@ -167,7 +169,7 @@ def test_rails_routes_resources_namespaces_and_members() -> None:
     routes = snippet("""
 Rails.application.routes.draw do
   root to: 'pages#home'
-  resources :photos, except: [:destroy, :new, :edit] do
+  resources :photos, except: %i[destroy new edit] do
     resources :comments, only: :index
     collection { get :search }
     get :preview, on: :member
@@ -179,6 +181,8 @@ Rails.application.routes.draw do
     end
   end
   match 'hook', to: 'hooks#receive', via: [:get, :post]
+  get '/old', to: redirect('/new')
+  resources :tags, param: :slug, only: :show
 end
 """, "config/routes.rb")
     found = {(r.http_method, r.route, ".".join(r.handler_receiver or []), r.handler_name)
@@ -196,6 +200,7 @@ end
         ("DELETE", "/session", "SessionsController", "destroy"),
         ("GET", "/admin/v2/stats", "Admin.Legacy.ReportsController", "stats"),
         ("GET,POST", "/hook", "HooksController", "receive"),
+        ("GET", "/tags/:slug", "TagsController", "show"),
     }
     # the routing DSL declares routes, it calls nothing of the repository
     assert {c.name for c in routes.calls} == {"draw", "routes", "application"}

@@ -54,7 +54,7 @@ _RESOURCES = (("index", "GET", "", False), ("new", "GET", "/new", False),
               ("edit", "GET", "/edit", True), ("update", "PATCH,PUT", "", True),
               ("destroy", "DELETE", "", True))
 # Directories whose files Zeitwerk (or a gem's load path) names by their path.
-_AUTOLOAD_ROOT = re.compile(r"(?:^|/)(?:lib|app/[^/]+|app)/(.+)\.rb$")
+_AUTOLOAD_ROOT = re.compile(r"(?:^|/)(?:lib|app/[^/]+)/(.+)\.rb$")
 _CAMEL = re.compile(r"(?:^|_)([a-z0-9])")
 
 
@@ -100,6 +100,17 @@ def repo_facts(files: RepoFiles) -> dict[str, dict[str, str]]:
         head, sep, feature = rel.rpartition("lib/")
         if sep and (not head or head.endswith("/")):
             features.setdefault(feature.removesuffix(".rb"), rel.removesuffix(".rb"))
+    # A namespace no file declares (Zeitwerk's implicit `app/controllers/admin/`, a gem's
+    # `lib/sinatra/` whose `lib/sinatra.rb` only requires) is declared by the first file
+    # inside it, so that its classes are members of one node
+    for rel in ruby:
+        directory = rel.rpartition("/")[0]
+        while directory:
+            constant = constant_of(directory + ".rb")
+            if not constant:
+                break
+            constants.setdefault(constant, rel)
+            directory = directory.rpartition("/")[0]
     return {"constants": constants, "features": features}
 
 
@@ -115,6 +126,8 @@ def _string(node: Node | None) -> str | None:
     """A string literal's text or a symbol's name (None for anything else)."""
     if node is None:
         return None
+    if node.type in ("bare_symbol", "bare_string"):  # an item of `%i[a b]`, `%w[a b]`
+        return _text(node)
     if node.type in ("simple_symbol", "hash_key_symbol"):
         return _text(node).lstrip(":")
     if node.type == "string" and all(c.type == "string_content" for c in node.named_children):
@@ -161,7 +174,7 @@ def _args(call: Node) -> tuple[list[Node], dict[str, Node]]:
 def _symbols(node: Node | None) -> set[str]:
     if node is None:
         return set()
-    if node.type == "array":
+    if node.type in ("array", "symbol_array", "string_array"):
         return {s for s in (_string(c) for c in node.named_children) if s}
     single = _string(node)
     return {single} if single else set()
@@ -296,10 +309,16 @@ class _RubyFile(FileExtractor):
                         signature=_header(node), doc_comment=doc_comment(node),
                         meta={} if kind == "CLASS" else {"module": True}, **self.span(node))
         self.scopes[node.id] = _Scope(symbol, node)
-        home = self.facts.get("constants", {}).get(fqn) if self.facts else None
-        if (home is None or home == self.rel_path) and fqn not in self.declared:
-            self.declared.add(fqn)
-            self.result.symbols.append(symbol)
+        # `class Mod::Stories`: the namespaces it names are declared here unless their
+        # home file does (else the class would be a top-level name of the package)
+        prefix = outer or ""
+        for part in path.split(".")[:-1]:
+            outer_fqn = f"{prefix}.{part}" if prefix else part
+            self._declare(Symbol(kind="OBJECT", name=part, fqn=outer_fqn,
+                                 parent=prefix or None, signature=f"module {part}",
+                                 meta={"module": True}, **self.span(node)))
+            prefix = outer_fqn
+        self._declare(symbol)
         line = node.start_point[0] + 1
         body = node.child_by_field_name("body")
         mixins = [c for c in (body.named_children if body is not None else ())
@@ -327,6 +346,14 @@ class _RubyFile(FileExtractor):
                 left = child.child_by_field_name("left")
                 if left is not None and left.type == "constant":
                     self._field(child, _text(left), fqn)
+
+    def _declare(self, symbol: Symbol) -> None:
+        """Add a class or module unless another file is its home (Zeitwerk naming) or this
+        file declared it already: a reopened class or module is one node."""
+        home = self.facts.get("constants", {}).get(symbol.fqn) if self.facts else None
+        if (home is None or home == self.rel_path) and symbol.fqn not in self.declared:
+            self.declared.add(symbol.fqn)
+            self.result.symbols.append(symbol)
 
     def _field(self, node: Node, name: str, owner: str) -> None:
         self.result.symbols.append(Symbol(
@@ -607,9 +634,17 @@ class _RubyFile(FileExtractor):
         if on in ("member", "collection") and scope.resource:
             scope.on = on
             scope.prefix = scope.member_path if on == "member" else scope.collection_path
-        if target is None and scope.resource and scope.on:
+        if target is None and "to" in kws:
+            return  # `to: redirect(...)`, a Rack app: no controller action
+        if target is None and scope.resource:
+            # `post "upvote"` in a resources block: the resource's action (nested under
+            # `:story_id` unless on a member or the collection)
             action = _string(kws.get("action")) or path.strip("/").split("/")[-1]
             target = f"{scope.resource}#{action}"
+        elif target is None and "/" in path.strip("/") and ":" not in path:
+            # `get "/stories/preview"`: Rails reads controller and action from the path
+            controller_path, _, action = path.strip("/").rpartition("/")
+            target = f"{controller_path}#{action}"
         if target is None or "#" not in target:
             return
         controller, _, action = target.partition("#")
@@ -631,11 +666,12 @@ class _RubyFile(FileExtractor):
             controller = _string(kws.get("controller")) or (name + "s" if singular else name)
             base = _join(scope.prefix, _string(kws.get("path")) or name)
             receiver = controller_class(controller, list(scope.modules))
+            param = ":" + (_string(kws.get("param")) or "id")
             for action, method, tail, member in _RESOURCES:
                 if (only and action not in only) or action in except_ or \
                         (singular and action == "index"):
                     continue
-                route = (_join(base, ":id") if member and not singular else base) + tail
+                route = (_join(base, param) if member and not singular else base) + tail
                 self.result.registrations.append(Registration(
                     http_method=method, route=route, line=node.start_point[0] + 1,
                     caller=self._caller(node), handler_name=action,
