@@ -619,9 +619,10 @@ class _RubyFile(FileExtractor):
             methods = "GET"
         else:
             methods = verb.upper()
-            if verb == "match":
-                via = _symbols(kws.get("via"))
-                methods = ",".join(sorted(v.upper() for v in via)) or "ANY"
+            via = _symbols(kws.get("via"))
+            if verb == "match" or via:
+                methods = "ANY" if "all" in via or not via else \
+                    ",".join(sorted(v.upper() for v in via))
             if args and args[0].type == "pair":
                 key, value = args[0].child_by_field_name("key"), \
                     args[0].child_by_field_name("value")
