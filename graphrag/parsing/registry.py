@@ -459,7 +459,7 @@ _BUILTINS = (
     LanguageSpec("ruby", (".rb",), "ruby", grammar("tree_sitter_ruby"),
                  grammar_dist="tree-sitter-ruby", aliases=("rb",),
                  test_files=(r"[^/]*_(test|spec)\.rb", r"test_[^/]*\.rb"), packages=True,
-                 implicit_this=True, common_calls=vocabulary.RUBY_COMMON,
+                 common_calls=vocabulary.RUBY_COMMON,
                  self_names=("self",), super_names=("super",),
                  constructor_names=("initialize",), null_words=frozenset({"nil"}),
                  repo_facts="ruby:repo_facts"),

@@ -116,9 +116,9 @@ end
     calls = {(c.name, tuple(c.receiver or ()), c.kind) for c in result.calls}
     assert {("Sender", ("Mail",), "new"), ("Order", (), "new"), ("save", ("order",), "call"),
             ("deliver", ("self", "mailer"), "call"), ("helper", ("self",), "call"),
-            ("fmt", ("Shop", "Util"), "call"), ("total", (), "call"),
+            ("fmt", ("Shop", "Util"), "call"), ("total", ("self",), "call"),
             ("render", ("Report()",), "call"), ("updated_at=", ("record()",), "call"),
-            ("now", (), "call"), ("place", ("super",), "call")} <= calls
+            ("now", ("self",), "call"), ("place", ("super",), "call")} <= calls
     assert result.var_types == {"Shop": {"mailer": "Mail.Sender"},
                                 "Shop.place": {"order": "Order"}}
     assert sym(result, "Shop.helper").meta["static"] is True

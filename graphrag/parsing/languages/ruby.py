@@ -401,11 +401,27 @@ class _RubyFile(FileExtractor):
             caller = self._caller(node)
             if name not in self.locals.get(caller, ()) and node.parent is not None \
                     and node.parent.type not in ("method_parameters", "block_parameters"):
-                self.result.calls.append(Call(caller, name, None, node.start_point[0] + 1))
+                self._bare_call(node, name, caller, node.start_point[0] + 1)
+
+    def _bare_call(self, node: Node, name: str, caller: str | None, line: int) -> None:
+        """A call without receiver: a method of ``self`` (Ruby looks methods up on the
+        receiver's class and ancestors, never in lexically enclosing classes), or a global
+        function outside any class; ``new`` in a class instantiates it."""
+        owner = self._type_owner(node)
+        if name == "new" and owner:
+            self.result.calls.append(Call(caller, owner.rsplit(".", 1)[-1], None, line,
+                                          kind="new"))
+            return
+        self.result.calls.append(Call(caller, name, ["self"] if owner else None, line))
 
     def _caller(self, node: Node) -> str | None:
+        """The enclosing method or class; code in the body of a class this file does not
+        declare (a reopening) is the file's: its node and lines are another file's."""
         scope = self._owner(node)
-        return scope.symbol.fqn if scope is not None else None
+        if scope is None or (scope.symbol.kind in ("CLASS", "OBJECT")
+                             and scope.symbol.fqn not in self.declared):
+            return None
+        return scope.symbol.fqn
 
     def _chain(self, node: Node | None) -> list[str]:
         """Receiver chain: ``@repo`` -> ``["self", "repo"]``, ``Foo::Bar`` -> ``["Foo",
@@ -461,12 +477,7 @@ class _RubyFile(FileExtractor):
                 return
             if name in _MIXINS or name in _ATTRS or name in _VISIBILITY:
                 return
-            owner = self._type_owner(node)
-            if name == "new" and owner:  # `new(x)` in a class method: this class's
-                self.result.calls.append(Call(caller, owner.rsplit(".", 1)[-1], None, line,
-                                              kind="new"))
-                return
-            self.result.calls.append(Call(caller, name, None, line))
+            self._bare_call(node, name, caller, line)
             return
         if name == "class":
             return
