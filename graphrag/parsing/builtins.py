@@ -7,6 +7,7 @@ rather than as a name it could not find."""
 from __future__ import annotations
 
 import builtins
+import re
 
 _JS_NAMES = """
 Array ArrayBuffer BigInt Boolean DataView Date Error EvalError Function Infinity Intl JSON
@@ -83,6 +84,15 @@ _BY_LANG = {
 }
 
 
+# PHP's functions (thousands, from its extensions: `curl_setopt`, `mb_strlen`) are
+# lower-case snake_case; the repository's own are found before this is asked.
+_PHP_FUNCTION = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
+
+
 def is_builtin(lang: str | None, name: str | None) -> bool:
     """Whether ``name`` is predeclared in every file of language ``lang``."""
-    return bool(name) and name in _BY_LANG.get(lang or "", frozenset())
+    if not name:
+        return False
+    if lang == "php" and _PHP_FUNCTION.fullmatch(name):
+        return True
+    return name in _BY_LANG.get(lang or "", frozenset())

@@ -29,12 +29,25 @@ from tree_sitter import Node, QueryCursor
 
 from graphrag.parsing import registry
 from graphrag.parsing.languages._base import FileExtractor
-from graphrag.parsing.languages._common import ScopeIndex, count_errors, node_id, normalize
+from graphrag.parsing.languages._common import (
+    ScopeIndex,
+    count_errors,
+    in_order,
+    node_id,
+    normalize,
+)
 from graphrag.parsing.languages._common import node_text as _text
 from graphrag.parsing.model import Call, Heritage, Import, ParseResult, Registration, Symbol
 from graphrag.parsing.registry import RepoContext
 from graphrag.parsing.repofacts import RepoFiles
-from graphrag.parsing.routes import Annotation, Endpoint, RouteSite, declared_endpoint
+from graphrag.parsing.routes import (
+    Annotation,
+    Endpoint,
+    RouteSite,
+    declared_endpoint,
+    join_segments,
+    singular,
+)
 
 LANG = "php"
 _SIGNATURE_MAX = 300
@@ -192,19 +205,6 @@ def _array_pairs(node: Node | None) -> dict[str, Node]:
     return out
 
 
-def _singular(word: str) -> str:
-    if word.endswith("ies"):
-        return word[:-3] + "y"
-    if word.endswith(("ses", "xes", "ches", "shes")):
-        return word[:-2]
-    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
-
-
-def _join(*parts: str) -> str:
-    pieces = [p.strip("/") for p in parts if p and p.strip("/")]
-    return "/" + "/".join(pieces)
-
-
 @dataclass
 class _Scope:
     """A type or function symbol and what walking its body needs."""
@@ -234,24 +234,24 @@ class _PhpFile(FileExtractor):
     def run(self) -> ParseResult:
         defs = QueryCursor(registry.query(LANG, "php-definitions")).captures(self.root)
         refs = QueryCursor(registry.query(LANG, "php-references")).captures(self.root)
-        self._namespaces(_ordered(defs.get("namespace", [])))
-        for node in _ordered(defs.get("import", [])):
+        self._namespaces(in_order(defs.get("namespace", [])))
+        for node in in_order(defs.get("import", [])):
             self._import(node)
-        types = _ordered(defs.get("definition.class", []) + defs.get("definition.interface", [])
+        types = in_order(defs.get("definition.class", []) + defs.get("definition.interface", [])
                          + defs.get("definition.trait", []) + defs.get("definition.enum", []))
         for node in types:
             self._type(node)
-        for node in _ordered(defs.get("definition.function", [])
+        for node in in_order(defs.get("definition.function", [])
                              + defs.get("definition.method", [])):
             self._function(node)
-        for node in _ordered(defs.get("definition.property", [])):
+        for node in in_order(defs.get("definition.property", [])):
             self._property(node)
-        for node in _ordered(defs.get("definition.constant", []) +
+        for node in in_order(defs.get("definition.constant", []) +
                              defs.get("definition.case", [])):
             self._constant(node)
-        for node in _ordered(refs.get("assignment", [])):
+        for node in in_order(refs.get("assignment", [])):
             self._assignment(node)
-        for node in _ordered(refs.get("foreach", [])):
+        for node in in_order(refs.get("foreach", [])):
             self._foreach(node)
         # routes first: a closure handler becomes the scope of the calls inside it
         self._routes(refs.get("reference.scoped", []) + refs.get("reference.member", []))
@@ -750,7 +750,7 @@ class _PhpFile(FileExtractor):
     # -- Laravel routes ------------------------------------------------------------------
 
     def _routes(self, nodes: list[Node]) -> None:
-        for node in _ordered(nodes):
+        for node in in_order(nodes):
             found = self._call_parts(node)
             if found is None or found[1] is None or len(found[1]) != 1:
                 continue
@@ -793,7 +793,7 @@ class _PhpFile(FileExtractor):
         base = _ROUTE_FILE_PREFIX.get(self.rel_path.rsplit("/", 2)[-2] + "/" +
                                       self.rel_path.rsplit("/", 1)[-1]
                                       if "/" in self.rel_path else self.rel_path, "")
-        return _join(base, *reversed(prefixes)) if base or prefixes else "", controller
+        return join_segments(base, *reversed(prefixes)) if base or prefixes else "", controller
 
     def _group_options(self, call: Node) -> tuple[str, str | None]:
         prefix = ""
@@ -808,7 +808,7 @@ class _PhpFile(FileExtractor):
             parts = self._call_parts(current)
             if parts is not None and parts[0].lower() == "prefix":
                 found = _args(current)
-                prefix = _join(_string(found[0]) or "", prefix) if found else prefix
+                prefix = join_segments(_string(found[0]) or "", prefix) if found else prefix
             if parts is not None and parts[0].lower() == "controller":
                 found = _args(current)
                 controller = self._class_const(found[0]) if found else None
@@ -850,7 +850,7 @@ class _PhpFile(FileExtractor):
         if route is None:
             return
         prefix, controller = self._group_context(node)
-        full = _join(prefix, route)
+        full = join_segments(prefix, route)
         scope = self._owner(node)
         caller = scope.symbol.fqn if scope is not None else None
         line = node.start_point[0] + 1
@@ -891,16 +891,16 @@ class _PhpFile(FileExtractor):
         segments = name.split(".")
         base = ""
         for outer in segments[:-1]:
-            base = _join(base, outer, "{" + _singular(outer) + "}")
-        path = _join(prefix, base, segments[-1])
-        param = "{" + _singular(segments[-1]) + "}"
+            base = join_segments(base, outer, "{" + singular(outer) + "}")
+        path = join_segments(prefix, base, segments[-1])
+        param = "{" + singular(segments[-1]) + "}"
         scope = self._owner(node)
         caller = scope.symbol.fqn if scope is not None else None
         for action, method, tail, with_id in _RESOURCE_ACTIONS:
             if (api and action not in _API_ACTIONS) or (only and action not in only) \
                     or action in except_:
                 continue
-            route = (_join(path, param) if with_id else path) + tail
+            route = (join_segments(path, param) if with_id else path) + tail
             self.result.registrations.append(Registration(
                 http_method=method, route=route, line=node.start_point[0] + 1, caller=caller,
                 handler_name=action, handler_receiver=cls.split(".")))
@@ -933,14 +933,10 @@ def symfony_endpoint(site: RouteSite) -> Endpoint | None:
         return None
     prefix = next((a.first("", "path") for a in site.cls if a.name == "Route"), None) or ""
     methods = [m.upper() for m in route.args.get("methods", [])]
-    return ",".join(methods) or "ANY", _join(prefix, path)
+    return ",".join(methods) or "ANY", join_segments(prefix, path)
 
 
 # -- small tree helpers ------------------------------------------------------------------
-
-
-def _ordered(nodes: list[Node]) -> list[Node]:
-    return sorted(nodes, key=lambda n: (n.start_byte, -n.end_byte))
 
 
 def _attributes(node: Node) -> list[Node]:

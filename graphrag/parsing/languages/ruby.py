@@ -30,11 +30,18 @@ from tree_sitter import Node, QueryCursor
 
 from graphrag.parsing import registry
 from graphrag.parsing.languages._base import FileExtractor
-from graphrag.parsing.languages._common import ScopeIndex, count_errors, node_id, normalize
+from graphrag.parsing.languages._common import (
+    ScopeIndex,
+    count_errors,
+    in_order,
+    node_id,
+    normalize,
+)
 from graphrag.parsing.languages._common import node_text as _text
 from graphrag.parsing.model import Call, Heritage, Import, ParseResult, Registration, Symbol
 from graphrag.parsing.registry import RepoContext
 from graphrag.parsing.repofacts import RepoFiles
+from graphrag.parsing.routes import join_segments, singular
 
 LANG = "ruby"
 PACKAGE = "main"
@@ -180,11 +187,6 @@ def _symbols(node: Node | None) -> set[str]:
     return {single} if single else set()
 
 
-def _join(*parts: str) -> str:
-    pieces = [p.strip("/") for p in parts if p and p.strip("/")]
-    return "/" + "/".join(pieces)
-
-
 def controller_class(name: str, modules: list[str]) -> list[str]:
     """``admin/users`` (in ``namespace :api``) -> ``["Api", "Admin", "UsersController"]``."""
     parts = [*modules, *name.split("/")]
@@ -231,11 +233,11 @@ class _RubyFile(FileExtractor):
     def run(self) -> ParseResult:
         defs = QueryCursor(registry.query(LANG, "ruby-definitions")).captures(self.root)
         refs = QueryCursor(registry.query(LANG, "ruby-references")).captures(self.root)
-        for node in _ordered(defs.get("definition.type", [])):
+        for node in in_order(defs.get("definition.type", [])):
             self._type(node)
-        for node in _ordered(defs.get("definition.method", [])):
+        for node in in_order(defs.get("definition.method", [])):
             self._method(node)
-        calls = _ordered(refs.get("reference.call", []))
+        calls = in_order(refs.get("reference.call", []))
         # routes first: a Sinatra block becomes the scope of the calls inside it
         if self.rel_path.endswith("config/routes.rb"):
             self._rails_routes(calls)
@@ -245,9 +247,9 @@ class _RubyFile(FileExtractor):
         self._locals(refs)
         for node in calls:
             self._call(node)
-        for node in _ordered(refs.get("reference.super", [])):
+        for node in in_order(refs.get("reference.super", [])):
             self._super(node)
-        for node in _ordered(refs.get("assignment", [])):
+        for node in in_order(refs.get("assignment", [])):
             self._assignment(node)
         self.result.calls.sort(key=lambda c: c.line)
         self.result.var_types = {k: v for k, v in self.result.var_types.items() if v}
@@ -396,7 +398,7 @@ class _RubyFile(FileExtractor):
         self.locals: dict[str | None, set[str]] = {}
         for node in caps.get("local", []):
             self.locals.setdefault(self._caller(node), set()).add(_text(node))
-        for node in _ordered(caps.get("bare", [])):
+        for node in in_order(caps.get("bare", [])):
             name = _text(node)
             caller = self._caller(node)
             if name not in self.locals.get(caller, ()) and node.parent is not None \
@@ -596,23 +598,23 @@ class _RubyFile(FileExtractor):
             args, kws = _args(call)
             first = _string(args[0]) if args else None
             if name == "namespace" and first:
-                out.prefix = _join(out.prefix, first)
+                out.prefix = join_segments(out.prefix, first)
                 out.modules = (*out.modules, first)
             elif name == "scope":
                 path = first or _string(kws.get("path")) or ""
-                out.prefix = _join(out.prefix, path) if path else out.prefix
+                out.prefix = join_segments(out.prefix, path) if path else out.prefix
                 module = _string(kws.get("module"))
                 if module:
                     out.modules = (*out.modules, module)
             elif name in ("resources", "resource") and first:
-                singular = name == "resource"
-                base = _join(out.prefix, _string(kws.get("path")) or first)
+                one = name == "resource"
+                base = join_segments(out.prefix, _string(kws.get("path")) or first)
                 out.resource = _string(kws.get("controller")) or \
-                    (first + "s" if singular else first)
-                member_param = "" if singular else f":{_singular(first)}_id"
+                    (first + "s" if one else first)
+                member_param = "" if one else f":{singular(first)}_id"
                 out.collection_path = base
-                out.member_path = _join(base, ":id") if not singular else base
-                out.prefix = _join(base, member_param) if member_param else base
+                out.member_path = join_segments(base, ":id") if not one else base
+                out.prefix = join_segments(base, member_param) if member_param else base
                 out.on = ""
             elif name in ("member", "collection"):
                 out.on = name
@@ -661,13 +663,13 @@ class _RubyFile(FileExtractor):
             return
         controller, _, action = target.partition("#")
         controller = _string(kws.get("controller")) or controller
-        full = scope.prefix if path == "/" and scope.prefix else _join(scope.prefix, path)
+        full = scope.prefix if path == "/" and scope.prefix else join_segments(scope.prefix, path)
         self.result.registrations.append(Registration(
             http_method=methods, route=full, line=node.start_point[0] + 1,
             caller=self._caller(node), handler_name=action,
             handler_receiver=controller_class(controller, list(scope.modules))))
 
-    def _rails_resources(self, node: Node, singular: bool) -> None:
+    def _rails_resources(self, node: Node, one: bool) -> None:
         args, kws = _args(node)
         scope = self._route_scope(node)
         only, except_ = _symbols(kws.get("only")), _symbols(kws.get("except"))
@@ -675,31 +677,19 @@ class _RubyFile(FileExtractor):
             name = _string(arg)
             if not name:
                 continue
-            controller = _string(kws.get("controller")) or (name + "s" if singular else name)
-            base = _join(scope.prefix, _string(kws.get("path")) or name)
+            controller = _string(kws.get("controller")) or (name + "s" if one else name)
+            base = join_segments(scope.prefix, _string(kws.get("path")) or name)
             receiver = controller_class(controller, list(scope.modules))
             param = ":" + (_string(kws.get("param")) or "id")
             for action, method, tail, member in _RESOURCES:
                 if (only and action not in only) or action in except_ or \
-                        (singular and action == "index"):
+                        (one and action == "index"):
                     continue
-                route = (_join(base, param) if member and not singular else base) + tail
+                route = (join_segments(base, param) if member and not one else base) + tail
                 self.result.registrations.append(Registration(
                     http_method=method, route=route, line=node.start_point[0] + 1,
                     caller=self._caller(node), handler_name=action,
                     handler_receiver=receiver))
-
-
-def _singular(word: str) -> str:
-    if word.endswith("ies"):
-        return word[:-3] + "y"
-    if word.endswith(("ses", "xes", "ches", "shes")):
-        return word[:-2]
-    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
-
-
-def _ordered(nodes: list[Node]) -> list[Node]:
-    return sorted(nodes, key=lambda n: (n.start_byte, -n.end_byte))
 
 
 def _header(node: Node) -> str:
