@@ -56,7 +56,9 @@ def calls_of(tmp_path: Path, files: dict[str, str]) -> set[tuple[str, str]]:
     ("app/models/concerns/trackable.rb", "Trackable"),
     ("lib/sinatra/base.rb", "Sinatra.Base"),
     ("sinatra-contrib/lib/sinatra/json.rb", "Sinatra.Json"),
+    ("sinatra/base.rb", "Sinatra.Base"),  # a gem's lib/ indexed as the root
     ("test/base_test.rb", None),
+    ("config/routes.rb", None),
 ])
 def test_constant_of(path: str, expected: str | None) -> None:
     assert constant_of(path) == expected

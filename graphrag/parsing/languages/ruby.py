@@ -62,6 +62,9 @@ _RESOURCES = (("index", "GET", "", False), ("new", "GET", "/new", False),
               ("destroy", "DELETE", "", True))
 # Directories whose files Zeitwerk (or a gem's load path) names by their path.
 _AUTOLOAD_ROOT = re.compile(r"(?:^|/)(?:lib|app/[^/]+)/(.+)\.rb$")
+# Top-level folders whose files no load path names (tests, configuration, scripts).
+_NOT_LOADED = frozenset({"test", "tests", "spec", "config", "db", "script", "bin", "vendor",
+                         "examples", "features", "tasks"})
 _CAMEL = re.compile(r"(?:^|_)([a-z0-9])")
 
 
@@ -83,12 +86,17 @@ def camelize(segment: str) -> str:
 
 
 def constant_of(rel_path: str) -> str | None:
-    """The constant Zeitwerk expects in a file: ``app/models/shop/order.rb`` ->
-    ``Shop.Order``, ``lib/sinatra/base.rb`` -> ``Sinatra.Base`` (None elsewhere)."""
+    """The constant Zeitwerk (or a load path) expects in a file: ``app/models/shop/order.rb``
+    -> ``Shop.Order``, ``lib/sinatra/base.rb`` or, with ``lib/`` as the indexed root,
+    ``sinatra/base.rb`` -> ``Sinatra.Base`` (None for tests, configuration, scripts)."""
     match = _AUTOLOAD_ROOT.search(rel_path)
-    if match is None:
+    if match is not None:
+        inner = match.group(1)
+    elif rel_path.split("/", 1)[0] in _NOT_LOADED or not rel_path.endswith(".rb"):
         return None
-    return ".".join(camelize(p) for p in match.group(1).split("/") if p != "concerns")
+    else:  # a load path indexed as the root (a gem's `lib/` itself)
+        inner = rel_path.removesuffix(".rb")
+    return ".".join(camelize(p) for p in inner.split("/") if p != "concerns")
 
 
 def repo_facts(files: RepoFiles) -> dict[str, dict[str, str]]:
