@@ -120,7 +120,11 @@ def repo_facts(files: RepoFiles) -> dict[str, dict[str, str]]:
     # inside it, so that its classes are members of one node
     for rel in ruby:
         directory = rel.rpartition("/")[0]
+        rooted = _AUTOLOAD_ROOT.search(rel) is not None
         while directory:
+            # inside `app/models/` or `lib/`, the namespaces stop at that folder
+            if rooted and _AUTOLOAD_ROOT.search(directory + ".rb") is None:
+                break
             constant = constant_of(directory + ".rb")
             if not constant:
                 break
