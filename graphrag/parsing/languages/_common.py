@@ -233,6 +233,11 @@ class ScopeIndex(dict[K, V], Generic[K, V]):
         return self[answer] if answer is not None else None
 
 
+def in_order(nodes: list[Node]) -> list[Node]:
+    """Nodes in source order, an enclosing node before the nodes inside it."""
+    return sorted(nodes, key=lambda n: (n.start_byte, -n.end_byte))
+
+
 def node_id(node: Node) -> int:
     """Key of scopes registered by node id."""
     return node.id
