@@ -22,7 +22,7 @@ from graphrag.config import Settings
 from graphrag.errors import ModelUnavailable
 
 DEFAULT_MODEL_NAME = "all-MiniLM-L6-v2"
-BACKENDS = ("onnx", "onnx-int8", "torch")
+BACKENDS = ("onnx", "onnx-int8", "torch", "model2vec")
 # fp32 ONNX, not int8: int8 holds the cosine guard (mean 0.995, min 0.989 on the sample
 # chunks) but not hit-test MRR within 0.02 of torch on every sample repository
 # (java_spring -0.04, python_fastapi vector -0.055; benchmarks/RESULTS.md).
@@ -134,7 +134,9 @@ class ModelSpec:
     name: str
     backend: str
     source_hash: str
-    export_key: str | None  # ONNX backends: hash of the source hash + export settings
+    # what the backend builds from the source (ONNX export, model2vec distillation): a hash
+    # of the source hash and the build settings; None when it runs the source as it is
+    export_key: str | None
 
     @property
     def model_hash(self) -> str:
@@ -159,11 +161,21 @@ def backend_of(settings: Settings) -> str:
 
 def model_spec(settings: Settings) -> ModelSpec:
     """The configured model, its backend and hashes (a ``stat`` per file when cached)."""
-    from graphrag.embedding.export import export_key  # settings of the export, no torch
-
     path, name = model_location(settings)
     require_model_dir(path)
     backend = backend_of(settings)
     digest = source_hash(path, models_dir(settings))
-    key = export_key(digest) if backend != "torch" else None
-    return ModelSpec(path=path, name=name, backend=backend, source_hash=digest, export_key=key)
+    return ModelSpec(path=path, name=name, backend=backend, source_hash=digest,
+                     export_key=build_key(path, backend, digest))
+
+
+def build_key(path: Path, backend: str, digest: str) -> str | None:
+    """The cache key of what ``backend`` builds from the model at ``path`` (settings only,
+    neither torch nor the model is loaded)."""
+    from graphrag.embedding import export, static_backend
+
+    if backend == "torch":
+        return None
+    if backend == static_backend.STATIC_BACKEND:
+        return None if static_backend.is_static_model(path) else static_backend.distill_key(digest)
+    return export.export_key(digest)
