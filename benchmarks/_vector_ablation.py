@@ -22,7 +22,7 @@ ABLATIONS = {  # name: (body vector weight and candidates, title vector weight)
 
 def register_vector_ablations() -> list[str]:
     """Register the modes above; returns their names."""
-    from graphrag.retrieval.modes import get_mode, register_mode
+    from graphrag.retrieval.search.modes import get_mode, register_mode
 
     hybrid = get_mode("hybrid")
 

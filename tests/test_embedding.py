@@ -19,6 +19,7 @@ from graphrag.config import Settings, load_settings
 from graphrag.db.engine import get_engine
 from graphrag.db.vectors import column_dimension
 from graphrag.embedding import export, get_embedder, load_embedder, model_spec, static_backend
+from graphrag.embedding.export_format import export_key
 from graphrag.embedding.onnx_backend import longest_first
 from graphrag.errors import ModelMismatch
 from graphrag.pipeline import run_pipeline
@@ -141,7 +142,7 @@ def test_a_distilled_static_model_round_trips(tiny_model: Path, tmp_path: Path,
     # backend and the distillation's key
     assert len(distills) == 1 and first.dim == 32
     assert first.name == f"tiny-32/model2vec@{spec.export_key[:12]}"
-    assert spec.export_key != export.export_key(spec.source_hash)
+    assert spec.export_key != export_key(spec.source_hash)
     folder = export.export_folder(spec, models)
     assert {"meta.json", "model.safetensors", "tokenizer.json", "config.json"} <= {
         p.name for p in folder.iterdir()}

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from graphrag.config import Settings
 from graphrag.embedding.export_format import export_key
+from graphrag.embedding.static_format import STATIC_BACKEND, distill_key, is_static_model
 from graphrag.errors import ModelUnavailable
 
 DEFAULT_MODEL_NAME = "all-MiniLM-L6-v2"
@@ -173,10 +174,8 @@ def model_spec(settings: Settings) -> ModelSpec:
 def build_key(path: Path, backend: str, digest: str) -> str | None:
     """The cache key of what ``backend`` builds from the model at ``path`` (settings only,
     neither torch nor the model is loaded)."""
-    from graphrag.embedding import export, static_backend
-
     if backend == "torch":
         return None
-    if backend == static_backend.STATIC_BACKEND:
-        return None if static_backend.is_static_model(path) else static_backend.distill_key(digest)
-    return export.export_key(digest)
+    if backend == STATIC_BACKEND:
+        return None if is_static_model(path) else distill_key(digest)
+    return export_key(digest)

@@ -3,12 +3,13 @@ once from the configured sentence-transformers model and cached like the ONNX ex
 
 Distillation (``model2vec.distill``, the only code here that imports torch) runs every
 token of the model's vocabulary through the transformer once and keeps the pooled output
-as that token's vector, then PCA and SIF weighting (:data:`DISTILL_SETTINGS`). Encoding a
+as that token's vector, then PCA and SIF weighting (``DISTILL_SETTINGS``). Encoding a
 text is then a tokenizer call and a mean over table rows: thousands of chunks per second
 on one core instead of a few dozen, and a query in well under a millisecond.
 
-The folder ``<models dir>/<name>-<key>/`` (key: :func:`distill_key`, a hash of the source
-files and of :data:`DISTILL_SETTINGS`) holds model2vec's own save (``model.safetensors``,
+The folder ``<models dir>/<name>-<key>/`` (key:
+:func:`graphrag.embedding.static_format.distill_key`, a hash of the source files and of
+the distill settings) holds model2vec's own save (``model.safetensors``,
 ``tokenizer.json``, ``config.json``) and ``meta.json``; the cache, lock and atomic rename
 are the export's (:func:`graphrag.embedding.export.build_once`). A folder that already is
 a model2vec model (``config.json`` says ``model_type: model2vec``, e.g. a downloaded
@@ -18,50 +19,28 @@ potion model in ``GRAPHRAG_MODEL_PATH``) is used as it is, without distilling.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
+from graphrag.embedding.static_format import (
+    DISTILL_SETTINGS,
+    META,
+    STATIC_BACKEND,
+    is_static_model,
+)
 from graphrag.errors import ModelUnavailable
 
 if TYPE_CHECKING:
     from graphrag.embedding.model_files import ModelSpec
 
-STATIC_BACKEND = "model2vec"
-# PCA keeps the model's full width (384 for the default model): the vector columns keep
-# their dimension, so switching backend re-embeds in place instead of clearing every
-# application's vectors. Measured against 256 dimensions in benchmarks/RESULTS.md.
-DISTILL_SETTINGS: dict[str, Any] = {
-    "format": 1,
-    "library": "model2vec",
-    "pca_dims": "auto",
-    "sif_coefficient": 1e-4,
-    "quantize_to": "float16",
-}
-META = "meta.json"
 # Tokens read per text: the chunker's budgets keep chunks well under this; the bound only
 # stops a pathological text from costing more than it can say.
 MAX_TOKENS = 512
-
-
-def distill_key(source_hash: str) -> str:
-    """Cache key of a distilled model: the source files' hash plus the distill settings."""
-    settings = json.dumps(DISTILL_SETTINGS, sort_keys=True)
-    return hashlib.sha256(f"{source_hash}\0model2vec\0{settings}".encode()).hexdigest()
-
-
-def is_static_model(path: Path) -> bool:
-    """Whether ``path`` already holds a model2vec model (no distillation needed)."""
-    try:
-        config = json.loads((path / "config.json").read_text())
-    except (OSError, ValueError):
-        return False
-    return isinstance(config, dict) and config.get("model_type") == "model2vec"
 
 
 def ensure_distilled(spec: ModelSpec, root: Path) -> Path:
