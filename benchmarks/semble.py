@@ -30,6 +30,7 @@ Inputs (nothing of the benchmarked code is stored in this repository):
 
     python benchmarks/semble.py --bench-dir DIR --checkouts DIR [--only fastapi,gin]
     python benchmarks/semble.py ... --skip-index --ablate      # each signal switched off
+    python benchmarks/semble.py ... --skip-index --ablate-vectors   # each vector switched off
 
 ``--ablate`` runs the questions again with each ranking signal off
 (``SearchOptions.disabled``) and prints the macro NDCG@10 of each variant: what every
@@ -271,6 +272,9 @@ def main() -> None:
                         help="reuse the applications indexed by an earlier run")
     parser.add_argument("--ablate", action="store_true",
                         help="also run with each ranking signal switched off")
+    parser.add_argument("--ablate-vectors", action="store_true",
+                        help="also run without the title vector, without the body vector,"
+                             " and with neither (benchmarks/_vector_ablation.py)")
     parser.add_argument("--disable", default="",
                         help="comma list of ranking signals to switch off: "
                              + ", ".join(SIGNALS))
@@ -299,6 +303,11 @@ def main() -> None:
                 variants[f"without {signal}"] = replace(base,
                                                         disabled=(*base.disabled, signal))
         variants["no priors"] = replace(base, priors=False)
+    if args.ablate_vectors:
+        from _vector_ablation import register_vector_ablations
+
+        for mode in register_vector_ablations():
+            variants[mode] = replace(base, mode=mode)
     report: dict[str, Any] = {}
     for label, options in variants.items():
         per_repo, query_ms = {}, {}

@@ -43,6 +43,8 @@ class Scopes:
         self._ancestors: dict[str, list[GraphNode]] = {}
         self._type_memo: dict[tuple[str, str | None, str], Ent] = {}
         self._target_memo: dict[tuple[str, str], Ent] = {}
+        # elements being evaluated: `x = x[0].f()` types x by itself, which must end
+        self._elements_open: set[tuple[int, int, str, bool]] = set()
 
     # ------------------------------------------------------------- hierarchy
     def reset_hierarchy_cache(self) -> None:
@@ -570,6 +572,16 @@ class Scopes:
         return EXTERNAL
 
     def _eval_element(self, ctx: Ctx, source: str, depth: int, item: bool = False) -> Ent:
+        key = (id(ctx.file), id(ctx.scope), source, item)
+        if key in self._elements_open:
+            return EXTERNAL
+        self._elements_open.add(key)
+        try:
+            return self._element_of(ctx, source, depth, item)
+        finally:
+            self._elements_open.discard(key)
+
+    def _element_of(self, ctx: Ctx, source: str, depth: int, item: bool) -> Ent:
         """Element type of what a ``for`` loop iterates (or with ``item``, of one item read
         by key or index, ``x = self.opts[k]``: a mapping's value type): ``=call:<callee>``
         (the callee's declared result, e.g. ``list[Param]``), a chain ``self.params`` (the
