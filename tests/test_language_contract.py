@@ -141,8 +141,9 @@ def _language_spellings() -> tuple[set[str], set[str]]:
         for word in (name, *spec.aliases, spec.namespace):
             if len(word) > 3:
                 any_case.add(word.lower())
-            elif word:
+            elif len(word) > 1:  # one letter (`c`) is no word to look for in prose
                 exact.update({word.upper(), word.capitalize()} - {"Ts", "Js", "Cs", "Py"})
+    exact.update({"C++", "C#"})  # spellings of names the registry writes `cpp`, `csharp`
     any_case.update({"typescript", "javascript"})
     return any_case, exact
 

@@ -344,8 +344,8 @@ def plain_fqn(fqn: str, ns: str) -> str:
 
 def _fold_plan(results: list[ParseResult]
                ) -> tuple[dict[tuple[str, int], tuple[str, int]], dict[tuple[str, int], int]]:
-    """Which declarations (``meta["declaration"]``: a C prototype, a method declared in its
-    class and defined outside, a C++ namespace reopened) are no node of their own, as
+    """Which declarations (``meta["declaration"]``: a prototype, a method declared in its
+    class and defined outside, a namespace reopened) are no node of their own, as
     (path, symbol index) -> the symbol they fold into: the one definition of their fqn,
     else of their name and parameter types (a header's overload beside a source file's
     lone definition), else the only definition of their name; with no definition, the
