@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
 
 from graphrag.parsing import registry
+from graphrag.parsing.http.sites import http_calls
 from graphrag.parsing.model import ParseResult
 from graphrag.parsing.registry import RepoContext
 from graphrag.parsing.source import SourceProblem, decode_source, read_source
@@ -22,7 +23,9 @@ def parse_file(source: bytes, rel_path: str, ctx: RepoContext) -> ParseResult | 
     spec = registry.spec_for_path(rel_path)
     if spec is None:
         return None
-    return registry.extractor(spec.name)(source, rel_path, ctx)
+    result = registry.extractor(spec.name)(source, rel_path, ctx)
+    result.http_calls = http_calls(source, result)
+    return result
 
 
 def repo_context(root: Path, rel_paths: Iterable[str]) -> RepoContext:
