@@ -328,3 +328,50 @@ SENTENCES = Table(
     Column("emb", Vector()),
     Column("created_at", TIMESTAMP(timezone=True), nullable=False),
 )
+
+HTTP_CALLS = Table(
+    "http_calls", metadata,
+    Column("id", BigInteger, primary_key=True),
+    Column("application_id",
+           BigInteger, ForeignKey("applications.id", ondelete="CASCADE"), nullable=False),
+    Column("caller_id", BigInteger, ForeignKey("nodes.id", ondelete="CASCADE"),
+           nullable=False),
+    Column("file_path", Text, nullable=False),
+    Column("line", Integer, nullable=False),
+    Column("client", Text, nullable=False),
+    Column("method", Text),
+    Column("url", Text, nullable=False),
+    Column("base", Text),
+    Column("path", Text),
+    Column("service", Text),
+)
+
+HTTP_LINKS = Table(
+    "http_links", metadata,
+    Column("id", BigInteger, primary_key=True),
+    Column("call_id", BigInteger, ForeignKey("http_calls.id", ondelete="CASCADE"),
+           nullable=False),
+    Column("endpoint_id", BigInteger, ForeignKey("nodes.id", ondelete="CASCADE"),
+           nullable=False),
+    Column("application_id",
+           BigInteger, ForeignKey("applications.id", ondelete="CASCADE"), nullable=False),
+    Column("endpoint_app_id",
+           BigInteger, ForeignKey("applications.id", ondelete="CASCADE"), nullable=False),
+    Column("confidence", REAL, nullable=False),
+    Column("reason", Text, nullable=False),
+)
+
+APP_GROUPS = Table(
+    "app_groups", metadata,
+    Column("id", BigInteger, primary_key=True),
+    Column("name", Text, nullable=False),
+    Column("created_at", TIMESTAMP(timezone=True), nullable=False),
+)
+
+APP_GROUP_MEMBERS = Table(
+    "app_group_members", metadata,
+    Column("group_id", BigInteger, ForeignKey("app_groups.id", ondelete="CASCADE"),
+           primary_key=True),
+    Column("application_id",
+           BigInteger, ForeignKey("applications.id", ondelete="CASCADE"), primary_key=True),
+)

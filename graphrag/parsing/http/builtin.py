@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from graphrag.parsing.http.clients import VERBS, Factory, HttpClients, Send, verbs
+from graphrag.parsing.languages._jvm import CLIENT_ANNOTATIONS
 
 _PKG = "graphrag.parsing.http"
 
@@ -106,7 +107,7 @@ JAVA = HttpClients(
     instance_names={"restTemplate": "resttemplate", "webClient": "webclient"},
     chain_urls=_JVM_CHAIN,
     method_annotations={**_SPRING_MAPPINGS, **_RETROFIT},
-    client_annotations={"FeignClient": "feign"},
+    client_annotations=CLIENT_ANNOTATIONS,
     env_readers=frozenset({"System.getenv", "System.getProperty", "env.getProperty",
                            "environment.getProperty"}),
 )
@@ -125,7 +126,7 @@ KOTLIN = HttpClients(
     instance_names={"restTemplate": "resttemplate", "webClient": "webclient"},
     chain_urls=_JVM_CHAIN,
     method_annotations={**_SPRING_MAPPINGS, **_RETROFIT},
-    client_annotations={"FeignClient": "feign"},
+    client_annotations=CLIENT_ANNOTATIONS,
     env_readers=frozenset({"System.getenv", "System.getProperty"}),
 )
 

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from tree_sitter import Node
 
 from graphrag.parsing.http.syntax import Syntax
-from graphrag.parsing.http.urls import Part, lit, name, param
+from graphrag.parsing.http.urls import Part, lit, merge, name, param
 
 _SPRING_PLACEHOLDER = re.compile(r"^\$\{([^}:]+)(?::[^}]*)?\}$")
 _SIMPLE_TEMPLATE = re.compile(r"^[A-Za-z_]\w*")
@@ -17,6 +17,7 @@ _SIMPLE_TEMPLATE = re.compile(r"^[A-Za-z_]\w*")
 
 def _placeholder(parts: list[Part]) -> list[Part]:
     """``"${orders.url}"`` (a Spring property placeholder) is a configuration name."""
+    parts = merge(parts)
     if len(parts) == 1 and parts[0][0] == "lit":
         match = _SPRING_PLACEHOLDER.match(parts[0][1].replace("\\$", "$"))
         if match:

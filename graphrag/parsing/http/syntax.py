@@ -31,6 +31,8 @@ class Syntax:
     concat_types: frozenset[str] = frozenset({"binary_expression"})
     wrapper_types: frozenset[str] = frozenset({"parenthesized_expression",
                                                "await_expression"})
+    # expressions of a value or a default (``a || b``, ``a or b``, ``a ?: b``)
+    fallback_types: frozenset[str] = frozenset({"boolean_operator", "elvis_expression"})
 
     def __init__(self, source: bytes, root: Node, clients: HttpClients) -> None:
         self.source = source
@@ -135,8 +137,13 @@ class Syntax:
         if node.type in self.wrapper_types:
             inner = [c for c in node.named_children if c.type != "comment"]
             return self.value(inner[-1], depth + 1) if inner else []
-        if node.type in self.concat_types and self.text(node.child_by_field_name("operator")
-                                                        or _operator(node)) == "+":
+        operator = self.text(node.child_by_field_name("operator") or _operator(node)) \
+            if node.type in self.concat_types or node.type in self.fallback_types else ""
+        if operator in ("||", "??", "or", "?:"):
+            # a value with a default (``process.env.X || "http://..."``): the configured one
+            first = node.child_by_field_name("left") or node.named_children[0]
+            return self.value(first, depth + 1)
+        if node.type in self.concat_types and operator == "+":
             left = node.child_by_field_name("left") or node.named_children[0]
             right = node.child_by_field_name("right") or node.named_children[-1]
             return merge(self.value(left, depth + 1) + self.value(right, depth + 1))

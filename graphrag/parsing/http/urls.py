@@ -50,7 +50,7 @@ def merge(parts: list[Part]) -> list[Part]:
 def render(parts: list[Part]) -> str:
     """``[lit http://x, lit /users/, param id]`` -> ``http://x/users/{id}``; a name is
     ``${NAME}``."""
-    return "".join(t if k == "lit" else ("${%s}" % t if k == "name" else "{%s}" % t)
+    return "".join(t if k == "lit" else ("${" + t + "}" if k == "name" else "{" + t + "}")
                    for k, t in parts)
 
 

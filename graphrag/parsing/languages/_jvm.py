@@ -217,6 +217,17 @@ def join_route(*parts: str | None) -> str:
     return "/" + "/".join(pieces)
 
 
+# Annotations of an interface that declares a client of another service (its mapped
+# methods send requests; they serve none).
+CLIENT_ANNOTATIONS = {"FeignClient": "feign", "RegisterRestClient": "microprofile",
+                      "HttpExchange": "spring-http-interface"}
+
+
+def declares_client(annotations: Iterable[Annotation]) -> bool:
+    """Whether a type's annotations make it a declared HTTP client (OpenFeign...)."""
+    return any(a.name in CLIENT_ANNOTATIONS for a in annotations)
+
+
 def class_route_prefix(annotations: Iterable[Annotation]) -> str | None:
     """Class-level ``@RequestMapping``/``@Path`` prefix."""
     for ann in annotations:

@@ -31,6 +31,7 @@ from graphrag.parsing.languages._jvm import (
     collect_calls,
     count_errors,
     declared_type,
+    declares_client,
     doc_comment_before,
     dotted_call_target,
     enclosing_fqn,
@@ -199,8 +200,11 @@ class _JavaFile:
         if kind != "METHOD":
             return kind
         class_node = _ancestor_of_types(node, _TYPE_DECLS)
-        class_anns = self._annotations(class_node) if class_node is not None else []
-        prefix = class_route_prefix(self._parse_annotation(a) for a in class_anns)
+        class_anns = [self._parse_annotation(a) for a in (
+            self._annotations(class_node) if class_node is not None else [])]
+        if declares_client(class_anns):
+            return kind
+        prefix = class_route_prefix(class_anns)
         found = endpoint_of([self._parse_annotation(a) for a in annotations], prefix)
         if found is None:
             return kind

@@ -30,6 +30,7 @@ from graphrag.parsing.languages._jvm import (
     collect_calls,
     count_errors,
     declared_type,
+    declares_client,
     doc_comment_before,
     dotted_call_target,
     enclosing_fqn,
@@ -237,8 +238,11 @@ class _KotlinFile:
         owner = node.parent
         while owner is not None and owner.type not in _TYPE_DECLS:
             owner = owner.parent
-        class_anns = self._annotations(owner) if owner is not None else []
-        prefix = class_route_prefix(_parse_annotation(a, self.constants) for a in class_anns)
+        class_anns = [_parse_annotation(a, self.constants)
+                      for a in (self._annotations(owner) if owner is not None else [])]
+        if declares_client(class_anns):
+            return kind
+        prefix = class_route_prefix(class_anns)
         found = endpoint_of([_parse_annotation(a, self.constants) for a in annotations],
                             prefix)
         if found is None:

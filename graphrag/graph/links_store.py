@@ -1,0 +1,190 @@
+"""Links from HTTP call sites to ENDPOINTs (table ``http_links``): computed by
+:func:`graphrag.graph.links.match_site` over the applications each site's application
+is linked with (:func:`graphrag.db.groups_store.peers`), written as a diff, and read for the
+surfaces (``graph links``, a node's remote callers, the endpoints a function calls).
+
+Re-linking is incremental: after an index run of one application only its sites are
+matched again, and when its endpoints changed the sites of the applications linked
+with it too; a site's stored links are compared with the new ones and only the
+difference is written."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Collection, Iterable, Sequence
+from typing import Any
+
+from sqlalchemy import Connection, text
+
+from graphrag.db.groups_store import peers
+from graphrag.graph.links import Endpoint, EndpointIndex, Link, Site, match_site
+
+
+def endpoint_signature(conn: Connection, app_id: int) -> list[tuple[Any, ...]]:
+    """What linking reads of an application's endpoints (compare before and after a
+    run to know whether the sites of other applications must be matched again)."""
+    return [tuple(r) for r in conn.execute(text(
+        "SELECT id, meta->>'http_method', meta->>'route' FROM nodes"
+        " WHERE application_id = :a AND kind = 'ENDPOINT' ORDER BY id"), {"a": app_id})]
+
+
+def relink(conn: Connection, app_id: int, endpoints_changed: bool = True) -> int:
+    """Match the sites of application ``app_id`` again (and, when its endpoints changed,
+    those of every application linked with it); returns the number of link rows
+    written or deleted."""
+    site_apps = {app_id}
+    if endpoints_changed:
+        site_apps |= {p for ps in peers(conn, [app_id]).values() for p in ps}
+    return relink_apps(conn, sorted(site_apps))
+
+
+def relink_apps(conn: Connection, app_ids: Sequence[int]) -> int:
+    """Match every site of the applications ``app_ids`` again; the number of link rows
+    written or deleted."""
+    if not app_ids:
+        return 0
+    linked = peers(conn, app_ids)
+    endpoint_apps = sorted({p for ps in linked.values() for p in ps})
+    index = EndpointIndex(_endpoints(conn, endpoint_apps))
+    sites = _sites(conn, app_ids)
+    desired = {}
+    for site in sites:
+        for link in match_site(site, index, linked[site.app_id]):
+            desired[(link.call_id, link.endpoint_id)] = link
+    return _write(conn, [s.id for s in sites], list(app_ids), desired)
+
+
+def _endpoints(conn: Connection, app_ids: Sequence[int]) -> Iterable[Endpoint]:
+    for r in conn.execute(text(
+            "SELECT n.id, n.application_id, a.name, n.meta->>'http_method' AS methods,"
+            " n.meta->>'route' AS route, n.file_path FROM nodes n"
+            "  JOIN applications a ON a.id = n.application_id"
+            " WHERE n.application_id = ANY(:a) AND n.kind = 'ENDPOINT'"
+            "   AND n.meta->>'route' IS NOT NULL"), {"a": list(app_ids)}):
+        methods = frozenset(m.strip().upper() for m in (r.methods or "ANY").split(","))
+        yield Endpoint(int(r.id), int(r.application_id), r.name, methods, r.route,
+                       r.file_path)
+
+
+def _sites(conn: Connection, app_ids: Sequence[int]) -> list[Site]:
+    return [Site(int(r.id), int(r.application_id), r.method, r.path, r.base, r.service)
+            for r in conn.execute(text(
+                "SELECT id, application_id, method, path, base, service FROM http_calls"
+                " WHERE application_id = ANY(:a)"), {"a": list(app_ids)})]
+
+
+def _write(conn: Connection, call_ids: list[int], app_ids: list[int],
+           desired: dict[tuple[int, int], Link]) -> int:
+    stored = {(int(r.call_id), int(r.endpoint_id)): (int(r.id), float(r.confidence), r.reason)
+              for r in conn.execute(text(
+                  "SELECT id, call_id, endpoint_id, confidence, reason FROM http_links"
+                  " WHERE application_id = ANY(:a)"), {"a": app_ids})}
+    gone = [row[0] for key, row in stored.items() if key not in desired]
+    changed = [(row[0], desired[key]) for key, row in stored.items() if key in desired
+               and (abs(row[1] - desired[key].confidence) > 1e-6
+                    or row[2] != desired[key].reason)]
+    new = [link for key, link in desired.items() if key not in stored]
+    if gone:
+        conn.execute(text("DELETE FROM http_links WHERE id = ANY(:ids)"), {"ids": gone})
+    if changed:
+        conn.execute(text("UPDATE http_links SET confidence = :c, reason = :r WHERE id = :i"),
+                     [{"i": i, "c": link.confidence, "r": link.reason} for i, link in changed])
+    if new:
+        conn.execute(text(
+            "INSERT INTO http_links (call_id, endpoint_id, application_id, endpoint_app_id,"
+            " confidence, reason) VALUES (:c, :e, :a, :ea, :conf, :r)"),
+            [{"c": link.call_id, "e": link.endpoint_id, "a": link.app_id,
+              "ea": link.endpoint_app_id, "conf": link.confidence, "r": link.reason}
+             for link in new])
+    return len(gone) + len(changed) + len(new)
+
+
+_LINK_COLUMNS = (
+    "ca.name AS caller_app, c.fqn AS caller, h.file_path, h.line, h.client,"
+    " h.method, h.url, ea.name AS endpoint_app, e.fqn AS endpoint,"
+    " e.meta->>'http_method' AS endpoint_method, e.meta->>'route' AS route,"
+    " l.confidence, l.reason")
+_LINK_FROM = (
+    "  FROM http_links l JOIN http_calls h ON h.id = l.call_id"
+    "  JOIN nodes c ON c.id = h.caller_id JOIN nodes e ON e.id = l.endpoint_id"
+    "  JOIN applications ca ON ca.id = l.application_id"
+    "  JOIN applications ea ON ea.id = l.endpoint_app_id")
+
+
+def list_links(conn: Connection, visible: Collection[int] | None = None,
+               apps: Collection[int] | None = None, both: Collection[int] | None = None,
+               ) -> list[dict[str, Any]]:
+    """Every link (caller app and function, method, URL, endpoint app and function,
+    route, confidence, reason) whose two applications are ``visible`` (None: all), with
+    one side in ``apps`` and both in ``both`` when given."""
+    where, params = _scope("l.application_id", "l.endpoint_app_id", visible, apps, both)
+    return [dict(r) for r in conn.execute(text(
+        f"SELECT {_LINK_COLUMNS}{_LINK_FROM} WHERE true{where}"
+        " ORDER BY ca.name, h.file_path, h.line, ea.name, e.fqn"), params).mappings()]
+
+
+def unmatched_sites(conn: Connection, visible: Collection[int] | None = None,
+                    apps: Collection[int] | None = None) -> list[dict[str, Any]]:
+    """The call sites linked to no endpoint (a request to a host outside the indexed
+    applications, or to a route none of them serves)."""
+    where, params = _scope("h.application_id", "h.application_id", visible, apps, None)
+    return [dict(r) for r in conn.execute(text(
+        "SELECT a.name AS caller_app, c.fqn AS caller, h.file_path, h.line, h.client,"
+        " h.method, h.url FROM http_calls h JOIN nodes c ON c.id = h.caller_id"
+        "  JOIN applications a ON a.id = h.application_id"
+        " WHERE NOT EXISTS (SELECT 1 FROM http_links l WHERE l.call_id = h.id)"
+        f"{where} ORDER BY a.name, h.file_path, h.line"), params).mappings()]
+
+
+def remote_callers(conn: Connection, endpoint_ids: Sequence[int],
+                   visible: Collection[int] | None = None) -> dict[int, list[dict[str, Any]]]:
+    """Per ENDPOINT node id: the call sites linked to it (caller app and function,
+    file, line, method, URL, confidence, reason)."""
+    where, params = _scope("l.application_id", "l.endpoint_app_id", visible, None, None)
+    params["ids"] = list(endpoint_ids)
+    out: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for r in conn.execute(text(
+            f"SELECT l.endpoint_id, {_LINK_COLUMNS}{_LINK_FROM}"
+            f" WHERE l.endpoint_id = ANY(:ids){where}"
+            " ORDER BY ca.name, h.file_path, h.line"), params).mappings():
+        row = dict(r)
+        out[int(row.pop("endpoint_id"))].append(row)
+    return dict(out)
+
+
+def endpoints_called(conn: Connection, caller_ids: Sequence[int],
+                     visible: Collection[int] | None = None
+                     ) -> dict[int, list[dict[str, Any]]]:
+    """Per calling node id: the requests it sends, each with the endpoint it reaches
+    (None fields when it reaches none of the indexed ones)."""
+    where, params = _scope("h.application_id", "coalesce(l.endpoint_app_id,"
+                           " h.application_id)", visible, None, None)
+    params["ids"] = list(caller_ids)
+    out: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for r in conn.execute(text(
+            "SELECT h.caller_id, h.line, h.client, h.method, h.url, ea.name AS endpoint_app,"
+            " e.fqn AS endpoint, e.meta->>'route' AS route, l.confidence, l.reason"
+            "  FROM http_calls h LEFT JOIN http_links l ON l.call_id = h.id"
+            "  LEFT JOIN nodes e ON e.id = l.endpoint_id"
+            "  LEFT JOIN applications ea ON ea.id = l.endpoint_app_id"
+            f" WHERE h.caller_id = ANY(:ids){where} ORDER BY h.line, e.fqn"),
+            params).mappings():
+        row = dict(r)
+        out[int(row.pop("caller_id"))].append(row)
+    return dict(out)
+
+
+def _scope(src: str, dst: str, visible: Collection[int] | None,
+           apps: Collection[int] | None, both: Collection[int] | None
+           ) -> tuple[str, dict[str, Any]]:
+    where, params = "", {}
+    if visible is not None:
+        where += f" AND {src} = ANY(:vis) AND {dst} = ANY(:vis)"
+        params["vis"] = sorted(visible)
+    if apps is not None:
+        where += f" AND ({src} = ANY(:apps) OR {dst} = ANY(:apps))"
+        params["apps"] = sorted(apps)
+    if both is not None:
+        where += f" AND {src} = ANY(:both) AND {dst} = ANY(:both)"
+        params["both"] = sorted(both)
+    return where, params
