@@ -24,7 +24,7 @@ COMMAND_MODULES: dict[str, str] = {
     "hit-test": "search", "ingest": "documents", "documents": "documents",
     "adjacent": "documents", "cite": "documents",
     "serve": "serve", "mcp": "serve", "keys": "keys",
-    "worker": "jobs", "jobs": "jobs", "repos": "jobs",
+    "worker": "jobs", "jobs": "jobs", "repos": "jobs", "groups": "groups",
 }
 
 

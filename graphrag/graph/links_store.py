@@ -188,3 +188,10 @@ def _scope(src: str, dst: str, visible: Collection[int] | None,
         where += f" AND {src} = ANY(:both) AND {dst} = ANY(:both)"
         params["both"] = sorted(both)
     return where, params
+
+
+def relink_every(conn: Connection) -> int:
+    """Match the sites of every application again (after a change of the groups)."""
+    return relink_apps(conn, [int(r[0]) for r in conn.execute(text(
+        "SELECT id FROM applications ORDER BY id"))])
+

@@ -90,7 +90,8 @@ def lookup_node(runtime: Runtime, scope: Scope, app: str, fqn: str,
     """The node(s) named ``fqn`` with callers, callees, parents and children: the one
     place the server resolves a name (swap in a plain-name lookup here). Callers and
     callees through dispatch are included (``via``) unless ``static_only``."""
-    return node_details(runtime.context(scope.check(app)), fqn, static_only)
+    return node_details(runtime.context(scope.check(app)), fqn, static_only,
+                        visible=scope.apps)
 
 
 def neighbourhood(runtime: Runtime, scope: Scope, app: str, *, fqn: str | None = None,

@@ -7,8 +7,9 @@ import (
 	"os"
 )
 
-// pricingBase is where the pricing service (the Java Spring sample) listens.
-var pricingBase = os.Getenv("PRICING_URL")
+// pricingBase is where the pricing service (the Java Spring sample) listens; the
+// variable names that service, which tells it from others serving the same routes.
+var pricingBase = os.Getenv("SPRING_SHOP_URL")
 
 // FetchProduct reads one product of the pricing service.
 func FetchProduct(id string) (*http.Response, error) {
