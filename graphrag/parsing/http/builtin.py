@@ -54,11 +54,16 @@ _ECMA_FUNCTIONS = {
     **verbs("ky", "ky."),
     "ky": Send("ky", None, 0, options_arg=1),
     "$fetch": Send("fetch", None, 0, options_arg=1),
+    # AngularJS ``$http({url, method})`` and ``$http.get(url)``
+    "$http": Send("angularjs", None, "url", options_arg=0),
+    # the ``request`` package: ``request(url, callback)``, ``request.post(url)``
+    "request": Send("request", None, 0, options_arg=0),
+    **verbs("request", "request."),
 }
 
 ECMASCRIPT = HttpClients(
     syntax=f"{_PKG}.ecmascript:EcmaSyntax",
-    triggers=(b"fetch", b"axios", b"got", b"ky", b"HttpClient", b"http"),
+    triggers=(b"fetch", b"axios", b"got", b"ky", b"HttpClient", b"http", b"request"),
     functions=_ECMA_FUNCTIONS,
     factories={
         "axios.create": Factory("axios", base_option="baseURL"),
@@ -68,7 +73,7 @@ ECMASCRIPT = HttpClients(
     },
     client_types={"HttpClient": "angular", "AxiosInstance": "axios"},
     methods={**verbs("http", ""), "request": Send("http", None, "url", options_arg=0)},
-    instance_names={"http": "angular", "httpClient": "angular"},
+    instance_names={"http": "angular", "httpClient": "angular", "$http": "angularjs"},
 )
 
 _REST_TEMPLATE = {
@@ -93,15 +98,21 @@ _SPRING_MAPPINGS: dict[str, str | None] = {
 _RETROFIT = {verb: verb for verb in VERBS}
 _JVM_CHAIN = {"uri": "webclient", "url": "okhttp"}
 
+# Apache HttpClient: ``new HttpGet(url)``... (sent later by ``client.execute``)
+_APACHE = {f"Http{verb.title()}": Send("apache-httpclient", verb) for verb in VERBS}
+
 JAVA = HttpClients(
     syntax=f"{_PKG}.jvm:JavaSyntax",
+    functions=_APACHE,
     triggers=(b"RestTemplate", b"WebClient", b"FeignClient", b"retrofit", b"okhttp",
-              b"OkHttp", b"HttpClient", b"HttpRequest", b"restTemplate", b"webClient"),
+              b"OkHttp", b"HttpClient", b"HttpRequest", b"restTemplate", b"webClient",
+              b"org.apache.http", b"RestClient"),
     factories={"WebClient.create": Factory("webclient", base_arg=0),
                "RestTemplate": Factory("resttemplate")},
     client_types={"RestTemplate": "resttemplate", "WebClient": "webclient",
                   "TestRestTemplate": "resttemplate", "RestClient": "restclient",
                   "OkHttpClient": "okhttp", "Request.Builder": "okhttp",
+                  "WebClient.Builder": "webclient",
                   "HttpRequest": "java.net.http"},
     methods=_REST_TEMPLATE,
     instance_names={"restTemplate": "resttemplate", "webClient": "webclient"},
@@ -120,7 +131,7 @@ KOTLIN = HttpClients(
                "RestTemplate": Factory("resttemplate")},
     client_types={"HttpClient": "ktor", "RestTemplate": "resttemplate",
                   "WebClient": "webclient", "RestClient": "restclient",
-                  "OkHttpClient": "okhttp"},
+                  "OkHttpClient": "okhttp", "WebClient.Builder": "webclient"},
     methods={**_REST_TEMPLATE, **verbs("ktor", ""),
              "request": Send("ktor", None, 0, method_arg="method")},
     instance_names={"restTemplate": "resttemplate", "webClient": "webclient"},

@@ -105,13 +105,15 @@ class PythonSyntax(Syntax):
             obj = func.child_by_field_name("object")
             template = self.string_parts(obj) if obj is not None else None
             if template is not None:
-                return _format(template, [self.value(a) for a in args])
+                return _format(template, [self.value(a) for a in args],
+                               {k: self.value(v) for k, v in kw.items()})
         return None
 
 
-def _format(template: list[Part], values: list[list[Part]]) -> list[Part]:
+def _format(template: list[Part], values: list[list[Part]],
+            named: dict[str, list[Part]]) -> list[Part]:
     """``"{}/users/{id}".format(base, id=x)``: each ``{}`` replaced by the next value,
-    a named field kept as a parameter."""
+    a named field by its keyword argument's value (else kept as a parameter)."""
     out: list[Part] = []
     index = 0
     for kind, text in template:
@@ -130,6 +132,10 @@ def _format(template: list[Part], values: list[list[Part]]) -> list[Part]:
             if not field_name and index < len(values):
                 out += values[index]
                 index += 1
+            elif field_name in named:
+                value = named[field_name]
+                # a run-time value keeps the field's own name in the template
+                out += [param(field_name)] if value and value[0][0] == "param" else value
             else:
                 out.append(param(field_name or "?"))
             pos = end + 1

@@ -39,7 +39,9 @@ class _Finder:
         for var, client in clients.instance_names.items():
             self.instances[var] = (client, [])
         for var, type_text in syntax.typed_names():
-            client = clients.client_types.get(type_text.split("<", 1)[0].split(".")[-1])
+            written = type_text.split("<", 1)[0].strip()
+            client = clients.client_types.get(written) or clients.client_types.get(
+                written.split(".")[-1])
             if client is not None:
                 self.instances[var] = (client, [])
 
@@ -116,8 +118,9 @@ class _Finder:
         opts = self.syntax.options(args[send.options_arg]) if send.options_arg is not None \
             and send.options_arg < len(args) else None
         url_node = _arg(args, kwargs, send.url_arg)
-        if url_node is None and opts is not None:
-            url_node = opts.get("url")
+        if (url_node is None or url_node == (args[send.options_arg] if opts is not None
+                                             else None)) and opts is not None:
+            url_node = opts.get("url") or opts.get("uri")
         if url_node is None:
             return None
         method = send.method
@@ -135,8 +138,8 @@ class _Finder:
         method of a builder chain; the verb before or after it gives the method."""
         names = [c.removesuffix("()") for c in chain[:-1]] + _names_after(self.syntax, call)
         method = next((n.upper() for n in names if n.upper() in VERBS), None)
-        head = chain[0]
-        instance = self.instances.get(head)
+        head = next((c for c in chain if c not in ("this", "self")), chain[0])
+        instance = self.instances.get(head.removesuffix("()"))
         if instance is None and not any(n in self.clients.client_types for n in names):
             return None
         args, _ = self.syntax.arguments(call)

@@ -130,7 +130,7 @@ class Syntax:
         if node is None:
             return []
         if depth > _MAX_DEPTH:
-            return [param("?")]
+            return [param(_short(self.text(node)))]
         parts = self.string_parts(node)
         if parts is not None:
             return merge(parts)
@@ -170,7 +170,7 @@ class Syntax:
         """A name or member chain: the value bound to it in the file (its last binding
         before ``pos``, else its first), else kept by name."""
         bound = self.bound(chain, pos)
-        if bound is not None:
+        if bound is not None and not bound.start_byte <= pos < bound.end_byte:
             return self.value(bound, depth + 1)
         dotted = ".".join(chain)
         if _CONSTANT.match(chain[-1]) or _CONFIG_LIKE.search(chain[-1]):

@@ -26,11 +26,16 @@ def lit(text: str) -> Part:
 
 
 def name(text: str) -> Part:
-    return ("name", text)
+    return ("name", _label(text))
 
 
 def param(text: str) -> Part:
-    return ("param", text)
+    return ("param", _label(text))
+
+
+def _label(text: str) -> str:
+    """A name or parameter as it may stand in a template (no ``/``, ``?``, braces)."""
+    return re.sub(r"[^\w.$()-]+", "_", text).strip("_") or "_"
 
 
 def merge(parts: list[Part]) -> list[Part]:
@@ -65,6 +70,15 @@ def split_url(parts: list[Part]) -> tuple[str | None, str | None]:
         if match:
             base = match.group(0)
             parts = [("lit", parts[0][1][match.end():]), *parts[1:]]
+            # a host from a value (``"http://" + host + ":8080/x"``): up to the first "/"
+            while len(parts) > 1 and (parts[0][0] != "lit" or "/" not in parts[0][1]):
+                base += render(parts[:1])
+                parts = parts[1:]
+            if parts and parts[0][0] == "lit" and base.endswith("://") is False \
+                    and not parts[0][1].startswith("/") and "/" in parts[0][1]:
+                head, _, rest = parts[0][1].partition("/")
+                base += head
+                parts = [("lit", "/" + rest), *parts[1:]]
     elif parts and parts[0][0] in ("name", "param") and (
             len(parts) == 1 or (parts[1][0] == "lit" and parts[1][1][:1] in "/?")):
         # a leading value followed by a path is the base URL (from configuration)
@@ -74,7 +88,7 @@ def split_url(parts: list[Part]) -> tuple[str | None, str | None]:
             return base, None
     path = render(merge(parts)).split("?", 1)[0].split("#", 1)[0]
     if base is None and parts and parts[0][0] != "lit":
-        return None, path or None
+        return None, None  # a whole URL from a value: nothing of its path is known
     if not path.startswith("/"):
         path = "/" + path
     return base, path
