@@ -147,7 +147,7 @@ def test_validation_messages(tmp_path: Path):
         validate_file(doc, 100)
     big = tmp_path / "big.md"
     big.write_bytes(b"x" * 2000)
-    with pytest.raises(InvalidInput, match="file too large"):
+    with pytest.raises(InvalidInput, match=r"file too large \(2.0 KB; limit 1000 bytes\)"):
         validate_file(big, 1000)
     with pytest.raises(InvalidInput, match="no such file"):
         validate_file(tmp_path / "missing.pdf", 1000)

@@ -26,6 +26,7 @@ from graphrag.errors import (
     TooLarge,
     UnknownApplication,
     UsageError,
+    size_text,
 )
 from graphrag.graph.navigation import call_paths, call_tree, find_endpoints
 from graphrag.graph.queries import node_details
@@ -290,7 +291,7 @@ def receive_upload(runtime: Runtime, scope: Scope, app: str, filename: str,
                 size += len(block)
                 if size > limit:
                     raise TooLarge(f"{name}: file too large (more than"
-                                   f" {limit / 1048576:.1f} MB)")
+                                   f" {size_text(limit)})")
                 out.write(block)
         request, claim = accept_upload(runtime.engine, runtime.settings, app, path,
                                        metadata=metadata, category=category, tags=tags)
