@@ -67,9 +67,11 @@ def peers(conn: Connection, app_ids: Sequence[int]) -> dict[int, set[int]]:
     included): the members of its groups, or every application when there is no group."""
     if not app_ids:
         return {}
-    if conn.execute(text("SELECT NOT EXISTS (SELECT 1 FROM app_groups)")).scalar_one():
-        every = {int(r[0]) for r in conn.execute(text("SELECT id FROM applications"))}
-        return {a: set(every) for a in app_ids}
+    every = conn.execute(text(
+        "SELECT array_agg(id) FROM applications WHERE NOT EXISTS"
+        " (SELECT 1 FROM app_groups)")).scalar_one()
+    if every is not None:
+        return {a: {int(i) for i in every} for a in app_ids}
     out: dict[int, set[int]] = {a: {a} for a in app_ids}
     for app, peer in conn.execute(text(
             "SELECT m.application_id, o.application_id FROM app_group_members m"

@@ -56,10 +56,15 @@ def write_sites(conn: Connection, app_id: int, results: Mapping[str, ParseResult
              "p": k[0], **dict(zip(_FIELDS, k[2:], strict=True))} for k in new]
     rows = [r for r in rows if r["c"] is not None]
     if rows:
+        # one statement for the batch (executemany sends one per row)
         conn.execute(text(
             "INSERT INTO http_calls (application_id, caller_id, file_path, line, client,"
-            " method, url, base, path, service) VALUES (:a, :c, :p, :line, :client,"
-            " :method, :url, :base, :path, :service)"), rows)
+            " method, url, base, path, service) SELECT :a, * FROM unnest("
+            " CAST(:c AS bigint[]), CAST(:p AS text[]), CAST(:line AS int[]),"
+            " CAST(:client AS text[]), CAST(:method AS text[]), CAST(:url AS text[]),"
+            " CAST(:base AS text[]), CAST(:path AS text[]), CAST(:service AS text[]))"),
+            {"a": app_id, **{k: [r[k] for r in rows]
+                             for k in ("c", "p", *_FIELDS)}})
     return True
 
 

@@ -26,6 +26,7 @@ def link_run(conn: Connection, app_id: int, results: Mapping[str, ParseResult | 
     and ``deleted``, then re-link what the change can reach."""
     deleted = list(deleted)
     sites_changed = write_sites(conn, app_id, results, deleted)
-    endpoints_changed = bool(deleted) or endpoint_signature(conn, app_id) != before
-    if sites_changed or endpoints_changed:
-        relink(conn, app_id, endpoints_changed)
+    # the endpoints of deleted files went before ``before`` was read: anything may match
+    # differently then
+    relink(conn, app_id, sites_changed, None if deleted else before,
+           endpoint_signature(conn, app_id))

@@ -27,7 +27,7 @@ _MAX_PREFIX = 2
 
 @dataclass(frozen=True)
 class Endpoint:
-    """An ENDPOINT node: id, application, methods (``ANY`` for all), route, file."""
+    """An ENDPOINT node: id, application, methods (``ANY`` for all), route, file, fqn."""
 
     id: int
     app_id: int
@@ -35,16 +35,20 @@ class Endpoint:
     methods: frozenset[str]
     route: str
     file_path: str | None
+    fqn: str = ""
 
     @property
     def segments(self) -> tuple[str, ...]:
         return segments(self.route)
 
     def words(self) -> set[str]:
-        """Words of its application's name and of its file's top folder."""
+        """Words of its application's name, of its file's top folder and of its package
+        (the lower-case dotted head of its fqn: ``com.example.library.web.X.get``)."""
         top = (self.file_path or "").split("/", 1)[0] if "/" in (self.file_path or "") \
             else ""
-        return service_words(self.app_name) | service_words(top)
+        package = [p for p in self.fqn.split(".")[:-1] if p.islower()] if self.fqn else []
+        return service_words(self.app_name) | service_words(top) | {
+            w for p in package for w in service_words(p)}
 
 
 @dataclass(frozen=True)
@@ -90,6 +94,16 @@ class EndpointIndex:
         yield from self._buckets.get((n, last), ())
         if last != PARAM:
             yield from self._buckets.get((n, PARAM), ())
+
+    def may_match(self, site: Site) -> bool:
+        """Whether some endpoint here could match ``site`` by any rule (a cheap test on
+        segment counts and last segments: a superset of :func:`match_site`)."""
+        if site.path is None:
+            return False
+        segs = segments(site.path)
+        tails = [segs] + [segs[cut:] for cut in range(1, _MAX_PREFIX + 1) if cut < len(segs)]
+        return any(next(iter(self.candidates(tail, extra)), None) is not None
+                   for tail in tails for extra in range(_MAX_PREFIX + 1))
 
     def words(self, endpoint: Endpoint) -> set[str]:
         return self._words[endpoint.id]

@@ -28,42 +28,61 @@ def endpoint_signature(conn: Connection, app_id: int) -> list[tuple[Any, ...]]:
         " WHERE application_id = :a AND kind = 'ENDPOINT' ORDER BY id"), {"a": app_id})]
 
 
-def relink(conn: Connection, app_id: int, endpoints_changed: bool = True) -> int:
-    """Match the sites of application ``app_id`` again (and, when its endpoints changed,
-    those of every application linked with it); returns the number of link rows
-    written or deleted."""
-    site_apps = {app_id}
-    if endpoints_changed:
-        site_apps |= {p for ps in peers(conn, [app_id]).values() for p in ps}
-    return relink_apps(conn, sorted(site_apps))
+def relink(conn: Connection, app_id: int, sites_changed: bool,
+           before: Sequence[tuple[Any, ...]] | None,
+           after: Sequence[tuple[Any, ...]]) -> int:
+    """Match again what a change of application ``app_id`` can reach: its own sites
+    when they changed, and the sites (of every application linked with it) whose path
+    may match an endpoint that appeared, changed or went (``before`` and ``after`` are
+    :func:`endpoint_signature`; ``before`` None: anything may have changed). Returns the
+    number of link rows written or deleted."""
+    changed = None if before is None else set(before) ^ set(after)
+    if changed is not None and not changed and not sites_changed:
+        return 0
+    site_apps = [app_id] if changed is not None and not changed else sorted(
+        peers(conn, [app_id])[app_id])
+    sites = _sites(conn, site_apps)
+    if changed is not None:
+        probe = EndpointIndex(_probe(app_id, changed))
+        sites = [s for s in sites if (s.app_id == app_id and sites_changed)
+                 or probe.may_match(s)]
+    return _match(conn, sites)
 
 
 def relink_apps(conn: Connection, app_ids: Sequence[int]) -> int:
     """Match every site of the applications ``app_ids`` again; the number of link rows
     written or deleted."""
-    if not app_ids:
+    return _match(conn, _sites(conn, app_ids)) if app_ids else 0
+
+
+def _match(conn: Connection, sites: list[Site]) -> int:
+    if not sites:
         return 0
-    linked = peers(conn, app_ids)
-    endpoint_apps = sorted({p for ps in linked.values() for p in ps})
-    index = EndpointIndex(_endpoints(conn, endpoint_apps))
-    sites = _sites(conn, app_ids)
+    linked = peers(conn, sorted({s.app_id for s in sites}))
+    index = EndpointIndex(_endpoints(conn, sorted({p for ps in linked.values() for p in ps})))
     desired = {}
     for site in sites:
         for link in match_site(site, index, linked[site.app_id]):
             desired[(link.call_id, link.endpoint_id)] = link
-    return _write(conn, [s.id for s in sites], list(app_ids), desired)
+    return _write(conn, [s.id for s in sites], desired)
+
+
+def _probe(app_id: int, rows: Iterable[tuple[Any, ...]]) -> Iterable[Endpoint]:
+    for node_id, _methods, route in rows:
+        if route is not None:
+            yield Endpoint(int(node_id), app_id, "", frozenset(), route, None)
 
 
 def _endpoints(conn: Connection, app_ids: Sequence[int]) -> Iterable[Endpoint]:
     for r in conn.execute(text(
             "SELECT n.id, n.application_id, a.name, n.meta->>'http_method' AS methods,"
-            " n.meta->>'route' AS route, n.file_path FROM nodes n"
+            " n.meta->>'route' AS route, n.file_path, n.fqn FROM nodes n"
             "  JOIN applications a ON a.id = n.application_id"
             " WHERE n.application_id = ANY(:a) AND n.kind = 'ENDPOINT'"
             "   AND n.meta->>'route' IS NOT NULL"), {"a": list(app_ids)}):
         methods = frozenset(m.strip().upper() for m in (r.methods or "ANY").split(","))
         yield Endpoint(int(r.id), int(r.application_id), r.name, methods, r.route,
-                       r.file_path)
+                       r.file_path, r.fqn or "")
 
 
 def _sites(conn: Connection, app_ids: Sequence[int]) -> list[Site]:
@@ -73,12 +92,13 @@ def _sites(conn: Connection, app_ids: Sequence[int]) -> list[Site]:
                 " WHERE application_id = ANY(:a)"), {"a": list(app_ids)})]
 
 
-def _write(conn: Connection, call_ids: list[int], app_ids: list[int],
+def _write(conn: Connection, call_ids: list[int],
            desired: dict[tuple[int, int], Link]) -> int:
+    """Make the stored links of the sites ``call_ids`` those of ``desired``."""
     stored = {(int(r.call_id), int(r.endpoint_id)): (int(r.id), float(r.confidence), r.reason)
               for r in conn.execute(text(
                   "SELECT id, call_id, endpoint_id, confidence, reason FROM http_links"
-                  " WHERE application_id = ANY(:a)"), {"a": app_ids})}
+                  " WHERE call_id = ANY(:c)"), {"c": call_ids})}
     gone = [row[0] for key, row in stored.items() if key not in desired]
     changed = [(row[0], desired[key]) for key, row in stored.items() if key in desired
                and (abs(row[1] - desired[key].confidence) > 1e-6
@@ -87,15 +107,22 @@ def _write(conn: Connection, call_ids: list[int], app_ids: list[int],
     if gone:
         conn.execute(text("DELETE FROM http_links WHERE id = ANY(:ids)"), {"ids": gone})
     if changed:
-        conn.execute(text("UPDATE http_links SET confidence = :c, reason = :r WHERE id = :i"),
-                     [{"i": i, "c": link.confidence, "r": link.reason} for i, link in changed])
+        conn.execute(text(
+            "UPDATE http_links l SET confidence = c.conf, reason = c.reason"
+            "  FROM unnest(CAST(:i AS bigint[]), CAST(:c AS real[]), CAST(:r AS text[]))"
+            "    AS c(id, conf, reason) WHERE l.id = c.id"),
+            {"i": [i for i, _ in changed], "c": [link.confidence for _, link in changed],
+             "r": [link.reason for _, link in changed]})
     if new:
+        # one statement for the batch (executemany sends one per row)
         conn.execute(text(
             "INSERT INTO http_links (call_id, endpoint_id, application_id, endpoint_app_id,"
-            " confidence, reason) VALUES (:c, :e, :a, :ea, :conf, :r)"),
-            [{"c": link.call_id, "e": link.endpoint_id, "a": link.app_id,
-              "ea": link.endpoint_app_id, "conf": link.confidence, "r": link.reason}
-             for link in new])
+            " confidence, reason) SELECT * FROM unnest(CAST(:c AS bigint[]),"
+            " CAST(:e AS bigint[]), CAST(:a AS bigint[]), CAST(:ea AS bigint[]),"
+            " CAST(:conf AS real[]), CAST(:r AS text[]))"),
+            {"c": [k.call_id for k in new], "e": [k.endpoint_id for k in new],
+             "a": [k.app_id for k in new], "ea": [k.endpoint_app_id for k in new],
+             "conf": [k.confidence for k in new], "r": [k.reason for k in new]})
     return len(gone) + len(changed) + len(new)
 
 

@@ -63,7 +63,8 @@ _ECMA_FUNCTIONS = {
 
 ECMASCRIPT = HttpClients(
     syntax=f"{_PKG}.ecmascript:EcmaSyntax",
-    triggers=(b"fetch", b"axios", b"got", b"ky", b"HttpClient", b"http", b"request"),
+    triggers=(b"fetch", b"axios", b"got", b"ky", b"HttpClient", b"$http", b"'request'",
+              b'"request"'),
     functions=_ECMA_FUNCTIONS,
     factories={
         "axios.create": Factory("axios", base_option="baseURL"),

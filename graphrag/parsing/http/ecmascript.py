@@ -16,6 +16,8 @@ class EcmaSyntax(Syntax):
     wrapper_types = frozenset({"parenthesized_expression", "await_expression",
                                "as_expression", "non_null_expression",
                                "satisfies_expression"})
+    binding_types = frozenset({"variable_declarator", "assignment_expression",
+                               "public_field_definition", "field_definition"})
 
     def callee(self, call: Node) -> list[str] | None:
         func = call.child_by_field_name("function") or call.child_by_field_name(
@@ -75,10 +77,8 @@ class EcmaSyntax(Syntax):
                 yield ".".join(c for c in chain if c != "this"), value
 
     def typed_names(self) -> Iterator[tuple[str, str]]:
-        stack = [self.root]
-        while stack:
-            node = stack.pop()
-            stack.extend(node.children)
+        for node in self.nodes_of(("required_parameter", "optional_parameter",
+                                   "public_field_definition")):
             if node.type in ("required_parameter", "optional_parameter",
                              "public_field_definition"):
                 target = node.child_by_field_name("pattern") or node.child_by_field_name(

@@ -15,6 +15,8 @@ class GoSyntax(Syntax):
     string_types = frozenset({"interpreted_string_literal", "raw_string_literal"})
     fragment_types = frozenset({"interpreted_string_literal_content",
                                 "raw_string_literal_content", "escape_sequence"})
+    binding_types = frozenset({"const_spec", "var_spec", "short_var_declaration",
+                               "assignment_statement", "keyed_element"})
 
     def chain(self, node: Node | None) -> list[str] | None:
         if node is None:
@@ -59,10 +61,7 @@ class GoSyntax(Syntax):
                 yield self.text(kids[0]), kids[1]
 
     def typed_names(self) -> Iterator[tuple[str, str]]:
-        stack = [self.root]
-        while stack:
-            node = stack.pop()
-            stack.extend(node.children)
+        for node in self.nodes_of(("field_declaration", "parameter_declaration", "var_spec")):
             if node.type in ("field_declaration", "parameter_declaration", "var_spec"):
                 type_node = node.child_by_field_name("type")
                 if type_node is None:

@@ -28,6 +28,8 @@ def _placeholder(parts: list[Part]) -> list[Part]:
 class JavaSyntax(Syntax):
     call_types = frozenset({"method_invocation", "object_creation_expression"})
     string_types = frozenset({"string_literal"})
+    binding_types = frozenset({"variable_declarator", "assignment_expression",
+                               "field_declaration", "formal_parameter"})
 
     def callee(self, call: Node) -> list[str] | None:
         if call.type == "object_creation_expression":
@@ -92,10 +94,8 @@ class JavaSyntax(Syntax):
         return None
 
     def typed_names(self) -> Iterator[tuple[str, str]]:
-        stack = [self.root]
-        while stack:
-            node = stack.pop()
-            stack.extend(node.children)
+        for node in self.nodes_of(("field_declaration", "local_variable_declaration",
+                                   "formal_parameter")):
             if node.type in ("field_declaration", "local_variable_declaration"):
                 type_text = self.text(node.child_by_field_name("type"))
                 for decl in node.named_children:
@@ -118,12 +118,7 @@ class JavaSyntax(Syntax):
 
     def annotated_methods(self) -> Iterator[tuple[dict[str, Node | None], Node,
                                                   dict[str, Node | None], int]]:
-        stack = [self.root]
-        while stack:
-            node = stack.pop()
-            stack.extend(node.children)
-            if node.type != "interface_declaration":
-                continue
+        for node in self.nodes_of(("interface_declaration",)):
             class_anns = self._annotations(node)
             body = node.child_by_field_name("body")
             for member in body.named_children if body is not None else ():
@@ -164,6 +159,8 @@ class KotlinSyntax(JavaSyntax):
     string_types = frozenset({"string_literal", "multiline_string_literal"})
     concat_types = frozenset({"additive_expression", "binary_expression"})
     wrapper_types = frozenset({"parenthesized_expression"})
+    binding_types = frozenset({"property_declaration", "assignment", "class_parameter",
+                               "parameter"})
 
     def callee(self, call: Node) -> list[str] | None:
         func = call.named_children[0] if call.named_children else None
@@ -278,10 +275,7 @@ class KotlinSyntax(JavaSyntax):
             yield self.text(type_node).rsplit(".", 1)[-1], args
 
     def typed_names(self) -> Iterator[tuple[str, str]]:
-        stack = [self.root]
-        while stack:
-            node = stack.pop()
-            stack.extend(node.children)
+        for node in self.nodes_of(("class_parameter", "parameter", "property_declaration")):
             if node.type in ("class_parameter", "parameter"):
                 ident = next((c for c in node.named_children
                               if c.type in ("identifier", "simple_identifier")), None)
@@ -310,11 +304,8 @@ class KotlinSyntax(JavaSyntax):
 
     def annotated_methods(self) -> Iterator[tuple[dict[str, Node | None], Node,
                                                   dict[str, Node | None], int]]:
-        stack = [self.root]
-        while stack:
-            node = stack.pop()
-            stack.extend(node.children)
-            if node.type != "class_declaration" or not any(
+        for node in self.nodes_of(("class_declaration",)):
+            if not any(
                     c.type == "interface" for c in node.children):
                 continue
             class_anns = self._kotlin_annotations(node)

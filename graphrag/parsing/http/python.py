@@ -15,6 +15,7 @@ class PythonSyntax(Syntax):
     string_types = frozenset({"string", "concatenated_string"})
     concat_types = frozenset({"binary_operator"})
     wrapper_types = frozenset({"parenthesized_expression", "await"})
+    binding_types = frozenset({"assignment", "with_item"})
 
     def chain(self, node: Node | None) -> list[str] | None:
         if node is None:

@@ -23,7 +23,7 @@ def http_calls(source: bytes, result: ParseResult) -> list[HttpCall]:
     if clients is None or not any(t in source for t in clients.triggers):
         return []
     tree = registry.parser(result.lang).parse(source)
-    syntax = clients.syntax_class()(source, tree.root_node, clients)
+    syntax = clients.syntax_class()(source, tree.root_node, clients, result.lang)
     finder = _Finder(syntax, clients, result)
     return sorted(finder.run(), key=lambda c: (c.line, c.url))
 
@@ -46,7 +46,7 @@ class _Finder:
                 self.instances[var] = (client, [])
 
     def run(self) -> Iterator[HttpCall]:
-        calls = [n for n in _walk(self.syntax.root) if n.type in self.syntax.call_types]
+        calls = self.syntax.nodes_of(self.syntax.call_types)
         # instances first: a client made anywhere in the file serves every use
         for call in calls:
             self._factory(call)
@@ -205,17 +205,6 @@ class _Finder:
             if sym.line_start <= line <= sym.line_end:
                 return sym.fqn
         return None
-
-
-def _walk(root: Node) -> Iterator[Node]:
-    cursor = root.walk()
-    while True:
-        yield cursor.node
-        if cursor.goto_first_child():
-            continue
-        while not cursor.goto_next_sibling():
-            if not cursor.goto_parent():
-                return
 
 
 def _dotted(chain: list[str]) -> str:

@@ -8,9 +8,11 @@ import bisect
 import re
 from collections import defaultdict
 from collections.abc import Iterator
+from functools import cache
 
-from tree_sitter import Node
+from tree_sitter import Node, Query, QueryCursor
 
+from graphrag.parsing import registry
 from graphrag.parsing.http.clients import HttpClients
 from graphrag.parsing.http.urls import Part, lit, merge, name, param
 
@@ -34,15 +36,23 @@ class Syntax:
     # expressions of a value or a default (``a || b``, ``a or b``, ``a ?: b``)
     fallback_types: frozenset[str] = frozenset({"boolean_operator", "elvis_expression"})
 
-    def __init__(self, source: bytes, root: Node, clients: HttpClients) -> None:
+    # node types that may bind a name (read by :meth:`binding_of`)
+    binding_types: frozenset[str] = frozenset()
+
+    def __init__(self, source: bytes, root: Node, clients: HttpClients, lang: str) -> None:
         self.source = source
         self.root = root
         self.clients = clients
-        self._bindings: dict[str, list[tuple[int, Node]]] = defaultdict(list)
-        for key, value, pos in self.bindings(root):
-            self._bindings[key].append((pos, value))
-        for entries in self._bindings.values():
-            entries.sort(key=lambda e: e[0])
+        self.lang = lang
+        self._bindings: dict[str, list[tuple[int, Node]]] | None = None
+
+    def nodes_of(self, types: frozenset[str] | tuple[str, ...]) -> list[Node]:
+        """Every node of the file of one of ``types``, in document order (a compiled
+        query: walking the tree in Python cost more than the rest of the step)."""
+        if not types:
+            return []
+        found = QueryCursor(_type_query(self.lang, frozenset(types))).captures(self.root)
+        return sorted(found.get("n", []), key=lambda n: n.start_byte)
 
     # -- hooks -------------------------------------------------------------------------
 
@@ -69,14 +79,11 @@ class Syntax:
         """The entries of an object/dict literal (``{method: "POST"}``); None otherwise."""
         return None
 
-    def bindings(self, root: Node) -> Iterator[tuple[str, Node, int]]:
+    def bindings(self) -> Iterator[tuple[str, Node, int]]:
         """Every name bound to a value in the file: (name, value node, byte position)."""
-        stack = [root]
-        while stack:
-            node = stack.pop()
+        for node in self.nodes_of(self.binding_types):
             for key, value in self.binding_of(node):
                 yield key, value, node.start_byte
-            stack.extend(node.children)
 
     def bindings_at(self, node: Node) -> Iterator[tuple[str, Node, int]]:
         for key, value in self.binding_of(node):
@@ -178,12 +185,24 @@ class Syntax:
         return [param(chain[-1])]
 
     def bound(self, chain: list[str], pos: int) -> Node | None:
+        if self._bindings is None:
+            self._bindings = defaultdict(list)
+            for key, value, at in self.bindings():
+                self._bindings[key].append((at, value))
         entries = self._bindings.get(".".join(chain)) or (
             self._bindings.get(chain[-1]) if len(chain) <= 2 else None)
         if not entries:
             return None
         i = bisect.bisect_left([e[0] for e in entries], pos) - 1
         return entries[i][1] if i >= 0 else entries[0][1]
+
+
+@cache
+def _type_query(lang: str, types: frozenset[str]) -> Query:
+    language = registry.ts_language(lang)
+    # a type this grammar does not have (the dialects of one family differ) is left out
+    known = [t for t in sorted(types) if language.id_for_node_kind(t, True)]
+    return Query(language, "[" + " ".join(f"({t})" for t in known or ["ERROR"]) + "] @n")
 
 
 def _operator(node: Node) -> Node | None:

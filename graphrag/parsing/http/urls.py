@@ -125,4 +125,8 @@ _NOISE = {"http", "https", "url", "uri", "base", "host", "endpoint", "api", "ser
           "internal", "env", "process", "os", "settings", "config", "app", "root",
           "address", "addr", "port", "the", "getenv", "environ", "get", "system", "and",
           "default", "prefix", "path", "v1", "v2", "v3", "self", "this", "properties",
-          "value", "ms", "micro", "microservice", "rest", "web"}
+          "value", "ms", "micro", "microservice", "rest", "web", "io", "example",
+          "controller", "src", "main", "java", "kotlin", "lib", "handler", "pkg", "cmd",
+          "route", "router", "resource", "boundary", "application", "module", "feature",
+          "common", "shared", "core", "util", "model", "dto", "impl", "samples",
+          "sample"}
