@@ -128,15 +128,17 @@ def worker(app_name: str, strategy: str) -> None:
 
     from graphrag.chunking import ChunkBuildRequest, build_chunks
     from graphrag.chunking.tokens import model_token_counter
+    from graphrag.pipeline.registry import stage_lists
 
     engine = _engine()
     model_token_counter()  # load the tokenizer before measuring the baseline
     base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     request = ChunkBuildRequest(app_name, strategy=strategy)
     with CpuClock(engine) as clock:
-        stats = build_chunks(engine, request)
+        stats = build_chunks(engine, request, stages=stage_lists())
     elapsed = clock.wall
-    again = build_chunks(engine, request)  # re-planning an unchanged graph: all skipped
+    # re-planning an unchanged graph: all skipped
+    again = build_chunks(engine, request, stages=stage_lists())
     assert again.written_chunks == 0, again.to_dict()
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     print(json.dumps({"nodes": stats.processed_nodes, "chunks": stats.written_chunks,

@@ -123,11 +123,13 @@ def index_app(engine, settings, root: Path, app: str, include: tuple[str, ...] =
     from graphrag.chunking.orchestrator import build_chunks
     from graphrag.chunking.request import ChunkBuildRequest
     from graphrag.indexing import index_repository
+    from graphrag.pipeline.registry import stage_lists
     from graphrag.pipeline.runner import run_pipeline
 
     drop_app(engine, app)
     index_repository(engine, settings, root, app, include=include, graph_only=True)
-    build_chunks(engine, ChunkBuildRequest(application=app, strategy="ast"))
+    build_chunks(engine, ChunkBuildRequest(application=app, strategy="ast"),
+                 stages=stage_lists())
     stats = run_pipeline(engine, settings, app, embedder=HashEmbedder())
     print(f"indexed {app}: {stats.chunks} chunks, {stats.failed} stage failures",
           file=sys.stderr)
@@ -333,7 +335,7 @@ class SeedResult:
 def check_seed(engine, app: str, fqn: str, category: str, root: Path, budget: int,
                count) -> SeedResult:
     from graphrag.db.apps import get_app
-    from graphrag.retrieval.context import build_context
+    from graphrag.retrieval.context.builder import build_context
 
     notes: list[str] = []
     contexts = {}

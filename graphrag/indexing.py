@@ -30,6 +30,7 @@ from graphrag.documents.service import finalize_documents
 from graphrag.graph.index import IndexStats, index_graph
 from graphrag.graph.revision import head_commit
 from graphrag.ingesting import index_repository_documents
+from graphrag.pipeline.registry import edge_stages, stage_lists
 from graphrag.pipeline.runner import StageRunner, run_stages
 from graphrag.pipeline.store import invalidate_stages
 from graphrag.progress import Progress
@@ -70,7 +71,7 @@ def index_repository(
     def relink(conn: Connection, app_id: int, touched: set[int]) -> None:
         # Callers/callees changed around unchanged code: its summaries and links are
         # stale. Recorded in the graph's transaction, so a crash cannot lose it.
-        relinked.append(invalidate_stages(conn, app_id, sorted(touched)))
+        relinked.append(invalidate_stages(conn, app_id, sorted(touched), edge_stages()))
 
     commit = head_commit(root)  # before the scan: the files read are at least this new
     graph = index_graph(engine, settings, root, app_name, include=include, exclude=exclude,
@@ -96,11 +97,12 @@ def index_repository(
         # Read before planning: the plans of this run derive from at least this graph.
         version = content_version(conn, ctx.app_id)
         behind = step_behind(conn, ctx.app_id, PLAN_STEP)
+    stages = stage_lists()
     if full or behind or _graph_changed(graph) or docs.changed or not last_full_run_ok(
-            engine, ctx.app_id, INDEX_STRATEGY):
+            engine, ctx.app_id, INDEX_STRATEGY, stages):
         chunks = plan_chunks(ctx, ChunkBuildRequest(application=app_name,
                                                      strategy=INDEX_STRATEGY),
-                             progress=progress)
+                             progress=progress, stages=stages)
         result["chunks"] = chunks.to_dict()
         if chunks.status == "succeeded":
             with engine.begin() as conn:

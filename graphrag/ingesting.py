@@ -42,6 +42,7 @@ from graphrag.errors import InvalidInput
 from graphrag.graph.index_state import check_mass_delete
 from graphrag.graph.scan import scan_documents
 from graphrag.kinds import DOCUMENT_KINDS
+from graphrag.pipeline.registry import stage_lists
 from graphrag.pipeline.runner import StageRunner, run_stages
 from graphrag.progress import Progress
 
@@ -53,7 +54,7 @@ def chunk_documents(ctx: AppContext) -> dict[str, Any]:
     """Plan the page chunks of the application's document nodes (unchanged plans skip)."""
     request = ChunkBuildRequest(application=ctx.app_name, strategy="page",
                                 include_kinds=DOCUMENT_KINDS)
-    return plan_chunks(ctx, request).to_dict()
+    return plan_chunks(ctx, request, stages=stage_lists()).to_dict()
 
 
 def ingest_files(engine: Engine, settings: Settings, app_name: str, paths: Sequence[Path], *,

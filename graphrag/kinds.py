@@ -42,3 +42,10 @@ SUMMARIZE = "summarize"
 EMBED = "embed"
 SPLIT_SENTENCES = "split-sentences"
 LINK_EDGES = "link-edges"
+
+# What a chunk is, for the stages (each stage declares which of these it applies to):
+# a code snippet, a rendered doc comment, or a piece of a document's page or section.
+CODE_CHUNKS = "code"
+DOC_CHUNKS = "doc"
+PAGE_CHUNKS = "page"
+CHUNK_TARGETS: tuple[str, ...] = (CODE_CHUNKS, DOC_CHUNKS, PAGE_CHUNKS)

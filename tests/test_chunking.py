@@ -18,6 +18,7 @@ from graphrag.chunking.tokens import model_token_counter
 from graphrag.chunking.writer import ChunkWriter
 from graphrag.db.apps import ensure_app
 from graphrag.errors import UnknownApplication, UnknownName
+from graphrag.pipeline.registry import stage_lists
 from tests.conftest import run_cli
 
 # ---- helpers: a synthetic graph written with plain SQL -------------------------------------
@@ -73,7 +74,7 @@ def _chunks(engine: Engine, app_id: int) -> dict[str, dict]:
 
 
 def _build(engine: Engine, app: str, **kw) -> orch.ChunkStats:
-    return build_chunks(engine, ChunkBuildRequest(app, **kw))
+    return build_chunks(engine, ChunkBuildRequest(app, **kw), stages=stage_lists())
 
 
 # ---- 6. per-node plans exactly as the seed ------------------------------------------------
@@ -126,7 +127,8 @@ def test_keyset_paging_across_page_boundaries(engine: Engine, app_name: str) -> 
     ids = _nodes(engine, app, 130)
     seen: list[int] = []
     stats = build_chunks(engine, ChunkBuildRequest(app_name, batch_size=10),
-                         progress=lambda phase, done, total: seen.append(done))
+                         progress=lambda phase, done, total: seen.append(done),
+                         stages=stage_lists())
     assert seen == [50, 100, 130]  # page size max(50, batch size)
     assert (stats.pages, stats.processed_nodes, stats.written_chunks) == (3, 130, 130)
     assert {r["node_id"] for r in _chunks(engine, app).values()} == set(ids)
@@ -146,7 +148,7 @@ def test_keyset_paging_survives_deletes_behind_the_cursor(engine: Engine,
                 conn.execute(text("DELETE FROM nodes WHERE id = ANY(:i)"), {"i": ids[:20]})
 
     stats = build_chunks(engine, ChunkBuildRequest(app_name, batch_size=50),
-                         progress=delete_visited)
+                         progress=delete_visited, stages=stage_lists())
     assert (stats.processed_nodes, stats.failed_batches) == (130, 0)
     assert {r["node_id"] for r in _chunks(engine, app).values()} == set(ids[20:])
 

@@ -14,8 +14,8 @@ from graphrag.documents.model import DocumentError
 from graphrag.documents.text import extract_markdown, extract_text, markdown_blocks
 from graphrag.errors import InvalidInput
 from graphrag.pipeline.stages.split_sentences import pack, sentences_of
-from graphrag.retrieval.citations import TextMatcher, align, parse_answer
-from graphrag.retrieval.segments import Segment, parse_segment_id
+from graphrag.retrieval.documents.citations import TextMatcher, align, parse_answer
+from graphrag.retrieval.documents.segments import Segment, parse_segment_id
 
 # --- recursive splitting (seed 002: 1000 / 200, separators) --------------------------
 

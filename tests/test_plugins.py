@@ -1,7 +1,8 @@
 """Plugins through real entry points: a distribution (a ``.dist-info`` folder with its
 ``entry_points.txt``, what ``pip install`` leaves behind) on ``sys.path`` adds a
 language, a chunk strategy, a pipeline stage and a search mode, each registered through
-the one :class:`~graphrag.plugins.Registry` shape, and each is used."""
+the one :class:`~graphrag.plugins.Registry` shape, and each is used (the stage by an
+ordinary index run: it declares that it applies to code chunks, no strategy names it)."""
 
 from __future__ import annotations
 
@@ -13,18 +14,21 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from sqlalchemy import text
 
 from graphrag.chunking.strategies import get_strategy, strategies, strategy_names
+from graphrag.config import load_settings
 from graphrag.errors import ConfigurationError, UnknownName
 from graphrag.graph.scan import parse_languages
+from graphrag.indexing import index_repository
 from graphrag.parsing import registry as languages
 from graphrag.parsing.extract import parse_file
 from graphrag.parsing.registry import RepoContext
 from graphrag.pipeline import registry as stage_registry
 from graphrag.plugins import Registry
-from graphrag.retrieval.model import SearchOptions
-from graphrag.retrieval.modes import get_mode, mode_names, modes
-from graphrag.retrieval.search import search
+from graphrag.retrieval.search.engine import search
+from graphrag.retrieval.search.model import SearchOptions
+from graphrag.retrieval.search.modes import get_mode, mode_names, modes
 from tests.conftest import run_cli
 from tests.search_seed import seed_app
 
@@ -34,7 +38,7 @@ from dataclasses import replace
 from graphrag.chunking.strategies import get_strategy
 from graphrag.parsing.registry import spec
 from graphrag.pipeline.model import Stage
-from graphrag.retrieval.modes import SearchMode
+from graphrag.retrieval.search.modes import SearchMode
 
 
 def register_languages(register):
@@ -49,9 +53,10 @@ def register_strategies(register):
 
 class Shout(Stage):
     name = "plugin-shout"
+    applies_to = frozenset({"code"})
 
     def process(self, item, prepared, ctx):
-        item.set("title", (item.row.get("title") or "").upper())
+        item.set("explain_md", (item.get("explain_md") or "") + "\\n\\nREVIEWED BY PLUGIN")
 
 
 def register_stages(register):
@@ -98,14 +103,19 @@ def _reload_all() -> None:
         reg.reload()
 
 
-@pytest.fixture
-def plugin_site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    site = tmp_path / "site"
-    site.mkdir()
+def _activate(site: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The plugin installed into ``site`` and the registries reloaded (as in a new process)."""
     _install(site)
     monkeypatch.syspath_prepend(str(site))
     importlib.invalidate_caches()
     _reload_all()
+
+
+@pytest.fixture
+def plugin_site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    site = tmp_path / "site"
+    site.mkdir()
+    _activate(site, monkeypatch)
     yield site
     monkeypatch.undo()  # the distribution leaves sys.path
     sys.modules.pop("graphrag_testplugin", None)
@@ -129,6 +139,55 @@ def test_plugin_strategy_and_stage_are_registered(plugin_site: Path) -> None:
     assert type(get_strategy("plugin-per-node")).__name__ == "PerNodeChunkStrategy"
     assert stage_registry.stage_names()[-1] == "plugin-shout"  # after the built-ins
     assert stage_registry.get_stage("plugin-shout").name == "plugin-shout"
+
+
+def _chunk_rows(engine, app: str) -> dict[str, dict]:
+    with engine.connect() as conn:
+        rows = conn.execute(text(
+            "SELECT c.plan_id, c.source, c.pipeline->'stages' AS stages, c.stage_state,"
+            " c.plan_hash, c.explain_md, c.pending FROM chunks c"
+            " JOIN applications a ON a.id = c.application_id WHERE a.name = :a"),
+            {"a": app}).mappings().all()
+    return {r["plan_id"]: dict(r) for r in rows}
+
+
+def test_plugin_stage_runs_on_code_chunks_of_an_existing_index(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, engine, app_name) -> None:
+    repo = tmp_path / "repo"
+    (repo / "pkg").mkdir(parents=True)
+    (repo / "pkg" / "mod.py").write_text(
+        'def greet(name: str) -> str:\n    """Say hello to someone by name."""\n'
+        '    return "hello " + name\n\n\ndef main() -> None:\n    print(greet("x"))\n')
+    index_repository(engine, load_settings(), repo, app_name)
+    before = _chunk_rows(engine, app_name)
+    assert {r["source"] for r in before.values()} == {"code", "doc"}
+
+    site = tmp_path / "site"
+    site.mkdir()
+    try:
+        _activate(site, monkeypatch)
+        # the graph did not change: the new stage alone makes the run re-plan and run it
+        result = index_repository(engine, load_settings(), repo, app_name)
+    finally:
+        sys.modules.pop("graphrag_testplugin", None)
+        stage_registry.unregister("plugin-shout")
+    after = _chunk_rows(engine, app_name)
+    code = [p for p, r in after.items() if r["source"] == "code"]
+    assert len(code) >= 3 and set(after) == set(before)
+    assert result["pipeline"]["stages"] == {
+        "plugin-shout": {"done": len(code), "skipped": 0, "failed": 0}}
+    for plan_id, row in after.items():
+        old = before[plan_id]
+        # no stage of the earlier run was reset: same plan, same states, one more stage
+        assert row["plan_hash"] == old["plan_hash"] and not row["pending"]
+        if row["source"] == "code":
+            assert row["stages"] == [*old["stages"], "plugin-shout"]
+            assert row["stage_state"]["plugin-shout"]["status"] == "done"
+            assert {k: v for k, v in row["stage_state"].items()
+                    if k != "plugin-shout"} == old["stage_state"]
+            assert row["explain_md"].endswith("REVIEWED BY PLUGIN")
+        else:  # the plugin said nothing about doc chunks
+            assert row["stages"] == old["stages"] and row["stage_state"] == old["stage_state"]
 
 
 def test_plugin_search_mode_ranks_a_real_search(plugin_site: Path, engine, app_name) -> None:

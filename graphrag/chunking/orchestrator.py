@@ -19,7 +19,7 @@ from sqlalchemy import Connection, Engine
 from sqlalchemy.exc import SQLAlchemyError
 
 from graphrag.chunking.context import ChildRow, PageContext
-from graphrag.chunking.plan import ChunkPlan, EdgeRow, NodeRow
+from graphrag.chunking.plan import ChunkPlan, EdgeRow, NodeRow, StageLists
 from graphrag.chunking.request import ChunkBuildRequest
 from graphrag.chunking.run_store import MAX_ERRORS, ChunkRunStore
 from graphrag.chunking.strategies import ChunkStrategy, get_strategy
@@ -78,28 +78,30 @@ class ChunkStats:
 
 def build_chunks(engine: Engine, request: ChunkBuildRequest,
                  progress: Progress | None = None,
-                 settings: Settings | None = None) -> ChunkStats:
+                 settings: Settings | None = None, *, stages: StageLists) -> ChunkStats:
     """Plan and save the chunks of ``request.application``'s nodes; return the statistics.
     Token counts and budgets use the embedding model of ``settings`` (default: the
-    environment's), the one the embed stage loads.
+    environment's), the one the embed stage loads. ``stages``: each chunk target's stage
+    list (``graphrag.pipeline.registry.stage_lists()``), recorded in the plans.
 
     User errors (unknown application, strategy or kind; bad numbers) are raised before a
     run record is created or anything is written."""
     _checked(request, settings)  # a bad request is reported before an unknown application
     with engine.connect() as conn:
         app = get_app(conn, request.application)
-    return _build(engine, app, request, progress, settings)
+    return _build(engine, app, request, progress, settings, stages)
 
 
 def plan_chunks(ctx: AppContext, request: ChunkBuildRequest,
-                progress: Progress | None = None) -> ChunkStats:
+                progress: Progress | None = None, *, stages: StageLists) -> ChunkStats:
     """:func:`build_chunks` for the context's application (``request.application`` is
     its name)."""
-    return _build(ctx.engine, ctx.app, request, progress, ctx.settings)
+    return _build(ctx.engine, ctx.app, request, progress, ctx.settings, stages)
 
 
 def _build(engine: Engine, app: Application, request: ChunkBuildRequest,
-           progress: Progress | None, settings: Settings | None) -> ChunkStats:
+           progress: Progress | None, settings: Settings | None,
+           stages: StageLists) -> ChunkStats:
     kinds, strategy = _checked(request, settings)
     with engine.connect() as conn:
         total = graph_store.count_nodes(conn, app.id, kinds)
@@ -108,11 +110,12 @@ def _build(engine: Engine, app: Application, request: ChunkBuildRequest,
     refresh_graph_statistics(engine, total)
     store = ChunkRunStore(engine)
     if not request.dry_run:  # a dry run writes nothing, not even its run record
-        stats.run_id = store.create(app.id, request.strategy, request.to_json())
+        stats.run_id = store.create(app.id, request.strategy,
+                                    {**request.to_json(), "stages": _lists(stages)})
     started = time.perf_counter()
     try:
-        _run(engine, request, app.id, app.root_path, kinds, strategy, stats, progress,
-             settings)
+        _run(engine, ChunkWriter(engine, app.id, stages), request, app.root_path, kinds,
+             strategy, stats, progress, settings)
     except BaseException as exc:
         stats.status = "failed"
         stats.record_error({"error": f"{type(exc).__name__}: {exc}"})
@@ -125,6 +128,11 @@ def _build(engine: Engine, app: Application, request: ChunkBuildRequest,
         if stats.run_id is not None:
             store.finish(stats.run_id, stats.to_dict(), stats.errors)
     return stats
+
+
+def _lists(stages: StageLists) -> dict[str, list[str]]:
+    """The stage lists as the run record keeps them (``last_full_run_ok`` compares)."""
+    return {target: list(names) for target, names in stages.items()}
 
 
 def _checked(request: ChunkBuildRequest, settings: Settings | None
@@ -143,10 +151,10 @@ def _status(stats: ChunkStats) -> str:
     return "partial"
 
 
-def _run(engine: Engine, request: ChunkBuildRequest, app_id: int, root_path: str | None,
-         kinds: tuple[str, ...] | None, strategy: ChunkStrategy, stats: ChunkStats,
-         progress: Progress | None, settings: Settings | None) -> None:
-    writer = ChunkWriter(engine, app_id)
+def _run(engine: Engine, writer: ChunkWriter, request: ChunkBuildRequest,
+         root_path: str | None, kinds: tuple[str, ...] | None, strategy: ChunkStrategy,
+         stats: ChunkStats, progress: Progress | None, settings: Settings | None) -> None:
+    app_id = writer.application_id
     # Document units are always planned by the page strategy, whatever the run's strategy.
     documents = (get_strategy("page", settings=settings) if request.strategy != "page"
                  else strategy)

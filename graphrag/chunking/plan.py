@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from graphrag.graph.store import NodeRecord
-from graphrag.kinds import EMBED, EXTRACT_SNIPPET, LINK_EDGES, RENDER_DOC, SUMMARIZE
 
-CODE_STAGES = (EXTRACT_SNIPPET, SUMMARIZE, EMBED, LINK_EDGES)
-DOC_STAGES = (RENDER_DOC, EMBED, LINK_EDGES)
+# The stages each chunk target (``graphrag.kinds.CHUNK_TARGETS``) runs, in order: the
+# pipeline's stage registry knows them (``graphrag.pipeline.registry.stage_lists``), and
+# a chunk build is given them, since chunking comes before the pipeline.
+StageLists = Mapping[str, Sequence[str]]
 
 
 # The columns of ``nodes`` chunking reads: the one node record of the nodes store.
@@ -34,6 +36,7 @@ class ChunkPlan:
 
     plan_id: str
     node_id: int
+    target: str  # what the plan is for the stages: "code" | "doc" | "page"
     source: str  # "code" | "doc"
     kind: str  # "snippet" | "explanation"
     lang: str | None
@@ -42,7 +45,7 @@ class ChunkPlan:
     title: str | None
     section_path: tuple[str, ...]
     relations: tuple[dict[str, Any], ...]
-    pipeline: dict[str, Any]
+    pipeline: dict[str, Any]  # params and service; the writer adds the target's stages
     priority: int
     rank_boost: float
     plan_hash: str
@@ -89,7 +92,9 @@ def plan_hash(node: NodeRow, strategy: str, version: int, plan: dict[str, Any]) 
     """sha256 over everything a plan was derived from; re-planning compares it.
 
     rank_boost is left out on purpose: ranks move with every graph change and must not
-    reset the stages of an unchanged chunk (the writer refreshes it separately)."""
+    reset the stages of an unchanged chunk (the writer refreshes it separately). So is the
+    stage list: a stage added or removed changes what a chunk runs, not what the earlier
+    stages made of it (the writer updates the list and keeps their states)."""
     # repr of plain dicts/tuples/str/int/float is deterministic (our dicts are built in a
     # fixed order) and several times cheaper than a sorted JSON dump.
     material = (node.content_hash, node.signature, node.doc_comment, node.fqn, node.span,
@@ -97,15 +102,15 @@ def plan_hash(node: NodeRow, strategy: str, version: int, plan: dict[str, Any]) 
     return hashlib.sha256(repr(material).encode()).hexdigest()
 
 
-def make_plan(node: NodeRow, *, strategy: str, version: int, source: str, kind: str,
-              lang: str | None, span: tuple[int, int] | None, relations: tuple[dict, ...],
-              stages: tuple[str, ...], params: dict[str, Any], index: int | None = None,
+def make_plan(node: NodeRow, *, strategy: str, version: int, target: str, source: str,
+              kind: str, lang: str | None, span: tuple[int, int] | None,
+              relations: tuple[dict, ...], params: dict[str, Any], index: int | None = None,
               ) -> ChunkPlan:
-    """Assemble a ChunkPlan and its hash; ``index`` given -> ``{node}:{source}:{kind}:{i}``."""
+    """Assemble a ChunkPlan and its hash; ``index`` given -> ``{node}:{source}:{kind}:{i}``.
+    ``target`` (``graphrag.kinds.CHUNK_TARGETS``) decides the stages the chunk runs."""
     plan_id = f"{node.id}:{source}:{kind}" + ("" if index is None else f":{index}")
     priority = priority_for(node)
     pipeline = {
-        "stages": list(stages),
         "params": params,
         "service": {"strategy": strategy, "priority": priority},
     }
@@ -115,7 +120,7 @@ def make_plan(node: NodeRow, *, strategy: str, version: int, source: str, kind: 
         "title": node.fqn, "section_path": sect, "relations": relations, "pipeline": pipeline,
     }
     return ChunkPlan(
-        plan_id=plan_id, node_id=node.id, source=source, kind=kind, lang=lang,
+        plan_id=plan_id, node_id=node.id, target=target, source=source, kind=kind, lang=lang,
         chunk_index=index or 0, span=span, title=node.fqn, section_path=sect,
         relations=relations, pipeline=pipeline, priority=priority, rank_boost=rank_boost(node),
         plan_hash=plan_hash(node, strategy, version, hashed),

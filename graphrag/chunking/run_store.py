@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import Engine, text
@@ -76,9 +77,11 @@ def list_runs(engine: Engine, application: str, limit: int = 20) -> list[dict[st
     ]
 
 
-def last_full_run_ok(engine: Engine, app_id: int, strategy: str) -> bool:
+def last_full_run_ok(engine: Engine, app_id: int, strategy: str,
+                     stages: Mapping[str, Sequence[str]]) -> bool:
     """Whether the application's latest code chunk run (page runs aside) succeeded with
-    ``strategy`` over every node (no ``limit_nodes``, no ``include_kinds``)."""
+    ``strategy`` over every node (no ``limit_nodes``, no ``include_kinds``) and planned
+    the stage lists ``stages`` (a stage registered since must be planned in)."""
     with engine.connect() as conn:
         row = conn.execute(text(
             """
@@ -89,4 +92,6 @@ def last_full_run_ok(engine: Engine, app_id: int, strategy: str) -> bool:
     if row is None:
         return False
     partial = row.request.get("limit_nodes") is not None or row.request.get("include_kinds")
-    return row.status == "succeeded" and row.strategy == strategy and not partial
+    planned = {target: list(names) for target, names in stages.items()}
+    return (row.status == "succeeded" and row.strategy == strategy and not partial
+            and row.request.get("stages") == planned)

@@ -4,7 +4,9 @@ Each flush is one transaction: COPY the plans into a temporary table, delete the
 the flushed nodes that they no longer produce, drop the plans identical to stored rows, and
 upsert the rest into ``chunks`` keyed by plan id. An unchanged plan (same ``plan_hash``)
 leaves its row alone -- content, summary, embedding and stage state survive re-planning;
-a changed plan resets the row's stages. When none of the flushed nodes has a chunk yet
+a changed plan resets the row's stages. A changed stage list (a stage registered or
+removed) only replaces the list and queues the chunk: the states of the stages it ran
+stay, so only the new stages run. When none of the flushed nodes has a chunk yet
 (a first build), there is nothing stale, unchanged or to count: the plans go straight
 from the staging table into ``chunks`` (half the statements, no statistics needed)."""
 
@@ -15,7 +17,7 @@ from dataclasses import dataclass
 import orjson
 from sqlalchemy import Engine
 
-from graphrag.chunking.plan import ChunkPlan
+from graphrag.chunking.plan import ChunkPlan, StageLists
 from graphrag.db.copy_text import copy_rows
 
 FLUSH_AT = 1000
@@ -32,17 +34,22 @@ _COLUMNS = ("plan_id", "application_id", "node_id", "source", "kind", "lang_dete
             "chunk_index", "span_start", "span_end", "title", "section_path", "relations",
             "pipeline", "priority", "rank_boost", "plan_hash")
 
-# Plans identical to the stored row (hash and rank): nothing to write, so they leave the
-# stage before the upsert (an INSERT would still compute every generated column for them).
+# Plans identical to the stored row (hash, rank, stage list): nothing to write, so they
+# leave the stage before the upsert (an INSERT would still compute every generated column
+# for them).
 _DROP_UNCHANGED_SQL = """
 DELETE FROM chunk_plan_stage s USING chunks c
 WHERE c.plan_id = s.plan_id AND c.plan_hash = s.plan_hash AND c.rank_boost = s.rank_boost
+  AND c.pipeline->'stages' = s.pipeline->'stages'
 """
 
-# Of the rest: new rows and rows whose plan changed (a rank-only refresh counts as neither).
+# Of the rest: new rows and rows whose plan or stage list changed (a rank-only refresh
+# counts as neither).
 _COUNT_SQL = """
 SELECT count(*) FILTER (WHERE c.plan_id IS NULL),
-       count(*) FILTER (WHERE c.plan_id IS NOT NULL AND c.plan_hash IS DISTINCT FROM s.plan_hash)
+       count(*) FILTER (WHERE c.plan_id IS NOT NULL AND (
+           c.plan_hash IS DISTINCT FROM s.plan_hash
+           OR c.pipeline->'stages' IS DISTINCT FROM s.pipeline->'stages'))
 FROM chunk_plan_stage s LEFT JOIN chunks c ON c.plan_id = s.plan_id
 """
 
@@ -73,15 +80,18 @@ ON CONFLICT (plan_id) DO UPDATE SET
     title = EXCLUDED.title, section_path = EXCLUDED.section_path,
     relations = EXCLUDED.relations, pipeline = EXCLUDED.pipeline,
     priority = EXCLUDED.priority, rank_boost = EXCLUDED.rank_boost,
-    -- a changed plan invalidates every stage; a rank-only refresh keeps them
+    -- a changed plan invalidates every stage; a rank-only refresh keeps them, and so
+    -- does a changed stage list (the chunk is queued for the stages it has not run)
     stage_state = CASE WHEN c.plan_hash IS DISTINCT FROM EXCLUDED.plan_hash
                        THEN '{}'::jsonb ELSE c.stage_state END,
     pending = CASE WHEN c.plan_hash IS DISTINCT FROM EXCLUDED.plan_hash
+                     OR c.pipeline->'stages' IS DISTINCT FROM EXCLUDED.pipeline->'stages'
                    THEN true ELSE c.pending END,
     plan_hash = EXCLUDED.plan_hash,
     updated_at = now()
 WHERE c.plan_hash IS DISTINCT FROM EXCLUDED.plan_hash
    OR c.rank_boost IS DISTINCT FROM EXCLUDED.rank_boost
+   OR c.pipeline->'stages' IS DISTINCT FROM EXCLUDED.pipeline->'stages'
 """
 
 # Chunks of the flushed nodes that this run did not plan (a split that changed, a DOC
@@ -124,11 +134,14 @@ class SaveResult:
 
 
 class ChunkWriter:
-    """Buffers plans per node and flushes every ``flush_at`` plans."""
+    """Buffers plans per node and flushes every ``flush_at`` plans; each plan is stored
+    with its target's list of ``stages``."""
 
-    def __init__(self, engine: Engine, application_id: int, flush_at: int = FLUSH_AT) -> None:
+    def __init__(self, engine: Engine, application_id: int, stages: StageLists,
+                 flush_at: int = FLUSH_AT) -> None:
         self.engine = engine
         self.application_id = application_id
+        self.stages = {target: list(names) for target, names in stages.items()}
         self.flush_at = flush_at
         self._plans: list[ChunkPlan] = []
         self._nodes: list[int] = []
@@ -178,7 +191,8 @@ class ChunkWriter:
         return (
             p.plan_id, self.application_id, p.node_id, p.source, p.kind, p.lang,
             p.chunk_index, start, end, p.title, list(p.section_path),
-            _json(p.relations), _json(p.pipeline), p.priority,
+            _json(p.relations),
+            _json({"stages": self.stages.get(p.target, []), **p.pipeline}), p.priority,
             p.rank_boost, p.plan_hash,
         )
 

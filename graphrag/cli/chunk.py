@@ -15,6 +15,7 @@ from graphrag.cli.options import (
     progress_enabled,
 )
 from graphrag.cli.progress import progress_bars
+from graphrag.pipeline.registry import stage_lists
 
 
 def _kinds(value: str | None) -> tuple[str, ...] | None:
@@ -51,7 +52,8 @@ def chunk_cmd(app_name: str, strategy: str, dry_run: bool, limit_nodes: int | No
         with_edges_relations=not no_edges, token_budget=max_tokens,
     )
     with progress_bars(progress_enabled(as_json)) as update:
-        stats = build_chunks(engine, request, progress=update, settings=settings)
+        stats = build_chunks(engine, request, progress=update, settings=settings,
+                             stages=stage_lists())
     data = stats.to_dict()
     if as_json:
         print_json(data)

@@ -3,8 +3,9 @@
 Invariant kept here: every non-null vector of an application (``chunks.emb`` and
 ``sentences.emb``) was made by the model recorded in ``applications.meta.embed_model``
 (model, backend and hash; see ``graphrag.embedding.ModelSpec.identity``). Switching an
-application to another model clears its vectors and queues its chunks for the embed
-stages in one transaction, so a query never compares vectors of two models.
+application to another model clears its vectors and queues its chunks for the stages
+that write vectors (the caller names them: which stages do is the pipeline's knowledge)
+in one transaction, so a query never compares vectors of two models.
 
 The dimension of the vector columns is one per database (the columns and their HNSW
 indexes are shared by all applications). Changing it clears every application's
@@ -14,26 +15,24 @@ one per installation.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from sqlalchemy import Connection, Engine, text
 
 from graphrag.errors import ModelMismatch, ModelUnavailable
-from graphrag.kinds import EMBED, SPLIT_SENTENCES
 
 # (table, column, HNSW index or None): ``chunks.title_emb`` is only read for a query's
 # candidates, so it has no index.
 VECTOR_COLUMNS = (("chunks", "emb", "ix_chunks_emb"), ("chunks", "title_emb", None),
                   ("sentences", "emb", "ix_sentences_emb"))
-EMBED_STAGES = (EMBED, SPLIT_SENTENCES)
 
-# Reset of the embed stages of chunks: vector gone, stages pending again.
+# Reset of the vector-writing stages (:stages) of chunks: vector gone, stages pending again.
 _RESET_CHUNKS = """
 UPDATE chunks SET emb = NULL, title_emb = NULL, embed_model = NULL, embed_ts = NULL,
        embed_input_hash = NULL,
-       stage_state = stage_state - 'embed' - 'split-sentences', pending = true,
+       stage_state = stage_state - CAST(:stages AS text[]), pending = true,
        updated_at = now()
- WHERE {where} AND (emb IS NOT NULL OR stage_state ?| array['embed', 'split-sentences'])
+ WHERE {where} AND (emb IS NOT NULL OR stage_state ?| CAST(:stages AS text[]))
 """
 
 
@@ -56,9 +55,10 @@ def apps_with_vectors(conn: Connection) -> list[str]:
         " AND s.emb IS NOT NULL) ORDER BY a.name")).scalars())
 
 
-def set_dimension(engine: Engine, dim: int) -> list[str]:
+def set_dimension(engine: Engine, dim: int, stages: Sequence[str]) -> list[str]:
     """Make every vector column ``vector(dim)`` with its HNSW index; returns the names of
-    the applications whose vectors were cleared (their embed stages are queued again).
+    the applications whose vectors were cleared (their ``stages``, the ones that write
+    vectors, are queued again).
 
     One transaction: concurrent readers wait on the table locks, and a failure leaves the
     old columns and vectors as they were."""
@@ -68,7 +68,7 @@ def set_dimension(engine: Engine, dim: int) -> list[str]:
         if all(column_dimension(conn, t, c) == dim for t, c, _ in VECTOR_COLUMNS):
             return []
         cleared = apps_with_vectors(conn)
-        conn.execute(text(_RESET_CHUNKS.format(where="true")))
+        conn.execute(text(_RESET_CHUNKS.format(where="true")), {"stages": list(stages)})
         conn.execute(text("UPDATE applications SET meta = meta - 'embed_model'"))
         for table, column, index in VECTOR_COLUMNS:
             # Names come from the constant above; dim is an int.
@@ -82,9 +82,10 @@ def set_dimension(engine: Engine, dim: int) -> list[str]:
     return cleared
 
 
-def ensure_dimension(engine: Engine, model_name: str, dim: int) -> None:
+def ensure_dimension(engine: Engine, model_name: str, dim: int, stages: Sequence[str]) -> None:
     """Fit the vector columns to a ``dim``-d model when that loses nothing (no vector is
-    stored yet); otherwise refuse and say how to switch (``graphrag reembed``)."""
+    stored yet); otherwise refuse and say how to switch (``graphrag reembed``).
+    ``stages``: the stages that write vectors (see :func:`set_dimension`)."""
     with engine.connect() as conn:
         current = column_dimension(conn)
         if current is None or current == dim:
@@ -95,7 +96,7 @@ def ensure_dimension(engine: Engine, model_name: str, dim: int) -> None:
             f"embedding model {model_name} makes {dim}-d vectors but the database holds "
             f"{current}-d vectors ({', '.join(holders)}): run `graphrag reembed --app NAME` "
             f"to switch (every application's vectors are then cleared and re-embedded)")
-    set_dimension(engine, dim)
+    set_dimension(engine, dim, stages)
 
 
 def recorded_models(conn: Connection, app_ids: Iterable[int]) -> dict[int, str | None]:
@@ -105,10 +106,12 @@ def recorded_models(conn: Connection, app_ids: Iterable[int]) -> dict[int, str |
     return {int(r.id): r.m for r in rows}
 
 
-def switch_model(engine: Engine, app_id: int, identity: str, force: bool = False) -> int:
+def switch_model(engine: Engine, app_id: int, identity: str, stages: Sequence[str],
+                 force: bool = False) -> int:
     """Record ``identity`` as the application's model. Chunks embedded by another model
-    (all chunks with ``force``) lose their vector and are queued for the embed stages;
-    sentence vectors are cleared with them. Returns the number of chunks queued."""
+    (all chunks with ``force``) lose their vector and are queued for ``stages`` (the
+    stages that write vectors); sentence vectors are cleared with them. Returns the
+    number of chunks queued."""
     with engine.begin() as conn:
         recorded = conn.execute(text(
             "SELECT meta->>'embed_model' FROM applications WHERE id = :a FOR UPDATE"),
@@ -123,7 +126,8 @@ def switch_model(engine: Engine, app_id: int, identity: str, force: bool = False
             "UPDATE sentences s SET emb = NULL FROM chunks c WHERE s.chunk_id = c.id"
             " AND s.emb IS NOT NULL AND c.application_id = :a"
             " AND (:force OR c.embed_model IS DISTINCT FROM :m)"), params)
-        queued = conn.execute(text(_RESET_CHUNKS.format(where=stale)), params).rowcount
+        queued = conn.execute(text(_RESET_CHUNKS.format(where=stale)),
+                              {**params, "stages": list(stages)}).rowcount
         conn.execute(text(
             "UPDATE applications SET meta = meta || jsonb_build_object('embed_model',"
             " CAST(:m AS text)), updated_at = now() WHERE id = :a"),

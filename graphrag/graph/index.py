@@ -122,9 +122,7 @@ class IndexStats:
 
 
 def _ctx_version(ctx: RepoContext, limits: ParseLimits) -> str:
-    blob = json.dumps([ctx.go_modules, sorted(ctx.python_packages), limits.max_nesting,
-                       ctx.ts_configs],
-                      sort_keys=True).encode()
+    blob = json.dumps([ctx.digest(), limits.max_nesting]).encode()
     return parser_version() + ":" + hashlib.sha256(blob).hexdigest()[:8]
 
 

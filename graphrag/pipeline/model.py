@@ -135,9 +135,19 @@ class BaseStage(ABC):
     whole batch at once) and register through ``registry.register``. An
     :class:`~graphrag.errors.EnvironmentProblem` (model missing, ...) raised by a stage
     stops the run: it would fail every chunk the same way.
+
+    A stage declares its facts; the plans and the pipeline read them from the registry:
+    ``applies_to`` (the chunk targets of :data:`graphrag.kinds.CHUNK_TARGETS` whose plans
+    list it, in registry order), ``reads_edges`` (its output depends on the node's edges,
+    directly or through an earlier stage's output: it runs again when the node's graph
+    neighbourhood changes) and ``writes_vectors`` (it stores vectors: it runs again when
+    the embedding model changes).
     """
 
     name: ClassVar[str]
+    applies_to: ClassVar[frozenset[str]] = frozenset()
+    reads_edges: ClassVar[bool] = False
+    writes_vectors: ClassVar[bool] = False
 
     @abstractmethod
     def run(self, items: Sequence[WorkItem], ctx: StageContext) -> StageResult:

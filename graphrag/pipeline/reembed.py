@@ -16,14 +16,9 @@ from sqlalchemy import Engine
 
 from graphrag.config import Settings
 from graphrag.db.apps import get_app
-from graphrag.db.vectors import (
-    EMBED_STAGES,
-    column_dimension,
-    set_dimension,
-    switch_model,
-    vacuum_vectors,
-)
+from graphrag.db.vectors import column_dimension, set_dimension, switch_model, vacuum_vectors
 from graphrag.embedding import Embedder, get_embedder
+from graphrag.pipeline.registry import vector_stages
 from graphrag.pipeline.runner import PipelineStats, run_pipeline
 from graphrag.progress import Progress
 
@@ -57,11 +52,12 @@ def reembed(engine: Engine, settings: Settings, app_name: str,
         app = get_app(conn, app_name)
         previous = column_dimension(conn)
     model = embedder or get_embedder(settings)
-    queued = switch_model(engine, app.id, model.name, force=True)
+    stages = vector_stages()
+    queued = switch_model(engine, app.id, model.name, stages, force=True)
     # Then the columns (clearing the other applications' vectors when the dimension
     # changes); the pipeline run records the model for the application again.
-    cleared = set_dimension(engine, model.dim) if previous != model.dim else []
-    stats = run_pipeline(engine, settings, app_name, stages=list(EMBED_STAGES),
+    cleared = set_dimension(engine, model.dim, stages) if previous != model.dim else []
+    stats = run_pipeline(engine, settings, app_name, stages=list(stages),
                          progress=progress, embedder=model, batch_size=batch_size)
     # Every vector of the application was rewritten: the HNSW graphs still hold the old
     # entries until vacuumed, and measurably return worse neighbours meanwhile (hit-test

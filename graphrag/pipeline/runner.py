@@ -23,7 +23,7 @@ from sqlalchemy import Engine
 from graphrag.config import Settings
 from graphrag.db.apps import get_app
 from graphrag.db.context import AppContext
-from graphrag.db.vectors import EMBED_STAGES, switch_model
+from graphrag.db.vectors import switch_model
 from graphrag.embedding import Embedder, model_identity
 from graphrag.errors import ModelUnavailable
 from graphrag.pipeline import registry
@@ -171,7 +171,8 @@ def follow_model(engine: Engine, settings: Settings, app_id: int,
     """Before a run that embeds: when the configured model (or backend) is not the one
     that made the application's vectors, queue its chunks for the embed stages again
     (see :func:`graphrag.db.vectors.switch_model`). Returns the chunks queued."""
-    if only is not None and not only.intersection(EMBED_STAGES):
+    stages = registry.vector_stages()
+    if only is not None and not only.intersection(stages):
         return 0
     if embedder is not None:
         identity = embedder.name
@@ -180,7 +181,7 @@ def follow_model(engine: Engine, settings: Settings, app_id: int,
             identity = model_identity(settings)
         except ModelUnavailable:
             return 0  # no model: the embed stage reports it if any chunk needs one
-    return switch_model(engine, app_id, identity)
+    return switch_model(engine, app_id, identity, stages)
 
 
 def run_pipeline(engine: Engine, settings: Settings, app_name: str,

@@ -19,7 +19,6 @@ from typing import Any
 
 from sqlalchemy import Connection, text
 
-from graphrag.kinds import EMBED, LINK_EDGES, SUMMARIZE
 from graphrag.pipeline.model import OWNED_COLUMNS, NodeInfo, WorkItem
 from graphrag.pipeline.terms import TEXT_COLUMNS, count_assignments, refresh_terms
 
@@ -176,13 +175,8 @@ def write_batch(conn: Connection, items: list[WorkItem], states: dict[int, dict[
     return written
 
 
-# Stages whose output depends on a node's edges (callers/callees in the structural summary,
-# uses/used-by lists) and the embed stage that reads the summary.
-EDGE_DEPENDENT_STAGES = (SUMMARIZE, EMBED, LINK_EDGES)
-
-
 def invalidate_stages(conn: Connection, app_id: int, node_ids: Sequence[int],
-                      stages: Sequence[str] = EDGE_DEPENDENT_STAGES) -> int:
+                      stages: Sequence[str]) -> int:
     """Make ``stages`` pending again for the chunks of ``node_ids`` (their graph
     neighbourhood changed while their own code did not). Returns the chunks touched.
 

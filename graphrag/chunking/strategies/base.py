@@ -6,15 +6,8 @@ from typing import Protocol
 
 from graphrag.chunking.context import PageContext
 from graphrag.chunking.language import detect_language
-from graphrag.chunking.plan import (
-    CODE_STAGES,
-    DOC_STAGES,
-    ChunkPlan,
-    EdgeRow,
-    NodeRow,
-    calls_relations,
-    make_plan,
-)
+from graphrag.chunking.plan import ChunkPlan, EdgeRow, NodeRow, calls_relations, make_plan
+from graphrag.kinds import CODE_CHUNKS, DOC_CHUNKS
 
 
 class ChunkStrategy(Protocol):
@@ -30,9 +23,9 @@ class ChunkStrategy(Protocol):
 def doc_plan(node: NodeRow, edges: list[EdgeRow], strategy: str, version: int) -> ChunkPlan:
     """The seed's DOC chunk ``{id}:doc:explanation``, in the doc comment's language."""
     return make_plan(
-        node, strategy=strategy, version=version, source="doc", kind="explanation",
-        lang=detect_language(node.doc_comment), span=node.span,
-        relations=calls_relations(edges), stages=DOC_STAGES,
+        node, strategy=strategy, version=version, target=DOC_CHUNKS, source="doc",
+        kind="explanation", lang=detect_language(node.doc_comment), span=node.span,
+        relations=calls_relations(edges),
         params={"signature": node.signature or "",
                 "hasDocComment": bool(node.doc_comment and node.doc_comment.strip())},
     )
@@ -52,8 +45,8 @@ def code_plan(node: NodeRow, edges: list[EdgeRow], strategy: str, version: int, 
         params["chars"] = list(chars)
     part = span or node.span
     return make_plan(
-        node, strategy=strategy, version=version, source="code", kind="snippet",
-        lang=node.lang, span=part,
+        node, strategy=strategy, version=version, target=CODE_CHUNKS, source="code",
+        kind="snippet", lang=node.lang, span=part,
         relations=calls_relations(edges, part if index is not None else None),
-        stages=CODE_STAGES, params=params, index=index,
+        params=params, index=index,
     )

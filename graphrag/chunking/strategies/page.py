@@ -17,16 +17,7 @@ from graphrag.chunking.language import detect_language
 from graphrag.chunking.plan import ChunkPlan, EdgeRow, NodeRow, make_plan
 from graphrag.chunking.strategies.base import ChunkStrategy
 from graphrag.chunking.text_split import CHUNK_OVERLAP, CHUNK_SIZE, split_spans
-from graphrag.kinds import (
-    DOCUMENT_KINDS,
-    DOCUMENT_UNIT_KINDS,
-    EMBED,
-    EXTRACT_PAGE,
-    LINK_EDGES,
-    SPLIT_SENTENCES,
-)
-
-PAGE_STAGES = (EXTRACT_PAGE, EMBED, SPLIT_SENTENCES, LINK_EDGES)
+from graphrag.kinds import DOCUMENT_KINDS, DOCUMENT_UNIT_KINDS, PAGE_CHUNKS
 
 
 class PageChunkStrategy:
@@ -54,9 +45,9 @@ class PageChunkStrategy:
             params = {"charStart": start, "charEnd": end, "pageNumber": _page(node),
                       "unitIndex": int(node.meta.get("index") or 0),
                       "documentId": node.meta.get("document_id")}
-            plan = make_plan(node, strategy=self.name, version=self.version, source="doc",
-                             kind="page", lang=lang, span=None, relations=(),
-                             stages=PAGE_STAGES, params=params, index=i)
+            plan = make_plan(node, strategy=self.name, version=self.version,
+                             target=PAGE_CHUNKS, source="doc", kind="page", lang=lang,
+                             span=None, relations=(), params=params, index=i)
             # heading path instead of package parts; node.content_hash covers it
             plans.append(replace(plan, section_path=heading))
         return plans

@@ -1,7 +1,7 @@
 """What each language's HTTP clients look like, as data: one :class:`HttpClients` per
-language in the :data:`CLIENTS` registry (built-ins in :mod:`graphrag.parsing.http.builtin`;
-a plugin registers one for its language through the ``graphrag.http_clients`` entry point
-group, ``register(language name, HttpClients(...))``).
+language in the registry of :mod:`graphrag.parsing.http.registry` (built-ins in
+:mod:`graphrag.parsing.http.builtin`; a plugin registers one for its language through the
+``graphrag.http_clients`` entry point group, ``register(language name, HttpClients(...))``).
 
 The shapes a request takes are few and shared by the languages:
 
@@ -25,8 +25,6 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass, field
-
-from graphrag.plugins import Registry
 
 VERBS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS")
 
@@ -90,14 +88,3 @@ def verbs(client: str, prefix: str, url_arg: int | str = 0, *, upper: bool = Fal
         spelled = verb if upper else verb.title() if title else verb.lower()
         out[prefix + spelled] = Send(client, verb, url_arg, options_arg=options_arg)
     return out
-
-
-def _builtins(register) -> None:  # noqa: ANN001 - the registry's register callable
-    from graphrag.parsing.http.builtin import BUILTIN_CLIENTS
-
-    for lang, clients in BUILTIN_CLIENTS.items():
-        register(lang, clients)
-
-
-CLIENTS: Registry[HttpClients] = Registry("HTTP client set", "graphrag.http_clients",
-                                          builtins=_builtins)

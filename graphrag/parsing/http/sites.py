@@ -1,6 +1,6 @@
 """HTTP call sites of one file: the requests its code sends, with method and URL
 template (:class:`graphrag.parsing.model.HttpCall`), found with the language's client
-set (:data:`graphrag.parsing.http.clients.CLIENTS`) and syntax."""
+set (:data:`graphrag.parsing.http.registry.CLIENTS`) and syntax."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ from tree_sitter import Node
 
 from graphrag.kinds import CALLABLE_KINDS
 from graphrag.parsing import registry
-from graphrag.parsing.http.clients import CLIENTS, VERBS, HttpClients, Send
+from graphrag.parsing.http.clients import VERBS, HttpClients, Send
+from graphrag.parsing.http.registry import CLIENTS
 from graphrag.parsing.http.syntax import Syntax
 from graphrag.parsing.http.urls import Part, merge, render, split_url
 from graphrag.parsing.model import HttpCall, ParseResult

@@ -41,7 +41,8 @@ import numpy as np
 from graphrag.db.vectors import ensure_dimension
 from graphrag.embedding import Embedder, get_embedder, model_identity, vector_literal
 from graphrag.errors import EnvironmentProblem
-from graphrag.kinds import CODE_KINDS, EMBED, TYPE_KINDS
+from graphrag.kinds import CHUNK_TARGETS, CODE_KINDS, EMBED, TYPE_KINDS
+from graphrag.pipeline import registry
 from graphrag.pipeline.model import (
     BatchStage,
     NodeInfo,
@@ -142,12 +143,16 @@ def run_embedder(ctx: StageContext) -> Embedder:
     """The run's embedder (loaded once), the vector columns fitted to its dimension."""
     model = ctx.resource("embedder", lambda: get_embedder(ctx.settings))
     ctx.resource("embedder_checked",
-                 lambda: ensure_dimension(ctx.engine, model.name, model.dim) or True)
+                 lambda: ensure_dimension(ctx.engine, model.name, model.dim,
+                                          registry.vector_stages()) or True)
     return model
 
 
 class EmbedStage(BatchStage):
     name = EMBED
+    applies_to = frozenset(CHUNK_TARGETS)
+    reads_edges = True
+    writes_vectors = True
 
     def embedder(self, ctx: StageContext) -> Embedder:
         """The run's embedder, its dimension checked against ``chunks.emb`` once."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from graphrag.embedding import count_tokens, get_tokenizer
-from graphrag.kinds import EXTRACT_PAGE
+from graphrag.kinds import EXTRACT_PAGE, PAGE_CHUNKS
 from graphrag.pipeline.model import Stage, StageContext, StageFailure, WorkItem
 from graphrag.pipeline.text import sha256_hex
 
@@ -33,6 +33,7 @@ def page_text(item: WorkItem) -> str:
 
 class ExtractPageStage(Stage):
     name = EXTRACT_PAGE
+    applies_to = frozenset({PAGE_CHUNKS})
 
     def prepare(self, items: Sequence[WorkItem], ctx: StageContext,
                 ) -> dict[int, tuple[str, int]]:

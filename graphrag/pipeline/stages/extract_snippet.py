@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from graphrag.graph.store import file_hashes
-from graphrag.kinds import EXTRACT_SNIPPET
+from graphrag.kinds import CODE_CHUNKS, EXTRACT_SNIPPET
 from graphrag.parsing import source as source_files
 from graphrag.pipeline.model import (
     Stage,
@@ -115,6 +115,7 @@ def capped(snippet: str) -> str:
 
 class ExtractSnippetStage(Stage):
     name = EXTRACT_SNIPPET
+    applies_to = frozenset({CODE_CHUNKS})
 
     def prepare(self, items: Sequence[WorkItem], ctx: StageContext) -> dict[str, SourceFile]:
         """Read each distinct file of the batch once, checked against ``files.content_hash``."""

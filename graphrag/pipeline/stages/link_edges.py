@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from graphrag.kinds import LINK_EDGES
+from graphrag.kinds import CHUNK_TARGETS, LINK_EDGES
 from graphrag.pipeline.graph_info import Neighbour, Neighbours, load_neighbours
 from graphrag.pipeline.model import Stage, StageContext, WorkItem
 
@@ -70,6 +70,8 @@ def relations_of(nb: Neighbours) -> list[dict[str, Any]]:
 
 class LinkEdgesStage(Stage):
     name = LINK_EDGES
+    applies_to = frozenset(CHUNK_TARGETS)
+    reads_edges = True
 
     def prepare(self, items: Sequence[WorkItem], ctx: StageContext) -> dict[int, Neighbours]:
         with ctx.engine.connect() as conn:

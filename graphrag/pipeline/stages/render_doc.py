@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from graphrag.kinds import RENDER_DOC, TYPE_KINDS
+from graphrag.kinds import DOC_CHUNKS, RENDER_DOC, TYPE_KINDS
 from graphrag.pipeline.graph_info import load_members
 from graphrag.pipeline.model import (
     Stage,
@@ -62,6 +62,7 @@ def render_markdown(title: str, lang: str | None, signature: str, doc: str,
 
 class RenderDocStage(Stage):
     name = RENDER_DOC
+    applies_to = frozenset({DOC_CHUNKS})
 
     def prepare(self, items: Sequence[WorkItem], ctx: StageContext) -> dict[int, list]:
         """Members of the batch's container nodes, in one query."""

@@ -7,7 +7,7 @@ piece starting with the last sentences of the previous one that fit in
 ``OVERLAP_TOKENS``; a sentence longer than a piece is cut between words. Pieces are
 written to ``sentences`` (chunk_id, sentence_index), and only pieces whose text changed
 are encoded again. Searching them and returning their parent chunks is
-``graphrag.retrieval.sentences``."""
+``graphrag.retrieval.documents.sentences``."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from graphrag.embedding import count_tokens, get_tokenizer, vector_literal
 from graphrag.errors import EnvironmentProblem
-from graphrag.kinds import SPLIT_SENTENCES
+from graphrag.kinds import PAGE_CHUNKS, SPLIT_SENTENCES
 from graphrag.pipeline import store
 from graphrag.pipeline.model import BatchStage, StageContext, StageResult, WorkItem, record_failure
 from graphrag.pipeline.stages.embed import run_embedder
@@ -69,6 +69,8 @@ def pack(sentences: list[str], tokens: list[int], size: int = PIECE_TOKENS,
 
 class SplitSentencesStage(BatchStage):
     name = SPLIT_SENTENCES
+    applies_to = frozenset({PAGE_CHUNKS})
+    writes_vectors = True
 
     def run(self, items: Sequence[WorkItem], ctx: StageContext) -> StageResult:
         result = StageResult()

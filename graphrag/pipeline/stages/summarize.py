@@ -27,7 +27,7 @@ from sqlalchemy import Engine
 
 from graphrag.config import Settings
 from graphrag.errors import EnvironmentProblem
-from graphrag.kinds import SUMMARIZE
+from graphrag.kinds import CODE_CHUNKS, SUMMARIZE
 from graphrag.pipeline import store
 from graphrag.pipeline.graph_info import Neighbour, load_neighbours
 from graphrag.pipeline.llm import ChatClient
@@ -269,6 +269,8 @@ def build_request(item: WorkItem, neighbours: Any) -> SummaryRequest:
 
 class SummarizeStage(BatchStage):
     name = SUMMARIZE
+    applies_to = frozenset({CODE_CHUNKS})
+    reads_edges = True
 
     def run(self, items: Sequence[WorkItem], ctx: StageContext) -> StageResult:
         summarizer: Summarizer = ctx.resource("summarizer", lambda: make_summarizer(ctx.settings))
