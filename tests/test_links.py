@@ -10,6 +10,7 @@ import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 from sqlalchemy import Engine, text
 
@@ -148,3 +149,81 @@ def test_cli_lists_links_and_node_shows_remote_callers(engine: Engine, services,
         ("GET", kotlin, "com.example.library.controller.BookController.get")]
     bad = run_cli("groups", "add", "x", "no-such-app", "--db", db_url)
     assert bad.returncode != 0 and "no-such-app" in bad.stderr
+
+
+def _text(result) -> str:
+    return "".join(getattr(part, "text", "") for part in result.content)
+
+
+def test_keys_see_links_only_among_their_applications(engine: Engine, services,
+                                                      db_url: str) -> None:
+    from graphrag.db.keys import create_key
+    from graphrag.server.http import ServeConfig, create_app
+    from graphrag.server.runtime import Runtime
+    from tests.live_server import free_port, live_server
+
+    java, kotlin, js = (services[s] for s in ("java_spring", "kotlin_spring", "js_express"))
+    keys = {"java": create_key(engine, [java])["key"],
+            "both": create_key(engine, [java, kotlin])["key"]}
+    settings = load_settings().with_overrides(database_url=db_url)
+    port = free_port()
+    app = create_app(ServeConfig(host="127.0.0.1", port=port, threads=2),
+                     Runtime(settings, engine))
+    endpoint = "com.example.library.controller.LoanController.loansOf"
+    with live_server(app, port) as url:
+        def get(key: str, path: str, **params):
+            return httpx.get(url + path, params=params, timeout=60,
+                             headers={"Authorization": f"Bearer {keys[key]}"})
+
+        alone = get("java", "/v1/links").json()
+        assert alone["links"] == []  # the Kotlin service it calls is not the key's
+        both = get("both", "/v1/links").json()["links"]
+        assert {(r["caller_app"], r["endpoint_app"]) for r in both} == {(java, kotlin)}
+        assert all(js not in (r["caller_app"], r["endpoint_app"]) for r in both)
+        assert len(get("both", "/v1/links", app=kotlin).json()["links"]) == 2
+        refused = get("java", "/v1/links", app=kotlin)
+        assert refused.status_code == 403 and set(refused.json()) == {"error"}
+        node = get("both", f"/v1/apps/{kotlin}/nodes/{endpoint}").json()["nodes"][0]
+        assert [c["caller"] for c in node["remote_callers"]] == [
+            "com.example.shop.clients.LibraryClient.loansOf"]
+        # the Kotlin client's own requests reach the JavaScript service, not the key's
+        client = get("both", f"/v1/apps/{kotlin}/nodes/"
+                     "com.example.library.clients.CatalogClient.book").json()["nodes"][0]
+        assert client["requests"] == []
+
+
+def test_mcp_tools_cross_services(services, db_url: str) -> None:
+    import asyncio
+    import sys
+
+    from mcp import Client
+    from mcp.client.stdio import StdioServerParameters
+
+    java, kotlin = services["java_spring"], services["kotlin_spring"]
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "graphrag", "mcp", "--app", java, "--app", kotlin],
+        env={**os.environ, "GRAPHRAG_DATABASE_URL": db_url},
+        cwd=str(Path(__file__).resolve().parents[1]))
+
+    async def session() -> dict:
+        async with Client(params) as client:
+            return {
+                "callers": await client.call_tool("endpoint_callers", {
+                    "fqn": "com.example.library.controller.BookController.get",
+                    "app": kotlin}),
+                "links": await client.call_tool("service_links", {"app": java}),
+                "tree": await client.call_tool("trace_calls", {
+                    "from_fqn": "com.example.library.controller.LoanController.loansOf",
+                    "direction": "callers", "app": kotlin}),
+                "outside": await client.call_tool("service_links", {
+                    "app": services["go_shop"]}),
+            }
+
+    out = asyncio.run(asyncio.wait_for(session(), 120))
+    assert f"<~ {java} com.example.shop.clients.LibraryClient.book" in _text(out["callers"])
+    links = _text(out["links"])
+    assert "LibraryClient.loansOf" in links and f"=> {kotlin}" in links
+    assert f"<~ HTTP {java} com.example.shop.clients.LibraryClient.loansOf" \
+        in _text(out["tree"])
+    assert out["outside"].is_error and "not one this caller may use" in _text(out["outside"])

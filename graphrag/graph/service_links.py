@@ -78,3 +78,31 @@ def add_node_links(conn: Connection, nodes: list[dict[str, Any]],
 
 def _visible_ids(conn: Connection, visible: Collection[str] | None) -> list[int] | None:
     return None if visible is None else app_ids(conn, visible)
+
+
+def add_service_hops(conn: Connection, tree: dict[str, Any],
+                     visible: Collection[str] | None = None) -> None:
+    """Nodes of a call tree (:func:`graphrag.graph.navigation.call_tree`) with
+    ``requests`` (callees: the HTTP requests each sends and the endpoint each reaches,
+    in whichever application) or ``remote_callers`` (callers: the call sites of other
+    services that reach each ENDPOINT): the tree goes on across services."""
+    nodes: list[dict[str, Any]] = []
+    stack = list(tree.get("roots", []))
+    while stack:
+        node = stack.pop()
+        nodes.append(node)
+        stack.extend(node.get("children", []))
+    if not nodes:
+        return
+    vis = _visible_ids(conn, visible)
+    ids = sorted({int(n["id"]) for n in nodes})
+    if tree.get("direction") == "callers":
+        found = remote_callers(conn, ids, vis)
+        for node in nodes:
+            if found.get(int(node["id"])):
+                node["remote_callers"] = found[int(node["id"])]
+    else:
+        found = endpoints_called(conn, ids, vis)
+        for node in nodes:
+            if found.get(int(node["id"])):
+                node["requests"] = found[int(node["id"])]

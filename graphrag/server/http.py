@@ -55,6 +55,7 @@ from graphrag.server.limits import (
     Text,
     TextOrObject,
 )
+from graphrag.server.links_routes import add_link_routes
 from graphrag.server.mode_field import ModeName
 from graphrag.server.operations import Scope
 from graphrag.server.runtime import Runtime
@@ -319,6 +320,7 @@ def create_app(config: ServeConfig | None = None, runtime: Runtime | None = None
     # innermost first: Failsafe answers what no handler did without dropping the
     # connection; every body is counted as it streams (chunked or not); the loopback
     # guard runs before anything else
+    add_link_routes(app, runtime, Caller)
     app.add_middleware(Failsafe)
     app.add_middleware(BodyLimit, limit_of=body_limit)
     if config.no_auth:

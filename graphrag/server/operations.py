@@ -126,7 +126,8 @@ def trace(runtime: Runtime, scope: Scope, app: str, from_fqn: str, to_fqn: str |
     ctx = runtime.context(scope.check(app))
     if to_fqn:
         return call_paths(ctx, from_fqn, to_fqn, max_depth, static_only=static_only)
-    return call_tree(ctx, from_fqn, direction, max_depth, static_only=static_only)
+    return with_service_hops(runtime, scope, call_tree(ctx, from_fqn, direction, max_depth,
+                                                       static_only=static_only))
 
 
 def endpoints(runtime: Runtime, scope: Scope, app: str, route_or_method: str | None,
@@ -406,3 +407,33 @@ def job(jobs: Jobs, scope: Scope, job_id: str, runtime: Runtime | None = None
     if found is None or not scope.allows(found.app):
         raise NotFound(f"no job {job_id}")
     return found.to_dict()
+
+
+# --- links between services -----------------------------------------------------------
+
+def links(runtime: Runtime, scope: Scope, group: str | None, app: str | None
+          ) -> dict[str, Any]:
+    """The HTTP links (and the call sites that reach no indexed endpoint) among the
+    applications the caller may use, of group ``group`` and/or application ``app``."""
+    from graphrag.graph.service_links import links_report
+
+    return links_report(runtime.engine, group=group,
+                        app=scope.check(app) if app else None, visible=scope.apps)
+
+
+def endpoint_callers(runtime: Runtime, scope: Scope, app: str, fqn: str
+                     ) -> list[dict[str, Any]]:
+    """The node(s) ``fqn`` names with their remote callers (an ENDPOINT) and the
+    requests they send, among the applications the caller may use."""
+    return node_details(runtime.context(scope.check(app)), fqn, visible=scope.apps)
+
+
+def with_service_hops(runtime: Runtime, scope: Scope, tree: dict[str, Any]
+                      ) -> dict[str, Any]:
+    """A call tree whose nodes carry the HTTP requests they send (callees) or the
+    remote callers of its endpoints (callers), across the applications in scope."""
+    from graphrag.graph.service_links import add_service_hops
+
+    with runtime.engine.connect() as conn:
+        add_service_hops(conn, tree, scope.apps)
+    return tree
