@@ -227,3 +227,21 @@ def test_mcp_tools_cross_services(services, db_url: str) -> None:
     assert f"<~ HTTP {java} com.example.shop.clients.LibraryClient.loansOf" \
         in _text(out["tree"])
     assert out["outside"].is_error and "not one this caller may use" in _text(out["outside"])
+
+
+def test_context_lists_http_callers_and_requests(engine: Engine, services, tmp_path: Path,
+                                                 db_url: str) -> None:
+    from graphrag.indexing import index_repository
+
+    kotlin, java = services["kotlin_spring"], services["java_spring"]
+    # chunked and embedded: context is built from chunks
+    index_repository(engine, _settings(), tmp_path / "kotlin_spring", kotlin)
+    out = run_cli("context", "com.example.library.controller.LoanController.loansOf",
+                  "--app", kotlin, "--db", db_url)
+    assert out.returncode == 0, out.stderr
+    assert "Called over HTTP by" in out.stdout
+    assert f"{java}: com.example.shop.clients.LibraryClient.loansOf" in out.stdout
+    sent = run_cli("context", "com.example.library.clients.CatalogClient.book",
+                   "--app", kotlin, "--format", "json", "--db", db_url)
+    assert sent.returncode == 0, sent.stderr
+    assert f"{services['js_express']}: src/controllers/booksController:show" in sent.stdout

@@ -127,7 +127,8 @@ def _write(conn: Connection, call_ids: list[int],
 
 
 _LINK_COLUMNS = (
-    "ca.name AS caller_app, c.fqn AS caller, h.file_path, h.line, h.client,"
+    "ca.name AS caller_app, c.id AS caller_id, c.kind AS caller_kind, c.fqn AS caller,"
+    " h.file_path, h.line, h.client,"
     " h.method, h.url, ea.name AS endpoint_app, e.fqn AS endpoint,"
     " e.meta->>'http_method' AS endpoint_method, e.meta->>'route' AS route,"
     " l.confidence, l.reason")
@@ -190,7 +191,9 @@ def endpoints_called(conn: Connection, caller_ids: Sequence[int],
     out: dict[int, list[dict[str, Any]]] = defaultdict(list)
     for r in conn.execute(text(
             "SELECT h.caller_id, h.line, h.client, h.method, h.url, ea.name AS endpoint_app,"
-            " e.fqn AS endpoint, e.meta->>'route' AS route, l.confidence, l.reason"
+            " e.id AS endpoint_id, e.fqn AS endpoint, e.meta->>'http_method' AS"
+            " endpoint_method, e.meta->>'route' AS route, e.file_path AS endpoint_file,"
+            " e.line_start AS endpoint_line, l.confidence, l.reason"
             "  FROM http_calls h LEFT JOIN http_links l ON l.call_id = h.id"
             "  LEFT JOIN nodes e ON e.id = l.endpoint_id"
             "  LEFT JOIN applications ea ON ea.id = l.endpoint_app_id"

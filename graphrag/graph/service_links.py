@@ -19,6 +19,7 @@ from graphrag.graph.links_store import (
     remote_callers,
     unmatched_sites,
 )
+from graphrag.graph.store import Neighbour
 
 
 def links_report(engine: Engine, *, group: str | None = None, app: str | None = None,
@@ -106,3 +107,33 @@ def add_service_hops(conn: Connection, tree: dict[str, Any],
         for node in nodes:
             if found.get(int(node["id"])):
                 node["requests"] = found[int(node["id"])]
+
+
+def http_neighbours(conn: Connection, node_ids: Sequence[int],
+                    visible: Collection[str] | None = None) -> list[Neighbour]:
+    """The HTTP links of the nodes as relations (edge kind ``HTTP``, not stored as an
+    edge): outgoing to the endpoints their requests reach, incoming from the code of
+    other services whose requests reach them; the label names the application, the
+    method and the URL (a context lists them beside calls and callers)."""
+    if not node_ids:
+        return []
+    vis = _visible_ids(conn, visible)
+    out: list[Neighbour] = []
+    for this_id, rows in endpoints_called(conn, node_ids, vis).items():
+        for r in rows:
+            if r["endpoint_id"] is None:
+                continue
+            label = (f"{r['endpoint_app']}: {r['endpoint']}"
+                     f" ({r['method'] or '?'} {r['url']})")
+            out.append(Neighbour(this_id, True, 0, "HTTP", int(r["endpoint_id"]), "ENDPOINT",
+                                 None, label, r["endpoint_file"], r["endpoint_line"],
+                                 r["endpoint_line"], float(r["confidence"]), r["reason"],
+                                 (r["line"],)))
+    for this_id, rows in remote_callers(conn, node_ids, vis).items():
+        for r in rows:
+            label = f"{r['caller_app']}: {r['caller']} ({r['method'] or '?'} {r['url']})"
+            out.append(Neighbour(this_id, False, 0, "HTTP", int(r["caller_id"]),
+                                 r["caller_kind"], None, label, r["file_path"], r["line"],
+                                 r["line"], float(r["confidence"]), r["reason"],
+                                 (r["line"],)))
+    return out

@@ -182,7 +182,8 @@ def context(runtime: Runtime, scope: Scope, app: str, *, fqn: str | None = None,
         raise InvalidInput("empty query: give the words to search for")
     ctx = build_context(runtime.engine, app, fqn=fqn, query=query, budget=budget_tokens,
                         depth=depth, fmt=fmt, count_tokens=runtime.count_tokens,
-                        embedder=runtime.embedder() if query is not None else None)
+                        embedder=runtime.embedder() if query is not None else None,
+                        visible=scope.apps)
     return ctx.to_dict()
 
 
