@@ -245,3 +245,14 @@ def test_context_lists_http_callers_and_requests(engine: Engine, services, tmp_p
                    "--app", kotlin, "--format", "json", "--db", db_url)
     assert sent.returncode == 0, sent.stderr
     assert f"{services['js_express']}: src/controllers/booksController:show" in sent.stdout
+    # search keeps the code that sends requests, or the endpoints
+    hits = run_cli("search", "book", "--app", kotlin, "--mode", "text", "--http", "callers",
+                   "--json", "--db", db_url)
+    assert hits.returncode == 0, hits.stderr
+    fqns = {h["fqn"] for h in json.loads(hits.stdout)}
+    assert fqns and all(f.startswith("com.example.library.clients.CatalogClient.")
+                        for f in fqns)
+    served = run_cli("search", "book", "--app", kotlin, "--mode", "text", "--http",
+                     "endpoints", "--json", "--db", db_url)
+    kinds = {h["kind"] for h in json.loads(served.stdout)}
+    assert kinds == {"ENDPOINT"}

@@ -293,12 +293,15 @@ def build_mcp(runtime: Runtime, apps: Sequence[str] | None) -> MCPServer:
         source: Annotated[Literal["code", "doc", "all"] | None, Field(
             description="code, doc or all (default: code and documents, except documents"
                         " in hidden tool folders and vendored trees).")] = None,
+        http: Annotated[Literal["endpoints", "callers", "any"] | None, Field(
+            description="HTTP between services: endpoints, code that sends requests"
+                        " (callers), or either.")] = None,
     ) -> str:
         scope = _scope_of(ctx, fixed)
         result = _tool_call(lambda: ops.search(runtime, scope, apps, [query], mode=mode,
                                                top_k=top_k, kinds=kinds, lang=lang,
                                                path=path, per_file=per_file,
-                                               source=source)[0])
+                                               source=source, http=http)[0])
         names = scope.resolve(apps)
         return render_hits({**result, "apps": names}) + "\n\n" + _sources(names)
 

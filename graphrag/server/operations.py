@@ -143,7 +143,7 @@ def search(runtime: Runtime, scope: Scope, apps: Sequence[str] | None,
            lang: str | None = None, path: str | None = None, source: str | None = None,
            expand: Sequence[str] = (), priors: bool = True, granularity: str = "chunk",
            adjacent_pages: int = 0, per_file: int | None = None,
-           disabled: Sequence[str] = ()) -> list[dict[str, Any]]:
+           disabled: Sequence[str] = (), http: str | None = None) -> list[dict[str, Any]]:
     """One envelope (query, mode, timing_ms, hits) per query: one query through the
     document-aware search (granularity, adjacent pages), several through one batch."""
     from graphrag.retrieval.documents.search import document_search
@@ -157,7 +157,7 @@ def search(runtime: Runtime, scope: Scope, apps: Sequence[str] | None,
     if any(not q or not q.strip() for q in queries):
         raise InvalidInput("empty query: give the words to search for")
     options = build_options(mode, top_k, min_similarity, kinds, lang, path, source, expand,
-                            priors, per_file, disabled)
+                            priors, per_file, disabled, http)
     embedder = runtime.embedder() \
         if get_mode(options.mode).needs_vectors or granularity == "sentence" else None
     if len(queries) == 1:
