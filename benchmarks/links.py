@@ -26,9 +26,10 @@ import shutil
 import subprocess
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
-from _common import ROOT, bench_engine, drop_app
+from _common import ROOT, CpuClock, bench_engine, drop_app
 
 EXPECTED = ROOT / "benchmarks" / "links_expected.json"
 
@@ -41,28 +42,43 @@ def _head(path: Path) -> str | None:
     return out.stdout.strip() or None
 
 
-def extraction_seconds(root: Path) -> float:
-    """Time spent finding the HTTP call sites of every code file under ``root`` (part of
-    the parse step, measured apart from the rest of the parse). The first call in a
-    process also pays for imports and compiled queries (once per parse worker)."""
-    from graphrag.graph.scan import scan_repository
-    from graphrag.parsing import registry
-    from graphrag.parsing.extract import repo_context
-    from graphrag.parsing.http.sites import http_calls
+@contextlib.contextmanager
+def _without_links() -> Iterator[None]:
+    """Index as before this feature: no call sites found, no linking step."""
+    import graphrag.graph.index as index_module
+    import graphrag.parsing.extract as extract_module
 
-    files = [f for f in scan_repository(root) if f.lang and f.problem is None]
-    ctx = repo_context(root, [f.rel_path for f in files])
-    spent = 0.0
-    for f in files:
-        source = Path(f.full_path).read_bytes()
-        result = registry.extractor(f.lang)(source, f.rel_path, ctx)
-        start = time.perf_counter()
-        http_calls(source, result)
-        spent += time.perf_counter() - start
-    return spent
+    saved = (extract_module.http_calls, index_module.link_run, index_module.endpoints_before)
+    extract_module.http_calls = lambda source, result: []
+    index_module.link_run = lambda *args, **kwargs: None
+    index_module.endpoints_before = lambda *args, **kwargs: []
+    try:
+        yield
+    finally:
+        (extract_module.http_calls, index_module.link_run,
+         index_module.endpoints_before) = saved
 
 
-def run_repo(engine, name: str, spec: dict, checkout: Path, show: bool) -> dict:
+def _index_all(engine, apps: dict[str, str], root: Path, linking: bool) -> float:
+    """CPU seconds (this process, its parse workers and the database server) of a full
+    index of every application; parse workers are forked, so they see the switch."""
+    from graphrag.config import load_settings
+    from graphrag.graph.index import index_graph
+
+    settings = load_settings().with_overrides(workers=1)
+    for app in apps.values():
+        drop_app(engine, app)
+    with contextlib.ExitStack() as stack:
+        if not linking:
+            stack.enter_context(_without_links())
+        with CpuClock(engine) as clock:
+            for folder, app in apps.items():
+                index_graph(engine, settings, root / folder, app, full=True)
+    return clock.cpu + (clock.db or 0.0)
+
+
+def run_repo(engine, name: str, spec: dict, checkout: Path, show: bool,
+             rounds: int) -> dict:
     from graphrag.config import load_settings
     from graphrag.errors import NotFound
     from graphrag.graph.index import index_graph
@@ -71,17 +87,13 @@ def run_repo(engine, name: str, spec: dict, checkout: Path, show: bool) -> dict:
     settings = load_settings().with_overrides(workers=1)
     prefix = f"bench-links-{name}"
     apps = {folder: f"{prefix}-{folder}" for folder in spec["apps"]}
-    for app in apps.values():
-        drop_app(engine, app)
-    total = link = extract = 0.0
     with tempfile.TemporaryDirectory() as tmp:
-        for folder, app in apps.items():
+        for folder in apps:
             shutil.copytree(checkout / folder, Path(tmp) / folder, symlinks=True)
-            stats = index_graph(engine, settings, Path(tmp) / folder, app)
-            total += stats.seconds
-            extraction_seconds(Path(tmp) / folder)  # imports, grammars, queries: once
-            link += stats.timings.get("link", 0.0)
-            extract += extraction_seconds(Path(tmp) / folder)
+        # cost: the best of alternating rounds without and with linking (CPU, not wall
+        # time: the machine's other load does not count)
+        without = min(_index_all(engine, apps, Path(tmp), False) for _ in range(rounds))
+        with_links = min(_index_all(engine, apps, Path(tmp), True) for _ in range(rounds))
         with contextlib.suppress(NotFound):  # left by an interrupted run
             drop_group(engine, prefix)
         add_to_group(engine, prefix, list(apps.values()))
@@ -98,7 +110,7 @@ def run_repo(engine, name: str, spec: dict, checkout: Path, show: bool) -> dict:
         relink = index_graph(engine, settings, Path(tmp) / edit["app"], apps[edit["app"]])
     if show:
         for row in sorted(found):
-            print(("  ok   " if row in expected else "  EXTRA ") + " ".join(map(str, row)))
+            print(("  ok     " if row in expected else "  EXTRA  ") + " ".join(map(str, row)))
         for row in sorted(expected - found):
             print("  MISSED " + " ".join(map(str, row)))
         for r in report["unmatched"]:
@@ -107,11 +119,9 @@ def run_repo(engine, name: str, spec: dict, checkout: Path, show: bool) -> dict:
     for app in apps.values():
         drop_app(engine, app)
     return {"links": sorted(found), "found": len(found), "expected": len(expected),
-            "hits": hits,
-            "sites": len(report["links"]) + len(report["unmatched"]),
-            "index_s": total, "link_s": link + extract, "extract_s": extract,
-            "relink_s": relink.timings.get("link", 0.0),
-            "reindex_s": relink.seconds}
+            "hits": hits, "sites": len(report["links"]) + len(report["unmatched"]),
+            "without_s": without, "with_s": with_links,
+            "relink_s": relink.timings.get("link", 0.0), "reindex_s": relink.seconds}
 
 
 def main() -> None:
@@ -119,11 +129,16 @@ def main() -> None:
     ap.add_argument("--checkout", action="append", default=[], metavar="NAME=PATH",
                     help="A checkout of a repository named in links_expected.json.")
     ap.add_argument("--show", action="store_true", help="Print every link and miss.")
+    ap.add_argument("--cost", action="append", default=[], metavar="PATH",
+                    help="Also measure the cost alone on this folder, indexed as one"
+                         " application (a larger repository than the services').")
+    ap.add_argument("--rounds", type=int, default=2,
+                    help="Full indexes with and without linking (the best of each counts).")
     args = ap.parse_args()
     specs = json.loads(EXPECTED.read_text())
     engine = bench_engine()
     hits = found = expected = 0
-    index_s = link_s = 0.0
+    without_s = with_s = 0.0
     for item in args.checkout:
         name, _, path = item.partition("=")
         if name not in specs:
@@ -133,24 +148,33 @@ def main() -> None:
         if head is not None and head != spec["commit"]:
             raise SystemExit(f"{name}: checkout is at {head}, expected {spec['commit']}")
         print(f"{name}: {spec['repository']} @ {spec['commit']}")
-        res = run_repo(engine, name, spec, checkout, args.show)
+        res = run_repo(engine, name, spec, checkout, args.show, args.rounds)
         p = res["hits"] / res["found"] if res["found"] else 1.0
         r = res["hits"] / res["expected"] if res["expected"] else 1.0
         print(f"  sites {res['sites']}  links found {res['found']}  expected"
               f" {res['expected']}  precision {p:.3f}  recall {r:.3f}")
-        print(f"  full index {res['index_s']:.2f} s, of which sites and links"
-              f" {res['link_s']:.3f} s"
-              f" ({100 * res['link_s'] / res['index_s']:.1f} %; finding sites"
-              f" {res['extract_s']:.3f} s);"
+        print(f"  full index CPU (own + workers + database): without links"
+              f" {res['without_s']:.2f} s, with {res['with_s']:.2f} s"
+              f" ({100 * (res['with_s'] / res['without_s'] - 1):+.1f} %);"
               f" one-file edit: re-index {res['reindex_s']:.3f} s, re-link"
               f" {res['relink_s']:.3f} s")
         hits, found, expected = hits + res["hits"], found + res["found"], \
             expected + res["expected"]
-        index_s, link_s = index_s + res["index_s"], link_s + res["link_s"]
+        without_s, with_s = without_s + res["without_s"], with_s + res["with_s"]
+    for path in args.cost:
+        root = Path(path).expanduser().resolve()
+        apps = {root.name: f"bench-links-cost-{root.name}"}
+        without = min(_index_all(engine, apps, root.parent, False) for _ in range(args.rounds))
+        with_links = min(_index_all(engine, apps, root.parent, True)
+                         for _ in range(args.rounds))
+        drop_app(engine, apps[root.name])
+        print(f"{root.name} ({_head(root) or 'no git'}): full index CPU without links"
+              f" {without:.2f} s, with {with_links:.2f} s"
+              f" ({100 * (with_links / without - 1):+.1f} %)")
     if found or expected:
         print(f"total: precision {hits / found if found else 1:.3f}"
               f"  recall {hits / expected if expected else 1:.3f}"
-              f"  linking share of full index {100 * link_s / index_s:.1f} %")
+              f"  full index CPU with links {100 * (with_s / without_s - 1):+.1f} %")
 
 
 if __name__ == "__main__":

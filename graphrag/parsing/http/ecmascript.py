@@ -18,6 +18,7 @@ class EcmaSyntax(Syntax):
                                "satisfies_expression"})
     binding_types = frozenset({"variable_declarator", "assignment_expression",
                                "public_field_definition", "field_definition"})
+    extra_types = frozenset({"required_parameter", "optional_parameter"})
 
     def callee(self, call: Node) -> list[str] | None:
         func = call.child_by_field_name("function") or call.child_by_field_name(

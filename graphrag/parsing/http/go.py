@@ -17,6 +17,7 @@ class GoSyntax(Syntax):
                                 "raw_string_literal_content", "escape_sequence"})
     binding_types = frozenset({"const_spec", "var_spec", "short_var_declaration",
                                "assignment_statement", "keyed_element"})
+    extra_types = frozenset({"field_declaration", "parameter_declaration"})
 
     def chain(self, node: Node | None) -> list[str] | None:
         if node is None:

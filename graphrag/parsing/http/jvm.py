@@ -30,6 +30,7 @@ class JavaSyntax(Syntax):
     string_types = frozenset({"string_literal"})
     binding_types = frozenset({"variable_declarator", "assignment_expression",
                                "field_declaration", "formal_parameter"})
+    extra_types = frozenset({"local_variable_declaration", "interface_declaration"})
 
     def callee(self, call: Node) -> list[str] | None:
         if call.type == "object_creation_expression":
@@ -161,6 +162,7 @@ class KotlinSyntax(JavaSyntax):
     wrapper_types = frozenset({"parenthesized_expression"})
     binding_types = frozenset({"property_declaration", "assignment", "class_parameter",
                                "parameter"})
+    extra_types = frozenset({"class_declaration"})
 
     def callee(self, call: Node) -> list[str] | None:
         func = call.named_children[0] if call.named_children else None

@@ -4,7 +4,8 @@ set (:data:`graphrag.parsing.http.registry.CLIENTS`) and syntax."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from functools import cache
 
 from tree_sitter import Node
 
@@ -12,9 +13,27 @@ from graphrag.kinds import CALLABLE_KINDS
 from graphrag.parsing import registry
 from graphrag.parsing.http.clients import VERBS, HttpClients, Send
 from graphrag.parsing.http.registry import CLIENTS
-from graphrag.parsing.http.syntax import Syntax
+from graphrag.parsing.http.syntax import Syntax, type_query
 from graphrag.parsing.http.urls import Part, merge, render, split_url
 from graphrag.parsing.model import HttpCall, ParseResult
+
+
+def warm_up(langs: Iterable[str]) -> None:
+    """Import the client sets and syntaxes of ``langs`` and compile their queries now
+    (a parent process before it forks its parse workers: they inherit them, instead of
+    each paying for them at its first file that sends a request)."""
+    for lang in langs:
+        _prepared(lang)
+
+
+@cache
+def _prepared(lang: str) -> type[Syntax] | None:
+    clients = CLIENTS.find(lang)
+    if clients is None:
+        return None
+    syntax = clients.syntax_class()
+    type_query(lang, syntax.query_types())
+    return syntax
 
 
 def http_calls(source: bytes, result: ParseResult) -> list[HttpCall]:
@@ -24,7 +43,7 @@ def http_calls(source: bytes, result: ParseResult) -> list[HttpCall]:
     if clients is None or not any(t in source for t in clients.triggers):
         return []
     tree = registry.parser(result.lang).parse(source)
-    syntax = clients.syntax_class()(source, tree.root_node, clients, result.lang)
+    syntax = _prepared(result.lang)(source, tree.root_node, clients, result.lang)
     finder = _Finder(syntax, clients, result)
     return sorted(finder.run(), key=lambda c: (c.line, c.url))
 

@@ -38,6 +38,9 @@ class Syntax:
 
     # node types that may bind a name (read by :meth:`binding_of`)
     binding_types: frozenset[str] = frozenset()
+    # the other node types the hooks ask :meth:`nodes_of` for (typed declarations,
+    # declared client interfaces)
+    extra_types: frozenset[str] = frozenset()
 
     def __init__(self, source: bytes, root: Node, clients: HttpClients, lang: str) -> None:
         self.source = source
@@ -45,14 +48,22 @@ class Syntax:
         self.clients = clients
         self.lang = lang
         self._bindings: dict[str, list[tuple[int, Node]]] | None = None
+        self._nodes: list[Node] | None = None
+
+    @classmethod
+    def query_types(cls) -> frozenset[str]:
+        """Every node type :meth:`nodes_of` may be asked for."""
+        return cls.call_types | cls.binding_types | cls.extra_types
 
     def nodes_of(self, types: frozenset[str] | tuple[str, ...]) -> list[Node]:
-        """Every node of the file of one of ``types``, in document order (a compiled
-        query: walking the tree in Python cost more than the rest of the step)."""
-        if not types:
-            return []
-        found = QueryCursor(_type_query(self.lang, frozenset(types))).captures(self.root)
-        return sorted(found.get("n", []), key=lambda n: n.start_byte)
+        """Every node of the file of one of ``types`` (of :meth:`query_types`), in
+        document order. One compiled query per language finds them all, once per file:
+        walking the tree in Python cost more than the rest of the step."""
+        if self._nodes is None:
+            query = type_query(self.lang, self.query_types())
+            found = QueryCursor(query).captures(self.root).get("n", [])
+            self._nodes = sorted(found, key=lambda n: n.start_byte)
+        return [n for n in self._nodes if n.type in types]
 
     # -- hooks -------------------------------------------------------------------------
 
@@ -198,7 +209,8 @@ class Syntax:
 
 
 @cache
-def _type_query(lang: str, types: frozenset[str]) -> Query:
+def type_query(lang: str, types: frozenset[str]) -> Query:
+    """A query capturing (as ``n``) every node of ``types`` in ``lang``'s trees."""
     language = registry.ts_language(lang)
     # a type this grammar does not have (the dialects of one family differ) is left out
     known = [t for t in sorted(types) if language.id_for_node_kind(t, True)]
