@@ -424,7 +424,7 @@ def build_mcp(runtime: Runtime, apps: Sequence[str] | None) -> MCPServer:
         return _compact(_tool_call(lambda: ops.index_status(runtime, scope,
                                                             scope.default_app(app))))
 
-    add_link_tools(tool, lambda ctx: _scope_of(ctx, fixed), runtime, _sources)
+    add_link_tools(tool, lambda ctx: _scope_of(ctx, fixed), runtime, _sources, _tool_call)
     forbid_unknown_arguments(server)
     return server
 

@@ -7,10 +7,8 @@ from collections.abc import Callable, Sequence
 from typing import Annotated, Any
 
 from mcp.server.mcpserver import Context
-from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field
 
-from graphrag.errors import GraphragError
 from graphrag.server import operations as ops
 from graphrag.server.limits import Name
 from graphrag.server.operations import Scope
@@ -18,13 +16,6 @@ from graphrag.server.runtime import Runtime
 
 AppArg = Annotated[Name | None, Field(
     description="Application name; default: the only application this server serves.")]
-
-
-def _call(fn: Callable[[], Any]) -> Any:
-    try:
-        return fn()
-    except GraphragError as exc:
-        raise ToolError(str(exc)) from exc
 
 
 def render_links(report: dict[str, Any]) -> str:
@@ -59,8 +50,10 @@ def render_callers(nodes: list[dict[str, Any]]) -> str:
 
 def add_link_tools(tool: Callable[[str], Callable[..., Any]],
                    scope_of: Callable[[Context | None], Scope], runtime: Runtime,
-                   sources: Callable[[Sequence[str]], str]) -> None:
-    """Register the tools on the server whose ``tool`` decorator is given."""
+                   sources: Callable[[Sequence[str]], str],
+                   _call: Callable[[Callable[[], Any]], Any]) -> None:
+    """Register the tools on the server whose ``tool`` decorator is given; ``_call``
+    runs a service call and turns our errors into one-line tool errors."""
 
     @tool("Who calls this endpoint over HTTP: the code in every indexed service (the"
           " applications you may use) whose request reaches the ENDPOINT fqn, each with"

@@ -19,28 +19,13 @@ class EcmaSyntax(Syntax):
     binding_types = frozenset({"variable_declarator", "assignment_expression",
                                "public_field_definition", "field_definition"})
     extra_types = frozenset({"required_parameter", "optional_parameter"})
+    name_types = frozenset({"identifier", "this", "property_identifier"})
+    member_types = {"member_expression": ("object", "property")}
 
     def callee(self, call: Node) -> list[str] | None:
         func = call.child_by_field_name("function") or call.child_by_field_name(
             "constructor")
         return self.chain(func)
-
-    def chain(self, node: Node | None) -> list[str] | None:
-        if node is None:
-            return None
-        if node.type in ("identifier", "this", "property_identifier"):
-            return [self.text(node)]
-        if node.type == "member_expression":
-            head = self.chain(node.child_by_field_name("object"))
-            prop = node.child_by_field_name("property")
-            return None if head is None else [*head, self.text(prop)]
-        if node.type == "call_expression":
-            head = self.callee(node)
-            return None if head is None else [*head[:-1], head[-1] + "()"]
-        if node.type in self.wrapper_types:
-            inner = node.named_children
-            return self.chain(inner[0]) if inner else None
-        return None
 
     def arguments(self, call: Node) -> tuple[list[Node], dict[str, Node]]:
         args = call.child_by_field_name("arguments")

@@ -18,20 +18,8 @@ class GoSyntax(Syntax):
     binding_types = frozenset({"const_spec", "var_spec", "short_var_declaration",
                                "assignment_statement", "keyed_element"})
     extra_types = frozenset({"field_declaration", "parameter_declaration"})
-
-    def chain(self, node: Node | None) -> list[str] | None:
-        if node is None:
-            return None
-        if node.type in ("identifier", "field_identifier", "package_identifier"):
-            return [self.text(node)]
-        if node.type == "selector_expression":
-            head = self.chain(node.child_by_field_name("operand"))
-            return None if head is None else [*head, self.text(
-                node.child_by_field_name("field"))]
-        if node.type == "call_expression":
-            head = self.callee(node)
-            return None if not head else [*head[:-1], head[-1] + "()"]
-        return None
+    name_types = frozenset({"identifier", "field_identifier", "package_identifier"})
+    member_types = {"selector_expression": ("operand", "field")}
 
     def string_parts(self, node: Node) -> list[Part] | None:
         if node.type not in self.string_types:

@@ -31,6 +31,8 @@ class JavaSyntax(Syntax):
     binding_types = frozenset({"variable_declarator", "assignment_expression",
                                "field_declaration", "formal_parameter"})
     extra_types = frozenset({"local_variable_declaration", "interface_declaration"})
+    name_types = frozenset({"identifier", "this"})
+    member_types = {"field_access": ("object", "field")}
 
     def callee(self, call: Node) -> list[str] | None:
         if call.type == "object_creation_expression":
@@ -41,20 +43,6 @@ class JavaSyntax(Syntax):
         if head is None:
             return None
         return [*head, self.text(call.child_by_field_name("name"))]
-
-    def chain(self, node: Node | None) -> list[str] | None:
-        if node is None:
-            return None
-        if node.type in ("identifier", "this"):
-            return [self.text(node)]
-        if node.type == "field_access":
-            head = self.chain(node.child_by_field_name("object"))
-            return None if head is None else [*head, self.text(
-                node.child_by_field_name("field"))]
-        if node.type in self.call_types:
-            head = self.callee(node)
-            return None if not head else [*head[:-1], head[-1] + "()"]
-        return None
 
     def string_parts(self, node: Node) -> list[Part] | None:
         parts = super().string_parts(node)
@@ -107,15 +95,7 @@ class JavaSyntax(Syntax):
                        self.text(node.child_by_field_name("type")))
 
     def annotation_args(self, args: Node | None) -> tuple[list[Node], dict[str, Node]]:
-        pos: list[Node] = []
-        kw: dict[str, Node] = {}
-        for child in args.named_children if args is not None else ():
-            if child.type == "element_value_pair":
-                kw[self.text(child.child_by_field_name("key"))] = \
-                    child.child_by_field_name("value")
-            elif child.type != "comment":
-                pos.append(child)
-        return pos, kw
+        return self.split_arguments(args, "element_value_pair", "key", "value")
 
     def annotated_methods(self) -> Iterator[tuple[dict[str, Node | None], Node,
                                                   dict[str, Node | None], int]]:

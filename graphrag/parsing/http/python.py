@@ -16,32 +16,11 @@ class PythonSyntax(Syntax):
     concat_types = frozenset({"binary_operator"})
     wrapper_types = frozenset({"parenthesized_expression", "await"})
     binding_types = frozenset({"assignment", "with_item"})
-
-    def chain(self, node: Node | None) -> list[str] | None:
-        if node is None:
-            return None
-        if node.type == "identifier":
-            return [self.text(node)]
-        if node.type == "attribute":
-            head = self.chain(node.child_by_field_name("object"))
-            attr = node.child_by_field_name("attribute")
-            return None if head is None else [*head, self.text(attr)]
-        if node.type == "call":
-            head = self.chain(node.child_by_field_name("function"))
-            return None if head is None else [*head[:-1], head[-1] + "()"]
-        return None
+    member_types = {"attribute": ("object", "attribute")}
 
     def arguments(self, call: Node) -> tuple[list[Node], dict[str, Node]]:
-        args = call.child_by_field_name("arguments")
-        pos: list[Node] = []
-        kw: dict[str, Node] = {}
-        for child in args.named_children if args is not None else ():
-            if child.type == "keyword_argument":
-                kw[self.text(child.child_by_field_name("name"))] = \
-                    child.child_by_field_name("value")
-            elif child.type != "comment":
-                pos.append(child)
-        return pos, kw
+        return self.split_arguments(call.child_by_field_name("arguments"),
+                                    "keyword_argument", "name", "value")
 
     def options(self, node: Node) -> dict[str, Node] | None:
         if node.type != "dictionary":

@@ -41,6 +41,12 @@ class Syntax:
     # the other node types the hooks ask :meth:`nodes_of` for (typed declarations,
     # declared client interfaces)
     extra_types: frozenset[str] = frozenset()
+    # number literals (as written in a URL: ``/orders/7``)
+    number_types: frozenset[str] = frozenset({
+        "integer", "int_literal", "number", "decimal_integer_literal", "integer_literal"})
+    # a plain name, and a member access: its node type -> (object field, name field)
+    name_types: frozenset[str] = frozenset({"identifier"})
+    member_types: dict[str, tuple[str, str]] = {}
 
     def __init__(self, source: bytes, root: Node, clients: HttpClients, lang: str) -> None:
         self.source = source
@@ -79,12 +85,41 @@ class Syntax:
 
     def chain(self, node: Node | None) -> list[str] | None:
         """A name, member access or call chain as a list of names; None otherwise."""
+        if node is None:
+            return None
+        if node.type in self.name_types:
+            return [self.text(node)]
+        fields = self.member_types.get(node.type)
+        if fields is not None:
+            head = self.chain(node.child_by_field_name(fields[0]))
+            return None if head is None else [*head, self.text(
+                node.child_by_field_name(fields[1]))]
+        if node.type in self.call_types:
+            head = self.callee(node)
+            return None if not head else [*head[:-1], head[-1] + "()"]
+        if node.type in self.wrapper_types:
+            inner = node.named_children
+            return self.chain(inner[0]) if inner else None
         return None
 
     def arguments(self, call: Node) -> tuple[list[Node], dict[str, Node]]:
         """Positional and keyword arguments of a call."""
         args = call.child_by_field_name("arguments")
         return ([c for c in args.named_children if c.type != "comment"] if args else []), {}
+
+    def split_arguments(self, args: Node | None, keyword_type: str, key_field: str,
+                        value_field: str) -> tuple[list[Node], dict[str, Node]]:
+        """The children of an argument list as positional and keyword ones (a child of
+        ``keyword_type`` names its key and value by the two fields)."""
+        pos: list[Node] = []
+        kw: dict[str, Node] = {}
+        for child in args.named_children if args is not None else ():
+            if child.type == keyword_type:
+                kw[self.text(child.child_by_field_name(key_field))] = \
+                    child.child_by_field_name(value_field)
+            elif child.type != "comment":
+                pos.append(child)
+        return pos, kw
 
     def options(self, node: Node) -> dict[str, Node] | None:
         """The entries of an object/dict literal (``{method: "POST"}``); None otherwise."""
@@ -152,6 +187,8 @@ class Syntax:
         parts = self.string_parts(node)
         if parts is not None:
             return merge(parts)
+        if node.type in self.number_types:
+            return [lit(self.text(node))]
         if node.type in self.wrapper_types:
             inner = [c for c in node.named_children if c.type != "comment"]
             return self.value(inner[-1], depth + 1) if inner else []

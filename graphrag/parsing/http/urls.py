@@ -74,7 +74,8 @@ def split_url(parts: list[Part]) -> tuple[str | None, str | None]:
             while len(parts) > 1 and (parts[0][0] != "lit" or "/" not in parts[0][1]):
                 base += render(parts[:1])
                 parts = parts[1:]
-            if parts and parts[0][0] == "lit" and base.endswith("://") is False \
+            # ... and the port after it (``":8080/x"``)
+            if parts and parts[0][0] == "lit" and not base.endswith("://") \
                     and not parts[0][1].startswith("/") and "/" in parts[0][1]:
                 head, _, rest = parts[0][1].partition("/")
                 base += head
