@@ -37,7 +37,8 @@ import orjson
 from sqlalchemy import Connection, Engine
 
 from graphrag.config import Settings
-from graphrag.db.apps import bump_content_version, ensure_app
+from graphrag.db.apps import bump_content_version
+from graphrag.db.context import AppContext
 from graphrag.graph.calls import endpoint_promotions
 from graphrag.graph.deps import EVERYTHING, changed_names, interfaces, provides, ref_names
 from graphrag.graph.index_state import (
@@ -79,6 +80,7 @@ from graphrag.graph.parse_worker import (
     parser_version,
     problem_outcome,
 )
+from graphrag.graph.request import IndexRequest
 from graphrag.graph.resolve import FileResolution, Resolver
 from graphrag.graph.routes import mount_rows
 from graphrag.graph.scan import ScannedFile, scan_repository
@@ -177,25 +179,26 @@ def _gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-def index_graph(
-    engine: Engine,
-    settings: Settings,
-    root: Path,
-    app_name: str,
-    *,
-    include: Iterable[str] = (),
-    exclude: Iterable[str] = (),
-    languages: frozenset[str] | None = None,
-    full: bool = False,
-    allow_mass_delete: bool = False,
-    progress: Progress | None = None,
-    on_synced: Callable[[Connection, int, set[int]], object] | None = None,
-) -> IndexStats:
-    """Build or incrementally update the code graph of ``root`` as application ``app_name``.
+OnSynced = Callable[[Connection, int, set[int]], object]
+
+
+def index_graph(engine: Engine, settings: Settings, root: Path, app_name: str, *,
+                progress: Progress | None = None, on_synced: OnSynced | None = None,
+                **options: Any) -> IndexStats:
+    """The graph step alone for ``IndexRequest.of(root, app_name, **options)`` (its
+    application resolved here): see :func:`build_graph`."""
+    request = IndexRequest.of(root, app_name, **options)
+    return build_graph(request.context(engine, settings), request, progress, on_synced)
+
+
+def build_graph(ctx: AppContext, request: IndexRequest, progress: Progress | None = None,
+                on_synced: OnSynced | None = None) -> IndexStats:
+    """Build or incrementally update the code graph of ``request.root`` as the context's
+    application (resolved by the caller: :meth:`IndexRequest.context`).
 
     Nothing is written when a pattern is invalid (:class:`InvalidPattern`) or when the
     run would delete more than ``settings.max_delete_share`` of the application's files
-    and ``allow_mass_delete`` is not set (:class:`MassDeleteRefused`).
+    and ``request.allow_mass_delete`` is not set (:class:`MassDeleteRefused`).
 
     ``on_synced(conn, app_id, touched_node_ids)`` runs inside the graph's own transaction
     after the sync, so work that later steps must redo because relations changed (e.g.
@@ -203,14 +206,16 @@ def index_graph(
     cannot be lost by a crash before those steps run. Later steps pass it in; this step
     imports none of them."""
     started = time.perf_counter()
+    engine, settings, app_name, app_id = ctx.engine, ctx.settings, ctx.app_name, ctx.app_id
+    include, exclude, languages = request.include, request.exclude, request.languages
+    full = request.full
     # A modification time this close to the scan (or later) is not trusted to tell two
     # versions of a file apart (timestamp granularity: git's racy-clean rule); such a
     # file is stored without one, so the next run reads it again.
     trusted_before = time.time_ns() - _STAT_MARGIN_NS
-    root = root.expanduser()
-    scanned = list(scan_repository(root, include=include, exclude=exclude,
-                                   languages=languages))
-    root = root.resolve()
+    scanned = list(scan_repository(request.root.expanduser(), include=include,
+                                   exclude=exclude, languages=languages))
+    root = request.root_path
     stats = IndexStats(app=app_name, root=str(root), files_scanned=len(scanned))
     ctx = repo_context(root, [f.rel_path for f in scanned if f.problem is None])
     limits = ParseLimits(settings.max_file_bytes, settings.max_nesting)
@@ -227,7 +232,7 @@ def index_graph(
     dropped = sum(1 for f in scanned if (old := known.get(f.rel_path)) is not None
                   and old.indexed and (f.problem is not None or f.size > limits.max_bytes))
     check_mass_delete(app_name, len(deleted) + dropped, len(known), settings.max_delete_share,
-                      allow_mass_delete)
+                      request.allow_mass_delete)
     # A change of the settings that decide which files are indexed and how (limits,
     # budget, filters) re-evaluates every file that is not indexed now; a file whose
     # size crosses the limit is caught by its digest (None when it is not read).
@@ -265,11 +270,10 @@ def index_graph(
     stats.files_deleted = len(deleted)
     if not changed and not deleted and not problems:
         with engine.begin() as conn:
-            app = ensure_app(conn, app_name, str(root))
-            write_selection(conn, app.id, selection)
-            write_stats(conn, app.id, touched)
-            mark_indexed(conn, app.id)
-            stats.nodes_by_kind, stats.edges_by_kind = count_by_kind(conn, app.id)
+            write_selection(conn, app_id, selection)
+            write_stats(conn, app_id, touched)
+            mark_indexed(conn, app_id)
+            stats.nodes_by_kind, stats.edges_by_kind = count_by_kind(conn, app_id)
         stats.seconds = round(time.perf_counter() - started, 3)
         return stats
 
@@ -288,8 +292,8 @@ def index_graph(
         parsed = parse() if len(changed) > _OVERLAPPED_PARSE else None
         with engine.begin() as conn, ThreadPoolExecutor(1) as pool:
             parsing = pool.submit(parse) if parsed is None else None
-            app_id, loaded = _load(conn, stats, app_name, root, selection, fresh_paths,
-                                   deleted, every=not _small(full, changed, deleted, known))
+            loaded = _load(conn, stats, app_id, selection, fresh_paths, deleted,
+                           every=not _small(full, changed, deleted, known))
             loaded.files = len(known)
             outcomes = problems + (parsing.result() if parsing is not None else parsed)
             stats.timings["parse"] = round(time.perf_counter() - t0, 3)
@@ -332,28 +336,26 @@ class _Loaded:
     memo: dict[str, Any] = field(default_factory=dict)  # what each try computes alike
 
 
-def _load(conn: Connection, stats: IndexStats, app_name: str, root: Path,
-          selection: dict[str, Any], fresh: list[str], deleted: list[str], every: bool
-          ) -> tuple[int, _Loaded]:
+def _load(conn: Connection, stats: IndexStats, app_id: int, selection: dict[str, Any],
+          fresh: list[str], deleted: list[str], every: bool) -> _Loaded:
     """Lock the application and read what resolution needs of the files that did not
     change (every file's definitions only when ``every``: a small change reads those of
     the files it reaches, :func:`_resolve_part`); the rows of deleted files go."""
     t0 = time.perf_counter()
-    app = ensure_app(conn, app_name, str(root))
-    lock_application(conn, app.id)
-    write_selection(conn, app.id, selection)
+    lock_application(conn, app_id)
+    write_selection(conn, app_id, selection)
     changed = set(fresh) | set(deleted)
     # What the files that changed exposed and where their nodes' parents were, read
     # before their rows go (the other files' interfaces are read as they are needed).
-    loaded = _Loaded(read_interfaces(conn, app.id, changed),
-                     parent_files(conn, app.id, changed), None,
-                     set() if every else package_heads(conn, app.id, changed))
-    delete_files(conn, app.id, deleted)
+    loaded = _Loaded(read_interfaces(conn, app_id, changed),
+                     parent_files(conn, app_id, changed), None,
+                     set() if every else package_heads(conn, app_id, changed))
+    delete_files(conn, app_id, deleted)
     if every:
         # Definitions only (calls are read for the files resolved again).
-        loaded.results = _decode(read_definitions(conn, app.id, fresh))
+        loaded.results = _decode(read_definitions(conn, app_id, fresh))
     stats.timings["load"] = round(time.perf_counter() - t0, 3)
-    return app.id, loaded
+    return loaded
 
 
 def _decode(rows: Iterable[str | bytes]) -> list[ParseResult]:
