@@ -335,7 +335,7 @@ class SeedResult:
 def check_seed(engine, app: str, fqn: str, category: str, root: Path, budget: int,
                count) -> SeedResult:
     from graphrag.db.apps import get_app
-    from graphrag.retrieval.context import build_context
+    from graphrag.retrieval.context.builder import build_context
 
     notes: list[str] = []
     contexts = {}

@@ -106,9 +106,9 @@ def granularity(engine, settings, embedder, pages: int, chars: int, folder: Path
     from doc_files import make_pdf
 
     from graphrag.ingesting import ingest_files
-    from graphrag.retrieval.model import SearchOptions
-    from graphrag.retrieval.search import search
-    from graphrag.retrieval.sentences import search_sentences
+    from graphrag.retrieval.documents.sentences import search_sentences
+    from graphrag.retrieval.search.engine import search
+    from graphrag.retrieval.search.model import SearchOptions
 
     rng = random.Random(11)
     facts = [fact(i, rng) for i in range(pages)]

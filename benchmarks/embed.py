@@ -95,9 +95,9 @@ def cosines(vectors: dict[str, dict[int, np.ndarray]]) -> dict[str, dict[str, fl
 
 def retrieval(engine, settings, app: str, embedders: dict) -> dict[str, dict]:
     from graphrag.pipeline.reembed import reembed
-    from graphrag.retrieval.batch import read_query_lines
-    from graphrag.retrieval.hittest import hit_test
-    from graphrag.retrieval.model import SearchOptions
+    from graphrag.retrieval.search.batch import read_query_lines
+    from graphrag.retrieval.search.hittest import hit_test
+    from graphrag.retrieval.search.model import SearchOptions
 
     repos = sorted(p for p in (ROOT / "sample_repos").iterdir()
                    if (p / "queries.jsonl").is_file())

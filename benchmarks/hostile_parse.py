@@ -43,7 +43,7 @@ else:
     body = "f(" * n + "1" + ")" * n if kind == "nest" else "x" + ".m()" * n
     source = template.format(body).encode()
 t = time.perf_counter()
-result = parse_file(source, "m/a." + ext, RepoContext(go_modules={"": "ex.com/m"}))
+result = parse_file(source, "m/a." + ext, RepoContext({"go": {"": "ex.com/m"}}))
 print(f"{time.perf_counter() - t:.2f}s calls={len(result.calls)}")
 """
 

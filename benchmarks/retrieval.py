@@ -140,8 +140,9 @@ def baseline_spans(corpus: Corpus, embedder, cache: Path) -> dict[str, list[list
 def graphrag_spans(corpus: Corpus, engine, settings, embedder, fresh: bool
                    ) -> tuple[dict[str, list[list[Span]]], dict]:
     from graphrag.indexing import index_repository
-    from graphrag.retrieval.model import SearchOptions
-    from graphrag.retrieval.search import search_many
+    from graphrag.retrieval.search.engine import search_many
+    from graphrag.retrieval.search.model import SearchOptions
+    from graphrag.retrieval.search.modes import get_mode
 
     app = f"bench-retrieval-{corpus.base.name}"
     if fresh:
@@ -155,7 +156,7 @@ def graphrag_spans(corpus: Corpus, engine, settings, embedder, fresh: bool
     for mode in MODES:
         options = SearchOptions(mode=mode, top_k=TOP_K)
         results = search_many(engine, [app], queries, options, embedder=embedder,
-                              vectors=vectors if options.needs_vectors else None)
+                              vectors=vectors if get_mode(options.mode).needs_vectors else None)
         out[mode] = [[(h["file_path"], h["line_start"], h["line_end"]) for h in r.hits]
                      for r in results]
     return out, {"index_s": round(index_s, 1), "stats": _counts(stats)}

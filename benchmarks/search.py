@@ -193,7 +193,7 @@ def pct(values: list[float], p: float) -> float:
 
 def latency(engine, embedder, queries: list[str], app: str = APP, **opts
             ) -> tuple[float, float]:
-    from graphrag.retrieval import SearchOptions, search
+    from graphrag.retrieval.search import SearchOptions, search
 
     options = SearchOptions(top_k=10, **opts)
     for q in queries[:5]:  # warm caches and the model
@@ -209,9 +209,9 @@ def latency(engine, embedder, queries: list[str], app: str = APP, **opts
 def recall(engine, embedder, queries: list[str], app_id: int, **opts) -> float:
     """Mean overlap of the HNSW path's top 10 with the exact top 10."""
     from graphrag.embedding import vector_literal
-    from graphrag.retrieval.model import SearchOptions
-    from graphrag.retrieval.search import set_ef_search, vector_candidates
-    from graphrag.retrieval.store import filter_sql, vector_sql
+    from graphrag.retrieval.search.engine import set_ef_search, vector_candidates
+    from graphrag.retrieval.search.model import SearchOptions
+    from graphrag.retrieval.search.store import filter_sql, vector_sql
 
     options = SearchOptions(mode="vector", top_k=10, **opts)
     vectors = embedder.encode(queries)
@@ -340,7 +340,7 @@ def main() -> None:
     print(f"{'hybrid, a class name':<28} {p50:>8.1f} {p95:>8.1f}")
     if args.small_app:
         small_app(engine, app_id, args.small_app)
-        search_module = importlib.import_module("graphrag.retrieval.search")
+        search_module = importlib.import_module("graphrag.retrieval.search.engine")
         share_based = search_module.vector_scan
         for label, scan in (("fixed ef", lambda share, options: search_module.VectorScan(
                                 search_module.ef_search_for(options))),

@@ -5,7 +5,7 @@ pinned repository, in three kinds: ``semantic`` (find the code that does X),
 ``architecture`` (how does X work, where is X decided) and ``symbol`` (a bare name such as
 ``APIRouter``), each with relevant and secondary targets (a file, or a file and a line
 span). This script indexes each repository at its pinned revision with graphrag, runs
-every question through :func:`graphrag.retrieval.search.search_many` (what ``graphrag
+every question through :func:`graphrag.retrieval.search.engine.search_many` (what ``graphrag
 search`` runs) and scores it the way semble scores itself:
 
 - NDCG@10 with binary gains over relevant + secondary targets; a hit matches a target when
@@ -184,7 +184,7 @@ def index(repo: Repo, checkouts: Path, app: str) -> float:
 
 def run_queries(engine: Any, embedder: Any, repo: Repo, app: str, options: Any,
                 checkouts: Path) -> tuple[list[dict[str, Any]], float]:
-    from graphrag.retrieval.search import search_many
+    from graphrag.retrieval.search.engine import search_many
 
     texts = [q["query"] for q in repo.queries]
     t0 = time.perf_counter()
@@ -250,7 +250,7 @@ def print_table(summary: dict[str, Any], index_s: dict[str, float],
 def main() -> None:
     from graphrag.config import load_settings
     from graphrag.embedding import get_embedder
-    from graphrag.retrieval.model import SIGNALS, SearchOptions
+    from graphrag.retrieval.search.model import SIGNALS, SearchOptions
 
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)

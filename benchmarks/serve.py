@@ -71,8 +71,8 @@ def library(engine: Any, app: str, queries: list[str], requests: int,
     """The same searches through ``graphrag.search`` from ``concurrency`` threads."""
     from graphrag.config import load_settings
     from graphrag.embedding import get_embedder
-    from graphrag.retrieval.model import SearchOptions
-    from graphrag.retrieval.search import search
+    from graphrag.retrieval.search.engine import search
+    from graphrag.retrieval.search.model import SearchOptions
 
     embedder = get_embedder(load_settings())
     options = SearchOptions(top_k=10)

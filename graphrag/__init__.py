@@ -49,17 +49,17 @@ _EXPORTS: dict[str, str] = {
     "PipelineStats": "graphrag.pipeline.runner",
     "pipeline_status": "graphrag.pipeline.status",
     # retrieval
-    "search": "graphrag.retrieval.search",
-    "search_many": "graphrag.retrieval.search",
-    "batch_search": "graphrag.retrieval.batch",
-    "build_context": "graphrag.retrieval.context",
-    "hit_test": "graphrag.retrieval.hittest",
+    "search": "graphrag.retrieval.search.engine",
+    "search_many": "graphrag.retrieval.search.engine",
+    "batch_search": "graphrag.retrieval.search.batch",
+    "build_context": "graphrag.retrieval.context.builder",
+    "hit_test": "graphrag.retrieval.search.hittest",
     # documents
     "ingest_files": "graphrag.ingesting",
     "list_documents": "graphrag.documents.service",
     "delete_document": "graphrag.documents.service",
-    "adjacent_chunks": "graphrag.retrieval.adjacent",
-    "cite_answer": "graphrag.retrieval.citations",
+    "adjacent_chunks": "graphrag.retrieval.documents.adjacent",
+    "cite_answer": "graphrag.retrieval.documents.citations",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -86,6 +86,15 @@ class DocumentError(InvalidInput):
     the document row (status ``failed``); it never stops a run."""
 
 
+def size_text(n: float) -> str:
+    """A byte count as an error message shows it: "600 bytes", "12.3 KB", "4.0 MB"."""
+    if n < 1024:
+        return f"{int(n)} bytes"
+    if n < 1048576:
+        return f"{n / 1024:.1f} KB"
+    return f"{n / 1048576:.1f} MB"
+
+
 class TooLarge(InvalidInput):
     """A file or request over its size limit."""
 

@@ -30,6 +30,7 @@ LANGUAGES_GROUP = "graphrag.languages"
 CHUNK_STRATEGIES_GROUP = "graphrag.chunk_strategies"
 STAGES_GROUP = "graphrag.stages"
 SEARCH_MODES_GROUP = "graphrag.search_modes"
+ROUTE_FRAMEWORKS_GROUP = "graphrag.route_frameworks"
 
 
 class Registry(Generic[T]):

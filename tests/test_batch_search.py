@@ -8,7 +8,7 @@ import pytest
 
 from graphrag.config import load_settings
 from graphrag.embedding import get_embedder
-from graphrag.retrieval import SearchOptions, batch_search, read_query_lines, search
+from graphrag.retrieval.search import SearchOptions, batch_search, read_query_lines, search
 from tests.conftest import run_cli
 from tests.search_seed import seed_app
 

@@ -10,8 +10,8 @@ from sqlalchemy import text
 
 from graphrag.config import load_settings
 from graphrag.indexing import index_repository
-from graphrag.retrieval import SearchOptions, search
-from graphrag.retrieval.bm25 import K1, B, bm25_candidates, query_lexemes
+from graphrag.retrieval.search import SearchOptions, search
+from graphrag.retrieval.search.bm25 import K1, B, bm25_candidates, query_lexemes
 from tests.search_seed import seed_app
 
 # Three tiny chunks: "cherry" in two of them once each, "date" three times in one.

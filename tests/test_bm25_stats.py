@@ -14,9 +14,9 @@ from sqlalchemy import Connection, text
 from graphrag.config import load_settings
 from graphrag.indexing import index_repository
 from graphrag.pipeline.terms import compact_term_stats
-from graphrag.retrieval import SearchOptions
-from graphrag.retrieval import bm25 as bm25_module
-from graphrag.retrieval.bm25 import bm25_candidates, query_lexemes
+from graphrag.retrieval.search import SearchOptions
+from graphrag.retrieval.search import bm25 as bm25_module
+from graphrag.retrieval.search.bm25 import bm25_candidates, query_lexemes
 from tests.search_seed import seed_app
 
 

@@ -12,9 +12,9 @@ import pytest
 from graphrag.config import load_settings
 from graphrag.embedding import count_tokens, get_embedder, get_tokenizer
 from graphrag.errors import InvalidInput
-from graphrag.retrieval import build_context
-from graphrag.retrieval.ranking import Block, pack, rank
-from graphrag.retrieval.render import escape_xml, render
+from graphrag.retrieval.context import build_context
+from graphrag.retrieval.context.ranking import Block, pack, rank
+from graphrag.retrieval.context.render import escape_xml, render
 from tests.conftest import run_cli
 from tests.search_seed import seed_app
 

@@ -15,7 +15,7 @@ from graphrag.config import load_settings
 from graphrag.db.engine import get_engine
 from graphrag.embedding import count_tokens, get_tokenizer
 from graphrag.indexing import index_repository
-from graphrag.retrieval import build_context
+from graphrag.retrieval.context import build_context
 
 BUSY = "\n".join(f"    out = out + '{i}' * {i}  # a long line of work number {i} in echo"
                  for i in range(60))

@@ -23,8 +23,8 @@ from graphrag.errors import InvalidInput, UnknownSymbol
 from graphrag.graph.lookup import resolve_name
 from graphrag.graph.queries import details as node_details
 from graphrag.indexing import index_repository
-from graphrag.retrieval import build_context
-from graphrag.retrieval.members import CodeChunk, chunk_lines, implementation, outdent
+from graphrag.retrieval.context import build_context
+from graphrag.retrieval.context.members import CodeChunk, chunk_lines, implementation, outdent
 from tests.conftest import run_cli
 from tests.context_repo import write_repo
 

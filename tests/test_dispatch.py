@@ -16,8 +16,8 @@ from graphrag.graph.analysis import export_graph
 from graphrag.graph.index import index_graph
 from graphrag.graph.navigation import call_paths, call_tree
 from graphrag.graph.queries import node_details
-from graphrag.retrieval.assemble import load_relations, relation_sections
-from graphrag.retrieval.context import load_neighbourhood
+from graphrag.retrieval.context.assemble import load_relations, relation_sections
+from graphrag.retrieval.context.builder import load_neighbourhood
 from tests.conftest import SAMPLE_REPOS, run_cli
 
 PY = "app.services.notifications"

@@ -21,12 +21,12 @@ from graphrag.embedding import get_embedder
 from graphrag.errors import InvalidInput
 from graphrag.indexing import index_repository
 from graphrag.ingesting import ingest_files
-from graphrag.retrieval.adjacent import adjacent_chunks, with_adjacent_pages
-from graphrag.retrieval.citations import cite_answer
-from graphrag.retrieval.model import SearchOptions
-from graphrag.retrieval.search import search
-from graphrag.retrieval.segments import load_segments, segment_ids
-from graphrag.retrieval.sentences import search_sentences
+from graphrag.retrieval.documents.adjacent import adjacent_chunks, with_adjacent_pages
+from graphrag.retrieval.documents.citations import cite_answer
+from graphrag.retrieval.documents.segments import load_segments, segment_ids
+from graphrag.retrieval.documents.sentences import search_sentences
+from graphrag.retrieval.search.engine import search
+from graphrag.retrieval.search.model import SearchOptions
 
 
 @pytest.fixture
@@ -300,7 +300,7 @@ def test_cite_by_ids_and_by_text(engine, app_name, handbook):
 def test_context_cites_document_chunks_by_segment_id(engine, settings, app_name, handbook):
     """Seed 004: document blocks in generated context carry [SEG={document_id}:{index}],
     the ids `cite` maps back to pages."""
-    from graphrag.retrieval.context import build_context
+    from graphrag.retrieval.context.builder import build_context
 
     ctx = build_context(engine, app_name, query=PAGE_TEXTS[1][:60], budget=2000,
                         count_tokens=lambda s: len(s.split()),

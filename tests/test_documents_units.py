@@ -14,8 +14,8 @@ from graphrag.documents.model import DocumentError
 from graphrag.documents.text import extract_markdown, extract_text, markdown_blocks
 from graphrag.errors import InvalidInput
 from graphrag.pipeline.stages.split_sentences import pack, sentences_of
-from graphrag.retrieval.citations import TextMatcher, align, parse_answer
-from graphrag.retrieval.segments import Segment, parse_segment_id
+from graphrag.retrieval.documents.citations import TextMatcher, align, parse_answer
+from graphrag.retrieval.documents.segments import Segment, parse_segment_id
 
 # --- recursive splitting (seed 002: 1000 / 200, separators) --------------------------
 
@@ -147,7 +147,7 @@ def test_validation_messages(tmp_path: Path):
         validate_file(doc, 100)
     big = tmp_path / "big.md"
     big.write_bytes(b"x" * 2000)
-    with pytest.raises(InvalidInput, match="file too large"):
+    with pytest.raises(InvalidInput, match=r"file too large \(2.0 KB; limit 1000 bytes\)"):
         validate_file(big, 1000)
     with pytest.raises(InvalidInput, match="no such file"):
         validate_file(tmp_path / "missing.pdf", 1000)

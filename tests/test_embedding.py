@@ -23,7 +23,7 @@ from graphrag.embedding.onnx_backend import longest_first
 from graphrag.errors import ModelMismatch
 from graphrag.pipeline import run_pipeline
 from graphrag.pipeline.reembed import reembed
-from graphrag.retrieval import SearchOptions, search
+from graphrag.retrieval.search import SearchOptions, search
 from tests.conftest import REPO_ROOT, run_cli
 from tests.pipeline_seed import seed_users_app
 from tests.tiny_model import build_tiny_model

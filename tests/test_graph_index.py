@@ -599,7 +599,7 @@ def test_overloads_by_plain_and_full_fqn(db_url: str, app_name: str, engine) -> 
     res = run_cli("graph", "node", f"{util}.roundCent", "--app", app_name)
     assert res.returncode == 1 and res.stderr.count("\n") == 1
     from graphrag.db.apps import get_app
-    from graphrag.retrieval.context import seeds_for_fqn
+    from graphrag.retrieval.context.builder import seeds_for_fqn
 
     with engine.connect() as conn:
         app_id = get_app(conn, app_name).id

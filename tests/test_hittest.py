@@ -8,8 +8,8 @@ import pytest
 
 from graphrag.config import load_settings
 from graphrag.embedding import get_embedder
-from graphrag.retrieval import hit_test, read_query_lines
-from graphrag.retrieval.hittest import first_rank, is_match, metrics
+from graphrag.retrieval.search import hit_test, read_query_lines
+from graphrag.retrieval.search.hittest import first_rank, is_match, metrics
 from tests.conftest import run_cli
 from tests.search_seed import seed_app
 

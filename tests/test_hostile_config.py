@@ -20,8 +20,8 @@ from graphrag.db import engine as dbengine
 from graphrag.db.apps import validate_app_name
 from graphrag.db.url import mask_text, mask_url, parse_database_url, scrub
 from graphrag.errors import ConfigurationError, InvalidInput, UnknownName
-from graphrag.retrieval.filters import validate
-from graphrag.retrieval.model import SearchOptions
+from graphrag.retrieval.search.filters import validate
+from graphrag.retrieval.search.model import SearchOptions
 
 SECRET = "Sup3rSecretPW"
 

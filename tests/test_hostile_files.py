@@ -144,7 +144,7 @@ def test_every_bad_file_is_recorded_and_the_good_ones_are_indexed(tmp_path: Path
 
 
 def test_deep_nesting_and_long_chains_parse_in_bounded_time() -> None:
-    ctx = RepoContext(go_modules={"": "ex.com/m"})
+    ctx = RepoContext({"go": {"": "ex.com/m"}})
     depth = 50_000
     deep = "f(" * depth + "1" + ")" * depth
     chain = "x" + ".m()" * 1000

@@ -13,6 +13,8 @@ import ast
 import re
 from pathlib import Path
 
+import networkx as nx
+
 import graphrag
 
 PACKAGE = Path(graphrag.__file__).parent
@@ -38,6 +40,9 @@ LAYERS: list[set[str]] = [
 ]
 LEVEL = {part: n for n, layer in enumerate(LAYERS) for part in layer}
 SHELLS = {"cli"}  # the only part that may use click
+# Parts split by product, lowest first: a product may build on an earlier one only
+# (document retrieval on search, context on both).
+PRODUCTS: dict[str, list[str]] = {"retrieval": ["search", "documents", "context"]}
 
 # Stores: every module named ``store.py`` or ``*_store.py``, and these, each owning the
 # SQL of one table family or one write path (path relative to the package).
@@ -149,6 +154,59 @@ def layer_violations(root: Path) -> list[str]:
     return wrong
 
 
+def _module_name(root: Path, path: Path) -> str:
+    parts = ["graphrag", *path.relative_to(root).with_suffix("").parts]
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def import_graph(root: Path) -> nx.DiGraph:
+    """Module -> the package's modules it imports, at module level, inside functions and
+    under ``TYPE_CHECKING`` alike (``from p import m`` names the module ``p.m`` when
+    there is one; a package's ``__init__`` is imported only when named)."""
+    modules = {_module_name(root, p): p for p in _sources(root)}
+    graph = nx.DiGraph()
+    for name, path in modules.items():
+        graph.add_node(name)
+        here = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = ".".join(here[: len(here) - node.level + 1]
+                                + ([node.module] if node.module else [])) \
+                    if node.level else node.module or ""
+                targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in modules else base
+                           for a in node.names]
+            else:
+                continue
+            for target in targets:
+                while target and target not in modules:  # a name inside a module
+                    target = target.rpartition(".")[0]
+                if target and target != name:
+                    graph.add_edge(name, target)
+    return graph
+
+
+def import_cycles(root: Path) -> list[list[str]]:
+    """Every group of modules that import each other, directly or in a circle."""
+    return sorted(sorted(group) for group in nx.strongly_connected_components(import_graph(root))
+                  if len(group) > 1)
+
+
+def product_violations(root: Path) -> list[str]:
+    """Every import of a later product of the same part (``PRODUCTS``)."""
+    wrong = []
+    for part, products in PRODUCTS.items():
+        for n, product in enumerate(products):
+            later = {f"graphrag.{part}.{p}" for p in products[n + 1:]}
+            for path in _sources(root / part / product) if (root / part / product).is_dir() \
+                    else []:
+                wrong += [f"{path.relative_to(root)}:{line} imports {module}"
+                          for line, module in _imports(root, path)
+                          if any(module == m or module.startswith(m + ".") for m in later)]
+    return wrong
+
+
 def click_outside_cli(root: Path) -> list[str]:
     """Imports of click outside the command-line shell."""
     return [f"{path.relative_to(root)}:{line}"
@@ -163,6 +221,11 @@ def test_every_part_of_the_package_has_a_layer() -> None:
 
 def test_no_step_imports_a_later_one() -> None:
     wrong = layer_violations(PACKAGE)
+    assert not wrong, "\n".join(wrong)
+
+
+def test_no_product_imports_a_later_one() -> None:
+    wrong = product_violations(PACKAGE)
     assert not wrong, "\n".join(wrong)
 
 
@@ -220,6 +283,48 @@ def test_the_checks_find_violations(tmp_path: Path) -> None:
         "from graphrag.retrieval import search\nfrom ..graph import x\nimport click\n"
         "from graphrag.errors import InvalidInput\nfrom . import model\n")
     (root / "retrieval" / "ok.py").write_text("from graphrag.parsing import probe\n")
+    (root / "retrieval" / "search").mkdir()
+    (root / "retrieval" / "search" / "rank.py").write_text(
+        "from graphrag.retrieval.context.ranking import pack\n"
+        "from graphrag.retrieval.search.model import M\n")
+    (root / "retrieval" / "context").mkdir()
+    (root / "retrieval" / "context" / "build.py").write_text(
+        "from graphrag.retrieval.search import rank\nfrom graphrag.retrieval import documents\n")
     assert layer_violations(root) == ["parsing/probe.py:1 imports graphrag.retrieval",
                                       "parsing/probe.py:2 imports graphrag.graph"]
     assert click_outside_cli(root) == ["parsing/probe.py:3"]
+    assert product_violations(root) == [
+        "retrieval/search/rank.py:1 imports graphrag.retrieval.context.ranking"]
+
+
+def test_no_import_cycles() -> None:
+    # A cycle held together by imports inside functions still ties the modules to each
+    # other: none is understood, tested or moved alone.
+    cycles = import_cycles(PACKAGE)
+    assert not cycles, "modules that import each other:\n" + "\n".join(
+        " <-> ".join(group) for group in cycles)
+
+
+def test_the_cycle_check_finds_cycles(tmp_path: Path) -> None:
+    # Cycles through a function-level import, a TYPE_CHECKING import and a relative
+    # `from . import module` are found; a one-way chain and a package importing its own
+    # modules are not.
+    root = tmp_path / "graphrag"
+    (root / "search").mkdir(parents=True)
+    (root / "search" / "__init__.py").write_text("from graphrag.search.model import M\n")
+    (root / "search" / "model.py").write_text(
+        "def needs():\n    from graphrag.search.modes import get\n    return get\n")
+    (root / "search" / "modes.py").write_text(
+        "from typing import TYPE_CHECKING\nfrom graphrag.search.model import M\n"
+        "if TYPE_CHECKING:\n    from graphrag.search import signals\n")
+    (root / "search" / "signals.py").write_text("from graphrag.search.store import q\n")
+    (root / "search" / "store.py").write_text("from .model import M\n")
+    (root / "jobs").mkdir()
+    (root / "jobs" / "queue.py").write_text("from . import tasks\n")
+    (root / "jobs" / "tasks.py").write_text("from graphrag.jobs.queue import enqueue\n")
+    (root / "jobs" / "worker.py").write_text("from graphrag.jobs import queue, tasks\n")
+    assert import_cycles(root) == [
+        ["graphrag.jobs.queue", "graphrag.jobs.tasks"],
+        ["graphrag.search.model", "graphrag.search.modes", "graphrag.search.signals",
+         "graphrag.search.store"],
+    ]

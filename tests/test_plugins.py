@@ -26,9 +26,9 @@ from graphrag.parsing.extract import parse_file
 from graphrag.parsing.registry import RepoContext
 from graphrag.pipeline import registry as stage_registry
 from graphrag.plugins import Registry
-from graphrag.retrieval.model import SearchOptions
-from graphrag.retrieval.modes import get_mode, mode_names, modes
-from graphrag.retrieval.search import search
+from graphrag.retrieval.search.engine import search
+from graphrag.retrieval.search.model import SearchOptions
+from graphrag.retrieval.search.modes import get_mode, mode_names, modes
 from tests.conftest import run_cli
 from tests.search_seed import seed_app
 
@@ -38,7 +38,7 @@ from dataclasses import replace
 from graphrag.chunking.strategies import get_strategy
 from graphrag.parsing.registry import spec
 from graphrag.pipeline.model import Stage
-from graphrag.retrieval.modes import SearchMode
+from graphrag.retrieval.search.modes import SearchMode
 
 
 def register_languages(register):

@@ -6,10 +6,16 @@ from __future__ import annotations
 import pytest
 
 from graphrag.parsing.testpaths import is_test_path
-from graphrag.retrieval import SearchOptions, search
-from graphrag.retrieval.model import SIGNALS, Candidate
-from graphrag.retrieval.priors import DOCUMENT_PRIOR, KIND_PRIORS, TEST_PRIOR, prior, wants_tests
-from graphrag.retrieval.search import rank_candidates
+from graphrag.retrieval.search import SearchOptions, search
+from graphrag.retrieval.search.engine import rank_candidates
+from graphrag.retrieval.search.model import SIGNALS, Candidate
+from graphrag.retrieval.search.priors import (
+    DOCUMENT_PRIOR,
+    KIND_PRIORS,
+    TEST_PRIOR,
+    prior,
+    wants_tests,
+)
 from tests.search_seed import seed_app
 
 

@@ -10,10 +10,9 @@ from sqlalchemy import text
 from graphrag.config import load_settings
 from graphrag.embedding import get_embedder, vector_literal
 from graphrag.errors import UnknownApplication, UnknownName
-from graphrag.retrieval import SearchOptions, search
-from graphrag.retrieval.bm25 import bm25_candidates
-from graphrag.retrieval.filters import glob_to_regex
-from graphrag.retrieval.fusion import (
+from graphrag.retrieval.search import SearchOptions, search
+from graphrag.retrieval.search.bm25 import bm25_candidates
+from graphrag.retrieval.search.fusion import (
     EPSILON,
     NAME_WEIGHT,
     TEXT_WEIGHT,
@@ -24,8 +23,9 @@ from graphrag.retrieval.fusion import (
     rrf,
     score_fusion,
 )
-from graphrag.retrieval.model import Candidate
-from graphrag.retrieval.signals import CandidateSignals, candidate_signals
+from graphrag.retrieval.search.model import Candidate, CandidateSignals
+from graphrag.retrieval.search.signals import candidate_signals
+from graphrag.retrieval.search.store import glob_to_regex
 from tests.conftest import run_cli
 from tests.search_seed import seed_app
 
@@ -311,7 +311,7 @@ def test_cli_errors(engine, seeded) -> None:
 
 
 def test_snippet_skips_the_heading_that_repeats_the_fqn() -> None:
-    from graphrag.retrieval.model import snippet_of
+    from graphrag.retrieval.search.model import snippet_of
 
     doc = "### `app.Orders.cancel`\n\n```python\ndef cancel(self)\n```\n\nCancel an order."
     assert snippet_of(doc, None).startswith("```python\ndef cancel(self)")

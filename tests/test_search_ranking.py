@@ -15,13 +15,9 @@ from sqlalchemy import text
 from graphrag.config import load_settings
 from graphrag.embedding import get_embedder
 from graphrag.parsing.pathroles import superseded_versions
-from graphrag.retrieval.boosts import boost, words_match
-from graphrag.retrieval.definitions import Definition, spellings
-from graphrag.retrieval.fusion import select
-from graphrag.retrieval.intent import QueryIntent, understand
-from graphrag.retrieval.model import SIGNALS, Candidate, SearchOptions
-from graphrag.retrieval.priors import left_out, prior, wanted_roles
-from graphrag.retrieval.search import (
+from graphrag.retrieval.search.boosts import boost, words_match
+from graphrag.retrieval.search.definitions import Definition, spellings
+from graphrag.retrieval.search.engine import (
     rank_candidates,
     resolve_apps,
     search,
@@ -29,6 +25,10 @@ from graphrag.retrieval.search import (
     text_candidates,
     vector_candidates,
 )
+from graphrag.retrieval.search.fusion import select
+from graphrag.retrieval.search.intent import QueryIntent, understand
+from graphrag.retrieval.search.model import SIGNALS, Candidate, SearchOptions
+from graphrag.retrieval.search.priors import left_out, prior, wanted_roles
 from tests.conftest import run_cli
 
 

@@ -80,11 +80,11 @@ def test_one_statement_hybrid_reads_what_the_separate_reads_do(indexed, engine) 
     short to the widening scan."""
     from graphrag.config import load_settings
     from graphrag.embedding import get_embedder
-    from graphrag.retrieval import SearchOptions, store
-    from graphrag.retrieval.rows import load_candidates
-    from graphrag.retrieval.signals import candidate_signals
+    from graphrag.retrieval.search import SearchOptions, store
+    from graphrag.retrieval.search.rows import load_candidates
+    from graphrag.retrieval.search.signals import candidate_signals
 
-    search = importlib.import_module("graphrag.retrieval.search")
+    search = importlib.import_module("graphrag.retrieval.search.engine")
     _, app = indexed
     embedder = get_embedder(load_settings())
     options = SearchOptions(mode="hybrid")
@@ -151,9 +151,9 @@ def test_vector_scan_follows_the_searched_share() -> None:
     """A search of applications holding most chunks keeps the usual HNSW scan; a smaller
     share widens ef_search so the scan still keeps twice the list of theirs; a share too
     small for the widest scan reads its rows exactly at once."""
-    from graphrag.retrieval import SearchOptions
+    from graphrag.retrieval.search import SearchOptions
 
-    search = importlib.import_module("graphrag.retrieval.search")
+    search = importlib.import_module("graphrag.retrieval.search.engine")
     options = SearchOptions(mode="hybrid")  # 40 candidates, ef_search 100
     assert search.vector_scan(1.0, options) == search.VectorScan(100)
     assert search.vector_scan(0.8, options) == search.VectorScan(100)
@@ -167,9 +167,9 @@ def test_vector_scan_follows_the_searched_share() -> None:
 def test_searched_share_is_the_applications_part_of_all_chunks(indexed, engine) -> None:
     """The share comes from kept statistics (BM25 totals, the planner's row estimate),
     not a count: after ANALYZE it is the application's chunks over the table's."""
-    from graphrag.retrieval import store
+    from graphrag.retrieval.search import store
 
-    search = importlib.import_module("graphrag.retrieval.search")
+    search = importlib.import_module("graphrag.retrieval.search.engine")
     _, app = indexed
     with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
         conn.execute(text("ANALYZE chunks"))

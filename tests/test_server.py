@@ -180,7 +180,7 @@ def _upload(c: httpx.Client, app: str, path: Path, **form: str) -> httpx.Respons
 
 
 def test_search_modes_of_plugins_are_accepted_and_listed(served: Served) -> None:
-    from graphrag.retrieval.modes import SearchMode, modes, register_mode
+    from graphrag.retrieval.search.modes import SearchMode, modes, register_mode
     from graphrag.server.http import SearchBody
 
     def worst_first(vec, txt, details, signals):

@@ -21,9 +21,9 @@ from graphrag.cli.progress import progress_bars
 from graphrag.documents.service import delete_document, list_documents, parse_metadata
 from graphrag.errors import InvalidInput
 from graphrag.ingesting import ingest_files
-from graphrag.retrieval.adjacent import DEFAULT_PAGE_RANGE, adjacent_chunks
-from graphrag.retrieval.citations import cite_answer, render_segments
-from graphrag.retrieval.segments import document_segments
+from graphrag.retrieval.documents.adjacent import DEFAULT_PAGE_RANGE, adjacent_chunks
+from graphrag.retrieval.documents.citations import cite_answer, render_segments
+from graphrag.retrieval.documents.segments import document_segments
 
 
 def _metadata(meta: str | None) -> dict[str, Any]:

@@ -15,20 +15,20 @@ from graphrag.cli.options import db_option, engine_for, json_option, print_json,
 from graphrag.config import Settings
 from graphrag.embedding import Embedder, count_tokens, get_embedder, get_tokenizer
 from graphrag.errors import InvalidInput
-from graphrag.retrieval.batch import QueryLine, batch_search, read_query_lines
-from graphrag.retrieval.documents_search import document_search
-from graphrag.retrieval.filters import build_options
-from graphrag.retrieval.hittest import ModeReport, hit_test
-from graphrag.retrieval.model import (
+from graphrag.retrieval.context.render import FORMATS
+from graphrag.retrieval.documents.search import document_search
+from graphrag.retrieval.documents.sentences import GRANULARITIES
+from graphrag.retrieval.search.batch import QueryLine, batch_search, read_query_lines
+from graphrag.retrieval.search.filters import build_options
+from graphrag.retrieval.search.hittest import ModeReport, hit_test
+from graphrag.retrieval.search.model import (
     EXPANSIONS,
     MODES,
     SIGNALS,
     SOURCES,
     SearchOptions,
 )
-from graphrag.retrieval.modes import mode_names
-from graphrag.retrieval.render import FORMATS
-from graphrag.retrieval.sentences import GRANULARITIES
+from graphrag.retrieval.search.modes import mode_names
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -199,8 +199,8 @@ def search_cmd(query: str | None, app_names: tuple[str, ...], mode: str, top_k: 
                       as_json or json_envelope)
         return
     settings, engine, embedder = _connect_and_load(db_url, [mode])
-    # documents: sentence-level search and adjacent pages (graphrag.retrieval.sentences,
-    # graphrag.retrieval.adjacent)
+    # documents: sentence-level search and adjacent pages (graphrag.retrieval.documents.sentences,
+    # graphrag.retrieval.documents.adjacent)
     result = document_search(engine, list(app_names), query or "", options, embedder,
                              granularity, adjacent_pages)
     timing = " ".join(f"{k}={v}" for k, v in result.timing.items())
@@ -258,7 +258,7 @@ def context_cmd(fqn: str | None, query: str | None, app_name: str, budget_tokens
     if (fqn is None) == (query is None):
         raise click.UsageError("give an FQN or --query (not both)")
     _require_words(query)
-    from graphrag.retrieval.context import build_context  # networkx: only this command
+    from graphrag.retrieval.context.builder import build_context  # networkx: only this command
 
     settings, engine = engine_for(db_url)
     tokenizer = get_tokenizer(settings)

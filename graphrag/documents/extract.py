@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from graphrag.documents.model import DocumentError, Extracted, Unit
-from graphrag.errors import InvalidInput, TooLarge
+from graphrag.errors import InvalidInput, TooLarge, size_text
 from graphrag.parsing.source import SourceProblem, open_inside
 
 DEFAULT_MAX_UNZIPPED_BYTES = 100 * 1024 * 1024
@@ -52,8 +52,8 @@ def validate_file(path: Path, max_bytes: int) -> tuple[str, int]:
         raise InvalidInput(f"{path}: not a regular file")
     size = info.st_size
     if size > max_bytes:
-        raise TooLarge(f"{path.name}: file too large ({size / 1048576:.1f} MB;"
-                           f" limit {max_bytes / 1048576:.1f} MB)")
+        raise TooLarge(f"{path.name}: file too large ({size_text(size)};"
+                           f" limit {size_text(max_bytes)})")
     if size == 0:
         raise InvalidInput(f"{path.name}: empty file")
     return fmt, size

@@ -15,15 +15,12 @@ import zlib
 from pathlib import Path
 
 from graphrag.documents.model import DocumentError
+from graphrag.errors import size_text
 
 MAX_MEMBERS = 10_000
 _SCAN_BLOCK = 1 << 20
 _DTD_MARKERS = (b"<!DOCTYPE", b"<!ENTITY")
 _TAIL = max(len(m) for m in _DTD_MARKERS) - 1
-
-
-def _mb(n: int) -> str:
-    return f"{n / 1048576:.1f} MB"
 
 
 def _has_dtd(archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> bool:
@@ -49,8 +46,8 @@ def check_package(path: Path, max_unzipped_bytes: int) -> None:
             total = sum(m.file_size for m in members)
             if total > max_unzipped_bytes:
                 raise DocumentError(
-                    f"DOCX decompresses to {_mb(total)} (limit {_mb(max_unzipped_bytes)},"
-                    " GRAPHRAG_MAX_UNZIPPED_BYTES)")
+                    f"DOCX decompresses to {size_text(total)}"
+                    f" (limit {size_text(max_unzipped_bytes)}, GRAPHRAG_MAX_UNZIPPED_BYTES)")
             for info in members:
                 if info.filename.lower().endswith((".xml", ".rels")) and _has_dtd(archive, info):
                     raise DocumentError(f"DOCX part {info.filename} declares a DTD"

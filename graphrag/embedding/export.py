@@ -9,8 +9,9 @@ weights, one scale per output channel, MatMul nodes only. Signed int8 weights sa
 the AVX2 u8*s8 kernels (mean cosine to torch 0.92); per-tensor scales lose the outlier
 channels of MiniLM's feed-forward layers (0.97); this setting holds 0.99.
 
-The folder ``<models dir>/<name>-<key>/`` (key: :func:`export_key`, a hash of the source
-files and of :data:`EXPORT_SETTINGS`) holds ``model.onnx`` (fp32), ``model.int8.onnx``,
+The folder ``<models dir>/<name>-<key>/`` (key:
+:func:`graphrag.embedding.export_format.export_key`, a hash of the source files and of
+the export settings) holds ``model.onnx`` (fp32), ``model.int8.onnx``,
 the tokenizer and ``meta.json``. A changed model file or export setting gives a new key,
 hence a new export. Two processes exporting at once serialise on a file lock; the folder
 appears by an atomic rename once complete, so a reader never sees half an export.
@@ -18,7 +19,6 @@ appears by an atomic rename once complete, so a reader never sees half an export
 
 from __future__ import annotations
 
-import hashlib
 import inspect
 import json
 import logging
@@ -35,23 +35,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from graphrag.embedding.export_format import EXPORT_SETTINGS, INPUTS, META, MODEL_FILES, OUTPUT
 from graphrag.embedding.notice import notify
 from graphrag.errors import ModelUnavailable
 
 if TYPE_CHECKING:
     from graphrag.embedding.model_files import ModelSpec
 
-EXPORT_SETTINGS: dict[str, Any] = {
-    "format": 1,
-    "exporter": "torch.onnx (torchscript), eager attention",
-    "opset": 17,
-    "optimizer": {"model_type": "bert", "opt_level": 1, "heads": "from config"},
-    "int8": {"weight_type": "QUInt8", "per_channel": True, "op_types": ["MatMul"]},
-}
-MODEL_FILES = {"onnx": "model.onnx", "onnx-int8": "model.int8.onnx"}
-META = "meta.json"
-INPUTS = ("input_ids", "attention_mask", "token_type_ids")
-OUTPUT = "sentence_embedding"
 # The fp32 export must reproduce torch's vectors; below this the trace went wrong.
 MIN_FP32_COSINE = 0.999
 CHECK_TEXTS = [
@@ -60,12 +50,6 @@ CHECK_TEXTS = [
     "Sum invoice line items and add sales tax.",
     " ".join(["public static void main(String[] args) { run(args); }"] * 40),  # truncated
 ]
-
-
-def export_key(source_hash: str) -> str:
-    """Cache key of an export: the source files' hash plus the export settings."""
-    settings = json.dumps(EXPORT_SETTINGS, sort_keys=True)
-    return hashlib.sha256(f"{source_hash}\0{settings}".encode()).hexdigest()
 
 
 def export_folder(spec: ModelSpec, root: Path) -> Path:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from graphrag.config import Settings
+from graphrag.embedding.export_format import export_key
 from graphrag.errors import ModelUnavailable
 
 DEFAULT_MODEL_NAME = "all-MiniLM-L6-v2"
@@ -159,8 +160,6 @@ def backend_of(settings: Settings) -> str:
 
 def model_spec(settings: Settings) -> ModelSpec:
     """The configured model, its backend and hashes (a ``stat`` per file when cached)."""
-    from graphrag.embedding.export import export_key  # settings of the export, no torch
-
     path, name = model_location(settings)
     require_model_dir(path)
     backend = backend_of(settings)

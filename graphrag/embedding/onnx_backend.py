@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from graphrag.embedding.export import META, MODEL_FILES, OUTPUT
+from graphrag.embedding.export_format import META, MODEL_FILES, OUTPUT
 from graphrag.embedding.tokenizer import input_tokenizer
 
 

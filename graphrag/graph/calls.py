@@ -19,22 +19,6 @@ from graphrag.parsing.model import Call
 
 MAX_UNRESOLVED = 50
 
-# Names too common in standard libraries to link by name alone (unique-name fallback).
-_COMMON_NAMES = """
-get set add put remove delete find map filter reduce push pop append extend insert len
-print println printf format toString equals hashCode join split forEach contains has
-keys values items entries update clear close open read write run start stop send log
-error info debug warn then catch finally next sort sorted copy apply call bind length
-size isEmpty parse stringify emit on off once trim replace lower upper strip toLowerCase
-toUpperCase includes indexOf slice splice substring startsWith endsWith count sum min max
-range list dict str int float bool tuple type isinstance iter enumerate zip any all abs
-round require fetch setTimeout setInterval resolve reject listen use flush encode decode
-dumps loads exists mkdir exit sleep now of valueOf compareTo iterator stream collect
-toList toMap let also apply takeIf with repeat lazy require check assert assertEquals
-Println Printf Sprintf Errorf Fatal Fatalf New make new panic recover cap Error String
-lock unlock wait notify getClass name value main init
-"""
-_COMMON = frozenset(_COMMON_NAMES.split())
 
 
 def resolve_calls(scopes: Scopes, edges: EdgeSet) -> dict[str, list[str]]:
@@ -261,7 +245,8 @@ def _unique_name(scopes: Scopes, ctx: Ctx, name: str) -> tuple[GraphNode, str] |
     """Last resort: the only function/method of the repository with this name."""
     if not scopes.unique_name_fallback or name.startswith("__"):
         return None
-    if name in _COMMON or name.lower() in _COMMON:  # Go spells them `Get`, `Close`
+    common = registry.common_calls()  # a library's names are rarely the callee
+    if name in common or name.lower() in common:  # `Get`, `Close` are common too
         return None
     candidates = scopes.table.callables_by_name.get((ctx.file.ns, name), [])
     if len(candidates) != 1:

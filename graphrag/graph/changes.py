@@ -36,9 +36,7 @@ STAT_MARGIN_NS = 2_000_000_000  # a modification time closer to the scan is not 
 def context_version(ctx: RepoContext, limits: ParseLimits) -> str:
     """The parser version with a digest of the repository-wide facts parsing reads (a
     change of either parses every file again)."""
-    blob = json.dumps([ctx.go_modules, sorted(ctx.python_packages), limits.max_nesting,
-                       ctx.ts_configs],
-                      sort_keys=True).encode()
+    blob = json.dumps([ctx.digest(), limits.max_nesting]).encode()
     return parser_version() + ":" + hashlib.sha256(blob).hexdigest()[:8]
 
 

@@ -1,10 +1,11 @@
 """Overload choice: which of several same-named callables a call (or an override) means.
 
-Java and Kotlin overload by parameter list; every overload is its own node (fqn
-``Parser.parse(String,int)``). A call picks the overload by arity (varargs and Kotlin
-default parameters widen it) and, where the extractor could read them, argument types
-(literals, ``new T()``, casts, locals/fields/parameters of declared type). Ties keep
-declaration order, so the result is deterministic.
+In a language that overloads by parameter list (spec ``overloads_in_fqn``) every
+overload is its own node (fqn ``Parser.parse(String,int)``). A call picks the overload
+by arity (varargs and default parameters widen it) and, where the extractor could read
+them, argument types (literals, ``new T()``, casts, locals/fields/parameters of declared
+type), converted by the language's rules (spec ``conversions``: widening, boxing). Ties
+keep declaration order, so the result is deterministic.
 """
 
 from __future__ import annotations
@@ -12,24 +13,8 @@ from __future__ import annotations
 from graphrag.graph.model import GraphNode
 from graphrag.graph.types import clean_type
 from graphrag.parsing.model import Call
-
-# Boxed, primitive and Kotlin spellings of the same value type.
-_CANONICAL = {
-    "int": "int", "Integer": "int", "Int": "int", "long": "long", "Long": "long",
-    "short": "short", "Short": "short", "byte": "byte", "Byte": "byte",
-    "double": "double", "Double": "double", "float": "float", "Float": "float",
-    "boolean": "boolean", "Boolean": "boolean", "char": "char", "Character": "char",
-    "Char": "char", "String": "String", "CharSequence": "CharSequence",
-}
-# Arguments of the key type are accepted (widened) by parameters of these types.
-_WIDENS = {
-    "int": {"long", "float", "double"}, "short": {"int", "long", "float", "double"},
-    "byte": {"short", "int", "long", "float", "double"}, "char": {"int", "long"},
-    "long": {"float", "double"}, "float": {"double"}, "String": {"CharSequence"},
-}
-_TOP = frozenset({"Object", "Any"})
-# What a boxed primitive can be passed as besides its own box.
-_BOXES = frozenset({"Number", "Comparable", "Serializable", "Constable"})
+from graphrag.parsing.registry import find
+from graphrag.parsing.vocabulary import NO_CONVERSIONS
 
 
 def param_types(node: GraphNode) -> list[str | None]:
@@ -67,19 +52,22 @@ def _match(arg: str | None, param: str | None, supers: dict[str, set[str]],
     a, p = _base(arg, lang), _base(param, lang)
     if not a or not p:
         return 0
-    if a == p or _CANONICAL.get(a, a) == _CANONICAL.get(p, p):
+    spec = find(lang)
+    rules = spec.conversions if spec is not None else NO_CONVERSIONS
+    canonical = rules.canonical
+    if a == p or canonical.get(a, a) == canonical.get(p, p):
         return 3
     if p in supers.get(a, ()):
         return 2
-    if p in _TOP or len(p) == 1:  # Object / Any / a type variable takes anything
+    if p in rules.top or len(p) == 1:  # the top type or a type variable takes anything
         return 1
-    ca, cp = _CANONICAL.get(a), _CANONICAL.get(p)
+    ca, cp = canonical.get(a), canonical.get(p)
     if ca is not None and cp is not None:
-        return 1 if cp in _WIDENS.get(ca, ()) else None
+        return 1 if cp in rules.widens.get(ca, ()) else None
     if cp is not None:
-        return None  # String and the boxed types are final: no other class is one
-    if ca is not None and ca != "String" and p not in _BOXES:
-        return None  # a primitive boxes to a JDK type, never to another class
+        return None  # value types and the final library types: no other class is one
+    if ca is not None and ca in rules.boxed and p not in rules.boxes:
+        return None  # a value type boxes to a library type, never to another class
     return 0  # two class names: maybe a subtype, we do not know
 
 

@@ -46,7 +46,7 @@ _GITIGNORE_MAX_BYTES = 1024 * 1024
 class ScannedFile:
     rel_path: str          # posix, relative to the root
     full_path: str         # as found by the walk (a str: Path objects cost per file)
-    lang: str | None       # None for non-code files that are still tracked (go.mod, tsconfig.json)
+    lang: str | None       # None for a config file a language reads (its spec's config_files)
     size: int = 0          # from stat, before anything is read
     problem: str | None = None  # why the file cannot be read at all (it is recorded)
     mtime_ns: int = 0      # from the same stat (0 when there is none)
@@ -224,8 +224,9 @@ def scan_repository(
 
     def candidates() -> Iterator[tuple[str, str, str | None]]:
         spec_for_path = registry.path_matcher()
+        config_files = registry.config_files()
         for rel, full in walk_repository(root, exclude=exclude):
-            if rel.rsplit("/", 1)[-1] in ("go.mod", "tsconfig.json", "jsconfig.json"):
+            if rel.rsplit("/", 1)[-1] in config_files:
                 yield rel, full, None
                 continue
             if include_spec and not include_spec.match_file(rel):

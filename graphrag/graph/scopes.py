@@ -17,19 +17,13 @@ from graphrag.graph.types import (
     Ctx,
     Ent,
     clean_type,
-    function_type_param,
-    union_members,
 )
 from graphrag.kinds import CALLABLE_KINDS, TYPE_KINDS
 from graphrag.parsing.languages._common import element_type, item_type
-from graphrag.parsing.registry import namespace_spec, namespaces, package_namespaces
+from graphrag.parsing.registry import find, namespace_spec, namespaces, package_namespaces
+from graphrag.parsing.typetext import function_type_param, union_members
 
 _MAX_DEPTH = 8
-# Methods that read one item of a container by key or index (``d.get(k)``,
-# ``list.get(i)``): their result is the container's item type (:func:`item_type`).
-_ITEM_READS = frozenset({"get", "pop", "setdefault", "getOrDefault", "getValue", "remove",
-                         "elementAt", "first", "last", "peek", "poll", "getFirst",
-                         "getLast", "at"})
 
 
 class Scopes:
@@ -69,9 +63,10 @@ class Scopes:
         return out
 
     def companions(self, node: GraphNode) -> list[GraphNode]:
-        """Kotlin companion objects declared in class ``node``."""
+        """Companion objects (``meta.companion``) declared in class ``node``: their
+        members are reached through the class."""
         return [m for m in self.table.member_nodes(node)
-                if m.kind == "OBJECT" and (m.meta.get("companion") or m.name == "Companion")]
+                if m.kind == "OBJECT" and m.meta.get("companion")]
 
     def own_callable(self, node: GraphNode, name: str) -> GraphNode | None:
         return next((m for m in self.table.members(node, name) if m.kind in CALLABLE_KINDS),
@@ -366,10 +361,11 @@ class Scopes:
             return UNKNOWN
         head = chain[0]
         start = 1
-        if head in ("self", "this"):
+        traits = ctx.file.traits
+        if head in traits.self_names:
             cls = self.enclosing_type(ctx)
             ent = Ent("instance", cls, resolution="self") if cls is not None else UNKNOWN
-        elif head == "super":
+        elif head in traits.super_names:
             cls = self.enclosing_type(ctx)
             ent = Ent("super", cls) if cls is not None else UNKNOWN
         elif head == "?":
@@ -380,7 +376,7 @@ class Scopes:
             ent, start = self._chain_head(ctx, chain, mode)
         for i, part in enumerate(chain[start:], start):
             if part == "[]":  # `opts[k].process()`: an item of a typed container
-                ent = self._item_read(ctx, chain[:i], "get")
+                ent = self._item_read(ctx, chain[:i], None)
                 if ent.kind != "instance":
                     return ent
                 continue
@@ -399,11 +395,14 @@ class Scopes:
             ent = self.member_of(ent, part, value=mode != "type") or UNKNOWN
         return ent
 
-    def _item_read(self, ctx: Ctx, container: list[str], method: str) -> Ent:
+    def _item_read(self, ctx: Ctx, container: list[str], method: str | None) -> Ent:
         """The item ``container.method()`` reads when ``method`` reads one item by key or
-        index (``get``) of a container declared with its item type; else external."""
-        if method not in _ITEM_READS or any(p.endswith("()") or p in ("?", "super", "[]")
-                                            for p in container):
+        index (the language's ``item_reads``; None: an index ``container[k]``) of a
+        container declared with its item type; else external."""
+        traits = ctx.file.traits
+        if (method is not None and method not in traits.item_reads) or any(
+                p.endswith("()") or p in ("?", "[]") or p in traits.super_names
+                for p in container):
             return EXTERNAL
         found = self._eval_element(ctx, ".".join(container), 0, item=True)
         return _returned(found) if found.kind == "instance" else EXTERNAL
@@ -467,7 +466,8 @@ class Scopes:
             return self._eval_element(ctx, text[len("=iter:"):], depth)
         if text.startswith("=item:"):
             return self._eval_element(ctx, text[len("=item:"):], depth, item=True)
-        members = union_members(text) if not text.startswith("=") else []
+        members = union_members(text, ctx.file.traits.null_words) \
+            if not text.startswith("=") else []
         if members:  # one of several classes: each, labelled `union`
             nodes: list[GraphNode] = []
             for member in members:
@@ -505,7 +505,7 @@ class Scopes:
         parts = callee.split(".")
         target = self.callee(ctx, parts[:-1] or None, parts[-1], "call")
         node = target.node if target is not None else None
-        if node is None and len(parts) > 1 and parts[-1] in _ITEM_READS:
+        if node is None and len(parts) > 1 and parts[-1] in ctx.file.traits.item_reads:
             # `self.opts.get(k)`: an item of a container declared `Dict[str, Option]`
             return self._eval_element(ctx, ".".join(parts[:-1]), depth, item=True)
         if node is None:
@@ -565,7 +565,9 @@ class Scopes:
         if element is None and not item:
             # a repository class that is iterable: its __iter__'s result
             iterable = self.type_node(self.ctx_of(owner), declared)
-            hit = self.find_method(iterable, "__iter__") if iterable is not None else None
+            method = ctx.file.traits.iterator_method
+            hit = self.find_method(iterable, method) if iterable is not None and method \
+                else None
             returned = hit[0].meta.get("return_type") if hit is not None else None
             element = element_type(returned) if isinstance(returned, str) else None
             owner = hit[0] if hit is not None else owner
@@ -604,7 +606,9 @@ class Scopes:
         """What a call refers to: ``node`` (callable or class) with its resolution,
         ``unknown`` (fallback allowed), or None/other (no edge)."""
         if receiver is None:
-            if name in ("super", "this") and ctx.file.traits.constructor_calls:
+            traits = ctx.file.traits
+            if traits.constructor_calls and (name in traits.super_names
+                                             or name in traits.self_names):
                 return self._explicit_constructor(ctx, name)
             found = self.lookup(ctx, name, "call")
             return UNKNOWN if found is None else found
@@ -633,11 +637,12 @@ class Scopes:
         cls = self.enclosing_type(ctx)
         if cls is None:
             return None
-        owners = [cls] if name == "this" else self.ancestors(cls)[:1]
+        own = name in ctx.file.traits.self_names
+        owners = [cls] if own else self.ancestors(cls)[:1]
         for owner in owners:
             ctor = self.constructor(owner)
             if ctor is not None:
-                return Ent("node", ctor, resolution="self" if name == "this" else "super")
+                return Ent("node", ctor, resolution="self" if own else "super")
         return None
 
     def _method_of(self, recv: Ent, name: str) -> Ent | None:
@@ -681,7 +686,8 @@ class Scopes:
         return Ent("node", member.node, resolution="import")
 
     def _ctor_named(self, cls: GraphNode, name: str) -> GraphNode | None:
-        if name in ("__init__", "<init>", "constructor", "super"):
+        spec = find(cls.lang)
+        if spec is not None and name in spec.constructor_names:
             return self.constructor(cls)
         return None
 

@@ -17,15 +17,12 @@ An Ent's ``kind`` says what a name or expression denotes:
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from graphrag.graph.model import GraphNode
 from graphrag.graph.symbols import FileScope
 from graphrag.parsing import registry
-from graphrag.parsing.typetext import nominal_name, split_top_level
-
-_THIS_PARAM = re.compile(r"^this\s*:")
+from graphrag.parsing.typetext import nominal_name
 
 
 @dataclass(frozen=True)
@@ -57,54 +54,3 @@ def clean_type(text: str, lang: str | None = None) -> str:
     """Reduce a type as written (in a file of ``lang``) to a plain (possibly dotted)
     name: the language's own prepass from its spec, then the shared reduction."""
     return nominal_name(text, registry.type_prepass(lang) if lang else None)
-
-
-def function_type_param(text: str, index: int) -> str | None:
-    """Type of parameter ``index`` of a function type as written:
-    ``(this: A, x: Foo<T>, y?: Bar) => void`` with index 0 -> ``Foo<T>`` (``this`` is no
-    parameter); None when ``text`` is no function type or has no such parameter."""
-    text = text.strip()
-    while text.startswith("((") and ")" in text:  # `((x: A) => void) | undefined`
-        text = text[1:]
-    if not text.startswith("("):
-        return None
-    depth = 0
-    items: list[str] = []
-    current: list[str] = []
-    for pos, char in enumerate(text):
-        if char in "([{<":
-            depth += 1
-            if depth == 1:
-                continue
-        elif char in ")]}>" and not (char == ">" and text[pos - 1:pos] == "="):
-            depth -= 1
-            if depth == 0:
-                items.append("".join(current))
-                if not text[pos + 1:].lstrip().startswith("=>"):
-                    return None
-                break
-        elif char == "," and depth == 1:
-            items.append("".join(current))
-            current = []
-            continue
-        current.append(char)
-    params = [i.strip() for i in items if i.strip() and not _THIS_PARAM.match(i.strip())]
-    if index >= len(params) or ":" not in params[index]:
-        return None
-    return params[index].split(":", 1)[1].strip() or None
-
-
-_NONE_MEMBERS = frozenset({"None", "null", "undefined", "void", ""})
-
-
-def union_members(text: str) -> list[str]:
-    """Members of a declared union with two or more real members (``A | B``,
-    ``Union[A, B]``, ``A | B | None``); [] for anything else."""
-    text = text.strip().strip("'\"")
-    match = re.match(r"^(?:typing\.|t\.)?Union\[(.*)\]$", text)
-    parts = split_top_level(match.group(1), ",") if match else split_top_level(text, "|")
-    members = [p.strip().strip("'\"") for p in parts]
-    members = [m for m in members if m not in _NONE_MEMBERS]
-    return members if len(members) >= 2 else []
-
-

@@ -14,13 +14,15 @@ from procrastinate import App, PsycopgConnector
 from graphrag.config import Settings
 from graphrag.db.engine import resolve_url
 from graphrag.db.url import parse_database_url
-from graphrag.jobs.settings import QueueSettings, load_queue_settings
+from graphrag.jobs.settings import (
+    INDEX_QUEUE,
+    QUEUES,
+    STAGES_QUEUE,
+    QueueSettings,
+    load_queue_settings,
+)
 
-# Queues: whole-repository work (graph, documents, chunk planning, git) and stage batches
-# (the expensive part: embedding); `graphrag worker --queues stages` takes only the latter.
-INDEX_QUEUE = "index"
-STAGES_QUEUE = "stages"
-QUEUES = (INDEX_QUEUE, STAGES_QUEUE)
+__all__ = ["INDEX_QUEUE", "QUEUES", "STAGES_QUEUE", "conninfo", "queue_app"]
 
 
 def conninfo(settings: Settings) -> str:

@@ -1,10 +1,16 @@
-"""The queue's settings (environment ``GRAPHRAG_*``), read when a command starts."""
+"""The queue's names and settings (environment ``GRAPHRAG_*``, read when a command starts)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from graphrag.config import _env_float, _env_int
+
+# Queues: whole-repository work (graph, documents, chunk planning, git) and stage batches
+# (the expensive part: embedding); `graphrag worker --queues stages` takes only the latter.
+INDEX_QUEUE = "index"
+STAGES_QUEUE = "stages"
+QUEUES = (INDEX_QUEUE, STAGES_QUEUE)
 
 
 @dataclass(frozen=True)

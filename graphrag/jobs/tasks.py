@@ -39,8 +39,7 @@ from graphrag.documents.service import finalize_documents
 from graphrag.errors import UserError
 from graphrag.graph.request import IndexRequest
 from graphrag.jobs import repos, store
-from graphrag.jobs.queue import INDEX_QUEUE, STAGES_QUEUE
-from graphrag.jobs.settings import QueueSettings
+from graphrag.jobs.settings import INDEX_QUEUE, STAGES_QUEUE, QueueSettings
 from graphrag.jobs.sources import SourceError, checkout_dir, fetch, head_commit
 from graphrag.pipeline.runner import PipelineStats, follow_model, run_claimed_batch
 from graphrag.pipeline.store import count_selectable

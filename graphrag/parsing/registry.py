@@ -13,32 +13,47 @@ entry point group (see :mod:`graphrag.plugins` and CONTRIBUTING.md).
 from __future__ import annotations
 
 import importlib
+import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
-from typing import Literal
+from typing import Any, Literal
 
 from tree_sitter import Language, Parser, Query
 
 from graphrag.errors import ConfigurationError, UnknownName
+from graphrag.parsing import vocabulary
 from graphrag.parsing.model import ParseResult
 from graphrag.parsing.nesting import BoundedParser
-from graphrag.parsing.tsconfig import TsConfig
+from graphrag.parsing.vocabulary import NO_CONVERSIONS, Conversions
 from graphrag.plugins import LANGUAGES_GROUP, Registry
 
 
 @dataclass(frozen=True)
 class RepoContext:
-    """Repository-wide facts an extractor may need (e.g. Go module paths)."""
+    """Repository-wide facts an extractor may need, by language: what the language's
+    ``repo_facts`` hook read from the repository (module paths of ``go.mod`` files, the
+    regular packages, ``tsconfig.json`` aliases...). Picklable: it goes to the parse
+    workers."""
 
-    # repo-relative directory of each go.mod -> its module path ("" = repo root)
-    go_modules: dict[str, str] = field(default_factory=dict)
-    # repo-relative directories holding an __init__.py (regular Python packages)
-    python_packages: frozenset[str] = frozenset()
-    # tsconfig.json/jsconfig.json module resolution (``paths`` aliases, ``baseUrl``)
-    ts_configs: tuple[TsConfig, ...] = ()
+    facts: Mapping[str, Any] = field(default_factory=dict)
+
+    def of(self, lang: str, default: Any = None) -> Any:
+        """What the ``repo_facts`` hook of ``lang`` returned (``default`` when none)."""
+        found = self.facts.get(lang)
+        return default if found is None else found
+
+    def digest(self) -> str:
+        """The facts as canonical JSON: a change re-parses the repository."""
+        return json.dumps(self.facts, sort_keys=True, default=_jsonable)
+
+
+def _jsonable(value: object) -> object:
+    if isinstance(value, (set, frozenset)):
+        return sorted(value)
+    raise TypeError(f"repository facts must be JSON data, not {type(value).__name__}")
 
 
 Extractor = Callable[[bytes, str, RepoContext], ParseResult]
@@ -104,6 +119,30 @@ class LanguageSpec:
     # (`Optional[X]`, Go `(T, error)`): "module:function" taking and returning text
     type_prepass: str | None = None
 
+    # --- The language's words the resolver reads (graph/ holds no vocabulary) ---------
+    # standard library calls too common to link by their name alone
+    common_calls: frozenset[str] = frozenset()
+    # receivers naming the current instance (`self`, `this`) and its superclass view
+    self_names: tuple[str, ...] = ()
+    super_names: tuple[str, ...] = ()
+    # how a call through the superclass names the constructor (`super().__init__()`)
+    constructor_names: tuple[str, ...] = ()
+    # container methods reading one item by key or index (`d.get(k)`, `xs.at(0)`)
+    item_reads: frozenset[str] = frozenset()
+    # the method through which iterating an instance of a class goes (`__iter__`)
+    iterator_method: str | None = None
+    # the words of a declared union meaning "no value" (`A | None`, `A | undefined`)
+    null_words: frozenset[str] = frozenset()
+    # value type conversions of overload choice (widening, boxing)
+    conversions: Conversions = NO_CONVERSIONS
+    # --- Repository-wide facts ---------------------------------------------------------
+    # file names (no directory) the `repo_facts` hook reads besides the language's own
+    # files: the scan tracks them so that a change is seen
+    config_files: tuple[str, ...] = ()
+    # "module:function" taking :class:`~graphrag.parsing.repofacts.RepoFiles` and
+    # returning JSON data (sets allowed) the extractor reads with `ctx.of(lang)`
+    repo_facts: str | None = None
+
     @property
     def ns(self) -> str:
         """Resolution namespace (the language's own name unless shared)."""
@@ -130,6 +169,7 @@ def _joined(name: str, spec: LanguageSpec | None) -> None:
     joins; the derived lookups are rebuilt."""
     _derived.cache_clear()
     type_prepass.cache_clear()
+    hook.cache_clear()
     for cache_of_name in (ts_language, parser, query, extractor):
         cache_of_name.cache_clear()
     if spec is None:
@@ -197,6 +237,8 @@ class _Derived:
     order: tuple[str, ...]             # namespaces in registration order
     package_scoped: tuple[str, ...]    # namespaces whose files declare packages
     test_files: re.Pattern[str] | None  # any language's test file name, at a path's end
+    common_calls: frozenset[str]       # every language's common library call names
+    config_files: frozenset[str]       # every language's config file names
 
 
 @cache
@@ -212,7 +254,9 @@ def _derived() -> _Derived:
     patterns = list(dict.fromkeys(p for s in _LANGUAGES for p in s.test_files))
     test_files = re.compile(r"(^|/)(" + "|".join(patterns) + r")$") if patterns else None
     return _Derived(namespace_of, family_of, by_ns, aliases, tuple(by_ns),
-                    tuple(ns for ns, s in by_ns.items() if s.packages), test_files)
+                    tuple(ns for ns, s in by_ns.items() if s.packages), test_files,
+                    frozenset().union(*(s.common_calls for s in _LANGUAGES)),
+                    frozenset(n for s in _LANGUAGES for n in s.config_files))
 
 
 def namespace(lang: str) -> str:
@@ -243,6 +287,16 @@ def test_file_pattern() -> re.Pattern[str] | None:
 def package_namespaces() -> tuple[str, ...]:
     """The namespaces whose files declare packages (spec ``packages``)."""
     return _derived().package_scoped
+
+
+def common_calls() -> frozenset[str]:
+    """Every registered language's common library call names (``common_calls``)."""
+    return _derived().common_calls
+
+
+def config_files() -> frozenset[str]:
+    """File names some language's ``repo_facts`` hook reads (``config_files``)."""
+    return _derived().config_files
 
 
 def namespace_spec(ns: str) -> LanguageSpec:
@@ -288,7 +342,14 @@ def type_prepass(lang: str) -> Callable[[str], str] | None:
     target = _LANGUAGES.find(lang)
     if target is None or target.type_prepass is None:
         return None
-    module, _, func = target.type_prepass.partition(":")
+    return hook(target.type_prepass)
+
+
+@cache
+def hook(target: str) -> Callable[..., Any]:
+    """The function a spec names as ``"module:function"`` (a module under
+    ``graphrag.parsing.languages`` or a full dotted path)."""
+    module, _, func = target.partition(":")
     return getattr(importlib.import_module(_module_path(module)), func)
 
 
@@ -328,42 +389,64 @@ def grammar(module: str, attr: str = "language") -> Callable[[], object]:
     return load
 
 
+_JVM_WORDS = dict(
+    common_calls=vocabulary.JVM_COMMON, self_names=("this",), super_names=("super",),
+    constructor_names=("<init>", "super"), conversions=vocabulary.JVM_CONVERSIONS,
+    item_reads=vocabulary.words("""get getOrDefault getValue remove elementAt first last
+                                    peek poll getFirst getLast pop"""),
+)
+_JS_WORDS = dict(
+    common_calls=vocabulary.JS_COMMON, self_names=("this", "self"), super_names=("super",),
+    constructor_names=("constructor",), item_reads=vocabulary.words("get at pop"),
+    null_words=vocabulary.words("null undefined void"),
+    config_files=("tsconfig.json", "jsconfig.json"),
+    repo_facts="graphrag.parsing.tsconfig:repo_facts",
+)
+
 _BUILTINS = (
     LanguageSpec("python", (".py",), "python", grammar("tree_sitter_python"),
                  grammar_dist="tree-sitter-python", aliases=("py",),
                  test_files=(r"test_[^/]*\.py", r"[^/]*_test\.py", r"conftest\.py"),
                  class_receiver="cls", route_keep_slash=True, private_names="underscore",
-                 type_prepass="python:unwrap_optional"),
+                 type_prepass="python:unwrap_optional",
+                 common_calls=vocabulary.PYTHON_COMMON, self_names=("self",),
+                 super_names=("super",), constructor_names=("__init__",),
+                 item_reads=vocabulary.words("get pop setdefault"),
+                 iterator_method="__iter__", null_words=frozenset({"None"}),
+                 repo_facts="python:repo_facts"),
     LanguageSpec("java", (".java",), "java", grammar("tree_sitter_java"),
                  grammar_dist="tree-sitter-java", test_files=(r"[^/]*(Test|Tests|IT)\.java",),
                  namespace="jvm", packages=True,
-                 implicit_this=True, constructor_calls=True, overloads_in_fqn=True),
+                 implicit_this=True, constructor_calls=True, overloads_in_fqn=True,
+                 **_JVM_WORDS),
     LanguageSpec("kotlin", (".kt", ".kts"), "kotlin", grammar("tree_sitter_kotlin"),
                  grammar_dist="tree-sitter-kotlin", aliases=("kt",),
                  test_files=(r"[^/]*(Test|Tests|IT)\.kt",), namespace="jvm",
                  packages=True, implicit_this=True, constructor_calls=True,
-                 overloads_in_fqn=True),
+                 overloads_in_fqn=True, **_JVM_WORDS),
     LanguageSpec("typescript", (".ts", ".mts", ".cts"), "typescript",
                  grammar("tree_sitter_typescript", "language_typescript"),
                  grammar_dist="tree-sitter-typescript", aliases=("ts",), namespace="js",
                  test_files=(r"[^/]*\.(test|spec)\.ts",),
                  key_family="js", separator="/", target_style="module-member",
-                 type_prepass="typescript:unwrap_parenthesized"),
+                 type_prepass="typescript:unwrap_parenthesized", **_JS_WORDS),
     LanguageSpec("tsx", (".tsx",), "typescript",
                  grammar("tree_sitter_typescript", "language_tsx"),
                  grammar_dist="tree-sitter-typescript", part_of="typescript",
                  test_files=(r"[^/]*\.(test|spec)\.tsx",),
                  namespace="js", key_family="js", separator="/",
                  target_style="module-member",
-                 type_prepass="typescript:unwrap_parenthesized"),
+                 type_prepass="typescript:unwrap_parenthesized", **_JS_WORDS),
     LanguageSpec("javascript", (".js", ".jsx", ".mjs", ".cjs"), "javascript",
                  grammar("tree_sitter_javascript"), grammar_dist="tree-sitter-javascript",
                  aliases=("js", "jsx"), namespace="js", key_family="js", separator="/",
                  test_files=(r"[^/]*\.(test|spec)\.(js|jsx|mjs|cjs)",),
                  target_style="module-member",
-                 type_prepass="typescript:unwrap_parenthesized"),
+                 type_prepass="typescript:unwrap_parenthesized", **_JS_WORDS),
     LanguageSpec("go", (".go",), "go", grammar("tree_sitter_go"),
                  grammar_dist="tree-sitter-go", aliases=("golang",), packages=True,
                  test_files=(r"[^/]*_test\.go",),
-                 structural_typing=True, type_prepass="go:first_result"),
+                 structural_typing=True, type_prepass="go:first_result",
+                 common_calls=vocabulary.GO_COMMON, config_files=("go.mod",),
+                 repo_facts="go:repo_facts"),
 )

@@ -1,7 +1,8 @@
 """``tsconfig.json``/``jsconfig.json`` module resolution: ``compilerOptions.paths``
 aliases (``"@/*": ["src/*"]``) and ``baseUrl`` (``import x from 'services/user'`` with
 ``"baseUrl": "src"``). Read once per repository into :class:`TsConfig` entries of the
-:class:`~graphrag.parsing.registry.RepoContext`; ``extends`` is not followed."""
+:class:`~graphrag.parsing.registry.RepoContext` (the ``repo_facts`` hook of TS/JS);
+``extends`` is not followed."""
 
 from __future__ import annotations
 
@@ -10,7 +11,10 @@ import posixpath
 import re
 from bisect import bisect_left
 from collections.abc import Iterable, Iterator
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from graphrag.parsing.repofacts import RepoFiles
 
 CONFIG_NAMES = ("tsconfig.json", "jsconfig.json")
 MAX_BYTES = 1024 * 1024
@@ -74,6 +78,22 @@ def read_config(text: str, rel_path: str, rel_paths: Iterable[str] | SortedPaths
             first = rel[len(head):].split("/", 1)[0]
             roots.add(posixpath.splitext(first)[0] if "/" not in rel[len(head):] else first)
     return TsConfig(directory, base_url, paths, tuple(sorted(roots)))
+
+
+def repo_facts(files: RepoFiles) -> tuple[TsConfig, ...]:
+    """The module resolution settings of every ``tsconfig.json``/``jsconfig.json``; an
+    unreadable config only loses its import aliases."""
+    configs = []
+    sorted_paths: SortedPaths | None = None  # built for the first config
+    for rel, _parent, _name in files.named(*CONFIG_NAMES):
+        text = files.read(rel, MAX_BYTES)
+        if text is None:
+            continue
+        sorted_paths = sorted_paths or SortedPaths(files.paths)
+        config = read_config(text, rel, sorted_paths)
+        if config is not None:
+            configs.append(config)
+    return tuple(sorted(configs))
 
 
 def resolve_alias(spec: str, rel_path: str, configs: Iterable[TsConfig]) -> str | None:

@@ -104,6 +104,8 @@ class StageContext:
     app_id: int
     app_name: str
     root_path: str | None
+    # the stages that write vectors (their states go when the vector columns change)
+    vector_stages: tuple[str, ...] = ()
     _resources: dict[str, Any] = field(default_factory=dict)
 
     def resource(self, key: str, factory: Callable[[], Any]) -> Any:

@@ -6,7 +6,7 @@ and content, each with its frequency and the chunk's length in terms. The summar
 indexed: the structural one is boilerplate ("Called by: ...") that would make a function
 match the names of its callers. The runner refreshes them in the transaction that
 writes new text, so search never sees postings of an older text; deleting a chunk
-deletes its postings (foreign key). Read by :mod:`graphrag.retrieval.bm25`.
+deletes its postings (foreign key). Read by :mod:`graphrag.retrieval.search.bm25`.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ _TF = "coalesce(array_length(t.positions, 1), 1)"
 
 # The node name's words as the analyser makes them (camelCase split first: a question
 # uses the words, never the whole identifier), for search's name match
-# (:mod:`graphrag.retrieval.signals`). Kept with the postings so a query does not analyse
+# (:mod:`graphrag.retrieval.search.signals`). Kept with the postings so a query does not analyse
 # every candidate's name.
 NAME_TERMS = (r"tsvector_to_array(graphrag_terms(regexp_replace(coalesce(n.name, ''),"
               r" '([a-z0-9])([A-Z])', '\1 \2', 'g')))")

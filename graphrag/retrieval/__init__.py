@@ -1,33 +1,12 @@
-"""Retrieval: search (vector, full text, hybrid), call expansion, context, hit-test.
+"""Retrieval: the read side over the indexed graph and chunks, one subpackage per product,
+each with its own store (the SQL it runs):
 
-``Context``/``build_context`` are imported on first use: a one-shot ``graphrag search``
-must not pay for networkx, which only the context builder needs."""
+- :mod:`graphrag.retrieval.search`: ranked chunks for a query (vector, BM25, hybrid;
+  search modes, ranking signals, ``--expand calls``), batch search and hit-test;
+- :mod:`graphrag.retrieval.documents`: document question answering on top of search
+  (sentence-level search, adjacent pages, segment ids, citations of an answer);
+- :mod:`graphrag.retrieval.context`: context for agents and documentation generators
+  (a node or a query's best hits, its neighbourhood ranked and packed into a budget).
 
-from __future__ import annotations
-
-import importlib
-from typing import TYPE_CHECKING, Any
-
-from graphrag.retrieval.batch import batch_search, read_query_lines
-from graphrag.retrieval.hittest import hit_test
-from graphrag.retrieval.model import SearchOptions, SearchResult
-from graphrag.retrieval.search import search, search_many
-
-_LAZY: dict[str, str] = {"Context": "context", "build_context": "context"}
-
-__all__ = [
-    "Context", "SearchOptions", "SearchResult", "batch_search", "build_context", "hit_test",
-    "read_query_lines", "search", "search_many",
-]
-
-if TYPE_CHECKING:
-    from graphrag.retrieval.context import Context, build_context
-
-
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'graphrag.retrieval' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"graphrag.retrieval.{module}"), name)
-    globals()[name] = value
-    return value
+``documents`` builds on ``search``, ``context`` on both; none imports a later one.
+"""

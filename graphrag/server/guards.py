@@ -22,6 +22,7 @@ from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from graphrag.db.engine import lost_database
+from graphrag.errors import size_text
 from graphrag.server.errors import error_body
 
 log = logging.getLogger("graphrag.server")
@@ -91,7 +92,7 @@ class BodyLimit:
             return
         limit = self.limit_of(scope)
         refusal = JSONResponse(error_body("too_large", f"request body too large (limit"
-                                          f" {limit / 1048576:.1f} MB)"), status_code=413)
+                                          f" {size_text(limit)})"), status_code=413)
         length = _headers(scope).get("content-length", "")
         if length.isdigit() and int(length) > limit:
             await refusal(scope, receive, send)

@@ -39,7 +39,7 @@ from graphrag.config import load_settings
 from graphrag.db.engine import get_engine
 from graphrag.db.keys import authenticate
 from graphrag.errors import GraphragError, InvalidInput, UnknownSymbol, UsageError
-from graphrag.retrieval.model import SIGNALS
+from graphrag.retrieval.search.model import SIGNALS
 from graphrag.server import operations as ops
 from graphrag.server.background import Jobs
 from graphrag.server.errors import error_body, status_of

@@ -1,5 +1,5 @@
 """The search mode as a request field of the HTTP and MCP servers: any registered mode,
-the built-ins and those plugins add (:mod:`graphrag.retrieval.modes`), listed in the
+the built-ins and those plugins add (:mod:`graphrag.retrieval.search.modes`), listed in the
 schema clients read and checked when a request arrives."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import Annotated, Any
 from pydantic import AfterValidator, Field
 
 from graphrag.errors import UnknownName
-from graphrag.retrieval.modes import get_mode, mode_names
+from graphrag.retrieval.search.modes import get_mode, mode_names
 
 
 def _list_modes(schema: dict[str, Any]) -> None:

@@ -26,6 +26,7 @@ from graphrag.errors import (
     TooLarge,
     UnknownApplication,
     UsageError,
+    size_text,
 )
 from graphrag.graph.navigation import call_paths, call_tree, find_endpoints
 from graphrag.graph.queries import node_details
@@ -106,7 +107,7 @@ def neighbourhood(runtime: Runtime, scope: Scope, app: str, *, fqn: str | None =
 def node_source(runtime: Runtime, scope: Scope, app: str, node: dict[str, Any]
                 ) -> list[tuple[int | None, str]]:
     """A node's implementation as numbered lines (``node`` from :func:`lookup_node`)."""
-    from graphrag.retrieval.source import node_source as lines
+    from graphrag.retrieval.context.source import node_source as lines
 
     return lines(runtime.context(scope.check(app)), node)
 
@@ -143,9 +144,10 @@ def search(runtime: Runtime, scope: Scope, apps: Sequence[str] | None,
            disabled: Sequence[str] = ()) -> list[dict[str, Any]]:
     """One envelope (query, mode, timing_ms, hits) per query: one query through the
     document-aware search (granularity, adjacent pages), several through one batch."""
-    from graphrag.retrieval.documents_search import document_search
-    from graphrag.retrieval.filters import build_options
-    from graphrag.retrieval.search import search_many
+    from graphrag.retrieval.documents.search import document_search
+    from graphrag.retrieval.search.engine import search_many
+    from graphrag.retrieval.search.filters import build_options
+    from graphrag.retrieval.search.modes import get_mode
 
     names = scope.resolve(apps)
     if not queries:
@@ -154,8 +156,8 @@ def search(runtime: Runtime, scope: Scope, apps: Sequence[str] | None,
         raise InvalidInput("empty query: give the words to search for")
     options = build_options(mode, top_k, min_similarity, kinds, lang, path, source, expand,
                             priors, per_file, disabled)
-    embedder = runtime.embedder() if options.needs_vectors or granularity == "sentence" \
-        else None
+    embedder = runtime.embedder() \
+        if get_mode(options.mode).needs_vectors or granularity == "sentence" else None
     if len(queries) == 1:
         result = document_search(runtime.engine, names, queries[0], options, embedder,
                                  granularity, adjacent_pages)
@@ -169,7 +171,7 @@ def search(runtime: Runtime, scope: Scope, apps: Sequence[str] | None,
 def context(runtime: Runtime, scope: Scope, app: str, *, fqn: str | None = None,
             query: str | None = None, budget_tokens: int = 4000, depth: int = 2,
             fmt: str = "markdown") -> dict[str, Any]:
-    from graphrag.retrieval.context import build_context
+    from graphrag.retrieval.context.builder import build_context
 
     scope.check(app)
     if (fqn is None) == (query is None):
@@ -184,7 +186,7 @@ def context(runtime: Runtime, scope: Scope, app: str, *, fqn: str | None = None,
 
 def adjacent(runtime: Runtime, scope: Scope, app: str, chunk_ids: Sequence[str],
              page_range: int) -> dict[str, Any]:
-    from graphrag.retrieval.adjacent import adjacent_chunks
+    from graphrag.retrieval.documents.adjacent import adjacent_chunks
 
     scope.check(app)
     return adjacent_chunks(runtime.engine, app, chunk_ids, page_range)
@@ -195,8 +197,8 @@ def document_segment(runtime: Runtime, scope: Scope, app: str, chunk_id: str | N
     """Where a document chunk (a plan or segment id), or the first chunk of a page or
     section node, lies in its document: ``document_id``, ``segment_id``, ``page_number``;
     :class:`NotFound` when it is no document chunk of the application."""
-    from graphrag.retrieval.adjacent import adjacent_chunks
-    from graphrag.retrieval.store import node_chunk_ids
+    from graphrag.retrieval.documents.adjacent import adjacent_chunks
+    from graphrag.retrieval.search.store import node_chunk_ids
 
     ctx = runtime.context(scope.check(app))
     if chunk_id is None and node_id is not None:
@@ -213,7 +215,7 @@ def document_segment(runtime: Runtime, scope: Scope, app: str, chunk_id: str | N
 
 def cite(runtime: Runtime, scope: Scope, app: str, answer: str | dict[str, Any]
          ) -> dict[str, Any]:
-    from graphrag.retrieval.citations import cite_answer
+    from graphrag.retrieval.documents.citations import cite_answer
 
     scope.check(app)
     raw = answer if isinstance(answer, str) else json.dumps(answer, ensure_ascii=False)
@@ -289,7 +291,7 @@ def receive_upload(runtime: Runtime, scope: Scope, app: str, filename: str,
                 size += len(block)
                 if size > limit:
                     raise TooLarge(f"{name}: file too large (more than"
-                                   f" {limit / 1048576:.1f} MB)")
+                                   f" {size_text(limit)})")
                 out.write(block)
         request, claim = accept_upload(runtime.engine, runtime.settings, app, path,
                                        metadata=metadata, category=category, tags=tags)

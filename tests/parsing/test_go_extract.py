@@ -13,7 +13,7 @@ from graphrag.parsing.model import ParseResult, Symbol
 from graphrag.parsing.registry import RepoContext
 
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_repos" / "go_shop"
-CTX = RepoContext(go_modules={"": "example.com/goshop"})
+CTX = RepoContext({"go": {"": "example.com/goshop"}})
 STORE = "example.com/goshop/internal/store"
 SERVICE = "example.com/goshop/internal/service"
 HANDLERS = "example.com/goshop/internal/handlers"
@@ -26,7 +26,7 @@ def parsed(rel: str) -> ParseResult:
 
 
 def snippet(code: str, rel: str = "pkg/x.go") -> ParseResult:
-    return extract(code.encode(), rel, RepoContext(go_modules={"": "example.com/m"}))
+    return extract(code.encode(), rel, RepoContext({"go": {"": "example.com/m"}}))
 
 
 def sym(result: ParseResult, fqn: str) -> Symbol:
@@ -50,7 +50,7 @@ def line_of(rel: str, needle: str) -> int:
     ("lib/util/u.go", {}, "lib/util"),
 ])
 def test_package_path(path: str, modules: dict[str, str], expected: str) -> None:
-    assert package_path(path, RepoContext(go_modules=modules)) == expected
+    assert package_path(path, RepoContext({"go": modules})) == expected
 
 
 def test_sample_files_parse_cleanly() -> None:

@@ -37,7 +37,7 @@ def test_configs_without_aliases_or_not_json_are_ignored() -> None:
 def test_imports_resolve_through_the_alias() -> None:
     config = read_config('{"compilerOptions": {"baseUrl": "src", "paths": {"@/*": ["*"]}}}',
                          "web/tsconfig.json", FILES)
-    ctx = RepoContext(ts_configs=(config,))
+    ctx = RepoContext({"typescript": (config,)})
     result = parse_file(b"import { cents } from '@/lib/money';\nimport x from 'express';\n",
                         "web/src/app.ts", ctx)
     assert [(i.alias, i.target) for i in result.imports] == [

@@ -1,12 +1,12 @@
 """Helpers shared by the Java and Kotlin extractors: doc comments, signatures, type
-names, Spring/JAX-RS endpoint routes and overload keys."""
+names, Spring/JAX-RS route recognisers (registered in :mod:`graphrag.parsing.routes`)
+and overload keys."""
 
 from __future__ import annotations
 
 import re
 from collections import defaultdict
 from collections.abc import Callable, Collection, Iterable, Iterator
-from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
@@ -16,6 +16,8 @@ from graphrag.parsing.languages._common import (
     keeps_items,
 )
 from graphrag.parsing.model import Call
+from graphrag.parsing.routes import Annotation, Endpoint, RouteSite
+from graphrag.parsing.routes import join_segments as join_route
 
 NodeKey = tuple[int, int, str]
 CALLABLE_KINDS = frozenset({"METHOD", "FUNCTION", "CONSTRUCTOR", "ENDPOINT"})
@@ -194,54 +196,32 @@ _SPRING_METHODS = {
 _JAXRS_METHODS = frozenset({"GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"})
 
 
-@dataclass
-class Annotation:
-    """An annotation reduced to what routing needs: simple name and argument values.
-    Positional arguments are stored under ``""``; each value is a list (arrays keep
-    every element) of strings: string literal contents or expressions as written."""
-
-    name: str
-    args: dict[str, list[str]] = field(default_factory=dict)
-
-    def first(self, *keys: str) -> str | None:
-        for key in keys:
-            values = self.args.get(key)
-            if values:
-                return values[0]
-        return None
+def _prefix(annotations: list[Annotation], name: str, *keys: str) -> str | None:
+    """A class-level ``@RequestMapping`` / ``@Path`` route prefix."""
+    return next((a.first(*keys) for a in annotations if a.name == name), None)
 
 
-def join_route(*parts: str | None) -> str:
-    """Join route pieces with single slashes; always starts with ``/``."""
-    pieces = [p.strip("/") for p in parts if p and p.strip("/")]
-    return "/" + "/".join(pieces)
-
-
-def class_route_prefix(annotations: Iterable[Annotation]) -> str | None:
-    """Class-level ``@RequestMapping``/``@Path`` prefix."""
-    for ann in annotations:
-        if ann.name == "RequestMapping":
-            return ann.first("value", "path", "")
-        if ann.name == "Path":
-            return ann.first("value", "")
-    return None
-
-
-def endpoint_of(annotations: list[Annotation], prefix: str | None) -> tuple[str, str] | None:
-    """``(http_method, route)`` when the method annotations make it a Spring or JAX-RS
-    handler, else None."""
-    for ann in annotations:
+def spring_endpoint(site: RouteSite) -> Endpoint | None:
+    """A Spring MVC handler: ``@GetMapping(...)``..., ``@RequestMapping(method=...)``
+    under the class's ``@RequestMapping`` prefix."""
+    prefix = _prefix(site.cls, "RequestMapping", "value", "path", "")
+    for ann in site.method:
         if ann.name in _SPRING_METHODS:
             return _SPRING_METHODS[ann.name], join_route(prefix, ann.first("value", "path", ""))
         if ann.name == "RequestMapping":
             methods = [m.rsplit(".", 1)[-1].upper() for m in ann.args.get("method", [])]
             route = join_route(prefix, ann.first("value", "path", ""))
             return (",".join(methods) or "ANY"), route
-    jaxrs = [a.name for a in annotations if a.name in _JAXRS_METHODS]
-    if jaxrs:
-        path = next((a.first("value", "") for a in annotations if a.name == "Path"), None)
-        return ",".join(jaxrs), join_route(prefix, path)
     return None
+
+
+def jaxrs_endpoint(site: RouteSite) -> Endpoint | None:
+    """A JAX-RS resource method: ``@GET`` ... with ``@Path`` under the class's ``@Path``."""
+    jaxrs = [a.name for a in site.method if a.name in _JAXRS_METHODS]
+    if not jaxrs:
+        return None
+    path = _prefix(site.method, "Path", "value", "")
+    return ",".join(jaxrs), join_route(_prefix(site.cls, "Path", "value", ""), path)
 
 
 # ---------------------------------------------------------------------------

@@ -21,6 +21,7 @@ import textwrap
 from tree_sitter import Node, QueryCursor
 
 from graphrag.parsing import registry
+from graphrag.parsing.languages._base import FileExtractor
 from graphrag.parsing.languages._common import (
     ScopeIndex,
     count_errors,
@@ -39,6 +40,7 @@ from graphrag.parsing.model import (
     Symbol,
 )
 from graphrag.parsing.registry import RepoContext
+from graphrag.parsing.repofacts import RepoFiles
 from graphrag.parsing.routes import join_route as _join_route
 
 LANG = "go"
@@ -58,6 +60,8 @@ _HTTP_METHODS = {"GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS", "CO
                  "TRACE"}
 _NON_NOMINAL = ("map[", "chan ", "chan<-", "<-chan", "func", "interface", "struct")
 _DIRECTIVE = re.compile(r"^//(go:|nolint|line |export )")
+_GO_MOD_MAX_BYTES = 1024 * 1024
+_GO_MODULE_LINE = re.compile(r"^\s*module\s+\"?([^\s\"]+)\"?", re.MULTILINE)
 
 
 def extract(source: bytes, rel_path: str, ctx: RepoContext) -> ParseResult:
@@ -66,7 +70,7 @@ def extract(source: bytes, rel_path: str, ctx: RepoContext) -> ParseResult:
     root = tree.root_node
     package = package_path(rel_path, ctx, _package_clause(root))
     result = ParseResult(path=rel_path, lang=LANG, module=package, package=package)
-    _Extractor(root, source, package, CharOffsets(source), result).run()
+    _GoFile(root, source, package, CharOffsets(source), result).run()
     result.error_count = count_errors(root)
     return result
 
@@ -77,17 +81,30 @@ def package_path(rel_path: str, ctx: RepoContext, clause_name: str = "") -> str:
     ``go.mod`` the directory itself (or the package clause name at the root) is used."""
     directory = posixpath.dirname(rel_path)
     best: str | None = None
-    for mod_dir in ctx.go_modules:
+    modules: dict[str, str] = ctx.of(LANG, {})
+    for mod_dir in modules:
         inside = mod_dir == "" or directory == mod_dir or directory.startswith(mod_dir + "/")
         if inside and (best is None or len(mod_dir) > len(best)):
             best = mod_dir
     if best is None:
         return directory or clause_name
     rest = directory[len(best):].lstrip("/")
-    module = ctx.go_modules[best]
+    module = modules[best]
     return f"{module}/{rest}" if rest else module
 
 
+
+
+def repo_facts(files: RepoFiles) -> dict[str, str]:
+    """The module path of every ``go.mod`` by its repo-relative directory (``""`` for
+    the root); an unreadable one only loses module-qualified package names."""
+    modules: dict[str, str] = {}
+    for rel, parent, _name in files.named("go.mod"):
+        text = files.read(rel, _GO_MOD_MAX_BYTES)
+        match = _GO_MODULE_LINE.search(text) if text is not None else None
+        if match:
+            modules[parent] = match.group(1)
+    return dict(sorted(modules.items()))
 
 
 def clean_type(text: str | None) -> str | None:
@@ -241,21 +258,18 @@ def _result_type(node: Node) -> str | None:
     return normalize(_text(result)) if result is not None else None
 
 
-class _Extractor:
-    """Single-use worker filling ``result`` for one file."""
+class _GoFile(FileExtractor):
+    """Extraction state for one file."""
 
     def __init__(self, root: Node, source: bytes, package: str, offsets: CharOffsets,
                  result: ParseResult) -> None:
-        self.root = root
-        self.source = source
+        super().__init__(source, root, result, offsets)
         self.pkg = package
-        self.offsets = offsets
-        self.result = result
         # func/method/inline-handler node id -> fqn
         self.scopes: ScopeIndex[int, str] = ScopeIndex(node_id)
         self.subrouters: dict[str, str] = {}  # gorilla/mux subrouter variable -> prefix
 
-    def run(self) -> None:
+    def run(self) -> ParseResult:
         defs = QueryCursor(registry.query(LANG, "go-definitions")).captures(self.root)
         refs = QueryCursor(registry.query(LANG, "go-references")).captures(self.root)
         for node in _in_order(refs.get("reference.import", [])):
@@ -274,22 +288,12 @@ class _Extractor:
         for node in _in_order(defs.get("definition.range", [])):
             self._range(node)
         self.result.symbols.sort(key=lambda s: (s.char_start, -s.char_end))
+        return self.result
 
     # -- helpers -----------------------------------------------------------------------
 
-    def _span(self, node: Node) -> dict[str, int]:
-        return {
-            "line_start": node.start_point[0] + 1,
-            "line_end": node.end_point[0] + 1,
-            "char_start": self.offsets(node.start_byte),
-            "char_end": self.offsets(node.end_byte),
-        }
-
     def _enclosing(self, node: Node) -> str | None:
         return self.scopes.enclosing(node)
-
-    def _var_types(self, scope: str) -> dict[str, str]:
-        return self.result.var_types.setdefault(scope, {})
 
     def _doc(self, node: Node) -> str | None:
         return doc_comment(node, self.source)
@@ -325,7 +329,7 @@ class _Extractor:
             else {"underlying": normalize(_text(body))}
         self.result.symbols.append(Symbol(
             kind=kind, name=name, fqn=fqn, parent=None, signature=signature,
-            doc_comment=doc, meta=meta, **self._span(outer),
+            doc_comment=doc, meta=meta, **self.span(outer),
         ))
         if body is not None and body.type == "struct_type":
             self._struct_fields(fqn, body)
@@ -350,11 +354,11 @@ class _Extractor:
                 self.result.symbols.append(Symbol(
                     kind="FIELD", name=name, fqn=f"{owner}.{name}", parent=owner,
                     signature=f"{name} {type_text}", doc_comment=doc,
-                    meta={"type": type_text}, **self._span(decl),
+                    meta={"type": type_text}, **self.span(decl),
                 ))
                 resolved = declared_type(type_text)
                 if resolved:
-                    self._var_types(owner)[name] = resolved
+                    self.scope_vars(owner)[name] = resolved
 
     def _embedded(self, owner: str, type_node: Node | None, decl: Node) -> None:
         """An embedded field: ``Base`` / ``*store.Base`` promotes the base's members."""
@@ -364,7 +368,7 @@ class _Extractor:
         self.result.heritage.append(
             Heritage(cls=owner, base=base, relation="embeds", line=decl.start_point[0] + 1))
         # the embedded field is addressable by its type name: s.Base.Method()
-        self._var_types(owner)[base.rsplit(".", 1)[-1]] = base
+        self.scope_vars(owner)[base.rsplit(".", 1)[-1]] = base
 
     def _interface_members(self, owner: str, iface: Node) -> None:
         for member in iface.named_children:
@@ -375,7 +379,7 @@ class _Extractor:
                     signature=normalize(_text(member)), doc_comment=self._doc(member),
                     meta={"params": _params(member.child_by_field_name("parameters")),
                           "return_type": _result_type(member), "abstract": True},
-                    **self._span(member),
+                    **self.span(member),
                 ))
             elif member.type == "type_elem" and len(member.named_children) == 1:
                 # a single named type is an embedded interface; unions are constraints
@@ -406,7 +410,7 @@ class _Extractor:
         signature = normalize(node.text[: end - node.start_byte].decode("utf-8", "replace"))
         self.result.symbols.append(Symbol(
             kind=kind, name=name, fqn=fqn, parent=parent, signature=signature,
-            doc_comment=self._doc(node), meta=meta, **self._span(node),
+            doc_comment=self._doc(node), meta=meta, **self.span(node),
         ))
         self.scopes[node.id] = fqn
         for pname, ptype in params:
@@ -414,7 +418,7 @@ class _Extractor:
             if pname and pname != "_" and resolved:
                 types[pname] = resolved
         if types:
-            self._var_types(fqn).update(types)
+            self.scope_vars(fqn).update(types)
 
     @staticmethod
     def _receiver(node: Node) -> tuple[str | None, str, bool] | None:
@@ -516,13 +520,13 @@ class _Extractor:
             doc_comment=self._doc(stmt) if stmt.type == "expression_statement" else None,
             meta={"http_method": method, "route": route, "params": params,
                   "return_type": None, "inline": True},
-            **self._span(literal),
+            **self.span(literal),
         ))
         self.scopes[literal.id] = fqn
         types = {n: t for n, t in ((n, declared_type(t)) for n, t in params)
                  if n != "_" and t}
         if types:
-            self._var_types(fqn).update(types)
+            self.scope_vars(fqn).update(types)
         return fqn
 
     # -- local and package variables ---------------------------------------------------
@@ -551,7 +555,7 @@ class _Extractor:
             else:
                 type_ = None
             if type_:
-                self._var_types(scope).setdefault(name, type_)
+                self.scope_vars(scope).setdefault(name, type_)
 
 
     def _range(self, node: Node) -> None:
@@ -576,7 +580,7 @@ class _Extractor:
             chain = dotted(right)
             element = f"=item:{chain}" if chain else None
         if element:
-            self._var_types(scope).setdefault(_text(names[1]), element)
+            self.scope_vars(scope).setdefault(_text(names[1]), element)
 
 
 def _expr_list(node: Node | None) -> list[Node]:

@@ -17,6 +17,7 @@ from pathlib import PurePosixPath
 from tree_sitter import Node, QueryCursor
 
 from graphrag.parsing import registry
+from graphrag.parsing.languages._base import FileExtractor
 from graphrag.parsing.languages._common import (
     ScopeIndex,
     decl_starts,
@@ -26,7 +27,6 @@ from graphrag.parsing.languages._common import (
 from graphrag.parsing.languages._jvm import (
     Annotation,
     NodeKey,
-    class_route_prefix,
     collapse,
     collect_calls,
     count_errors,
@@ -34,7 +34,6 @@ from graphrag.parsing.languages._jvm import (
     doc_comment_before,
     dotted_call_target,
     enclosing_fqn,
-    endpoint_of,
     header_text,
     literal_type,
     node_key,
@@ -46,13 +45,13 @@ from graphrag.parsing.languages._jvm import (
 )
 from graphrag.parsing.model import (
     Call,
-    CharOffsets,
     Heritage,
     Import,
     ParseResult,
     Symbol,
 )
 from graphrag.parsing.registry import RepoContext
+from graphrag.parsing.routes import RouteSite, declared_endpoint
 
 LANG = "java"
 
@@ -88,18 +87,16 @@ def extract(source: bytes, rel_path: str, ctx: RepoContext) -> ParseResult:
     return result
 
 
-class _JavaFile:
+class _JavaFile(FileExtractor):
     """Extraction state for one file."""
 
     def __init__(self, source: bytes, rel_path: str, root: Node) -> None:
-        self.source = source
-        self.root = root
-        self.offsets = CharOffsets(source)
+        self.source, self.root = source, root  # the package clause is read first
         package = self._package()
-        self.result = ParseResult(
+        super().__init__(source, root, ParseResult(
             path=rel_path, lang=LANG, module=package or PurePosixPath(rel_path).stem,
             package=package, error_count=count_errors(root),
-        )
+        ))
         self.prefix = f"{package}." if package else ""
         # node key -> fqn for types and callables (the scopes calls are attributed to)
         self.scopes: ScopeIndex[NodeKey, str] = ScopeIndex(node_key)
@@ -200,8 +197,9 @@ class _JavaFile:
             return kind
         class_node = _ancestor_of_types(node, _TYPE_DECLS)
         class_anns = self._annotations(class_node) if class_node is not None else []
-        prefix = class_route_prefix(self._parse_annotation(a) for a in class_anns)
-        found = endpoint_of([self._parse_annotation(a) for a in annotations], prefix)
+        site = RouteSite([self._parse_annotation(a) for a in annotations],
+                         [self._parse_annotation(a) for a in class_anns])
+        found = declared_endpoint(LANG, site)
         if found is None:
             return kind
         meta["http_method"], meta["route"] = found

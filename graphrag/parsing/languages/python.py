@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from tree_sitter import Node, QueryCursor
 
 from graphrag.parsing import registry
+from graphrag.parsing.languages._base import FileExtractor
 from graphrag.parsing.languages._common import (
     ScopeIndex,
     count_errors,
@@ -32,7 +33,6 @@ from graphrag.parsing.languages._common import (
 from graphrag.parsing.languages._common import node_text as _text
 from graphrag.parsing.model import (
     Call,
-    CharOffsets,
     Heritage,
     Import,
     ParseResult,
@@ -40,6 +40,7 @@ from graphrag.parsing.model import (
     Symbol,
 )
 from graphrag.parsing.registry import RepoContext
+from graphrag.parsing.repofacts import RepoFiles
 from graphrag.parsing.typetext import split_top_level
 
 LANG = "python"
@@ -56,11 +57,16 @@ _SIGNATURE_MAX = 300
 def extract(source: bytes, rel_path: str, ctx: RepoContext) -> ParseResult:
     """Parse one Python file into symbols, imports, calls, heritage and variable types."""
     tree = registry.parser(LANG).parse(source)
-    module = module_name(rel_path, ctx.python_packages)
+    module = module_name(rel_path, ctx.of(LANG, frozenset()))
     result = ParseResult(path=rel_path, lang=LANG, module=module, package=None)
-    _Extractor(tree.root_node, rel_path, module, CharOffsets(source), result).run()
+    _PythonFile(source, tree.root_node, rel_path, module, result).run()
     result.error_count = count_errors(tree.root_node)
     return result
+
+
+def repo_facts(files: RepoFiles) -> frozenset[str]:
+    """The directories holding an ``__init__.py`` (regular packages)."""
+    return frozenset(parent for _rel, parent, _name in files.named("__init__.py"))
 
 
 def module_name(rel_path: str, packages: frozenset[str] = frozenset()) -> str:
@@ -246,21 +252,19 @@ class _Scope:
     annotations: dict[str, str] = field(default_factory=dict)  # name -> annotation as written
 
 
-class _Extractor:
-    """Single-use worker filling ``result`` for one file."""
+class _PythonFile(FileExtractor):
+    """Extraction state for one file."""
 
-    def __init__(self, root: Node, rel_path: str, module: str, offsets: CharOffsets,
+    def __init__(self, source: bytes, root: Node, rel_path: str, module: str,
                  result: ParseResult) -> None:
-        self.root = root
+        super().__init__(source, root, result)
         self.rel_path = rel_path
         self.module = module
-        self.offsets = offsets
-        self.result = result
         self.scopes: ScopeIndex[int, _Scope] = ScopeIndex(node_id)  # def node id -> scope
         self.router_prefixes: dict[str, str] = {}
         self.field_names: set[str] = set()
 
-    def run(self) -> None:
+    def run(self) -> ParseResult:
         defs = QueryCursor(registry.query(LANG, "python-definitions")).captures(self.root)
         refs = QueryCursor(registry.query(LANG, "python-references")).captures(self.root)
         assignments = _in_order(defs.get("definition.assignment", []))
@@ -285,6 +289,7 @@ class _Extractor:
             self._import(node)
         self._explicit_self()
         self.result.symbols.sort(key=lambda s: (s.char_start, -s.char_end))
+        return self.result
 
     def _explicit_self(self) -> None:
         """A method whose instance parameter has another name (click's ``__self``): its
@@ -323,17 +328,6 @@ class _Extractor:
         """Innermost class/function scope strictly containing ``node``."""
         return self.scopes.enclosing(node)
 
-    def _var_types(self, scope: str) -> dict[str, str]:
-        return self.result.var_types.setdefault(scope, {})
-
-    def _span(self, node: Node) -> dict[str, int]:
-        return {
-            "line_start": node.start_point[0] + 1,
-            "line_end": node.end_point[0] + 1,
-            "char_start": self.offsets(node.start_byte),
-            "char_end": self.offsets(node.end_byte),
-        }
-
     # -- declarations ------------------------------------------------------------------
 
     def _class(self, node: Node) -> None:
@@ -347,7 +341,7 @@ class _Extractor:
             name=name, fqn=fqn, parent=outer.symbol.fqn if outer else None,
             signature=_header(node), doc_comment=docstring(node),
             meta={"decorators": _decorators(node), "bases": bases},
-            **self._span(outer_node),
+            **self.span(outer_node),
         )
         if _under_type_checking(node):
             symbol.meta["type_checking"] = True
@@ -402,14 +396,14 @@ class _Extractor:
         symbol = Symbol(
             kind=kind, name=name, fqn=fqn, parent=outer.symbol.fqn if outer else None,
             signature=_header(node), doc_comment=docstring(node), meta=meta,
-            **self._span(_decorated(node)),
+            **self.span(_decorated(node)),
         )
         self.result.symbols.append(symbol)
         types = {n: t for n, t in ((n, _param_type(t)) for n, t in visible_params) if t}
         self.scopes[node.id] = _Scope(symbol, node, types, self_name,
                                       {n: t for n, t in visible_params if t})
         if types:
-            self._var_types(fqn).update(types)
+            self.scope_vars(fqn).update(types)
 
     def _merge_overload_stubs(self) -> None:
         """``@overload`` stubs and ``if TYPE_CHECKING:`` definitions attach to their
@@ -573,7 +567,7 @@ class _Extractor:
             signature=normalize(_text(node))[:_SIGNATURE_MAX],
             doc_comment=_attribute_docstring(stmt),
             meta={"type": _opt_text(node.child_by_field_name("type"))},
-            **self._span(stmt),
+            **self.span(stmt),
         ))
 
     def _record_type(self, scope_fqn: str, name: str, annotation: str | None, node: Node,
@@ -583,7 +577,7 @@ class _Extractor:
         value_type = annotation or self._value_type(node.child_by_field_name("right"), scope)
         if not value_type:
             return
-        types = self._var_types(scope_fqn)
+        types = self.scope_vars(scope_fqn)
         if annotation or name not in types:
             types[name] = value_type
 
@@ -600,7 +594,7 @@ class _Extractor:
             return
         value_type = self._value_type(value, scope)
         if value_type:
-            self._var_types(scope.symbol.fqn).setdefault(_text(name), value_type)
+            self.scope_vars(scope.symbol.fqn).setdefault(_text(name), value_type)
 
     def _for(self, node: Node) -> None:
         """``for y in xs`` where ``xs`` is annotated ``list[T]``/``Iterable[T]``/...: ``y``
@@ -621,7 +615,7 @@ class _Extractor:
             element = "=iter:" + ".".join(chain) if chain != ["?"] else None
         if element:
             name = _text(node.child_by_field_name("left"))
-            self._var_types(scope.symbol.fqn).setdefault(name, element)
+            self.scope_vars(scope.symbol.fqn).setdefault(name, element)
 
     @staticmethod
     def _value_type(right: Node | None, scope: _Scope | None) -> str | None:
@@ -648,7 +642,7 @@ class _Extractor:
         if right.type == "conditional_expression":  # `a if cond else b`: the first typed
             branches = [c for c in right.named_children if c.type != "comment"]
             for branch in (branches[0], branches[-1]) if len(branches) == 3 else ():
-                found = _Extractor._value_type(branch, scope)
+                found = _PythonFile._value_type(branch, scope)
                 if found:
                     return found
         return None

@@ -7,7 +7,7 @@ piece starting with the last sentences of the previous one that fit in
 ``OVERLAP_TOKENS``; a sentence longer than a piece is cut between words. Pieces are
 written to ``sentences`` (chunk_id, sentence_index), and only pieces whose text changed
 are encoded again. Searching them and returning their parent chunks is
-``graphrag.retrieval.sentences``."""
+``graphrag.retrieval.documents.sentences``."""
 
 from __future__ import annotations
 

@@ -25,7 +25,7 @@ from graphrag.db.keys import authenticate
 from graphrag.errors import GraphragError, InvalidInput, NotAllowed
 from graphrag.graph.neighbourhood import DEFAULT_KINDS, MAX_DEPTH, MAX_NODES
 from graphrag.kinds import EDGE_KINDS, NODE_KINDS
-from graphrag.retrieval.modes import mode_names
+from graphrag.retrieval.search.modes import mode_names
 from graphrag.server import operations as ops
 from graphrag.server.errors import error_body, status_of
 from graphrag.server.operations import Scope

@@ -36,7 +36,7 @@ def extract_file(source: bytes, rel_path: str, dialect: Dialect,
     recognises are returned and ``error_count`` counts ERROR/MISSING nodes."""
     # a bad top-level statement must not hide the declarations after it
     root, errors = parse_recovering(registry.parser(dialect.grammar), source, _DECL_START)
-    ctx = FileContext(source, rel_path, dialect, root, repo.ts_configs if repo else ())
+    ctx = FileContext(source, rel_path, dialect, root, repo.of(dialect.grammar, ()) if repo else ())
     definitions = captures("definitions", dialect, root)
     refs = captures("references", dialect, root)
     symbols.collect(ctx, definitions)

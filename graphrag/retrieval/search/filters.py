@@ -1,41 +1,14 @@
-"""Search options: built from what a person types, validated; path globs as regexes.
-The SQL clauses they become are in :func:`graphrag.retrieval.store.filter_sql`."""
+"""Search options: built from what a person types, validated. The SQL clauses they
+become are in :func:`graphrag.retrieval.search.store.filter_sql`."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from graphrag.errors import InvalidInput, UnknownName
 from graphrag.kinds import NODE_KINDS
-from graphrag.retrieval.model import EXPANSIONS, SIGNALS, SOURCES, SearchOptions
-from graphrag.retrieval.modes import get_mode
-
-
-def glob_to_regex(pattern: str) -> str:
-    """A POSIX regex (PostgreSQL ``~``) for a path glob: ``**`` crosses folders, ``*`` and
-    ``?`` do not; ``**/`` also matches no folder at all."""
-    out = ["^"]
-    i = 0
-    while i < len(pattern):
-        ch = pattern[i]
-        if pattern.startswith("**/", i):
-            out.append("(.*/)?")
-            i += 3
-            continue
-        if pattern.startswith("**", i):
-            out.append(".*")
-            i += 2
-            continue
-        if ch == "*":
-            out.append("[^/]*")
-        elif ch == "?":
-            out.append("[^/]")
-        else:
-            out.append(re.escape(ch))
-        i += 1
-    out.append("$")
-    return "".join(out)
+from graphrag.retrieval.search.model import EXPANSIONS, SIGNALS, SOURCES, SearchOptions
+from graphrag.retrieval.search.modes import get_mode
 
 
 def build_options(mode: str = "hybrid", top_k: int = 10, min_similarity: float | None = None,

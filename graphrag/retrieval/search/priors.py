@@ -17,7 +17,7 @@ vendored, generated, compatibility shims, declarations, hidden folders:
 The kind priors were chosen on ``benchmarks/retrieval.py`` (doc-comment sentences as
 queries; werkzeug, click and gin, strict MRR@10 macro: 0.561 with no priors, 0.627 with
 types at 0.85 and fields/files at 0.7, 0.639 with the values here). Symbol queries and
-questions keep no kind prior (:mod:`graphrag.retrieval.profiles`); that, the test,
+questions keep no kind prior (:mod:`graphrag.retrieval.search.profiles`); that, the test,
 document and role priors were chosen on semble's benchmark (``benchmarks/semble.py``; see
 ``benchmarks/RESULTS.md``). ``SearchOptions`` ``priors=False`` (CLI ``--no-priors``)
 switches all of them off.
@@ -28,7 +28,7 @@ from __future__ import annotations
 from graphrag.kinds import DOCUMENT_KINDS
 from graphrag.parsing import pathroles
 from graphrag.parsing.pathroles import asked_roles, is_package_front, path_roles
-from graphrag.retrieval.model import Candidate, SearchOptions
+from graphrag.retrieval.search.model import Candidate, SearchOptions
 
 KIND_PRIORS: dict[str, float] = {
     "FUNCTION": 1.0, "METHOD": 1.0, "CONSTRUCTOR": 1.0, "ENDPOINT": 1.0,
@@ -81,7 +81,7 @@ def prior(candidate: Candidate, wanted: frozenset[str] | bool = frozenset(),
     """The multiplier of one candidate's score (1.0 = neutral). ``wanted``: the roles
     asked for (:func:`wanted_roles`; a bool says whether tests are); ``paths``: apply
     the role priors beside the kind and test priors; ``kinds``: apply the kind priors
-    (the query's profile says, :mod:`graphrag.retrieval.profiles`); ``superseded``:
+    (the query's profile says, :mod:`graphrag.retrieval.search.profiles`); ``superseded``:
     version folders a newer sibling replaces (``src/v3/`` beside ``src/v4/``, see
     :func:`graphrag.parsing.pathroles.superseded_versions`), ranked as compatibility
     code."""

@@ -1,9 +1,9 @@
 """What hybrid search measures of each candidate, read for the few dozen candidates of
-one query (:func:`graphrag.retrieval.fusion.score_fusion` turns them into the order):
+one query (:func:`graphrag.retrieval.search.fusion.score_fusion` turns them into the order):
 
 - ``similarity``: cosine similarity of the query vector and the chunk's vector, also for
   the candidates only the BM25 list found;
-- ``bm25``: the chunk's exact BM25 score, with the statistics :mod:`graphrag.retrieval.bm25`
+- ``bm25``: the chunk's exact BM25 score, with the statistics :mod:`graphrag.retrieval.search.bm25`
   uses (``SCORES_OF_SQL`` in the retrieval store, in the same statement), also for the
   candidates only the vector list found;
 - ``title_sim`` (code chunks): similarity of the query vector and the chunk's
@@ -19,31 +19,15 @@ of what it answers.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from sqlalchemy import Connection
 
 from graphrag.embedding import vector_literal
-from graphrag.retrieval import store
-from graphrag.retrieval.bm25 import scores_of_params
-from graphrag.retrieval.model import SearchOptions
-from graphrag.retrieval.profiles import DESCRIPTION, Profile
-
-
-@dataclass(frozen=True)
-class CandidateSignals:
-    """Per chunk id (absent: the chunk has no such signal): similarity of the query to
-    its vector, its BM25 score, similarity to its title vector, and the share of its
-    name's words found in the query."""
-
-    similarity: dict[int, float]
-    bm25: dict[int, float]
-    title_sim: dict[int, float]
-    name_match: dict[int, float]
-    # the weights of the query's kind (graphrag.retrieval.profiles)
-    profile: Profile = DESCRIPTION
+from graphrag.retrieval.search import store
+from graphrag.retrieval.search.bm25 import scores_of_params
+from graphrag.retrieval.search.model import CandidateSignals, SearchOptions
 
 
 def candidate_signals(conn: Connection, app_ids: Sequence[int], ids: Sequence[int],

@@ -8,7 +8,7 @@ lexically; a sentence ranks by meaning, and the identifiers it embeds still poin
 their definitions, with less weight.
 
 Pure functions over the query text; the graph is asked about the names afterwards
-(:mod:`graphrag.retrieval.definitions`).
+(:mod:`graphrag.retrieval.search.definitions`).
 """
 
 from __future__ import annotations

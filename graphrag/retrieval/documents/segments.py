@@ -16,7 +16,7 @@ from sqlalchemy import Connection
 
 from graphrag.db.context import AppContext
 from graphrag.documents.store import get_document
-from graphrag.retrieval import store
+from graphrag.retrieval.documents import store
 
 _SEGMENT_ID = re.compile(r"^\s*(\d+):(\d+)\s*$")
 

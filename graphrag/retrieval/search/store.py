@@ -1,5 +1,5 @@
-"""The retrieval store: every query the read side runs against chunks, sentences and
-their nodes (candidates, vectors, BM25, titles, segments, context blocks, citations).
+"""The search store: every query a search runs against chunks and their nodes (filters,
+candidate rows, vectors, BM25, signals, the definitions of named symbols).
 
 Search latency is measured on these statements (``benchmarks/search.py``). Each function runs one
 statement (or one pair, a fallback) with bound parameters; ``where`` fragments come from
@@ -16,10 +16,35 @@ from typing import Any
 from sqlalchemy import Connection, text
 
 from graphrag.pipeline.terms import NAME_TERMS
-from graphrag.retrieval.filters import glob_to_regex
-from graphrag.retrieval.model import SearchOptions
+from graphrag.retrieval.search.model import SearchOptions
 
 # --- search filters (tenant first, always) ---------------------------------------------
+
+def glob_to_regex(pattern: str) -> str:
+    """A POSIX regex (PostgreSQL ``~``) for a path glob: ``**`` crosses folders, ``*`` and
+    ``?`` do not; ``**/`` also matches no folder at all."""
+    out = ["^"]
+    i = 0
+    while i < len(pattern):
+        ch = pattern[i]
+        if pattern.startswith("**/", i):
+            out.append("(.*/)?")
+            i += 3
+            continue
+        if pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+            continue
+        if ch == "*":
+            out.append("[^/]*")
+        elif ch == "?":
+            out.append("[^/]")
+        else:
+            out.append(re.escape(ch))
+        i += 1
+    out.append("$")
+    return "".join(out)
+
 
 def filter_sql(app_ids: list[int], options: SearchOptions) -> tuple[str, dict[str, Any]]:
     """``AND``-joined conditions over ``c`` (chunks) and ``n`` (nodes), with parameters.
@@ -167,7 +192,7 @@ def reuse_plans(conn: Connection, ef: int | None = None) -> None:
                      {"ef": str(ef)})
 
 
-# --- BM25 (retrieval.bm25 composes these) -------------------------------------------
+# --- BM25 (search.bm25 composes these) ----------------------------------------------
 
 QUERY_LEXEMES = "SELECT lexeme FROM unnest(graphrag_terms(:q))"
 
@@ -280,7 +305,7 @@ def bm25_top_rows(conn: Connection, where: str | None, params: dict[str, Any]) -
     return conn.execute(text(_scores_sql(where)), params)
 
 
-# --- candidate signals (retrieval.signals composes these) ------------------------------
+# --- candidate signals (search.signals composes these) ---------------------------------
 
 # The query vector is parsed once (q.v), not once per candidate row: parsing a 384-float
 # literal per row was most of this query's time. The name's words are analysed when the
@@ -378,202 +403,7 @@ def searched_share(conn: Connection, app_ids: Sequence[int]) -> float:
     return searched / total
 
 
-# --- sentences -------------------------------------------------------------------------
-
-def _sentence_sql(where: str, exact: bool) -> str:
-    order = "(s.emb <=> CAST(:q AS vector)) + 0" if exact else "s.emb <=> CAST(:q AS vector)"
-    return (
-        "SELECT s.chunk_id, s.content, 1 - (s.emb <=> CAST(:q AS vector)) AS score"
-        " FROM sentences s JOIN chunks c ON c.id = s.chunk_id JOIN nodes n ON n.id = c.node_id"
-        f" WHERE s.application_id = ANY(:apps) AND {where} AND s.emb IS NOT NULL"
-        f" ORDER BY {order} LIMIT :lim"
-    )
-
-
-def nearest_sentences(conn: Connection, where: str, params: dict[str, Any], exact: bool
-                      ) -> list[Any]:
-    """(chunk_id, content, score) of the sentences nearest ``:q`` passing ``where``:
-    through the HNSW index, or (``exact``) by scanning the filtered rows."""
-    return list(conn.execute(text(_sentence_sql(where, exact=exact)), params).all())
-
-
-# --- segments (seed 004) ---------------------------------------------------------------
-
-# Unit position of a page chunk: page number for PDF pages, section ordinal for sections.
-UNIT_POSITION = "(c.pipeline->'params'->>'unitIndex')::int"
-
-SEGMENT_FROM = ("chunks c JOIN documents d ON d.id = c.document_id"
-                " JOIN nodes n ON n.id = c.node_id")
-SEGMENT_COLUMNS = f"""
-    c.id, c.plan_id, c.document_id, d.filename, c.page_number, c.chunk_index, c.content,
-    c.node_id, n.fqn, n.kind AS node_kind,
-    {UNIT_POSITION} AS position,
-    (row_number() OVER (PARTITION BY c.document_id
-                        ORDER BY {UNIT_POSITION}, c.chunk_index, c.id) - 1) AS segment_index
-"""
-
-
-def segment_rows(conn: Connection, app_id: int, document_ids: Sequence[int] | None
-                 ) -> list[Any]:
-    """Segment rows of the given documents (None: every document of the application),
-    by document and segment index."""
-    doc_filter = "" if document_ids is None else "AND c.document_id = ANY(:docs)"
-    return list(conn.execute(text(
-        f"SELECT {SEGMENT_COLUMNS} FROM {SEGMENT_FROM}"
-        f" WHERE c.application_id = :a AND c.source = 'doc' AND c.kind = 'page' {doc_filter}"
-        " ORDER BY c.document_id, segment_index"),
-        {"a": app_id, "docs": list(document_ids or [])}).all())
-
-
-def segment_index_rows(conn: Connection, chunk_row_ids: Sequence[int]) -> list[Any]:
-    """(id, document_id, segment_index) of the document chunks among the given rows."""
-    return list(conn.execute(text(
-        f"""
-        SELECT s.id, s.document_id, s.segment_index FROM (
-            SELECT {SEGMENT_COLUMNS} FROM {SEGMENT_FROM}
-             WHERE c.kind = 'page' AND c.document_id IN (
-                 SELECT document_id FROM chunks WHERE id = ANY(:ids)
-                    AND document_id IS NOT NULL)) s
-         WHERE s.id = ANY(:ids)
-        """), {"ids": list(chunk_row_ids)}).all())
-
-
-_RESOLVE = f"""
-SELECT * FROM (
-    SELECT {SEGMENT_COLUMNS} FROM {SEGMENT_FROM}
-     WHERE c.application_id = :a AND c.kind = 'page' AND c.document_id IN (
-         SELECT document_id FROM chunks WHERE application_id = :a AND plan_id = ANY(:plans)
-         UNION SELECT unnest(CAST(:docs AS bigint[])))
-) s
-WHERE s.plan_id = ANY(:plans) OR (s.document_id || ':' || s.segment_index) = ANY(:segs)
-"""
-
-_NEIGHBOURS = f"""
-SELECT * FROM (
-    SELECT {SEGMENT_COLUMNS} FROM {SEGMENT_FROM}
-     WHERE c.application_id = :a AND c.document_id = :d AND c.kind = 'page'
-) s
-WHERE s.position BETWEEN :lo AND :hi
-ORDER BY s.segment_index
-"""
-
-
-def named_segment_rows(conn: Connection, app_id: int, plans: Sequence[str],
-                       segs: Sequence[str], docs: Sequence[int]) -> list[Any]:
-    """Segment rows of the application's document chunks named by plan id (``plans``)
-    or segment id (``segs``, of the documents ``docs``)."""
-    return list(conn.execute(text(_RESOLVE), {"a": app_id, "plans": list(plans),
-                                              "segs": list(segs), "docs": list(docs)}).all())
-
-
-def segment_rows_between(conn: Connection, app_id: int, document_id: int, lo: int, hi: int
-                         ) -> list[Any]:
-    """Segment rows of one document whose unit position is in ``[lo, hi]``, in order."""
-    return list(conn.execute(text(_NEIGHBOURS), {
-        "a": app_id, "d": document_id, "lo": lo, "hi": hi}).all())
-
-
-# --- citations -------------------------------------------------------------------------
-
-_CODE_CHUNKS = """
-SELECT c.plan_id, c.content, n.fqn, n.file_path,
-       COALESCE(lower(c.span_lines), n.line_start) AS line_start,
-       COALESCE(upper(c.span_lines) - 1, n.line_end) AS line_end
-  FROM chunks c JOIN nodes n ON n.id = c.node_id
- WHERE c.application_id = :a AND c.plan_id = ANY(:ids)
-"""
-
-_MEMBER_CHUNKS = """
-SELECT DISTINCT ON (k.id) k.id AS plan_id, c.content, n.fqn, n.file_path,
-       n.line_start, n.line_end
-  FROM unnest(CAST(:ids AS text[])) AS k(id)
-  JOIN chunks c ON c.application_id = :a AND c.source = 'code'
-   AND c.node_id = CAST(split_part(k.id, ':', 1) AS bigint)
-  JOIN nodes n ON n.id = c.node_id
- ORDER BY k.id, c.chunk_index
-"""
-
-
-def cited_chunk_rows(conn: Connection, app_id: int, plan_ids: Sequence[str]) -> list[Any]:
-    """(plan_id, content, fqn, file_path, line_start, line_end) of the chunks with the
-    given plan ids."""
-    return list(conn.execute(text(_CODE_CHUNKS), {"a": app_id, "ids": list(plan_ids)}))
-
-
-def cited_member_rows(conn: Connection, app_id: int, member_ids: Sequence[str]) -> list[Any]:
-    """The same for split members named ``{node}:code:snippet``: the member's lines and
-    its first part's text."""
-    return list(conn.execute(text(_MEMBER_CHUNKS), {"a": app_id, "ids": list(member_ids)}))
-
-
-# --- context blocks (assemble) ---------------------------------------------------------
-
-_NODES_SQL = """
-SELECT id, kind, name, fqn, file_path, lang, line_start, line_end, page_number, signature,
-       doc_comment, meta, parent_id
-  FROM nodes WHERE id = ANY(:ids)
-"""
-
-_CHUNKS_SQL = """
-SELECT c.id, c.plan_id, c.node_id, c.source, c.chunk_index, c.content, c.content_raw,
-       c.explain_md, c.explain_quality->>'method' AS summary_method,
-       lower(c.span_lines) AS span_start, upper(c.span_lines) - 1 AS span_end,
-       c.pipeline->'params'->'elide' AS elide, COALESCE(c.page_number, n.page_number)
-       AS page_number
-  FROM chunks c JOIN nodes n ON n.id = c.node_id
- WHERE c.application_id = :a AND c.node_id = ANY(:ids)
- ORDER BY c.node_id, c.source, c.chunk_index NULLS FIRST, lower(c.span_lines), c.plan_id
-"""
-
-# Code chunks of every node inside the given nodes' lines (same file): what re-joins a
-# member whose chunks elide nested bodies (a class's constructor, a nested function).
-_INNER_CHUNKS_SQL = """
-SELECT p.id AS owner_id, lower(c.span_lines) AS span_start,
-       upper(c.span_lines) - 1 AS span_end, c.content_raw,
-       c.pipeline->'params'->'elide' AS elide
-  FROM nodes p
-  JOIN nodes n ON n.file_id = p.file_id
-              AND n.line_start >= p.line_start AND n.line_end <= p.line_end
-  JOIN chunks c ON c.node_id = n.id AND c.source = 'code'
- WHERE p.id = ANY(:ids) AND p.file_id IS NOT NULL AND c.content_raw IS NOT NULL
-   AND c.span_lines IS NOT NULL
-"""
-
-_MEMBERS_SQL = """
-SELECT parent_id, id, kind, name, fqn, signature, doc_comment, lang, line_start, line_end
-  FROM nodes WHERE parent_id = ANY(:ids)
- ORDER BY parent_id, line_start NULLS LAST, id
-"""
-
-
-def block_node_rows(conn: Connection, ids: Sequence[int]) -> list[Any]:
-    """The node fields a context block shows."""
-    return list(conn.execute(text(_NODES_SQL), {"ids": list(ids)}))
-
-
-def block_chunk_rows(conn: Connection, app_id: int, node_ids: Sequence[int]) -> list[Any]:
-    """The chunks of the given nodes, by node, source and chunk index."""
-    return list(conn.execute(text(_CHUNKS_SQL), {"a": app_id, "ids": list(node_ids)}))
-
-
-def inner_chunk_rows(conn: Connection, node_ids: Sequence[int]) -> list[Any]:
-    """Code chunks of every node inside the given nodes' lines (``owner_id``: which)."""
-    return list(conn.execute(text(_INNER_CHUNKS_SQL), {"ids": list(node_ids)}))
-
-
-def member_rows(conn: Connection, parent_ids: Sequence[int]) -> list[Any]:
-    """Members of the given nodes, by parent, in source order."""
-    return list(conn.execute(text(_MEMBERS_SQL), {"ids": list(parent_ids)}))
-
-
-def ids_of_kinds(conn: Connection, ids: Sequence[int], kinds: Sequence[str]) -> list[int]:
-    """Those of the given nodes whose kind is one of ``kinds``."""
-    return [int(i) for i in conn.execute(text(
-        "SELECT id FROM nodes WHERE id = ANY(:ids) AND kind = ANY(:k)"),
-        {"ids": list(ids), "k": list(kinds)}).scalars()]
-
-
-# --- definitions of the names a query mentions (retrieval.definitions) ---------------
+# --- definitions of the names a query mentions (search.definitions) ------------------
 
 _DEFINED_SQL = """
     SELECT id, application_id, name, fqn, kind, file_path
@@ -625,10 +455,3 @@ def implementer_rows(conn: Connection, iface_ids: Sequence[int], kinds: Sequence
     given interfaces (IMPLEMENTS edges), the most central first."""
     return list(conn.execute(text(_IMPLEMENTERS_SQL), {
         "ids": list(iface_ids), "kinds": list(kinds), "lim": limit}).all())
-
-
-def node_chunk_ids(conn: Connection, app_id: int, node_ids: Sequence[int]) -> list[str]:
-    """The plan ids of the nodes' chunks, in chunk order."""
-    return list(conn.execute(text(
-        "SELECT plan_id FROM chunks WHERE application_id = :a AND node_id = ANY(:n)"
-        " ORDER BY node_id, chunk_index, id"), {"a": app_id, "n": list(node_ids)}).scalars())

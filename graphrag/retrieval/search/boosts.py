@@ -2,11 +2,11 @@
 
 Each boost is additive, in units of the best fused score among the query's candidates,
 so it means the same for every query and mode, and weighted by the query's profile
-(:mod:`graphrag.retrieval.profiles`); each is a named signal that
+(:mod:`graphrag.retrieval.search.profiles`); each is a named signal that
 ``SearchOptions.disabled`` switches off (CLI ``--no-signal NAME``):
 
 - ``definitions``: a chunk of a node that *defines* a queried name
-  (:mod:`graphrag.retrieval.definitions`) gains the profile's ``definitions`` weight
+  (:mod:`graphrag.retrieval.search.definitions`) gains the profile's ``definitions`` weight
   (3 for a symbol query, 1 for a name inside a question, none inside a description),
   times ``STEM_FACTOR`` when its file is named after the symbol
   (``routing/APIRouter.kt``; ``zod/types.ts`` for ``ZodType`` does not count);
@@ -28,10 +28,10 @@ from collections.abc import Mapping, Sequence
 from pathlib import PurePosixPath
 
 from graphrag.kinds import DOCUMENT_KINDS
-from graphrag.retrieval.definitions import Definition
-from graphrag.retrieval.intent import QueryIntent, simple_name
-from graphrag.retrieval.model import Candidate
-from graphrag.retrieval.profiles import Profile, profile
+from graphrag.retrieval.search.definitions import Definition
+from graphrag.retrieval.search.intent import QueryIntent, simple_name
+from graphrag.retrieval.search.model import Candidate
+from graphrag.retrieval.search.profiles import Profile, profile
 
 STEM_FACTOR = 1.5
 MIN_PREFIX = 3

@@ -8,7 +8,7 @@ Flow of one query (seed 002, "Flow RAG Search" and "Advanced RAG"):
    and the metadata filters inside SQL; for hybrid, the vector list, the candidates'
    rows and their signals come from one statement,
 3. hybrid fuses the candidates' signals (score fusion) with the PageRank boost
-   (:mod:`graphrag.retrieval.fusion`),
+   (:mod:`graphrag.retrieval.search.fusion`),
 4. several chunks of one node, or overlapping spans, collapse to the best one,
 5. top_k hits, optionally followed by ``--expand calls`` neighbours.
 
@@ -39,20 +39,20 @@ from graphrag.db.vectors import require_model
 from graphrag.embedding import Embedder, vector_literal
 from graphrag.errors import InvalidInput
 from graphrag.parsing.pathroles import superseded_versions
-from graphrag.retrieval import store
-from graphrag.retrieval.bm25 import bm25_candidates
-from graphrag.retrieval.boosts import boost, wants_definitions
-from graphrag.retrieval.definitions import Definition, definitions
-from graphrag.retrieval.expand import expand_calls
-from graphrag.retrieval.filters import validate
-from graphrag.retrieval.fusion import select
-from graphrag.retrieval.intent import QueryIntent, understand
-from graphrag.retrieval.model import Candidate, SearchOptions, SearchResult, hit_dict
-from graphrag.retrieval.modes import get_mode
-from graphrag.retrieval.priors import left_out, prior, wanted_roles
-from graphrag.retrieval.profiles import profile
-from graphrag.retrieval.rows import candidate_from_row, load_candidates
-from graphrag.retrieval.signals import (
+from graphrag.retrieval.search import store
+from graphrag.retrieval.search.bm25 import bm25_candidates
+from graphrag.retrieval.search.boosts import boost, wants_definitions
+from graphrag.retrieval.search.definitions import Definition, definitions
+from graphrag.retrieval.search.expand import expand_calls
+from graphrag.retrieval.search.filters import validate
+from graphrag.retrieval.search.fusion import select
+from graphrag.retrieval.search.intent import QueryIntent, understand
+from graphrag.retrieval.search.model import Candidate, SearchOptions, SearchResult, hit_dict
+from graphrag.retrieval.search.modes import get_mode
+from graphrag.retrieval.search.priors import left_out, prior, wanted_roles
+from graphrag.retrieval.search.profiles import profile
+from graphrag.retrieval.search.rows import candidate_from_row, load_candidates
+from graphrag.retrieval.search.signals import (
     CandidateSignals,
     candidate_signals,
     hybrid_rows,
@@ -95,7 +95,7 @@ class VectorScan:
 
 def vector_scan(share: float, options: SearchOptions) -> VectorScan:
     """The scan for applications holding ``share`` of all chunks
-    (:func:`graphrag.retrieval.store.searched_share`): the usual ``ef_search`` when its
+    (:func:`graphrag.retrieval.search.store.searched_share`): the usual ``ef_search`` when its
     rows keep enough of theirs, a larger one up to ``EF_SEARCH_MAX`` when that does, else
     an exact scan (their rows are then few beside the table, and an index scan would be
     short and repeated before falling back to it anyway)."""
@@ -139,7 +139,7 @@ def vector_candidates(conn: Connection, app_ids: list[int], vector: np.ndarray,
 
 def text_candidates(conn: Connection, app_ids: list[int], query: str,
                     options: SearchOptions) -> list[tuple[int, float]]:
-    """(chunk id, BM25 score) best first (:mod:`graphrag.retrieval.bm25`)."""
+    """(chunk id, BM25 score) best first (:mod:`graphrag.retrieval.search.bm25`)."""
     return bm25_candidates(conn, app_ids, query, options)
 
 
@@ -152,9 +152,9 @@ def rank_candidates(mode: str, vec: list[tuple[int, float]], txt: list[tuple[int
     """Best-first candidates with their mode's score: similarity (vector), BM25 (text) or
     the fused ``signals`` with the PageRank boost (hybrid; reciprocal rank fusion of the
     two lists when there are no signals, as for sentences;
-    :mod:`graphrag.retrieval.fusion`); then the boosts of the graph and the file tree
-    (:mod:`graphrag.retrieval.boosts`: ``defined`` are the chunks defining a name the
-    query mentions) and each candidate's prior (:mod:`graphrag.retrieval.priors`) unless
+    :mod:`graphrag.retrieval.search.fusion`); then the boosts of the graph and the file tree
+    (:mod:`graphrag.retrieval.search.boosts`: ``defined`` are the chunks defining a name the
+    query mentions) and each candidate's prior (:mod:`graphrag.retrieval.search.priors`) unless
     priors are off. Documents in hidden tool folders and vendored trees are left out
     unless the source is ``all`` or the path filter names them."""
     intent = intent or understand(query)
@@ -164,7 +164,7 @@ def rank_candidates(mode: str, vec: list[tuple[int, float]], txt: list[tuple[int
     spec = get_mode(mode)
     # The plain modes keep the plain priors: only the graph-ranked ones read the query.
     weights = profile(intent.kind, options.uses("intent") and spec.ranks_with_graph)
-    scored = dict(spec.rank(vec, txt, details, signals))  # graphrag.retrieval.modes
+    scored = dict(spec.rank(vec, txt, details, signals))  # graphrag.retrieval.search.modes
     if spec.ranks_with_graph:
         scored = boost(scored, details, query, intent, defined, options.disabled, weights)
     wanted = wanted_roles(query, options)
@@ -191,7 +191,7 @@ def _hybrid_lists(conn: Connection, apps: dict[int, str], query: str, vector: np
                   ) -> tuple[tuple[list[tuple[int, float]], dict[int, Candidate],
                                    CandidateSignals] | None, int]:
     """The vector list, the candidates and their signals from one statement
-    (:func:`graphrag.retrieval.signals.hybrid_rows`), and the vector list's length;
+    (:func:`graphrag.retrieval.search.signals.hybrid_rows`), and the vector list's length;
     None instead when the filters leave an index scan's list short, for
     :func:`vector_candidates` to widen the scan."""
     exact = scan is not None and scan.exact
@@ -244,7 +244,7 @@ def _search_one(conn: Connection, apps: dict[int, str], query: str,
 def encode_queries(embedder: Embedder | None, queries: Sequence[str],
                    options: SearchOptions) -> list[np.ndarray | None]:
     """One vector per query (one batched encode), or Nones when the mode needs none."""
-    if not options.needs_vectors:
+    if not get_mode(options.mode).needs_vectors:
         return [None] * len(queries)
     if embedder is None:
         raise ValueError(f"mode {options.mode!r} needs an embedder")
@@ -270,9 +270,10 @@ def _start(engine: Engine, app_names: Sequence[str], queries: Sequence[str],
             require_model(conn, apps, model, {a.id: a.embed_model for a in found})
         # what the hits come from: each application's indexed commit (repository runs)
         commits = {a.name: a.indexed_commit for a in found}
+        mode = get_mode(options.mode)
         scan = (vector_scan(store.searched_share(conn, list(apps)), options)
-                if options.needs_vectors else VectorScan(ef_search_for(options)))
-        if not get_mode(options.mode).needs_text:
+                if mode.needs_vectors else VectorScan(ef_search_for(options)))
+        if not mode.needs_text:
             return apps, commits, [[] for _ in queries], scan
         return (apps, commits, [text_candidates(conn, list(apps), q, options) for q in queries],
                 scan)
@@ -291,7 +292,8 @@ def search_many(engine: Engine, app_names: Sequence[str], queries: Sequence[str]
     """
     validate(options)
     t0 = time.perf_counter()
-    model = embedder.name if options.needs_vectors and embedder is not None else None
+    needs_vectors = get_mode(options.mode).needs_vectors
+    model = embedder.name if needs_vectors and embedder is not None else None
     with ThreadPoolExecutor(max_workers=1) as pool:
         start = pool.submit(_start, engine, app_names, queries, options, model)
         t1 = time.perf_counter()
@@ -301,7 +303,7 @@ def search_many(engine: Engine, app_names: Sequence[str], queries: Sequence[str]
         apps, commits, text_lists, scan = start.result()
     results = []
     with engine.begin() as conn:
-        store.reuse_plans(conn, scan.ef if options.needs_vectors else None)
+        store.reuse_plans(conn, scan.ef if needs_vectors else None)
         for query, vector, txt in zip(queries, vectors, text_lists, strict=True):
             hits = _search_one(conn, apps, query, vector, txt, options, scan)
             results.append(SearchResult(query, options.mode, hits,

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # annotations only: ranking imports networkx, which search never needs
-    from graphrag.retrieval.ranking import Block
+    from graphrag.retrieval.context.ranking import Block
 
 FORMATS = ("markdown", "xml", "json")
 

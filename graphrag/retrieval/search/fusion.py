@@ -2,7 +2,7 @@
 
 Hybrid score of a code chunk among one query's candidates (the union of the vector and
 the BM25 lists), each signal min-max scaled to [0, 1] over those candidates
-(:mod:`graphrag.retrieval.signals`)::
+(:mod:`graphrag.retrieval.search.signals`)::
 
     score = (VECTOR_WEIGHT * similarity + TEXT_WEIGHT * bm25 + TITLE_WEIGHT * title_sim
              + NAME_WEIGHT * name_match + EPSILON)
@@ -41,8 +41,8 @@ from collections.abc import Hashable, Sequence
 from dataclasses import replace
 from typing import TypeVar
 
-from graphrag.retrieval.model import Candidate
-from graphrag.retrieval.profiles import DESCRIPTION, Profile
+from graphrag.retrieval.search.model import Candidate
+from graphrag.retrieval.search.profiles import DESCRIPTION, Profile
 
 RRF_K = 60
 VECTOR_WEIGHT = 1.0

@@ -5,16 +5,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-# The built-in search modes; every registered one: graphrag.retrieval.modes.mode_names()
+from graphrag.retrieval.search.profiles import DESCRIPTION, Profile
+
+# The built-in search modes; every registered one: graphrag.retrieval.search.modes.mode_names()
 MODES = ("hybrid", "vector", "text")
 # Chunk sources a search may be limited to; "all" also searches the documents that the
 # default leaves out (Markdown in hidden tool folders and vendored trees).
 SOURCES = ("code", "doc", "all")
 # The ranking signals a search can switch off one by one (SearchOptions.disabled):
-# intent (each kind of query ranked with its own profile, graphrag.retrieval.profiles;
+# intent (each kind of query ranked with its own profile, graphrag.retrieval.search.profiles;
 # off: every query as a description), definitions, path-words, coherence
-# (graphrag.retrieval.boosts), paths (graphrag.retrieval.priors) and diversity (the
-# per-file decay, graphrag.retrieval.fusion.select).
+# (graphrag.retrieval.search.boosts), paths (graphrag.retrieval.search.priors) and diversity (the
+# per-file decay, graphrag.retrieval.search.fusion.select).
 SIGNALS = ("intent", "definitions", "paths", "path-words", "coherence", "diversity")
 EXPANSIONS = ("calls",)
 
@@ -31,22 +33,15 @@ class SearchOptions:
     path: str | None = None  # glob over the repo-relative file path
     source: str | None = None  # "code" | "doc"
     expand: tuple[str, ...] = ()
-    priors: bool = True  # kind and test priors (graphrag.retrieval.priors)
+    priors: bool = True  # kind and test priors (graphrag.retrieval.search.priors)
     # full-score chunks per file (0: no per-file decay); None: the query's profile
-    # (graphrag.retrieval.profiles)
+    # (graphrag.retrieval.search.profiles)
     per_file: int | None = None
     disabled: tuple[str, ...] = ()  # ranking signals switched off (SIGNALS)
 
     def uses(self, signal: str) -> bool:
         """Whether the ranking signal ``signal`` (one of SIGNALS) is on."""
         return signal not in self.disabled
-
-    @property
-    def needs_vectors(self) -> bool:
-        """Whether the mode ranks by the query's embedding (its registered spec)."""
-        from graphrag.retrieval.modes import get_mode
-
-        return get_mode(self.mode).needs_vectors
 
     @property
     def candidates(self) -> int:
@@ -78,6 +73,20 @@ class Candidate:
     added_by: dict[str, Any] | None = None
     chunk_line_start: int | None = None  # the chunk's own lines (a part of a long node)
     chunk_line_end: int | None = None
+
+
+@dataclass(frozen=True)
+class CandidateSignals:
+    """Per chunk id (absent: the chunk has no such signal): similarity of the query to
+    its vector, its BM25 score, similarity to its title vector, and the share of its
+    name's words found in the query."""
+
+    similarity: dict[int, float]
+    bm25: dict[int, float]
+    title_sim: dict[int, float]
+    name_match: dict[int, float]
+    # the weights of the query's kind (graphrag.retrieval.search.profiles)
+    profile: Profile = DESCRIPTION
 
 
 SNIPPET_CHARS = 400

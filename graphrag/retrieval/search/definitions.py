@@ -1,7 +1,7 @@
 """The nodes that define the identifiers a query names, found through the graph.
 
 A text search finds a name wherever it is *used*; the graph knows where it is *defined*.
-For each name of a :class:`~graphrag.retrieval.intent.QueryIntent` this reads the nodes
+For each name of a :class:`~graphrag.retrieval.search.intent.QueryIntent` this reads the nodes
 called that (the index of nodes by simple name), keeps those whose fqn ends with the
 qualified form the query wrote (``Context.invoke`` keeps ``click.core.Context.invoke``),
 and, when a qualified name matches no fqn, asks the graph's name lookup (which knows
@@ -18,10 +18,10 @@ from sqlalchemy import Connection
 
 from graphrag.graph.lookup import nodes_named
 from graphrag.kinds import SYMBOL_KINDS
-from graphrag.retrieval import store
-from graphrag.retrieval.intent import QueryIntent, simple_name
-from graphrag.retrieval.model import Candidate, SearchOptions
-from graphrag.retrieval.rows import candidate_from_row
+from graphrag.retrieval.search import store
+from graphrag.retrieval.search.intent import QueryIntent, simple_name
+from graphrag.retrieval.search.model import Candidate, SearchOptions
+from graphrag.retrieval.search.rows import candidate_from_row
 
 # A name defined in more places than this says little about which one is meant (``get``,
 # ``render``): the most central ones (PageRank) are kept.

@@ -1,4 +1,4 @@
-"""How hybrid search ranks each kind of query (:mod:`graphrag.retrieval.intent`).
+"""How hybrid search ranks each kind of query (:mod:`graphrag.retrieval.search.intent`).
 
 One table, so that what differs between a symbol, a question and a description of code
 is in one place:
@@ -37,11 +37,11 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class Profile:
     """The weights of one kind of query. ``vector`` .. ``name``: the fused signals
-    (:func:`graphrag.retrieval.fusion.score_fusion`); ``kind_priors``: whether the node
-    kind priors apply (:mod:`graphrag.retrieval.priors`); ``definitions``,
+    (:func:`graphrag.retrieval.search.fusion.score_fusion`); ``kind_priors``: whether the node
+    kind priors apply (:mod:`graphrag.retrieval.search.priors`); ``definitions``,
     ``path_words``, ``coherence``: the boosts in units of the best score
-    (:mod:`graphrag.retrieval.boosts`); ``per_file``: hits of one file before the
-    per-file decay (:func:`graphrag.retrieval.fusion.select`)."""
+    (:mod:`graphrag.retrieval.search.boosts`); ``per_file``: hits of one file before the
+    per-file decay (:func:`graphrag.retrieval.search.fusion.select`)."""
 
     vector: float = 1.0
     text: float = 1.0

@@ -18,8 +18,8 @@ from sqlalchemy import Connection, Engine
 
 from graphrag.db.apps import get_app
 from graphrag.errors import InvalidInput
-from graphrag.retrieval import store
-from graphrag.retrieval.segments import Segment, parse_segment_id, segment_from_row
+from graphrag.retrieval.documents import store
+from graphrag.retrieval.documents.segments import Segment, parse_segment_id, segment_from_row
 
 DEFAULT_PAGE_RANGE = 2
 

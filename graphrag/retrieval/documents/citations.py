@@ -27,9 +27,9 @@ from typing import Any
 from sqlalchemy import Connection, Engine
 
 from graphrag.db.apps import get_app
-from graphrag.retrieval import store
-from graphrag.retrieval.adjacent import resolve
-from graphrag.retrieval.segments import Segment, load_segments
+from graphrag.retrieval.documents import store
+from graphrag.retrieval.documents.adjacent import resolve
+from graphrag.retrieval.documents.segments import Segment, load_segments
 
 MIN_SCORE = 0.35
 PAIR_WEIGHT = 0.3

@@ -1,6 +1,6 @@
 """A node's implementation as numbered source lines, re-joined from its stored code
 chunks (the same chunks and line maps a context block is built from,
-:mod:`graphrag.retrieval.assemble`): what the web symbol page shows."""
+:mod:`graphrag.retrieval.context.assemble`): what the web symbol page shows."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from graphrag.db.context import AppContext
-from graphrag.retrieval import store
-from graphrag.retrieval.members import GAP, CodeChunk, merge_line_maps
+from graphrag.retrieval.context import store
+from graphrag.retrieval.context.members import GAP, CodeChunk, merge_line_maps
 
 # A body longer than this is shown up to here, then said to go on (a page stays light).
 MAX_LINES = 2000

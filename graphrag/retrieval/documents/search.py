@@ -11,10 +11,10 @@ from sqlalchemy import Engine
 
 from graphrag.embedding import Embedder
 from graphrag.errors import InvalidInput, UnknownName, UsageError
-from graphrag.retrieval.adjacent import with_adjacent_pages
-from graphrag.retrieval.model import SearchOptions, SearchResult
-from graphrag.retrieval.search import search
-from graphrag.retrieval.sentences import GRANULARITIES, search_sentences
+from graphrag.retrieval.documents.adjacent import with_adjacent_pages
+from graphrag.retrieval.documents.sentences import GRANULARITIES, search_sentences
+from graphrag.retrieval.search.engine import search
+from graphrag.retrieval.search.model import SearchOptions, SearchResult
 
 
 def document_search(engine: Engine, app_names: Sequence[str], query: str,

@@ -4,7 +4,7 @@ graph neighbourhood ranked by personalized PageRank, packed into a token budget.
 Steps, each a function: seeds (name lookup, :mod:`graphrag.graph.lookup`, or a hybrid
 search) -> neighbourhood graph from the stored edges up to ``depth`` hops ->
 :func:`ranking.rank` -> :func:`near_first` (what documents a seed directly, tests and
-examples out) -> one block per member (:mod:`graphrag.retrieval.assemble`: whole
+examples out) -> one block per member (:mod:`graphrag.retrieval.context.assemble`: whole
 implementations, relation lists once) -> :func:`ranking.pack` -> render.
 
 The block set is chosen once for all formats: a block costs what its largest rendering
@@ -28,11 +28,11 @@ from graphrag.errors import InvalidInput, UnknownName
 from graphrag.graph.dispatch import call_neighbours
 from graphrag.graph.lookup import resolve_name
 from graphrag.graph.store import neighbours, nodes_by_id
-from graphrag.retrieval.assemble import HUB_KINDS, build_blocks, test_or_example
-from graphrag.retrieval.model import SearchOptions
-from graphrag.retrieval.ranking import EDGE_WEIGHTS, Block, pack, rank
-from graphrag.retrieval.render import FORMATS, LeftOut, render, render_block
-from graphrag.retrieval.search import search
+from graphrag.retrieval.context.assemble import HUB_KINDS, build_blocks, test_or_example
+from graphrag.retrieval.context.ranking import EDGE_WEIGHTS, Block, pack, rank
+from graphrag.retrieval.context.render import FORMATS, LeftOut, render, render_block
+from graphrag.retrieval.search.engine import search
+from graphrag.retrieval.search.model import SearchOptions
 
 MAX_NODES = 400  # neighbourhood size cap: ranks stay fast and stable on hub-heavy graphs
 QUERY_SEEDS = 5

@@ -23,9 +23,9 @@ from collections.abc import Sequence
 
 from sqlalchemy import Connection
 
-from graphrag.retrieval import store
-from graphrag.retrieval.filters import has_filters
-from graphrag.retrieval.model import SearchOptions
+from graphrag.retrieval.search import store
+from graphrag.retrieval.search.filters import has_filters
+from graphrag.retrieval.search.model import SearchOptions
 
 K1 = 1.2
 B = 0.75
@@ -54,5 +54,5 @@ def bm25_candidates(conn: Connection, app_ids: Sequence[int], query: str,
 
 def scores_of_params(query: str) -> dict[str, object]:
     """The parameters of the BM25 of given chunks besides ``apps`` and ``ids``
-    (:data:`graphrag.retrieval.store.SCORES_OF_SQL`)."""
+    (:data:`graphrag.retrieval.search.store.SCORES_OF_SQL`)."""
     return {"query": query, "k1": K1, "b": B, "per_term": POSTINGS_PER_TERM}

@@ -1,7 +1,7 @@
 """Context blocks by member, not by chunk.
 
 A code node is one block: its whole implementation (every chunk re-joined in source
-order, with the bodies its chunks elide put back -- :mod:`graphrag.retrieval.members`),
+order, with the bodies its chunks elide put back -- :mod:`graphrag.retrieval.context.members`),
 fenced with its language, its doc comment once (left out when the code already holds it,
 as a Python docstring), the other overloads with their signatures. A seed also carries
 its relation lists, each once: calls, callers split into code and tests (tests counted
@@ -32,10 +32,10 @@ from graphrag.parsing.pathroles import is_example_path
 from graphrag.parsing.testpaths import is_test_path
 from graphrag.pipeline.graph_info import Neighbour, Neighbours, load_neighbours
 from graphrag.pipeline.text import clean_doc_comment
-from graphrag.retrieval import store
-from graphrag.retrieval.members import CodeChunk, fence, implementation, merge_line_maps
-from graphrag.retrieval.ranking import Block
-from graphrag.retrieval.segments import segment_ids
+from graphrag.retrieval.context import store
+from graphrag.retrieval.context.members import CodeChunk, fence, implementation, merge_line_maps
+from graphrag.retrieval.context.ranking import Block
+from graphrag.retrieval.documents.segments import segment_ids
 
 TYPE_KINDS = frozenset({"CLASS", "INTERFACE", "ENUM", "OBJECT"})
 DOC_UNIT_KINDS = frozenset({"PAGE", "SECTION"})

@@ -7,8 +7,8 @@ from typing import Any
 
 from sqlalchemy import Connection
 
-from graphrag.retrieval import store
-from graphrag.retrieval.model import Candidate
+from graphrag.retrieval.search import store
+from graphrag.retrieval.search.model import Candidate
 
 
 def load_candidates(conn: Connection, apps: dict[int, str],

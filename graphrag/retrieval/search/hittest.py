@@ -1,6 +1,6 @@
 """Hit-rate testing (seed 003, 命中率测试): Recall@1/5/10 and MRR@10 per search mode.
 
-Each query line (the batch format, :mod:`graphrag.retrieval.batch`) names its target
+Each query line (the batch format, :mod:`graphrag.retrieval.search.batch`) names its target
 either by ``fqn`` or by ``file_path`` plus ``line_start``/``line_end`` (a hit matches
 when its file is the same and its lines overlap the span). A query whose target is not
 among the top_k hits is a miss, listed with the fqns that were returned instead.
@@ -15,10 +15,10 @@ from typing import Any
 from sqlalchemy import Engine
 
 from graphrag.embedding import Embedder
-from graphrag.retrieval.batch import QueryLine, error_record
-from graphrag.retrieval.model import MODES, SearchOptions
-from graphrag.retrieval.modes import get_mode
-from graphrag.retrieval.search import encode_queries, search_many
+from graphrag.retrieval.search.batch import QueryLine, error_record
+from graphrag.retrieval.search.engine import encode_queries, search_many
+from graphrag.retrieval.search.model import MODES, SearchOptions
+from graphrag.retrieval.search.modes import get_mode
 
 RECALL_AT = (1, 5, 10)
 MRR_AT = 10

@@ -19,16 +19,17 @@ from sqlalchemy import Connection, Engine
 from graphrag.db.vectors import require_model
 from graphrag.embedding import Embedder, vector_literal
 from graphrag.errors import InvalidInput
-from graphrag.retrieval import store
-from graphrag.retrieval.filters import validate
-from graphrag.retrieval.model import SearchOptions, SearchResult, hit_dict
-from graphrag.retrieval.rows import load_candidates
-from graphrag.retrieval.search import (
+from graphrag.retrieval.documents import store
+from graphrag.retrieval.search.engine import (
     rank_candidates,
     resolve_apps,
     set_ef_search,
     text_candidates,
 )
+from graphrag.retrieval.search.filters import validate
+from graphrag.retrieval.search.model import SearchOptions, SearchResult, hit_dict
+from graphrag.retrieval.search.rows import load_candidates
+from graphrag.retrieval.search.store import filter_sql
 
 GRANULARITIES = ("chunk", "sentence")
 # Sentences fetched per parent asked for: a chunk has a few pieces, several may match.
@@ -39,7 +40,7 @@ def sentence_parents(conn: Connection, app_ids: list[int], vector: np.ndarray,
                      options: SearchOptions) -> tuple[list[tuple[int, float]], dict[int, str]]:
     """Parent chunk ids ranked by their best sentence (score = its similarity), and that
     sentence's text per parent."""
-    where, params = store.filter_sql(app_ids, options)
+    where, params = filter_sql(app_ids, options)
     limit = options.candidates * SENTENCES_PER_PARENT
     params.update(q=vector_literal(vector), lim=limit)
     rows = store.nearest_sentences(conn, where, params, exact=False)

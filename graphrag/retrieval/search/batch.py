@@ -20,8 +20,8 @@ from typing import Any
 from sqlalchemy import Engine
 
 from graphrag.embedding import Embedder
-from graphrag.retrieval.model import SearchOptions
-from graphrag.retrieval.search import search_many
+from graphrag.retrieval.search.engine import search_many
+from graphrag.retrieval.search.model import SearchOptions
 
 BATCH_SIZE = 256
 

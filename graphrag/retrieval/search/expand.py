@@ -13,9 +13,9 @@ from collections.abc import Sequence
 from sqlalchemy import Connection
 
 from graphrag.graph.store import neighbours
-from graphrag.retrieval import store
-from graphrag.retrieval.model import Candidate
-from graphrag.retrieval.rows import candidate_from_row
+from graphrag.retrieval.search import store
+from graphrag.retrieval.search.model import Candidate
+from graphrag.retrieval.search.rows import candidate_from_row
 
 EXPAND_FROM = 5  # top hits whose neighbours are added
 EXPAND_PER_HIT = 5  # callers + callees added per hit

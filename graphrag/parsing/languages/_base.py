@@ -1,0 +1,38 @@
+"""The one role every extractor plays: a single-use worker that walks one file's syntax
+tree and fills its :class:`~graphrag.parsing.model.ParseResult`."""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from graphrag.parsing.model import CharOffsets, ParseResult
+
+
+class FileExtractor:
+    """Extraction state of one file: its bytes, syntax tree, character offsets and the
+    result being filled. A language subclasses it and implements :meth:`run`."""
+
+    def __init__(self, source: bytes, root: Node, result: ParseResult,
+                 offsets: CharOffsets | None = None) -> None:
+        self.source = source
+        self.root = root
+        self.result = result
+        self.offsets = offsets if offsets is not None else CharOffsets(source)
+
+    def run(self) -> ParseResult:
+        """Fill and return :attr:`result`."""
+        raise NotImplementedError
+
+    def span(self, node: Node) -> dict[str, int]:
+        """Lines (1-based, inclusive) and characters (end exclusive) of ``node``, as the
+        keyword arguments of a :class:`~graphrag.parsing.model.Symbol`."""
+        return {
+            "line_start": node.start_point[0] + 1,
+            "line_end": node.end_point[0] + 1,
+            "char_start": self.offsets(node.start_byte),
+            "char_end": self.offsets(node.end_byte),
+        }
+
+    def scope_vars(self, scope: str) -> dict[str, str]:
+        """The variable types recorded for scope fqn ``scope`` (created empty)."""
+        return self.result.var_types.setdefault(scope, {})

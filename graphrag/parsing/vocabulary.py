@@ -1,0 +1,84 @@
+"""The words of each language that the resolver needs to know, declared here (and named
+by the language's :class:`~graphrag.parsing.registry.LanguageSpec`) so that the graph
+step holds none of its own: its standard library's most common call names, how a value
+type converts when an overload is chosen (:class:`Conversions`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+
+def words(text: str) -> frozenset[str]:
+    """A whitespace-separated word list as a set."""
+    return frozenset(text.split())
+
+
+# Names too common in a language's standard library to link a call by its name alone
+# (the unique-name fallback): a repository function of that name is rarely the callee.
+SHARED_COMMON = words("""
+get set add put remove delete find map filter reduce join split contains keys values
+update clear close open read write run start stop send log error info debug warn next sort
+copy apply call count min max parse format replace lower upper length size emit exists
+encode decode sleep now main init name value iterator wait lock unlock
+""")
+PYTHON_COMMON = SHARED_COMMON | words("""
+print append extend insert len items sorted strip range list dict str int float bool
+tuple type isinstance iter enumerate zip any all abs round dumps loads mkdir exit sum pop
+""")
+JVM_COMMON = SHARED_COMMON | words("""
+println printf toString equals hashCode forEach isEmpty trim substring startsWith endsWith
+indexOf of valueOf compareTo stream collect toList toMap let also takeIf with repeat lazy
+require check assert assertEquals getClass notify toLowerCase toUpperCase has
+""")
+JS_COMMON = SHARED_COMMON | words("""
+push pop forEach has entries then catch finally bind stringify on off once trim
+toLowerCase toUpperCase includes indexOf slice splice substring startsWith endsWith
+require fetch setTimeout setInterval resolve reject listen use flush toString of
+""")
+GO_COMMON = SHARED_COMMON | words("""
+Println Printf Sprintf Errorf Fatal Fatalf New make new panic recover cap len append
+Error String copy close flush
+""")
+
+
+@dataclass(frozen=True)
+class Conversions:
+    """How an argument's value type meets a parameter's when an overload is chosen.
+
+    ``canonical`` maps every spelling of a value type (primitive, boxed, other
+    languages of the namespace) to one name; ``widens`` the canonical types an argument
+    of the key type is accepted as; ``top`` the types that take anything; ``boxed`` the
+    canonical value types that box to a library class, and ``boxes`` the supertypes such
+    a boxed value can be passed as besides its own box. The other canonical types
+    (``String``) are final: no repository class is one."""
+
+    canonical: Mapping[str, str] = field(default_factory=dict)
+    widens: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    top: frozenset[str] = frozenset()
+    boxed: frozenset[str] = frozenset()
+    boxes: frozenset[str] = frozenset()
+
+
+NO_CONVERSIONS = Conversions()
+
+JVM_CONVERSIONS = Conversions(
+    canonical={
+        "int": "int", "Integer": "int", "Int": "int", "long": "long", "Long": "long",
+        "short": "short", "Short": "short", "byte": "byte", "Byte": "byte",
+        "double": "double", "Double": "double", "float": "float", "Float": "float",
+        "boolean": "boolean", "Boolean": "boolean", "char": "char", "Character": "char",
+        "Char": "char", "String": "String", "CharSequence": "CharSequence",
+    },
+    widens={
+        "int": frozenset({"long", "float", "double"}),
+        "short": frozenset({"int", "long", "float", "double"}),
+        "byte": frozenset({"short", "int", "long", "float", "double"}),
+        "char": frozenset({"int", "long"}), "long": frozenset({"float", "double"}),
+        "float": frozenset({"double"}), "String": frozenset({"CharSequence"}),
+    },
+    top=frozenset({"Object", "Any"}),
+    boxed=frozenset({"int", "long", "short", "byte", "double", "float", "boolean", "char",
+                     "CharSequence"}),
+    boxes=frozenset({"Number", "Comparable", "Serializable", "Constable"}),
+)
