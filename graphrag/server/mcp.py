@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal, TypeVar
 
 from mcp.server.mcpserver import Context, MCPServer
@@ -232,8 +233,7 @@ READ_ONLY = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_worl
 
 def build_mcp(runtime: Runtime, apps: Sequence[str] | None) -> MCPServer:
     """The MCP server over ``runtime``; ``apps`` fixes the scope (stdio), None reads it
-    from each HTTP request."""
-    fixed = Scope(frozenset(apps)) if apps is not None else None
+    from each HTTP request. The tools of each resource come from one builder each."""
     server = MCPServer(
         "graphrag",
         instructions=(
@@ -242,14 +242,36 @@ def build_mcp(runtime: Runtime, apps: Sequence[str] | None) -> MCPServer:
             " returns, get_context for a budgeted bundle of the code around a symbol."
             " Every block carries [SEG=id]: pass those ids to adjacent_pages and cite."),
         log_level="WARNING")
+    tools = _Tools(server, runtime, Scope(frozenset(apps)) if apps is not None else None)
+    for add in (_search_tools, _context_tools, _graph_tools, _document_tools,
+                _application_tools, _link_tools):
+        add(tools)
+    forbid_unknown_arguments(server)
+    return server
 
-    def _sources(names: Sequence[str]) -> str:
-        return render_source({n: _tool_call(lambda n=n: ops.source(runtime, n))
+
+@dataclass(frozen=True)
+class _Tools:
+    """What every tool builder needs: the server, the runtime and the fixed scope."""
+
+    server: MCPServer
+    runtime: Runtime
+    fixed: Scope | None
+
+    def tool(self, description: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+        """Register a read-only tool answering text."""
+        return self.server.tool(description=description, annotations=READ_ONLY,
+                                structured_output=False)
+
+    def sources(self, names: Sequence[str]) -> str:
+        """What the answer is from, per application (:func:`render_source`)."""
+        return render_source({n: _tool_call(lambda n=n: ops.source(self.runtime, n))
                               for n in names})
 
-    def tool(description: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-        return server.tool(description=description, annotations=READ_ONLY,
-                           structured_output=False)
+
+def _search_tools(tools: _Tools) -> None:
+    """``search_code``."""
+    runtime, fixed, tool, _sources = tools.runtime, tools.fixed, tools.tool, tools.sources
 
     @tool("Search the indexed code and documents by meaning and keywords (hybrid vector +"
           " BM25). Returns the best hits, one block each: [SEG=chunk id] KIND fqn"
@@ -292,6 +314,11 @@ def build_mcp(runtime: Runtime, apps: Sequence[str] | None) -> MCPServer:
         names = scope.resolve(apps)
         return render_hits({**result, "apps": names}) + "\n\n" + _sources(names)
 
+
+def _context_tools(tools: _Tools) -> None:
+    """``get_context``."""
+    runtime, fixed, tool, _sources = tools.runtime, tools.fixed, tools.tool, tools.sources
+
     @tool("Context for answering a question or documenting a symbol: the node named fqn"
           " (or the best hits of query) and its graph neighbourhood ranked by personalized"
           " PageRank, with summaries, code and uses/used-by, packed into budget_tokens."
@@ -310,6 +337,11 @@ def build_mcp(runtime: Runtime, apps: Sequence[str] | None) -> MCPServer:
             runtime, scope, scope.default_app(app), fqn=fqn, query=query,
             budget_tokens=budget_tokens, fmt=format))
         return result["context"] + "\n\n" + _sources([scope.default_app(app)])
+
+
+def _graph_tools(tools: _Tools) -> None:
+    """``get_node``, ``trace_calls``, ``find_endpoints``: the call graph and its nodes."""
+    runtime, fixed, tool, _sources = tools.runtime, tools.fixed, tools.tool, tools.sources
 
     @tool("One symbol by fully qualified name: kind, location, signature, doc comment,"
           " route (endpoints), parents, children, extends/implements/overrides, and its"
@@ -372,6 +404,11 @@ def build_mcp(runtime: Runtime, apps: Sequence[str] | None) -> MCPServer:
             runtime, scope, scope.default_app(app), route_or_method_filter))) \
             + "\n\n" + _sources([scope.default_app(app)])
 
+
+def _document_tools(tools: _Tools) -> None:
+    """``adjacent_pages``, ``cite``: document pages and citations."""
+    runtime, fixed, tool = tools.runtime, tools.fixed, tools.tool
+
     @tool("Widen document hits with the chunks of neighbouring pages of the same"
           " document (page_range pages before and after, default 2), sorted by file, page"
           " and segment. Give the [SEG=...] ids of document hits.")
@@ -398,6 +435,11 @@ def build_mcp(runtime: Runtime, apps: Sequence[str] | None) -> MCPServer:
         return render_cite(_tool_call(lambda: ops.cite(runtime, scope,
                                                        scope.default_app(app), answer)))
 
+
+def _application_tools(tools: _Tools) -> None:
+    """``list_apps``, ``index_status``."""
+    runtime, fixed, tool = tools.runtime, tools.fixed, tools.tool
+
     @tool("The applications (indexed repositories, knowledge bases) this server serves,"
           " with their file, node, chunk and document counts.")
     def list_apps(ctx: Context) -> str:
@@ -411,9 +453,11 @@ def build_mcp(runtime: Runtime, apps: Sequence[str] | None) -> MCPServer:
         return _compact(_tool_call(lambda: ops.index_status(runtime, scope,
                                                             scope.default_app(app))))
 
-    add_link_tools(tool, lambda ctx: _scope_of(ctx, fixed), runtime, _sources, _tool_call)
-    forbid_unknown_arguments(server)
-    return server
+
+def _link_tools(tools: _Tools) -> None:
+    """The tools of links between services (``graphrag.server.mcp_links``)."""
+    add_link_tools(tools.tool, lambda ctx: _scope_of(ctx, tools.fixed), tools.runtime,
+                   tools.sources, _tool_call)
 
 
 def forbid_unknown_arguments(server: MCPServer) -> None:

@@ -344,7 +344,8 @@ def start_index(runtime: Runtime, scope: Scope, app: str, path: str | None, *,
     a path, of the application's registered repository (``graphrag repos add``; needs
     ``queue``) or recorded root; answers with the job id. With ``queue`` the run is a job
     of the job queue (any ``graphrag worker`` runs it), else in-process background work."""
-    from graphrag.indexing import index_repository
+    from graphrag.graph.request import IndexRequest
+    from graphrag.indexing import run_index
 
     scope.check(app)
     if queue and path is None and _has_repository(runtime, app):
@@ -365,15 +366,16 @@ def start_index(runtime: Runtime, scope: Scope, app: str, path: str | None, *,
                              " (serve --index-root)")
     if not target.is_dir():
         raise InvalidInput(f"{target}: not a folder")
+    request = IndexRequest(target, app, full=full)
 
     if queue:
         from graphrag.jobs import enqueue_index
 
-        job_id = enqueue_index(runtime.settings, app, target, full=full)
+        job_id = enqueue_index(runtime.settings, request)
         return {"job_id": str(job_id), "status": "queued", "app": app, "path": str(target)}
 
     def work() -> dict[str, Any]:
-        return index_repository(runtime.engine, runtime.settings, target, app, full=full)
+        return run_index(runtime.engine, runtime.settings, request)
 
     job = jobs.submit("index", app, work, {"path": str(target)})
     return {"job_id": job.id, "status": job.status, "app": app, "path": str(target)}
