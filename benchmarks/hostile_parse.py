@@ -20,6 +20,7 @@ TEMPLATES = {
     "ts": "function g(x) {{ return {}; }}\n",
     "js": "function g(x) {{ return {}; }}\n",
     "go": "package m\nfunc g(x B) int {{ return {} }}\n",
+    "rs": "fn g(x: B) -> i32 {{ {} }}\n",
     "php": "<?php\nfunction g(B $x) {{ return {}; }}\n",
     "rb": "def g(x)\n  {}\nend\n",
 }

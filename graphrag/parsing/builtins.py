@@ -1,6 +1,7 @@
 """Names every file of a language sees without declaring or importing them (Python's
 builtins, JavaScript's globals, ``java.lang``, Kotlin's standard functions, Go's
-predeclared functions). A call of one, or on one (``Math.max``, ``console.log``), names
+predeclared functions, C#'s keywords and common ``System`` types). A call of one, or on
+one (``Math.max``, ``console.log``), names
 something outside the repository: the resolver records such a site as ``external``
 rather than as a name it could not find."""
 
@@ -40,6 +41,35 @@ append cap clear close complex copy delete imag len make max min new panic print
 real recover string int int64 int32 float64 byte rune error bool uint uint64
 """
 
+_CSHARP_NAMES = """
+string object bool byte sbyte char decimal double float int uint long ulong short ushort
+nint nuint dynamic nameof typeof sizeof String Object Boolean Byte Char Decimal Double
+Single Int16 Int32 Int64 UInt16 UInt32 UInt64 Math Console Convert Guid DateTime
+DateTimeOffset TimeSpan Nullable Enum Array Type Activator Environment GC Task ValueTask
+Enumerable Queryable StringBuilder Encoding Exception ArgumentException
+ArgumentNullException ArgumentOutOfRangeException InvalidOperationException
+NotSupportedException NotImplementedException InvalidCastException Interlocked Volatile
+Monitor Thread ThreadPool Debug Trace Stopwatch Buffer BitConverter Marshal Expression
+Tuple ValueTuple KeyValuePair List Dictionary HashSet Delegate Func Action Attribute
+"""
+# The C standard library's functions and the C++ standard library's namespace.
+_C_NAMES = """
+printf fprintf sprintf snprintf vprintf vfprintf vsnprintf puts fputs fputc putc putchar
+fopen fclose fread fwrite fflush fseek ftell fgets fgetc getc getchar scanf sscanf perror
+malloc calloc realloc free memcpy memmove memset memcmp memchr strlen strcpy strncpy strcat
+strncat strcmp strncmp strchr strrchr strstr strdup strndup strtol strtoul strtoll strtoull
+strtod atoi atol atof abs labs exit abort atexit getenv qsort bsearch rand srand time clock
+assert isalpha isdigit isspace isalnum isupper islower toupper tolower errno open close
+read write lseek unlink mkdir rmdir stat fstat lstat fcntl ioctl pipe dup dup2 fork execvp
+waitpid kill signal sigaction getpid sleep usleep nanosleep clock_gettime gettimeofday
+pthread_create pthread_join pthread_mutex_lock pthread_mutex_unlock pthread_mutex_init
+pthread_mutex_destroy pthread_cond_wait pthread_cond_signal pthread_cond_broadcast
+pthread_cond_init pthread_cond_destroy pthread_once socket bind listen accept connect send
+recv sendto recvfrom setsockopt getsockopt shutdown poll select epoll_create1 epoll_ctl
+epoll_wait va_start va_end va_arg va_copy offsetof sizeof
+"""
+_CPP_NAMES = "std"
+
 _PHP_NAMES = """
 array_filter array_key_exists array_keys array_map array_merge array_pop array_push
 array_reverse array_search array_shift array_slice array_splice array_unique array_values
@@ -75,11 +105,14 @@ _JS = frozenset(_JS_NAMES.split())
 _JAVA = frozenset(_JAVA_NAMES.split())
 _KOTLIN = _JAVA | frozenset(_KOTLIN_NAMES.split())
 _GO = frozenset(_GO_NAMES.split())
+_C = frozenset(_C_NAMES.split())
+_CPP = _C | frozenset(_CPP_NAMES.split())
 
 _BY_LANG = {
     "python": frozenset(dir(builtins)),
     "typescript": _JS, "tsx": _JS, "javascript": _JS,
-    "java": _JAVA, "kotlin": _KOTLIN, "go": _GO, "php": frozenset(_PHP_NAMES.split()),
+    "java": _JAVA, "kotlin": _KOTLIN, "go": _GO, "csharp": frozenset(_CSHARP_NAMES.split()),
+    "c": _CPP, "cpp": _CPP, "php": frozenset(_PHP_NAMES.split()),
     "ruby": frozenset(_RUBY_NAMES.split()),
 }
 
