@@ -110,6 +110,8 @@ def test_expected_graph(root: Path) -> None:
      "com.example.library.util.label", "extension"),
     ("kotlin_spring", "com.example.library.service.BookLinks.link",
      "com.example.library.util.slug", "extension"),
+    # a C function of the linker's one namespace, defined in another file
+    ("c_kvstore", "main", "kv_open", "global"),
     # overloads: the one the arguments select
     ("java_spring", "com.example.shop.util.PriceUtils.applyDiscount(long,int,int)",
      "com.example.shop.util.PriceUtils.roundCents(long,int)", "self"),

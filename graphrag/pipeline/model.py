@@ -104,7 +104,8 @@ class StageContext:
     app_id: int
     app_name: str
     root_path: str | None
-    # the stages that write vectors (their states go when the vector columns change)
+    # The registered stages that store vectors: the embed stage fits their columns to the
+    # model (given by the runner, which reads the registry; a stage never imports it).
     vector_stages: tuple[str, ...] = ()
     _resources: dict[str, Any] = field(default_factory=dict)
 
