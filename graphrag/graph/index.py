@@ -61,6 +61,7 @@ from graphrag.graph.index_state import (
     write_selection,
     write_stats,
 )
+from graphrag.graph.link_step import endpoints_before, link_run
 from graphrag.graph.parse_pool import parse_files
 from graphrag.graph.parse_worker import FileOutcome, ParseLimits
 from graphrag.graph.request import IndexRequest
@@ -289,6 +290,7 @@ def _store(conn: Connection, stats: IndexStats, app_id: int, loaded: Loaded,
     old_iface = loaded.old_iface
     every_iface = full or structural(outcomes, deleted)
     state = read_graph_state(conn, app_id)
+    linked_before = endpoints_before(conn, app_id)
     t0 = time.perf_counter()
     res = None
     if loaded.results is None:
@@ -317,6 +319,9 @@ def _store(conn: Connection, stats: IndexStats, app_id: int, loaded: Loaded,
         _write_resolutions(conn, app_id, res, fresh, deleted, old_iface)
         counts = _sync(conn, app_id, stats, res, deleted)
     assert counts is not None
+    t1 = time.perf_counter()
+    link_run(conn, app_id, {p: fresh_results.get(p) for p in fresh}, deleted, linked_before)
+    stats.timings["link"] = round(time.perf_counter() - t1, 3)
     if any(res.state.get(k) != state.get(k) for k in res.state):
         write_graph_state(conn, app_id, res.state)
     if on_synced is not None and counts.touched:

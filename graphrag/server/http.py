@@ -55,6 +55,7 @@ from graphrag.server.limits import (
     Text,
     TextOrObject,
 )
+from graphrag.server.links_routes import add_link_routes
 from graphrag.server.mode_field import ModeName
 from graphrag.server.operations import Scope
 from graphrag.server.runtime import Runtime
@@ -104,6 +105,9 @@ class SearchBody(Body):
     top_k: int = Field(10, ge=1, le=200)
     min_similarity: float | None = Field(None, ge=-1.0, le=1.0)
     kinds: list[Name] | None = Field(None, examples=[["METHOD", "ENDPOINT"]])
+    http: Literal["endpoints", "callers", "any"] | None = Field(
+        None, description="HTTP between services: ENDPOINTs, code that sends requests"
+                          " (callers), or either.")
     lang: Name | None = None
     path: Glob | None = Field(None, description="Repo-relative path glob, ** crosses"
                               " folders.")
@@ -264,6 +268,7 @@ def create_app(config: ServeConfig | None = None, runtime: Runtime | None = None
                   responses=ERRORS)
     _error_handlers(app)
     _middleware(app, runtime, config)
+    add_link_routes(app, runtime, Caller)  # links between services (server/links_routes.py)
     _health_routes(app, runtime)
     _retrieval_routes(app, runtime)
     _application_routes(app, runtime, config, jobs, roots)
@@ -387,7 +392,8 @@ def _retrieval_routes(app: FastAPI, runtime: Runtime) -> None:
         queries = [body.query] if body.query is not None else list(body.queries or [])
         results = ops.search(runtime, scope, body.apps, queries, mode=body.mode,
                              top_k=body.top_k, min_similarity=body.min_similarity,
-                             kinds=body.kinds, lang=body.lang, path=body.path,
+                             kinds=body.kinds, http=body.http, lang=body.lang,
+                             path=body.path,
                              source=body.source, expand=body.expand, priors=body.priors,
                              granularity=body.granularity, adjacent_pages=body.adjacent_pages,
                              per_file=body.per_file, disabled=body.disabled_signals)

@@ -27,6 +27,7 @@ from graphrag.db.engine import lost_database
 from graphrag.errors import GraphragError
 from graphrag.server import operations as ops
 from graphrag.server.limits import Glob, Name, Query, Text
+from graphrag.server.mcp_links import add_link_tools, remote_caller, request_line
 from graphrag.server.mode_field import ModeName
 from graphrag.server.operations import Scope
 from graphrag.server.runtime import Runtime
@@ -110,6 +111,9 @@ def node_summary(n: dict[str, Any]) -> dict[str, Any]:
         # whether the callers are all there: unresolved call sites of the name may call it
         "callers_complete": n.get("callers_complete"),
         "unresolved_callers": n.get("unresolved_callers") or None,
+        # across services: who calls this endpoint over HTTP, what this code requests
+        "remote_callers": [remote_caller(r) for r in n.get("remote_callers") or []],
+        "requests": [request_line(r) for r in n.get("requests") or []],
     }
     return {k: v for k, v in out.items() if v not in (None, "", [])}
 
@@ -131,6 +135,10 @@ def render_tree(result: dict[str, Any]) -> str:
                 res += f" via {node['via']}"
             seen = "  (see above)" if node.get("seen") else ""
             lines.append(f"{pad}{arrow} {node['fqn']}{conf}{res}  {where}{seen}")
+        for r in node.get("requests") or []:  # the call goes on in another service
+            lines.append(f"{pad}  ~> HTTP {request_line(r)}")
+        for r in node.get("remote_callers") or []:
+            lines.append(f"{pad}  <~ HTTP {remote_caller(r)}")
         for child in node["children"]:
             walk(child, depth + 1)
 
@@ -236,7 +244,7 @@ def build_mcp(runtime: Runtime, apps: Sequence[str] | None) -> MCPServer:
         log_level="WARNING")
     tools = _Tools(server, runtime, Scope(frozenset(apps)) if apps is not None else None)
     for add in (_search_tools, _context_tools, _graph_tools, _document_tools,
-                _application_tools):
+                _application_tools, _link_tools):
         add(tools)
     forbid_unknown_arguments(server)
     return server
@@ -294,12 +302,15 @@ def _search_tools(tools: _Tools) -> None:
         source: Annotated[Literal["code", "doc", "all"] | None, Field(
             description="code, doc or all (default: code and documents, except documents"
                         " in hidden tool folders and vendored trees).")] = None,
+        http: Annotated[Literal["endpoints", "callers", "any"] | None, Field(
+            description="HTTP between services: endpoints, code that sends requests"
+                        " (callers), or either.")] = None,
     ) -> str:
         scope = _scope_of(ctx, fixed)
         result = _tool_call(lambda: ops.search(runtime, scope, apps, [query], mode=mode,
                                                top_k=top_k, kinds=kinds, lang=lang,
                                                path=path, per_file=per_file,
-                                               source=source)[0])
+                                               source=source, http=http)[0])
         names = scope.resolve(apps)
         return render_hits({**result, "apps": names}) + "\n\n" + _sources(names)
 
@@ -356,7 +367,9 @@ def _graph_tools(tools: _Tools) -> None:
           " from_fqn to to_fqn. Without: the tree of what from_fqn calls"
           " (direction=callees) or what calls it (direction=callers), max_depth levels,"
           " each edge with its confidence; calls through a base or interface method are"
-          " marked `via` it. Bounded: at most 200 nodes, 10 paths.")
+          " marked `via` it. Across services: `~> HTTP` lines give the endpoint (and its"
+          " application) a node's HTTP request reaches, `<~ HTTP` lines the code of other"
+          " services calling an endpoint. Bounded: at most 200 nodes, 10 paths.")
     def trace_calls(
         from_fqn: Annotated[Name, Field(
             description="Start symbol (fully qualified name).")],
@@ -439,6 +452,12 @@ def _application_tools(tools: _Tools) -> None:
         scope = _scope_of(ctx, fixed)
         return _compact(_tool_call(lambda: ops.index_status(runtime, scope,
                                                             scope.default_app(app))))
+
+
+def _link_tools(tools: _Tools) -> None:
+    """The tools of HTTP links between services (:mod:`graphrag.server.mcp_links`)."""
+    add_link_tools(tools.tool, lambda ctx: _scope_of(ctx, tools.fixed), tools.runtime,
+                   tools.sources, _tool_call)
 
 
 def forbid_unknown_arguments(server: MCPServer) -> None:
