@@ -97,7 +97,7 @@ def ingest_files(engine: Engine, settings: Settings, app_name: str, paths: Seque
 def accept_upload(engine: Engine, settings: Settings, app_name: str, path: Path, *,
                   metadata: dict[str, Any] | None = None, category: str | None = None,
                   tags: Iterable[str] = ()) -> tuple[DocumentRequest, Claim]:
-    """The quick half of an upload (seed 002): validate the received file and give it its
+    """The quick half of an upload: validate the received file and give it its
     document row, status ``queued`` (or ``unchanged``: the same bytes are already indexed).
     :func:`process_upload` does the rest, in the background (``processing``, then
     ``indexed`` or ``failed``). A queued upload whose server stopped before processing

@@ -187,10 +187,13 @@ def test_files_are_read_again_only_when_their_stat_changed(tmp_path: Path, engin
     assert "pkg.mod.sigma" in _fqns(engine, app_name)
 
 
+_CODE = {".py", ".java", ".kt", ".ts", ".go", ".js", ".cs", ".rs"}
+
+
 def _edit(repo: Path, originals: dict[str, str], rng: random.Random) -> str:
     """Apply one random, language-agnostic edit; return what was done."""
     files = sorted(p for p in repo.rglob("*") if p.is_file() and p.name != "expected_graph.json"
-                   and p.suffix in {".py", ".java", ".kt", ".ts", ".go", ".js", ".rs"})
+                   and p.suffix in _CODE)
     target = rng.choice(files)
     rel = target.relative_to(repo).as_posix()
     op = rng.choice(["delete", "copy", "rename", "shift", "truncate", "restore", "restore"])
@@ -258,7 +261,6 @@ def test_incremental_index_equals_full_index(sample: Path, tmp_path: Path, engin
             conn.execute(text("DELETE FROM applications WHERE name = :n"), {"n": full_app})
 
 
-_CODE = {".py", ".java", ".kt", ".ts", ".go", ".js", ".rs"}
 # A definition's name: after a declaring keyword, or a Java/Kotlin/TS method header.
 _DEF = re.compile(r"\b(?:def|func|fun|fn|function|class|interface|enum|object|type|struct|"
                   r"trait)\s+"
@@ -690,3 +692,48 @@ def test_rows_from_before_lookup_keys_take_every_file_once(tmp_path: Path, engin
     target.write_text(target.read_text() + "# two\n")
     last = index_graph(engine, settings, repo, app_name)
     assert last.files_loaded < first.files_parsed
+
+
+def test_a_type_declared_in_parts_is_one_node_through_incremental_edits(
+        tmp_path: Path, engine, app_name: str) -> None:
+    """A C# partial class in two files is one node holding both parts' members, its
+    calls across parts resolve, and deleting, restoring and renaming a part leaves the
+    incremental graph equal to a clean full index."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    first = repo / "A.cs"
+    second = repo / "B.cs"
+    first.write_text("namespace N;\npublic partial class Svc\n{\n"
+                     "    private readonly Repo _repo = new Repo();\n"
+                     "    public int Run() => Helper() + _repo.Load();\n}\n")
+    second.write_text("namespace N;\npublic partial class Svc\n{\n"
+                      "    private int Helper() => 1;\n}\n"
+                      "public class Repo\n{\n    public int Load() => 2;\n}\n")
+    full_app = app_name + "_full"
+    settings = _settings()
+    try:
+        index_graph(engine, settings, repo, app_name)
+        nodes = graph_dump(engine, app_name)["nodes"]
+        assert sum(1 for n in nodes if "N.Svc" in n and "CLASS" in n) == 1, nodes
+        calls = {" ".join(e) for e in graph_dump(engine, app_name)["edges"] if "CALLS" in e}
+        assert any("N.Svc.Run" in e and "N.Svc.Helper" in e for e in calls), calls
+        assert any("N.Svc.Run" in e and "N.Repo.Load" in e for e in calls), calls
+        originals = {"A.cs": first.read_text(), "B.cs": second.read_text()}
+        for step, edit in enumerate(["delete A.cs", "restore A.cs", "rename B.cs",
+                                     "delete B.cs", "restore B.cs"]):
+            op, name = edit.split()
+            path = repo / name
+            if op == "delete":
+                path.unlink()
+            elif op == "restore":
+                path.write_text(originals[name])
+            else:
+                path.write_text(originals[name].replace("Helper", "Assist"))
+            index_graph(engine, settings, repo, app_name, allow_mass_delete=True)
+            with engine.begin() as conn:
+                conn.execute(text("DELETE FROM applications WHERE name = :n"), {"n": full_app})
+            index_graph(engine, settings, repo, full_app, full=True)
+            _assert_same_graph(engine, app_name, full_app, f"step {step}: {edit}")
+    finally:
+        with engine.begin() as conn:
+            conn.execute(text("DELETE FROM applications WHERE name = :n"), {"n": full_app})

@@ -1,4 +1,4 @@
-"""Hostile and careless documents (issue 12, documents half): each bad file ends as a
+"""Hostile and careless documents: each bad file ends as a
 ``failed`` document with a one-line reason (or indexed with sanitised text) while the
 rest goes on, through `graphrag ingest` and `graphrag index`; ingestion is atomic per
 document; identical bytes under a new name are an alias; nothing hangs or blows up."""

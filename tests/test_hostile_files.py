@@ -1,4 +1,4 @@
-"""Hostile and careless repositories (issue 12, code half): one bad file never stops a
+"""Hostile and careless repositories, code side: one bad file never stops a
 run, nothing hangs, nothing is deleted by surprise."""
 
 from __future__ import annotations
@@ -155,6 +155,7 @@ def test_deep_nesting_and_long_chains_parse_in_bounded_time() -> None:
         "a.ts": "function g(x) {{ return {}; }}\n",
         "a.js": "function g(x) {{ return {}; }}\n",
         "a.go": "package m\nfunc g(x B) int {{ return {} }}\n",
+        "A.cs": "class A {{ int g(B x) {{ return {}; }} }}\n",
         "a.rs": "fn g(x: B) -> i32 {{ {} }}\n",
     }
     for path, template in sources.items():
@@ -172,6 +173,7 @@ def test_deep_nesting_and_long_chains_parse_in_bounded_time() -> None:
     ("A.java", "class A{i} {{ int g() {{ return {b}; }} }}\n"),
     ("a.ts", "function g{i}() {{ return {b}; }}\n"),
     ("a.go", "func g{i}() int {{ return {b} }}\n"),
+    ("A.cs", "class A{i} {{ int g() => {b}; }}\n"),
     ("a.rs", "fn g{i}() -> i32 {{ {b} }}\n"),
 ])
 def test_many_deep_nests_are_linear(path: str, template: str) -> None:

@@ -471,7 +471,8 @@ class _AuthRecorder(http.server.BaseHTTPRequestHandler):
 
 def test_git_credentials_are_never_shown_nor_written_to_the_checkout(
         engine, app_name, tmp_path) -> None:
-    """Issue 27 item 10: `repos list` printed the token and `.git/config` stored it."""
+    """A token in a repository URL is neither printed by `repos list` nor stored in
+    `.git/config`."""
     from graphrag.jobs.sources import SourceError, fetch, redacted
 
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _AuthRecorder)

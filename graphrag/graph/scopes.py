@@ -19,8 +19,15 @@ from graphrag.graph.types import (
     clean_type,
 )
 from graphrag.kinds import CALLABLE_KINDS, TYPE_KINDS
+from graphrag.parsing.builtins import is_builtin
 from graphrag.parsing.languages._common import element_type, item_type
-from graphrag.parsing.registry import find, namespace_spec, namespaces, package_namespaces
+from graphrag.parsing.registry import (
+    find,
+    hook,
+    namespace_spec,
+    namespaces,
+    package_namespaces,
+)
 from graphrag.parsing.typetext import function_type_param, union_members
 
 _MAX_DEPTH = 8
@@ -35,12 +42,14 @@ class Scopes:
         self.unique_name_fallback = False
         self._ancestors: dict[str, list[GraphNode]] = {}
         self._type_memo: dict[tuple[str, str | None, str], Ent] = {}
+        self._target_memo: dict[tuple[str, str], Ent] = {}
 
     # ------------------------------------------------------------- hierarchy
     def reset_hierarchy_cache(self) -> None:
         """Forget memoized ancestors (call after changing ``supers``)."""
         self._ancestors.clear()
         self._type_memo.clear()
+        self._target_memo.clear()
 
     def ancestors(self, node: GraphNode) -> list[GraphNode]:
         """Supertypes of ``node``, nearest first (breadth first), without ``node``."""
@@ -107,9 +116,9 @@ class Scopes:
     def field_type(self, node: GraphNode, name: str) -> Ent | None:
         """Type of field ``name`` of class ``node`` (own fields first, then inherited)."""
         for owner in (node, *self.ancestors(node)):
-            text = self.table.var_types(owner).get(name)
-            if text is not None:
-                return self.eval_type(self.ctx_of(owner), text)
+            found = self.table.declared_var(owner, name)
+            if found is not None:
+                return self.eval_type(Ctx(found[1], owner), found[0])
         return None
 
     def ctx_of(self, node: GraphNode) -> Ctx:
@@ -159,7 +168,9 @@ class Scopes:
         if mode == "value":
             typed = self.field_type(scope, name)
             if typed is not None:
-                return typed if typed.kind != "external" else BOUND
+                if typed.kind != "external":
+                    return typed
+                return Ent("bound", name=typed.name) if typed.name else BOUND
         nested = [m for m in self.table.members(scope, name) if m.kind in TYPE_KINDS]
         return Ent("node", nested[0], resolution="local") if nested else None
 
@@ -167,7 +178,9 @@ class Scopes:
         if mode == "call":
             return BOUND
         typed = self.eval_type(ctx, text)
-        return typed if typed.kind == "instance" else BOUND
+        if typed.kind == "instance":
+            return typed
+        return Ent("bound", name=typed.name) if typed.name else BOUND
 
     def _file_level(self, ctx: Ctx, name: str, mode: str) -> Ent | None:
         table, scope = self.table, ctx.file
@@ -198,7 +211,16 @@ class Scopes:
 
     # ------------------------------------------------------- modules, imports
     def resolve_target(self, ns: str, target: str, depth: int = 0) -> Ent:
-        """What an import target (fqn in our conventions) denotes."""
+        """What an import target (fqn in our conventions) denotes (memoized: every file
+        of a namespace imports the same few, and every lookup tries them)."""
+        if depth == 0:
+            found = self._target_memo.get((ns, target))
+            if found is None:
+                found = self._target_memo[(ns, target)] = self._resolve_target(ns, target, 0)
+            return found
+        return self._resolve_target(ns, target, depth)
+
+    def _resolve_target(self, ns: str, target: str, depth: int) -> Ent:
         table = self.table
         if depth > _MAX_DEPTH:
             return EXTERNAL
@@ -286,7 +308,7 @@ class Scopes:
             typed = self.field_type(ent.node, name)
             if typed is None:
                 return UNKNOWN
-            return typed if typed.kind == "instance" else EXTERNAL
+            return typed if typed.kind in ("instance", "external") else EXTERNAL
         if ent.kind in ("external", "bound"):
             return EXTERNAL
         return UNKNOWN
@@ -478,7 +500,10 @@ class Scopes:
                 return EXTERNAL
             return Ent("instance", nodes[0], resolution="union", alts=tuple(nodes[1:]))
         node = self.type_node(ctx, text)
-        return Ent("instance", node) if node is not None else EXTERNAL
+        if node is not None:
+            return Ent("instance", node)
+        # outside the repository; the name is kept for the applicability of extensions
+        return Ent("external", name=clean_type(text, ctx.file.lang))
 
     def type_node(self, ctx: Ctx, text: str) -> GraphNode | None:
         """The class/interface a type name as written refers to, or None."""
@@ -614,7 +639,12 @@ class Scopes:
             return UNKNOWN if found is None else found
         recv = self.eval_chain(ctx, receiver)
         if recv.kind in ("unknown", "external", "bound"):
-            return self._extension(ctx, recv, name) or recv
+            found = self._extension(ctx, recv, name)
+            if found is not None and found.node is not None \
+                    and found.node.meta.get("package_member") and recv.kind == "unknown" \
+                    and len(receiver) == 1 and is_builtin(ctx.file.lang, receiver[0]):
+                return recv  # `DateTime.Parse(s)`: a built-in type, no value to extend
+            return found or recv
         return self._method_of(recv, name) or self._extension(ctx, recv, name)
 
     def _extension(self, ctx: Ctx, recv: Ent, name: str) -> Ent | None:
@@ -630,6 +660,14 @@ class Scopes:
         if recv.kind == "instance" and recv.node is not None:
             names = {recv.node.name, *(a.name for a in self.ancestors(recv.node))}
             if wanted.rsplit(".", 1)[-1] not in names:
+                return None
+        elif recv.name and node.meta.get("package_member"):
+            # an extension seen package-wide, on a receiver of a named outside type: the
+            # language says whether its receiver type can be that type
+            spec = find(node.lang)
+            applies = hook(spec.extension_receiver) if spec and spec.extension_receiver \
+                else None
+            if applies is not None and not applies(wanted, recv.name):
                 return None
         return Ent("node", node, resolution="extension")
 

@@ -106,6 +106,9 @@ class SymbolTable:
         # top-level callables per (file key, name): Kotlin top-level overloads
         self._top_callables: dict[tuple[str, str], list[GraphNode]] = defaultdict(list)
         self._pending: list[tuple[GraphNode, Symbol, FileScope]] = []
+        # a type declared in parts (`meta.partial`) -> the files of its later parts
+        self._parts: dict[str, list[FileScope]] = {}
+        self._part_vars: dict[str, dict[str, str]] = {}
         self._chains: dict[str, tuple[GraphNode, ...]] = {}
         self._build()
 
@@ -166,6 +169,8 @@ class SymbolTable:
 
     def _add_symbol(self, scope: FileScope, sym: Symbol, key: str) -> None:
         result = scope.result
+        if sym.meta.get("partial") and self._joins_part(scope, sym):
+            return
         node = GraphNode(
             key=key, kind=sym.kind, name=sym.name, fqn=sym.fqn, parent_key=None,
             file_path=result.path, lang=result.lang, package_name=result.package,
@@ -188,6 +193,17 @@ class SymbolTable:
             self.callables_by_name[(scope.ns, sym.name)].append(node)
         self._pending.append((node, sym, scope))
 
+    def _joins_part(self, scope: FileScope, sym: Symbol) -> bool:
+        """A further part of a type declared in parts (``meta.partial``) in another file:
+        no node of its own, its members join the first part's node (paths in order)."""
+        first = self.by_fqn.get((scope.ns, sym.fqn))
+        if first is None or not first.meta.get("partial") or first.kind != sym.kind \
+                or first.file_path == scope.result.path:
+            return False
+        scope.by_fqn.setdefault(sym.fqn, first)
+        self._parts.setdefault(first.key, []).append(scope)
+        return True
+
     def _link_parent(self, node: GraphNode, sym: Symbol, scope: FileScope) -> None:
         parent = None
         if sym.parent is not None:
@@ -205,6 +221,10 @@ class SymbolTable:
         else:
             node.parent_key = parent.key
             self.children[parent.key].setdefault(node.name, []).append(node)
+            if node.meta.get("package_member") and scope.result.package:
+                # seen by name wherever its package is (an extension method)
+                self.package_members[(scope.ns, scope.result.package)].setdefault(
+                    node.name, node)
 
     # ------------------------------------------------------------------ queries
     def all_nodes(self) -> list[GraphNode]:
@@ -260,11 +280,35 @@ class SymbolTable:
         return [n for group in self.children.get(node.key, {}).values() for n in group]
 
     def var_types(self, node: GraphNode) -> dict[str, str]:
-        """``var_types`` of the scope ``node`` (its fields or locals)."""
+        """``var_types`` of the scope ``node`` (its fields or locals; of every part of a
+        type declared in parts)."""
         scope = self.file_of.get(node.key)
         if scope is None:
             return {}
-        return scope.result.var_types.get(node.fqn, {})
+        own = scope.result.var_types.get(node.fqn, {})
+        parts = self._parts.get(node.key)
+        if not parts:
+            return own
+        merged = self._part_vars.get(node.key)
+        if merged is None:
+            merged = dict(own)
+            for part in parts:
+                for name, text in part.result.var_types.get(node.fqn, {}).items():
+                    merged.setdefault(name, text)
+            self._part_vars[node.key] = merged
+        return merged
+
+    def declared_var(self, node: GraphNode, name: str) -> tuple[str, FileScope] | None:
+        """The type of name ``name`` in scope ``node`` and the file that declares it (a
+        later part of a type declared in parts reads its types with its own imports)."""
+        scope = self.file_of.get(node.key)
+        if scope is None:
+            return None
+        for part in (scope, *self._parts.get(node.key, ())):
+            text = part.result.var_types.get(node.fqn, {}).get(name)
+            if text is not None:
+                return text, part
+        return None
 
     def var_types_of(self, node: GraphNode, suffix: str) -> dict[str, str]:
         """``var_types`` recorded under ``<fqn of node><suffix>`` (e.g. ``#init``)."""

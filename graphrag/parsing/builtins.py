@@ -1,6 +1,7 @@
 """Names every file of a language sees without declaring or importing them (Python's
 builtins, JavaScript's globals, ``java.lang``, Kotlin's standard functions, Go's
-predeclared functions). A call of one, or on one (``Math.max``, ``console.log``), names
+predeclared functions, C#'s keywords and common ``System`` types). A call of one, or on
+one (``Math.max``, ``console.log``), names
 something outside the repository: the resolver records such a site as ``external``
 rather than as a name it could not find."""
 
@@ -39,6 +40,18 @@ append cap clear close complex copy delete imag len make max min new panic print
 real recover string int int64 int32 float64 byte rune error bool uint uint64
 """
 
+_CSHARP_NAMES = """
+string object bool byte sbyte char decimal double float int uint long ulong short ushort
+nint nuint dynamic nameof typeof sizeof String Object Boolean Byte Char Decimal Double
+Single Int16 Int32 Int64 UInt16 UInt32 UInt64 Math Console Convert Guid DateTime
+DateTimeOffset TimeSpan Nullable Enum Array Type Activator Environment GC Task ValueTask
+Enumerable Queryable StringBuilder Encoding Exception ArgumentException
+ArgumentNullException ArgumentOutOfRangeException InvalidOperationException
+NotSupportedException NotImplementedException InvalidCastException Interlocked Volatile
+Monitor Thread ThreadPool Debug Trace Stopwatch Buffer BitConverter Marshal Expression
+Tuple ValueTuple KeyValuePair List Dictionary HashSet Delegate Func Action Attribute
+"""
+
 _JS = frozenset(_JS_NAMES.split())
 _JAVA = frozenset(_JAVA_NAMES.split())
 _KOTLIN = _JAVA | frozenset(_KOTLIN_NAMES.split())
@@ -47,7 +60,7 @@ _GO = frozenset(_GO_NAMES.split())
 _BY_LANG = {
     "python": frozenset(dir(builtins)),
     "typescript": _JS, "tsx": _JS, "javascript": _JS,
-    "java": _JAVA, "kotlin": _KOTLIN, "go": _GO,
+    "java": _JAVA, "kotlin": _KOTLIN, "go": _GO, "csharp": frozenset(_CSHARP_NAMES.split()),
 }
 
 

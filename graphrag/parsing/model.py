@@ -22,6 +22,9 @@ FQN conventions (the ids tests and ``expected_graph.json`` files use):
 * TypeScript / JavaScript: module = repo-relative path without extension (``/`` kept);
   symbols ``<module>:<Name>`` and ``<module>:<Class>.<member>``, e.g.
   ``src/services/userService:UserService.getUser``.
+* C#: package = the file's (first) namespace, module = the file's path without ``.cs``.
+  Symbols ``<namespace>.<Type>.<member>``, constructors ``<Type>.<init>``, overloads
+  with their parameter types like Java's.
 * Go: package = module path from ``go.mod`` + ``/`` + repo-relative dir (the module path
   alone for the root dir). Symbols ``<pkg>.<Func>``, ``<pkg>.<Type>``, methods
   ``<pkg>.<Type>.<Method>`` (pointer receivers too).
@@ -50,7 +53,11 @@ class Symbol:
     ``decorators``/``annotations`` (as written), ``static`` (bool), ``type`` (FIELD:
     declared type as written), ``companion`` (Kotlin companion object), and for ENDPOINT
     ``http_method`` (upper case; several joined by ``,``; ``ANY`` when unrestricted)
-    and ``route`` (class/router prefix already joined, starting with ``/``).
+    and ``route`` (class/router prefix already joined, starting with ``/``);
+    ``partial`` (a type declared in parts in several files, C# ``partial class``: one
+    node, the first part by path, holds every part's members) and ``package_member`` (a
+    member seen by its name wherever its package is, a C# extension method; with
+    ``receiver_in_params`` its receiver is its first parameter).
     ``key_suffix`` keeps stable keys of re-declarations apart (TS/JS ``#<line>``); JVM
     overloads differ in their fqn already (see the module docstring).
     """
@@ -113,6 +120,9 @@ class Call:
     kind: str = "call"
     args: int | None = None
     arg_types: list[str | None] | None = None
+    # explicit type arguments (`Query<T>(...)`: 1) where a language picks generic
+    # overloads by them (C#); None when there are none
+    type_args: int | None = None
 
 
 @dataclass

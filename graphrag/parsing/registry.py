@@ -135,6 +135,12 @@ class LanguageSpec:
     null_words: frozenset[str] = frozenset()
     # value type conversions of overload choice (widening, boxing)
     conversions: Conversions = NO_CONVERSIONS
+    # overload choice prefers the overload whose generic arity matches the call's type
+    # arguments, then the one that needs no default or varargs (C#'s better-member rule)
+    exact_arity_first: bool = False
+    # "module:function" (extension's receiver type, receiver's outside type name) -> bool:
+    # whether a package-wide extension may apply to a receiver of that outside type
+    extension_receiver: str | None = None
     # --- Repository-wide facts ---------------------------------------------------------
     # file names (no directory) the `repo_facts` hook reads besides the language's own
     # files: the scan tracks them so that a change is seen
@@ -449,6 +455,17 @@ _BUILTINS = (
                  structural_typing=True, type_prepass="go:first_result",
                  common_calls=vocabulary.GO_COMMON, config_files=("go.mod",),
                  repo_facts="go:repo_facts"),
+    LanguageSpec("csharp", (".cs",), "csharp", grammar("tree_sitter_c_sharp"),
+                 grammar_dist="tree-sitter-c-sharp", aliases=("cs", "c#"),
+                 test_files=(r"[^/]*Tests?\.cs",), packages=True, implicit_this=True,
+                 constructor_calls=True, overloads_in_fqn=True,
+                 type_prepass="csharp:unwrap_task",
+                 extension_receiver="csharp:extension_applies", exact_arity_first=True,
+                 common_calls=vocabulary.CSHARP_COMMON, self_names=("this",),
+                 super_names=("base",), conversions=vocabulary.CSHARP_CONVERSIONS,
+                 item_reads=vocabulary.words("""ElementAt ElementAtOrDefault First
+                     FirstOrDefault Last LastOrDefault Single SingleOrDefault Peek Pop
+                     Dequeue GetValueOrDefault""")),
     LanguageSpec("rust", (".rs",), "rust", grammar("tree_sitter_rust"),
                  grammar_dist="tree-sitter-rust", aliases=("rs",),
                  test_files=(r"tests/[^/]*\.rs", r"[^/]*_tests?\.rs", r"tests\.rs"),

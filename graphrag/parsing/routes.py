@@ -79,6 +79,7 @@ class DeclaredRoutes:
 def _register_builtins(register: Callable[[str, DeclaredRoutes], DeclaredRoutes]) -> None:
     register("spring", DeclaredRoutes(("java", "kotlin"), "_jvm:spring_endpoint"))
     register("jax-rs", DeclaredRoutes(("java", "kotlin"), "_jvm:jaxrs_endpoint"))
+    register("aspnetcore", DeclaredRoutes(("csharp",), "csharp:aspnet_endpoint"))
 
 
 _FRAMEWORKS: Registry[DeclaredRoutes] = Registry(

@@ -45,6 +45,15 @@ GO_COMMON = SHARED_COMMON | words("""
 Println Printf Sprintf Errorf Fatal Fatalf New make new panic recover cap len append
 Error String copy close flush
 """)
+CSHARP_COMMON = SHARED_COMMON | words("""
+ToString Equals GetHashCode GetType WriteLine Write ReadLine Format Join Split Trim
+Contains Add Remove Get Set TryGetValue ContainsKey Any All First FirstOrDefault Last
+LastOrDefault Single SingleOrDefault Where Select SelectMany OrderBy OrderByDescending
+ToList ToArray ToDictionary Count Sum Min Max Dispose DisposeAsync ConfigureAwait Wait
+Result Run Invoke BeginInvoke Parse TryParse Append AppendLine Replace Substring
+StartsWith EndsWith IndexOf Clear Insert Log LogInformation LogWarning LogError LogDebug
+Ok NotFound BadRequest Created NoContent Throw ThrowIfNull
+""")
 
 
 @dataclass(frozen=True)
@@ -86,4 +95,27 @@ JVM_CONVERSIONS = Conversions(
     boxed=frozenset({"int", "long", "short", "byte", "double", "float", "boolean", "char",
                      "CharSequence"}),
     boxes=frozenset({"Number", "Comparable", "Serializable", "Constable"}),
+)
+
+_CS_NUMERIC = {
+    "sbyte": "short int long float double decimal",
+    "byte": "short ushort int uint long ulong float double decimal",
+    "short": "int long float double decimal", "ushort": "int uint long ulong float double decimal",
+    "int": "long float double decimal", "uint": "long ulong float double decimal",
+    "long": "float double decimal", "ulong": "float double decimal",
+    "char": "ushort int uint long ulong float double decimal", "float": "double",
+}
+CSHARP_CONVERSIONS = Conversions(
+    canonical={
+        **{name: name for name in (*_CS_NUMERIC, "double", "decimal", "bool", "string")},
+        "SByte": "sbyte", "Byte": "byte", "Int16": "short", "UInt16": "ushort",
+        "Int32": "int", "UInt32": "uint", "Int64": "long", "UInt64": "ulong",
+        "Char": "char", "Single": "float", "Double": "double", "Decimal": "decimal",
+        "Boolean": "bool", "String": "string",
+    },
+    widens={name: words(wider) for name, wider in _CS_NUMERIC.items()},
+    top=frozenset({"object", "Object", "dynamic"}),
+    boxed=frozenset({*_CS_NUMERIC, "double", "decimal", "bool", "string"}),
+    boxes=frozenset({"ValueType", "IComparable", "IConvertible", "IFormattable",
+                     "IEquatable", "ISpanFormattable", "INumber"}),
 )

@@ -104,6 +104,9 @@ class StageContext:
     app_id: int
     app_name: str
     root_path: str | None
+    # The registered stages that store vectors: the embed stage fits their columns to the
+    # model (given by the runner, which reads the registry; a stage never imports it).
+    vector_stages: tuple[str, ...] = ()
     _resources: dict[str, Any] = field(default_factory=dict)
 
     def resource(self, key: str, factory: Callable[[], Any]) -> Any:

@@ -224,7 +224,8 @@ def run_stages(ctx: AppContext, stages: Sequence[str] | None = None, limit: int 
         stage_totals = count_by_stage(conn, app.id, retry_failed) if stage_progress else {}
     stats = PipelineStats(app=app_name, total=min(total, limit) if limit is not None else total)
     stage_ctx = StageContext(engine=engine, settings=settings, app_id=app.id,
-                             app_name=app.name, root_path=app.root_path)
+                             app_name=app.name, root_path=app.root_path,
+                             vector_stages=registry.vector_stages())
     stage_ctx.provide("embedder", embedder)
     stage_ctx.provide("summarizer", summarizer)
     after: tuple[int, int] | None = None
@@ -278,7 +279,8 @@ def run_claimed_batch(ctx: AppContext, *, batch_size: int = DEFAULT_BATCH_SIZE,
     engine, app = ctx.engine, ctx.app
     stats = PipelineStats(app=app.name)
     stage_ctx = StageContext(engine=engine, settings=ctx.settings, app_id=app.id,
-                             app_name=app.name, root_path=root_path or app.root_path)
+                             app_name=app.name, root_path=root_path or app.root_path,
+                             vector_stages=registry.vector_stages())
     stage_ctx.provide("embedder", embedder)
     stage_ctx.provide("summarizer", summarizer)
     try:

@@ -198,7 +198,7 @@ def document_segment(runtime: Runtime, scope: Scope, app: str, chunk_id: str | N
     section node, lies in its document: ``document_id``, ``segment_id``, ``page_number``;
     :class:`NotFound` when it is no document chunk of the application."""
     from graphrag.retrieval.documents.adjacent import adjacent_chunks
-    from graphrag.retrieval.search.store import node_chunk_ids
+    from graphrag.retrieval.documents.store import node_chunk_ids
 
     ctx = runtime.context(scope.check(app))
     if chunk_id is None and node_id is not None:
@@ -268,7 +268,7 @@ def receive_upload(runtime: Runtime, scope: Scope, app: str, filename: str,
                    jobs: Jobs) -> dict[str, Any]:
     """Copy an upload to a private folder (at most the upload limit, never more is
     read), give it its document row and queue its processing; the answer carries the
-    document id, its status and the job id (seed 002: 202, processing)."""
+    document id, its status (``processing``) and the job id."""
     from graphrag.ingesting import accept_upload, process_upload
 
     scope.check(app)

@@ -98,7 +98,9 @@ def decl_starts(keywords: str) -> re.Pattern[bytes]:
 _CONTAINERS = re.compile(
     r"^(?:\w+\.)*(?:list|List|Sequence|MutableSequence|Iterable|Iterator|Collection|"
     r"set|Set|frozenset|FrozenSet|AbstractSet|MutableSet|tuple|Tuple|Generator|"
-    r"AsyncIterable|AsyncIterator|Array|ReadonlyArray|ArrayList|LinkedList|HashSet)"
+    r"AsyncIterable|AsyncIterator|Array|ReadonlyArray|ArrayList|LinkedList|HashSet|"
+    r"IEnumerable|IList|ICollection|IReadOnlyList|IReadOnlyCollection|ISet|"
+    r"IAsyncEnumerable|ImmutableArray)"
     r"[\[<](.*)[\]>]$")
 _WRAPPERS = ("Optional[", "typing.Optional[", "t.Optional[")
 
@@ -141,7 +143,8 @@ def element_type(text: str | None) -> str | None:
 _MAPPINGS = re.compile(
     r"^(?:\w+\.)*(?:dict|Dict|Mapping|MutableMapping|OrderedDict|DefaultDict|defaultdict|"
     r"ChainMap|Map|HashMap|TreeMap|LinkedHashMap|ConcurrentHashMap|SortedMap|NavigableMap|"
-    r"MutableMap|ReadonlyMap|WeakMap|Record)[\[<](.*)[\]>]$")
+    r"MutableMap|ReadonlyMap|WeakMap|Record|Dictionary|IDictionary|IReadOnlyDictionary|"
+    r"ConcurrentDictionary|SortedDictionary|ImmutableDictionary)[\[<](.*)[\]>]$")
 
 
 def item_type(text: str | None) -> str | None:
@@ -173,7 +176,7 @@ _BUILTIN_ITEMS = frozenset({
     "String", "Integer", "Long", "Double", "Float", "Short", "Byte", "Character", "Boolean",
     "Object", "Number", "CharSequence", "string", "number", "boolean", "bigint", "symbol",
     "any", "unknown", "object", "never", "str", "int", "float", "bool", "bytes", "Any", "Int",
-    "Char", "Unit", "Nothing"})
+    "Char", "Unit", "Nothing", "decimal"})
 
 
 def keeps_items(text: str | None) -> bool:

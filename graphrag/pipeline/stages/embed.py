@@ -42,7 +42,6 @@ from graphrag.db.vectors import ensure_dimension
 from graphrag.embedding import Embedder, get_embedder, model_identity, vector_literal
 from graphrag.errors import EnvironmentProblem
 from graphrag.kinds import CHUNK_TARGETS, CODE_KINDS, EMBED, TYPE_KINDS
-from graphrag.pipeline import registry
 from graphrag.pipeline.model import (
     BatchStage,
     NodeInfo,
@@ -144,7 +143,7 @@ def run_embedder(ctx: StageContext) -> Embedder:
     model = ctx.resource("embedder", lambda: get_embedder(ctx.settings))
     ctx.resource("embedder_checked",
                  lambda: ensure_dimension(ctx.engine, model.name, model.dim,
-                                          registry.vector_stages()) or True)
+                                          ctx.vector_stages) or True)
     return model
 
 

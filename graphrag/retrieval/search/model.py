@@ -108,7 +108,7 @@ def snippet_of(content: str, explain_md: str | None) -> str:
 
 
 def hit_dict(c: Candidate) -> dict[str, Any]:
-    """A hit as ARCHITECTURE.md's JSON contract has it (plus source, app, added_by).
+    """A hit as the JSON output has it (``graphrag search --json``, the HTTP API, MCP).
 
     ``chunk_id`` is the chunk's stable plan id, the same id context blocks carry as
     ``[SEG=...]``; ``added_by`` is null for ranked hits and says why an expansion was added.
