@@ -1,156 +1,128 @@
-"""CALLS precision by a hand-verified random sample, for languages without a compiler
-here to give an exact reference (C#, Rust): the share of call sites resolved, and the graph
-build rate, on a pinned real code base.
+"""CALLS precision by reading the code: a random sample of graphrag's CALLS edges on a
+pinned real code base, each judged by hand (for languages without a compiler here).
 
-The sample file (``benchmarks/call_sample/<name>.json``) names the repository and the
-commit it was drawn at, and holds each sampled edge (one call site of one CALLS edge:
-caller fqn, callee fqn, path, line, the site's text) with the verdict given by reading
-the code (``correct``/``wrong``) and why. Scoring rebuilds the graph of the checkout and
-checks that each site still reads as recorded (same commit) and that its edge is still
-produced; precision counts the verdicts of the edges still produced.
+The graph is built as ``graphrag index --graph-only`` resolves it (scan, parse,
+``build_graph``; ``call_recall.build``). A seeded random sample of ``--n`` CALLS edges
+(the lowest seeded hashes of their locations: the same sample whatever the fqns, and an
+edge stays in it while the others change) is
+printed with the call site (file, line, the line's text) and the callee's signature.
+The verdicts live in ``benchmarks/call_sample/<name>.tsv`` (call site ``path:line``,
+callee declaration ``path:line``, ``ok``/``wrong``, caller and callee fqn for the reader, a
+note; keyed by the two locations so that renamed fqns keep their verdicts); the script
+scores the sample against them and prints the edges of the sample that have none yet in
+that format (``?`` as the verdict). Also printed: the share of call sites that
+got an edge (all sites, and the sites whose callee is not known to be outside the
+repository) and the build rate (lines/s of parse + resolve in this one process).
 
-    # score a sample (and measure the build rate) on a checkout of the pinned commit
-    nice -n 10 python benchmarks/call_sample.py /path/to/Dapper \\
-        --sample benchmarks/call_sample/csharp-dapper.json
-    # draw a new sample to annotate (verdicts left empty)
-    python benchmarks/call_sample.py /path/to/Dapper --lang csharp --draw 220 --seed 7 \\
-        --repository DapperLib/Dapper --commit <sha> --sample new.json
+    python benchmarks/call_sample.py rust-axum /path/to/axum [--n 200] [--show]
 
-The build rate is the in-process scan + parse + resolve of ``graphrag index
---graph-only`` (wall and CPU time of this process: on a shared machine the CPU rate is
-the one that does not move with other users' load). Never part of the test suite; the
-benchmarked code is not stored in this repository.
+The checkout must be the pinned commit (``PINNED``), e.g.
+``git --git-dir MIRROR archive COMMIT | tar -x -C DIR``. Never part of the test suite;
+nothing of the benchmarked code is stored in this repository.
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
-import json
-import sys
 import time
 from collections import Counter
 from pathlib import Path
 
-from _common import ROOT  # noqa: F401 - puts the repository on sys.path
+from call_recall import build
+
+HERE = Path(__file__).resolve().parent / "call_sample"
+# name -> (repository, pinned commit, language)
+PINNED = {
+    "rust-axum": ("tokio-rs/axum", "309d1bd9530eec2217134cb262760af1df42ee3b", "rust"),
+    "rust-serde": ("serde-rs/serde", "fa7da4a93567ed347ad0735c28e439fca688ef26", "rust"),
+}
 
 
-def build(root: Path, lang: str):
-    """(graph, files, lines, wall seconds, cpu seconds) of the checkout's ``lang`` files."""
-    from graphrag.graph.resolve import build_graph
-    from graphrag.graph.scan import scan_repository
-    from graphrag.parsing.extract import parse_file, repo_context
-
-    wall, cpu = time.perf_counter(), time.process_time()
-    every = list(scan_repository(root))
-    scanned = [f for f in every if f.lang == lang and f.problem is None]
-    # the configuration files the scan tracks (Cargo.toml, go.mod) give repository facts
-    ctx = repo_context(root, [f.rel_path for f in every])
-    results, lines = [], 0
-    for f in scanned:
-        data = f.abs_path.read_bytes()
-        lines += data.count(b"\n")
-        result = parse_file(data, f.rel_path, ctx)
-        if result is not None:
-            results.append(result)
-    graph = build_graph(results)
-    return (graph, len(results), lines, time.perf_counter() - wall,
-            time.process_time() - cpu)
-
-
-def sites(graph) -> list[dict]:
-    """Every call site of every CALLS edge, in a stable order."""
-    nodes = graph.node_by_key()
-    out = []
-    for edge in graph.edges:
-        if edge.kind != "CALLS":
+def read_verdicts(path: Path) -> dict[tuple[str, str], tuple[str, str]]:
+    """(site, callee declaration) -> (verdict, note) from a verdict file ('#' lines are
+    comments)."""
+    out: dict[tuple[str, str], tuple[str, str]] = {}
+    if not path.exists():
+        return out
+    for line in path.read_text().splitlines():
+        if not line.strip() or line.startswith("#"):
             continue
-        src, dst = nodes[edge.src_key], nodes[edge.dst_key]
-        for line in edge.lines:
-            out.append({"caller": src.fqn, "callee": dst.fqn, "path": src.file_path,
-                        "line": line, "resolution": edge.resolution})
-    out.sort(key=lambda s: (s["path"], s["line"], s["caller"], s["callee"]))
+        site, declared, verdict, _caller, _callee, *note = line.split("\t")
+        out[(site, declared)] = (verdict, note[0] if note else "")
     return out
 
 
-def _rank(seed: int, site: dict) -> str:
-    key = f"{seed}:{site['caller']}:{site['callee']}:{site['path']}:{site['line']}"
-    return hashlib.blake2b(key.encode(), digest_size=8).hexdigest()
+def _location(src, dst, edge) -> tuple[str, str]:
+    """(call site, callee declaration) of an edge: its key in the verdict file."""
+    line = edge.lines[0] if edge.lines else src.line_start or 0
+    return f"{src.file_path}:{line}", f"{dst.file_path}:{dst.line_start}"
 
 
-def site_text(root: Path, path: str, line: int) -> str:
-    lines = (root / path).read_text(encoding="utf-8", errors="replace").splitlines()
-    return lines[line - 1].strip() if 0 < line <= len(lines) else ""
+def _rank(seed: str, src, dst, edge) -> str:
+    """A seeded hash of the edge's locations: the sample is the ``--n`` lowest, so an
+    edge keeps its place (and its verdict) when other edges come or go."""
+    return hashlib.sha256(("\t".join((seed, *_location(src, dst, edge)))).encode()).hexdigest()
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("checkout", type=Path, help="a checkout of the pinned commit")
-    ap.add_argument("--sample", type=Path, required=True, help="the sample file (JSON)")
-    ap.add_argument("--lang", default=None, help="language (default: the sample's)")
-    ap.add_argument("--draw", type=int, default=0, metavar="N",
-                    help="draw N sites into --sample (verdicts empty) instead of scoring")
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--repository", default="", help="owner/name (with --draw)")
-    ap.add_argument("--commit", default="", help="the checkout's commit (with --draw)")
+    ap.add_argument("name", choices=sorted(PINNED))
+    ap.add_argument("checkout", type=Path)
+    ap.add_argument("--n", type=int, default=200)
+    ap.add_argument("--seed", default="graphrag-calls")
+    ap.add_argument("--show", action="store_true", help="print every sampled edge")
     args = ap.parse_args()
-    root = args.checkout.resolve()
+    repo, commit, lang = PINNED[args.name]
+    print(f"{args.name}: {repo} at {commit}, {lang}")
 
-    if args.draw:
-        lang = args.lang or "csharp"
-        graph, files, lines, wall, cpu = build(root, lang)
-        # the sites whose seeded hashes are lowest: a uniform sample that keeps its other
-        # sites when a change of the resolver moves some edges
-        drawn = sorted(sites(graph), key=lambda s: _rank(args.seed, s))[:args.draw]
-        drawn.sort(key=lambda s: (s["path"], s["line"]))
-        for item in drawn:
-            item["site"] = site_text(root, item["path"], item["line"])
-            item["verdict"] = None
-            item["reason"] = ""
-        args.sample.write_text(json.dumps({
-            "repository": args.repository, "commit": args.commit, "language": lang,
-            "seed": args.seed, "edges": drawn}, indent=1) + "\n")
-        print(f"drew {len(drawn)} of the call sites of {files} files into {args.sample}")
-        return
+    started = time.perf_counter()
+    graph, files, lines = build(args.checkout, [])
+    elapsed = time.perf_counter() - started
+    print(f"build: {files} files, {lines} lines in {elapsed:.2f} s = {lines / elapsed:,.0f}"
+          " lines/s (parse + resolve, one process)")
 
-    sample = json.loads(args.sample.read_text())
-    lang = args.lang or sample["language"]
-    graph, files, lines, wall, cpu = build(root, lang)
-    produced = {(s["caller"], s["callee"], s["path"], s["line"]) for s in sites(graph)}
-    verdicts: Counter[str] = Counter()
-    by_resolution: dict[str, Counter[str]] = {}
-    moved = gone = 0
-    for item in sample["edges"]:
-        if site_text(root, item["path"], item["line"]) != item["site"]:
-            moved += 1  # another commit: the site is not where it was
-            continue
-        if (item["caller"], item["callee"], item["path"], item["line"]) not in produced:
-            gone += 1
-            continue
-        verdicts[item["verdict"]] += 1
-        by_resolution.setdefault(item.get("resolution", "?"), Counter())[item["verdict"]] += 1
-    judged = verdicts["correct"] + verdicts["wrong"]
-    resolved = len({(s["caller"], s["path"], s["line"]) for s in sites(graph)})
-    unresolved = Counter(u.reason for u in graph.unresolved)
-    total = resolved + sum(unresolved.values())
+    nodes = graph.node_by_key()
+    calls = [e for e in graph.edges if e.kind == "CALLS" and nodes[e.src_key].lang == lang]
+    missed = [u for u in graph.unresolved if u.file_path.endswith(".rs")]
+    sites = sum(len(e.lines) for e in calls)
+    external = sum(1 for u in missed if u.reason == "external")
+    print(f"CALLS edges: {len(calls)} over {sites} sites; unresolved sites: {len(missed)} "
+          f"({', '.join(f'{k} {v}' for k, v in Counter(u.reason for u in missed).most_common())})")
+    total = sites + len(missed)
+    print(f"sites resolved: {sites}/{total} = {sites / max(total, 1):.1%}; without the "
+          f"external ones: {sites}/{total - external} = {sites / max(total - external, 1):.1%}")
 
-    print(f"{sample['repository']} at {sample['commit']} ({lang}): {files} files, "
-          f"{lines} lines")
-    print(f"build (scan, parse, resolve): wall {wall:.2f}s = {lines / wall:,.0f} lines/s, "
-          f"cpu {cpu:.2f}s = {lines / cpu:,.0f} lines/s   (target >= 20,000 lines/s)")
-    if judged:
-        print(f"precision on {judged} hand-verified sites: "
-              f"{verdicts['correct'] / judged:.3f} ({verdicts['wrong']} wrong)"
-              f"   (target >= 0.95)")
-    for resolution, counts in sorted(by_resolution.items()):
-        print(f"  {resolution:12s} {counts['correct']:4d} correct {counts['wrong']:3d} wrong")
-    if moved or gone or verdicts[None]:
-        print(f"not scored: {moved} sites not where recorded (another commit?), {gone} "
-              f"edges no longer produced, {verdicts[None]} without a verdict")
-    print(f"call sites resolved: {resolved} of {total} = {resolved / max(total, 1):.1%}; "
-          f"unresolved by reason: {dict(unresolved.most_common())}")
-    if moved:
-        sys.exit(1)
+    sample = sorted(calls, key=lambda e: _rank(args.seed, nodes[e.src_key],
+                                               nodes[e.dst_key], e))[:args.n]
+    verdicts = read_verdicts(HERE / f"{args.name}.tsv")
+    judged = Counter()
+    by_resolution: dict[str, Counter] = {}
+    todo = []
+    for edge in sample:
+        src, dst = nodes[edge.src_key], nodes[edge.dst_key]
+        line = edge.lines[0] if edge.lines else src.line_start or 0
+        site, declared = _location(src, dst, edge)
+        verdict = verdicts.get((site, declared))
+        if verdict is None:
+            todo.append((edge, src, dst, line))
+        else:
+            judged[verdict[0]] += 1
+            by_resolution.setdefault(edge.resolution or "?", Counter())[verdict[0]] += 1
+        if args.show or verdict is None:
+            text = ""
+            if src.file_path:
+                source = (args.checkout / src.file_path).read_text(errors="replace")
+                text = source.splitlines()[line - 1].strip() if line else ""
+            print(f"{site}\t{declared}\t{verdict[0] if verdict else '?'}\t{src.fqn}\t"
+                  f"{dst.fqn}\t[{edge.resolution}] {text[:120]} => "
+                  f"{(dst.signature or '')[:80]}")
+    ok, wrong = judged["ok"], judged["wrong"]
+    if ok + wrong:
+        print(f"precision: {ok}/{ok + wrong} = {ok / (ok + wrong):.3f} "
+              f"({len(todo)} of the sample not judged yet)")
+        for resolution, counts in sorted(by_resolution.items()):
+            print(f"  {resolution:<12} {counts['ok']}/{counts['ok'] + counts['wrong']}")
 
 
 if __name__ == "__main__":

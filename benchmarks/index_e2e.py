@@ -1,7 +1,7 @@
 """Indexing a real-sized repository end to end, per embedding backend, phase by phase.
 
     python benchmarks/index_e2e.py [--pypi werkzeug==3.0.6 | --path DIR]
-                                   [--backends onnx,onnx-int8,torch] [--cache DIR]
+                                   [--backends onnx,model2vec] [--cache DIR]
 
 The repository (default: the werkzeug 3.0.6 source distribution, ~49k lines of Python
 with its tests, downloaded when the benchmark runs) is indexed from scratch into a
@@ -11,15 +11,18 @@ before the clock starts (its load time is printed apart: the first use of a back
 export it once). Printed per backend: wall and CPU seconds (this process with its parser
 workers, and the database server), the share of wall time of each phase (graph: parse,
 resolve, store, sync; documents; chunk planning; each pipeline stage; the pipeline's
-batch reads and writes), chunks embedded per second, and the ratio of each backend's
-total to the first one's.
+batch reads and writes), chunks embedded per second, the ratio of the first backend's
+total to each one's, and peak resident memory (this process from the model load on, and
+the largest parser worker).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import json
+import resource
 import sys
 import tempfile
 import time
@@ -56,8 +59,25 @@ def phases(result: dict, wall: float) -> dict[str, float]:
     return out
 
 
+def reset_peak_rss() -> None:
+    """Start this process's peak resident memory afresh (Linux: clear_refs 5)."""
+    with contextlib.suppress(OSError):
+        Path("/proc/self/clear_refs").write_text("5")
+
+
+def peak_rss_mb() -> dict[str, float]:
+    """Peak resident memory (MB) of this process since the last reset, and of the largest
+    reaped child (the parser workers)."""
+    status = Path("/proc/self/status").read_text()
+    own = next((int(line.split()[1]) for line in status.splitlines()
+                if line.startswith("VmHWM:")), 0)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return {"own": own / 1024, "children": children / 1024}
+
+
 def run_backend(engine, root: Path, backend: str) -> dict:
     settings = dataclasses.replace(load_settings(), embed_backend=backend)
+    reset_peak_rss()
     t0 = time.perf_counter()
     embedder = get_embedder(settings)
     embedder.encode(["warm up"])
@@ -77,7 +97,8 @@ def run_backend(engine, root: Path, backend: str) -> dict:
     return {"backend": backend, "model_load_s": round(load_s, 2), "wall_s": clock.wall,
             "cpu_s": clock.cpu, "db_cpu_s": clock.db, "chunks": pipeline["chunks"],
             "embedded": embedded, "embed_rate": embedded / embed_s if embed_s else 0.0,
-            "phases": phases(result, clock.wall), "failed": pipeline["failed"]}
+            "phases": phases(result, clock.wall), "failed": pipeline["failed"],
+            "peak_rss_mb": peak_rss_mb()}
 
 
 def report(runs: list[dict], loc: int) -> None:
@@ -99,6 +120,11 @@ def report(runs: list[dict], loc: int) -> None:
           + "".join(f"{first['wall_s'] / r['wall_s']:21.2f}x" for r in runs))
     print(f"{'model load (not in wall)':34}"
           + "".join(f"{r['model_load_s']:20.1f} s" for r in runs))
+    print(f"{'peak memory, this process':34}"
+          + "".join(f"{r['peak_rss_mb']['own']:19.0f} MB" for r in runs))
+    print(f"{'peak memory, largest worker':34}"
+          + "".join(f"{r['peak_rss_mb']['children']:19.0f} MB" for r in runs)
+          + "   (cumulative over the run)")
     if any(r["failed"] for r in runs):
         print("failed chunks: " + ", ".join(f"{r['backend']} {r['failed']}" for r in runs))
 
@@ -107,7 +133,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--pypi", default="werkzeug==3.0.6", help="a PyPI sdist NAME==VERSION")
     ap.add_argument("--path", type=Path, help="index this directory instead")
-    ap.add_argument("--backends", default="onnx,onnx-int8,torch")
+    ap.add_argument("--backends", default="onnx,model2vec",
+                    help="comma list of: onnx, onnx-int8, torch, model2vec")
     ap.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "graphrag-bench")
     ap.add_argument("--json", action="store_true", help="print the raw figures as JSON too")
     args = ap.parse_args()

@@ -137,8 +137,8 @@ def baseline_spans(corpus: Corpus, embedder, cache: Path) -> dict[str, list[list
             "fusion": pick(fused)}
 
 
-def graphrag_spans(corpus: Corpus, engine, settings, embedder, fresh: bool
-                   ) -> tuple[dict[str, list[list[Span]]], dict]:
+def graphrag_spans(corpus: Corpus, engine, settings, embedder, fresh: bool,
+                   modes: tuple[str, ...] = MODES) -> tuple[dict[str, list[list[Span]]], dict]:
     from graphrag.indexing import index_repository
     from graphrag.retrieval.search.engine import search_many
     from graphrag.retrieval.search.model import SearchOptions
@@ -153,7 +153,7 @@ def graphrag_spans(corpus: Corpus, engine, settings, embedder, fresh: bool
     queries = [q.text for q in corpus.queries]
     vectors = list(embedder.encode(queries))
     out = {}
-    for mode in MODES:
+    for mode in modes:
         options = SearchOptions(mode=mode, top_k=TOP_K)
         results = search_many(engine, [app], queries, options, embedder=embedder,
                               vectors=vectors if get_mode(options.mode).needs_vectors else None)
@@ -202,6 +202,9 @@ def main() -> None:
                         help="drop the benchmark applications first (default: incremental)")
     parser.add_argument("--with-tests", action="store_true",
                         help="index the code bases' tests too")
+    parser.add_argument("--ablate-vectors", action="store_true",
+                        help="also rank without the title vector, without the body vector,"
+                             " and with neither (benchmarks/_vector_ablation.py)")
     parser.add_argument("--out", type=Path, help="write all numbers as JSON")
     args = parser.parse_args()
 
@@ -214,12 +217,18 @@ def main() -> None:
     settings = load_settings()
     engine = bench_engine()
     embedder = get_embedder(settings)
+    modes = MODES
+    if args.ablate_vectors:
+        from _vector_ablation import register_vector_ablations
+
+        modes = (*MODES, *register_vector_ablations())
     report: dict[str, dict] = {}
     for base in bases:
         t0 = time.perf_counter()
         source = fetch_source(base, args.cache, git_dirs)
         corpus = build_corpus(base, source, args.cache, args.limit, tests=args.with_tests)
-        ours, info = graphrag_spans(corpus, engine, settings, embedder, args.fresh)
+        ours, info = graphrag_spans(corpus, engine, settings, embedder, args.fresh,
+                                     modes)
         theirs = baseline_spans(corpus, embedder, args.cache)
         results = {m: score(corpus, s) for m, s in {**ours, **theirs}.items()}
         print_table(base.name, corpus, results)
@@ -234,18 +243,18 @@ def main() -> None:
 
 
 def print_summary(report: dict[str, dict]) -> None:
-    methods = [*MODES, *BASELINES]
     names = list(report)
+    methods = list(report[names[0]]["results"]) if names else []
     print("\n## strict MRR@10, macro")
-    print(f"{'method':<10}" + "".join(f"{n:>10}" for n in names) + f"{'macro':>10}")
+    print(f"{'method':<16}" + "".join(f"{n:>10}" for n in names) + f"{'macro':>10}")
     for m in methods:
         vals = [report[n]["results"][m]["strict"]["mrr"] for n in names]
-        print(f"{m:<10}" + "".join(f"{v:>10.3f}" for v in vals)
+        print(f"{m:<16}" + "".join(f"{v:>10.3f}" for v in vals)
               + f"{sum(vals) / max(len(vals), 1):>10.3f}")
     best = [max(report[n]["results"][b]["strict"]["mrr"] for b in BASELINES) for n in names]
     ours = [report[n]["results"]["hybrid"]["strict"]["mrr"] for n in names]
     ratios = [o / b if b else float("nan") for o, b in zip(ours, best, strict=True)]
-    print(f"{'ratio':<10}" + "".join(f"{r:>10.2f}" for r in ratios)
+    print(f"{'ratio':<16}" + "".join(f"{r:>10.2f}" for r in ratios)
           + f"{(sum(ours) / max(sum(best), 1e-9)):>10.2f}"
           + "   (hybrid / best baseline; macro: mean over mean)")
 

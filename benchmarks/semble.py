@@ -30,6 +30,7 @@ Inputs (nothing of the benchmarked code is stored in this repository):
 
     python benchmarks/semble.py --bench-dir DIR --checkouts DIR [--only fastapi,gin]
     python benchmarks/semble.py ... --skip-index --ablate      # each signal switched off
+    python benchmarks/semble.py ... --skip-index --ablate-vectors   # each vector switched off
 
 ``--ablate`` runs the questions again with each ranking signal off
 (``SearchOptions.disabled``) and prints the macro NDCG@10 of each variant: what every
@@ -58,11 +59,13 @@ PUBLISHED = {
     "semble": {"fastapi": 0.787, "model2vec": 0.693, "gin": 0.860, "commons-lang": 0.896,
                "ktor": 0.843, "exposed": 0.712, "zod": 0.615, "express": 0.964,
                "chi": 0.867, "trpc": 0.811,
-               "axum": 0.801, "serde": 0.815},
+               "axum": 0.801, "serde": 0.815, "libuv": 0.615, "fmtlib": 0.935,
+               "abseil-cpp": 0.949},
     "coderankembed-hybrid": {"fastapi": 0.837, "model2vec": 0.743, "gin": 0.839,
                              "commons-lang": 0.852, "ktor": 0.864, "exposed": 0.698,
                              "zod": 0.558, "express": 0.971, "chi": 0.874, "trpc": 0.830,
-                             "axum": 0.766, "serde": 0.718},
+                             "axum": 0.766, "serde": 0.718, "libuv": 0.723, "fmtlib": 0.888,
+                             "abseil-cpp": 0.889},
 }
 COMPARABLE = ("fastapi", "model2vec", "gin", "commons-lang", "ktor", "exposed", "zod")
 MEASURED_ONLY = ("express", "chi", "trpc")
@@ -274,6 +277,9 @@ def main() -> None:
                         help="reuse the applications indexed by an earlier run")
     parser.add_argument("--ablate", action="store_true",
                         help="also run with each ranking signal switched off")
+    parser.add_argument("--ablate-vectors", action="store_true",
+                        help="also run without the title vector, without the body vector,"
+                             " and with neither (benchmarks/_vector_ablation.py)")
     parser.add_argument("--disable", default="",
                         help="comma list of ranking signals to switch off: "
                              + ", ".join(SIGNALS))
@@ -302,6 +308,11 @@ def main() -> None:
                 variants[f"without {signal}"] = replace(base,
                                                         disabled=(*base.disabled, signal))
         variants["no priors"] = replace(base, priors=False)
+    if args.ablate_vectors:
+        from _vector_ablation import register_vector_ablations
+
+        for mode in register_vector_ablations():
+            variants[mode] = replace(base, mode=mode)
     report: dict[str, Any] = {}
     for label, options in variants.items():
         per_repo, query_ms = {}, {}

@@ -18,7 +18,8 @@ from sqlalchemy.engine import make_url
 from graphrag.config import Settings, load_settings
 from graphrag.db.engine import get_engine
 from graphrag.db.vectors import column_dimension
-from graphrag.embedding import export, get_embedder, load_embedder, model_spec
+from graphrag.embedding import export, get_embedder, load_embedder, model_spec, static_backend
+from graphrag.embedding.export_format import export_key
 from graphrag.embedding.onnx_backend import longest_first
 from graphrag.errors import ModelMismatch
 from graphrag.pipeline import run_pipeline
@@ -122,6 +123,47 @@ def test_two_concurrent_loads_export_once(
     assert [p.name for p in models.iterdir() if ".tmp-" in p.name] == []  # no leftovers
 
 
+# -- the static (model2vec) backend --------------------------------------------------------
+
+def test_a_distilled_static_model_round_trips(tiny_model: Path, tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    models = tmp_path / "models"
+    monkeypatch.setenv("GRAPHRAG_MODELS_DIR", str(models))
+    settings = load_settings().with_overrides(model_path=str(tiny_model),
+                                              embed_backend="model2vec")
+    distills: list[Path] = []
+    real_distill = static_backend._distill
+    monkeypatch.setattr(static_backend, "_distill",
+                        lambda spec, out: (distills.append(out), real_distill(spec, out)))
+
+    spec = model_spec(settings)
+    first = load_embedder(spec, settings)
+    # dimensions follow the source model (PCA keeps its width), the identity names the
+    # backend and the distillation's key
+    assert len(distills) == 1 and first.dim == 32
+    assert first.name == f"tiny-32/model2vec@{spec.export_key[:12]}"
+    assert spec.export_key != export_key(spec.source_hash)
+    folder = export.export_folder(spec, models)
+    assert {"meta.json", "model.safetensors", "tokenizer.json", "config.json"} <= {
+        p.name for p in folder.iterdir()}
+    assert json.loads((folder / "meta.json").read_text())["dim"] == 32
+    vectors = first.encode(TEXTS)
+    assert vectors.shape == (len(TEXTS), 32) and vectors.dtype == np.float32
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+    assert np.array_equal(first.encode(TEXTS[:1])[0], vectors[0])  # batch-independent
+    assert _cos(vectors[:1], vectors[1:]).max() < 0.9999  # texts are told apart
+
+    # a new process loads the cached model: no second distillation, the same vectors
+    again = load_embedder(model_spec(settings), settings)
+    assert len(distills) == 1 and again.name == first.name
+    assert np.array_equal(again.encode(TEXTS), vectors)
+    # the distilled folder is a model2vec model itself: used as it is, not distilled
+    direct = settings.with_overrides(model_path=str(folder))
+    as_is = load_embedder(model_spec(direct), direct)
+    assert len(distills) == 1 and as_is.dim == 32
+    assert np.allclose(as_is.encode(TEXTS), vectors, atol=1e-6)
+
+
 # -- model identity in the database -------------------------------------------------------
 
 @pytest.fixture
@@ -222,6 +264,55 @@ def test_reembed_follows_a_model_of_another_dimension(fresh_engine, tiny_model: 
     # and the library call reports the switch the same way
     result = reembed(engine, base, "keep")
     assert (result.previous_dim, result.dim, result.cleared_apps) == (32, 384, ["code"])
+
+
+def test_a_switch_to_the_static_backend_re_embeds_in_place(fresh_engine, tiny_model: Path,
+                                                           tmp_path: Path) -> None:
+    engine, url = fresh_engine
+    onnx = load_settings().with_overrides(database_url=url, embed_backend="onnx")
+    static = onnx.with_overrides(embed_backend="model2vec")
+    seed_users_app(engine, "keep", tmp_path / "keep")
+    seed_users_app(engine, "code", tmp_path / "code")
+    embedded = run_pipeline(engine, onnx, "code").stages["embed"]["done"]
+    run_pipeline(engine, onnx, "keep")
+
+    def models(app: str) -> set[str]:
+        with engine.connect() as conn:
+            return set(conn.execute(text(
+                "SELECT embed_model FROM chunks c JOIN applications a ON a.id ="
+                " c.application_id WHERE a.name = :n AND emb IS NOT NULL"),
+                {"n": app}).scalars())
+
+    # the distilled model keeps the shipped model's 384 dimensions: the next run
+    # re-embeds every chunk of the application once, in place, with a progress bar, and
+    # leaves every other application's vectors alone
+    seen: list[tuple[str, int, int]] = []
+    second = run_pipeline(engine, static, "code",
+                          stage_progress=lambda *args: seen.append(args))
+    assert second.stages["embed"]["done"] == embedded
+    assert [(done, total) for stage, done, total in seen if stage == "embed"][-1] == (
+        embedded, embedded)
+    assert models("code") == {get_embedder(static).name}
+    assert models("keep") == {get_embedder(onnx).name}
+    with engine.connect() as conn:
+        assert column_dimension(conn) == 384
+    assert run_pipeline(engine, static, "code").stages.get("embed") is None  # once
+    with pytest.raises(ModelMismatch, match=r"was embedded with .*/onnx@"):
+        search(engine, ["code"], "load a user", SearchOptions(), get_embedder(onnx))
+    hits = search(engine, ["code"], "load a user by id", SearchOptions(),
+                  get_embedder(static)).hits
+    assert hits and all(h["score"] is not None for h in hits)
+
+    # a static model distilled from a 32-d model makes 32-d vectors: the columns follow
+    res = run_cli("reembed", "--app", "code", "--json",
+                  env={"GRAPHRAG_DATABASE_URL": url, "GRAPHRAG_MODEL_PATH": str(tiny_model),
+                       "GRAPHRAG_EMBED_BACKEND": "model2vec"})
+    assert res.returncode == 0, res.stderr
+    out = json.loads(res.stdout)
+    assert (out["dim"], out["previous_dim"], out["cleared_apps"]) == (32, 384, ["keep"])
+    assert "/model2vec@" in out["model"] and res.stderr == ""
+    with engine.connect() as conn:
+        assert column_dimension(conn) == 32 and column_dimension(conn, "sentences") == 32
 
 
 def test_search_never_imports_torch_or_transformers(engine, settings, app_name,

@@ -273,3 +273,20 @@ def test_typescript_member_of_a_factory_made_value_beside_its_interface(tmp_path
             "  core.$ZodString.init(inst, def);\n"
             "  core.$ZodEmail.init(inst, def);\n}\n"})
     assert calls["src/classic/schemas:initString -> src/core/core:$constructor.init"] == {3, 4}
+
+
+def test_a_local_typed_by_an_item_of_itself_ends(tmp_path: Path) -> None:
+    """``rest = rest[n:].lstrip("/")`` in a nested function types ``rest`` by a call on an
+    item of ``rest``: resolving it must end (it recursed without bound, which stopped the
+    index of werkzeug's ``http_proxy.py``), and the other calls still resolve."""
+    calls = _calls(tmp_path, {"loop.py": (
+        "def helper() -> None:\n    pass\n\n\n"
+        "def outer(path: str, prefix: str, opts: dict[str, bool]) -> None:\n"
+        "    def application() -> None:\n"
+        "        rest = path\n"
+        "        if opts['cut']:\n"
+        "            rest = rest[len(prefix) :].lstrip('/')\n"
+        "            rest = f'/{rest}'\n"
+        "        helper()\n"
+        "    return application\n")})
+    assert calls["loop.outer.application -> loop.helper"] == {11}

@@ -44,7 +44,8 @@ def _words() -> tuple[set[str], set[str], set[str]]:
     specs = registry.languages().values()
     return (set().union(*(_marked_words(s) for s in specs)),
             set().union(*(_library_words(s) for s in specs)),
-            {name.lower() for name in registry.languages()})
+            # a one-letter language name (C) is every loop variable `c`: not a mention
+            {name.lower() for name in registry.languages() if len(name) > 1})
 
 
 def _strings(tree: ast.AST) -> list[tuple[int, str]]:

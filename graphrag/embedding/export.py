@@ -28,7 +28,7 @@ import shutil
 import tempfile
 import time
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -64,6 +64,17 @@ def is_exported(folder: Path) -> bool:
 
 def ensure_export(spec: ModelSpec, root: Path) -> Path:
     """The export folder of ``spec``, exporting first when it does not exist yet."""
+    return build_once(spec, root, _export,
+                      f"exporting the embedding model {spec.name} to ONNX")
+
+
+def build_once(spec: ModelSpec, root: Path, build: Callable[[ModelSpec, Path], None],
+               notice: str) -> Path:
+    """The folder of ``spec``'s build (``<root>/<name>-<key>``), running ``build(spec,
+    work_dir)`` first (``notice`` on stderr) when it does not exist yet; ``build`` writes
+    :data:`META` last: its presence marks a complete folder. Two processes serialise on a
+    file lock; the folder appears by an atomic rename, so a reader never sees half a build.
+    Shared by the ONNX export and the static model's distillation."""
     folder = export_folder(spec, root)
     if is_exported(folder):
         return folder
@@ -73,18 +84,17 @@ def ensure_export(spec: ModelSpec, root: Path) -> Path:
     with FileLock(str(folder) + ".lock"):
         if is_exported(folder):  # another process finished it while we waited
             return folder
-        notify(f"exporting the embedding model {spec.name} to ONNX, once "
-               f"(about a minute; cached in {folder})")
+        notify(f"{notice}, once (about a minute; cached in {folder})")
         started = time.perf_counter()
         work = Path(tempfile.mkdtemp(prefix=folder.name + ".tmp-", dir=root))
         try:
-            _export(spec, work)
-            if folder.exists():  # leftovers without meta.json: an export that died
+            build(spec, work)
+            if folder.exists():  # leftovers without meta.json: a build that died
                 shutil.rmtree(folder)
             os.replace(work, folder)
         finally:
             shutil.rmtree(work, ignore_errors=True)
-        notify(f"model exported in {time.perf_counter() - started:.0f}s")
+        notify(f"model built in {time.perf_counter() - started:.0f}s")
     return folder
 
 
@@ -126,11 +136,11 @@ def _export(spec: ModelSpec, out: Path) -> None:
     if "dynamo" in inspect.signature(torch.onnx.export).parameters:
         kwargs["dynamo"] = False  # the TorchScript exporter needs no onnxscript
     axes = {n: {0: "batch", 1: "sequence"} for n in names} | {OUTPUT: {0: "batch"}}
-    with _quiet_tools(), torch.no_grad():
+    with quiet_tools(), torch.no_grad():
         torch.onnx.export(Pipeline().eval(), tuple(features[n] for n in names), str(raw),
                           input_names=names, output_names=[OUTPUT], dynamic_axes=axes,
                           opset_version=EXPORT_SETTINGS["opset"], **kwargs)
-    with _quiet_tools():
+    with quiet_tools():
         _optimize(raw, out / MODEL_FILES["onnx"], getattr(model[0], "auto_model", None))
         raw.unlink()
         _quantize(out / MODEL_FILES["onnx"], out / MODEL_FILES["onnx-int8"])
@@ -156,7 +166,7 @@ def _export(spec: ModelSpec, out: Path) -> None:
 
 
 @contextmanager
-def _quiet_tools() -> Iterator[None]:
+def quiet_tools() -> Iterator[None]:
     """Silence the exporter's tracer warnings and the optimizer's and quantizer's log
     lines (they go to the root logger): the user sees our one notice."""
     root = logging.getLogger()

@@ -1,9 +1,10 @@
 """The process-wide embedder for the configured model and backend.
 
-``GRAPHRAG_EMBED_BACKEND`` selects ``onnx`` (fp32, default), ``onnx-int8`` or ``torch``.
-The ONNX backends export the model on first use (once per model and export settings,
-see :mod:`graphrag.embedding.export`) and from then on load in a fraction of a second
-without torch."""
+``GRAPHRAG_EMBED_BACKEND`` selects ``onnx`` (fp32, default), ``onnx-int8``, ``torch`` or
+``model2vec`` (static token vectors distilled from the model). The ONNX backends export
+the model on first use, the model2vec backend distils it (once per model and settings,
+see :mod:`graphrag.embedding.export` and :mod:`graphrag.embedding.static_backend`); from
+then on they load in a fraction of a second without torch."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from graphrag.config import Settings
 from graphrag.embedding.base import Embedder
 from graphrag.embedding.model_files import ModelSpec, model_spec, models_dir
 from graphrag.embedding.onnx_backend import OnnxEmbedder, usable_cores
+from graphrag.embedding.static_backend import STATIC_BACKEND, StaticEmbedder, ensure_distilled
 
 _lock = threading.Lock()
 _loaded: dict[tuple[str, str, str, int], Embedder] = {}
@@ -29,11 +31,13 @@ def model_identity(settings: Settings) -> str:
 
 
 def load_embedder(spec: ModelSpec, settings: Settings) -> Embedder:
-    """A new embedder for ``spec`` (exporting first for ONNX backends)."""
+    """A new embedder for ``spec`` (exporting or distilling first when needed)."""
     if spec.backend == "torch":
         from graphrag.embedding.torch_backend import load_torch_embedder
 
         return load_torch_embedder(str(spec.path), spec.identity)
+    if spec.backend == STATIC_BACKEND:
+        return StaticEmbedder(spec.identity, ensure_distilled(spec, models_dir(settings)))
     from graphrag.embedding.export import ensure_export
 
     folder = ensure_export(spec, models_dir(settings))

@@ -20,10 +20,11 @@ from pathlib import Path
 
 from graphrag.config import Settings
 from graphrag.embedding.export_format import export_key
+from graphrag.embedding.static_format import STATIC_BACKEND, distill_key, is_static_model
 from graphrag.errors import ModelUnavailable
 
 DEFAULT_MODEL_NAME = "all-MiniLM-L6-v2"
-BACKENDS = ("onnx", "onnx-int8", "torch")
+BACKENDS = ("onnx", "onnx-int8", "torch", "model2vec")
 # fp32 ONNX, not int8: int8 holds the cosine guard (mean 0.995, min 0.989 on the sample
 # chunks) but not hit-test MRR within 0.02 of torch on every sample repository
 # (java_spring -0.04, python_fastapi vector -0.055; benchmarks/RESULTS.md).
@@ -135,7 +136,9 @@ class ModelSpec:
     name: str
     backend: str
     source_hash: str
-    export_key: str | None  # ONNX backends: hash of the source hash + export settings
+    # what the backend builds from the source (ONNX export, model2vec distillation): a hash
+    # of the source hash and the build settings; None when it runs the source as it is
+    export_key: str | None
 
     @property
     def model_hash(self) -> str:
@@ -164,5 +167,15 @@ def model_spec(settings: Settings) -> ModelSpec:
     require_model_dir(path)
     backend = backend_of(settings)
     digest = source_hash(path, models_dir(settings))
-    key = export_key(digest) if backend != "torch" else None
-    return ModelSpec(path=path, name=name, backend=backend, source_hash=digest, export_key=key)
+    return ModelSpec(path=path, name=name, backend=backend, source_hash=digest,
+                     export_key=build_key(path, backend, digest))
+
+
+def build_key(path: Path, backend: str, digest: str) -> str | None:
+    """The cache key of what ``backend`` builds from the model at ``path`` (settings only,
+    neither torch nor the model is loaded)."""
+    if backend == "torch":
+        return None
+    if backend == STATIC_BACKEND:
+        return None if is_static_model(path) else distill_key(digest)
+    return export_key(digest)

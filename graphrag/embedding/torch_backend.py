@@ -17,18 +17,24 @@ ENCODE_BATCH = 64
 SMALL_BATCH = 4
 
 
-def load_sentence_transformer(path: str, **kwargs: Any) -> Any:
-    """A SentenceTransformer from a local folder, offline, without progress bars."""
+def offline_hub() -> None:
+    """Set transformers and the hub offline and silent, before either is imported."""
     # Offline first: a model directory must never turn into a hub download.
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
     # The library's own "Loading weights" bars would break our stderr/--json contract.
     os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
     os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
-    from sentence_transformers import SentenceTransformer
     from transformers.utils import logging as hf_logging
 
     hf_logging.disable_progress_bar()
+
+
+def load_sentence_transformer(path: str, **kwargs: Any) -> Any:
+    """A SentenceTransformer from a local folder, offline, without progress bars."""
+    offline_hub()
+    from sentence_transformers import SentenceTransformer
+
     try:
         return SentenceTransformer(path, device="cpu", **kwargs)
     except (OSError, ValueError) as exc:

@@ -181,6 +181,10 @@ def interfaces(scopes: Scopes, only: set[str] | None = None) -> dict[str, list[s
             # What a `*` import re-exports cannot be named: its change touches everyone.
             name = EVERYTHING if alias == "*" else alias
             out.append(f"{name}\t{_digest(targets)}")
+        for sym in table.folded.get(path, ()):
+            # a declaration folded into its definition elsewhere: its lines are there
+            out.append(f"{sym.name}\t" + _digest((sym.fqn, sym.line_start, sym.line_end,
+                                                   sym.signature, sym.meta)))
         for key in {result.module, result.path, ""}:
             for var, type_text in (result.var_types.get(key) or {}).items():
                 out.append(f"{var}\t" + _digest(

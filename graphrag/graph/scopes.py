@@ -43,6 +43,8 @@ class Scopes:
         self._ancestors: dict[str, list[GraphNode]] = {}
         self._type_memo: dict[tuple[str, str | None, str], Ent] = {}
         self._target_memo: dict[tuple[str, str], Ent] = {}
+        # elements being evaluated: `x = x[0].f()` types x by itself, which must end
+        self._elements_open: set[tuple[int, int, str, bool]] = set()
 
     # ------------------------------------------------------------- hierarchy
     def reset_hierarchy_cache(self) -> None:
@@ -207,7 +209,31 @@ class Scopes:
             found = self.member_of(self.resolve_target(ns, target), name)
             if found is not None and found.kind not in ("unknown", "external"):
                 return _with_resolution(found, "import")
+        if scope.traits.global_names:
+            return self._global(ns, name, mode)
         return None
+
+    def _global(self, ns: str, name: str, mode: str) -> Ent | None:
+        """``name`` in the one namespace of the linker (spec ``global_names``): a type of
+        that fqn, or the one function of that fqn: a function rather than a macro of its
+        name (the macro stands in where the function is not built), the declaration when
+        several files define it (platform variants); a declaration nothing in the
+        repository defines is outside it (a system function declared for some platform)."""
+        found = [n for n in self.table.callables_by_name.get((ns, name), [])
+                 if n.fqn == name] if mode == "call" else []
+        if not found:  # a type or a namespace (`geo::twice()`, `new geo::Circle()`)
+            node = self.table.by_fqn.get((ns, name))
+            return Ent("node", node, resolution="global") \
+                if node is not None and node.kind in TYPE_KINDS else None
+        if len(found) > 1:
+            found = [n for n in found if not n.meta.get("macro")] or found
+        if len(found) > 1:
+            found = [n for n in found if n.meta.get("declaration")]
+        if len(found) != 1:
+            return None
+        if found[0].meta.get("declaration") and not found[0].meta.get("definitions"):
+            return EXTERNAL
+        return Ent("node", found[0], resolution="global")
 
     # ------------------------------------------------------- modules, imports
     def resolve_target(self, ns: str, target: str, depth: int = 0) -> Ent:
@@ -546,6 +572,16 @@ class Scopes:
         return EXTERNAL
 
     def _eval_element(self, ctx: Ctx, source: str, depth: int, item: bool = False) -> Ent:
+        key = (id(ctx.file), id(ctx.scope), source, item)
+        if key in self._elements_open:
+            return EXTERNAL
+        self._elements_open.add(key)
+        try:
+            return self._element_of(ctx, source, depth, item)
+        finally:
+            self._elements_open.discard(key)
+
+    def _element_of(self, ctx: Ctx, source: str, depth: int, item: bool) -> Ent:
         """Element type of what a ``for`` loop iterates (or with ``item``, of one item read
         by key or index, ``x = self.opts[k]``: a mapping's value type): ``=call:<callee>``
         (the callee's declared result, e.g. ``list[Param]``), a chain ``self.params`` (the

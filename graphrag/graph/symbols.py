@@ -8,7 +8,7 @@ linear in its size.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -110,20 +110,32 @@ class SymbolTable:
         self._parts: dict[str, list[FileScope]] = {}
         self._part_vars: dict[str, dict[str, str]] = {}
         self._chains: dict[str, tuple[GraphNode, ...]] = {}
+        # per file, its declarations folded into another symbol's node (see _fold_plan)
+        self.folded: dict[str, list[Symbol]] = {}
         self._build()
 
     # ----------------------------------------------------------------- building
     def _build(self) -> None:
-        keys = _symbol_keys(self.results)
+        folded, definitions = _fold_plan(self.results)
+        keys = _symbol_keys(self.results, folded)
         for result in self.results:
             self._add_file(result)
         for result in self.results:
             scope = self.files[result.path]
             for index, sym in enumerate(result.symbols):
-                self._add_symbol(scope, sym, keys[(result.path, index)])
+                if (result.path, index) in folded:
+                    self.folded.setdefault(result.path, []).append(sym)
+                    continue
+                node = self._add_symbol(scope, sym, keys[(result.path, index)])
+                if sym.meta.get("declaration") and sym.kind in CALLABLE_KINDS:
+                    node.meta["definitions"] = definitions.get((result.path, index), 0)
         for node, sym, scope in self._pending:
             self._link_parent(node, sym, scope)
         self._pending.clear()
+        for (path, index), target in sorted(folded.items()):
+            sym = self.files[path].result.symbols[index]
+            self.by_key[keys[target]].meta.setdefault("declarations", []).append(
+                [path, sym.line_start, sym.line_end])
 
     def _add_file(self, result: ParseResult) -> None:
         parent = REPO_KEY
@@ -167,7 +179,7 @@ class SymbolTable:
             self.by_key[key] = node
         return node
 
-    def _add_symbol(self, scope: FileScope, sym: Symbol, key: str) -> None:
+    def _add_symbol(self, scope: FileScope, sym: Symbol, key: str) -> GraphNode:
         result = scope.result
         if sym.meta.get("partial") and self._joins_part(scope, sym):
             return
@@ -192,6 +204,7 @@ class SymbolTable:
         if sym.kind in CALLABLE_KINDS and sym.kind != "CONSTRUCTOR":
             self.callables_by_name[(scope.ns, sym.name)].append(node)
         self._pending.append((node, sym, scope))
+        return node
 
     def _joins_part(self, scope: FileScope, sym: Symbol) -> bool:
         """A further part of a type declared in parts (``meta.partial``) in another file:
@@ -329,11 +342,62 @@ def plain_fqn(fqn: str, ns: str) -> str:
     return fqn
 
 
-def _symbol_keys(results: list[ParseResult]) -> dict[tuple[str, int], str]:
-    """Stable key per (path, symbol index); duplicates numbered by (path, line)."""
+def _fold_plan(results: list[ParseResult]
+               ) -> tuple[dict[tuple[str, int], tuple[str, int]], dict[tuple[str, int], int]]:
+    """Which declarations (``meta["declaration"]``: a C prototype, a method declared in its
+    class and defined outside, a C++ namespace reopened) are no node of their own, as
+    (path, symbol index) -> the symbol they fold into: the one definition of their fqn,
+    else of their name and parameter types (a header's overload beside a source file's
+    lone definition), else the only definition of their name; with no definition, the
+    first declaration (by path). Their lines are recorded on that node
+    (``meta["declarations"]``). Also how many definitions each declaration that stays a
+    node has (none: an outside function; several: platform variants)."""
+    ordered = sorted(results, key=lambda r: r.path)
+    definitions: dict[tuple[str, str], list[tuple[str, int, str, str]]] = defaultdict(list)
+    for result in ordered:
+        ns = namespace(result.lang)
+        for index, sym in enumerate(result.symbols):
+            if not sym.meta.get("declaration"):
+                definitions[(ns, plain_fqn(sym.fqn, ns))].append(
+                    (result.path, index, sym.fqn, _parameter_types(sym)))
+    folded: dict[tuple[str, int], tuple[str, int]] = {}
+    counts: dict[tuple[str, int], int] = {}
+    first: dict[tuple[str, str], tuple[str, int]] = {}
+    for result in ordered:
+        ns = namespace(result.lang)
+        for index, sym in enumerate(result.symbols):
+            if not sym.meta.get("declaration"):
+                continue
+            found = definitions.get((ns, plain_fqn(sym.fqn, ns)), [])
+            target = [d for d in found if d[2] == sym.fqn]
+            if len(target) != 1 and len(found) > 1:
+                target = [d for d in found if d[3] == _parameter_types(sym)]
+            if len(target) != 1 and len(found) == 1:
+                target = found
+            if len(target) == 1:
+                folded[(result.path, index)] = target[0][:2]
+            elif not found and (ns, sym.fqn) in first:
+                folded[(result.path, index)] = first[(ns, sym.fqn)]
+            else:
+                first.setdefault((ns, sym.fqn), (result.path, index))
+                counts[(result.path, index)] = len(target) or len(found)
+    return folded, counts
+
+
+def _parameter_types(sym: Symbol) -> str:
+    return ",".join((p[1] or "").replace(" ", "") if len(p) > 1 else ""
+                    for p in sym.meta.get("params") or ())
+
+
+def _symbol_keys(results: list[ParseResult], folded: Collection[tuple[str, int]] = ()
+                 ) -> dict[tuple[str, int], str]:
+    """Stable key per (path, symbol index) (``folded`` declarations have none);
+    duplicates numbered by (path, line)."""
     groups: dict[str, list[tuple[str, int, int, int]]] = defaultdict(list)
     for result in results:
         for index, sym in enumerate(result.symbols):
+            if (result.path, index) in folded:
+                continue
             base = symbol_key(result.lang, sym.fqn, sym.key_suffix)
             groups[base].append((result.path, sym.line_start, sym.char_start, index))
     keys: dict[tuple[str, int], str] = {}

@@ -118,6 +118,10 @@ class LanguageSpec:
     # language forms a type as written takes before the shared reduction to a name
     # (`Optional[X]`, Go `(T, error)`): "module:function" taking and returning text
     type_prepass: str | None = None
+    # a bare name not declared in the file is the one function of that name in the
+    # repository (C and C++: one namespace of the linker); file-local (``static``)
+    # functions of other files are not seen
+    global_names: bool = False
 
     # --- The language's words the resolver reads (graph/ holds no vocabulary) ---------
     # standard library calls too common to link by their name alone
@@ -162,7 +166,7 @@ class LanguageSpec:
 
 # Traits every language of one namespace must agree on.
 _NAMESPACE_TRAITS = ("separator", "packages", "target_style", "implicit_this",
-                     "constructor_calls", "overloads_in_fqn", "class_receiver")
+                     "constructor_calls", "overloads_in_fqn", "class_receiver", "global_names")
 
 
 def _register_builtins(register: Callable[[str, LanguageSpec], LanguageSpec]) -> None:
@@ -409,6 +413,13 @@ _JS_WORDS = dict(
     repo_facts="graphrag.parsing.tsconfig:repo_facts",
 )
 
+_C_FAMILY = dict(
+    separator="::", implicit_this=True, overloads_in_fqn=True, global_names=True,
+    type_prepass="c:nominal", common_calls=vocabulary.C_COMMON, self_names=("this",),
+    item_reads=vocabulary.words("at front back"), null_words=vocabulary.words("nullptr NULL"),
+    repo_facts="c:repo_facts",
+)
+
 _BUILTINS = (
     LanguageSpec("python", (".py",), "python", grammar("tree_sitter_python"),
                  grammar_dist="tree-sitter-python", aliases=("py",),
@@ -472,4 +483,27 @@ _BUILTINS = (
                  common_calls=vocabulary.RUST_COMMON, self_names=("self",),
                  item_reads=vocabulary.words("get get_mut first last pop remove"),
                  config_files=("Cargo.toml",), repo_facts="rust:repo_facts"),
+    # C and C++ call each other and share headers: one namespace
+    LanguageSpec("c", (".c", ".h"), "c", grammar("tree_sitter_c"),
+                 grammar_dist="tree-sitter-c", namespace="cfamily",
+                 test_files=(r"test_[^/]*\.c", r"[^/]*_test\.c"), **_C_FAMILY),
+    LanguageSpec("cpp", (".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx"), "cpp",
+                 grammar("tree_sitter_cpp"), grammar_dist="tree-sitter-cpp",
+                 aliases=("c++", "cxx"), namespace="cfamily",
+                 test_files=(r"[^/]*_(test|unittest)\.(cc|cpp|cxx)",
+                             r"test_[^/]*\.(cc|cpp|cxx)"), **_C_FAMILY),
+    LanguageSpec("php", (".php",), "php", grammar("tree_sitter_php", "language_php"),
+                 grammar_dist="tree-sitter-php",
+                 test_files=(r"[^/]*Test\.php",), packages=True,
+                 common_calls=vocabulary.PHP_COMMON, self_names=("this", "self"),
+                 super_names=("super",), constructor_names=("__construct",),
+                 null_words=frozenset({"null"}), config_files=("composer.json",),
+                 repo_facts="php:repo_facts"),
+    LanguageSpec("ruby", (".rb",), "ruby", grammar("tree_sitter_ruby"),
+                 grammar_dist="tree-sitter-ruby", aliases=("rb",),
+                 test_files=(r"[^/]*_(test|spec)\.rb", r"test_[^/]*\.rb"), packages=True,
+                 common_calls=vocabulary.RUBY_COMMON,
+                 self_names=("self",), super_names=("super",),
+                 constructor_names=("initialize",), null_words=frozenset({"nil"}),
+                 repo_facts="ruby:repo_facts"),
 )

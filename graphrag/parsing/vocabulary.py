@@ -55,6 +55,22 @@ StartsWith EndsWith IndexOf Clear Insert Log LogInformation LogWarning LogError 
 Ok NotFound BadRequest Created NoContent Throw ThrowIfNull
 """)
 
+C_COMMON = SHARED_COMMON | words("""
+printf fprintf sprintf snprintf puts malloc calloc realloc free memcpy memset strlen strcmp
+strcpy abort exit assert size begin end push_back emplace_back
+""")
+PHP_COMMON = SHARED_COMMON | words("""
+count strlen sprintf printf implode explode array_map array_filter array_keys
+array_values array_merge in_array is_array is_string is_int isset unset empty json_encode
+json_decode str_replace trim substr strpos preg_match preg_replace var_dump print_r
+__construct __invoke __toString
+""")
+RUBY_COMMON = SHARED_COMMON | words("""
+puts print p each map select reject each_with_object inject to_s to_i to_a to_h to_sym
+raise freeze dup tap merge fetch include? empty? nil? is_a? respond_to? send
+instance_variable_get define_method attr_reader require require_relative new
+""")
+
 
 @dataclass(frozen=True)
 class Conversions:
