@@ -268,11 +268,11 @@ def create_app(config: ServeConfig | None = None, runtime: Runtime | None = None
                   responses=ERRORS)
     _error_handlers(app)
     _middleware(app, runtime, config)
-    add_link_routes(app, runtime, Caller)  # links between services (server/links_routes.py)
     _health_routes(app, runtime)
     _retrieval_routes(app, runtime)
     _application_routes(app, runtime, config, jobs, roots)
     _document_routes(app, runtime, jobs)
+    add_link_routes(app, runtime, Caller)
 
     from graphrag.server.web import mount as mount_pages  # the pages for people, at /
 

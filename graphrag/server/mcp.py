@@ -455,7 +455,7 @@ def _application_tools(tools: _Tools) -> None:
 
 
 def _link_tools(tools: _Tools) -> None:
-    """The tools of HTTP links between services (:mod:`graphrag.server.mcp_links`)."""
+    """The tools of links between services (``graphrag.server.mcp_links``)."""
     add_link_tools(tools.tool, lambda ctx: _scope_of(ctx, tools.fixed), tools.runtime,
                    tools.sources, _tool_call)
 
