@@ -424,7 +424,11 @@ def test_queue_commands_without_a_worker(engine, app_name, tmp_path) -> None:
     listed = _jobs(app_name)
     assert [(j["id"], j["task"], j["status"], j["attempts"]) for j in listed] == [
         (job_id, "index", "todo", 0)]
-    assert listed[0]["args"]["path"] == str(repo.resolve())
+    # the payload keeps the shape that jobs queued by earlier versions hold: they still run
+    assert listed[0]["args"] == {
+        "app": app_name, "path": str(repo.resolve()), "include": [], "exclude": [],
+        "languages": None, "full": False, "graph_only": False, "allow_mass_delete": False,
+        "max_file_bytes": None}
     shown = run_cli("jobs", "show", str(job_id), "--json")
     assert shown.returncode == 0 and json.loads(shown.stdout)["task"] == "index"
 

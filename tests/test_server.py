@@ -423,7 +423,7 @@ def test_mcp_over_stdio(served: Served) -> None:
     tools = out["tools"]
     assert set(tools) == {"search_code", "get_context", "get_node", "trace_calls",
                           "find_endpoints", "adjacent_pages", "cite", "list_apps",
-                          "index_status"}
+                          "index_status", "endpoint_callers", "service_links"}
     assert all(t.description and t.input_schema["type"] == "object" for t in tools.values())
     assert set(tools["search_code"].input_schema["properties"]) >= {
         "query", "top_k", "kinds", "lang", "path", "mode"}

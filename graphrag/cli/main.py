@@ -25,7 +25,7 @@ COMMAND_MODULES: dict[str, str] = {
     "hit-test": "search", "ingest": "documents", "documents": "documents",
     "adjacent": "documents", "cite": "documents",
     "serve": "serve", "mcp": "serve", "keys": "keys",
-    "worker": "jobs", "jobs": "jobs", "repos": "jobs",
+    "worker": "jobs", "jobs": "jobs", "repos": "jobs", "groups": "groups",
 }
 
 # command name -> its one-line help, so that `graphrag --help` lists the commands without

@@ -21,6 +21,10 @@ SIGNALS = ("intent", "definitions", "paths", "path-words", "coherence", "diversi
 EXPANSIONS = ("calls",)
 
 
+# What the ``http`` option keeps: ENDPOINTs, code that sends HTTP requests, either.
+HTTP_FILTERS = ("endpoints", "callers", "any")
+
+
 @dataclass(frozen=True)
 class SearchOptions:
     """Everything that shapes a search besides the query text and the applications."""
@@ -38,6 +42,8 @@ class SearchOptions:
     # (graphrag.retrieval.search.profiles)
     per_file: int | None = None
     disabled: tuple[str, ...] = ()  # ranking signals switched off (SIGNALS)
+    # HTTP between services (HTTP_FILTERS): endpoints, code that sends requests, either
+    http: str | None = None
 
     def uses(self, signal: str) -> bool:
         """Whether the ranking signal ``signal`` (one of SIGNALS) is on."""
