@@ -48,6 +48,8 @@ def test_a_header_with_cpp_in_it_is_read_as_cpp() -> None:
                      " area() const = 0; };\n}\n", "include/shape.h")
     assert result.lang == "c"  # listed by its extension, read with the C++ grammar
     assert {s.fqn for s in result.symbols} == {"geo", "geo::Shape", "geo::Shape::area"}
+    area = next(s for s in result.symbols if s.fqn == "geo::Shape::area")
+    assert area.meta["abstract"] is True  # pure virtual: calls dispatch to overrides
 
 
 def test_namespaces_and_out_of_class_methods_are_one_node_each() -> None:

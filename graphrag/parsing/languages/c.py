@@ -54,6 +54,7 @@ _PREPROC_BRANCHES = frozenset({"preproc_if", "preproc_ifdef", "preproc_else",
 _TYPE_SPECIFIERS = {"struct_specifier": "struct", "union_specifier": "union",
                     "class_specifier": "class"}
 _MAX_DEPTH = 200
+_PURE = re.compile(r"=\s*0\s*;?\s*$")
 # Wrappers whose methods are called through to the wrapped class (`p->draw()`).
 _SMART = re.compile(r"^(?:std::)?(?:unique_ptr|shared_ptr|weak_ptr|optional|"
                     r"reference_wrapper)\s*<\s*(.*?)\s*(?:,[^<>]*)?>$")
@@ -397,6 +398,8 @@ class _Extractor(FileExtractor):
             meta["virtual"] = True
         if any(c.type == "virtual_specifier" for c in fdecl.children):
             meta["override"] = True
+        if not definition and meta.get("virtual") and _PURE.search(_text(node)):
+            meta["abstract"] = True  # `= 0`: calls through it reach the overrides
         body = node.child_by_field_name("body")
         head = _text(node)[: body.start_byte - node.start_byte] if body is not None \
             else _text(node)
