@@ -16,6 +16,18 @@ an exact resolver finds on the same files:
   Measured on google/gson at commit 9835b6f90192f79cdf5300c528fc6212455fb6c1,
   ``gson/src/main/java`` (87 files; its errorprone annotations are not on the class path,
   which only leaves those annotation sites unattributed).
+* C and C++: clang (the ``libclang`` wheel) on the translation units of a pinned code base
+  (``clang_calls.py``): the definition of the function each call expression references.
+  C: libuv at commit 40178b916e5937ed43c557aa051bdb3f86f6ca93 (its Linux build: the
+  common, Unix and Linux sources with their headers), checkout given with ``--c``. Calls
+  a macro's body makes are left out (graphrag records macros, it does not expand them),
+  and graphrag's edges to macros are unverifiable. C++: leveldb at commit
+  78a352f47ed6c1e9d750545e9b242289185b87e1 (its POSIX library sources and headers),
+  checkout given with ``--cpp``, and the template-heavy fmtlib at commit
+  382609a920d2c43c00f2951233bc0d578a783982 (``src/format.cc``, ``src/os.cc`` and the
+  ``include/fmt`` headers), with ``--fmt``: clang resolves no call whose callee depends
+  on a template parameter, so there the reference holds few edges. Operators and
+  conversions (no callee name written at the call) are left out like macro bodies.
 
 An edge is (caller node, callee node). The caller of a site is the innermost class or
 callable node whose lines contain it (the file node at top level), so a call inside an
@@ -55,6 +67,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from _common import ROOT
+from clang_calls import FMTLIB, LEVELDB, LIBUV, CodeBase, clang_sites
 
 HERE = Path(__file__).resolve().parent / "call_recall"
 PYTHON_PACKAGES = [("click", "8.1.7", "src", "click"), ("rich", "13.7.1", "", "rich")]
@@ -259,8 +272,10 @@ def build(root: Path, include: list[str]):
     from graphrag.graph.scan import scan_repository
     from graphrag.parsing.extract import parse_file, repo_context
 
-    scanned = [f for f in scan_repository(root, include=include) if f.lang]
-    ctx = repo_context(root, [f.rel_path for f in scanned])
+    every = list(scan_repository(root, include=include))
+    # the configuration files the scan tracks (go.mod, Cargo.toml) give repository facts
+    ctx = repo_context(root, [f.rel_path for f in every])
+    scanned = [f for f in every if f.lang]
     results = []
     lines = 0
     for f in scanned:
@@ -289,8 +304,13 @@ def score(name: str, lang: str, root: Path, include: list[str], sites: list[Site
         elif node.file_path and node.kind in SCOPE_KINDS and node.line_start:
             per_file[node.file_path].append(node)
 
+    def holds(node, line: int) -> bool:
+        # a C function defined in two branches of an `#if` is one node: both hold
+        return node.line_start <= line <= node.line_end or any(
+            start <= line <= end for start, end in node.meta.get("branches", ()))
+
     def caller(file: str, line: int) -> str | None:
-        inside = [n for n in per_file.get(file, []) if n.line_start <= line <= n.line_end]
+        inside = [n for n in per_file.get(file, []) if holds(n, line)]
         if not inside:
             return file_node.get(file)
         return min(inside, key=lambda n: (n.line_end - n.line_start, -n.line_start)).key
@@ -299,7 +319,7 @@ def score(name: str, lang: str, root: Path, include: list[str], sites: list[Site
         nodes = [n for n in per_file.get(site.target_file or "", [])
                  if n.name == site.target_name or
                  (site.target_name in CTOR_NAMES.values() and n.kind == "CONSTRUCTOR")]
-        inside = [n for n in nodes if n.line_start <= site.target_line <= n.line_end]
+        inside = [n for n in nodes if holds(n, site.target_line)]
         if inside:
             return min(inside, key=lambda n: n.line_end - n.line_start).key
         if site.overload_signature:
@@ -337,7 +357,10 @@ def score(name: str, lang: str, root: Path, include: list[str], sites: list[Site
         label = edge.resolution or "?"
         pair = (edge.src_key, edge.dst_key)
         src_file = by_key[edge.src_key].file_path or ""
-        if pair in truth:
+        if by_key[edge.dst_key].meta.get("macro"):
+            res[label]["unverifiable"] += 1  # the reference expands macros
+            out.unverifiable += 1
+        elif pair in truth:
             found.add(pair)
             res[label]["correct"] += 1
             out.correct += 1
@@ -366,6 +389,28 @@ def score(name: str, lang: str, root: Path, include: list[str], sites: list[Site
     out.by_resolution = {k: dict(v) for k, v in sorted(res.items())}
     out.by_call_kind = {k: dict(v) for k, v in sorted(kinds.items())}
     out.seconds = round(time.perf_counter() - started, 1)
+    return out
+
+
+def _clang_score(cache: Path, root: Path, base: CodeBase) -> Score:
+    from importlib.metadata import version
+
+    truth = cache / "truth" / \
+        f"{base.lang}-{base.name}-{base.commit[:12]}-libclang{version('libclang')}.jsonl"
+    macro_made = 0
+
+    def produce() -> list[Site]:
+        nonlocal macro_made
+        sites, macro_made = clang_sites(root, base, Site)
+        return sites
+
+    sites = _cached(truth, produce)
+    out = score(f"{base.name} {base.commit[:12]}", base.lang, root, base.include(root),
+                sites)
+    if macro_made:
+        out.examples.setdefault("note", []).append(
+            f"{macro_made} call expressions without their callee's name written (macro"
+            " bodies, operators, conversions) left out")
     return out
 
 
@@ -405,7 +450,10 @@ def main() -> None:
                     default=Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache"))
                     / "graphrag-bench" / "call_recall")
     ap.add_argument("--java", type=Path, help="a Java source root (e.g. gson/src/main/java)")
-    ap.add_argument("--only", choices=["python", "typescript", "java"])
+    ap.add_argument("--c", type=Path, help="a libuv checkout at the pinned commit")
+    ap.add_argument("--cpp", type=Path, help="a leveldb checkout at the pinned commit")
+    ap.add_argument("--fmt", type=Path, help="an fmtlib checkout at the pinned commit")
+    ap.add_argument("--only", choices=["python", "typescript", "java", "c", "cpp"])
     ap.add_argument("--json", type=Path, help="also write the scores as JSON here")
     ap.add_argument("--show", type=int, default=0, metavar="N",
                     help="print N wrong and N missed edges per code base")
@@ -443,6 +491,19 @@ def main() -> None:
             scores.append(score(root.as_posix().removeprefix(str(ROOT)), "java", root, [],
                                 sites))
             print_score(scores[-1], args.show)
+    if args.only in (None, "c"):
+        if args.c is None:
+            print("\n(c skipped: pass --c LIBUV_CHECKOUT)")
+        else:
+            scores.append(_clang_score(cache, args.c.resolve(), LIBUV))
+            print_score(scores[-1], args.show)
+    if args.only in (None, "cpp"):
+        if args.cpp is None:
+            print("\n(cpp skipped: pass --cpp LEVELDB_CHECKOUT)")
+        for base, path in ((LEVELDB, args.cpp), (FMTLIB, args.fmt)):
+            if path is not None:
+                scores.append(_clang_score(cache, path.resolve(), base))
+                print_score(scores[-1], args.show)
     if args.json:
         args.json.write_text(json.dumps([{**vars(s), "precision": s.precision,
                                           "recall": s.recall} for s in scores], indent=1))

@@ -1,4 +1,4 @@
-"""Hostile documents: the cost of the cases issue 12 found unbounded.
+"""Hostile documents: the cost of the cases that were once unbounded.
 
 1. DOCX with many paragraphs (``--paragraphs``, default 75,000: about 10 MB of XML):
    extraction time (python-docx resolved every paragraph's style by scanning all styles:

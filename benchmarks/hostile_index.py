@@ -1,4 +1,4 @@
-"""Hostile repositories, indexing side (issue 27 items 1-5): time and size per case.
+"""Hostile repositories, indexing side: time and size per case.
 
 1. Minified lines: ``one-line-15k`` (501 functions on one 15 kB line), ``bundle-1mb`` (a
    class of 30,000 methods on one line, 1 MB), ``bundle-1mb-ts`` (the same in TypeScript,

@@ -20,6 +20,9 @@ TEMPLATES = {
     "ts": "function g(x) {{ return {}; }}\n",
     "js": "function g(x) {{ return {}; }}\n",
     "go": "package m\nfunc g(x B) int {{ return {} }}\n",
+    "rs": "fn g(x: B) -> i32 {{ {} }}\n",
+    "php": "<?php\nfunction g(B $x) {{ return {}; }}\n",
+    "rb": "def g(x)\n  {}\nend\n",
 }
 # (kind, n): "nest" one call nested n deep, "chain" one n-long method chain, "nests" as
 # many functions holding a 95-deep nest as fit in n bytes.
@@ -34,7 +37,9 @@ kind, n, ext, template = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
 if kind == "nests":
     nest = "f(" * 95 + "1" + ")" * 95
     one = template.replace("g(", "g{i}(").replace("class A", "class A{i}")
-    parts = ["package m\n"] if ext == "go" else []
+    head = {"go": "package m\n", "php": "<?php\n"}.get(ext, "")
+    one = one[len(head):] if one.startswith(head) else one
+    parts = [head] if head else []
     while sum(map(len, parts)) < n:
         parts.append(one.replace("{}", nest).replace("{{", "{").replace("}}", "}")
                      .replace("{i}", str(len(parts))).replace("package m\n", ""))

@@ -15,9 +15,9 @@ Measured:
   of all chunks, and with the fixed ``ef_search`` of before (widening when short);
 - recall@10 of the HNSW path against exact search on the same data (no filter, a common
   kind, a rare kind); target >= 0.95;
-- issue 8: per-query cost of a 500-query ``graphrag search --queries`` batch against
+- batch: per-query cost of a 500-query ``graphrag search --queries`` batch against
   single ``graphrag search`` CLI calls (``--single-calls`` of them, mean per call);
-- issue 16: cold start, the wall time of a whole one-shot ``graphrag search QUERY --app
+- cold start: the wall time of a whole one-shot ``graphrag search QUERY --app
   samples`` process (the README's main command indexes ``samples``), median of
   ``--cold-runs``; target <= 1.5 s; also the median time of one query's encoding.
 

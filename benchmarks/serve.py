@@ -1,4 +1,4 @@
-"""The HTTP server under load against the library call, in the same run (issue 17).
+"""The HTTP server under load against the library call, in the same run.
 
 A bounded load of concurrent clients (``--concurrency 8 32``) sends ``--requests`` POST
 /v1/search requests (API key in every request) to a real ``graphrag serve`` process on

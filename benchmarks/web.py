@@ -1,4 +1,4 @@
-"""The web pages' server time (issue 32), against the service calls they render, in the
+"""The web pages' server time, against the service calls they render, in the
 same run.
 
 Applications (kept between runs): ``bench_search`` (``--chunks`` synthetic chunks, built

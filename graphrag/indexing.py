@@ -8,7 +8,6 @@ killed after the graph's commit: each step's completion is recorded, ``db.apps``
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -23,11 +22,10 @@ from graphrag.db.apps import (
     record_step,
     set_indexed_commit,
     step_behind,
-    validate_app_name,
 )
-from graphrag.db.context import resolve_context
 from graphrag.documents.service import finalize_documents
-from graphrag.graph.index import IndexStats, index_graph
+from graphrag.graph.index import IndexStats, build_graph
+from graphrag.graph.request import IndexRequest
 from graphrag.graph.revision import head_commit
 from graphrag.ingesting import index_repository_documents
 from graphrag.pipeline.registry import edge_stages, stage_lists
@@ -43,28 +41,27 @@ def _graph_changed(stats: IndexStats) -> bool:
     return stats.files_parsed > 0 or stats.files_deleted > 0 or any(stats.changes.values())
 
 
-def index_repository(
-    engine: Engine,
-    settings: Settings,
-    root: Path,
-    app_name: str,
-    *,
-    include: Iterable[str] = (),
-    exclude: Iterable[str] = (),
-    languages: frozenset[str] | None = None,
-    full: bool = False,
-    graph_only: bool = False,
-    allow_mass_delete: bool = False,
-    progress: Progress | None = None,
-    stage_runner: StageRunner | None = None,
-) -> dict[str, Any]:
-    """Graph and documents, then (unless ``graph_only``) chunks with strategy ``ast`` (page
-    chunks for documents) and every stage.
+def index_repository(engine: Engine, settings: Settings, root: Path, app_name: str, *,
+                     progress: Progress | None = None, stage_runner: StageRunner | None = None,
+                     **options: Any) -> dict[str, Any]:
+    """:func:`run_index` of ``IndexRequest.of(root, app_name, **options)`` (the library's
+    entry point; options as :class:`~graphrag.graph.request.IndexRequest` names them)."""
+    return run_index(engine, settings, IndexRequest.of(root, app_name, **options),
+                     progress=progress, stage_runner=stage_runner)
 
-    Idempotent and incremental: an unchanged repository parses nothing, re-plans
-    nothing and runs no stage. ``stage_runner(app_name)`` replaces the inline stage run
-    (the job queue spreads the stages over its workers, :mod:`graphrag.jobs`)."""
-    validate_app_name(app_name)  # before anything is scanned or written
+
+def run_index(engine: Engine, settings: Settings, request: IndexRequest, *,
+              progress: Progress | None = None,
+              stage_runner: StageRunner | None = None) -> dict[str, Any]:
+    """Graph and documents, then (unless ``request.graph_only``) chunks with strategy
+    ``ast`` (page chunks for documents) and every stage.
+
+    The request is validated and its application resolved once, before anything is
+    scanned, and handed to every step. Idempotent and incremental: an unchanged
+    repository parses nothing, re-plans nothing and runs no stage.
+    ``stage_runner(app_name)`` replaces the inline stage run (the job queue spreads the
+    stages over its workers, :mod:`graphrag.jobs`)."""
+    ctx = request.context(engine, settings)  # before anything is scanned or written
     result: dict[str, Any] = {}
     relinked: list[int] = []
 
@@ -73,24 +70,18 @@ def index_repository(
         # stale. Recorded in the graph's transaction, so a crash cannot lose it.
         relinked.append(invalidate_stages(conn, app_id, sorted(touched), edge_stages()))
 
-    commit = head_commit(root)  # before the scan: the files read are at least this new
-    graph = index_graph(engine, settings, root, app_name, include=include, exclude=exclude,
-                        languages=languages, full=full, allow_mass_delete=allow_mass_delete,
-                        progress=progress, on_synced=relink)
+    commit = head_commit(request.root)  # before the scan: the files read are this new
+    graph = build_graph(ctx, request, progress=progress, on_synced=relink)
     if relinked:
         result["relinked_chunks"] = sum(relinked)
     result["graph"] = graph.to_dict()
-    # The graph step created the application (and recorded its root): from here on every
-    # step gets it resolved, once.
-    ctx = resolve_context(engine, settings, app_name)
     with engine.begin() as conn:  # what answers cite as their source (freshness)
         set_indexed_commit(conn, ctx.app_id, commit)
     # README, docs/*.md|pdf|docx: document nodes beside the code, MENTIONS into it.
-    docs = index_repository_documents(ctx, root, include=include, exclude=exclude,
-                                      graph_changed=_graph_changed(graph),
-                                      allow_mass_delete=allow_mass_delete, progress=progress)
+    docs = index_repository_documents(ctx, request, graph_changed=_graph_changed(graph),
+                                      progress=progress)
     result["documents"] = docs.to_dict()
-    if graph_only:
+    if request.graph_only:
         return result
 
     with engine.connect() as conn:
@@ -98,9 +89,9 @@ def index_repository(
         version = content_version(conn, ctx.app_id)
         behind = step_behind(conn, ctx.app_id, PLAN_STEP)
     stages = stage_lists()
-    if full or behind or _graph_changed(graph) or docs.changed or not last_full_run_ok(
+    if request.full or behind or _graph_changed(graph) or docs.changed or not last_full_run_ok(
             engine, ctx.app_id, INDEX_STRATEGY, stages):
-        chunks = plan_chunks(ctx, ChunkBuildRequest(application=app_name,
+        chunks = plan_chunks(ctx, ChunkBuildRequest(application=ctx.app_name,
                                                      strategy=INDEX_STRATEGY),
                              progress=progress, stages=stages)
         result["chunks"] = chunks.to_dict()
@@ -111,7 +102,7 @@ def index_repository(
         result["chunks"] = {"skipped": True, "reason": "graph unchanged"}
 
     if stage_runner is not None:
-        pipeline = stage_runner(app_name)
+        pipeline = stage_runner(ctx.app_name)
     else:
         pipeline = run_stages(ctx, stage_progress=progress)
     result["pipeline"] = pipeline.to_dict()

@@ -40,6 +40,7 @@ from graphrag.documents.service import (
 from graphrag.embedding import Embedder
 from graphrag.errors import InvalidInput
 from graphrag.graph.index_state import check_mass_delete
+from graphrag.graph.request import IndexRequest
 from graphrag.graph.scan import scan_documents
 from graphrag.kinds import DOCUMENT_KINDS
 from graphrag.pipeline.registry import stage_lists
@@ -97,7 +98,7 @@ def ingest_files(engine: Engine, settings: Settings, app_name: str, paths: Seque
 def accept_upload(engine: Engine, settings: Settings, app_name: str, path: Path, *,
                   metadata: dict[str, Any] | None = None, category: str | None = None,
                   tags: Iterable[str] = ()) -> tuple[DocumentRequest, Claim]:
-    """The quick half of an upload (seed 002): validate the received file and give it its
+    """The quick half of an upload: validate the received file and give it its
     document row, status ``queued`` (or ``unchanged``: the same bytes are already indexed).
     :func:`process_upload` does the rest, in the background (``processing``, then
     ``indexed`` or ``failed``). A queued upload whose server stopped before processing
@@ -175,22 +176,23 @@ class RepositoryDocuments:
         return {**self.__dict__, "changed": self.changed}
 
 
-def index_repository_documents(ctx: AppContext, root: Path, *, include: Iterable[str] = (),
-                               exclude: Iterable[str] = (),
-                               graph_changed: bool = False, allow_mass_delete: bool = False,
+def index_repository_documents(ctx: AppContext, request: IndexRequest, *,
+                               graph_changed: bool = False,
                                progress: Progress | None = None) -> RepositoryDocuments:
-    """Prepare the repository's README and docs (``*.md``, ``*.pdf``, ``*.docx``), by the
-    same scan rules as code; drop documents whose file is gone; refresh MENTIONS when the
-    documents or the code changed. Chunks and stages follow in the caller.
+    """Prepare the README and docs (``*.md``, ``*.pdf``, ``*.docx``) of the request's
+    repository, by the same scan rules as code; drop documents whose file is gone;
+    refresh MENTIONS when the documents or the code changed. Chunks and stages follow in
+    the caller.
 
     Like the code files, more than ``settings.max_delete_share`` of the repository's
-    documents are not dropped without ``allow_mass_delete`` (:class:`MassDeleteRefused`,
-    raised before any document is touched)."""
+    documents are not dropped without ``request.allow_mass_delete``
+    (:class:`MassDeleteRefused`, raised before any document is touched)."""
     stats = RepositoryDocuments()
     with ctx.engine.connect() as conn:  # MENTIONS left behind by a killed run are redone
         version = content_version(conn, ctx.app_id)
         behind = step_behind(conn, ctx.app_id, MENTIONS_STEP)
-    files = list(scan_documents(root, include=include, exclude=exclude))
+    root = request.root
+    files = list(scan_documents(root, include=request.include, exclude=request.exclude))
     stats.scanned = len(files)
     with ctx.engine.connect() as conn:
         known = documents_store.by_origin(conn, ctx.app_id, REPOSITORY_ORIGIN)
@@ -201,7 +203,7 @@ def index_repository_documents(ctx: AppContext, root: Path, *, include: Iterable
     known_paths = {source_path for _, source_path in known}
     appeared = sum(1 for path in present if path not in known_paths)
     check_mass_delete(ctx.app_name, max(len(gone) - appeared, 0), len(known),
-                      ctx.settings.max_delete_share, allow_mass_delete,
+                      ctx.settings.max_delete_share, request.allow_mass_delete,
                       what="repository documents")
     # Vanished first: a moved file whose bytes equal a document that is gone becomes a new
     # document under its new path (not an alias of a document about to be dropped).

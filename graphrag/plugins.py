@@ -31,6 +31,7 @@ CHUNK_STRATEGIES_GROUP = "graphrag.chunk_strategies"
 STAGES_GROUP = "graphrag.stages"
 SEARCH_MODES_GROUP = "graphrag.search_modes"
 ROUTE_FRAMEWORKS_GROUP = "graphrag.route_frameworks"
+HTTP_CLIENTS_GROUP = "graphrag.http_clients"
 
 
 class Registry(Generic[T]):

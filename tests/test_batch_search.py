@@ -1,4 +1,4 @@
-"""Batch search (issue 8): ids of both types, order, bad lines, equality with single."""
+"""Batch search: ids of both types, order, bad lines, equality with single."""
 
 from __future__ import annotations
 

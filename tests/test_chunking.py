@@ -77,7 +77,7 @@ def _build(engine: Engine, app: str, **kw) -> orch.ChunkStats:
     return build_chunks(engine, ChunkBuildRequest(app, **kw), stages=stage_lists())
 
 
-# ---- 6. per-node plans exactly as the seed ------------------------------------------------
+# ---- 6. per-node plans ------------------------------------------------------------------
 
 def test_per_node_doc_and_code_chunks(engine: Engine, app_name: str) -> None:
     app = _app(engine, app_name)

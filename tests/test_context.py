@@ -179,7 +179,7 @@ def test_cli_context_xml_and_json(engine, seeded) -> None:
 
 
 def test_json_context_carries_a_seeds_relations_as_fields(engine, seeded) -> None:
-    """Issue 27 item 13: a JSON reader gets calls and callers as data, not Markdown."""
+    """A JSON reader gets calls and callers as data, not Markdown."""
     proc = run_cli("context", "app.users.UserService.get_user", "--app", seeded.name,
                    "--format", "json")
     assert proc.returncode == 0, proc.stderr

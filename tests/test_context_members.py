@@ -258,7 +258,7 @@ def test_lookup_errors_list_the_closest_names(indexed) -> None:
 
 
 def test_lookup_is_bounded_and_set_based(indexed) -> None:
-    """Issue 27 item 2: a query per dot-prefix made a 4,000-part name take 9 s; now the
+    """A query per dot-prefix once made a 4,000-part name take 9 s; now the
     prefixes are looked up together and a name over the bounds is a one-line error."""
     engine, app, _ = indexed
     statements: list[str] = []

@@ -298,7 +298,7 @@ def test_cite_by_ids_and_by_text(engine, app_name, handbook):
 
 
 def test_context_cites_document_chunks_by_segment_id(engine, settings, app_name, handbook):
-    """Seed 004: document blocks in generated context carry [SEG={document_id}:{index}],
+    """Document blocks in generated context carry [SEG={document_id}:{index}],
     the ids `cite` maps back to pages."""
     from graphrag.retrieval.context.builder import build_context
 
@@ -311,7 +311,7 @@ def test_context_cites_document_chunks_by_segment_id(engine, settings, app_name,
 
 
 def test_cite_hard_case_short_name(engine, settings, app_name, tmp_path):
-    """Seed 004: "Trần Phương" must cite the segment with the name, not the header that
+    """An answer "Trần Phương" must cite the segment with the name, not the header that
     shares common words (and one word of the name)."""
     md = tmp_path / "team.md"
     md.write_text(

@@ -17,7 +17,7 @@ from graphrag.pipeline.stages.split_sentences import pack, sentences_of
 from graphrag.retrieval.documents.citations import TextMatcher, align, parse_answer
 from graphrag.retrieval.documents.segments import Segment, parse_segment_id
 
-# --- recursive splitting (seed 002: 1000 / 200, separators) --------------------------
+# --- recursive splitting (1000 / 200, separators) -------------------------------------
 
 
 def _sentences(n: int) -> str:
@@ -59,7 +59,7 @@ def test_split_keeps_sentence_boundaries_when_possible():
         assert chunk.endswith(".")
 
 
-# --- sentence pieces (seed 003: ~150 tokens, 50 overlap) -----------------------------
+# --- sentence pieces (~150 tokens, 50 overlap) ----------------------------------------
 
 
 def test_pack_sentences_into_overlapping_pieces():
@@ -172,7 +172,7 @@ SEGMENTS = [
 
 
 def test_text_match_short_name_cites_the_segment_with_the_name():
-    """Seed 004's hard case: a short answer (a person's name) must cite the segment that
+    """The hard case of text matching: a short answer (a person's name) must cite the segment that
     contains the name, not a header sharing common words (and one word of the name)."""
     matcher = TextMatcher(SEGMENTS)
     for answer in ("Trần Phương", "Người phụ trách là Trần Phương."):

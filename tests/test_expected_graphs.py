@@ -52,11 +52,24 @@ def actual_sets(graph: Graph) -> dict[str, set[tuple]]:
     return out
 
 
+def http_sites(root: Path) -> set[tuple]:
+    """(caller, method, path template) of every HTTP call site of a sample."""
+    paths = walk(root)
+    ctx = repo_context(root, paths)
+    out = set()
+    for rel in paths:
+        parsed = parse_file((root / rel).read_bytes(), rel, ctx)
+        for site in parsed.http_calls if parsed is not None else ():
+            out.add((site.caller, site.method, site.path))
+    return out
+
+
 def expected_sets(data: dict) -> dict[str, set[tuple]]:
     out = {key: {tuple(pair) for pair in data.get(key, [])}
            for key in ("calls", "extends", "implements")}
     out["endpoints"] = {(e["fqn"], e["http_method"], e["route"])
                         for e in data.get("endpoints", [])}
+    out["http_calls"] = {tuple(site) for site in data.get("http_calls", [])}
     return out
 
 
@@ -70,7 +83,7 @@ def score(actual: set, expected: set) -> tuple[float, float]:
 def report(repo: str, actual: dict[str, set], expected: dict[str, set]) -> list[str]:
     """Human-readable differences (empty when everything matches)."""
     lines = []
-    for key in ("calls", "extends", "implements", "endpoints"):
+    for key in ("calls", "extends", "implements", "endpoints", "http_calls"):
         precision, recall = score(actual[key], expected[key])
         if precision == recall == 1.0:
             continue
@@ -85,6 +98,7 @@ def report(repo: str, actual: dict[str, set], expected: dict[str, set]) -> list[
 def test_expected_graph(root: Path) -> None:
     expected = expected_sets(json.loads((root / "expected_graph.json").read_text()))
     actual = actual_sets(graph_of(root))
+    actual["http_calls"] = http_sites(root)
     diffs = report(root.name, actual, expected)
     assert not diffs, "\n" + "\n".join(diffs)
 
@@ -110,6 +124,8 @@ def test_expected_graph(root: Path) -> None:
      "com.example.library.util.label", "extension"),
     ("kotlin_spring", "com.example.library.service.BookLinks.link",
      "com.example.library.util.slug", "extension"),
+    # a C function of the linker's one namespace, defined in another file
+    ("c_kvstore", "main", "kv_open", "global"),
     # overloads: the one the arguments select
     ("java_spring", "com.example.shop.util.PriceUtils.applyDiscount(long,int,int)",
      "com.example.shop.util.PriceUtils.roundCents(long,int)", "self"),

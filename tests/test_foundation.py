@@ -187,6 +187,43 @@ def test_lazy_command_map_matches_what_modules_register() -> None:
         assert registered == mapped, module
 
 
+def test_help_table_matches_each_commands_own_help() -> None:
+    # `graphrag --help` prints COMMAND_HELP instead of importing every command: it must
+    # say what the commands themselves say.
+    from graphrag.cli.main import COMMAND_HELP, COMMAND_MODULES, load_module_commands
+
+    assert set(COMMAND_HELP) == set(COMMAND_MODULES)
+    for name, module in COMMAND_MODULES.items():
+        cmd = load_module_commands(module)[name]
+        assert COMMAND_HELP[name] == cmd.get_short_help_str(limit=10_000), name
+
+
+# What the commands need and `--help` must not load: the database driver layer, numbers
+# and graphs, the model, the web and MCP servers, the services and the command modules.
+HEAVY_FOR_HELP = ("sqlalchemy", "numpy", "networkx", "torch", "onnxruntime", "fastapi",
+                  "uvicorn", "mcp", "procrastinate", "graphrag.retrieval", "graphrag.indexing",
+                  "graphrag.graph", "graphrag.pipeline", "graphrag.db", "graphrag.cli.search",
+                  "graphrag.cli.index")
+
+
+def test_help_lists_every_command_without_importing_them() -> None:
+    probe = ("import sys\nfrom graphrag.cli.main import cli\n"
+             "try:\n    cli.main(['--help'], prog_name='graphrag')\nexcept SystemExit:\n    pass\n"
+             "print('MODULES', ' '.join(sorted(sys.modules)))\n")
+    res = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         timeout=60)
+    assert res.returncode == 0, res.stderr
+    usage, _, modules = res.stdout.partition("MODULES ")
+    from graphrag.cli.main import COMMAND_MODULES
+
+    listed = {line.split()[0] for line in usage.split("Commands:")[1].splitlines()
+              if line.strip()}
+    assert listed == set(COMMAND_MODULES)
+    loaded = [m for m in modules.split()
+              if any(m == h or m.startswith(h + ".") for h in HEAVY_FOR_HELP)]
+    assert not loaded, f"`graphrag --help` imports {loaded}"
+
+
 @pytest.mark.parametrize("name,cmd", list(_walk(cli)))
 def test_every_command_has_help_and_shared_options(name: str, cmd: click.Command) -> None:
     assert (cmd.help or "").strip(), f"{name} has no help text"

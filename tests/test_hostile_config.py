@@ -1,6 +1,6 @@
-"""Hostile and careless configuration (issue 12): database URLs parsed by the drivers'
-own parsers and never printed with a secret; one-line errors with the exit codes of
-ARCHITECTURE.md for bad URLs, bad settings, a database without pgvector rights, a schema
+"""Hostile and careless configuration: database URLs parsed by the drivers'
+own parsers and never printed with a secret; one-line errors with the documented exit
+codes for bad URLs, bad settings, a database without pgvector rights, a schema
 from a newer graphrag and a database that goes away mid-run; validation of names and
 search options."""
 
@@ -128,7 +128,7 @@ def test_keyword_connection_string_is_supported(db_url: str, monkeypatch, capsys
     ("GRAPHRAG_MAX_UPLOAD_BYTES", "0", "must be at least 1"),
     ("GRAPHRAG_MAX_UNZIPPED_BYTES", "1e9", "not a whole number"),
     ("GRAPHRAG_LLM_TIMEOUT", "soon", "GRAPHRAG_LLM_TIMEOUT='soon' is not a number"),
-    # issue 27 item 9: these gave a traceback or were accepted
+    # these once gave a traceback or were accepted
     ("GRAPHRAG_FILE_TIMEOUT", "abc", "GRAPHRAG_FILE_TIMEOUT='abc' is not a number"),
     ("GRAPHRAG_FILE_TIMEOUT", "inf", "GRAPHRAG_FILE_TIMEOUT='inf' must be a finite number >= 0"),
     ("GRAPHRAG_FILE_TIMEOUT", "nan", "GRAPHRAG_FILE_TIMEOUT='nan' must be a finite number >= 0"),

@@ -1,4 +1,4 @@
-"""Hostile and careless documents (issue 12, documents half): each bad file ends as a
+"""Hostile and careless documents: each bad file ends as a
 ``failed`` document with a one-line reason (or indexed with sanitised text) while the
 rest goes on, through `graphrag ingest` and `graphrag index`; ingestion is atomic per
 document; identical bytes under a new name are an alias; nothing hangs or blows up."""
@@ -28,7 +28,8 @@ from graphrag.db.context import resolve_context
 from graphrag.documents import service
 from graphrag.documents.extract import extract
 from graphrag.errors import DocumentError, InvalidInput
-from graphrag.ingesting import chunk_documents, ingest_files
+from graphrag.graph.request import IndexRequest
+from graphrag.ingesting import chunk_documents, index_repository_documents, ingest_files
 from graphrag.pipeline.store import fetch_batch
 
 
@@ -240,8 +241,6 @@ def test_same_bytes_under_another_name_is_an_alias(engine, settings, app_name, t
 
 def test_repository_copies_are_aliases_and_a_move_relabels(engine, settings, app_name,
                                                            tmp_path):
-    from graphrag.ingesting import index_repository_documents
-
     repo = tmp_path / "repo"
     (repo / "docs").mkdir(parents=True)
     (repo / "docs" / "a.md").write_text("# Runbook\n\nRestart the billing worker.\n")
@@ -250,13 +249,15 @@ def test_repository_copies_are_aliases_and_a_move_relabels(engine, settings, app
         from graphrag.db.apps import ensure_app
 
         ensure_app(conn, app_name, str(repo))
-    index_repository_documents(resolve_context(engine, settings, app_name, create=True), repo)
+    index_repository_documents(resolve_context(engine, settings, app_name, create=True),
+                               IndexRequest.of(repo, app_name))
     docs = _docs(engine, app_name)
     assert list(docs) == ["docs/a.md"]
     assert docs["docs/a.md"]["metadata"]["aliases"] == ["docs/copy.md"]
     (repo / "docs" / "a.md").rename(repo / "docs" / "moved.md")
     (repo / "docs" / "copy.md").unlink()
-    index_repository_documents(resolve_context(engine, settings, app_name), repo)
+    index_repository_documents(resolve_context(engine, settings, app_name),
+                               IndexRequest.of(repo, app_name))
     docs = _docs(engine, app_name)
     assert list(docs) == ["docs/moved.md"]
     with engine.connect() as conn:

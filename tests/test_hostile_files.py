@@ -1,4 +1,4 @@
-"""Hostile and careless repositories (issue 12, code half): one bad file never stops a
+"""Hostile and careless repositories, code side: one bad file never stops a
 run, nothing hangs, nothing is deleted by surprise."""
 
 from __future__ import annotations
@@ -155,9 +155,16 @@ def test_deep_nesting_and_long_chains_parse_in_bounded_time() -> None:
         "a.ts": "function g(x) {{ return {}; }}\n",
         "a.js": "function g(x) {{ return {}; }}\n",
         "a.go": "package m\nfunc g(x B) int {{ return {} }}\n",
+        "A.cs": "class A {{ int g(B x) {{ return {}; }} }}\n",
+        "a.rs": "fn g(x: B) -> i32 {{ {} }}\n",
+        "a.cpp": "int g(B x) {{ return {}; }}\n",
+        "a.c": "int g(int x) {{ return {}; }}\n",
+        "a.php": "<?php\nfunction g(B $x) {{ return {}; }}\n",
+        "a.rb": "def g(x)\n  {}\nend\n",
     }
     for path, template in sources.items():
-        for body in (deep, chain):
+        # C calls no methods: a chain of them is a chain of function pointers
+        for body in (deep, chain) if path != "a.c" else (deep,):
             started = time.perf_counter()
             with nesting_limit(200) as report:
                 result = parse_file(template.format(body).encode(), path, ctx)
@@ -171,12 +178,17 @@ def test_deep_nesting_and_long_chains_parse_in_bounded_time() -> None:
     ("A.java", "class A{i} {{ int g() {{ return {b}; }} }}\n"),
     ("a.ts", "function g{i}() {{ return {b}; }}\n"),
     ("a.go", "func g{i}() int {{ return {b} }}\n"),
+    ("A.cs", "class A{i} {{ int g() => {b}; }}\n"),
+    ("a.rs", "fn g{i}() -> i32 {{ {b} }}\n"),
+    ("a.c", "int g{i}(void) {{ return {b}; }}\n"),
+    ("a.php", "function g{i}() {{ return {b}; }}\n"),
+    ("a.rb", "def g{i}\n  {b}\nend\n"),
 ])
 def test_many_deep_nests_are_linear(path: str, template: str) -> None:
     """50 kB of functions each holding a 95-deep nest: about 15,000 calls whose enclosing
     function was found by walking parents (cubic in the depth: 12-18 s before)."""
     nest = "f(" * 95 + "1" + ")" * 95
-    parts = ["package m\n"] if path.endswith(".go") else []
+    parts = {".go": ["package m\n"], ".php": ["<?php\n"]}.get(Path(path).suffix, [])
     while sum(map(len, parts)) < 50_000:
         parts.append(template.format(i=len(parts), b=nest))
     started = time.perf_counter()
@@ -184,6 +196,58 @@ def test_many_deep_nests_are_linear(path: str, template: str) -> None:
     assert time.perf_counter() - started < 8
     assert len(result.calls) > 10_000
     assert all(c.caller is not None for c in result.calls)
+
+
+def _generated_rust(size: int) -> str:
+    """Generated Rust as bindgen and build scripts write it: long tables, many impls of one
+    trait, deep macro token trees, one huge match."""
+    parts = ["#![allow(warnings)]\npub trait Code { fn code(&self) -> u32; }\n"]
+    i = 0
+    while sum(map(len, parts)) < size:
+        parts.append(
+            f"#[repr(C)] pub struct S{i} {{ pub a: u32, pub b: [u8; 16] }}\n"
+            f"impl Code for S{i} {{ fn code(&self) -> u32 {{ helper(self.a) + {i} }} }}\n"
+            f"pub const T{i}: [u32; 8] = [{', '.join(str(i * 8 + k) for k in range(8))}];\n"
+            f"gen!{{ {'[' * 40}x{i}{']' * 40} }}\n")
+        i += 1
+    arms = "".join(f"        {k} => S{k}.code(),\n" for k in range(min(i, 2000)))
+    parts.append(f"pub fn dispatch(n: u32) -> u32 {{\n    match n {{\n{arms}"
+                 "        _ => 0,\n    }\n}\nfn helper(x: u32) -> u32 { x }\n")
+    return "".join(parts)
+
+
+def test_generated_and_macro_heavy_rust_index_in_bounded_time(tmp_path: Path, engine,
+                                                               app_name: str) -> None:
+    """A 1 MB generated Rust file, a file of nested macros and a broken one do not stop
+    the run; the good file beside them is indexed as usual."""
+    repo = tmp_path / "repo"
+    (repo / "src").mkdir(parents=True)
+    generated = _generated_rust(1000 * 1000 - 60_000)
+    assert 900_000 < len(generated) <= 1024 * 1024
+    (repo / "src" / "generated.rs").write_text(generated)
+    (repo / "src" / "macros.rs").write_text(
+        "macro_rules! nest { ($($t:tt)*) => { nest!($($t)*) }; }\n"
+        + "".join(f"nest!{{ {'(' * 300}{k}{')' * 300} }}\n" for k in range(200))
+        + "fn after_macros() -> u8 { 1 }\n")
+    (repo / "src" / "broken.rs").write_text("impl<T Foo for {{ fn x(&self) { let = ; }\n" * 500)
+    (repo / "src" / "lib.rs").write_text(
+        "mod generated;\nmod macros;\npub fn good() -> u32 { generated::dispatch(3) }\n")
+    started = time.perf_counter()
+    stats = index_graph(engine, _settings(), repo, app_name)
+    assert time.perf_counter() - started < 120
+    files = _files(engine, app_name)
+    assert set(files) == {"src/generated.rs", "src/macros.rs", "src/broken.rs", "src/lib.rs"}
+    assert all(status in ("ok", "partial") for status, _error in files.values()), files
+    assert stats.files_failed == 0
+    nodes = _nodes(engine, app_name)
+    assert {"crate.good", "crate.generated.dispatch", "crate.macros.after_macros",
+            "crate.generated.S0.code"} <= set(nodes)
+    with engine.connect() as conn:
+        edge = conn.execute(text(
+            "SELECT count(*) FROM edges e JOIN nodes s ON s.id = e.src_id"
+            " JOIN nodes d ON d.id = e.dst_id WHERE s.fqn = 'crate.good'"
+            " AND d.fqn = 'crate.generated.dispatch' AND e.kind = 'CALLS'")).scalar_one()
+    assert edge == 1
 
 
 def test_cut_nesting_is_recorded_on_the_file(tmp_path: Path) -> None:

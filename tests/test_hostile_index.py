@@ -1,4 +1,4 @@
-"""Hostile repositories, indexing side of issue 27: minified lines, interrupted runs,
+"""Hostile repositories, indexing side: minified lines, interrupted runs,
 limits that shrink, files swapped for links, what was skipped."""
 
 from __future__ import annotations

@@ -424,7 +424,11 @@ def test_queue_commands_without_a_worker(engine, app_name, tmp_path) -> None:
     listed = _jobs(app_name)
     assert [(j["id"], j["task"], j["status"], j["attempts"]) for j in listed] == [
         (job_id, "index", "todo", 0)]
-    assert listed[0]["args"]["path"] == str(repo.resolve())
+    # the payload keeps the shape that jobs queued by earlier versions hold: they still run
+    assert listed[0]["args"] == {
+        "app": app_name, "path": str(repo.resolve()), "include": [], "exclude": [],
+        "languages": None, "full": False, "graph_only": False, "allow_mass_delete": False,
+        "max_file_bytes": None}
     shown = run_cli("jobs", "show", str(job_id), "--json")
     assert shown.returncode == 0 and json.loads(shown.stdout)["task"] == "index"
 
@@ -471,7 +475,8 @@ class _AuthRecorder(http.server.BaseHTTPRequestHandler):
 
 def test_git_credentials_are_never_shown_nor_written_to_the_checkout(
         engine, app_name, tmp_path) -> None:
-    """Issue 27 item 10: `repos list` printed the token and `.git/config` stored it."""
+    """A token in a repository URL is neither printed by `repos list` nor stored in
+    `.git/config`."""
     from graphrag.jobs.sources import SourceError, fetch, redacted
 
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _AuthRecorder)

@@ -39,7 +39,10 @@ LAYERS: list[set[str]] = [
     {"__main__"},
 ]
 LEVEL = {part: n for n, layer in enumerate(LAYERS) for part in layer}
-SHELLS = {"cli"}  # the only part that may use click
+# The frameworks of the shells, each imported only by its shell: the command-line toolkit
+# by cli/, the web and MCP servers by server/.
+FRAMEWORKS: dict[str, str] = {"click": "cli", "fastapi": "server", "starlette": "server",
+                              "uvicorn": "server", "mcp": "server"}
 # Parts split by product, lowest first: a product may build on an earlier one only
 # (document retrieval on search, context on both).
 PRODUCTS: dict[str, list[str]] = {"retrieval": ["search", "documents", "context"]}
@@ -67,8 +70,19 @@ _SQL = re.compile(
     r"\b(SELECT\s[\s\S]*?\sFROM\s|INSERT\s+INTO\s|UPDATE\s+\w+\s+SET\s|DELETE\s+FROM\s"
     r"|CREATE\s+(?:UNIQUE\s+)?(?:TABLE|INDEX|EXTENSION)\s|ALTER\s+TABLE\s|TRUNCATE\s"
     r"|COPY\s+\w+\s*\(|WITH\s+\w+\s+AS\s*\(|SHOW\s+\w+|SELECT\s+\d)")
+# The same in any case, with what only a statement has after its first words (a clause,
+# a column list, an assignment), so that prose ("select the best hit from the list",
+# "show segments") is not taken for one.
+_SQL_ANY_CASE = re.compile(
+    r"(?i)\b(select\s[\s\S]*?\sfrom\s+\w+[\s\S]*?\b(?:where|join|order\s+by|group\s+by|limit)\b"
+    r"|select\s+(?:\*|[\w.]+(?:\s*,\s*[\w.]+)+)\s+from\s+\w+"
+    r"|insert\s+into\s+\w+\s*\(|update\s+\w+\s+set\s+\w+\s*=|delete\s+from\s+\w+\s+where\b"
+    r"|(?:create|drop)\s+(?:unique\s+)?(?:table|index)\s+(?:if\s+(?:not\s+)?exists\s+)?\w+"
+    r"|alter\s+table\s+\w+\s+(?:add|drop|alter|rename)\b)")
 # SQLAlchemy's statement builders: a module that builds statements is a store too.
 _BUILDERS = {"text", "select", "insert", "update", "delete", "func", "literal_column"}
+# What a computed part of a string stands for when the string's text is checked.
+_HOLE = "x"
 
 
 def _is_store(rel: str) -> bool:
@@ -86,9 +100,70 @@ def _docstrings(tree: ast.AST) -> set[int]:
     return out
 
 
+def _text(node: ast.AST | None) -> str | None:
+    """The text a string expression builds, computed parts as ``_HOLE``: literals,
+    f-strings, ``+`` chains and ``"sep".join([...])``; None when it builds no string."""
+    if isinstance(node, ast.Constant):
+        return node.value if isinstance(node.value, str) else None
+    if isinstance(node, ast.JoinedStr):
+        return "".join(v.value if isinstance(v, ast.Constant) else _HOLE for v in node.values)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = _text(node.left), _text(node.right)
+        if left is None and right is None:
+            return None
+        return (left if left is not None else _HOLE) + (right if right is not None else _HOLE)
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "join" and isinstance(node.func.value, ast.Constant)
+            and isinstance(node.func.value.value, str) and len(node.args) == 1
+            and isinstance(node.args[0], (ast.List, ast.Tuple))):
+        parts = [_text(e) for e in node.args[0].elts]
+        return node.func.value.value.join(p if p is not None else _HOLE for p in parts)
+    return None
+
+
+def _is_sql(text: str) -> bool:
+    return bool(_SQL.search(text) or _SQL_ANY_CASE.search(text))
+
+
+def _accumulated(tree: ast.AST) -> list[tuple[int, str]]:
+    """(line, text) of each string a name is built into with ``+=`` in one scope."""
+    out = []
+    for scope in ast.walk(tree):
+        if not isinstance(scope, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        built: dict[str, tuple[int, str]] = {}
+        steps = [n for n in ast.walk(scope) if isinstance(n, (ast.Assign, ast.AugAssign))]
+        for node in sorted(steps, key=lambda n: (n.lineno, n.col_offset)):
+            value = _text(node.value)
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 \
+                    and isinstance(node.targets[0], ast.Name) and value is not None:
+                built[node.targets[0].id] = (node.lineno, value)
+            elif isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add) \
+                    and isinstance(node.target, ast.Name) and node.target.id in built:
+                line, text = built[node.target.id]
+                built[node.target.id] = (line, text + (value if value is not None else _HOLE))
+                out.append(built[node.target.id])
+    return out
+
+
+def _sqlalchemy_modules(tree: ast.AST) -> set[str]:
+    """Names bound to SQLAlchemy modules (``import sqlalchemy as sa``,
+    ``from sqlalchemy import sql``)."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names |= {alias.asname or alias.name.split(".")[0] for alias in node.names
+                      if alias.name.split(".")[0] == "sqlalchemy"}
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("sqlalchemy"):
+            names |= {alias.asname or alias.name for alias in node.names
+                      if alias.name[:1].islower() and alias.name not in _BUILDERS}
+    return names
+
+
 def sql_outside_stores(root: Path, to_move: dict[str, str]) -> list[str]:
-    """Every SQL string (docstrings aside) and every import of a SQLAlchemy statement
-    builder in a module that is not a store, nor listed in ``to_move``."""
+    """Every SQL string (docstrings aside; in any case, built by ``+``, ``+=``, ``join``
+    or an f-string) and every SQLAlchemy statement builder (imported, or called through
+    its module as ``sa.text(...)``) in a module that is not a store, nor in ``to_move``."""
     wrong = []
     for path in _sources(root):
         rel = path.relative_to(root).as_posix()
@@ -96,18 +171,18 @@ def sql_outside_stores(root: Path, to_move: dict[str, str]) -> list[str]:
             continue
         tree = ast.parse(path.read_text(encoding="utf-8"))
         docs = _docstrings(tree)
+        modules = _sqlalchemy_modules(tree)
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("sqlalchemy"):
                 wrong += [f"{rel}:{node.lineno} imports {alias.name} from {node.module}"
                           for alias in node.names if alias.name in _BUILDERS]
-            elif isinstance(node, ast.JoinedStr):
-                literal = "".join(v.value for v in node.values
-                                  if isinstance(v, ast.Constant) and isinstance(v.value, str))
-                if _SQL.search(literal):
-                    wrong.append(f"{rel}:{node.lineno} SQL")
-            elif (isinstance(node, ast.Constant) and isinstance(node.value, str)
-                  and id(node) not in docs and _SQL.search(node.value)):
+            elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                  and node.func.attr in _BUILDERS and isinstance(node.func.value, ast.Name)
+                  and node.func.value.id in modules):
+                wrong.append(f"{rel}:{node.lineno} calls {node.func.value.id}.{node.func.attr}")
+            elif id(node) not in docs and (text := _text(node)) is not None and _is_sql(text):
                 wrong.append(f"{rel}:{node.lineno} SQL")
+        wrong += [f"{rel}:{line} SQL" for line, text in _accumulated(tree) if _is_sql(text)]
     return sorted(set(wrong))
 
 
@@ -207,11 +282,12 @@ def product_violations(root: Path) -> list[str]:
     return wrong
 
 
-def click_outside_cli(root: Path) -> list[str]:
-    """Imports of click outside the command-line shell."""
-    return [f"{path.relative_to(root)}:{line}"
-            for path in _sources(root) if _part(root, path) not in SHELLS
-            for line, module in _imports(root, path) if module.split(".")[0] == "click"]
+def frameworks_outside_shells(root: Path) -> list[str]:
+    """Imports of a shell's framework (``FRAMEWORKS``) outside that shell."""
+    return [f"{path.relative_to(root)}:{line} imports {module}"
+            for path in _sources(root)
+            for line, module in _imports(root, path)
+            if FRAMEWORKS.get(module.split(".")[0], _part(root, path)) != _part(root, path)]
 
 
 def test_every_part_of_the_package_has_a_layer() -> None:
@@ -229,9 +305,9 @@ def test_no_product_imports_a_later_one() -> None:
     assert not wrong, "\n".join(wrong)
 
 
-def test_click_only_in_the_cli() -> None:
-    wrong = click_outside_cli(PACKAGE)
-    assert not wrong, "click outside cli/: " + ", ".join(wrong)
+def test_frameworks_only_in_their_shells() -> None:
+    wrong = frameworks_outside_shells(PACKAGE)
+    assert not wrong, "a shell's framework outside it: " + ", ".join(wrong)
 
 
 def test_sql_only_in_stores() -> None:
@@ -252,7 +328,8 @@ def test_every_listed_store_exists_and_holds_sql(tmp_path: Path) -> None:
 
 
 def test_the_sql_check_finds_violations(tmp_path: Path) -> None:
-    # SQL text in a service, in an f-string and behind a statement builder is found;
+    # SQL text in a service, in an f-string, in lowercase, built by concatenation (+, +=,
+    # join) and behind a statement builder (imported, or through the module) is found;
     # docstrings that mention SELECT, prose, and stores by name or by list are not.
     root = tmp_path / "graphrag"
     (root / "retrieval").mkdir(parents=True)
@@ -262,26 +339,54 @@ def test_the_sql_check_finds_violations(tmp_path: Path) -> None:
         "from sqlalchemy import Connection, text\n"
         "Q = 'SELECT id FROM nodes WHERE id = :i'\n"
         "def f(t):\n    return f'DELETE FROM {t} WHERE x = 1'\n"
-        "NOTE = 'select the best hit from the list'\n")
+        "NOTE = 'select the best hit from the list'\n"
+        "LOWER = 'select id, fqn from nodes'\n"
+        "def g(t):\n    return f'update {t} set name = :n'\n"
+        "SPLIT = 'SEL' + 'ECT id FR' + 'OM nodes'\n"
+        "def h(where):\n    q = 'select id'\n    q += ' from nodes where '\n"
+        "    q += where\n    return q\n"
+        "JOINED = ' '.join(['DELETE', 'FROM', 'chunks'])\n"
+        "HELP = 'Show at most this many runs; update the index'\n")
+    (root / "retrieval" / "via_module.py").write_text(
+        "import sqlalchemy as sa\nimport sqlalchemy\nfrom sqlalchemy import sql\n"
+        "def f(conn, q):\n    conn.execute(sa.text(q))\n"
+        "    conn.execute(sqlalchemy.select(q))\n    return sql.text(q)\n")
     (root / "retrieval" / "store.py").write_text("Q = 'SELECT 1 FROM chunks'\n")
     (root / "db" / "apps.py").write_text("Q = 'UPDATE applications SET name = :n'\n")
     assert sql_outside_stores(root, {}) == [
+        "retrieval/probe.py:10 SQL",    # concatenated
+        "retrieval/probe.py:12 SQL",    # built with +=
+        "retrieval/probe.py:16 SQL",    # joined
         "retrieval/probe.py:2 imports text from sqlalchemy",
         "retrieval/probe.py:3 SQL",
         "retrieval/probe.py:5 SQL",
+        "retrieval/probe.py:7 SQL",     # lowercase
+        "retrieval/probe.py:9 SQL",     # lowercase in an f-string
+        "retrieval/via_module.py:5 calls sa.text",
+        "retrieval/via_module.py:6 calls sqlalchemy.select",
+        "retrieval/via_module.py:7 calls sql.text",
     ]
-    assert sql_outside_stores(root, {"retrieval/probe.py": "moving"}) == []
+    assert sql_outside_stores(root, {"retrieval/probe.py": "moving",
+                                     "retrieval/via_module.py": "moving"}) == []
 
 
 def test_the_checks_find_violations(tmp_path: Path) -> None:
     # The rules must be able to fail: a lower step importing a higher one (absolute and
-    # relative), and click in a service, are found; allowed imports are not reported.
+    # relative), a product importing a later one, click in a service and the servers'
+    # frameworks outside server/ are found; allowed imports are not reported.
     root = tmp_path / "graphrag"
     (root / "parsing").mkdir(parents=True)
     (root / "retrieval").mkdir()
+    (root / "cli").mkdir()
+    (root / "server").mkdir()
     (root / "parsing" / "probe.py").write_text(
         "from graphrag.retrieval import search\nfrom ..graph import x\nimport click\n"
-        "from graphrag.errors import InvalidInput\nfrom . import model\n")
+        "from graphrag.errors import InvalidInput\nfrom . import model\n"
+        "from mcp.types import Tool\n")
+    (root / "cli" / "serve.py").write_text(
+        "import uvicorn\nfrom fastapi.responses import JSONResponse\nimport click\n")
+    (root / "server" / "http.py").write_text(
+        "import uvicorn\nfrom fastapi import FastAPI\nfrom mcp.server import x\n")
     (root / "retrieval" / "ok.py").write_text("from graphrag.parsing import probe\n")
     (root / "retrieval" / "search").mkdir()
     (root / "retrieval" / "search" / "rank.py").write_text(
@@ -292,7 +397,9 @@ def test_the_checks_find_violations(tmp_path: Path) -> None:
         "from graphrag.retrieval.search import rank\nfrom graphrag.retrieval import documents\n")
     assert layer_violations(root) == ["parsing/probe.py:1 imports graphrag.retrieval",
                                       "parsing/probe.py:2 imports graphrag.graph"]
-    assert click_outside_cli(root) == ["parsing/probe.py:3"]
+    assert frameworks_outside_shells(root) == [
+        "cli/serve.py:1 imports uvicorn", "cli/serve.py:2 imports fastapi.responses",
+        "parsing/probe.py:3 imports click", "parsing/probe.py:6 imports mcp.types"]
     assert product_violations(root) == [
         "retrieval/search/rank.py:1 imports graphrag.retrieval.context.ranking"]
 

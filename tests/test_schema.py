@@ -1,15 +1,18 @@
-"""The Core tables of ``graphrag.db.schema`` match what the migrations build."""
+"""The migrated schema: every table has the owner the architecture notes name (and no
+other module writes it unlisted); chunk rows keep their vectors inline."""
 
 from __future__ import annotations
 
+import ast
+import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
-from sqlalchemy import Engine, MetaData, Table, create_engine, text
-from sqlalchemy.dialects import postgresql
+from sqlalchemy import Engine, create_engine, text
 
 from graphrag.db import engine as dbengine
-from graphrag.db.schema import metadata
+from tests.test_layers import PACKAGE, _docstrings, _sources, _text
 
 SCRATCH = "graphrag_schema_test"
 
@@ -34,77 +37,99 @@ def migrated(db_url: str) -> Iterator[Engine]:
         admin.dispose()
 
 
-def _type(column) -> str:
-    # The PostgreSQL spelling of the type. Vectors compare without their dimension: the
-    # reflected column carries the database's, the description none (set at run time).
-    spelled = column.type.compile(dialect=postgresql.dialect())
-    return "VECTOR" if spelled.startswith("VECTOR") else spelled
+ARCHITECTURE = Path(__file__).resolve().parent.parent / "docs" / "ARCHITECTURE.md"
+# Statements that write a table (uppercase: the spelling of every statement in the stores).
+_WRITES = re.compile(r"\b(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM|COPY|TRUNCATE)\s+([a-z_]+)\b")
 
 
-def _shape(table: Table) -> dict:
-    return {
-        "columns": {c.name: (_type(c), c.nullable, c.computed is not None)
-                    for c in table.columns},
-        "primary_key": [c.name for c in table.primary_key.columns],
-        "foreign_keys": sorted((fk.parent.name, fk.target_fullname, fk.ondelete)
-                               for fk in table.foreign_keys
-                               if fk.target_fullname.split(".")[0] in metadata.tables),
-    }
+def documented_tables(markdown: str) -> dict[str, tuple[str, set[str]]]:
+    """table -> (owner module, the other modules that write it), from the storage table
+    of the architecture notes (rows ``| `table` | `owner.py` | `a.py`, `b.py` | ... |``)."""
+    section = markdown.split("\n## Storage", 1)[1].split("\n## ", 1)[0]
+    out = {}
+    for line in section.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) >= 3 and cells[0].startswith("`"):
+            owner = re.findall(r"`([^`]+)`", cells[1])
+            out[cells[0].strip("`")] = (owner[0] if owner else "",
+                                         set(re.findall(r"`([^`]+)`", cells[2])))
+    return out
 
 
-def _differences(described: MetaData, reflected: MetaData) -> list[str]:
-    diffs = []
-    ours = {n for n in reflected.tables if not n.startswith("procrastinate_")
-            and n != "alembic_version"}
-    if missing := sorted(ours - set(described.tables)):
-        diffs.append(f"tables not described: {missing}")
-    if extra := sorted(set(described.tables) - ours):
-        diffs.append(f"tables described but not migrated: {extra}")
-    for name in sorted(ours & set(described.tables)):
-        want, got = _shape(described.tables[name]), _shape(reflected.tables[name])
-        for key in ("primary_key", "foreign_keys"):
-            if want[key] != got[key]:
-                diffs.append(f"{name} {key}: described {want[key]}, migrated {got[key]}")
-        for col in sorted(set(want["columns"]) | set(got["columns"])):
-            if want["columns"].get(col) != got["columns"].get(col):
-                diffs.append(f"{name}.{col}: described {want['columns'].get(col)},"
-                             f" migrated {got['columns'].get(col)}")
-    return diffs
+def _sql_texts(root: Path) -> dict[str, list[str]]:
+    """module (relative to the package) -> the text of every string it builds."""
+    out = {}
+    for path in _sources(root):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docs = _docstrings(tree)
+        out[path.relative_to(root).as_posix()] = [
+            t for node in ast.walk(tree) if id(node) not in docs and (t := _text(node))]
+    return out
 
 
-def _reflect(engine: Engine) -> MetaData:
-    import pgvector.sqlalchemy  # noqa: F401  (registers the vector type for reflection)
+def ownership_problems(tables: set[str], documented: dict[str, tuple[str, set[str]]],
+                       root: Path) -> list[str]:
+    """Where the documented owners and writers differ from the migrated tables and from
+    what the package's SQL writes."""
+    texts = _sql_texts(root)
+    writers: dict[str, set[str]] = {t: set() for t in tables}
+    for module, strings in texts.items():
+        for sql in strings:
+            for table in _WRITES.findall(sql):
+                if table in writers:
+                    writers[table].add(module)
+    problems = [f"{t}: not in the storage table" for t in sorted(tables - set(documented))]
+    problems += [f"{t}: documented but not migrated" for t in sorted(set(documented) - tables)]
+    for table in sorted(tables & set(documented)):
+        owner, others = documented[table]
+        if not any(re.search(rf"\b{table}\b", t) for t in texts.get(owner, [])):
+            problems.append(f"{table}: owner {owner or '(none)'} has no SQL on it")
+        if unlisted := sorted(writers[table] - {owner} - others):
+            problems.append(f"{table}: written by {', '.join(unlisted)}, not listed")
+        if stale := sorted(others - writers[table]):
+            problems.append(f"{table}: {', '.join(stale)} listed but writes nothing to it")
+    return problems
 
-    reflected = MetaData()
-    reflected.reflect(engine)
-    return reflected
+
+def _tables(engine: Engine) -> set[str]:
+    with engine.connect() as conn:
+        names = conn.execute(text(
+            "SELECT tablename FROM pg_tables WHERE schemaname = 'public'")).scalars()
+        return {n for n in names if not n.startswith("procrastinate_")
+                and n != "alembic_version"}
 
 
-def test_described_tables_match_the_migrated_database(migrated: Engine) -> None:
-    diffs = _differences(metadata, _reflect(migrated))
-    assert not diffs, "graphrag/db/schema.py drifted from migrations:\n" + "\n".join(diffs)
+def test_every_table_has_its_documented_owner(migrated: Engine) -> None:
+    problems = ownership_problems(_tables(migrated),
+                                  documented_tables(ARCHITECTURE.read_text(encoding="utf-8")),
+                                  PACKAGE)
+    assert not problems, "docs/ARCHITECTURE.md's storage table is wrong:\n" + "\n".join(
+        problems)
 
 
-def test_a_drift_is_found(migrated: Engine) -> None:
-    # The comparison must be able to fail: a column the migrations do not have, a changed
-    # nullability and a column type are each reported.
-    with migrated.begin() as conn:
-        conn.execute(text("ALTER TABLE summary_cache ADD COLUMN probe int"))
-        conn.execute(text("ALTER TABLE summary_cache ALTER COLUMN model DROP NOT NULL"))
-        conn.execute(text("ALTER TABLE api_keys ALTER COLUMN prefix TYPE varchar(20)"))
-    try:
-        diffs = _differences(metadata, _reflect(migrated))
-    finally:
-        with migrated.begin() as conn:
-            conn.execute(text("ALTER TABLE summary_cache DROP COLUMN probe"))
-            conn.execute(text("ALTER TABLE summary_cache ALTER COLUMN model SET NOT NULL"))
-            conn.execute(text("ALTER TABLE api_keys ALTER COLUMN prefix TYPE text"))
-    assert diffs == [
-        "api_keys.prefix: described ('TEXT', False, False),"
-        " migrated ('VARCHAR(20)', False, False)",
-        "summary_cache.model: described ('TEXT', False, False), migrated ('TEXT', True, False)",
-        "summary_cache.probe: described None, migrated ('INTEGER', True, False)",
+def test_an_ownership_error_is_found(migrated: Engine, tmp_path: Path) -> None:
+    # The check must be able to fail: a migrated table left out, a table that no longer
+    # exists, an owner without SQL on its table, a writer not listed and a listed module
+    # that writes nothing are each reported.
+    root = tmp_path / "graphrag"
+    (root / "db").mkdir(parents=True)
+    (root / "graph").mkdir()
+    (root / "db" / "keys.py").write_text("Q = 'SELECT 1'\n")
+    (root / "db" / "apps.py").write_text(
+        "Q = 'UPDATE applications SET name = :n'\nR = 'DELETE FROM api_keys WHERE id = 1'\n")
+    (root / "graph" / "sync.py").write_text("Q = 'SELECT id FROM applications'\n")
+    documented = {"api_keys": ("db/keys.py", set()),
+                  "applications": ("db/apps.py", {"graph/sync.py"}),
+                  "gone": ("db/apps.py", set())}
+    assert ownership_problems({"api_keys", "applications", "nodes"}, documented, root) == [
+        "nodes: not in the storage table",
+        "gone: documented but not migrated",
+        "api_keys: owner db/keys.py has no SQL on it",
+        "api_keys: written by db/apps.py, not listed",
+        "applications: graph/sync.py listed but writes nothing to it",
     ]
+    assert set(documented_tables(ARCHITECTURE.read_text(encoding="utf-8"))) >= {
+        "applications", "chunks", "nodes"}
 
 
 def _toast_rows(conn) -> int:

@@ -238,7 +238,7 @@ def test_documents_upload_search_adjacent_cite_delete(served: Served) -> None:
                                               "granularity": "sentence",
                                               "mode": "vector"}).json()["hits"]
         assert sentence[0]["page_number"] == 4
-        # seed 000: empty list -> success, empty; page_range default 2
+        # an empty list -> success, empty; page_range default 2
         empty = c.post("/v1/adjacent", json={"app": served.a, "chunks": []}).json()
         assert empty["success"] is True and empty["expanded_chunks"] == []
         adj = c.post("/v1/adjacent", json={"app": served.a,
@@ -423,7 +423,7 @@ def test_mcp_over_stdio(served: Served) -> None:
     tools = out["tools"]
     assert set(tools) == {"search_code", "get_context", "get_node", "trace_calls",
                           "find_endpoints", "adjacent_pages", "cite", "list_apps",
-                          "index_status"}
+                          "index_status", "endpoint_callers", "service_links"}
     assert all(t.description and t.input_schema["type"] == "object" for t in tools.values())
     assert set(tools["search_code"].input_schema["properties"]) >= {
         "query", "top_k", "kinds", "lang", "path", "mode"}
@@ -478,7 +478,7 @@ def test_mcp_over_http_with_keys(served: Served) -> None:
 
 
 def test_a_name_over_the_lookup_bounds_is_a_400(served: Served) -> None:
-    """Issue 27 item 2: a 4,000-part name held a worker thread for seconds (a query per
+    """A 4,000-part name once held a worker thread for seconds (a query per
     dot-prefix); now it is refused before any query, in the error shape."""
     deep = ".".join(["a"] * 300)  # within the request's length cap, over the part bound
     huge = ".".join(["a"] * 4000)  # over the request's length cap: refused by the contract

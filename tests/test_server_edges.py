@@ -1,4 +1,4 @@
-"""The server's edges (issue 27): a real uvicorn server on 127.0.0.1 started with
+"""The server's edges: a real uvicorn server on 127.0.0.1 started with
 ``--no-auth`` (one per module, in a thread of this process) and driven with httpx and raw
 sockets; the MCP server spawned over stdio and driven with the ``mcp`` client SDK.
 

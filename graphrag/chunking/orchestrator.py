@@ -1,4 +1,4 @@
-"""build_chunks: the paged chunk orchestrator (the seed's ChunkBuildOrchestratorImpl).
+"""build_chunks: the paged chunk orchestrator.
 
 Nodes are read in ascending id order with keyset pagination, a page's outgoing edges in
 one query, each node planned by the strategy, plans saved in batches of 1000. A node whose
@@ -41,7 +41,7 @@ _NODE_COLUMNS = ("id, kind, name, fqn, package_name, file_path, lang, line_start
 
 @dataclass
 class ChunkStats:
-    """What a build did (the seed's ChunkBuildStats: processed nodes, written and skipped
+    """What a build did (processed nodes, written and skipped
     chunks, pages, duration, rate; plus deletions and failures); ``to_dict`` spells the
     names in snake_case like every other output and the ``chunk_runs`` columns."""
 

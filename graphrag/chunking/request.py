@@ -13,7 +13,7 @@ MIN_PAGE_SIZE = 50
 
 @dataclass(frozen=True)
 class ChunkBuildRequest:
-    """One chunk build (the seed's ChunkBuildRequest, keyed by application name).
+    """One chunk build, keyed by application name.
 
     ``token_budget`` (strategy ``ast`` only) overrides the default budget, the embedding
     model's maximum input length minus a small margin."""
@@ -59,8 +59,8 @@ class ChunkBuildRequest:
 
 def normalize_kinds(raw: frozenset[str] | set[str] | tuple[str, ...] | list[str] | None,
                     ) -> tuple[str, ...] | None:
-    """Upper-case kind names; unknown names are an error (the seed silently dropped them and,
-    when none remained, processed every node -- a typo must not widen a run)."""
+    """Upper-case kind names; unknown names are an error (dropping them would turn a list
+    of typos into no filter, and a typo must not widen a run to every node)."""
     if raw is None:
         return None
     kinds = sorted({k.strip().upper() for k in raw if k.strip()})

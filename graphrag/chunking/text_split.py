@@ -1,4 +1,4 @@
-"""Recursive character splitting (seed 002: chunk_size 1000, overlap 200, separators
+"""Recursive character splitting (chunk_size 1000, overlap 200, separators
 ``["\\n\\n", "\\n", ". ", " ", ""]``), returning character spans so that a chunk can be
 cut from its page text again and cited by offset.
 

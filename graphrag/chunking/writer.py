@@ -1,4 +1,4 @@
-"""ChunkWriter: buffered, set-based upsert of chunk plans (the seed's ChunkWriterImpl).
+"""ChunkWriter: buffered, set-based upsert of chunk plans.
 
 Each flush is one transaction: COPY the plans into a temporary table, delete the chunks of
 the flushed nodes that they no longer produce, drop the plans identical to stored rows, and

@@ -1,14 +1,23 @@
-"""`graphrag graph export|node|files`: look at the stored graph and its files."""
+"""`graphrag graph export|node|files|links`: look at the stored graph, its files and the
+HTTP links between applications."""
 
 from __future__ import annotations
 
 import click
 
-from graphrag.cli.options import app_option, context_for, db_option, json_option, print_json
+from graphrag.cli.options import (
+    app_option,
+    context_for,
+    db_option,
+    engine_for,
+    json_option,
+    print_json,
+)
 from graphrag.db.apps import skipped_documents
 from graphrag.graph.analysis import export_graph, to_graphml
 from graphrag.graph.index_state import FILE_STATUSES, list_files
 from graphrag.graph.queries import node_details
+from graphrag.graph.service_links import links_report
 from graphrag.kinds import CALLABLE_KINDS
 
 
@@ -74,6 +83,15 @@ def graph_node(fqn: str, app_name: str, static_only: bool, unresolved: bool,
                            f"{r['kind']} {r['fqn']}{extra}")
         if n["kind"] in CALLABLE_KINDS:
             click.echo("  " + callers_note(n))
+        for r in n.get("remote_callers") or []:
+            click.echo(f"  remote caller: {r['caller_app']} {r['caller']}"
+                       f" ({r['file_path']}:{r['line']}) {r['method'] or '?'} {r['url']}"
+                       f" [{r['confidence']:.2f} {r['reason']}]")
+        for r in n.get("requests") or []:
+            target = f"{r['endpoint_app']} {r['endpoint']}" if r["endpoint"] \
+                else "(no indexed endpoint)"
+            click.echo(f"  request: {r['method'] or '?'} {r['url']} (line {r['line']})"
+                       f" -> {target}")
         for site in n.get("unresolved_sites") or []:
             recv = f"{site['receiver']}." if site["receiver"] else ""
             click.echo(f"  unresolved: {site['caller']} ({site['file_path']}:{site['line']})"
@@ -116,6 +134,33 @@ def graph_files(app_name: str, statuses: tuple[str, ...], db_url: str | None,
         click.echo("no such files")
     for r in rows:
         click.echo(f"{r['status']}\t{r['path']}\t{r['reason'] or '-'}")
+
+
+@graph_group.command("links")
+@click.option("--group", default=None, metavar="NAME", help="Only links within this group.")
+@click.option("--app", "app_name", default=None, metavar="NAME",
+              help="Only links from or to this application.")
+@db_option
+@json_option
+def graph_links(group: str | None, app_name: str | None, db_url: str | None,
+                as_json: bool) -> None:
+    """HTTP calls linked to the endpoints they reach, across applications, and the call
+    sites that reach none of the indexed endpoints."""
+    _, engine = engine_for(db_url)
+    report = links_report(engine, group=group, app=app_name)
+    if as_json:
+        print_json(report)
+        return
+    if not report["links"] and not report["unmatched"]:
+        click.echo("no HTTP call sites")
+    for r in report["links"]:
+        click.echo(f"{r['caller_app']} {r['caller']} ({r['file_path']}:{r['line']})"
+                   f"  {r['method'] or '?'} {r['url']}  ->  {r['endpoint_app']}"
+                   f" {r['endpoint']} [{r['endpoint_method']} {r['route']}]"
+                   f"  {r['confidence']:.2f} {r['reason']}")
+    for r in report["unmatched"]:
+        click.echo(f"{r['caller_app']} {r['caller']} ({r['file_path']}:{r['line']})"
+                   f"  {r['method'] or '?'} {r['url']}  ->  (no indexed endpoint)")
 
 
 def register(cli: click.Group) -> None:

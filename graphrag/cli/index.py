@@ -9,8 +9,9 @@ import click
 from graphrag.cli.options import app_option, db_option, engine_for, json_option, print_json
 from graphrag.cli.progress import progress_bars
 from graphrag.errors import StagesFailed
-from graphrag.graph.scan import compile_patterns, parse_languages
-from graphrag.indexing import index_repository
+from graphrag.graph.request import IndexRequest
+from graphrag.graph.scan import parse_languages
+from graphrag.indexing import run_index
 
 
 @click.command("index")
@@ -35,29 +36,23 @@ def index_cmd(path: Path, app_name: str, include: tuple[str, ...], exclude: tupl
               max_file_bytes: int | None, allow_mass_delete: bool, queued: bool,
               db_url: str | None, as_json: bool) -> None:
     """Index the repository at PATH into application NAME (incremental)."""
+    request = IndexRequest(path, app_name, include, exclude, parse_languages(languages),
+                           full=full, graph_only=graph_only,
+                           allow_mass_delete=allow_mass_delete, max_file_bytes=max_file_bytes)
     # Before anything is touched: a bad pattern is a usage error, not an empty selection.
-    compile_patterns(include, "--include")
-    compile_patterns(exclude, "--exclude")
-    langs = parse_languages(languages)
+    request.validate()
     if queued:
         from graphrag.cli.jobs import enqueue_index_cmd
 
-        job_id = enqueue_index_cmd(db_url, path, app_name, include=include, exclude=exclude,
-                                   languages=langs, full=full, graph_only=graph_only,
-                                   allow_mass_delete=allow_mass_delete,
-                                   max_file_bytes=max_file_bytes)
+        job_id = enqueue_index_cmd(db_url, request)
         if as_json:
             print_json({"job_id": job_id})
         else:
             click.echo(f"queued job {job_id}")
         return
     settings, engine = engine_for(db_url)
-    settings = settings.with_overrides(max_file_bytes=max_file_bytes)
     with progress_bars(not as_json) as progress:
-        result = index_repository(engine, settings, path, app_name, include=include,
-                                  exclude=exclude, languages=langs, full=full,
-                                  graph_only=graph_only,
-                                  allow_mass_delete=allow_mass_delete, progress=progress)
+        result = run_index(engine, settings, request, progress=progress)
     if as_json:
         print_json(result)
     else:

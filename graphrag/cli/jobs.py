@@ -5,14 +5,16 @@ from __future__ import annotations
 import json
 import logging
 from datetime import datetime
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from graphrag.cli.options import db_option, engine_for, json_option, print_json, settings_for
 from graphrag.jobs.queue import QUEUES
 from graphrag.jobs.store import JOB_STATUSES
+
+if TYPE_CHECKING:
+    from graphrag.graph.request import IndexRequest
 
 
 class _JsonLines(logging.Formatter):
@@ -246,13 +248,13 @@ def repos_run(app_name: str, db_url: str | None, as_json: bool) -> None:
         click.echo(f"queued job {queued['job_id']}")
 
 
-def enqueue_index_cmd(db_url: str | None, path: Path, app_name: str, **options: Any) -> int:
+def enqueue_index_cmd(db_url: str | None, request: IndexRequest) -> int:
     """`graphrag index --queue`: the job id of the queued index."""
     from graphrag.jobs.service import enqueue_index
 
     settings = settings_for(db_url)
     engine_for(db_url)  # reachable and migrated before anything is queued
-    return enqueue_index(settings, app_name, path, **options)
+    return enqueue_index(settings, request)
 
 
 def register(cli: click.Group) -> None:

@@ -13,6 +13,7 @@ import os
 import sys
 
 import click
+from click.utils import make_default_short_help
 
 from graphrag.errors import GraphragError
 
@@ -24,7 +25,39 @@ COMMAND_MODULES: dict[str, str] = {
     "hit-test": "search", "ingest": "documents", "documents": "documents",
     "adjacent": "documents", "cite": "documents",
     "serve": "serve", "mcp": "serve", "keys": "keys",
-    "worker": "jobs", "jobs": "jobs", "repos": "jobs",
+    "worker": "jobs", "jobs": "jobs", "repos": "jobs", "groups": "groups",
+}
+
+# command name -> its one-line help, so that `graphrag --help` lists the commands without
+# importing them (tests/test_foundation.py keeps it equal to each command's own help)
+COMMAND_HELP: dict[str, str] = {
+    "db": "Database: status and migrations.",
+    "apps": "Applications (indexed repositories).",
+    "index": "Index the repository at PATH into application NAME (incremental).",
+    "graph": "The code graph: export it, inspect a node, list skipped files.",
+    "chunk": "Plan chunks for the nodes of an application (one run record per call).",
+    "runs": "List the chunk runs of an application, newest first.",
+    "pipeline": ("Pipeline stages that fill chunks (extract-snippet, render-doc, "
+                 "summarize, embed, link-edges)."),
+    "reembed": ("Embed every chunk of an application again with the configured model and "
+                "backend (GRAPHRAG_MODEL_PATH, GRAPHRAG_EMBED_BACKEND); the vector columns "
+                "follow its dimension."),
+    "search": "Search chunks of one or more applications for QUERY (or a --queries file).",
+    "context": ("Context around FQN (or --query) ranked by personalized PageRank, within a "
+                "budget."),
+    "hit-test": "Recall@1/5/10 and MRR@10 of a query file, per mode, with the misses.",
+    "ingest": "Ingest PDF, DOCX, Markdown and text FILES into application NAME.",
+    "documents": "Ingested documents: list, delete, show segments.",
+    "adjacent": "Add the chunks of neighbouring pages (same document) to the given chunks.",
+    "cite": ("Map an answer's source ids ([SEG=...] ids) to documents, pages and snippets; "
+             "fall back to text matching when the answer has no usable ids."),
+    "serve": "Serve the HTTP API under /v1 (OpenAPI at /docs) and MCP at /mcp.",
+    "mcp": "Run the MCP server on stdio for an agent (Claude Code, Cursor, Codex ...).",
+    "keys": "API keys for `graphrag serve` (only their hash is stored).",
+    "worker": ("Execute queued jobs until stopped (SIGTERM/Ctrl-C finish the running job "
+               "first)."),
+    "jobs": "Queued jobs, newest first: state, attempts, duration and error.",
+    "repos": "Repositories indexed by the workers, now or on a schedule.",
 }
 
 
@@ -38,6 +71,25 @@ def load_module_commands(module: str) -> dict[str, click.Command]:
 class LazyGroup(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(COMMAND_MODULES)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The command list as click writes it, from :data:`COMMAND_HELP` (a command
+        missing there is loaded for its help)."""
+        names = self.list_commands(ctx)
+        if not names:
+            return
+        limit = formatter.width - 6 - max(len(name) for name in names)
+        rows = []
+        for name in names:
+            text = COMMAND_HELP.get(name)
+            if text is None:
+                cmd = self.get_command(ctx, name)
+                if cmd is None or cmd.hidden:
+                    continue
+                text = cmd.get_short_help_str(limit=10_000)
+            rows.append((name, make_default_short_help(text, limit)))
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         module = COMMAND_MODULES.get(cmd_name)

@@ -23,6 +23,7 @@ from graphrag.retrieval.search.filters import build_options
 from graphrag.retrieval.search.hittest import ModeReport, hit_test
 from graphrag.retrieval.search.model import (
     EXPANSIONS,
+    HTTP_FILTERS,
     MODES,
     SIGNALS,
     SOURCES,
@@ -59,6 +60,9 @@ def filter_options(fn: F) -> F:
                           " similarity and is kept (use --mode vector to apply it to"
                           " every hit)."),
         click.option("--kinds", metavar="A,B", help="Node kinds, e.g. METHOD,ENDPOINT."),
+        click.option("--http", type=click.Choice(HTTP_FILTERS), default=None,
+                     help="HTTP between services: endpoints, code that sends requests"
+                          " (callers), or either (any)."),
         click.option("--lang", metavar="LANG", help="Language of the node, e.g. java."),
         click.option("--path", "path_glob", metavar="GLOB",
                      help="Repo-relative file path glob (** crosses folders)."),
@@ -84,9 +88,9 @@ def filter_options(fn: F) -> F:
 def _options(mode: str, top_k: int, min_similarity: float | None, kinds: str | None,
              lang: str | None, path_glob: str | None, source: str | None,
              expand: tuple[str, ...] = (), priors: bool = True, per_file: int | None = None,
-             disabled: tuple[str, ...] = ()) -> SearchOptions:
+             disabled: tuple[str, ...] = (), http: str | None = None) -> SearchOptions:
     return build_options(mode, top_k, min_similarity, kinds, lang, path_glob, source, expand,
-                         priors, per_file, disabled)
+                         priors, per_file, disabled, http)
 
 
 def _require_words(query: str | None) -> None:
@@ -180,7 +184,8 @@ class ModeChoice(click.Choice):
 @db_option
 @json_option
 def search_cmd(query: str | None, app_names: tuple[str, ...], mode: str, top_k: int,
-               min_similarity: float | None, kinds: str | None, lang: str | None,
+               min_similarity: float | None, kinds: str | None, http: str | None,
+               lang: str | None,
                path_glob: str | None, source: str | None, priors: bool, per_file: int | None,
                disabled: tuple[str, ...], expand: tuple[str, ...], queries_file: str | None,
                json_envelope: bool,
@@ -190,7 +195,7 @@ def search_cmd(query: str | None, app_names: tuple[str, ...], mode: str, top_k: 
         raise click.UsageError("give a QUERY or --queries FILE (not both)")
     _require_words(query)
     options = _options(mode, top_k, min_similarity, kinds, lang, path_glob, source, expand,
-                       priors, per_file, disabled)
+                       priors, per_file, disabled, http)
     if queries_file is not None:
         if granularity != "chunk" or adjacent_pages:
             raise click.UsageError("--granularity/--adjacent-pages need a single QUERY")
@@ -298,13 +303,14 @@ def _print_reports(reports: list[ModeReport]) -> None:
 @json_option
 def hit_test_cmd(app_names: tuple[str, ...], queries_file: str, modes: tuple[str, ...],
                  top_k: int, min_similarity: float | None, kinds: str | None,
+                 http: str | None,
                  lang: str | None, path_glob: str | None, source: str | None, priors: bool,
                  per_file: int | None, disabled: tuple[str, ...], db_url: str | None,
                  as_json: bool) -> None:
     """Recall@1/5/10 and MRR@10 of a query file, per mode, with the misses."""
     mode_list = list(modes or MODES)
     options = _options(mode_list[0], top_k, min_similarity, kinds, lang, path_glob, source,
-                       priors=priors, per_file=per_file, disabled=disabled)
+                       priors=priors, per_file=per_file, disabled=disabled, http=http)
     settings, engine = engine_for(db_url)
     items = _read_lines(queries_file)
     reports, errors = hit_test(engine, list(app_names), items, mode_list, options,

@@ -36,9 +36,8 @@ def serve_cmd(host: str, port: int, workers: int, threads: int, no_auth: bool,
 
     Every request needs `Authorization: Bearer KEY` (see `graphrag keys create`).
     With --json the address is printed as one JSON line on stdout before serving."""
-    import uvicorn
-
-    from graphrag.server.http import CONFIG_ENV, LOOPBACK, ServeConfig, create_app
+    from graphrag.server.http import CONFIG_ENV, LOOPBACK, ServeConfig
+    from graphrag.server.launch import serve_http
 
     if no_auth and host not in LOOPBACK:
         raise UsageError(f"--no-auth is only allowed on a loopback host, not {host}")
@@ -56,11 +55,7 @@ def serve_cmd(host: str, port: int, workers: int, threads: int, no_auth: bool,
     click.echo(f"graphrag: serving on {url} (API docs at /docs"
                + (", MCP at /mcp" if not no_mcp else "")
                + (", NO AUTHENTICATION" if no_auth else "") + ")", err=True)
-    if workers == 1:
-        uvicorn.run(create_app(config), host=host, port=port, log_level="warning")
-    else:
-        uvicorn.run("graphrag.server.http:create_app", factory=True, host=host, port=port,
-                    workers=workers, log_level="warning")
+    serve_http(config, workers)
 
 
 @click.command("mcp")

@@ -244,3 +244,9 @@ def skipped_documents(conn: Connection, app_id: int) -> list[dict[str, str]]:
         "SELECT meta->'skipped_documents' FROM applications WHERE id = :a"),
         {"a": app_id}).scalar()
     return list(rows or [])
+
+
+def app_ids(conn: Connection, names: Sequence[str] | set[str] | frozenset[str]) -> list[int]:
+    """Ids of the applications called ``names`` (unknown names are left out)."""
+    return [int(r[0]) for r in conn.execute(text(
+        "SELECT id FROM applications WHERE name = ANY(:n)"), {"n": sorted(names)})]

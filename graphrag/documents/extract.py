@@ -1,4 +1,4 @@
-"""Validation (seed 002: allowed types, size limit, regular files only) and extraction by
+"""Validation (allowed types, size limit, regular files only) and extraction by
 file type, with the text made safe for PostgreSQL."""
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 MENTIONS), finalize (status and counts once the pipeline ran), list and delete.
 
 Preparing never raises for bad content: a corrupt or encrypted file ends as status
-``failed`` with its ``error_message`` (seed 002), and the caller goes on with the next
+``failed`` with its ``error_message``, and the caller goes on with the next
 file. Invalid requests (type, size, unreadable path) are user errors raised before any
 row is written."""
 
@@ -54,7 +54,7 @@ class Prepared:
 
 @dataclass
 class DocumentRequest:
-    """One file to ingest and the metadata given with it (seed 002's upload form)."""
+    """One file to ingest and the metadata given with it (category, tags, free metadata)."""
 
     path: Path
     source_path: str | None = None  # repo-relative path for repository documents
@@ -321,7 +321,7 @@ def document_info(ctx: AppContext, document_id: int) -> dict[str, Any]:
 
 def delete_document(ctx: AppContext, document_id: int) -> dict[str, Any]:
     """Remove a document, its nodes, edges, chunks and sentences (one transaction, by
-    cascade) and its stored original; returns what was removed (seed 002)."""
+    cascade) and its stored original; returns what was removed."""
     with ctx.engine.begin() as conn:
         doc = store.get_document(conn, ctx.app_id, document_id)
         counts = store.delete_counted(conn, ctx.app_id, document_id)

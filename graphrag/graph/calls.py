@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import replace
 from typing import Any
 
 from graphrag.graph import overloads
@@ -165,9 +166,18 @@ def _resolve_found(scopes: Scopes, ctx: Ctx, found: Ent | None, name: str, kind:
 
 
 def _overload(scopes: Scopes, ctx: Ctx, target: tuple[GraphNode, str], call: Call
-              ) -> tuple[GraphNode, str]:
+              ) -> tuple[GraphNode, str] | None:
     node, resolution = target
     table = scopes.table
+    if resolution == "extension" and node.meta.get("receiver_in_params") and call.receiver:
+        # `x.f(a)` of an extension declared `f(this T x, A a)`: the receiver is its first
+        # argument (its type picks between extensions of `DbConnection` and of
+        # `IDbConnection`)
+        recv = scopes.eval_chain(ctx, call.receiver)
+        recv_type = recv.node.name if recv.kind == "instance" and recv.node is not None \
+            else recv.name or None
+        call = replace(call, args=(call.args or 0) + 1,
+                       arg_types=[recv_type, *(call.arg_types or [None] * (call.args or 0))])
     owner = table.parent(node)
     if node.kind == "CONSTRUCTOR":
         candidates = [m for m in table.member_nodes(owner) if m.kind == "CONSTRUCTOR"] \
@@ -187,6 +197,9 @@ def _overload(scopes: Scopes, ctx: Ctx, target: tuple[GraphNode, str], call: Cal
                     if m.kind in CALLABLE_KINDS and m.kind != "CONSTRUCTOR" and not any(
                             overloads.same_signature(m, c) for c in candidates):
                         candidates.append(m)
+    strict = registry.spec(node.lang).exact_arity_first if node.lang else False
+    if strict and not any(overloads.accepts(c, call.args or 0) for c in candidates):
+        return None  # no overload takes these arguments: an inherited outside one does
     if len(candidates) < 2:
         return target
     supers: dict[str, set[str]] = {}
@@ -207,6 +220,7 @@ def _arg_types(scopes: Scopes, ctx: Ctx, call: Call, supers: dict[str, set[str]]
     if not call.arg_types:
         return None
     table = scopes.table
+    strict = registry.spec(ctx.file.lang).exact_arity_first
     out: list[str | None] = []
     for text in call.arg_types:
         if text is not None and text.startswith("=var:"):
@@ -222,7 +236,9 @@ def _arg_types(scopes: Scopes, ctx: Ctx, call: Call, supers: dict[str, set[str]]
                 text = ent.node.name
                 supers[text] = {a.name for a in scopes.ancestors(ent.node)}
             elif text.startswith("="):
-                text = None
+                # a call's result: the name of its declared outside type where the
+                # language's overload choice uses it (``exact_arity_first``)
+                text = (ent.name or None) if strict else None
             else:  # a container declared with its items (`List<User>`) matches `List`
                 text = clean_type(text, ctx.file.lang) or text
         out.append(text)

@@ -15,9 +15,9 @@
   them sees the class they name, not their text, and is resolved again when it moves).
   The difference between two runs' entries names the definitions that changed. Because
   the entries are computed from the resolved symbol table, changes caused by *other*
-  files (a key renumbered by a new duplicate elsewhere, a Go method whose receiver type
-  vanished, a base class that now resolves elsewhere) show up in the entries of the file
-  they affect, which is then re-resolved too.
+  files (a key renumbered by a new duplicate elsewhere, a method whose receiver type in
+  another file vanished, a base class that now resolves elsewhere) show up in the entries
+  of the file they affect, which is then re-resolved too.
 """
 
 from __future__ import annotations
@@ -181,6 +181,10 @@ def interfaces(scopes: Scopes, only: set[str] | None = None) -> dict[str, list[s
             # What a `*` import re-exports cannot be named: its change touches everyone.
             name = EVERYTHING if alias == "*" else alias
             out.append(f"{name}\t{_digest(targets)}")
+        for sym in table.folded.get(path, ()):
+            # a declaration folded into its definition elsewhere: its lines are there
+            out.append(f"{sym.name}\t" + _digest((sym.fqn, sym.line_start, sym.line_end,
+                                                   sym.signature, sym.meta)))
         for key in {result.module, result.path, ""}:
             for var, type_text in (result.var_types.get(key) or {}).items():
                 out.append(f"{var}\t" + _digest(

@@ -37,6 +37,10 @@ def accepts(node: GraphNode, count: int) -> bool:
     return low <= count <= total
 
 
+def _exact(node: GraphNode, count: int) -> bool:
+    return len(param_types(node)) == count and not _varargs(node)
+
+
 def _base(text: str | None, lang: str | None) -> str | None:
     if not text:
         return None
@@ -84,6 +88,13 @@ def choose(candidates: list[GraphNode], call: Call | None,
     if len(candidates) == 1 or call is None or call.args is None:
         return candidates[0]
     fitting = [c for c in candidates if accepts(c, call.args)] or candidates
+    # where the language says so (``exact_arity_first``): the overload with as many type
+    # parameters as the call gives type arguments (none: a non-generic one), then one
+    # taking exactly the arguments given, beats one that fills defaults or collects varargs
+    spec = find(fitting[0].lang)
+    if spec is not None and spec.exact_arity_first:
+        fitting.sort(key=lambda c: (c.meta.get("type_params", 0) != (call.type_args or 0),
+                                    not _exact(c, call.args)))
     if caller is not None and caller in fitting and len(fitting) > 1:
         fitting = [c for c in fitting if c is not caller] + [caller]
     if len(fitting) == 1 or not arg_types:

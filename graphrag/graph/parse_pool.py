@@ -27,6 +27,7 @@ from pebble import ProcessExpired, ProcessPool
 from graphrag.graph.parse_worker import FileOutcome, ParseLimits, parse_one, problem_outcome
 from graphrag.parsing import registry
 from graphrag.parsing.extract import parse_file
+from graphrag.parsing.http.sites import warm_up
 from graphrag.parsing.registry import RepoContext
 
 Progress = Callable[[str, int, int], None]
@@ -120,6 +121,7 @@ def parse_files(root: Path, files: list[FileTask], ctx: RepoContext, limits: Par
     languages = sorted({lang for _rel, lang, _size, _digest in files if lang is not None})
     budget = timeout if timeout > 0 else None
     batches = _batches(files, workers)
+    warm_up(languages)  # the workers inherit the HTTP clients' compiled queries
     with _STARTING:
         # Workers are forked here. Another thread of this process forking at the same
         # moment (an earlier pool still stopping, another run's pool) makes filelock's

@@ -19,8 +19,15 @@ from graphrag.graph.types import (
     clean_type,
 )
 from graphrag.kinds import CALLABLE_KINDS, TYPE_KINDS
+from graphrag.parsing.builtins import is_builtin
 from graphrag.parsing.languages._common import element_type, item_type
-from graphrag.parsing.registry import find, namespace_spec, namespaces, package_namespaces
+from graphrag.parsing.registry import (
+    find,
+    hook,
+    namespace_spec,
+    namespaces,
+    package_namespaces,
+)
 from graphrag.parsing.typetext import function_type_param, union_members
 
 _MAX_DEPTH = 8
@@ -35,6 +42,7 @@ class Scopes:
         self.unique_name_fallback = False
         self._ancestors: dict[str, list[GraphNode]] = {}
         self._type_memo: dict[tuple[str, str | None, str], Ent] = {}
+        self._target_memo: dict[tuple[str, str], Ent] = {}
         # elements being evaluated: `x = x[0].f()` types x by itself, which must end
         self._elements_open: set[tuple[int, int, str, bool]] = set()
 
@@ -43,6 +51,7 @@ class Scopes:
         """Forget memoized ancestors (call after changing ``supers``)."""
         self._ancestors.clear()
         self._type_memo.clear()
+        self._target_memo.clear()
 
     def ancestors(self, node: GraphNode) -> list[GraphNode]:
         """Supertypes of ``node``, nearest first (breadth first), without ``node``."""
@@ -78,7 +87,7 @@ class Scopes:
                     ) -> tuple[GraphNode, bool] | None:
         """Method ``name`` of type ``node`` or its ancestors; bool = declared in ``node``.
 
-        A field of that name (a function-typed property, a TS mixin slot) shadows the
+        A field of that name (a function-typed property, a mixin slot) shadows the
         methods of the ancestors: what it holds is unknown, so there is no method."""
         hit = self.own_callable(node, name)
         if hit is not None:
@@ -109,9 +118,9 @@ class Scopes:
     def field_type(self, node: GraphNode, name: str) -> Ent | None:
         """Type of field ``name`` of class ``node`` (own fields first, then inherited)."""
         for owner in (node, *self.ancestors(node)):
-            text = self.table.var_types(owner).get(name)
-            if text is not None:
-                return self.eval_type(self.ctx_of(owner), text)
+            found = self.table.declared_var(owner, name)
+            if found is not None:
+                return self.eval_type(Ctx(found[1], owner), found[0])
         return None
 
     def ctx_of(self, node: GraphNode) -> Ctx:
@@ -125,7 +134,7 @@ class Scopes:
     def lookup(self, ctx: Ctx, name: str, mode: str) -> Ent | None:
         """Resolve a simple ``name`` from ``ctx``.
 
-        ``mode``: ``call`` (a bare call: locals bind, Java/Kotlin see members of
+        ``mode``: ``call`` (a bare call: locals bind, ``implicit_this`` languages see members of
         enclosing classes), ``value`` (a receiver: locals and fields give instances),
         ``type`` (a type name: only declarations and imports)."""
         table = self.table
@@ -150,18 +159,20 @@ class Scopes:
 
     def _in_type_scope(self, scope: GraphNode, name: str, mode: str, file: FileScope
                        ) -> Ent | None:
-        if scope.meta.get("namespace"):  # TS namespace: its declarations are in scope
+        if scope.meta.get("namespace"):  # a namespace symbol: its declarations are in scope
             members = self.table.members(scope, name)
             if members:
                 return Ent("node", members[0], resolution="local")
-        if mode == "call" and file.traits.implicit_this:  # Java/Kotlin: `this`, companion
+        if mode == "call" and file.traits.implicit_this:  # `this` and companion members
             hit = self.find_method(scope, name, companion=True)
             if hit is not None:
                 return Ent("node", hit[0], resolution="self" if hit[1] else "inherited")
         if mode == "value":
             typed = self.field_type(scope, name)
             if typed is not None:
-                return typed if typed.kind != "external" else BOUND
+                if typed.kind != "external":
+                    return typed
+                return Ent("bound", name=typed.name) if typed.name else BOUND
         nested = [m for m in self.table.members(scope, name) if m.kind in TYPE_KINDS]
         return Ent("node", nested[0], resolution="local") if nested else None
 
@@ -169,7 +180,9 @@ class Scopes:
         if mode == "call":
             return BOUND
         typed = self.eval_type(ctx, text)
-        return typed if typed.kind == "instance" else BOUND
+        if typed.kind == "instance":
+            return typed
+        return Ent("bound", name=typed.name) if typed.name else BOUND
 
     def _file_level(self, ctx: Ctx, name: str, mode: str) -> Ent | None:
         table, scope = self.table, ctx.file
@@ -196,11 +209,44 @@ class Scopes:
             found = self.member_of(self.resolve_target(ns, target), name)
             if found is not None and found.kind not in ("unknown", "external"):
                 return _with_resolution(found, "import")
+        if scope.traits.global_names:
+            return self._global(ns, name, mode)
         return None
+
+    def _global(self, ns: str, name: str, mode: str) -> Ent | None:
+        """``name`` in the one namespace of the linker (spec ``global_names``): a type of
+        that fqn, or the one function of that fqn: a function rather than a macro of its
+        name (the macro stands in where the function is not built), the declaration when
+        several files define it (platform variants); a declaration nothing in the
+        repository defines is outside it (a system function declared for some platform)."""
+        found = [n for n in self.table.callables_by_name.get((ns, name), [])
+                 if n.fqn == name] if mode == "call" else []
+        if not found:  # a type or a namespace (`geo::twice()`, `new geo::Circle()`)
+            node = self.table.by_fqn.get((ns, name))
+            return Ent("node", node, resolution="global") \
+                if node is not None and node.kind in TYPE_KINDS else None
+        if len(found) > 1:
+            found = [n for n in found if not n.meta.get("macro")] or found
+        if len(found) > 1:
+            found = [n for n in found if n.meta.get("declaration")]
+        if len(found) != 1:
+            return None
+        if found[0].meta.get("declaration") and not found[0].meta.get("definitions"):
+            return EXTERNAL
+        return Ent("node", found[0], resolution="global")
 
     # ------------------------------------------------------- modules, imports
     def resolve_target(self, ns: str, target: str, depth: int = 0) -> Ent:
-        """What an import target (fqn in our conventions) denotes."""
+        """What an import target (fqn in our conventions) denotes (memoized: every file
+        of a namespace imports the same few, and every lookup tries them)."""
+        if depth == 0:
+            found = self._target_memo.get((ns, target))
+            if found is None:
+                found = self._target_memo[(ns, target)] = self._resolve_target(ns, target, 0)
+            return found
+        return self._resolve_target(ns, target, depth)
+
+    def _resolve_target(self, ns: str, target: str, depth: int) -> Ent:
         table = self.table
         if depth > _MAX_DEPTH:
             return EXTERNAL
@@ -272,7 +318,7 @@ class Scopes:
                   ) -> Ent | None:
         """Member ``name`` of a module, package, class (static) or instance. With
         ``value`` (the member is used as a value, ``mod.X.init()``), a module variable
-        named like a type of that module (TypeScript's ``interface X`` beside ``const
+        named like a type of that module (an ``interface X`` beside ``const
         X``) is the variable."""
         if ent is None:
             return None
@@ -288,7 +334,7 @@ class Scopes:
             typed = self.field_type(ent.node, name)
             if typed is None:
                 return UNKNOWN
-            return typed if typed.kind == "instance" else EXTERNAL
+            return typed if typed.kind in ("instance", "external") else EXTERNAL
         if ent.kind in ("external", "bound"):
             return EXTERNAL
         return UNKNOWN
@@ -438,7 +484,7 @@ class Scopes:
             cls = self.enclosing_type(ctx)
             if cls is not None:
                 return Ent("static", cls, resolution="static"), 1
-        # A fully qualified prefix (`com.acme.Util`, Python `app.services.users`).
+        # A fully qualified prefix (`com.acme.Util`, `app.services.users`).
         for end in range(len(chain), 1, -1):
             ent = self.resolve_target(ctx.file.ns, ".".join(chain[:end]))
             if ent.kind == "node" and ent.node is not None and ent.node.kind in TYPE_KINDS:
@@ -480,7 +526,10 @@ class Scopes:
                 return EXTERNAL
             return Ent("instance", nodes[0], resolution="union", alts=tuple(nodes[1:]))
         node = self.type_node(ctx, text)
-        return Ent("instance", node) if node is not None else EXTERNAL
+        if node is not None:
+            return Ent("instance", node)
+        # outside the repository; the name is kept for the applicability of extensions
+        return Ent("external", name=clean_type(text, ctx.file.lang))
 
     def type_node(self, ctx: Ctx, text: str) -> GraphNode | None:
         """The class/interface a type name as written refers to, or None."""
@@ -626,12 +675,17 @@ class Scopes:
             return UNKNOWN if found is None else found
         recv = self.eval_chain(ctx, receiver)
         if recv.kind in ("unknown", "external", "bound"):
-            return self._extension(ctx, recv, name) or recv
+            found = self._extension(ctx, recv, name)
+            if found is not None and found.node is not None \
+                    and found.node.meta.get("package_member") and recv.kind == "unknown" \
+                    and len(receiver) == 1 and is_builtin(ctx.file.lang, receiver[0]):
+                return recv  # `DateTime.Parse(s)`: a built-in type, no value to extend
+            return found or recv
         return self._method_of(recv, name) or self._extension(ctx, recv, name)
 
     def _extension(self, ctx: Ctx, recv: Ent, name: str) -> Ent | None:
         """``x.name()`` with no member ``name``: an extension function ``name`` visible
-        here (imported or in scope) whose receiver type (``meta.receiver_type``, Kotlin
+        here (imported or in scope) whose receiver type (``meta.receiver_type``,
         ``fun Book.label()``) is the receiver's class or one of its supertypes; when the
         receiver's class is not a repository class the visible extension is taken."""
         found = self.lookup(ctx, name, "call")
@@ -642,6 +696,14 @@ class Scopes:
         if recv.kind == "instance" and recv.node is not None:
             names = {recv.node.name, *(a.name for a in self.ancestors(recv.node))}
             if wanted.rsplit(".", 1)[-1] not in names:
+                return None
+        elif recv.name and node.meta.get("package_member"):
+            # an extension seen package-wide, on a receiver of a named outside type: the
+            # language says whether its receiver type can be that type
+            spec = find(node.lang)
+            applies = hook(spec.extension_receiver) if spec and spec.extension_receiver \
+                else None
+            if applies is not None and not applies(wanted, recv.name):
                 return None
         return Ent("node", node, resolution="extension")
 
@@ -659,6 +721,8 @@ class Scopes:
 
     def _method_of(self, recv: Ent, name: str) -> Ent | None:
         node = recv.node
+        if recv.kind == "node" and node is not None and node.kind in TYPE_KINDS:
+            recv = Ent("static", node)  # a class reached through a module (`mod.Cls.f()`)
         if recv.kind == "instance" and node is not None and recv.resolution == "union":
             hits: list[GraphNode] = []
             for cls in (node, *recv.alts):

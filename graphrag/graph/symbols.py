@@ -8,7 +8,7 @@ linear in its size.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -103,24 +103,39 @@ class SymbolTable:
         self.package_members: dict[tuple[str, str], dict[str, GraphNode]] = index(dict, "p")
         self.package_nodes: dict[tuple[str, str], list[GraphNode]] = index(list, "p")
         self.callables_by_name: dict[tuple[str, str], list[GraphNode]] = index(list, "c")
-        # top-level callables per (file key, name): Kotlin top-level overloads
+        # top-level callables per (file key, name): top-level overloads
         self._top_callables: dict[tuple[str, str], list[GraphNode]] = defaultdict(list)
         self._pending: list[tuple[GraphNode, Symbol, FileScope]] = []
+        # a type declared in parts (`meta.partial`) -> the files of its later parts
+        self._parts: dict[str, list[FileScope]] = {}
+        self._part_vars: dict[str, dict[str, str]] = {}
         self._chains: dict[str, tuple[GraphNode, ...]] = {}
+        # per file, its declarations folded into another symbol's node (see _fold_plan)
+        self.folded: dict[str, list[Symbol]] = {}
         self._build()
 
     # ----------------------------------------------------------------- building
     def _build(self) -> None:
-        keys = _symbol_keys(self.results)
+        folded, definitions = _fold_plan(self.results)
+        keys = _symbol_keys(self.results, folded)
         for result in self.results:
             self._add_file(result)
         for result in self.results:
             scope = self.files[result.path]
             for index, sym in enumerate(result.symbols):
-                self._add_symbol(scope, sym, keys[(result.path, index)])
+                if (result.path, index) in folded:
+                    self.folded.setdefault(result.path, []).append(sym)
+                    continue
+                node = self._add_symbol(scope, sym, keys[(result.path, index)])
+                if sym.meta.get("declaration") and sym.kind in CALLABLE_KINDS:
+                    node.meta["definitions"] = definitions.get((result.path, index), 0)
         for node, sym, scope in self._pending:
             self._link_parent(node, sym, scope)
         self._pending.clear()
+        for (path, index), target in sorted(folded.items()):
+            sym = self.files[path].result.symbols[index]
+            self.by_key[keys[target]].meta.setdefault("declarations", []).append(
+                [path, sym.line_start, sym.line_end])
 
     def _add_file(self, result: ParseResult) -> None:
         parent = REPO_KEY
@@ -164,8 +179,10 @@ class SymbolTable:
             self.by_key[key] = node
         return node
 
-    def _add_symbol(self, scope: FileScope, sym: Symbol, key: str) -> None:
+    def _add_symbol(self, scope: FileScope, sym: Symbol, key: str) -> GraphNode:
         result = scope.result
+        if sym.meta.get("partial") and self._joins_part(scope, sym):
+            return
         node = GraphNode(
             key=key, kind=sym.kind, name=sym.name, fqn=sym.fqn, parent_key=None,
             file_path=result.path, lang=result.lang, package_name=result.package,
@@ -187,11 +204,23 @@ class SymbolTable:
         if sym.kind in CALLABLE_KINDS and sym.kind != "CONSTRUCTOR":
             self.callables_by_name[(scope.ns, sym.name)].append(node)
         self._pending.append((node, sym, scope))
+        return node
+
+    def _joins_part(self, scope: FileScope, sym: Symbol) -> bool:
+        """A further part of a type declared in parts (``meta.partial``) in another file:
+        no node of its own, its members join the first part's node (paths in order)."""
+        first = self.by_fqn.get((scope.ns, sym.fqn))
+        if first is None or not first.meta.get("partial") or first.kind != sym.kind \
+                or first.file_path == scope.result.path:
+            return False
+        scope.by_fqn.setdefault(sym.fqn, first)
+        self._parts.setdefault(first.key, []).append(scope)
+        return True
 
     def _link_parent(self, node: GraphNode, sym: Symbol, scope: FileScope) -> None:
         parent = None
         if sym.parent is not None:
-            # Go methods may live in another file than their receiver type.
+            # Methods may live in another file than their receiver type (or part of it).
             parent = scope.by_fqn.get(sym.parent) or self.by_fqn.get((scope.ns, sym.parent))
         if parent is None or parent is node:
             node.parent_key = scope.node.key
@@ -205,6 +234,10 @@ class SymbolTable:
         else:
             node.parent_key = parent.key
             self.children[parent.key].setdefault(node.name, []).append(node)
+            if node.meta.get("package_member") and scope.result.package:
+                # seen by name wherever its package is (an extension method)
+                self.package_members[(scope.ns, scope.result.package)].setdefault(
+                    node.name, node)
 
     # ------------------------------------------------------------------ queries
     def all_nodes(self) -> list[GraphNode]:
@@ -260,11 +293,35 @@ class SymbolTable:
         return [n for group in self.children.get(node.key, {}).values() for n in group]
 
     def var_types(self, node: GraphNode) -> dict[str, str]:
-        """``var_types`` of the scope ``node`` (its fields or locals)."""
+        """``var_types`` of the scope ``node`` (its fields or locals; of every part of a
+        type declared in parts)."""
         scope = self.file_of.get(node.key)
         if scope is None:
             return {}
-        return scope.result.var_types.get(node.fqn, {})
+        own = scope.result.var_types.get(node.fqn, {})
+        parts = self._parts.get(node.key)
+        if not parts:
+            return own
+        merged = self._part_vars.get(node.key)
+        if merged is None:
+            merged = dict(own)
+            for part in parts:
+                for name, text in part.result.var_types.get(node.fqn, {}).items():
+                    merged.setdefault(name, text)
+            self._part_vars[node.key] = merged
+        return merged
+
+    def declared_var(self, node: GraphNode, name: str) -> tuple[str, FileScope] | None:
+        """The type of name ``name`` in scope ``node`` and the file that declares it (a
+        later part of a type declared in parts reads its types with its own imports)."""
+        scope = self.file_of.get(node.key)
+        if scope is None:
+            return None
+        for part in (scope, *self._parts.get(node.key, ())):
+            text = part.result.var_types.get(node.fqn, {}).get(name)
+            if text is not None:
+                return text, part
+        return None
 
     def var_types_of(self, node: GraphNode, suffix: str) -> dict[str, str]:
         """``var_types`` recorded under ``<fqn of node><suffix>`` (e.g. ``#init``)."""
@@ -285,11 +342,62 @@ def plain_fqn(fqn: str, ns: str) -> str:
     return fqn
 
 
-def _symbol_keys(results: list[ParseResult]) -> dict[tuple[str, int], str]:
-    """Stable key per (path, symbol index); duplicates numbered by (path, line)."""
+def _fold_plan(results: list[ParseResult]
+               ) -> tuple[dict[tuple[str, int], tuple[str, int]], dict[tuple[str, int], int]]:
+    """Which declarations (``meta["declaration"]``: a prototype, a method declared in its
+    class and defined outside, a namespace reopened) are no node of their own, as
+    (path, symbol index) -> the symbol they fold into: the one definition of their fqn,
+    else of their name and parameter types (a header's overload beside a source file's
+    lone definition), else the only definition of their name; with no definition, the
+    first declaration (by path). Their lines are recorded on that node
+    (``meta["declarations"]``). Also how many definitions each declaration that stays a
+    node has (none: an outside function; several: platform variants)."""
+    ordered = sorted(results, key=lambda r: r.path)
+    definitions: dict[tuple[str, str], list[tuple[str, int, str, str]]] = defaultdict(list)
+    for result in ordered:
+        ns = namespace(result.lang)
+        for index, sym in enumerate(result.symbols):
+            if not sym.meta.get("declaration"):
+                definitions[(ns, plain_fqn(sym.fqn, ns))].append(
+                    (result.path, index, sym.fqn, _parameter_types(sym)))
+    folded: dict[tuple[str, int], tuple[str, int]] = {}
+    counts: dict[tuple[str, int], int] = {}
+    first: dict[tuple[str, str], tuple[str, int]] = {}
+    for result in ordered:
+        ns = namespace(result.lang)
+        for index, sym in enumerate(result.symbols):
+            if not sym.meta.get("declaration"):
+                continue
+            found = definitions.get((ns, plain_fqn(sym.fqn, ns)), [])
+            target = [d for d in found if d[2] == sym.fqn]
+            if len(target) != 1 and len(found) > 1:
+                target = [d for d in found if d[3] == _parameter_types(sym)]
+            if len(target) != 1 and len(found) == 1:
+                target = found
+            if len(target) == 1:
+                folded[(result.path, index)] = target[0][:2]
+            elif not found and (ns, sym.fqn) in first:
+                folded[(result.path, index)] = first[(ns, sym.fqn)]
+            else:
+                first.setdefault((ns, sym.fqn), (result.path, index))
+                counts[(result.path, index)] = len(target) or len(found)
+    return folded, counts
+
+
+def _parameter_types(sym: Symbol) -> str:
+    return ",".join((p[1] or "").replace(" ", "") if len(p) > 1 else ""
+                    for p in sym.meta.get("params") or ())
+
+
+def _symbol_keys(results: list[ParseResult], folded: Collection[tuple[str, int]] = ()
+                 ) -> dict[tuple[str, int], str]:
+    """Stable key per (path, symbol index) (``folded`` declarations have none);
+    duplicates numbered by (path, line)."""
     groups: dict[str, list[tuple[str, int, int, int]]] = defaultdict(list)
     for result in results:
         for index, sym in enumerate(result.symbols):
+            if (result.path, index) in folded:
+                continue
             base = symbol_key(result.lang, sym.fqn, sym.key_suffix)
             groups[base].append((result.path, sym.line_start, sym.char_start, index))
     keys: dict[tuple[str, int], str] = {}

@@ -1,7 +1,7 @@
 """Write a resolved :class:`Graph` into PostgreSQL as a diff computed in memory.
 
 Nodes keep their ids by ``(application_id, stable_key)``; ids of new nodes are drawn from
-the sequence up front, so parent links, edge ends and PageRank are all known in Python.
+the sequence up front, so parent links, edge ends and PageRank are all known in this process.
 Each code node and edge row stores ``row_hash``, a digest of the values this module
 writes: the stored keys and digests are read (one narrow query per table), and only what
 differs is written -- new rows by COPY straight into the table (foreign keys checked
@@ -19,6 +19,7 @@ import) is imported only by a run that ranks.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Any
@@ -165,10 +166,34 @@ def _rerank(conn: Connection, cur: Any, app_id: int) -> None:
                  {"a": app_id})
 
 
+@dataclass
+class _Stored:
+    """The stored rows a sync compares with (read by :func:`_read_stored`)."""
+
+    nodes: dict[str, tuple[int, str | None, float]]  # key -> (id, row_hash, rank)
+    ids: dict[str, int]  # key -> id of every node the rows name (new ones drawn)
+    new_keys: list[str]  # keys of the graph's nodes not stored yet
+    edges: dict[tuple[int, int, str], tuple[int, str, float]]  # (src, dst, kind) -> id, ...
+    file_ids: dict[str, int]  # path -> files.id
+
+
+@dataclass
+class _Diff:
+    """What differs between the graph and the stored rows (:func:`_diff`)."""
+
+    inserted: list[GraphNode] = field(default_factory=list)
+    updated: list[tuple[Any, ...]] = field(default_factory=list)
+    gone_nodes: list[int] = field(default_factory=list)
+    new_edges: list[tuple[GraphEdge, tuple[int, int, str]]] = field(default_factory=list)
+    changed_edges: list[tuple[Any, ...]] = field(default_factory=list)
+    gone_edges: list[tuple[int, tuple[int, int, str]]] = field(default_factory=list)
+
+
 def sync_graph(conn: Connection, app_id: int, graph: Graph,
                paths: set[str] | None = None, rerank: bool = False,
                heads: set[str] | None = None) -> SyncCounts | None:
-    """Write nodes (with parents and PageRank) then edges, in the caller's transaction.
+    """Write nodes (with parents and PageRank) then edges, in the caller's transaction:
+    read the stored rows, diff them with the graph, write what differs.
 
     With ``paths``, ``graph`` holds only the rows of those files and of the repository
     and packages (:meth:`Resolver.finish` with ``only``): only those stored rows are read
@@ -179,11 +204,36 @@ def sync_graph(conn: Connection, app_id: int, graph: Graph,
 
     ``heads`` (with ``paths``) narrows the rows outside files to those keys
     (:meth:`Resolver.finish`)."""
-    counts = SyncCounts()
     cur = conn.connection.driver_connection.cursor()
     scoped = paths is not None
     if scoped:
         graph = _without_outer_contains(graph)
+    stored = _read_stored(conn, cur, app_id, graph, paths, heads)
+    if stored is None:
+        return None
+    rerank = scoped and (rerank or _rank_input_moved(graph, stored.ids, stored.nodes,
+                                                     stored.edges))
+    ranks = ({key: rank for key, (_id, _hash, rank) in stored.nodes.items()} if scoped
+             else _ranks(conn, app_id, graph, stored.nodes))
+    counts = SyncCounts()
+    diff = _diff(graph, stored, ranks, counts.touched)
+    _write(conn, cur, app_id, diff, lambda n: _node_row(n, stored, ranks))
+    if rerank:
+        _rerank(conn, cur, app_id)
+    counts.nodes_inserted, counts.nodes_updated = len(diff.inserted), len(diff.updated)
+    counts.nodes_deleted = len(diff.gone_nodes)
+    counts.edges_inserted, counts.edges_updated = len(diff.new_edges), len(diff.changed_edges)
+    counts.edges_deleted = len(diff.gone_edges)
+    _refresh_statistics(cur, app_id, len(graph.nodes) if not scoped else len(diff.inserted))
+    return counts
+
+
+def _read_stored(conn: Connection, cur: Any, app_id: int, graph: Graph,
+                 paths: set[str] | None, heads: set[str] | None) -> _Stored | None:
+    """The stored node and edge rows of the graph's scope (every code row, or those of
+    ``paths``), the ids of the rows they name, fresh ids for new nodes; None when a new
+    key is stored outside the scope (the scope was wrong: the caller syncs everything)."""
+    scoped = paths is not None
     where, args = ("", ()) if not scoped else (
         " AND (file_path IS NULL OR file_path = ANY(%s))", (sorted(paths),))
     if scoped and heads is not None:
@@ -220,136 +270,142 @@ def sync_graph(conn: Connection, app_id: int, graph: Graph,
             "SELECT nextval('nodes_id_seq') FROM generate_series(1, :n)"),
             {"n": len(new_keys)}).scalars().all()
         ids.update(zip(new_keys, fresh, strict=True))
-
-    if scoped:
-        # the edges from these files' nodes; from the repository and package rows, the
-        # CONTAINS edges to the part's nodes (:func:`_without_outer_contains`) and any
-        # other edge. A few files: every read starts from the part's stored ids (index
-        # scans, no pass over the edges).
-        part_ids = sorted(v[0] for v in stored.values())
-        outer = set(outer_ids)
-        edge_rows = cur.execute(
-            """
-            SELECT e.id, e.src_id, e.dst_id, e.kind, e.row_hash, e.confidence
-              FROM edges e WHERE e.src_id = ANY(%(files)s) AND e.kind = ANY(%(k)s)
-            UNION ALL
-            SELECT e.id, e.src_id, e.dst_id, e.kind, e.row_hash, e.confidence
-              FROM edges e WHERE e.dst_id = ANY(%(part)s) AND e.kind = 'CONTAINS'
-               AND e.src_id = ANY(%(outer)s)
-            UNION ALL
-            SELECT e.id, e.src_id, e.dst_id, e.kind, e.row_hash, e.confidence
-              FROM edges e WHERE e.src_id = ANY(%(outer)s) AND e.kind = ANY(%(other)s)
-            """, {"files": [i for i in part_ids if i not in outer], "part": part_ids,
-                  "outer": sorted(outer), "k": list(CODE_EDGE_KINDS),
-                  "other": [k for k in CODE_EDGE_KINDS if k != "CONTAINS"]}).fetchall()
-    else:
-        # The edges of document nodes are left out by the ids of those (few) nodes, not
-        # by a join with nodes: planned on the estimate of a table just emptied (0 rows),
-        # a join may loop over every edge of the application for every node.
-        edge_rows = cur.execute(
-            """
-            SELECT e.id, e.src_id, e.dst_id, e.kind, e.row_hash, e.confidence
-              FROM edges e
-             WHERE e.application_id = %(a)s AND e.kind = ANY(%(k)s)
-               AND NOT e.src_id = ANY(ARRAY(
-                   SELECT d.id FROM nodes d WHERE d.application_id = %(a)s
-                      AND d.document_id IS NOT NULL))
-            """, {"a": app_id, "k": list(CODE_EDGE_KINDS)}).fetchall()
+    edge_rows = (_read_part_edges(cur, stored, outer_ids) if scoped
+                 else _read_all_edges(cur, app_id))
     stored_edges = {(src, dst, kind): (edge_id, row_hash, confidence)
                     for edge_id, src, dst, kind, row_hash, confidence in edge_rows}
-    rerank = scoped and (rerank or _rank_input_moved(graph, ids, stored, stored_edges))
-    # New rows are only listed here; their values and digests are computed while they
-    # stream into COPY, so that this process works while the server checks and indexes
-    # the rows before them.
-    new_edges: list[tuple[GraphEdge, tuple[int, int, str]]] = []
-    changed_edges: list[tuple[Any, ...]] = []
-    seen: set[tuple[int, int, str]] = set()
-    for e in graph.edges:
-        ident = (ids[e.src_key], ids[e.dst_key], e.kind)
-        seen.add(ident)
-        old_edge = stored_edges.get(ident)
-        if old_edge is None:
-            new_edges.append((e, ident))
-        else:
-            row = _edge_row(e, ident)
-            if old_edge[1] == row[-1]:
-                continue
-            changed_edges.append((old_edge[0], *row))
-        if e.kind in RELATION_KINDS:
-            counts.touched.update(ident[:2])
-    gone_edges = [(edge_id, ident) for ident, (edge_id, _h, _c) in stored_edges.items()
-                  if ident not in seen]
-    for _edge_id, (src, dst, kind) in gone_edges:
-        if kind in RELATION_KINDS:
-            counts.touched.update((src, dst))
-    live = {n.key for n in graph.nodes}
-    gone_nodes = [node_id for key, (node_id, _h, _r) in stored.items() if key not in live]
-    ranks = ({key: rank for key, (_id, _hash, rank) in stored.items()} if scoped
-             else _ranks(conn, app_id, graph, stored))
     file_ids = dict(cur.execute("SELECT path, id FROM files WHERE application_id = %s"
                                 + where.replace("file_path", "path"),
                                 (app_id, *args)).fetchall()) if heads is None else dict(
         cur.execute("SELECT path, id FROM files WHERE application_id = %s"
                     " AND path = ANY(%s)", (app_id, sorted(paths or ()))).fetchall())
+    return _Stored(stored, ids, new_keys, stored_edges, file_ids)
 
-    def node_row(n: GraphNode) -> tuple[Any, ...]:
-        """``(id, <_NODE_COLS>, row_hash)`` of one node."""
-        meta = dict(n.meta)
-        content_hash = meta.pop("content_hash", None)
-        row = (file_ids.get(n.file_path) if n.file_path is not None else None,
-               ids[n.parent_key] if n.parent_key else None, n.key, n.kind, n.name, n.fqn,
-               n.package_name, n.file_path, n.lang, n.line_start, n.line_end, n.char_start,
-               n.char_end, n.signature, n.doc_comment, content_hash,
-               ranks.get(n.key, 1.0), _dumps(meta))
-        return (ids[n.key], *row, _row_hash(row))
 
-    inserted: list[GraphNode] = []
-    updated: list[tuple[Any, ...]] = []
+def _read_part_edges(cur: Any, stored: dict[str, tuple[int, str | None, float]],
+                     outer_ids: list[int]) -> list[tuple[Any, ...]]:
+    """The edges from a part's nodes; from the repository and package rows, the CONTAINS
+    edges to the part's nodes (:func:`_without_outer_contains`) and any other edge. A
+    few files: every read starts from the part's stored ids (index scans, no pass over
+    the edges)."""
+    part_ids = sorted(v[0] for v in stored.values())
+    outer = set(outer_ids)
+    return cur.execute(
+        """
+        SELECT e.id, e.src_id, e.dst_id, e.kind, e.row_hash, e.confidence
+          FROM edges e WHERE e.src_id = ANY(%(files)s) AND e.kind = ANY(%(k)s)
+        UNION ALL
+        SELECT e.id, e.src_id, e.dst_id, e.kind, e.row_hash, e.confidence
+          FROM edges e WHERE e.dst_id = ANY(%(part)s) AND e.kind = 'CONTAINS'
+           AND e.src_id = ANY(%(outer)s)
+        UNION ALL
+        SELECT e.id, e.src_id, e.dst_id, e.kind, e.row_hash, e.confidence
+          FROM edges e WHERE e.src_id = ANY(%(outer)s) AND e.kind = ANY(%(other)s)
+        """, {"files": [i for i in part_ids if i not in outer], "part": part_ids,
+              "outer": sorted(outer), "k": list(CODE_EDGE_KINDS),
+              "other": [k for k in CODE_EDGE_KINDS if k != "CONTAINS"]}).fetchall()
+
+
+def _read_all_edges(cur: Any, app_id: int) -> list[tuple[Any, ...]]:
+    """Every code edge of the application. The edges of document nodes are left out by
+    the ids of those (few) nodes, not by a join with nodes: planned on the estimate of a
+    table just emptied (0 rows), a join may loop over every edge of the application for
+    every node."""
+    return cur.execute(
+        """
+        SELECT e.id, e.src_id, e.dst_id, e.kind, e.row_hash, e.confidence
+          FROM edges e
+         WHERE e.application_id = %(a)s AND e.kind = ANY(%(k)s)
+           AND NOT e.src_id = ANY(ARRAY(
+               SELECT d.id FROM nodes d WHERE d.application_id = %(a)s
+                  AND d.document_id IS NOT NULL))
+        """, {"a": app_id, "k": list(CODE_EDGE_KINDS)}).fetchall()
+
+
+def _node_row(n: GraphNode, stored: _Stored, ranks: dict[str, float]) -> tuple[Any, ...]:
+    """``(id, <_NODE_COLS>, row_hash)`` of one node."""
+    ids = stored.ids
+    meta = dict(n.meta)
+    content_hash = meta.pop("content_hash", None)
+    row = (stored.file_ids.get(n.file_path) if n.file_path is not None else None,
+           ids[n.parent_key] if n.parent_key else None, n.key, n.kind, n.name, n.fqn,
+           n.package_name, n.file_path, n.lang, n.line_start, n.line_end, n.char_start,
+           n.char_end, n.signature, n.doc_comment, content_hash,
+           ranks.get(n.key, 1.0), _dumps(meta))
+    return (ids[n.key], *row, _row_hash(row))
+
+
+def _diff(graph: Graph, stored: _Stored, ranks: dict[str, float], touched: set[int]
+          ) -> _Diff:
+    """The rows to insert, update and delete; ``touched`` gets the ids at both ends of
+    every relation edge added, changed or removed. New rows are only listed here: their
+    values and digests are computed while they stream into COPY, so that this process
+    works while the server checks and indexes the rows before them."""
+    ids, diff = stored.ids, _Diff()
+    seen: set[tuple[int, int, str]] = set()
+    for e in graph.edges:
+        ident = (ids[e.src_key], ids[e.dst_key], e.kind)
+        seen.add(ident)
+        old_edge = stored.edges.get(ident)
+        if old_edge is None:
+            diff.new_edges.append((e, ident))
+        else:
+            row = _edge_row(e, ident)
+            if old_edge[1] == row[-1]:
+                continue
+            diff.changed_edges.append((old_edge[0], *row))
+        if e.kind in RELATION_KINDS:
+            touched.update(ident[:2])
+    diff.gone_edges = [(edge_id, ident) for ident, (edge_id, _h, _c) in stored.edges.items()
+                       if ident not in seen]
+    for _edge_id, (src, dst, kind) in diff.gone_edges:
+        if kind in RELATION_KINDS:
+            touched.update((src, dst))
+    live = {n.key for n in graph.nodes}
+    diff.gone_nodes = [node_id for key, (node_id, _h, _r) in stored.nodes.items()
+                       if key not in live]
     for n in graph.nodes:
-        old = stored.get(n.key)
+        old = stored.nodes.get(n.key)
         if old is None:
-            inserted.append(n)
+            diff.inserted.append(n)
             continue
-        full_row = node_row(n)
+        full_row = _node_row(n, stored, ranks)
         if old[1] != full_row[-1]:
-            updated.append(full_row)
+            diff.updated.append(full_row)
+    return diff
 
-    if gone_edges:
+
+def _write(conn: Connection, cur: Any, app_id: int, diff: _Diff,
+           node_row: Callable[[GraphNode], tuple[Any, ...]]) -> None:
+    """Delete the vanished rows, COPY the new ones, update the changed ones (set-based)."""
+    if diff.gone_edges:
         conn.execute(text("DELETE FROM edges WHERE id = ANY(:ids)"),
-                     {"ids": [edge_id for edge_id, _ident in gone_edges]})
-    if gone_nodes:
-        conn.execute(text("DELETE FROM nodes WHERE id = ANY(:ids)"), {"ids": gone_nodes})
-    if inserted:
+                     {"ids": [edge_id for edge_id, _ident in diff.gone_edges]})
+    if diff.gone_nodes:
+        conn.execute(text("DELETE FROM nodes WHERE id = ANY(:ids)"), {"ids": diff.gone_nodes})
+    if diff.inserted:
         copy_checked(cur, "nodes", ("id", *_NODE_COLS, "row_hash", "application_id"),
-                     ((*node_row(n), app_id) for n in inserted))
-    if updated:
-        _stage(cur, "tmp_nodes", ("id", *_NODE_COLS, "row_hash"), _NODE_TYPES, updated)
+                     ((*node_row(n), app_id) for n in diff.inserted))
+    if diff.updated:
+        _stage(cur, "tmp_nodes", ("id", *_NODE_COLS, "row_hash"), _NODE_TYPES, diff.updated)
         conn.execute(text(
             f"""
             UPDATE nodes n SET {", ".join(f"{c} = t.{c}" for c in _NODE_COLS[:-1])},
                    meta = CAST(t.meta AS jsonb), row_hash = t.row_hash, updated_at = now()
               FROM tmp_nodes t WHERE n.id = t.id
             """))
-    if new_edges:
+    if diff.new_edges:
         copy_checked(cur, "edges", (*_EDGE_COLS, "row_hash", "application_id"),
-                     ((*_edge_row(e, ident), app_id) for e, ident in new_edges))
-    if changed_edges:
+                     ((*_edge_row(e, ident), app_id) for e, ident in diff.new_edges))
+    if diff.changed_edges:
         _stage(cur, "tmp_edges", ("id", *_EDGE_COLS, "row_hash"), ("int8", *_EDGE_TYPES),
-               changed_edges)
+               diff.changed_edges)
         conn.execute(text(
             """
             UPDATE edges e SET confidence = t.confidence, resolution = t.resolution,
                    lines = t.lines, meta = CAST(t.meta AS jsonb), row_hash = t.row_hash
               FROM tmp_edges t WHERE e.id = t.id
             """))
-    if rerank:
-        _rerank(conn, cur, app_id)
-    counts.nodes_inserted, counts.nodes_updated = len(inserted), len(updated)
-    counts.nodes_deleted = len(gone_nodes)
-    counts.edges_inserted, counts.edges_updated = len(new_edges), len(changed_edges)
-    counts.edges_deleted = len(gone_edges)
-    _refresh_statistics(cur, app_id, len(graph.nodes) if not scoped else len(inserted))
-    return counts
 
 
 # Below this many nodes a wrong estimate costs little: no statistics refresh.

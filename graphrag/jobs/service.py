@@ -12,7 +12,7 @@ from sqlalchemy import Engine
 from graphrag.config import Settings
 from graphrag.db.apps import validate_app_name
 from graphrag.errors import InvalidInput, NotFound, UnknownName
-from graphrag.graph.scan import compile_patterns
+from graphrag.graph.request import IndexRequest
 from graphrag.jobs import repos, store
 from graphrag.jobs.queue import INDEX_QUEUE, queue_app
 from graphrag.jobs.tasks import enqueue_repo_run
@@ -20,27 +20,16 @@ from graphrag.jobs.tasks import enqueue_repo_run
 TASKS = ("index", "ingest", "repo", "finish", "stages", "schedule")
 
 
-def enqueue_index(settings: Settings, app_name: str, path: Path, *,
-                  include: Iterable[str] = (), exclude: Iterable[str] = (),
-                  languages: Iterable[str] | None = None, full: bool = False,
-                  graph_only: bool = False, allow_mass_delete: bool = False,
-                  max_file_bytes: int | None = None) -> int:
+def enqueue_index(settings: Settings, request: IndexRequest) -> int:
     """Queue ``graphrag index PATH --app NAME``; returns the job id at once. The path must
     be readable by the workers (this machine's, or shared storage)."""
-    validate_app_name(app_name)
-    include, exclude = list(include), list(exclude)
-    compile_patterns(include, "--include")
-    compile_patterns(exclude, "--exclude")
-    root = Path(path).expanduser().resolve()
-    if not root.is_dir():
-        raise InvalidInput(f"{path}: not a folder")
+    request.validate()
+    if not request.root_path.is_dir():
+        raise InvalidInput(f"{request.root}: not a folder")
     with queue_app(settings).open() as app:
         return app.configure_task("graphrag.index", queue=INDEX_QUEUE,
-                                  lock=f"app:{app_name}").defer(
-            app=app_name, path=str(root), include=include, exclude=exclude,
-            languages=sorted(languages) if languages else None, full=full,
-            graph_only=graph_only, allow_mass_delete=allow_mass_delete,
-            max_file_bytes=max_file_bytes)
+                                  lock=f"app:{request.application}").defer(
+            **request.resolved().to_job())
 
 
 def enqueue_ingest(settings: Settings, app_name: str, paths: Sequence[Path], *,

@@ -37,6 +37,7 @@ from graphrag.config import Settings
 from graphrag.db.context import AppContext, resolve_context
 from graphrag.documents.service import finalize_documents
 from graphrag.errors import UserError
+from graphrag.graph.request import IndexRequest
 from graphrag.jobs import repos, store
 from graphrag.jobs.settings import INDEX_QUEUE, STAGES_QUEUE, QueueSettings
 from graphrag.jobs.sources import SourceError, checkout_dir, fetch, head_commit
@@ -175,23 +176,19 @@ def _handed_over(context: JobContext, app_name: str, started: float,
 # -- task bodies -------------------------------------------------------------------------
 
 
-def index_task(context: JobContext, app: str, path: str, include: list[str],
-               exclude: list[str], languages: list[str] | None = None, full: bool = False,
-               graph_only: bool = False, allow_mass_delete: bool = False,
-               max_file_bytes: int | None = None) -> None:
-    """``graphrag index PATH --app NAME --queue``."""
-    from graphrag.indexing import index_repository
+def index_task(context: JobContext, **payload: Any) -> None:
+    """``graphrag index PATH --app NAME --queue``; ``payload``: the request's job form
+    (:meth:`~graphrag.graph.request.IndexRequest.to_job`)."""
+    from graphrag.indexing import run_index
 
+    request = IndexRequest.from_job(payload)
     with _recorded(context) as box:
         rt = _runtime(context)
         started = time.time()
-        settings = rt.settings.with_overrides(max_file_bytes=max_file_bytes)
-        result = index_repository(
-            rt.engine, settings, Path(path), app, include=include, exclude=exclude,
-            languages=frozenset(languages) if languages else None, full=full,
-            graph_only=graph_only, allow_mass_delete=allow_mass_delete,
-            stage_runner=lambda name: _queued_stages(context, name, None))
-        result["handed_over"] = _handed_over(context, app, started, None, None)
+        result = run_index(rt.engine, rt.settings, request,
+                           stage_runner=lambda name: _queued_stages(context, name, None))
+        result["handed_over"] = _handed_over(context, request.application, started, None,
+                                             None)
         box["result"] = _summary(result)
 
 
@@ -214,7 +211,7 @@ def ingest_task(context: JobContext, app: str, paths: list[str],
 
 def repo_task(context: JobContext, app: str, trigger: str = "manual") -> None:
     """Fetch the application's repository and index it when its commit changed."""
-    from graphrag.indexing import index_repository
+    from graphrag.indexing import run_index
 
     with _recorded(context) as box:
         rt = _runtime(context)
@@ -235,10 +232,9 @@ def repo_task(context: JobContext, app: str, trigger: str = "manual") -> None:
                                      duration_s=time.time() - started, commit=commit)
                 box["result"] = {"trigger": trigger, "commit": commit, "unchanged": True}
                 return
-            result = index_repository(
-                rt.engine, rt.settings, root, app, include=repo.include,
-                exclude=repo.exclude,
-                stage_runner=lambda name: _queued_stages(context, name, commit))
+            request = IndexRequest.of(root, app, include=repo.include, exclude=repo.exclude)
+            result = run_index(rt.engine, rt.settings, request,
+                               stage_runner=lambda name: _queued_stages(context, name, commit))
             result.update(trigger=trigger, commit=commit)
             result["handed_over"] = _handed_over(context, app, started, repo.id, commit)
             if not result["handed_over"]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from graphrag.parsing import registry
+from graphrag.parsing.http.sites import http_calls
 from graphrag.parsing.model import ParseResult
 from graphrag.parsing.registry import RepoContext
 from graphrag.parsing.repofacts import repo_context
@@ -16,4 +17,6 @@ def parse_file(source: bytes, rel_path: str, ctx: RepoContext) -> ParseResult | 
     spec = registry.spec_for_path(rel_path)
     if spec is None:
         return None
-    return registry.extractor(spec.name)(source, rel_path, ctx)
+    result = registry.extractor(spec.name)(source, rel_path, ctx)
+    result.http_calls = http_calls(source, result)
+    return result

@@ -22,6 +22,9 @@ FQN conventions (the ids tests and ``expected_graph.json`` files use):
 * TypeScript / JavaScript: module = repo-relative path without extension (``/`` kept);
   symbols ``<module>:<Name>`` and ``<module>:<Class>.<member>``, e.g.
   ``src/services/userService:UserService.getUser``.
+* C#: package = the file's (first) namespace, module = the file's path without ``.cs``.
+  Symbols ``<namespace>.<Type>.<member>``, constructors ``<Type>.<init>``, overloads
+  with their parameter types like Java's.
 * Go: package = module path from ``go.mod`` + ``/`` + repo-relative dir (the module path
   alone for the root dir). Symbols ``<pkg>.<Func>``, ``<pkg>.<Type>``, methods
   ``<pkg>.<Type>.<Method>`` (pointer receivers too).
@@ -50,7 +53,11 @@ class Symbol:
     ``decorators``/``annotations`` (as written), ``static`` (bool), ``type`` (FIELD:
     declared type as written), ``companion`` (Kotlin companion object), and for ENDPOINT
     ``http_method`` (upper case; several joined by ``,``; ``ANY`` when unrestricted)
-    and ``route`` (class/router prefix already joined, starting with ``/``).
+    and ``route`` (class/router prefix already joined, starting with ``/``);
+    ``partial`` (a type declared in parts in several files, C# ``partial class``: one
+    node, the first part by path, holds every part's members) and ``package_member`` (a
+    member seen by its name wherever its package is, a C# extension method; with
+    ``receiver_in_params`` its receiver is its first parameter).
     ``key_suffix`` keeps stable keys of re-declarations apart (TS/JS ``#<line>``); JVM
     overloads differ in their fqn already (see the module docstring).
     """
@@ -113,6 +120,9 @@ class Call:
     kind: str = "call"
     args: int | None = None
     arg_types: list[str | None] | None = None
+    # explicit type arguments (`Query<T>(...)`: 1) where a language picks generic
+    # overloads by them (C#); None when there are none
+    type_args: int | None = None
 
 
 @dataclass
@@ -162,6 +172,28 @@ class Registration:
 
 
 @dataclass
+class HttpCall:
+    """An HTTP request sent by ``caller`` (fqn; None = file level) at ``line``.
+
+    ``client`` names the library (``requests``, ``axios``, ``feign``...); ``method`` is
+    upper case, None when the code does not say. ``url`` is the URL as rebuilt from the
+    code: literals as written, values from configuration or the environment kept by name
+    as ``${NAME}``, run-time values as ``{name}``. ``base`` is its scheme and host
+    (``http://orders:8080``) or the name it starts with (``${ORDERS_URL}``); ``path`` the
+    path template (``/orders/{id}``, no query string), None when nothing of it is known.
+    ``service`` is the service a declared client names (``@FeignClient("orders")``)."""
+
+    caller: str | None
+    line: int
+    client: str
+    method: str | None
+    url: str
+    base: str | None = None
+    path: str | None = None
+    service: str | None = None
+
+
+@dataclass
 class ParseResult:
     """Everything one file contributes. ``var_types`` maps a scope fqn to the types
     of names visible in it: for a class scope its fields (declared fields, Kotlin/TS
@@ -189,6 +221,7 @@ class ParseResult:
     heritage: list[Heritage] = field(default_factory=list)
     registrations: list[Registration] = field(default_factory=list)
     var_types: dict[str, dict[str, str]] = field(default_factory=dict)
+    http_calls: list[HttpCall] = field(default_factory=list)
     error_count: int = 0
     # The whole file's sha256 and line count: the FILE node's change detection and span
     # (filled by the parse worker, which reads the bytes).
@@ -211,6 +244,7 @@ class ParseResult:
             "heritage": [dict(vars(h)) for h in self.heritage],
             "registrations": [dict(vars(r)) for r in self.registrations],
             "var_types": self.var_types,
+            "http_calls": [dict(vars(h)) for h in self.http_calls],
             "error_count": self.error_count,
             "content_hash": self.content_hash,
             "line_count": self.line_count,
@@ -230,6 +264,7 @@ class ParseResult:
             heritage=[Heritage(**h) for h in data.get("heritage", [])],
             registrations=[Registration(**r) for r in data.get("registrations", [])],
             var_types=data.get("var_types", {}),
+            http_calls=[HttpCall(**h) for h in data.get("http_calls", [])],
             error_count=data.get("error_count", 0),
             content_hash=data.get("content_hash"),
             line_count=data.get("line_count", 0),

@@ -24,7 +24,10 @@ def reexported_name(lang: str | None, file_path: str | None, module: str | None,
 
     - Python: ``pkg/__init__.py`` importing ``Name`` publishes ``pkg.Name``;
     - TypeScript/JavaScript: a barrel ``dir/index.ts`` importing or re-exporting ``Name``
-      publishes ``dir:Name`` (the module a directory import resolves to)."""
+      publishes ``dir:Name`` (the module a directory import resolves to);
+    - Rust: a module's ``pub use a::Name`` publishes ``<module>.Name`` (``axum.Router``
+      for ``axum::routing::Router``); a private ``use`` is not told apart, and names a
+      symbol only where it is in scope."""
     if not file_path:
         return None
     path = PurePosixPath(file_path)
@@ -32,6 +35,8 @@ def reexported_name(lang: str | None, file_path: str | None, module: str | None,
         return f"{module}.{name}"
     if lang in _ECMASCRIPT and path.stem in _BARREL_STEMS:
         return f"{path.parent.as_posix()}:{name}"
+    if lang == "rust" and module:
+        return f"{module}.{name}"
     return None
 
 

@@ -118,6 +118,10 @@ class LanguageSpec:
     # language forms a type as written takes before the shared reduction to a name
     # (`Optional[X]`, Go `(T, error)`): "module:function" taking and returning text
     type_prepass: str | None = None
+    # a bare name not declared in the file is the one function of that name in the
+    # repository (C and C++: one namespace of the linker); file-local (``static``)
+    # functions of other files are not seen
+    global_names: bool = False
 
     # --- The language's words the resolver reads (graph/ holds no vocabulary) ---------
     # standard library calls too common to link by their name alone
@@ -135,6 +139,12 @@ class LanguageSpec:
     null_words: frozenset[str] = frozenset()
     # value type conversions of overload choice (widening, boxing)
     conversions: Conversions = NO_CONVERSIONS
+    # overload choice prefers the overload whose generic arity matches the call's type
+    # arguments, then the one that needs no default or varargs (C#'s better-member rule)
+    exact_arity_first: bool = False
+    # "module:function" (extension's receiver type, receiver's outside type name) -> bool:
+    # whether a package-wide extension may apply to a receiver of that outside type
+    extension_receiver: str | None = None
     # --- Repository-wide facts ---------------------------------------------------------
     # file names (no directory) the `repo_facts` hook reads besides the language's own
     # files: the scan tracks them so that a change is seen
@@ -156,7 +166,7 @@ class LanguageSpec:
 
 # Traits every language of one namespace must agree on.
 _NAMESPACE_TRAITS = ("separator", "packages", "target_style", "implicit_this",
-                     "constructor_calls", "overloads_in_fqn", "class_receiver")
+                     "constructor_calls", "overloads_in_fqn", "class_receiver", "global_names")
 
 
 def _register_builtins(register: Callable[[str, LanguageSpec], LanguageSpec]) -> None:
@@ -403,6 +413,13 @@ _JS_WORDS = dict(
     repo_facts="graphrag.parsing.tsconfig:repo_facts",
 )
 
+_C_FAMILY = dict(
+    separator="::", implicit_this=True, overloads_in_fqn=True, global_names=True,
+    type_prepass="c:nominal", common_calls=vocabulary.C_COMMON, self_names=("this",),
+    item_reads=vocabulary.words("at front back"), null_words=vocabulary.words("nullptr NULL"),
+    repo_facts="c:repo_facts",
+)
+
 _BUILTINS = (
     LanguageSpec("python", (".py",), "python", grammar("tree_sitter_python"),
                  grammar_dist="tree-sitter-python", aliases=("py",),
@@ -449,4 +466,44 @@ _BUILTINS = (
                  structural_typing=True, type_prepass="go:first_result",
                  common_calls=vocabulary.GO_COMMON, config_files=("go.mod",),
                  repo_facts="go:repo_facts"),
+    LanguageSpec("csharp", (".cs",), "csharp", grammar("tree_sitter_c_sharp"),
+                 grammar_dist="tree-sitter-c-sharp", aliases=("cs", "c#"),
+                 test_files=(r"[^/]*Tests?\.cs",), packages=True, implicit_this=True,
+                 constructor_calls=True, overloads_in_fqn=True,
+                 type_prepass="csharp:unwrap_task",
+                 extension_receiver="csharp:extension_applies", exact_arity_first=True,
+                 common_calls=vocabulary.CSHARP_COMMON, self_names=("this",),
+                 super_names=("base",), conversions=vocabulary.CSHARP_CONVERSIONS,
+                 item_reads=vocabulary.words("""ElementAt ElementAtOrDefault First
+                     FirstOrDefault Last LastOrDefault Single SingleOrDefault Peek Pop
+                     Dequeue GetValueOrDefault""")),
+    LanguageSpec("rust", (".rs",), "rust", grammar("tree_sitter_rust"),
+                 grammar_dist="tree-sitter-rust", aliases=("rs",),
+                 test_files=(r"tests/[^/]*\.rs", r"[^/]*_tests?\.rs", r"tests\.rs"),
+                 common_calls=vocabulary.RUST_COMMON, self_names=("self",),
+                 item_reads=vocabulary.words("get get_mut first last pop remove"),
+                 config_files=("Cargo.toml",), repo_facts="rust:repo_facts"),
+    # C and C++ call each other and share headers: one namespace
+    LanguageSpec("c", (".c", ".h"), "c", grammar("tree_sitter_c"),
+                 grammar_dist="tree-sitter-c", namespace="cfamily",
+                 test_files=(r"test_[^/]*\.c", r"[^/]*_test\.c"), **_C_FAMILY),
+    LanguageSpec("cpp", (".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx"), "cpp",
+                 grammar("tree_sitter_cpp"), grammar_dist="tree-sitter-cpp",
+                 aliases=("c++", "cxx"), namespace="cfamily",
+                 test_files=(r"[^/]*_(test|unittest)\.(cc|cpp|cxx)",
+                             r"test_[^/]*\.(cc|cpp|cxx)"), **_C_FAMILY),
+    LanguageSpec("php", (".php",), "php", grammar("tree_sitter_php", "language_php"),
+                 grammar_dist="tree-sitter-php",
+                 test_files=(r"[^/]*Test\.php",), packages=True,
+                 common_calls=vocabulary.PHP_COMMON, self_names=("this", "self"),
+                 super_names=("super",), constructor_names=("__construct",),
+                 null_words=frozenset({"null"}), config_files=("composer.json",),
+                 repo_facts="php:repo_facts"),
+    LanguageSpec("ruby", (".rb",), "ruby", grammar("tree_sitter_ruby"),
+                 grammar_dist="tree-sitter-ruby", aliases=("rb",),
+                 test_files=(r"[^/]*_(test|spec)\.rb", r"test_[^/]*\.rb"), packages=True,
+                 common_calls=vocabulary.RUBY_COMMON,
+                 self_names=("self",), super_names=("super",),
+                 constructor_names=("initialize",), null_words=frozenset({"nil"}),
+                 repo_facts="ruby:repo_facts"),
 )

@@ -32,6 +32,16 @@ def join_segments(*parts: str | None) -> str:
     return "/" + "/".join(pieces)
 
 
+def singular(word: str) -> str:
+    """The member name of a resource collection (``photos`` -> ``photo``, ``categories``
+    -> ``category``): Rails' and Laravel's resource routes name the id parameter by it."""
+    if word.endswith("ies"):
+        return word[:-3] + "y"
+    if word.endswith(("ses", "xes", "ches", "shes")):
+        return word[:-2]
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
+
+
 @dataclass
 class Annotation:
     """An annotation (attribute) reduced to what routing needs: simple name and argument
@@ -79,6 +89,8 @@ class DeclaredRoutes:
 def _register_builtins(register: Callable[[str, DeclaredRoutes], DeclaredRoutes]) -> None:
     register("spring", DeclaredRoutes(("java", "kotlin"), "_jvm:spring_endpoint"))
     register("jax-rs", DeclaredRoutes(("java", "kotlin"), "_jvm:jaxrs_endpoint"))
+    register("aspnetcore", DeclaredRoutes(("csharp",), "csharp:aspnet_endpoint"))
+    register("symfony", DeclaredRoutes(("php",), "php:symfony_endpoint"))
 
 
 _FRAMEWORKS: Registry[DeclaredRoutes] = Registry(

@@ -36,9 +36,39 @@ push pop forEach has entries then catch finally bind stringify on off once trim
 toLowerCase toUpperCase includes indexOf slice splice substring startsWith endsWith
 require fetch setTimeout setInterval resolve reject listen use flush toString of
 """)
+RUST_COMMON = SHARED_COMMON | words("""
+new unwrap expect clone into to_string to_owned as_ref as_mut iter into_iter push pop
+len is_empty default collect ok err map_err and_then unwrap_or unwrap_or_else insert
+borrow borrow_mut take fmt eq drop spawn
+""")
 GO_COMMON = SHARED_COMMON | words("""
 Println Printf Sprintf Errorf Fatal Fatalf New make new panic recover cap len append
 Error String copy close flush
+""")
+CSHARP_COMMON = SHARED_COMMON | words("""
+ToString Equals GetHashCode GetType WriteLine Write ReadLine Format Join Split Trim
+Contains Add Remove Get Set TryGetValue ContainsKey Any All First FirstOrDefault Last
+LastOrDefault Single SingleOrDefault Where Select SelectMany OrderBy OrderByDescending
+ToList ToArray ToDictionary Count Sum Min Max Dispose DisposeAsync ConfigureAwait Wait
+Result Run Invoke BeginInvoke Parse TryParse Append AppendLine Replace Substring
+StartsWith EndsWith IndexOf Clear Insert Log LogInformation LogWarning LogError LogDebug
+Ok NotFound BadRequest Created NoContent Throw ThrowIfNull
+""")
+
+C_COMMON = SHARED_COMMON | words("""
+printf fprintf sprintf snprintf puts malloc calloc realloc free memcpy memset strlen strcmp
+strcpy abort exit assert size begin end push_back emplace_back
+""")
+PHP_COMMON = SHARED_COMMON | words("""
+count strlen sprintf printf implode explode array_map array_filter array_keys
+array_values array_merge in_array is_array is_string is_int isset unset empty json_encode
+json_decode str_replace trim substr strpos preg_match preg_replace var_dump print_r
+__construct __invoke __toString
+""")
+RUBY_COMMON = SHARED_COMMON | words("""
+puts print p each map select reject each_with_object inject to_s to_i to_a to_h to_sym
+raise freeze dup tap merge fetch include? empty? nil? is_a? respond_to? send
+instance_variable_get define_method attr_reader require require_relative new
 """)
 
 
@@ -81,4 +111,27 @@ JVM_CONVERSIONS = Conversions(
     boxed=frozenset({"int", "long", "short", "byte", "double", "float", "boolean", "char",
                      "CharSequence"}),
     boxes=frozenset({"Number", "Comparable", "Serializable", "Constable"}),
+)
+
+_CS_NUMERIC = {
+    "sbyte": "short int long float double decimal",
+    "byte": "short ushort int uint long ulong float double decimal",
+    "short": "int long float double decimal", "ushort": "int uint long ulong float double decimal",
+    "int": "long float double decimal", "uint": "long ulong float double decimal",
+    "long": "float double decimal", "ulong": "float double decimal",
+    "char": "ushort int uint long ulong float double decimal", "float": "double",
+}
+CSHARP_CONVERSIONS = Conversions(
+    canonical={
+        **{name: name for name in (*_CS_NUMERIC, "double", "decimal", "bool", "string")},
+        "SByte": "sbyte", "Byte": "byte", "Int16": "short", "UInt16": "ushort",
+        "Int32": "int", "UInt32": "uint", "Int64": "long", "UInt64": "ulong",
+        "Char": "char", "Single": "float", "Double": "double", "Decimal": "decimal",
+        "Boolean": "bool", "String": "string",
+    },
+    widens={name: words(wider) for name, wider in _CS_NUMERIC.items()},
+    top=frozenset({"object", "Object", "dynamic"}),
+    boxed=frozenset({*_CS_NUMERIC, "double", "decimal", "bool", "string"}),
+    boxes=frozenset({"ValueType", "IComparable", "IConvertible", "IFormattable",
+                     "IEquatable", "ISpanFormattable", "INumber"}),
 )

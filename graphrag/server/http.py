@@ -55,6 +55,7 @@ from graphrag.server.limits import (
     Text,
     TextOrObject,
 )
+from graphrag.server.links_routes import add_link_routes
 from graphrag.server.mode_field import ModeName
 from graphrag.server.operations import Scope
 from graphrag.server.runtime import Runtime
@@ -104,6 +105,9 @@ class SearchBody(Body):
     top_k: int = Field(10, ge=1, le=200)
     min_similarity: float | None = Field(None, ge=-1.0, le=1.0)
     kinds: list[Name] | None = Field(None, examples=[["METHOD", "ENDPOINT"]])
+    http: Literal["endpoints", "callers", "any"] | None = Field(
+        None, description="HTTP between services: ENDPOINTs, code that sends requests"
+                          " (callers), or either.")
     lang: Name | None = None
     path: Glob | None = Field(None, description="Repo-relative path glob, ** crosses"
                               " folders.")
@@ -247,7 +251,8 @@ def _json(status: int, body: dict[str, Any]) -> JSONResponse:
 # --- the application ---------------------------------------------------------------------
 
 def create_app(config: ServeConfig | None = None, runtime: Runtime | None = None) -> FastAPI:
-    """The FastAPI application (uvicorn's factory; ``graphrag serve`` runs it)."""
+    """The FastAPI application (uvicorn's factory; ``graphrag serve`` runs it): error
+    handlers, middleware, then the routes of each resource (one builder each)."""
     config = config or ServeConfig.from_json(os.environ.get(CONFIG_ENV) or "{}")
     if config.no_auth and config.host not in LOOPBACK:
         raise UsageError(f"--no-auth is only allowed on a loopback host, not {config.host}")
@@ -256,14 +261,42 @@ def create_app(config: ServeConfig | None = None, runtime: Runtime | None = None
         runtime = Runtime(settings, get_engine(settings, pool_size=2 * config.threads + 2))
     jobs = Jobs()
     roots = [Path(r).expanduser().resolve() for r in config.index_roots]
-    mcp_server = None
-    if config.mcp:
-        from graphrag.server.mcp import build_mcp
+    mcp_server = _mcp_server(runtime, config) if config.mcp else None
+    app = FastAPI(title="graphrag", version="1",
+                  lifespan=_lifespan(runtime, config, jobs, mcp_server),
+                  description="Code knowledge graph search, context and documents.",
+                  responses=ERRORS)
+    _error_handlers(app)
+    _middleware(app, runtime, config)
+    _health_routes(app, runtime)
+    _retrieval_routes(app, runtime)
+    _application_routes(app, runtime, config, jobs, roots)
+    _document_routes(app, runtime, jobs)
+    add_link_routes(app, runtime, Caller)
 
-        mcp_server = build_mcp(runtime, None)
-        # creates the session manager; stateless: any worker process can answer any call
-        mcp_server.streamable_http_app(streamable_http_path="/mcp", stateless_http=True,
-                                       json_response=True, host=config.host)
+    from graphrag.server.web import mount as mount_pages  # the pages for people, at /
+
+    mount_pages(app, runtime, config.no_auth, lambda auth: scope_for(runtime, config, auth),
+                Unauthorized)
+    if mcp_server is not None:
+        _mount_mcp(app, mcp_server, runtime, config)
+    app.state.runtime, app.state.jobs, app.state.config = runtime, jobs, config
+    return app
+
+
+def _mcp_server(runtime: Runtime, config: ServeConfig) -> Any:
+    """The MCP server mounted at ``/mcp`` (its session manager created)."""
+    from graphrag.server.mcp import build_mcp
+
+    mcp_server = build_mcp(runtime, None)
+    # creates the session manager; stateless: any worker process can answer any call
+    mcp_server.streamable_http_app(streamable_http_path="/mcp", stateless_http=True,
+                                   json_response=True, host=config.host)
+    return mcp_server
+
+
+def _lifespan(runtime: Runtime, config: ServeConfig, jobs: Jobs, mcp_server: Any) -> Any:
+    """Start-up (thread limit, model loading, the MCP session manager) and shutdown."""
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -281,9 +314,11 @@ def create_app(config: ServeConfig | None = None, runtime: Runtime | None = None
             jobs.shutdown(wait=False)
             await to_thread.run_sync(runtime.close)
 
-    app = FastAPI(title="graphrag", version="1", lifespan=lifespan,
-                  description="Code knowledge graph search, context and documents.",
-                  responses=ERRORS)
+    return lifespan
+
+
+def _error_handlers(app: FastAPI) -> None:
+    """Every error answers the one JSON shape (:func:`graphrag.server.errors.error_body`)."""
 
     @app.exception_handler(GraphragError)
     async def on_graphrag_error(_: Request, exc: GraphragError) -> JSONResponse:
@@ -310,6 +345,9 @@ def create_app(config: ServeConfig | None = None, runtime: Runtime | None = None
             exc.status_code, "http_error")
         return _json(exc.status_code, error_body(code, str(exc.detail)))
 
+
+def _middleware(app: FastAPI, runtime: Runtime, config: ServeConfig) -> None:
+    """Body limits, the failsafe and (without auth) the loopback guard."""
     upload_limit = runtime.settings.max_upload_bytes + UPLOAD_ENVELOPE_BYTES
 
     def body_limit(scope: AsgiScope) -> int:
@@ -324,7 +362,9 @@ def create_app(config: ServeConfig | None = None, runtime: Runtime | None = None
     if config.no_auth:
         app.add_middleware(LoopbackGuard)
 
-    # --- health ---------------------------------------------------------------------
+
+def _health_routes(app: FastAPI, runtime: Runtime) -> None:
+    """``/healthz`` and ``/readyz``."""
 
     @app.get("/healthz", tags=["health"])
     def healthz() -> dict[str, Any]:
@@ -339,7 +379,9 @@ def create_app(config: ServeConfig | None = None, runtime: Runtime | None = None
         return JSONResponse({"status": "ready" if ready else "not ready", "database": db,
                              "model": model}, status_code=200 if ready else 503)
 
-    # --- retrieval ------------------------------------------------------------------
+
+def _retrieval_routes(app: FastAPI, runtime: Runtime) -> None:
+    """Search, adjacent pages, context and citations."""
 
     @app.post("/v1/search", tags=["retrieval"])
     def search(body: SearchBody, scope: Caller) -> dict[str, Any]:
@@ -350,7 +392,8 @@ def create_app(config: ServeConfig | None = None, runtime: Runtime | None = None
         queries = [body.query] if body.query is not None else list(body.queries or [])
         results = ops.search(runtime, scope, body.apps, queries, mode=body.mode,
                              top_k=body.top_k, min_similarity=body.min_similarity,
-                             kinds=body.kinds, lang=body.lang, path=body.path,
+                             kinds=body.kinds, http=body.http, lang=body.lang,
+                             path=body.path,
                              source=body.source, expand=body.expand, priors=body.priors,
                              granularity=body.granularity, adjacent_pages=body.adjacent_pages,
                              per_file=body.per_file, disabled=body.disabled_signals)
@@ -380,7 +423,10 @@ def create_app(config: ServeConfig | None = None, runtime: Runtime | None = None
         """Seed 004: map an answer's source ids to documents, pages and snippets."""
         return ops.cite(runtime, scope, body.app, body.answer)
 
-    # --- applications and the graph -------------------------------------------------
+
+def _application_routes(app: FastAPI, runtime: Runtime, config: ServeConfig, jobs: Jobs,
+                        roots: list[Path]) -> None:
+    """Applications, their graph's nodes, index runs and their jobs."""
 
     @app.get("/v1/apps", tags=["applications"])
     def apps(scope: Caller) -> list[dict[str, Any]]:
@@ -408,7 +454,9 @@ def create_app(config: ServeConfig | None = None, runtime: Runtime | None = None
         """State of a background job: queued, running, succeeded or failed (with error)."""
         return ops.job(jobs, scope, job_id, runtime=runtime if config.queue else None)
 
-    # --- documents ------------------------------------------------------------------
+
+def _document_routes(app: FastAPI, runtime: Runtime, jobs: Jobs) -> None:
+    """Upload, list, show and delete documents."""
 
     @app.post("/v1/apps/{app}/documents", tags=["documents"], status_code=202)
     def upload(app: Name, scope: Caller, file: Annotated[UploadFile, File()],
@@ -441,16 +489,11 @@ def create_app(config: ServeConfig | None = None, runtime: Runtime | None = None
         """Delete a document with its chunks, sentences, nodes, edges and stored file."""
         return ops.remove_document(runtime, scope, app, document_id)
 
-    from graphrag.server.web import mount as mount_pages  # the pages for people, at /
 
-    mount_pages(app, runtime, config.no_auth, lambda auth: scope_for(runtime, config, auth),
-                Unauthorized)
+def _mount_mcp(app: FastAPI, mcp_server: Any, runtime: Runtime, config: ServeConfig) -> None:
+    """The MCP server at ``/mcp``, behind the same keys as ``/v1``."""
+    from mcp.server.streamable_http_manager import StreamableHTTPASGIApp
 
-    if mcp_server is not None:
-        from mcp.server.streamable_http_manager import StreamableHTTPASGIApp
-
-        endpoint = McpAuth(StreamableHTTPASGIApp(mcp_server.session_manager), runtime, config)
-        app.router.routes.append(Route("/mcp", endpoint=endpoint,
-                                       methods=["GET", "POST", "DELETE"]))
-    app.state.runtime, app.state.jobs, app.state.config = runtime, jobs, config
-    return app
+    endpoint = McpAuth(StreamableHTTPASGIApp(mcp_server.session_manager), runtime, config)
+    app.router.routes.append(Route("/mcp", endpoint=endpoint,
+                                   methods=["GET", "POST", "DELETE"]))

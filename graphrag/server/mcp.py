@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal, TypeVar
 
 from mcp.server.mcpserver import Context, MCPServer
@@ -26,6 +27,7 @@ from graphrag.db.engine import lost_database
 from graphrag.errors import GraphragError
 from graphrag.server import operations as ops
 from graphrag.server.limits import Glob, Name, Query, Text
+from graphrag.server.mcp_links import add_link_tools, remote_caller, request_line
 from graphrag.server.mode_field import ModeName
 from graphrag.server.operations import Scope
 from graphrag.server.runtime import Runtime
@@ -109,6 +111,9 @@ def node_summary(n: dict[str, Any]) -> dict[str, Any]:
         # whether the callers are all there: unresolved call sites of the name may call it
         "callers_complete": n.get("callers_complete"),
         "unresolved_callers": n.get("unresolved_callers") or None,
+        # across services: who calls this endpoint over HTTP, what this code requests
+        "remote_callers": [remote_caller(r) for r in n.get("remote_callers") or []],
+        "requests": [request_line(r) for r in n.get("requests") or []],
     }
     return {k: v for k, v in out.items() if v not in (None, "", [])}
 
@@ -130,6 +135,10 @@ def render_tree(result: dict[str, Any]) -> str:
                 res += f" via {node['via']}"
             seen = "  (see above)" if node.get("seen") else ""
             lines.append(f"{pad}{arrow} {node['fqn']}{conf}{res}  {where}{seen}")
+        for r in node.get("requests") or []:  # the call goes on in another service
+            lines.append(f"{pad}  ~> HTTP {request_line(r)}")
+        for r in node.get("remote_callers") or []:
+            lines.append(f"{pad}  <~ HTTP {remote_caller(r)}")
         for child in node["children"]:
             walk(child, depth + 1)
 
@@ -224,8 +233,7 @@ READ_ONLY = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_worl
 
 def build_mcp(runtime: Runtime, apps: Sequence[str] | None) -> MCPServer:
     """The MCP server over ``runtime``; ``apps`` fixes the scope (stdio), None reads it
-    from each HTTP request."""
-    fixed = Scope(frozenset(apps)) if apps is not None else None
+    from each HTTP request. The tools of each resource come from one builder each."""
     server = MCPServer(
         "graphrag",
         instructions=(
@@ -234,14 +242,36 @@ def build_mcp(runtime: Runtime, apps: Sequence[str] | None) -> MCPServer:
             " returns, get_context for a budgeted bundle of the code around a symbol."
             " Every block carries [SEG=id]: pass those ids to adjacent_pages and cite."),
         log_level="WARNING")
+    tools = _Tools(server, runtime, Scope(frozenset(apps)) if apps is not None else None)
+    for add in (_search_tools, _context_tools, _graph_tools, _document_tools,
+                _application_tools, _link_tools):
+        add(tools)
+    forbid_unknown_arguments(server)
+    return server
 
-    def _sources(names: Sequence[str]) -> str:
-        return render_source({n: _tool_call(lambda n=n: ops.source(runtime, n))
+
+@dataclass(frozen=True)
+class _Tools:
+    """What every tool builder needs: the server, the runtime and the fixed scope."""
+
+    server: MCPServer
+    runtime: Runtime
+    fixed: Scope | None
+
+    def tool(self, description: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+        """Register a read-only tool answering text."""
+        return self.server.tool(description=description, annotations=READ_ONLY,
+                                structured_output=False)
+
+    def sources(self, names: Sequence[str]) -> str:
+        """What the answer is from, per application (:func:`render_source`)."""
+        return render_source({n: _tool_call(lambda n=n: ops.source(self.runtime, n))
                               for n in names})
 
-    def tool(description: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-        return server.tool(description=description, annotations=READ_ONLY,
-                           structured_output=False)
+
+def _search_tools(tools: _Tools) -> None:
+    """``search_code``."""
+    runtime, fixed, tool, _sources = tools.runtime, tools.fixed, tools.tool, tools.sources
 
     @tool("Search the indexed code and documents by meaning and keywords (hybrid vector +"
           " BM25). Returns the best hits, one block each: [SEG=chunk id] KIND fqn"
@@ -272,14 +302,22 @@ def build_mcp(runtime: Runtime, apps: Sequence[str] | None) -> MCPServer:
         source: Annotated[Literal["code", "doc", "all"] | None, Field(
             description="code, doc or all (default: code and documents, except documents"
                         " in hidden tool folders and vendored trees).")] = None,
+        http: Annotated[Literal["endpoints", "callers", "any"] | None, Field(
+            description="HTTP between services: endpoints, code that sends requests"
+                        " (callers), or either.")] = None,
     ) -> str:
         scope = _scope_of(ctx, fixed)
         result = _tool_call(lambda: ops.search(runtime, scope, apps, [query], mode=mode,
                                                top_k=top_k, kinds=kinds, lang=lang,
                                                path=path, per_file=per_file,
-                                               source=source)[0])
+                                               source=source, http=http)[0])
         names = scope.resolve(apps)
         return render_hits({**result, "apps": names}) + "\n\n" + _sources(names)
+
+
+def _context_tools(tools: _Tools) -> None:
+    """``get_context``."""
+    runtime, fixed, tool, _sources = tools.runtime, tools.fixed, tools.tool, tools.sources
 
     @tool("Context for answering a question or documenting a symbol: the node named fqn"
           " (or the best hits of query) and its graph neighbourhood ranked by personalized"
@@ -299,6 +337,11 @@ def build_mcp(runtime: Runtime, apps: Sequence[str] | None) -> MCPServer:
             runtime, scope, scope.default_app(app), fqn=fqn, query=query,
             budget_tokens=budget_tokens, fmt=format))
         return result["context"] + "\n\n" + _sources([scope.default_app(app)])
+
+
+def _graph_tools(tools: _Tools) -> None:
+    """``get_node``, ``trace_calls``, ``find_endpoints``: the call graph and its nodes."""
+    runtime, fixed, tool, _sources = tools.runtime, tools.fixed, tools.tool, tools.sources
 
     @tool("One symbol by fully qualified name: kind, location, signature, doc comment,"
           " route (endpoints), parents, children, extends/implements/overrides, and its"
@@ -324,7 +367,9 @@ def build_mcp(runtime: Runtime, apps: Sequence[str] | None) -> MCPServer:
           " from_fqn to to_fqn. Without: the tree of what from_fqn calls"
           " (direction=callees) or what calls it (direction=callers), max_depth levels,"
           " each edge with its confidence; calls through a base or interface method are"
-          " marked `via` it. Bounded: at most 200 nodes, 10 paths.")
+          " marked `via` it. Across services: `~> HTTP` lines give the endpoint (and its"
+          " application) a node's HTTP request reaches, `<~ HTTP` lines the code of other"
+          " services calling an endpoint. Bounded: at most 200 nodes, 10 paths.")
     def trace_calls(
         from_fqn: Annotated[Name, Field(
             description="Start symbol (fully qualified name).")],
@@ -359,6 +404,11 @@ def build_mcp(runtime: Runtime, apps: Sequence[str] | None) -> MCPServer:
             runtime, scope, scope.default_app(app), route_or_method_filter))) \
             + "\n\n" + _sources([scope.default_app(app)])
 
+
+def _document_tools(tools: _Tools) -> None:
+    """``adjacent_pages``, ``cite``: document pages and citations."""
+    runtime, fixed, tool = tools.runtime, tools.fixed, tools.tool
+
     @tool("Widen document hits with the chunks of neighbouring pages of the same"
           " document (page_range pages before and after, default 2), sorted by file, page"
           " and segment. Give the [SEG=...] ids of document hits.")
@@ -385,6 +435,11 @@ def build_mcp(runtime: Runtime, apps: Sequence[str] | None) -> MCPServer:
         return render_cite(_tool_call(lambda: ops.cite(runtime, scope,
                                                        scope.default_app(app), answer)))
 
+
+def _application_tools(tools: _Tools) -> None:
+    """``list_apps``, ``index_status``."""
+    runtime, fixed, tool = tools.runtime, tools.fixed, tools.tool
+
     @tool("The applications (indexed repositories, knowledge bases) this server serves,"
           " with their file, node, chunk and document counts.")
     def list_apps(ctx: Context) -> str:
@@ -398,8 +453,11 @@ def build_mcp(runtime: Runtime, apps: Sequence[str] | None) -> MCPServer:
         return _compact(_tool_call(lambda: ops.index_status(runtime, scope,
                                                             scope.default_app(app))))
 
-    forbid_unknown_arguments(server)
-    return server
+
+def _link_tools(tools: _Tools) -> None:
+    """The tools of links between services (``graphrag.server.mcp_links``)."""
+    add_link_tools(tools.tool, lambda ctx: _scope_of(ctx, tools.fixed), tools.runtime,
+                   tools.sources, _tool_call)
 
 
 def forbid_unknown_arguments(server: MCPServer) -> None:

@@ -91,7 +91,8 @@ def lookup_node(runtime: Runtime, scope: Scope, app: str, fqn: str,
     """The node(s) named ``fqn`` with callers, callees, parents and children: the one
     place the server resolves a name (swap in a plain-name lookup here). Callers and
     callees through dispatch are included (``via``) unless ``static_only``."""
-    return node_details(runtime.context(scope.check(app)), fqn, static_only)
+    return node_details(runtime.context(scope.check(app)), fqn, static_only,
+                        visible=scope.apps)
 
 
 def neighbourhood(runtime: Runtime, scope: Scope, app: str, *, fqn: str | None = None,
@@ -125,7 +126,8 @@ def trace(runtime: Runtime, scope: Scope, app: str, from_fqn: str, to_fqn: str |
     ctx = runtime.context(scope.check(app))
     if to_fqn:
         return call_paths(ctx, from_fqn, to_fqn, max_depth, static_only=static_only)
-    return call_tree(ctx, from_fqn, direction, max_depth, static_only=static_only)
+    return with_service_hops(runtime, scope, call_tree(ctx, from_fqn, direction, max_depth,
+                                                       static_only=static_only))
 
 
 def endpoints(runtime: Runtime, scope: Scope, app: str, route_or_method: str | None,
@@ -141,7 +143,7 @@ def search(runtime: Runtime, scope: Scope, apps: Sequence[str] | None,
            lang: str | None = None, path: str | None = None, source: str | None = None,
            expand: Sequence[str] = (), priors: bool = True, granularity: str = "chunk",
            adjacent_pages: int = 0, per_file: int | None = None,
-           disabled: Sequence[str] = ()) -> list[dict[str, Any]]:
+           disabled: Sequence[str] = (), http: str | None = None) -> list[dict[str, Any]]:
     """One envelope (query, mode, timing_ms, hits) per query: one query through the
     document-aware search (granularity, adjacent pages), several through one batch."""
     from graphrag.retrieval.documents.search import document_search
@@ -155,7 +157,7 @@ def search(runtime: Runtime, scope: Scope, apps: Sequence[str] | None,
     if any(not q or not q.strip() for q in queries):
         raise InvalidInput("empty query: give the words to search for")
     options = build_options(mode, top_k, min_similarity, kinds, lang, path, source, expand,
-                            priors, per_file, disabled)
+                            priors, per_file, disabled, http)
     embedder = runtime.embedder() \
         if get_mode(options.mode).needs_vectors or granularity == "sentence" else None
     if len(queries) == 1:
@@ -180,7 +182,8 @@ def context(runtime: Runtime, scope: Scope, app: str, *, fqn: str | None = None,
         raise InvalidInput("empty query: give the words to search for")
     ctx = build_context(runtime.engine, app, fqn=fqn, query=query, budget=budget_tokens,
                         depth=depth, fmt=fmt, count_tokens=runtime.count_tokens,
-                        embedder=runtime.embedder() if query is not None else None)
+                        embedder=runtime.embedder() if query is not None else None,
+                        visible=scope.apps)
     return ctx.to_dict()
 
 
@@ -198,7 +201,7 @@ def document_segment(runtime: Runtime, scope: Scope, app: str, chunk_id: str | N
     section node, lies in its document: ``document_id``, ``segment_id``, ``page_number``;
     :class:`NotFound` when it is no document chunk of the application."""
     from graphrag.retrieval.documents.adjacent import adjacent_chunks
-    from graphrag.retrieval.search.store import node_chunk_ids
+    from graphrag.retrieval.documents.store import node_chunk_ids
 
     ctx = runtime.context(scope.check(app))
     if chunk_id is None and node_id is not None:
@@ -268,7 +271,7 @@ def receive_upload(runtime: Runtime, scope: Scope, app: str, filename: str,
                    jobs: Jobs) -> dict[str, Any]:
     """Copy an upload to a private folder (at most the upload limit, never more is
     read), give it its document row and queue its processing; the answer carries the
-    document id, its status and the job id (seed 002: 202, processing)."""
+    document id, its status (``processing``) and the job id."""
     from graphrag.ingesting import accept_upload, process_upload
 
     scope.check(app)
@@ -341,7 +344,8 @@ def start_index(runtime: Runtime, scope: Scope, app: str, path: str | None, *,
     a path, of the application's registered repository (``graphrag repos add``; needs
     ``queue``) or recorded root; answers with the job id. With ``queue`` the run is a job
     of the job queue (any ``graphrag worker`` runs it), else in-process background work."""
-    from graphrag.indexing import index_repository
+    from graphrag.graph.request import IndexRequest
+    from graphrag.indexing import run_index
 
     scope.check(app)
     if queue and path is None and _has_repository(runtime, app):
@@ -362,15 +366,16 @@ def start_index(runtime: Runtime, scope: Scope, app: str, path: str | None, *,
                              " (serve --index-root)")
     if not target.is_dir():
         raise InvalidInput(f"{target}: not a folder")
+    request = IndexRequest(target, app, full=full)
 
     if queue:
         from graphrag.jobs import enqueue_index
 
-        job_id = enqueue_index(runtime.settings, app, target, full=full)
+        job_id = enqueue_index(runtime.settings, request)
         return {"job_id": str(job_id), "status": "queued", "app": app, "path": str(target)}
 
     def work() -> dict[str, Any]:
-        return index_repository(runtime.engine, runtime.settings, target, app, full=full)
+        return run_index(runtime.engine, runtime.settings, request)
 
     job = jobs.submit("index", app, work, {"path": str(target)})
     return {"job_id": job.id, "status": job.status, "app": app, "path": str(target)}
@@ -405,3 +410,33 @@ def job(jobs: Jobs, scope: Scope, job_id: str, runtime: Runtime | None = None
     if found is None or not scope.allows(found.app):
         raise NotFound(f"no job {job_id}")
     return found.to_dict()
+
+
+# --- links between services -----------------------------------------------------------
+
+def links(runtime: Runtime, scope: Scope, group: str | None, app: str | None
+          ) -> dict[str, Any]:
+    """The HTTP links (and the call sites that reach no indexed endpoint) among the
+    applications the caller may use, of group ``group`` and/or application ``app``."""
+    from graphrag.graph.service_links import links_report
+
+    return links_report(runtime.engine, group=group,
+                        app=scope.check(app) if app else None, visible=scope.apps)
+
+
+def endpoint_callers(runtime: Runtime, scope: Scope, app: str, fqn: str
+                     ) -> list[dict[str, Any]]:
+    """The node(s) ``fqn`` names with their remote callers (an ENDPOINT) and the
+    requests they send, among the applications the caller may use."""
+    return node_details(runtime.context(scope.check(app)), fqn, visible=scope.apps)
+
+
+def with_service_hops(runtime: Runtime, scope: Scope, tree: dict[str, Any]
+                      ) -> dict[str, Any]:
+    """A call tree whose nodes carry the HTTP requests they send (callees) or the
+    remote callers of its endpoints (callers), across the applications in scope."""
+    from graphrag.graph.service_links import add_service_hops
+
+    with runtime.engine.connect() as conn:
+        add_service_hops(conn, tree, scope.apps)
+    return tree

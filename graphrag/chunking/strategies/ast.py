@@ -1,7 +1,7 @@
 """AstChunkStrategy ("ast"): code for every code node, split at AST boundaries to fit.
 
-Fixes the two weak spots the seed names: per-node gives nearly every method a DOC chunk
-without code (almost all have a signature), and large classes make oversized chunks.
+Fixes the two weak spots of per-node: it gives nearly every method a DOC chunk without
+code (almost all have a signature), and large classes make oversized chunks.
 Here every code node gets CODE chunk(s); a node with a doc comment also gets a DOC chunk;
 a node whose text exceeds the token budget is split (see ``splitting``); and a node's
 children that have chunks of their own (the methods of a class) are elided to their

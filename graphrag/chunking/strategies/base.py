@@ -21,7 +21,7 @@ class ChunkStrategy(Protocol):
 
 
 def doc_plan(node: NodeRow, edges: list[EdgeRow], strategy: str, version: int) -> ChunkPlan:
-    """The seed's DOC chunk ``{id}:doc:explanation``, in the doc comment's language."""
+    """The DOC chunk ``{id}:doc:explanation`` of a node's doc comment, in its language."""
     return make_plan(
         node, strategy=strategy, version=version, target=DOC_CHUNKS, source="doc",
         kind="explanation", lang=detect_language(node.doc_comment), span=node.span,

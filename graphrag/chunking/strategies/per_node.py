@@ -1,4 +1,5 @@
-"""PerNodeChunkStrategy ("per-node"), as the seed specifies: one chunk per node."""
+"""PerNodeChunkStrategy ("per-node"): one chunk per node (a DOC chunk when it has a doc
+comment or a signature, else a CODE chunk)."""
 
 from __future__ import annotations
 

@@ -98,7 +98,9 @@ def decl_starts(keywords: str) -> re.Pattern[bytes]:
 _CONTAINERS = re.compile(
     r"^(?:\w+\.)*(?:list|List|Sequence|MutableSequence|Iterable|Iterator|Collection|"
     r"set|Set|frozenset|FrozenSet|AbstractSet|MutableSet|tuple|Tuple|Generator|"
-    r"AsyncIterable|AsyncIterator|Array|ReadonlyArray|ArrayList|LinkedList|HashSet)"
+    r"AsyncIterable|AsyncIterator|Array|ReadonlyArray|ArrayList|LinkedList|HashSet|"
+    r"IEnumerable|IList|ICollection|IReadOnlyList|IReadOnlyCollection|ISet|"
+    r"IAsyncEnumerable|ImmutableArray)"
     r"[\[<](.*)[\]>]$")
 _WRAPPERS = ("Optional[", "typing.Optional[", "t.Optional[")
 
@@ -130,6 +132,9 @@ def element_type(text: str | None) -> str | None:
     go_slice = re.fullmatch(r"\[\d*\]\*?([\w.]+)", t)  # Go `[]*User`, `[4]User`
     if go_slice:
         return go_slice.group(1)
+    cpp = _CPP_CONTAINERS.match(t)
+    if cpp:  # the item type as written: `std::unique_ptr<Shape>` is reduced by C++'s prepass
+        return split_top_level(cpp.group(1), ",")[0].strip() or None
     match = _CONTAINERS.match(t)
     if not match:
         return None
@@ -138,10 +143,15 @@ def element_type(text: str | None) -> str | None:
     return first if re.fullmatch(r"[\w.$]+", first) else None
 
 
+# C++ sequences (`const std::vector<T>&` as declared): their items are T.
+_CPP_CONTAINERS = re.compile(
+    r"^(?:const\s+)?(?:std::)?(?:vector|deque|list|forward_list|set|multiset|unordered_set|"
+    r"unordered_multiset|span|array|initializer_list)\s*<(.*)>\s*[&*]*$")
 _MAPPINGS = re.compile(
     r"^(?:\w+\.)*(?:dict|Dict|Mapping|MutableMapping|OrderedDict|DefaultDict|defaultdict|"
     r"ChainMap|Map|HashMap|TreeMap|LinkedHashMap|ConcurrentHashMap|SortedMap|NavigableMap|"
-    r"MutableMap|ReadonlyMap|WeakMap|Record)[\[<](.*)[\]>]$")
+    r"MutableMap|ReadonlyMap|WeakMap|Record|Dictionary|IDictionary|IReadOnlyDictionary|"
+    r"ConcurrentDictionary|SortedDictionary|ImmutableDictionary)[\[<](.*)[\]>]$")
 
 
 def item_type(text: str | None) -> str | None:
@@ -173,7 +183,7 @@ _BUILTIN_ITEMS = frozenset({
     "String", "Integer", "Long", "Double", "Float", "Short", "Byte", "Character", "Boolean",
     "Object", "Number", "CharSequence", "string", "number", "boolean", "bigint", "symbol",
     "any", "unknown", "object", "never", "str", "int", "float", "bool", "bytes", "Any", "Int",
-    "Char", "Unit", "Nothing"})
+    "Char", "Unit", "Nothing", "decimal"})
 
 
 def keeps_items(text: str | None) -> bool:
@@ -221,6 +231,11 @@ class ScopeIndex(dict[K, V], Generic[K, V]):
         for node_id in path:
             self._answers[node_id] = answer
         return self[answer] if answer is not None else None
+
+
+def in_order(nodes: list[Node]) -> list[Node]:
+    """Nodes in source order, an enclosing node before the nodes inside it."""
+    return sorted(nodes, key=lambda n: (n.start_byte, -n.end_byte))
 
 
 def node_id(node: Node) -> int:

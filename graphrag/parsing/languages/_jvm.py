@@ -196,6 +196,18 @@ _SPRING_METHODS = {
 _JAXRS_METHODS = frozenset({"GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"})
 
 
+# Annotations of an interface that declares a client of another service (OpenFeign,
+# MicroProfile REST Client, Spring HTTP interfaces): its mapped methods send requests,
+# they serve none. The HTTP call sites read them (``graphrag.parsing.http``).
+CLIENT_ANNOTATIONS = {"FeignClient": "feign", "RegisterRestClient": "microprofile",
+                      "HttpExchange": "spring-http-interface"}
+
+
+def declares_client(annotations: list[Annotation]) -> bool:
+    """Whether a type's annotations make it a declared HTTP client."""
+    return any(a.name in CLIENT_ANNOTATIONS for a in annotations)
+
+
 def _prefix(annotations: list[Annotation], name: str, *keys: str) -> str | None:
     """A class-level ``@RequestMapping`` / ``@Path`` route prefix."""
     return next((a.first(*keys) for a in annotations if a.name == name), None)
@@ -203,7 +215,9 @@ def _prefix(annotations: list[Annotation], name: str, *keys: str) -> str | None:
 
 def spring_endpoint(site: RouteSite) -> Endpoint | None:
     """A Spring MVC handler: ``@GetMapping(...)``..., ``@RequestMapping(method=...)``
-    under the class's ``@RequestMapping`` prefix."""
+    under the class's ``@RequestMapping`` prefix (not in a declared client)."""
+    if declares_client(site.cls):
+        return None
     prefix = _prefix(site.cls, "RequestMapping", "value", "path", "")
     for ann in site.method:
         if ann.name in _SPRING_METHODS:
@@ -216,9 +230,10 @@ def spring_endpoint(site: RouteSite) -> Endpoint | None:
 
 
 def jaxrs_endpoint(site: RouteSite) -> Endpoint | None:
-    """A JAX-RS resource method: ``@GET`` ... with ``@Path`` under the class's ``@Path``."""
+    """A JAX-RS resource method: ``@GET`` ... with ``@Path`` under the class's ``@Path``
+    (not in a declared client)."""
     jaxrs = [a.name for a in site.method if a.name in _JAXRS_METHODS]
-    if not jaxrs:
+    if not jaxrs or declares_client(site.cls):
         return None
     path = _prefix(site.method, "Path", "value", "")
     return ",".join(jaxrs), join_route(_prefix(site.cls, "Path", "value", ""), path)

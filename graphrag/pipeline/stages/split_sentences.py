@@ -1,5 +1,5 @@
 """split-sentences: sentence-level sub-chunks of a document chunk, each with its own vector
-(seed 003: about 150 tokens per piece, 50 tokens of overlap).
+(about 150 tokens per piece, 50 tokens of overlap).
 
 The chunk's content is cut into sentences (after ``.``, ``!``, ``?`` and at line breaks);
 consecutive sentences are packed into pieces of at most ``PIECE_TOKENS`` tokens, each

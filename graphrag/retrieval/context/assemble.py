@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -26,6 +26,7 @@ from sqlalchemy import Connection
 
 from graphrag.graph import store as graph_store
 from graphrag.graph.dispatch import call_neighbours
+from graphrag.graph.service_links import http_neighbours
 from graphrag.kinds import CALLABLE_KINDS
 from graphrag.parsing import registry
 from graphrag.parsing.pathroles import is_example_path
@@ -223,6 +224,8 @@ def relation_fields(nb: Neighbours, with_tests: bool) -> tuple[tuple[str, Any], 
     code = [n for n in callers if not test_or_example(n.file_path)]
     fields: list[tuple[str, Any]] = [
         ("calls", _entries(nb.outgoing("CALLS"))),
+        ("http_requests", _entries(nb.outgoing("HTTP"))),
+        ("http_callers", _entries(nb.incoming("HTTP"))),
         ("callers", _entries(code + tests if with_tests else code)),
         ("callers_in_tests", 0 if with_tests else len(tests)),
         ("overrides", _entries(nb.outgoing("OVERRIDES"))),
@@ -235,7 +238,9 @@ def relation_fields(nb: Neighbours, with_tests: bool) -> tuple[tuple[str, Any], 
 def relation_sections(nb: Neighbours, with_tests: bool) -> list[str]:
     sections: list[str | None] = [
         relation_list("Calls", nb.outgoing("CALLS")),
+        relation_list("Requests over HTTP", nb.outgoing("HTTP")),
         *callers_list(nb.incoming("CALLS"), with_tests),
+        relation_list("Called over HTTP by", nb.incoming("HTTP")),
         relation_list("Overrides", nb.outgoing("OVERRIDES")),
         relation_list("Overridden by", nb.incoming("OVERRIDES")),
         relation_list("Mentioned in", nb.incoming("MENTIONS")),
@@ -405,16 +410,18 @@ def document_blocks(conn: Connection, node: NodeData, score: float, seed: bool) 
 
 
 def build_blocks(conn: Connection, app_id: int, ranked: Sequence[tuple[int, float]],
-                 seeds: Sequence[int], with_tests: bool = False) -> list[Block]:
+                 seeds: Sequence[int], with_tests: bool = False,
+                 visible: Collection[str] | None = None) -> list[Block]:
     """The blocks of the ranked nodes: seeds first, a class seed's members right after
-    it (most central first), then the rest in rank order; each node once."""
+    it (most central first), then the rest in rank order; each node once. A seed's
+    HTTP links reach into the applications ``visible`` (None: any)."""
     seed_set = set(seeds)
     class_seeds = store.ids_of_kinds(conn, seeds, list(TYPE_KINDS))
     with_members = load_members(conn, class_seeds)
     order = _order(ranked, seed_set, with_members)
     nodes = load_nodes(conn, app_id, [n for n, _ in order] + [
         m.id for ms in with_members.values() for m in ms if m.kind == "CONSTRUCTOR"])
-    relations = load_relations(conn, app_id, [n for n in seeds if n in nodes])
+    relations = load_relations(conn, app_id, [n for n in seeds if n in nodes], visible)
     shown: set[int] = inside_members(nodes) - seed_set
     blocks: list[Block] = []
     for node_id, s in order:
@@ -444,16 +451,20 @@ def build_blocks(conn: Connection, app_id: int, ranked: Sequence[tuple[int, floa
     return blocks
 
 
-def load_relations(conn: Connection, app_id: int, node_ids: Sequence[int]
-                   ) -> dict[int, Neighbours]:
+def load_relations(conn: Connection, app_id: int, node_ids: Sequence[int],
+                   visible: Collection[str] | None = None) -> dict[int, Neighbours]:
     """The relation lists' edges of the nodes; calls with those through dispatch
     (:mod:`graphrag.graph.dispatch`: callers through a base method, implementations of
     an interface method called), callers in module code as the function or class at the
-    call's line (:func:`callers_as_functions`)."""
+    call's line (:func:`callers_as_functions`); HTTP links to and from the services of
+    the applications ``visible`` (:func:`graphrag.graph.service_links.http_neighbours`)."""
     relations = load_neighbours(conn, node_ids, [k for k in RELATION_KINDS if k != "CALLS"])
     for n in callers_as_functions(conn, app_id, call_neighbours(conn, node_ids)):
         nb = relations[n.this_id]
         (nb.out if n.outgoing else nb.in_).setdefault("CALLS", []).append(n)
+    for n in http_neighbours(conn, node_ids, visible):
+        nb = relations[n.this_id]
+        (nb.out if n.outgoing else nb.in_).setdefault("HTTP", []).append(n)
     return relations
 
 

@@ -15,7 +15,7 @@ budget holds in every format. What the budget left out is named at the end with 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -223,12 +223,15 @@ def brief(notes: Sequence[LeftOut]) -> list[LeftOut]:
 def build_context(engine: Engine, app: str, *, fqn: str | None = None,
                   query: str | None = None, budget: int = 4000, depth: int = 2,
                   fmt: str = "markdown", count_tokens: CountTokens,
-                  embedder: Embedder | None = None, test_callers: bool = False) -> Context:
+                  embedder: Embedder | None = None, test_callers: bool = False,
+                  visible: Collection[str] | None = None) -> Context:
     """Context around ``fqn`` (or the best hits of ``query``) within ``budget`` tokens.
 
     ``fqn`` is any name :func:`graphrag.graph.lookup.resolve_name` accepts;
     ``test_callers`` lists a seed's callers in tests and examples and shows their code
-    (else they are counted)."""
+    (else they are counted). A seed's HTTP links (the endpoints its requests reach, the
+    code of other services calling it) are listed from the applications ``visible``
+    (None: any)."""
     if fmt not in FORMATS:
         raise UnknownName("context format", fmt, FORMATS)
     if (fqn is None) == (query is None):
@@ -244,7 +247,7 @@ def build_context(engine: Engine, app: str, *, fqn: str | None = None,
         graph = load_neighbourhood(conn, app_id, list(seeds), depth)
         ranked = [(int(n), s) for n, s in rank(graph, seeds)]
         ranked = near_first(conn, graph, ranked, set(seeds), test_callers)
-        blocks = build_blocks(conn, app_id, ranked, list(seeds), test_callers)
+        blocks = build_blocks(conn, app_id, ranked, list(seeds), test_callers, visible)
     title = shorten_title(fqn if fqn is not None else (query or ""))
     rendered, packed, tokens, notes = fit(blocks, budget, fmt, title, count_tokens)
     return Context(rendered, fmt, sorted(seeds), packed, tokens, budget, notes)

@@ -1,5 +1,5 @@
-"""Pure context ranking and packing (STYLE.md: ``rank(graph, seeds)`` then
-``pack(ranked, budget, count_tokens)``, as aider ranks tags and then fits its budget)."""
+"""Pure context ranking and packing: ``rank(graph, seeds)`` then
+``pack(ranked, budget, count_tokens)``, as aider ranks tags and then fits its budget."""
 
 from __future__ import annotations
 

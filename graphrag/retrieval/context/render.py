@@ -1,4 +1,4 @@
-"""Context formats: markdown, XML (seed 003's ``<data><record>``), JSON.
+"""Context formats: markdown, XML (``<data><record>``), JSON.
 
 Every block starts with its stable id ``[SEG=<id>]`` in every format, so an LLM can cite
 it and the citation maps back to file, lines or page. The XML has one ``<record>`` per
@@ -24,7 +24,7 @@ _XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
 
 def escape_xml(value: str) -> str:
-    """Escape the five XML specials (as seed 003's escapeXml) and drop invalid chars."""
+    """Escape the five XML specials and drop the characters XML does not allow."""
     value = _XML_INVALID.sub("", value)
     return (value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
             .replace('"', "&quot;").replace("'", "&apos;"))
@@ -95,7 +95,7 @@ def render_xml_record(index: int, block: Block) -> str:
 def render_xml(blocks: Sequence[Block], title: str, left_out: Sequence[LeftOut] = ()) -> str:
     """``<data><record><source>n</source><document_name>..</document_name>
     <contents>..</contents></record>...</data>``: one record per block, in rank order
-    (seed 003's layout; the document name is the block's file or document)."""
+    (the document name is the block's file or document)."""
     out = ["<data>"]
     out += [render_xml_record(i, b) for i, b in enumerate(blocks, start=1)]
     if left_out:

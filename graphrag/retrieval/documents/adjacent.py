@@ -1,4 +1,4 @@
-"""Adjacent pages (seed 000): widen retrieved document chunks with the chunks of the
+"""Adjacent pages: widen retrieved document chunks with the chunks of the
 neighbouring pages of the same document.
 
 Empty input -> an empty, successful result. Otherwise the originals plus every chunk of

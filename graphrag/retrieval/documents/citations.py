@@ -1,4 +1,4 @@
-"""ID-based citations with a text-matching fallback (seed 004).
+"""ID-based citations with a text-matching fallback.
 
 An answer is ``{"sections": [{"text": ..., "source_ids": [...]}]}``. Each source id is a
 segment id ``{document_id}:{segment_index}`` (or a chunk's plan id, e.g. for code) that

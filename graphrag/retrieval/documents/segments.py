@@ -1,4 +1,4 @@
-"""Segment ids of document chunks (seed 004): ``{document_id}:{segment_index}``.
+"""Segment ids of document chunks: ``{document_id}:{segment_index}``.
 
 A document's segments are its page chunks in reading order -- unit (page or section)
 position, then chunk index -- numbered from 0. The number is computed, not stored: the
@@ -43,7 +43,7 @@ class Segment:
 
     @property
     def page_idx(self) -> int | None:
-        """0-based page index, as the seed's ``page_idx`` (None for sections)."""
+        """0-based page index (None for sections)."""
         return self.page_number - 1 if self.page_number is not None else None
 
 

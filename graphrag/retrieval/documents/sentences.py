@@ -1,4 +1,4 @@
-"""Sentence-level retrieval (seed 003): search the sentence pieces of document chunks,
+"""Sentence-level retrieval: search the sentence pieces of document chunks,
 return their distinct parent chunks, each with its best-matching sentence.
 
 Vector mode ranks parents by their best sentence's cosine similarity; hybrid fuses that

@@ -1,4 +1,4 @@
-"""Batch search (issue 8): many queries from JSON lines in one process.
+"""Batch search: many queries from JSON lines in one process.
 
 Input: one JSON object per line, ``{"id": <string or int>, "query": "<text>", ...}``
 (other fields are kept for hit-test and otherwise ignored; blank lines are skipped; a

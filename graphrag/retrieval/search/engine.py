@@ -1,6 +1,6 @@
 """Search chunks: vector (pgvector HNSW, cosine), full text (BM25) and hybrid (fused).
 
-Flow of one query (seed 002, "Flow RAG Search" and "Advanced RAG"):
+Flow of one query:
 
 1. the query embedding (vector and hybrid modes; one batched encode for many queries),
    while a second connection fetches the BM25 list,

@@ -7,7 +7,13 @@ from collections.abc import Sequence
 
 from graphrag.errors import InvalidInput, UnknownName
 from graphrag.kinds import NODE_KINDS
-from graphrag.retrieval.search.model import EXPANSIONS, SIGNALS, SOURCES, SearchOptions
+from graphrag.retrieval.search.model import (
+    EXPANSIONS,
+    HTTP_FILTERS,
+    SIGNALS,
+    SOURCES,
+    SearchOptions,
+)
 from graphrag.retrieval.search.modes import get_mode
 
 
@@ -15,7 +21,8 @@ def build_options(mode: str = "hybrid", top_k: int = 10, min_similarity: float |
                   kinds: str | Sequence[str] | None = None, lang: str | None = None,
                   path: str | None = None, source: str | None = None,
                   expand: Sequence[str] = (), priors: bool = True,
-                  per_file: int | None = None, disabled: Sequence[str] = ()) -> SearchOptions:
+                  per_file: int | None = None, disabled: Sequence[str] = (),
+                  http: str | None = None) -> SearchOptions:
     """Search options from what a person types (``kinds`` as ``"method,endpoint"`` or a
     list, ``lang`` as a name or alias such as ``py``), validated. The CLI, the HTTP API
     and the MCP tools all build their options here."""
@@ -29,7 +36,8 @@ def build_options(mode: str = "hybrid", top_k: int = 10, min_similarity: float |
                                   kinds=kind_list, lang=lang, path=path or None,
                                   source=source, expand=tuple(expand), priors=priors,
                                   per_file=per_file,
-                                  disabled=tuple(dict.fromkeys(disabled))))
+                                  disabled=tuple(dict.fromkeys(disabled)),
+                                  http=http or None))
 
 
 def validate(options: SearchOptions) -> SearchOptions:
@@ -46,6 +54,8 @@ def validate(options: SearchOptions) -> SearchOptions:
     for signal in options.disabled:
         if signal not in SIGNALS:
             raise UnknownName("ranking signal", signal, SIGNALS)
+    if options.http is not None and options.http not in HTTP_FILTERS:
+        raise UnknownName("HTTP filter", options.http, HTTP_FILTERS)
     if options.per_file is not None and options.per_file < 0:
         raise InvalidInput("--per-file must not be negative")
     if options.top_k < 1:
@@ -67,5 +77,5 @@ def known_languages() -> tuple[str, ...]:
 
 def has_filters(options: SearchOptions) -> bool:
     """Whether anything besides the applications narrows the search."""
-    return bool(options.kinds or options.lang or options.path
+    return bool(options.kinds or options.lang or options.path or options.http
                 or options.source not in (None, "all"))

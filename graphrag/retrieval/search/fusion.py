@@ -64,7 +64,7 @@ COSINE_SPAN = 0.2
 BM25_SPAN = 0.5
 PAGERANK_WEIGHT = 0.03
 # Two chunks of one file whose line spans overlap this much (intersection over union)
-# say the same thing: only the better one is kept (seed 002, "> 80% overlap").
+# say the same thing: only the better one is kept.
 OVERLAP_DEDUP = 0.8
 
 K = TypeVar("K", bound=Hashable)

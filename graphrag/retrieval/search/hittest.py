@@ -1,4 +1,4 @@
-"""Hit-rate testing (seed 003, 命中率测试): Recall@1/5/10 and MRR@10 per search mode.
+"""Hit-rate testing: Recall@1/5/10 and MRR@10 per search mode.
 
 Each query line (the batch format, :mod:`graphrag.retrieval.search.batch`) names its target
 either by ``fqn`` or by ``file_path`` plus ``line_start``/``line_end`` (a hit matches

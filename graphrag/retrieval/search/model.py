@@ -21,6 +21,10 @@ SIGNALS = ("intent", "definitions", "paths", "path-words", "coherence", "diversi
 EXPANSIONS = ("calls",)
 
 
+# What the ``http`` option keeps: ENDPOINTs, code that sends HTTP requests, either.
+HTTP_FILTERS = ("endpoints", "callers", "any")
+
+
 @dataclass(frozen=True)
 class SearchOptions:
     """Everything that shapes a search besides the query text and the applications."""
@@ -38,6 +42,8 @@ class SearchOptions:
     # (graphrag.retrieval.search.profiles)
     per_file: int | None = None
     disabled: tuple[str, ...] = ()  # ranking signals switched off (SIGNALS)
+    # HTTP between services (HTTP_FILTERS): endpoints, code that sends requests, either
+    http: str | None = None
 
     def uses(self, signal: str) -> bool:
         """Whether the ranking signal ``signal`` (one of SIGNALS) is on."""
@@ -108,7 +114,7 @@ def snippet_of(content: str, explain_md: str | None) -> str:
 
 
 def hit_dict(c: Candidate) -> dict[str, Any]:
-    """A hit as ARCHITECTURE.md's JSON contract has it (plus source, app, added_by).
+    """A hit as the JSON output has it (``graphrag search --json``, the HTTP API, MCP).
 
     ``chunk_id`` is the chunk's stable plan id, the same id context blocks carry as
     ``[SEG=...]``; ``added_by`` is null for ranked hits and says why an expansion was added.

@@ -66,7 +66,16 @@ def filter_sql(app_ids: list[int], options: SearchOptions) -> tuple[str, dict[st
     if options.source and options.source != "all":
         clauses.append("c.source = :source")
         params["source"] = options.source
+    if options.http:
+        clauses.append(_HTTP_SQL[options.http])
     return " AND ".join(clauses), params
+
+
+# a node that serves an HTTP route, or whose code sends HTTP requests (``http_calls``)
+_ENDPOINT_SQL = "n.kind = 'ENDPOINT'"
+_CALLER_SQL = "EXISTS (SELECT 1 FROM http_calls h WHERE h.caller_id = n.id)"
+_HTTP_SQL = {"endpoints": _ENDPOINT_SQL, "callers": _CALLER_SQL,
+             "any": f"({_ENDPOINT_SQL} OR {_CALLER_SQL})"}
 
 
 # --- candidate rows (hits) -------------------------------------------------------------

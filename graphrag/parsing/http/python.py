@@ -1,0 +1,122 @@
+"""Python syntax for HTTP call sites (``requests``, ``httpx``, ``aiohttp``, ``urllib``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from tree_sitter import Node
+
+from graphrag.parsing.http.syntax import Syntax
+from graphrag.parsing.http.urls import Part, lit, param
+
+
+class PythonSyntax(Syntax):
+    call_types = frozenset({"call"})
+    string_types = frozenset({"string", "concatenated_string"})
+    concat_types = frozenset({"binary_operator"})
+    wrapper_types = frozenset({"parenthesized_expression", "await"})
+    binding_types = frozenset({"assignment", "with_item"})
+    member_types = {"attribute": ("object", "attribute")}
+
+    def arguments(self, call: Node) -> tuple[list[Node], dict[str, Node]]:
+        return self.split_arguments(call.child_by_field_name("arguments"),
+                                    "keyword_argument", "name", "value")
+
+    def options(self, node: Node) -> dict[str, Node] | None:
+        if node.type != "dictionary":
+            return None
+        out = {}
+        for pair in node.named_children:
+            if pair.type == "pair":
+                key = self.string_parts(pair.child_by_field_name("key"))
+                if key and len(key) == 1:
+                    out[key[0][1]] = pair.child_by_field_name("value")
+        return out
+
+    def string_parts(self, node: Node) -> list[Part] | None:
+        if node.type == "concatenated_string":
+            out: list[Part] = []
+            for child in node.named_children:
+                out += self.string_parts(child) or []
+            return out
+        if node.type != "string":
+            return None
+        parts: list[Part] = []
+        for child in node.named_children:
+            if child.type in ("string_content", "escape_sequence"):
+                parts.append(lit(self.text(child)))
+            elif child.type == "interpolation":
+                expr = child.child_by_field_name("expression")
+                parts += self.value(expr) if expr is not None else []
+        return parts
+
+    def binding_of(self, node: Node) -> Iterator[tuple[str, Node]]:
+        if node.type == "assignment":
+            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+            chain = self.chain(left)
+            if chain is not None and right is not None:
+                yield ".".join(c for c in chain if c not in ("self", "cls")), right
+        elif node.type == "with_item":
+            value = node.child_by_field_name("value")
+            if value is not None and value.type == "as_pattern":
+                target = value.child_by_field_name("alias")
+                inner = value.named_children[0] if value.named_children else None
+                if target is not None and inner is not None:
+                    yield self.text(target).strip(), inner
+
+    def env_key(self, node: Node) -> str | None:
+        # os.environ["X"]
+        if node.type == "subscript":
+            chain = self.chain(node.child_by_field_name("value"))
+            sub = node.child_by_field_name("subscript")
+            if chain and chain[-1] == "environ" and sub is not None:
+                key = self.string_parts(sub)
+                if key and len(key) == 1:
+                    return key[0][1]
+        return None
+
+    def special_call(self, call: Node, chain: list[str]) -> list[Part] | None:
+        args, kw = self.arguments(call)
+        if chain and chain[-1] == "urljoin" and len(args) == 2:
+            return self.value(args[0]) + self.value(args[1])
+        func = call.child_by_field_name("function")
+        if func is not None and func.type == "attribute" \
+                and self.text(func.child_by_field_name("attribute")) == "format":
+            obj = func.child_by_field_name("object")
+            template = self.string_parts(obj) if obj is not None else None
+            if template is not None:
+                return _format(template, [self.value(a) for a in args],
+                               {k: self.value(v) for k, v in kw.items()})
+        return None
+
+
+def _format(template: list[Part], values: list[list[Part]],
+            named: dict[str, list[Part]]) -> list[Part]:
+    """``"{}/users/{id}".format(base, id=x)``: each ``{}`` replaced by the next value,
+    a named field by its keyword argument's value (else kept as a parameter)."""
+    out: list[Part] = []
+    index = 0
+    for kind, text in template:
+        if kind != "lit":
+            out.append((kind, text))
+            continue
+        pos = 0
+        while True:
+            start = text.find("{", pos)
+            end = text.find("}", start)
+            if start < 0 or end < 0:
+                out.append(lit(text[pos:]))
+                break
+            out.append(lit(text[pos:start]))
+            field_name = text[start + 1:end]
+            if not field_name and index < len(values):
+                out += values[index]
+                index += 1
+            elif field_name in named:
+                value = named[field_name]
+                # a run-time value keeps the field's own name in the template
+                out += [param(field_name)] if value and value[0][0] == "param" else value
+            else:
+                out.append(param(field_name or "?"))
+            pos = end + 1
+    return out

@@ -1,0 +1,727 @@
+"""Ruby extractor: one ``.rb`` file -> :class:`ParseResult`.
+
+Covers modules (OBJECT) and classes (CLASS), methods (METHOD; ``initialize`` is the
+CONSTRUCTOR), ``def self.x`` and ``class << self`` methods (``meta.static``),
+``attr_reader``/``attr_writer``/``attr_accessor`` (FIELD), constants (FIELD), ``include``/
+``extend``/``prepend`` mixins (``embeds`` heritage, searched before the superclass as Ruby
+does), ``require``/``require_relative`` (IMPORTS of the file loaded), calls with their
+receivers (``self``, constants, ``Foo.new(...)`` as an instantiation, instance variables
+and locals assigned from ``Foo.new``), and routes: Rails ``config/routes.rb`` (``get 'x'
+=> 'c#a'``, ``to:``, ``resources``/``resource`` with their actions, ``only``/``except``,
+nested resources, ``member``/``collection``, ``namespace``/``scope``, ``root``) linked to
+the controller's action, and Sinatra (``get '/x' do ... end``: an ENDPOINT of the block).
+
+Constants are global in Ruby: every file is in one package (``main``, the top-level
+object), so a class declared in one file is seen from all. fqns join the constant path
+with dots (``Shop::Order#total`` is ``Shop.Order.total``); a file's module is its path
+without ``.rb``. A class or module reopened in several files is one node: the file that
+Zeitwerk's naming gives the constant (``app/models/shop/order.rb`` for ``Shop::Order``,
+``lib/shop.rb`` for ``Shop``; :func:`repo_facts`) declares it, the others only add their
+methods and mixins to it.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass
+
+from tree_sitter import Node, QueryCursor
+
+from graphrag.parsing import registry
+from graphrag.parsing.languages._base import FileExtractor
+from graphrag.parsing.languages._common import (
+    ScopeIndex,
+    count_errors,
+    in_order,
+    node_id,
+    normalize,
+)
+from graphrag.parsing.languages._common import node_text as _text
+from graphrag.parsing.model import Call, Heritage, Import, ParseResult, Registration, Symbol
+from graphrag.parsing.registry import RepoContext
+from graphrag.parsing.repofacts import RepoFiles
+from graphrag.parsing.routes import join_segments, singular
+
+LANG = "ruby"
+PACKAGE = "main"
+_SIGNATURE_MAX = 300
+_MIXINS = frozenset({"include", "extend", "prepend"})
+_ATTRS = frozenset({"attr_reader", "attr_writer", "attr_accessor", "attr"})
+_ROUTE_DSL = frozenset({"get", "post", "put", "patch", "delete", "head", "options", "match",
+                        "root", "resources", "resource", "namespace", "scope", "member",
+                        "collection", "concern", "concerns", "mount", "draw", "constraints",
+                        "defaults", "controller", "direct", "resolve", "redirect"})
+_VISIBILITY = frozenset({"private", "protected", "public", "module_function",
+                         "private_class_method", "public_class_method"})
+_VERBS = ("get", "post", "put", "patch", "delete", "head", "options")
+# Rails' resource actions: (action, method, path after the resource, on a member).
+_RESOURCES = (("index", "GET", "", False), ("new", "GET", "/new", False),
+              ("create", "POST", "", False), ("show", "GET", "", True),
+              ("edit", "GET", "/edit", True), ("update", "PATCH,PUT", "", True),
+              ("destroy", "DELETE", "", True))
+# Directories whose files Zeitwerk (or a gem's load path) names by their path.
+_AUTOLOAD_ROOT = re.compile(r"(?:^|/)(?:lib|app/[^/]+)/(.+)\.rb$")
+# Top-level folders whose files no load path names (tests, configuration, scripts).
+_NOT_LOADED = frozenset({"test", "tests", "spec", "config", "db", "script", "bin", "vendor",
+                         "examples", "features", "tasks"})
+_CAMEL = re.compile(r"(?:^|_)([a-z0-9])")
+
+
+def extract(source: bytes, rel_path: str, ctx: RepoContext) -> ParseResult:
+    """Parse one Ruby file into symbols, requires, calls, mixins, routes and types."""
+    tree = registry.parser(LANG).parse(source)
+    result = ParseResult(path=rel_path, lang=LANG, module=rel_path.removesuffix(".rb"),
+                         package=PACKAGE)
+    facts = ctx.of(LANG, {})
+    _RubyFile(source, tree.root_node, rel_path, facts if isinstance(facts, dict) else {},
+              result).run()
+    result.error_count = count_errors(tree.root_node)
+    return result
+
+
+def camelize(segment: str) -> str:
+    """``order_items`` -> ``OrderItems`` (Zeitwerk's default inflection)."""
+    return _CAMEL.sub(lambda m: m.group(1).upper(), segment)
+
+
+def constant_of(rel_path: str) -> str | None:
+    """The constant Zeitwerk (or a load path) expects in a file: ``app/models/shop/order.rb``
+    -> ``Shop.Order``, ``lib/sinatra/base.rb`` or, with ``lib/`` as the indexed root,
+    ``sinatra/base.rb`` -> ``Sinatra.Base`` (None for tests, configuration, scripts)."""
+    match = _AUTOLOAD_ROOT.search(rel_path)
+    if match is not None:
+        inner = match.group(1)
+    elif rel_path.split("/", 1)[0] in _NOT_LOADED or not rel_path.endswith(".rb"):
+        return None
+    else:  # a load path indexed as the root (a gem's `lib/` itself)
+        inner = rel_path.removesuffix(".rb")
+    return ".".join(camelize(p) for p in inner.split("/") if p != "concerns")
+
+
+def repo_facts(files: RepoFiles) -> dict[str, dict[str, str]]:
+    """``constants``: the file Zeitwerk names for each constant (the one that declares a
+    class reopened elsewhere); ``features``: what ``require 'a/b'`` loads (``a/b`` ->
+    the module of ``lib/a/b.rb``)."""
+    constants: dict[str, str] = {}
+    features: dict[str, str] = {}
+    ruby = sorted(p for p in files.paths if p.endswith(".rb"))
+    directories = {p.rpartition("/")[0] for p in ruby}
+    for rel in ruby:
+        constant = constant_of(rel)
+        if constant and (rel.removesuffix(".rb") not in directories
+                         or _declares(files, rel, constant)):
+            constants.setdefault(constant, rel)
+        head, sep, feature = rel.rpartition("lib/")
+        if sep and (not head or head.endswith("/")):
+            features.setdefault(feature.removesuffix(".rb"), rel.removesuffix(".rb"))
+    # A namespace no file declares (Zeitwerk's implicit `app/controllers/admin/`, a gem's
+    # `lib/sinatra/` whose `lib/sinatra.rb` only requires) is declared by the first file
+    # inside it, so that its classes are members of one node
+    for rel in ruby:
+        directory = rel.rpartition("/")[0]
+        rooted = _AUTOLOAD_ROOT.search(rel) is not None
+        while directory:
+            # inside `app/models/` or `lib/`, the namespaces stop at that folder
+            if rooted and _AUTOLOAD_ROOT.search(directory + ".rb") is None:
+                break
+            constant = constant_of(directory + ".rb")
+            if not constant:
+                break
+            constants.setdefault(constant, rel)
+            directory = directory.rpartition("/")[0]
+    return {"constants": constants, "features": features}
+
+
+def _declares(files: RepoFiles, rel: str, constant: str) -> bool:
+    """Whether the file of a namespace (``lib/sinatra.rb`` beside ``lib/sinatra/``)
+    declares it: a gem's entry file often only requires the files of the namespace."""
+    text = files.read(rel, 256 * 1024) or ""
+    last = re.escape(constant.rsplit(".", 1)[-1])
+    return re.search(rf"(?m)^\s*(?:module|class)\s+(?:\w+::)*{last}\b", text) is not None
+
+
+def _string(node: Node | None) -> str | None:
+    """A string literal's text or a symbol's name (None for anything else)."""
+    if node is None:
+        return None
+    if node.type in ("bare_symbol", "bare_string"):  # an item of `%i[a b]`, `%w[a b]`
+        return _text(node)
+    if node.type in ("simple_symbol", "hash_key_symbol"):
+        return _text(node).lstrip(":")
+    if node.type == "string" and all(c.type == "string_content" for c in node.named_children):
+        return "".join(_text(c) for c in node.named_children)
+    if node.type == "delimited_symbol":
+        return "".join(_text(c) for c in node.named_children)
+    return None
+
+
+def _constant_path(node: Node | None) -> str | None:
+    """``Foo::Bar`` -> ``Foo.Bar`` (``::Foo`` is ``Foo``); None for an expression."""
+    if node is None:
+        return None
+    if node.type == "constant":
+        return _text(node)
+    if node.type == "scope_resolution":
+        name = node.child_by_field_name("name")
+        scope = node.child_by_field_name("scope")
+        head = _constant_path(scope) if scope is not None else ""
+        if name is None or head is None:
+            return None
+        return f"{head}.{_text(name)}" if head else _text(name)
+    return None
+
+
+def _args(call: Node) -> tuple[list[Node], dict[str, Node]]:
+    """Positional arguments and keyword pairs of a call."""
+    args = call.child_by_field_name("arguments")
+    positional: list[Node] = []
+    keywords: dict[str, Node] = {}
+    for arg in args.named_children if args is not None else ():
+        if arg.type == "pair":
+            key, value = arg.child_by_field_name("key"), arg.child_by_field_name("value")
+            if key is not None and value is not None and key.type in ("hash_key_symbol",
+                                                                      "simple_symbol"):
+                keywords[_string(key) or ""] = value
+            elif key is not None and value is not None:
+                positional.append(arg)  # `'path' => 'c#a'`
+        elif arg.type != "comment":
+            positional.append(arg)
+    return positional, keywords
+
+
+def _symbols(node: Node | None) -> set[str]:
+    if node is None:
+        return set()
+    if node.type in ("array", "symbol_array", "string_array"):
+        return {s for s in (_string(c) for c in node.named_children) if s}
+    single = _string(node)
+    return {single} if single else set()
+
+
+def controller_class(name: str, modules: list[str]) -> list[str]:
+    """``admin/users`` (in ``namespace :api``) -> ``["Api", "Admin", "UsersController"]``."""
+    parts = [*modules, *name.split("/")]
+    return [camelize(p) for p in parts[:-1]] + [camelize(parts[-1]) + "Controller"]
+
+
+@dataclass
+class _Scope:
+    """A class, module or method symbol being walked."""
+
+    symbol: Symbol
+    node: Node
+    static: bool = False  # code of `class << self`
+
+
+@dataclass
+class _RouteScope:
+    """What the blocks around a Rails route add: path prefix, controller modules, and the
+    resource whose member or collection routes the block declares."""
+
+    prefix: str = ""
+    modules: tuple[str, ...] = ()
+    resource: str | None = None  # controller path of the enclosing resources block
+    member_path: str = ""  # path of one member of that resource
+    collection_path: str = ""
+    on: str = ""  # "member" / "collection" inside such a block
+
+
+class _RubyFile(FileExtractor):
+    """Extraction state for one file."""
+
+    def __init__(self, source: bytes, root: Node, rel_path: str, facts: dict,
+                 result: ParseResult) -> None:
+        super().__init__(source, root, result)
+        self.rel_path = rel_path
+        self.facts = facts
+        self.scopes: ScopeIndex[int, _Scope] = ScopeIndex(node_id)
+        self._frozen: tuple[list[int], list, list[int]] | None = None
+        self.declared: set[str] = set()
+        self.route_nodes: set[int] = set()
+        self.locals: dict[str | None, set[str]] = {}
+        self.endpoints: set[str] = set()
+
+    def run(self) -> ParseResult:
+        defs = QueryCursor(registry.query(LANG, "ruby-definitions")).captures(self.root)
+        refs = QueryCursor(registry.query(LANG, "ruby-references")).captures(self.root)
+        for node in in_order(defs.get("definition.type", [])):
+            self._type(node)
+        for node in in_order(defs.get("definition.method", [])):
+            self._method(node)
+        calls = in_order(refs.get("reference.call", []))
+        # routes first: a Sinatra block becomes the scope of the calls inside it
+        if self.rel_path.endswith("config/routes.rb"):
+            self._rails_routes(calls)
+        else:
+            self._sinatra_routes(calls)
+        self._freeze_scopes()
+        self._locals(refs)
+        for node in calls:
+            self._call(node)
+        for node in in_order(refs.get("reference.super", [])):
+            self._super(node)
+        for node in in_order(refs.get("assignment", [])):
+            self._assignment(node)
+        self.result.calls.sort(key=lambda c: c.line)
+        self.result.var_types = {k: v for k, v in self.result.var_types.items() if v}
+        self.result.symbols.sort(key=lambda s: (s.char_start, -s.char_end))
+        return self.result
+
+    # -- declarations --------------------------------------------------------------------
+
+    def _owner(self, node: Node) -> _Scope | None:
+        if self._frozen is None:
+            return self.scopes.enclosing(node)
+        starts, items, parents = self._frozen
+        at = bisect.bisect_right(starts, node.start_byte) - 1
+        while at >= 0:
+            start, end, scope = items[at]
+            if node.end_byte <= end and scope.node.id != node.id:
+                return scope
+            at = parents[at]
+        return None
+
+    def _freeze_scopes(self) -> None:
+        """Once every scope is known, look them up by byte ranges: walking a node's
+        parents costs its depth for each of the thousands of calls and names of a file.
+        The innermost scope around a position is the last one starting before it or one
+        of that one's enclosing scopes."""
+        items = sorted(((s.node.start_byte, s.node.end_byte, s) for s in self.scopes.values()),
+                       key=lambda t: (t[0], -t[1]))
+        parents: list[int] = []
+        stack: list[int] = []
+        for index, (start, _end, _scope) in enumerate(items):
+            while stack and items[stack[-1]][1] < start + 1 and \
+                    not items[stack[-1]][1] > start:
+                stack.pop()
+            parents.append(stack[-1] if stack else -1)
+            stack.append(index)
+        self._frozen = ([t[0] for t in items], items, parents)
+
+    def _type_owner(self, node: Node) -> str | None:
+        scope = self._owner(node)
+        while scope is not None and scope.symbol.kind not in ("CLASS", "OBJECT"):
+            scope = self._owner(scope.node)
+        return scope.symbol.fqn if scope is not None else None
+
+    def _type(self, node: Node) -> None:
+        if node.type == "singleton_class":
+            owner = self._owner(node)
+            if owner is not None:  # `class << self`: its methods are the class's own
+                self.scopes[node.id] = _Scope(owner.symbol, node, static=True)
+            return
+        path = _constant_path(node.child_by_field_name("name"))
+        if path is None:
+            return
+        outer = self._type_owner(node)
+        fqn = f"{outer}.{path}" if outer else path
+        name = fqn.rsplit(".", 1)[-1]
+        parent = fqn.rpartition(".")[0] or None
+        kind = "CLASS" if node.type == "class" else "OBJECT"
+        symbol = Symbol(kind=kind, name=name, fqn=fqn, parent=parent,
+                        signature=_header(node), doc_comment=doc_comment(node),
+                        meta={} if kind == "CLASS" else {"module": True}, **self.span(node))
+        self.scopes[node.id] = _Scope(symbol, node)
+        # `class Mod::Stories`: the namespaces it names are declared here unless their
+        # home file does (else the class would be a top-level name of the package)
+        prefix = outer or ""
+        for part in path.split(".")[:-1]:
+            outer_fqn = f"{prefix}.{part}" if prefix else part
+            self._declare(Symbol(kind="OBJECT", name=part, fqn=outer_fqn,
+                                 parent=prefix or None, signature=f"module {part}",
+                                 meta={"module": True}, **self.span(node)))
+            prefix = outer_fqn
+        self._declare(symbol)
+        line = node.start_point[0] + 1
+        body = node.child_by_field_name("body")
+        mixins = [c for c in (body.named_children if body is not None else ())
+                  if c.type == "call" and c.child_by_field_name("receiver") is None
+                  and _text(c.child_by_field_name("method")) in _MIXINS]
+        for mixin in sorted(mixins, key=lambda c: _text(c.child_by_field_name("method"))
+                            != "prepend"):
+            for arg in _args(mixin)[0]:
+                base = _constant_path(arg)
+                if base:
+                    self.result.heritage.append(Heritage(fqn, base, "embeds", line))
+        superclass = node.child_by_field_name("superclass")
+        if superclass is not None and superclass.named_children:
+            base = _constant_path(superclass.named_children[0])
+            if base:
+                self.result.heritage.append(Heritage(fqn, base, "extends", line))
+        for child in body.named_children if body is not None else ():
+            if child.type == "call" and child.child_by_field_name("receiver") is None and \
+                    _text(child.child_by_field_name("method")) in _ATTRS:
+                for arg in _args(child)[0]:
+                    field = _string(arg)
+                    if field:
+                        self._field(child, field, fqn)
+            elif child.type == "assignment":
+                left = child.child_by_field_name("left")
+                if left is not None and left.type == "constant":
+                    self._field(child, _text(left), fqn)
+
+    def _declare(self, symbol: Symbol) -> None:
+        """Add a class or module unless another file is its home (Zeitwerk naming) or this
+        file declared it already: a reopened class or module is one node."""
+        home = self.facts.get("constants", {}).get(symbol.fqn) if self.facts else None
+        if (home is None or home == self.rel_path) and symbol.fqn not in self.declared:
+            self.declared.add(symbol.fqn)
+            self.result.symbols.append(symbol)
+
+    def _field(self, node: Node, name: str, owner: str) -> None:
+        self.result.symbols.append(Symbol(
+            kind="FIELD", name=name, fqn=f"{owner}.{name}", parent=owner,
+            signature=normalize(_text(node))[:_SIGNATURE_MAX], meta={}, **self.span(node)))
+
+    def _method(self, node: Node) -> None:
+        name_node = node.child_by_field_name("name")
+        if name_node is None:
+            return
+        name = _text(name_node)
+        owner = self._owner(node)
+        if owner is not None and owner.symbol.kind not in ("CLASS", "OBJECT"):
+            return  # a method defined inside a method body: rare, left out
+        if owner is None and node.parent is not None and node.parent.type != "program":
+            # a `def` in a block (`describe ... do`) is a method of what runs the block,
+            # not a global function
+            return
+        static = node.type == "singleton_method" or (owner is not None and owner.static)
+        parent = owner.symbol.fqn if owner is not None else None
+        fqn = f"{parent}.{name}" if parent else name
+        kind = "METHOD" if parent else "FUNCTION"
+        if name == "initialize" and parent and not static:
+            kind = "CONSTRUCTOR"
+        params = node.child_by_field_name("parameters")
+        meta = {"static": static, "params": [[_text(p.child_by_field_name("name") or p), None]
+                                             for p in (params.named_children if params
+                                                       else ()) if p.type != "comment"]}
+        symbol = Symbol(kind=kind, name=name, fqn=fqn, parent=parent,
+                        signature=_header(node), doc_comment=doc_comment(node), meta=meta,
+                        **self.span(node))
+        self.result.symbols.append(symbol)
+        self.scopes[node.id] = _Scope(symbol, node)
+
+    # -- calls ---------------------------------------------------------------------------
+
+    def _locals(self, caps: dict[str, list[Node]]) -> None:
+        """Local names per method (parameters and assigned variables, its blocks' too);
+        an identifier that is none of them is a call of a method without arguments."""
+        self.locals: dict[str | None, set[str]] = {}
+        for node in caps.get("local", []):
+            self.locals.setdefault(self._caller(node), set()).add(_text(node))
+        for node in in_order(caps.get("bare", [])):
+            name = _text(node)
+            caller = self._caller(node)
+            if name not in self.locals.get(caller, ()) and node.parent is not None \
+                    and node.parent.type not in ("method_parameters", "block_parameters"):
+                self._bare_call(node, name, caller, node.start_point[0] + 1)
+
+    def _bare_call(self, node: Node, name: str, caller: str | None, line: int) -> None:
+        """A call without receiver: a method of ``self`` (Ruby looks methods up on the
+        receiver's class and ancestors, never in lexically enclosing classes), or a global
+        function outside any class; ``new`` in a class instantiates it."""
+        owner = self._type_owner(node)
+        if name == "new" and owner:
+            self.result.calls.append(Call(caller, owner.rsplit(".", 1)[-1], None, line,
+                                          kind="new"))
+            return
+        self.result.calls.append(Call(caller, name, ["self"] if owner else None, line))
+
+    def _caller(self, node: Node) -> str | None:
+        """The enclosing method or class; code in the body of a class this file does not
+        declare (a reopening) is the file's: its node and lines are another file's."""
+        scope = self._owner(node)
+        if scope is None or (scope.symbol.kind in ("CLASS", "OBJECT")
+                             and scope.symbol.fqn not in self.declared):
+            return None
+        return scope.symbol.fqn
+
+    def _chain(self, node: Node | None) -> list[str]:
+        """Receiver chain: ``@repo`` -> ``["self", "repo"]``, ``Foo::Bar`` -> ``["Foo",
+        "Bar"]``, ``a.b`` -> ``["a", "b()"]``, ``Foo.new`` -> ``["Foo()"]`` (an instance),
+        ``["?"]`` for what cannot be named."""
+        if node is None:
+            return ["?"]
+        kind = node.type
+        if kind in ("self",):
+            return ["self"]
+        if kind == "identifier":
+            name = _text(node)
+            return [name] if name in self.locals.get(self._caller(node), ()) else \
+                [name + "()"]
+        if kind == "instance_variable":
+            return ["self", _text(node).lstrip("@")]
+        if kind in ("constant", "scope_resolution"):
+            path = _constant_path(node)
+            return path.split(".") if path else ["?"]
+        if kind == "call":
+            method = node.child_by_field_name("method")
+            receiver = node.child_by_field_name("receiver")
+            if method is None or method.type not in ("identifier", "constant"):
+                return ["?"]
+            name = _text(method)
+            if receiver is None:
+                return [name + "()"]
+            head = self._chain(receiver)
+            if head == ["?"]:
+                return head
+            if name == "class" and head == ["self"]:
+                return ["self"]  # `self.class.x`: a class method of the enclosing class
+            if name == "new" and receiver.type in ("constant", "scope_resolution"):
+                return [".".join(head) + "()"]  # a new instance: what calling the class gives
+            return [*head, name + "()"]
+        if kind == "parenthesized_statements" and node.named_child_count == 1:
+            return self._chain(node.named_children[0])
+        return ["?"]
+
+    def _call(self, node: Node) -> None:
+        method = node.child_by_field_name("method")
+        if method is None or method.type not in ("identifier", "constant"):
+            return
+        name = _text(method)
+        receiver_node = node.child_by_field_name("receiver")
+        caller = self._caller(node)
+        line = method.start_point[0] + 1
+        if node.id in self.route_nodes:
+            return  # a route declaration, not a call
+        if receiver_node is None:
+            if name in ("require", "require_relative"):
+                self._require(node, name)
+                return
+            if name in _MIXINS or name in _ATTRS or name in _VISIBILITY:
+                return
+            self._bare_call(node, name, caller, line)
+            return
+        if name == "class":
+            return
+        receiver = self._chain(receiver_node)
+        parent = node.parent
+        if parent is not None and parent.type in ("assignment", "operator_assignment") and \
+                parent.child_by_field_name("left") == node:
+            name += "="  # `x.default = v` calls the writer `default=`
+        if name == "new" and receiver_node.type in ("constant", "scope_resolution"):
+            *head, cls = receiver
+            self.result.calls.append(Call(caller, cls, head or None, line, kind="new"))
+            return
+        self.result.calls.append(Call(caller, name, receiver, line))
+
+    def _super(self, node: Node) -> None:
+        scope = self._owner(node)
+        if scope is not None and scope.symbol.kind in ("METHOD", "CONSTRUCTOR"):
+            self.result.calls.append(Call(scope.symbol.fqn, scope.symbol.name, ["super"],
+                                          node.start_point[0] + 1))
+
+    def _require(self, node: Node, how: str) -> None:
+        args = _args(node)[0]
+        feature = _string(args[0]) if args else None
+        if not feature:
+            return
+        if how == "require_relative":
+            base = self.rel_path.rpartition("/")[0]
+            parts: list[str] = []
+            for part in f"{base}/{feature}".strip("/").split("/"):
+                if part == "..":
+                    if parts:
+                        parts.pop()
+                elif part not in ("", "."):
+                    parts.append(part)
+            target = "/".join(parts).removesuffix(".rb")
+        else:
+            target = (self.facts.get("features") or {}).get(feature.removesuffix(".rb"),
+                                                           feature)
+        self.result.imports.append(Import(feature, target, node.start_point[0] + 1))
+
+    def _assignment(self, node: Node) -> None:
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if left is None or right is None or right.type != "call":
+            return
+        method = right.child_by_field_name("method")
+        receiver = right.child_by_field_name("receiver")
+        if method is None or _text(method) != "new" or receiver is None:
+            return
+        cls = _constant_path(receiver)
+        if not cls:
+            return
+        if left.type == "instance_variable":
+            owner = self._type_owner(node)
+            if owner:
+                self.scope_vars(owner).setdefault(_text(left).lstrip("@"), cls)
+        elif left.type == "identifier":
+            scope = self._caller(node)
+            self.scope_vars(scope or self.result.module).setdefault(_text(left), cls)
+
+    # -- routes --------------------------------------------------------------------------
+
+    def _sinatra_routes(self, calls: list[Node]) -> None:
+        for node in calls:
+            method = node.child_by_field_name("method")
+            block = node.child_by_field_name("block")
+            if node.child_by_field_name("receiver") is not None or block is None or \
+                    method is None or _text(method) not in _VERBS:
+                continue
+            args = _args(node)[0]
+            route = _string(args[0]) if args else None
+            if route is None or not route.startswith("/"):
+                continue
+            verb = _text(method).upper()
+            owner = self._type_owner(node)
+            label = f"{verb} {route}"
+            fqn = f"{owner or self.result.module}.{label}"
+            if fqn in self.endpoints:
+                continue
+            self.endpoints.add(fqn)
+            self.route_nodes.add(node.id)
+            symbol = Symbol(kind="ENDPOINT", name=label, fqn=fqn, parent=owner,
+                            signature=label, meta={"http_method": verb, "route": route},
+                            **self.span(node))
+            self.result.symbols.append(symbol)
+            self.scopes[block.id] = _Scope(symbol, block)
+            self.result.registrations.append(Registration(
+                http_method=verb, route=route, line=node.start_point[0] + 1,
+                caller=self._caller(node), inline_fqn=fqn))
+
+    def _rails_routes(self, calls: list[Node]) -> None:
+        for node in calls:
+            method = node.child_by_field_name("method")
+            if node.child_by_field_name("receiver") is not None or method is None:
+                continue
+            verb = _text(method)
+            if verb in _ROUTE_DSL:
+                self.route_nodes.add(node.id)
+            if verb in _VERBS or verb in ("match", "root"):
+                self._rails_route(node, verb)
+            elif verb in ("resources", "resource"):
+                self._rails_resources(node, verb == "resource")
+
+    def _route_scope(self, node: Node) -> _RouteScope:
+        """The prefixes and modules the enclosing ``namespace``/``scope``/``resources``
+        blocks give ``node``."""
+        blocks: list[Node] = []
+        current = node.parent
+        while current is not None:
+            if current.type in ("do_block", "block") and current.parent is not None and \
+                    current.parent.type == "call":
+                blocks.append(current.parent)
+            current = current.parent
+        out = _RouteScope()
+        for call in reversed(blocks):
+            name = _text(call.child_by_field_name("method"))
+            args, kws = _args(call)
+            first = _string(args[0]) if args else None
+            if name == "namespace" and first:
+                out.prefix = join_segments(out.prefix, first)
+                out.modules = (*out.modules, first)
+            elif name == "scope":
+                path = first or _string(kws.get("path")) or ""
+                out.prefix = join_segments(out.prefix, path) if path else out.prefix
+                module = _string(kws.get("module"))
+                if module:
+                    out.modules = (*out.modules, module)
+            elif name in ("resources", "resource") and first:
+                one = name == "resource"
+                base = join_segments(out.prefix, _string(kws.get("path")) or first)
+                out.resource = _string(kws.get("controller")) or \
+                    (first + "s" if one else first)
+                member_param = "" if one else f":{singular(first)}_id"
+                out.collection_path = base
+                out.member_path = join_segments(base, ":id") if not one else base
+                out.prefix = join_segments(base, member_param) if member_param else base
+                out.on = ""
+            elif name in ("member", "collection"):
+                out.on = name
+                out.prefix = out.member_path if name == "member" else out.collection_path
+        return out
+
+    def _rails_route(self, node: Node, verb: str) -> None:
+        args, kws = _args(node)
+        scope = self._route_scope(node)
+        target: str | None = _string(kws.get("to"))
+        path: str | None = None
+        if verb == "root":
+            path = "/"
+            target = target or (_string(args[0]) if args else None)
+            methods = "GET"
+        else:
+            methods = verb.upper()
+            via = _symbols(kws.get("via"))
+            if verb == "match" or via:
+                methods = "ANY" if "all" in via or not via else \
+                    ",".join(sorted(v.upper() for v in via))
+            if args and args[0].type == "pair":
+                key, value = args[0].child_by_field_name("key"), \
+                    args[0].child_by_field_name("value")
+                path, target = _string(key), _string(value)
+            elif args:
+                path = _string(args[0])
+        if path is None:
+            return
+        on = _string(kws.get("on"))
+        if on in ("member", "collection") and scope.resource:
+            scope.on = on
+            scope.prefix = scope.member_path if on == "member" else scope.collection_path
+        if target is None and "to" in kws:
+            return  # `to: redirect(...)`, a Rack app: no controller action
+        if target is None and scope.resource:
+            # `post "upvote"` in a resources block: the resource's action (nested under
+            # `:story_id` unless on a member or the collection)
+            action = _string(kws.get("action")) or path.strip("/").split("/")[-1]
+            target = f"{scope.resource}#{action}"
+        elif target is None and "/" in path.strip("/") and ":" not in path:
+            # `get "/stories/preview"`: Rails reads controller and action from the path
+            controller_path, _, action = path.strip("/").rpartition("/")
+            target = f"{controller_path}#{action}"
+        if target is None or "#" not in target:
+            return
+        controller, _, action = target.partition("#")
+        controller = _string(kws.get("controller")) or controller
+        full = scope.prefix if path == "/" and scope.prefix else join_segments(scope.prefix, path)
+        self.result.registrations.append(Registration(
+            http_method=methods, route=full, line=node.start_point[0] + 1,
+            caller=self._caller(node), handler_name=action,
+            handler_receiver=controller_class(controller, list(scope.modules))))
+
+    def _rails_resources(self, node: Node, one: bool) -> None:
+        args, kws = _args(node)
+        scope = self._route_scope(node)
+        only, except_ = _symbols(kws.get("only")), _symbols(kws.get("except"))
+        for arg in args:
+            name = _string(arg)
+            if not name:
+                continue
+            controller = _string(kws.get("controller")) or (name + "s" if one else name)
+            base = join_segments(scope.prefix, _string(kws.get("path")) or name)
+            receiver = controller_class(controller, list(scope.modules))
+            param = ":" + (_string(kws.get("param")) or "id")
+            for action, method, tail, member in _RESOURCES:
+                if (only and action not in only) or action in except_ or \
+                        (one and action == "index"):
+                    continue
+                route = (join_segments(base, param) if member and not one else base) + tail
+                self.result.registrations.append(Registration(
+                    http_method=method, route=route, line=node.start_point[0] + 1,
+                    caller=self._caller(node), handler_name=action,
+                    handler_receiver=receiver))
+
+
+def _header(node: Node) -> str:
+    """The declaration's first line (``def place(id, qty = 1)``, ``class A < B``)."""
+    body = node.child_by_field_name("body")
+    end = body.start_byte if body is not None and body.start_byte > node.start_byte \
+        else node.end_byte
+    text = node.text[:end - node.start_byte].decode("utf-8", errors="replace")
+    return normalize(text.split("\n", 1)[0] if "\n" in text.strip() else text).rstrip(
+        ";").strip()[:_SIGNATURE_MAX]
+
+
+def doc_comment(node: Node) -> str | None:
+    """The ``#`` comment lines right above a declaration, ``#`` stripped."""
+    lines: list[str] = []
+    prev = node.prev_named_sibling
+    expected = node.start_point[0] - 1
+    while prev is not None and prev.type == "comment" and prev.end_point[0] == expected:
+        lines.append(_text(prev).lstrip("#").strip())
+        expected = prev.start_point[0] - 1
+        prev = prev.prev_named_sibling
+    text = "\n".join(reversed(lines)).strip()
+    return text or None

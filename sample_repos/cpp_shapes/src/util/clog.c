@@ -1,0 +1,9 @@
+#include <stdio.h>
+
+#include "util/clog.h"
+
+void clog_line(const char *text)
+{
+    fputs(text, stderr);
+    fputc('\n', stderr);
+}

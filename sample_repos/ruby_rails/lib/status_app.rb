@@ -1,0 +1,16 @@
+require 'sinatra/base'
+
+# A Sinatra app mounted beside Rails: health and version.
+class StatusApp < Sinatra::Base
+  get '/status' do
+    report
+  end
+
+  post '/status/ping' do
+    Lending.overdue_count.to_s
+  end
+
+  def report
+    'ok'
+  end
+end

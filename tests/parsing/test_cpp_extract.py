@@ -1,0 +1,84 @@
+"""C++ extractor and resolution against the cpp_shapes sample and small snippets."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from graphrag.graph.resolve import build_graph
+from graphrag.parsing.extract import parse_file
+from graphrag.parsing.model import ParseResult
+from graphrag.parsing.registry import RepoContext
+
+SAMPLE = Path(__file__).resolve().parents[2] / "sample_repos" / "cpp_shapes"
+sys.path.insert(0, str(SAMPLE.parents[1] / "tests"))
+from test_expected_graphs import graph_of  # noqa: E402
+
+
+def snippet(code: str, rel: str = "src/x.cpp") -> ParseResult:
+    result = parse_file(code.encode(), rel, RepoContext())
+    assert result is not None
+    return result
+
+
+def test_classes_methods_overloads_and_templates() -> None:
+    result = snippet(
+        "namespace geo { namespace detail {\n"
+        "template <typename T> class Box : public Base<T> {\n"
+        " public:\n  explicit Box(T v) : v_(v) {}\n  T get() const { return v_; }\n"
+        "  void put(T v);\n  void put(T v, int times);\n private:\n  T v_;\n};\n"
+        "template <typename T> void Box<T>::put(T v) { put(v, 1); }\n} }\n")
+    kinds = {s.fqn: s.kind for s in result.symbols}
+    assert kinds == {
+        "geo": "OBJECT", "geo::detail": "OBJECT", "geo::detail::Box": "CLASS",
+        "geo::detail::Box::Box": "CONSTRUCTOR", "geo::detail::Box::get": "METHOD",
+        "geo::detail::Box::put(T)": "METHOD", "geo::detail::Box::put(T,int)": "METHOD",
+        "geo::detail::Box::v_": "FIELD"}
+    box = next(s for s in result.symbols if s.fqn == "geo::detail::Box")
+    assert box.meta["template"] is True
+    put = next(s for s in result.symbols if s.fqn == "geo::detail::Box::put(T)")
+    assert put.line_start == 11 and put.meta["declared_line"] == 6  # in and out of class
+    assert [(h.cls, h.base) for h in result.heritage] == [("geo::detail::Box", "Base")]
+    assert [(c.caller, c.name, c.args) for c in result.calls] == [
+        ("geo::detail::Box::put(T)", "put", 2)]
+
+
+def test_a_header_with_cpp_in_it_is_read_as_cpp() -> None:
+    result = snippet("#pragma once\nnamespace geo {\nclass Shape { public: virtual double"
+                     " area() const = 0; };\n}\n", "include/shape.h")
+    assert result.lang == "c"  # listed by its extension, read with the C++ grammar
+    assert {s.fqn for s in result.symbols} == {"geo", "geo::Shape", "geo::Shape::area"}
+
+
+def test_namespaces_and_out_of_class_methods_are_one_node_each() -> None:
+    graph = graph_of(SAMPLE)
+    by_fqn: dict[str, list] = {}
+    for node in graph.nodes:
+        by_fqn.setdefault(node.fqn, []).append(node)
+    (geo,) = by_fqn["geo"]  # reopened by seven files
+    assert len(geo.meta["declarations"]) == 6
+    (area,) = by_fqn["geo::Circle::area"]
+    assert (area.file_path, area.meta["declarations"]) == (
+        "src/circle.cpp", [["include/geo/circle.hpp", 11, 11]])
+    nodes = graph.node_by_key()
+    overrides = {(nodes[e.src_key].fqn, nodes[e.dst_key].fqn) for e in graph.edges
+                 if e.kind == "OVERRIDES"}
+    assert overrides == {("geo::Circle::area", "geo::Shape::area"),
+                         ("geo::Circle::name", "geo::Shape::name")}
+
+
+def test_calls_choose_the_overload_by_argument_count_and_see_through_smart_pointers(
+        ) -> None:
+    header = snippet("namespace n {\nclass W {\n public:\n  void go(int a);\n"
+                     "  void go(int a, int b);\n  void go(int a, int b, int c = 0, ...);\n};\n"
+                     "}\n", "w.hpp")
+    source = snippet("#include <memory>\nnamespace n {\nvoid W::go(int a) {}\n"
+                     "void W::go(int a, int b) {}\n}\n"
+                     "void run() {\n  auto w = std::make_unique<n::W>();\n"
+                     "  std::shared_ptr<n::W> s;\n  w->go(1);\n  s->go(1, 2);\n"
+                     "  w->go(1, 2, 3, 4);\n}\n", "run.cpp")
+    graph = build_graph([header, source])
+    nodes = graph.node_by_key()
+    calls = sorted((nodes[e.dst_key].fqn, e.lines) for e in graph.edges if e.kind == "CALLS")
+    assert calls == [("n::W::go(int)", [9]), ("n::W::go(int,int)", [10]),
+                     ("n::W::go(int,int,int,...)", [11])]
