@@ -161,7 +161,7 @@ class Syntax:
             if child.type in self.fragment_types:
                 parts.append(lit(self.text(child)))
             elif child.type in self.interpolation_types:
-                inner = [c for c in child.named_children if c.type != "comment"]
+                inner = [c for c in child.named_children if c.type not in _NOT_VALUES]
                 parts += self.value(inner[0]) if inner else []
         if not node.named_children:
             parts.append(lit(self.text(node)[1:-1]))
@@ -243,6 +243,11 @@ class Syntax:
             return None
         i = bisect.bisect_left([e[0] for e in entries], pos) - 1
         return entries[i][1] if i >= 0 else entries[0][1]
+
+
+# named children of an interpolation that are not its value (C#'s braces and format)
+_NOT_VALUES = frozenset({"comment", "interpolation_brace", "interpolation_start",
+                         "interpolation_format_clause", "interpolation_alignment_clause"})
 
 
 @cache
