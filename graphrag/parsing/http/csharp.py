@@ -54,10 +54,7 @@ class CSharpSyntax(Syntax):
             if target is not None and value is not None:
                 yield self.text(target), value
         elif node.type == "assignment_expression":
-            chain = self.chain(node.child_by_field_name("left"))
-            value = node.child_by_field_name("right")
-            if chain and value is not None:
-                yield ".".join(c for c in chain if c != "this"), value
+            yield from self.assigned(node)
 
     def typed_names(self) -> Iterator[tuple[str, str]]:
         for node in self.nodes_of(self.extra_types):

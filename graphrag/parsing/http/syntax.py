@@ -139,6 +139,13 @@ class Syntax:
         """The names ``node`` binds (an assignment, a declaration): (name, value)."""
         return iter(())
 
+    def assigned(self, node: Node) -> Iterator[tuple[str, Node]]:
+        """``x = v`` / ``this.x = v``: the target (without ``this``/``self``) and value."""
+        chain = self.chain(node.child_by_field_name("left"))
+        value = node.child_by_field_name("right")
+        if chain and value is not None:
+            yield ".".join(c for c in chain if c not in ("this", "self")), value
+
     def typed_names(self) -> Iterator[tuple[str, str]]:
         """Names declared with a type as written (fields, parameters): (name, type)."""
         return iter(())
