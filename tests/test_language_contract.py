@@ -7,7 +7,9 @@ against what the registered specs declare, so a word moved back into ``graph/`` 
 from __future__ import annotations
 
 import ast
+import io
 import re
+import tokenize
 from pathlib import Path
 
 import graphrag.graph
@@ -114,6 +116,58 @@ def language_mentions(source: str, words: tuple[set[str], set[str], set[str]]
         if {w.lower() for w in name.split("_")} & languages:
             found.append(f"{line}: language in identifier {name!r}")
     return found
+
+
+def _prose(source: str) -> list[tuple[int, str]]:
+    """Comments and docstrings of a module, with their lines."""
+    found = [(tok.start[0], tok.string) for tok in
+             tokenize.generate_tokens(io.StringIO(source).readline)
+             if tok.type == tokenize.COMMENT]
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef,
+                             ast.AsyncFunctionDef)):
+            doc = ast.get_docstring(node, clean=False)
+            if doc:
+                found.append((node.body[0].lineno, doc))
+    return found
+
+
+def _language_spellings() -> tuple[set[str], set[str]]:
+    """(names matched in any case: the longer names and aliases of every language;
+    spellings matched as written: short names and aliases in capitals, ``Go``, and the
+    shared namespaces, ``JVM``), so that the verb "go" is no language."""
+    any_case, exact = set(), set()
+    for name, spec in registry.languages().items():
+        for word in (name, *spec.aliases, spec.namespace):
+            if len(word) > 3:
+                any_case.add(word.lower())
+            elif len(word) > 1:  # one letter (`c`) is no word to look for in prose
+                exact.update({word.upper(), word.capitalize()} - {"Ts", "Js", "Cs", "Py"})
+    exact.update({"C++", "C#"})  # spellings of names the registry writes `cpp`, `csharp`
+    any_case.update({"typescript", "javascript"})
+    return any_case, exact
+
+
+def prose_mentions(source: str) -> list[str]:
+    """Where a comment or docstring of ``source`` names a language."""
+    any_case, exact = _language_spellings()
+    found = []
+    for line, text in _prose(source):
+        for word in re.findall(r"[A-Za-z][A-Za-z#+]*", text):
+            if word.lower() in any_case or word in exact:
+                found.append(f"{line}: {word!r} in prose")
+    return found
+
+
+def test_graph_prose_names_no_language() -> None:
+    """Comments and docstrings of graph/ speak of traits (``structural_typing``), not of
+    the languages that have them: a new language then needs no word changed there."""
+    problems = [f"graph/{path.name}:{where}" for path in sorted(GRAPH.glob("*.py"))
+                for where in prose_mentions(path.read_text())]
+    assert not problems, "languages named in graph/:\n" + "\n".join(problems)
+    assert prose_mentions('# Go methods may live in another file\n')
+    assert prose_mentions('def f():\n    """A Kotlin companion."""\n')
+    assert not prose_mentions('# the rows of deleted files go with them\n')
 
 
 def test_graph_names_no_language_and_holds_no_vocabulary() -> None:

@@ -237,7 +237,7 @@ def _arg_types(scopes: Scopes, ctx: Ctx, call: Call, supers: dict[str, set[str]]
                 supers[text] = {a.name for a in scopes.ancestors(ent.node)}
             elif text.startswith("="):
                 # a call's result: the name of its declared outside type where the
-                # language's overload choice uses it (C#)
+                # language's overload choice uses it (``exact_arity_first``)
                 text = (ent.name or None) if strict else None
             else:  # a container declared with its items (`List<User>`) matches `List`
                 text = clean_type(text, ctx.file.lang) or text

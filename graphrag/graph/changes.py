@@ -119,14 +119,16 @@ def detect_changes(ctx: AppContext, request: IndexRequest, scanned: list[Scanned
 def is_small(full: bool, changed: list[tuple[str, str | None, int, str | None]],
            deleted: list[str], known: dict[str, Any]) -> bool:
     """Whether a change is small enough to resolve against the files it reaches only
-    (:func:`resolve_part`); Go's structural typing reaches every file."""
+    (:func:`resolve_part`); structural typing (spec ``structural_typing``) reaches every
+    file."""
     return not full and len(changed) + len(deleted) <= max(16, len(known) // 20) \
         and not structural_langs((c[1] for c in changed), deleted)
 
 
 def structural(outcomes: list[FileOutcome], deleted: list[str]) -> bool:
     """Whether a changed file is in a language whose types are matched structurally
-    (Go): which types implement an interface then depends on no name either mentions."""
+    (``structural_typing``): which types implement an interface then depends on no name
+    either mentions."""
     return structural_langs([o.lang for o in outcomes], deleted)
 
 

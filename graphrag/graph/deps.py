@@ -15,9 +15,9 @@
   them sees the class they name, not their text, and is resolved again when it moves).
   The difference between two runs' entries names the definitions that changed. Because
   the entries are computed from the resolved symbol table, changes caused by *other*
-  files (a key renumbered by a new duplicate elsewhere, a Go method whose receiver type
-  vanished, a base class that now resolves elsewhere) show up in the entries of the file
-  they affect, which is then re-resolved too.
+  files (a key renumbered by a new duplicate elsewhere, a method whose receiver type in
+  another file vanished, a base class that now resolves elsewhere) show up in the entries
+  of the file they affect, which is then re-resolved too.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ from graphrag.graph.model import GraphEdge
 CONFIDENCE = {
     "self": 1.0, "type": 1.0, "import": 1.0, "static": 1.0, "constructor": 1.0,
     "super": 1.0, "local": 1.0, "package": 1.0, "declared": 1.0, "embedding": 1.0,
-    # a name of the one namespace of the linker (C, C++: spec `global_names`)
+    # a name of the one namespace of the linker (spec `global_names`)
     "global": 1.0,
     "inherited": 0.9, "method-set": 0.8, "unique-name": 0.5,
     # receiver typed by the declared return type of a call in a chain (`a.b().c()`)
@@ -16,8 +16,8 @@ CONFIDENCE = {
     "callback-param": 0.9,
     # the receiver is declared as one of several classes (`A | B`): an edge to each
     "union": 0.6,
-    # `x.f()` linked to a visible extension function `fun T.f()` (Kotlin) whose receiver
-    # type matches x's class, or x's class is not known from the repository
+    # `x.f()` linked to a visible extension function `fun T.f()` (`meta.receiver_type`)
+    # whose receiver type matches x's class, or x's class is not known from the repository
     "extension": 0.9,
 }
 

@@ -1,4 +1,4 @@
-"""EXTENDS / IMPLEMENTS (declared and Go method sets) and OVERRIDES edges."""
+"""EXTENDS / IMPLEMENTS (declared and by method sets) and OVERRIDES edges."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from graphrag.parsing.registry import languages
 
 
 def resolve_heritage(scopes: Scopes, edges: EdgeSet) -> None:
-    """Declared supertypes, then structural interface implementation (Go)."""
+    """Declared supertypes, then structural interface implementation (``structural_typing``)."""
     table = scopes.table
     for path, scope in table.files.items():
         for her in sorted(scope.result.heritage, key=lambda h: h.line):
@@ -55,7 +55,7 @@ def _method_names(scopes: Scopes, node: GraphNode) -> set[str]:
 
 
 def _method_sets(scopes: Scopes, edges: EdgeSet) -> None:
-    """In a language with ``structural_typing`` (Go), a struct whose method set covers
+    """In a language with ``structural_typing``, a struct whose method set covers
     an interface's implements it."""
     table = scopes.table
     structural = {s.name for s in languages().values() if s.structural_typing}

@@ -408,8 +408,9 @@ def _resolve(conn: Connection, app_id: int, resolver: Resolver, fresh: set[str],
             assert ensure is not None
             ensure()  # files reached through lookups answered in part are no evidence
             raise _Reach(scope_paths - part - deleted)
-        # Go's method sets (which struct implements which interface) are matched over
-        # every file: a Go file resolved, rebuilt or exposing anything needs them all.
+        # Method sets (which struct implements which interface, ``structural_typing``) are
+        # matched over every file: such a file resolved, rebuilt or exposing anything needs
+        # them all.
         files = resolver.table.files
         if structural_langs((files[p].lang for p in scope_paths | iface.computed
                               if p in files), ()):

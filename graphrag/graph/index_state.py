@@ -179,7 +179,7 @@ def referring_files(conn: Connection, app_id: int, names: Iterable[str]) -> set[
 
 
 def parent_files(conn: Connection, app_id: int, paths: Iterable[str]) -> set[str]:
-    """Other files holding the stored parents of the stored nodes of ``paths`` (a Go
+    """Other files holding the stored parents of the stored nodes of ``paths`` (a
     method's receiver type may live in another file of its package)."""
     return set(conn.execute(text(
         "SELECT DISTINCT p.file_path FROM nodes n JOIN nodes p ON p.id = n.parent_id"

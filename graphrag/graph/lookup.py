@@ -4,12 +4,12 @@
 In order, the first step that finds something answers:
 
 1. the exact fqn;
-2. the plain fqn of an overloaded Java/Kotlin method: every overload (``a.B.parse`` ->
+2. the plain fqn of an overloaded method (``overloads_in_fqn``): every overload (``a.B.parse`` ->
    ``a.B.parse(String)``, ``a.B.parse(String,int)``);
 3. a re-exported name: ``pkg.Name`` when ``pkg/__init__.py`` imports ``Name``, ``dir:Name``
-   for a TypeScript/JavaScript barrel ``dir/index.ts`` (conventions in
+   for a barrel module ``dir/index.ts`` (conventions in
    :mod:`graphrag.parsing.reexports`, facts from the IMPORTS edges);
-4. a unique suffix on a name boundary: a Java/Kotlin simple class name (``OrderService``),
+4. a unique suffix on a name boundary: a simple class name of a dotted namespace (``OrderService``),
    ``Class.method``, a module-relative name;
 5. nothing: :class:`~graphrag.errors.UnknownSymbol`, whose one-line message lists the
    closest names (or, for an ambiguous suffix, the candidates).

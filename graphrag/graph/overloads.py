@@ -88,9 +88,9 @@ def choose(candidates: list[GraphNode], call: Call | None,
     if len(candidates) == 1 or call is None or call.args is None:
         return candidates[0]
     fitting = [c for c in candidates if accepts(c, call.args)] or candidates
-    # where the language says so (C#): the overload with as many type parameters as the
-    # call gives type arguments (none: a non-generic one), then one taking exactly the
-    # arguments given, beats one that fills defaults or collects varargs
+    # where the language says so (``exact_arity_first``): the overload with as many type
+    # parameters as the call gives type arguments (none: a non-generic one), then one
+    # taking exactly the arguments given, beats one that fills defaults or collects varargs
     spec = find(fitting[0].lang)
     if spec is not None and spec.exact_arity_first:
         fitting.sort(key=lambda c: (c.meta.get("type_params", 0) != (call.type_args or 0),

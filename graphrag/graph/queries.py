@@ -24,7 +24,7 @@ _RELATIONS = (("callees", "CALLS", True), ("callers", "CALLS", False),
 
 def find_nodes(conn: Connection, app_id: int, fqn: str) -> list[dict[str, Any]]:
     """The nodes ``fqn`` names (:func:`graphrag.graph.lookup.resolve_name`: the exact
-    fqn, every overload of a plain Java/Kotlin fqn, a re-exported or unique short name);
+    fqn, every overload of a plain fqn, a re-exported or unique short name);
     raises :class:`~graphrag.errors.UnknownSymbol` with the closest names otherwise."""
     return store.nodes_by_id(conn, resolve_name(conn, app_id, fqn))
 
@@ -33,7 +33,7 @@ def node_details(ctx: AppContext, fqn: str, static_only: bool = False,
                  unresolved: bool = False, visible: Collection[str] | None = None
                  ) -> list[dict[str, Any]]:
     """Each node ``fqn`` names, with its callers, callees, parents and children; the
-    other overloads of a Python implementation (``@overload`` stubs, ``TYPE_CHECKING``
+    other overloads of an implementation (``@overload`` stubs, ``TYPE_CHECKING``
     definitions) are in ``meta["overloads"]``.
 
     Callers and callees include those dispatch adds (:mod:`graphrag.graph.dispatch`:

@@ -40,8 +40,8 @@ def build_graph(results: list[ParseResult], unique_name_fallback: bool = False) 
 
     ``unique_name_fallback`` links a call that no rule resolves to the only
     function/method of that name in the repository (confidence 0.5). It is off by
-    default: on the sample repositories its only edge was a false one (Go
-    ``r.URL.Query().Get(...)`` linked to a repository method ``Get``)."""
+    default: on the sample repositories its only edge was a false one
+    (``r.URL.Query().Get(...)`` linked to a repository method ``Get``)."""
     resolver = Resolver(results, unique_name_fallback)
     return resolver.finish(resolver.resolve_files(resolver.table.files))
 

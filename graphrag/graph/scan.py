@@ -85,8 +85,8 @@ def compile_patterns(patterns: Iterable[str], option: str = "pattern") -> PathSp
 
 
 def parse_languages(value: str | None) -> frozenset[str] | None:
-    """``"py,java"`` -> registry names (each spec's ``aliases``; TypeScript selects TSX,
-    see ``part_of``); unknown names are a user error."""
+    """``"a,b"`` (names or ``aliases`` of specs) -> registry names (a language selects
+    the languages that are ``part_of`` it); unknown names are a user error."""
     if not value:
         return None
     return registry.select_languages(value.split(","))

@@ -87,7 +87,7 @@ class Scopes:
                     ) -> tuple[GraphNode, bool] | None:
         """Method ``name`` of type ``node`` or its ancestors; bool = declared in ``node``.
 
-        A field of that name (a function-typed property, a TS mixin slot) shadows the
+        A field of that name (a function-typed property, a mixin slot) shadows the
         methods of the ancestors: what it holds is unknown, so there is no method."""
         hit = self.own_callable(node, name)
         if hit is not None:
@@ -134,7 +134,7 @@ class Scopes:
     def lookup(self, ctx: Ctx, name: str, mode: str) -> Ent | None:
         """Resolve a simple ``name`` from ``ctx``.
 
-        ``mode``: ``call`` (a bare call: locals bind, Java/Kotlin see members of
+        ``mode``: ``call`` (a bare call: locals bind, ``implicit_this`` languages see members of
         enclosing classes), ``value`` (a receiver: locals and fields give instances),
         ``type`` (a type name: only declarations and imports)."""
         table = self.table
@@ -159,11 +159,11 @@ class Scopes:
 
     def _in_type_scope(self, scope: GraphNode, name: str, mode: str, file: FileScope
                        ) -> Ent | None:
-        if scope.meta.get("namespace"):  # TS namespace: its declarations are in scope
+        if scope.meta.get("namespace"):  # a namespace symbol: its declarations are in scope
             members = self.table.members(scope, name)
             if members:
                 return Ent("node", members[0], resolution="local")
-        if mode == "call" and file.traits.implicit_this:  # Java/Kotlin: `this`, companion
+        if mode == "call" and file.traits.implicit_this:  # `this` and companion members
             hit = self.find_method(scope, name, companion=True)
             if hit is not None:
                 return Ent("node", hit[0], resolution="self" if hit[1] else "inherited")
@@ -318,7 +318,7 @@ class Scopes:
                   ) -> Ent | None:
         """Member ``name`` of a module, package, class (static) or instance. With
         ``value`` (the member is used as a value, ``mod.X.init()``), a module variable
-        named like a type of that module (TypeScript's ``interface X`` beside ``const
+        named like a type of that module (an ``interface X`` beside ``const
         X``) is the variable."""
         if ent is None:
             return None
@@ -484,7 +484,7 @@ class Scopes:
             cls = self.enclosing_type(ctx)
             if cls is not None:
                 return Ent("static", cls, resolution="static"), 1
-        # A fully qualified prefix (`com.acme.Util`, Python `app.services.users`).
+        # A fully qualified prefix (`com.acme.Util`, `app.services.users`).
         for end in range(len(chain), 1, -1):
             ent = self.resolve_target(ctx.file.ns, ".".join(chain[:end]))
             if ent.kind == "node" and ent.node is not None and ent.node.kind in TYPE_KINDS:
@@ -685,7 +685,7 @@ class Scopes:
 
     def _extension(self, ctx: Ctx, recv: Ent, name: str) -> Ent | None:
         """``x.name()`` with no member ``name``: an extension function ``name`` visible
-        here (imported or in scope) whose receiver type (``meta.receiver_type``, Kotlin
+        here (imported or in scope) whose receiver type (``meta.receiver_type``,
         ``fun Book.label()``) is the receiver's class or one of its supertypes; when the
         receiver's class is not a repository class the visible extension is taken."""
         found = self.lookup(ctx, name, "call")

@@ -103,7 +103,7 @@ class Neighbour(NamedTuple):
         return self.node_id if self.outgoing else self.this_id
 
 
-# Columns in Neighbour's order; ``lines`` last (made a tuple in Python).
+# Columns in Neighbour's order; ``lines`` last (made a tuple here).
 _SIDE = """
 SELECT e.{this} AS this_id, {outgoing} AS outgoing, e.id AS edge_id, e.kind AS edge_kind,
        e.{other} AS node_id, {far}, e.confidence, e.resolution, e.lines
@@ -184,9 +184,9 @@ def override_walk(conn: Connection, node_ids: Iterable[int], up: bool) -> list[A
     return sorted(rows, key=lambda r: (r.start_id, r.depth, r.fqn or "", r.node_id))
 
 
-# A method callers cannot bind statically: declared abstract (TS, Go interface members,
-# Java/Kotlin modifiers in the signature, Python's @abstractmethod), or a member of an
-# interface or of a Python Protocol.
+# A method callers cannot bind statically: declared abstract (`abstract` in the
+# meta or the signature, an interface member, an @abstractmethod), or a member of an
+# interface or of a Protocol.
 _ABSTRACT = r"""
 SELECT n.id FROM nodes n LEFT JOIN nodes p ON p.id = n.parent_id
  WHERE n.id = ANY(:ids)

@@ -103,7 +103,7 @@ class SymbolTable:
         self.package_members: dict[tuple[str, str], dict[str, GraphNode]] = index(dict, "p")
         self.package_nodes: dict[tuple[str, str], list[GraphNode]] = index(list, "p")
         self.callables_by_name: dict[tuple[str, str], list[GraphNode]] = index(list, "c")
-        # top-level callables per (file key, name): Kotlin top-level overloads
+        # top-level callables per (file key, name): top-level overloads
         self._top_callables: dict[tuple[str, str], list[GraphNode]] = defaultdict(list)
         self._pending: list[tuple[GraphNode, Symbol, FileScope]] = []
         # a type declared in parts (`meta.partial`) -> the files of its later parts
@@ -220,7 +220,7 @@ class SymbolTable:
     def _link_parent(self, node: GraphNode, sym: Symbol, scope: FileScope) -> None:
         parent = None
         if sym.parent is not None:
-            # Go methods may live in another file than their receiver type.
+            # Methods may live in another file than their receiver type (or part of it).
             parent = scope.by_fqn.get(sym.parent) or self.by_fqn.get((scope.ns, sym.parent))
         if parent is None or parent is node:
             node.parent_key = scope.node.key
@@ -344,8 +344,8 @@ def plain_fqn(fqn: str, ns: str) -> str:
 
 def _fold_plan(results: list[ParseResult]
                ) -> tuple[dict[tuple[str, int], tuple[str, int]], dict[tuple[str, int], int]]:
-    """Which declarations (``meta["declaration"]``: a C prototype, a method declared in its
-    class and defined outside, a C++ namespace reopened) are no node of their own, as
+    """Which declarations (``meta["declaration"]``: a prototype, a method declared in its
+    class and defined outside, a namespace reopened) are no node of their own, as
     (path, symbol index) -> the symbol they fold into: the one definition of their fqn,
     else of their name and parameter types (a header's overload beside a source file's
     lone definition), else the only definition of their name; with no definition, the

@@ -1,7 +1,7 @@
 """Write a resolved :class:`Graph` into PostgreSQL as a diff computed in memory.
 
 Nodes keep their ids by ``(application_id, stable_key)``; ids of new nodes are drawn from
-the sequence up front, so parent links, edge ends and PageRank are all known in Python.
+the sequence up front, so parent links, edge ends and PageRank are all known in this process.
 Each code node and edge row stores ``row_hash``, a digest of the values this module
 writes: the stored keys and digests are read (one narrow query per table), and only what
 differs is written -- new rows by COPY straight into the table (foreign keys checked

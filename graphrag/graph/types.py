@@ -4,7 +4,7 @@ a type as written to a plain name.
 An Ent's ``kind`` says what a name or expression denotes:
 
 * ``node``      a symbol (function, class, ...), with the resolution rule that found it
-* ``module`` / ``package``   a module (file or Java/Kotlin package) or Go package
+* ``module`` / ``package``   a module (a file, or a package of a dotted namespace) or a package
 * ``instance``  a value whose type is the class/interface in ``node`` (resolution
                 ``union``: or one of ``alts``, from a declared ``A | B``)
 * ``static``    the class in ``node`` used as a value (static access, companion)

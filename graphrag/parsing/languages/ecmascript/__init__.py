@@ -36,15 +36,23 @@ def extract_file(source: bytes, rel_path: str, dialect: Dialect,
     recognises are returned and ``error_count`` counts ERROR/MISSING nodes."""
     # a bad top-level statement must not hide the declarations after it
     root, errors = parse_recovering(registry.parser(dialect.grammar), source, _DECL_START)
-    ctx = FileContext(source, rel_path, dialect, root, repo.of(dialect.grammar, ()) if repo else ())
-    definitions = captures("definitions", dialect, root)
-    refs = captures("references", dialect, root)
-    symbols.collect(ctx, definitions)
-    references.collect_imports(ctx, refs)
-    references.collect_export_defaults(ctx, refs)
-    # registrations before calls: inline handlers must exist as callers first
-    references.collect_registrations(ctx, refs, definitions)
-    references.collect_calls(ctx, refs)
-    symbols.collect_variable_types(ctx, definitions)
-    ctx.result.error_count = errors
-    return ctx.result
+    configs = repo.of(dialect.grammar, ()) if repo else ()
+    result = _EcmaScriptFile(source, rel_path, dialect, root, configs).run()
+    result.error_count = errors
+    return result
+
+
+class _EcmaScriptFile(FileContext):
+    """One TS/JS file's extraction: the passes of ``symbols`` and ``references``."""
+
+    def run(self) -> ParseResult:
+        definitions = captures("definitions", self.dialect, self.root)
+        refs = captures("references", self.dialect, self.root)
+        symbols.collect(self, definitions)
+        references.collect_imports(self, refs)
+        references.collect_export_defaults(self, refs)
+        # registrations before calls: inline handlers must exist as callers first
+        references.collect_registrations(self, refs, definitions)
+        references.collect_calls(self, refs)
+        symbols.collect_variable_types(self, definitions)
+        return self.result

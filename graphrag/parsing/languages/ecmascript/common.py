@@ -25,6 +25,7 @@ from typing import Any
 from tree_sitter import Node, QueryCursor
 
 from graphrag.parsing import registry
+from graphrag.parsing.languages._base import FileExtractor
 from graphrag.parsing.languages._common import (
     ScopeIndex,
     count_errors,  # noqa: F401 - shared API
@@ -33,7 +34,6 @@ from graphrag.parsing.languages._common import (
 )
 from graphrag.parsing.model import (
     Call,
-    CharOffsets,
     Heritage,
     Import,
     ParseResult,
@@ -231,22 +231,20 @@ def captures(query_name: str, dialect: Dialect, root: Node) -> list[tuple[str, N
     return pairs
 
 
-class FileContext:
+class FileContext(FileExtractor):
     """State while extracting one file: the ParseResult being built; ``owners`` maps
     the node id of each symbol that can enclose code (class, function, method, endpoint)
-    to its fqn."""
+    to its fqn. The passes over the file are the functions of ``symbols`` and
+    ``references`` (:func:`graphrag.parsing.languages.ecmascript.extract_file`)."""
 
     def __init__(self, source: bytes, rel_path: str, dialect: Dialect, root: Node,
                  ts_configs: tuple[TsConfig, ...] = ()) -> None:
-        self.source = source
+        self.module = module_of(rel_path)
+        super().__init__(source, root, ParseResult(
+            path=rel_path, lang=dialect.lang, module=self.module, package=None))
         self.ts_configs = ts_configs
         self.path = rel_path
         self.dialect = dialect
-        self.root = root
-        self.offsets = CharOffsets(source)
-        self.module = module_of(rel_path)
-        self.result = ParseResult(path=rel_path, lang=dialect.lang, module=self.module,
-                                  package=None)
         self.owners: ScopeIndex[int, str] = ScopeIndex(node_id)
         self.by_fqn: dict[str, Symbol] = {}
         self.class_fqns: set[str] = set()
