@@ -16,11 +16,11 @@ repository) and the build rate (lines/s of parse + resolve in this one process, 
 and CPU time: on a shared machine the CPU rate is the one that does not move with other
 users' load).
 
-An older sample format is read too: ``benchmarks/call_sample/<name>.json`` (C# Dapper)
-holds a fixed list of call sites (caller and callee fqn, path, line, the site's text)
-with a ``correct``/``wrong`` verdict each; each site is checked to still read as
-recorded (same commit) and its edge to still be produced, and precision counts the
-verdicts of the edges still produced.
+A second sample format is read too: ``benchmarks/call_sample/<name>.json`` (C# Dapper,
+the Rust ``-sites`` samples) holds a fixed list of call sites (caller and callee fqn,
+path, line, the site's text) with a ``correct``/``wrong`` verdict each; each site is
+checked to still read as recorded (same commit) and its edge to still be produced, and
+precision counts the verdicts of the edges still produced.
 
     python benchmarks/call_sample.py rust-axum /path/to/axum [--n 200] [--show]
     nice -n 10 python benchmarks/call_sample.py csharp-dapper /path/to/Dapper
@@ -51,6 +51,9 @@ PINNED = {
     "rust-serde": ("serde-rs/serde", "fa7da4a93567ed347ad0735c28e439fca688ef26", "rust"),
     "php-monolog": ("Seldaek/monolog", "68b974809baff3f071893de61447212e9e688ee7", "php"),
     "ruby-sinatra": ("sinatra/sinatra", "f891dd2b6f4911e356600efe6c3b82af97d262c6", "ruby"),
+    # the same code bases, a fixed sample of call sites (JSON)
+    "rust-axum-sites": ("tokio-rs/axum", "309d1bd9530eec2217134cb262760af1df42ee3b", "rust"),
+    "rust-serde-sites": ("serde-rs/serde", "fa7da4a93567ed347ad0735c28e439fca688ef26", "rust"),
     "csharp-dapper": ("DapperLib/Dapper", "288730e69b05c32cac898d9b55ebea219ea8a2d1", "csharp"),
     # no verdicts: its build rate and share of resolved sites (checkout: Src/Newtonsoft.Json)
     "csharp-newtonsoft": ("JamesNK/Newtonsoft.Json", "4f73e74372445108d2c1bda37b36e6f5e43402e0",
@@ -150,6 +153,11 @@ def main() -> None:
 
     fixed = HERE / f"{args.name}.json"
     if fixed.exists():
+        distinct = len({(e.src_key, line) for e in calls for line in e.lines})
+        print(f"distinct caller sites resolved: {distinct}/{distinct + len(missed)} = "
+              f"{distinct / max(distinct + len(missed), 1):.1%}; without the external ones: "
+              f"{distinct}/{distinct + len(missed) - external} = "
+              f"{distinct / max(distinct + len(missed) - external, 1):.1%}")
         if not score_fixed(fixed, args.checkout, calls, nodes):
             sys.exit(1)
         return
