@@ -101,24 +101,25 @@ class RouteCall:
     callee's ``name``, its ``receiver`` chain (``("r",)`` for ``r.Get``), its arguments
     (``args``: string literal contents, None for any other expression; ``texts``: each
     as written) and the calls ``chained`` on its result (gorilla/mux's
-    ``.Methods("GET")``), innermost first."""
+    ``.Methods("GET")``), innermost first; ``block`` whether a block is given."""
 
     name: str
     receiver: tuple[str, ...] = ()
     args: tuple[str | None, ...] = ()
     texts: tuple[str, ...] = ()
     chained: tuple[RouteCall, ...] = ()
+    block: bool = False  # a block or trailing closure is given (Ruby's ``do ... end``)
 
 
 @dataclass(frozen=True)
 class CalledRoute:
     """What a call registers: the HTTP ``method`` (several joined by ",", ``ANY``
     unrestricted), the ``route`` as written in the call, and the index of the
-    ``handler`` argument among the call's arguments."""
+    ``handler`` argument among the call's arguments (None: the call's block)."""
 
     method: str
     route: str
-    handler: int
+    handler: int | None
 
 
 @dataclass(frozen=True)
@@ -145,6 +146,8 @@ def _register_builtins(register: Callable[[str, RouteFramework], RouteFramework]
     # before net/http: the same call, with the methods chained on it
     register("gorilla/mux", CalledRoutes(("go",), ("HandleFunc", "Handle"), "go:gorilla_route"))
     register("net/http", CalledRoutes(("go",), ("HandleFunc", "Handle"), "go:nethttp_route"))
+    register("sinatra", CalledRoutes(("ruby",), ("get", "post", "put", "patch", "delete",
+                                                 "head", "options"), "ruby:sinatra_route"))
     register("chi", CalledRoutes(("go",), ("Get", "Post", "Put", "Delete", "Patch", "Head",
                                            "Options", "Connect", "Trace"), "go:chi_route"))
 

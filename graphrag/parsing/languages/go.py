@@ -465,7 +465,7 @@ class _GoFile(FileExtractor):
         found = called_route(LANG, RouteCall(
             name, tuple(receiver), tuple(string_literal(a) for a in args),
             tuple(_text(a) for a in args), _chained_calls(call)))
-        if found is None or not 0 <= found.handler < len(args):
+        if found is None or found.handler is None or not 0 <= found.handler < len(args):
             return
         method = found.method
         operand = call.child_by_field_name("function").child_by_field_name("operand")
