@@ -109,6 +109,8 @@ class RouteCall:
     texts: tuple[str, ...] = ()
     chained: tuple[RouteCall, ...] = ()
     block: bool = False  # a block or trailing closure is given (Ruby's ``do ... end``)
+    # per argument: the items of an array or list literal (as ``args``), else None
+    items: tuple[tuple[str | None, ...] | None, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -148,6 +150,9 @@ def _register_builtins(register: Callable[[str, RouteFramework], RouteFramework]
     register("net/http", CalledRoutes(("go",), ("HandleFunc", "Handle"), "go:nethttp_route"))
     register("sinatra", CalledRoutes(("ruby",), ("get", "post", "put", "patch", "delete",
                                                  "head", "options"), "ruby:sinatra_route"))
+    register("laravel", CalledRoutes(("php",), ("get", "post", "put", "patch", "delete",
+                                                 "options", "head", "any", "match"),
+                                      "php:laravel_route"))
     register("chi", CalledRoutes(("go",), ("Get", "Post", "Put", "Delete", "Patch", "Head",
                                            "Options", "Connect", "Trace"), "go:chi_route"))
 
