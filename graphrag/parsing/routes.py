@@ -153,6 +153,9 @@ def _register_builtins(register: Callable[[str, RouteFramework], RouteFramework]
     register("laravel", CalledRoutes(("php",), ("get", "post", "put", "patch", "delete",
                                                  "options", "head", "any", "match"),
                                       "php:laravel_route"))
+    register("minimal-apis", CalledRoutes(("csharp",), ("MapGet", "MapPost", "MapPut",
+                                                        "MapDelete", "MapPatch", "MapMethods"),
+                                           "csharp:minimal_api_route"))
     register("chi", CalledRoutes(("go",), ("Get", "Post", "Put", "Delete", "Patch", "Head",
                                            "Options", "Connect", "Trace"), "go:chi_route"))
 
