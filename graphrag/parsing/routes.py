@@ -111,13 +111,22 @@ class RouteCall:
     block: bool = False  # a block or trailing closure is given (Ruby's ``do ... end``)
     # per argument: the items of an array or list literal (as ``args``), else None
     items: tuple[tuple[str | None, ...] | None, ...] = ()
+    # keyword arguments: (name, string literal contents or None, items of a list or None)
+    keywords: tuple[tuple[str, str | None, tuple[str | None, ...] | None], ...] = ()
+    local_router: bool = False  # the receiver is a router this file creates
+
+    def keyword(self, name: str) -> tuple[str | None, tuple[str | None, ...] | None] | None:
+        """(literal contents, list items) of keyword argument ``name``, None if absent."""
+        return next(((value, items) for key, value, items in self.keywords if key == name),
+                    None)
 
 
 @dataclass(frozen=True)
 class CalledRoute:
     """What a call registers: the HTTP ``method`` (several joined by ",", ``ANY``
     unrestricted), the ``route`` as written in the call, and the index of the
-    ``handler`` argument among the call's arguments (None: the call's block)."""
+    ``handler`` argument among the call's arguments (None: the call's block, or the
+    function a decorator call decorates)."""
 
     method: str
     route: str
@@ -156,6 +165,10 @@ def _register_builtins(register: Callable[[str, RouteFramework], RouteFramework]
     register("minimal-apis", CalledRoutes(("csharp",), ("MapGet", "MapPost", "MapPut",
                                                         "MapDelete", "MapPatch", "MapMethods"),
                                            "csharp:minimal_api_route"))
+    register("fastapi", CalledRoutes(("python",), ("get", "post", "put", "delete", "patch",
+                                                  "head", "options", "api_route"),
+                                      "python:decorator_route"))
+    register("flask", CalledRoutes(("python",), ("route",), "python:decorator_route"))
     register("chi", CalledRoutes(("go",), ("Get", "Post", "Put", "Delete", "Patch", "Head",
                                            "Options", "Connect", "Trace"), "go:chi_route"))
 
