@@ -25,6 +25,7 @@ from graphrag.parsing.languages._base import FileExtractor
 from graphrag.parsing.languages._common import (
     ScopeIndex,
     count_errors,
+    in_order,
     keeps_items,
     node_id,
     normalize,
@@ -271,20 +272,20 @@ class _GoFile(FileExtractor):
     def run(self) -> ParseResult:
         defs = QueryCursor(registry.query(LANG, "go-definitions")).captures(self.root)
         refs = QueryCursor(registry.query(LANG, "go-references")).captures(self.root)
-        for node in _in_order(refs.get("reference.import", [])):
+        for node in in_order(refs.get("reference.import", [])):
             self._import(node)
-        for node in _in_order(defs.get("definition.type", [])):
+        for node in in_order(defs.get("definition.type", [])):
             self._type(node)
-        for node in _in_order(defs.get("definition.function", []) +
+        for node in in_order(defs.get("definition.function", []) +
                               defs.get("definition.method", [])):
             self._function(node)
         # In source order a HandleFunc call precedes the calls inside its inline handler,
         # so the handler's scope exists before those calls look for their caller.
-        for node in _in_order(refs.get("reference.call", [])):
+        for node in in_order(refs.get("reference.call", [])):
             self._call(node)
-        for node in _in_order(defs.get("definition.local", [])):
+        for node in in_order(defs.get("definition.local", [])):
             self._local(node)
-        for node in _in_order(defs.get("definition.range", [])):
+        for node in in_order(defs.get("definition.range", [])):
             self._range(node)
         self.result.symbols.sort(key=lambda s: (s.char_start, -s.char_end))
         return self.result
@@ -717,10 +718,6 @@ def _unwrap_handler_func(node: Node) -> Node:
         if callee.rsplit(".", 1)[-1] == "HandlerFunc" and len(args) == 1:
             return args[0]
     return node
-
-
-def _in_order(nodes: list[Node]) -> list[Node]:
-    return sorted(nodes, key=lambda n: (n.start_byte, -n.end_byte))
 
 
 def first_result(text: str) -> str:

@@ -25,6 +25,7 @@ from graphrag.parsing.languages._common import (
     ScopeIndex,
     count_errors,
     element_type,
+    in_order,
     item_type,
     keeps_items,
     node_id,
@@ -268,9 +269,9 @@ class _PythonFile(FileExtractor):
     def run(self) -> ParseResult:
         defs = QueryCursor(registry.query(LANG, "python-definitions")).captures(self.root)
         refs = QueryCursor(registry.query(LANG, "python-references")).captures(self.root)
-        assignments = _in_order(defs.get("definition.assignment", []))
+        assignments = in_order(defs.get("definition.assignment", []))
         self._collect_router_prefixes(assignments)
-        def_nodes = _in_order(defs.get("definition.class", []) +
+        def_nodes = in_order(defs.get("definition.class", []) +
                               defs.get("definition.function", []))
         for node in def_nodes:
             if node.type == "class_definition":
@@ -280,13 +281,13 @@ class _PythonFile(FileExtractor):
         self._merge_overload_stubs()
         for node in assignments:
             self._assignment(node)
-        for node in _in_order(defs.get("definition.with", [])):
+        for node in in_order(defs.get("definition.with", [])):
             self._with_item(node)
-        for node in _in_order(defs.get("definition.for", [])):
+        for node in in_order(defs.get("definition.for", [])):
             self._for(node)
-        for node in _in_order(refs.get("reference.call", [])):
+        for node in in_order(refs.get("reference.call", [])):
             self._call(node)
-        for node in _in_order(refs.get("reference.import", [])):
+        for node in in_order(refs.get("reference.import", [])):
             self._import(node)
         self._explicit_self()
         self.result.symbols.sort(key=lambda s: (s.char_start, -s.char_end))
@@ -798,10 +799,6 @@ def _under_type_checking(node: Node) -> bool:
 
 def _is_overload_stub(sym: Symbol) -> bool:
     return any(d.rsplit(".", 1)[-1] == "overload" for d in sym.meta.get("decorators", []))
-
-
-def _in_order(nodes: list[Node]) -> list[Node]:
-    return sorted(nodes, key=lambda n: (n.start_byte, -n.end_byte))
 
 
 def _opt_text(node: Node | None) -> str | None:

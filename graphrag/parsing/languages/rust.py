@@ -39,7 +39,13 @@ from tree_sitter import Node, QueryCursor
 
 from graphrag.parsing import registry
 from graphrag.parsing.languages._base import FileExtractor
-from graphrag.parsing.languages._common import ScopeIndex, count_errors, node_id, normalize
+from graphrag.parsing.languages._common import (
+    ScopeIndex,
+    count_errors,
+    in_order,
+    node_id,
+    normalize,
+)
 from graphrag.parsing.languages._common import node_text as _text
 from graphrag.parsing.model import (
     Call,
@@ -281,10 +287,6 @@ def _attributes(node: Node) -> list[Node]:
     return out
 
 
-def _in_order(nodes: list[Node]) -> list[Node]:
-    return sorted(nodes, key=lambda n: (n.start_byte, -n.end_byte))
-
-
 class _RustFile(FileExtractor):
     """Single-use worker filling ``result`` for one file."""
 
@@ -308,7 +310,7 @@ class _RustFile(FileExtractor):
 
     def run(self) -> ParseResult:
         defs = refs = QueryCursor(registry.query(LANG, "rust")).captures(self.root)
-        modules = _in_order(defs.get("definition.module", []))
+        modules = in_order(defs.get("definition.module", []))
         for node in modules:
             self._module(node)
         named = ("definition.class", "definition.enum", "definition.trait",
@@ -316,13 +318,13 @@ class _RustFile(FileExtractor):
         for capture in named:
             for node in defs.get(capture, []):
                 self._declare(node, capture == "definition.macro")
-        for node in _in_order(defs.get("definition.import", [])):
+        for node in in_order(defs.get("definition.import", [])):
             self._use(node)
-        items = _in_order([*defs.get("definition.class", []), *defs.get("definition.enum", []),
+        items = in_order([*defs.get("definition.class", []), *defs.get("definition.enum", []),
                            *defs.get("definition.trait", []), *defs.get("definition.impl", [])])
         for node in items:
             self._type_item(node)
-        functions = _in_order(defs.get("definition.function", []))
+        functions = in_order(defs.get("definition.function", []))
         self.clashes = self._clashing_methods(functions)
         for node in functions:
             self._function(node)
@@ -331,20 +333,20 @@ class _RustFile(FileExtractor):
             self._macro_definition(node)
         for node in defs.get("definition.constant", []):
             self._constant(node)
-        calls = _in_order(refs.get("reference.call", []))
+        calls = in_order(refs.get("reference.call", []))
         # Route registrations first: an inline handler's scope must exist before the
         # calls inside it look for their caller.
         for node in calls:
             self._routes(node)
         for node in calls:
             self._call(node)
-        for node in _in_order(refs.get("reference.macro", [])):
+        for node in in_order(refs.get("reference.macro", [])):
             self._macro_call(node)
-        for node in _in_order(defs.get("definition.binding", [])):
+        for node in in_order(defs.get("definition.binding", [])):
             self._bind_pattern(node)
-        for node in _in_order(defs.get("definition.local", [])):
+        for node in in_order(defs.get("definition.local", [])):
             self._local(node)
-        for node in _in_order(defs.get("definition.range", [])):
+        for node in in_order(defs.get("definition.range", [])):
             self._range(node)
         self._crate_names()
         self.result.symbols.sort(key=lambda s: (s.char_start, -s.char_end))
