@@ -457,10 +457,7 @@ class _CSharpFile(FileExtractor):
         self._symbol("CONSTRUCTOR", "<init>", fqn, owner, plist,
                      {"static": False, "params": params, "return_type": None,
                       "primary": True, **facts}, signature=normalize(_text(plist)))
-        for pname, ptype in params:
-            typed = declared_type(ptype)
-            if typed and pname:
-                self.scope_vars(fqn)[pname] = typed
+        self._param_types(fqn, params)
         return fqn
 
     def _callable(self, node: Node, owner: str, overloaded: set,
@@ -619,12 +616,17 @@ class _CSharpFile(FileExtractor):
         self._symbol("FUNCTION", name, fqn, scope, node,
                      {"params": params, "return_type": _type_text(
                          node.child_by_field_name("type")), "static": False, **facts})
+        self._param_types(fqn, params)
+        return fqn
+
+    def _param_types(self, fqn: str, params: list[list[str | None]]) -> None:
+        """The declared types of a callable's parameters as the variable types of its
+        scope (a scope left empty is dropped at the end of :meth:`run`)."""
         local = self.scope_vars(fqn)
         for pname, ptype in params:
             typed = declared_type(ptype)
             if typed and pname:
                 local[pname] = typed
-        return fqn
 
     def _locals(self, node: Node, scope: str | None) -> None:
         decl = next((c for c in node.named_children if c.type == "variable_declaration"),
@@ -764,11 +766,7 @@ class _CSharpFile(FileExtractor):
             meta={"http_method": method, "route": route, "params": params,
                   "return_type": None, "inline": True}, **self.span(lam)))
         self.inline[lam.id] = fqn
-        local = self.scope_vars(fqn)
-        for pname, ptype in params:
-            typed = declared_type(ptype)
-            if typed and pname:
-                local[pname] = typed
+        self._param_types(fqn, params)
         return fqn
 
 
