@@ -23,6 +23,12 @@ class FileExtractor:
         """Fill and return :attr:`result`."""
         raise NotImplementedError
 
+    def finished(self) -> ParseResult:
+        """:attr:`result` with its symbols in source order, an enclosing symbol before
+        the symbols inside it."""
+        self.result.symbols.sort(key=lambda s: (s.char_start, -s.char_end))
+        return self.result
+
     def span(self, node: Node) -> dict[str, int]:
         """Lines (1-based, inclusive) and characters (end exclusive) of ``node``, as the
         keyword arguments of a :class:`~graphrag.parsing.model.Symbol`."""

@@ -294,8 +294,7 @@ class _Extractor(FileExtractor):
             target = self.overloads.get(fqn, {}).get(overload)
             self.result.var_types[target.fqn if target else fqn] = \
                 self.result.var_types.pop(key)
-        self.result.symbols.sort(key=lambda s: (s.char_start, -s.char_end))
-        return self.result
+        return self.finished()
 
     def _items(self, node: Node, scope: str | None, cls: str | None, depth: int) -> None:
         """Declarations directly in ``node`` (a file, namespace, class body, ``extern

@@ -270,10 +270,9 @@ class _CSharpFile(FileExtractor):
     def run(self) -> ParseResult:
         self._usings(self.root)
         self._declarations(self.root, "", None, [])
-        self.result.symbols.sort(key=lambda s: (s.char_start, -s.char_end))
         self.result.calls.sort(key=lambda c: c.line)
         self.result.var_types = {k: v for k, v in self.result.var_types.items() if v}
-        return self.result
+        return self.finished()
 
     # -- imports -----------------------------------------------------------------------
 

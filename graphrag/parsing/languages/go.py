@@ -287,8 +287,7 @@ class _GoFile(FileExtractor):
             self._local(node)
         for node in in_order(defs.get("definition.range", [])):
             self._range(node)
-        self.result.symbols.sort(key=lambda s: (s.char_start, -s.char_end))
-        return self.result
+        return self.finished()
 
     # -- helpers -----------------------------------------------------------------------
 

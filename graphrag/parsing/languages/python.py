@@ -290,8 +290,7 @@ class _PythonFile(FileExtractor):
         for node in in_order(refs.get("reference.import", [])):
             self._import(node)
         self._explicit_self()
-        self.result.symbols.sort(key=lambda s: (s.char_start, -s.char_end))
-        return self.result
+        return self.finished()
 
     def _explicit_self(self) -> None:
         """A method whose instance parameter has another name (click's ``__self``): its

@@ -349,8 +349,7 @@ class _RustFile(FileExtractor):
         for node in in_order(defs.get("definition.range", [])):
             self._range(node)
         self._crate_names()
-        self.result.symbols.sort(key=lambda s: (s.char_start, -s.char_end))
-        return self.result
+        return self.finished()
 
     def _crate_names(self) -> None:
         """The names a path may start with in every module (the crate itself as ``crate``,
