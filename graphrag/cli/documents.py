@@ -16,6 +16,7 @@ from graphrag.cli.options import (
     engine_for,
     json_option,
     print_json,
+    print_rows,
 )
 from graphrag.cli.progress import progress_bars
 from graphrag.documents.service import delete_document, list_documents, parse_metadata
@@ -90,15 +91,10 @@ def documents_group() -> None:
 def documents_list(app_name: str, db_url: str | None, as_json: bool) -> None:
     """List the documents of an application with status and counts."""
     docs = list_documents(context_for(db_url, app_name))
-    if as_json:
-        print_json(docs)
-        return
-    if not docs:
-        click.echo("no documents")
-    for d in docs:
-        click.echo(f"{d['id']}\t{d['filename']}\t{d['status']}\tpages {d['page_count'] or 0}"
-                   f"\tchunks {d['chunk_count'] or 0}\tsentences {d['sentence_count'] or 0}"
-                   + (f"\t{d['error_message']}" if d["error_message"] else ""))
+    print_rows(docs, as_json, "no documents", lambda d: (
+        f"{d['id']}\t{d['filename']}\t{d['status']}\tpages {d['page_count'] or 0}"
+        f"\tchunks {d['chunk_count'] or 0}\tsentences {d['sentence_count'] or 0}"
+        + (f"\t{d['error_message']}" if d["error_message"] else "")))
 
 
 @documents_group.command("delete")

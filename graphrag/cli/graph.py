@@ -12,6 +12,7 @@ from graphrag.cli.options import (
     engine_for,
     json_option,
     print_json,
+    print_rows,
 )
 from graphrag.db.apps import skipped_documents
 from graphrag.graph.analysis import export_graph, to_graphml
@@ -127,13 +128,8 @@ def graph_files(app_name: str, statuses: tuple[str, ...], db_url: str | None,
                       "reason": d["reason"], "size_bytes": None, "indexed_at": None}
                      for d in skipped_documents(conn, ctx.app_id)]
             rows.sort(key=lambda r: r["path"])
-    if as_json:
-        print_json(rows)
-        return
-    if not rows:
-        click.echo("no such files")
-    for r in rows:
-        click.echo(f"{r['status']}\t{r['path']}\t{r['reason'] or '-'}")
+    print_rows(rows, as_json, "no such files",
+               lambda r: f"{r['status']}\t{r['path']}\t{r['reason'] or '-'}")
 
 
 @graph_group.command("links")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from graphrag.cli.options import db_option, engine_for, json_option, print_json
+from graphrag.cli.options import db_option, engine_for, json_option, print_json, print_rows
 from graphrag.graph.service_links import add_to_group, drop_group, groups
 
 
@@ -29,13 +29,8 @@ def groups_list(db_url: str | None, as_json: bool) -> None:
     """List the groups with their applications."""
     _, engine = engine_for(db_url)
     rows = groups(engine)
-    if as_json:
-        print_json(rows)
-        return
-    if not rows:
-        click.echo("no groups (every application is linked with every other)")
-    for row in rows:
-        click.echo(f"{row['name']}\t{' '.join(row['apps'])}")
+    print_rows(rows, as_json, "no groups (every application is linked with every other)",
+               lambda row: f"{row['name']}\t{' '.join(row['apps'])}")
 
 
 @groups_group.command("add")

@@ -9,7 +9,14 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from graphrag.cli.options import db_option, engine_for, json_option, print_json, settings_for
+from graphrag.cli.options import (
+    db_option,
+    engine_for,
+    json_option,
+    print_json,
+    print_rows,
+    settings_for,
+)
 from graphrag.jobs.queue import QUEUES
 from graphrag.jobs.store import JOB_STATUSES
 
@@ -95,13 +102,7 @@ def jobs_group(ctx: click.Context, app_name: str | None, statuses: tuple[str, ..
 
     _, engine = engine_for(db_url)
     found = list_jobs(engine, app=app_name, statuses=statuses, tasks=tasks, limit=limit)
-    if as_json:
-        print_json(found)
-        return
-    if not found:
-        click.echo("no jobs")
-    for job in found:
-        click.echo(_job_line(job))
+    print_rows(found, as_json, "no jobs", _job_line)
 
 
 @jobs_group.command("show")

@@ -62,6 +62,19 @@ def print_json(data: Any) -> None:
     click.echo(json.dumps(data, indent=2, default=str, ensure_ascii=False))
 
 
+def print_rows(rows: list[Any], as_json: bool, empty: str, line: Callable[[Any], str]
+               ) -> None:
+    """A listing: JSON under ``--json``, else ``empty`` when there is nothing and one
+    ``line(row)`` a row."""
+    if as_json:
+        print_json(rows)
+        return
+    if not rows:
+        click.echo(empty)
+    for row in rows:
+        click.echo(line(row))
+
+
 def progress_enabled(as_json: bool) -> bool:
     """Progress bars go to stderr, only for humans at a terminal."""
     return not as_json and sys.stderr.isatty()
