@@ -63,6 +63,16 @@ class NodeData:
         return [c for c in self.chunks if c.source == "doc"]
 
     @property
+    def meta(self) -> dict[str, Any]:
+        """The node's language facts (empty when it has none)."""
+        return self.row.meta or {}
+
+    @property
+    def doc(self) -> str:
+        """The node's doc comment without its comment markers."""
+        return clean_doc_comment(self.row.doc_comment)
+
+    @property
     def seg(self) -> str | None:
         """The node's block id: its code chunk's plan id (``{id}:code:snippet``, for a
         split member the common prefix of its parts), else its first chunk's."""
@@ -342,8 +352,7 @@ def member_block(node: NodeData, score: float, seed: bool, nb: Neighbours | None
     seg = node.seg
     if seg is None:
         return None
-    meta = r.meta or {}
-    doc = clean_doc_comment(r.doc_comment)
+    meta, doc = node.meta, node.doc
     signature = one_line(r.signature)
     show_doc = doc if not doc_in_code(doc, node.code) else None
     lists = relation_sections(nb, with_tests) if (seed and nb is not None) else []
@@ -376,8 +385,7 @@ def type_block(node: NodeData, score: float, seed: bool, nb: Neighbours | None,
     seg = node.seg
     if seg is None:
         return None
-    meta = r.meta or {}
-    doc = clean_doc_comment(r.doc_comment)
+    meta, doc = node.meta, node.doc
     head = [_code_span(one_line(r.signature) or r.name or r.fqn or "")]
     heritage = _heritage(nb, meta, with_tests) if nb is not None else []
     if not seed:
