@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from tree_sitter import Node
 
 from graphrag.parsing.http.syntax import Syntax
-from graphrag.parsing.http.urls import Part, lit, merge, name, param
+from graphrag.parsing.http.urls import Part, fill_template, lit, merge, name, param
 
 _SPRING_PLACEHOLDER = re.compile(r"^\$\{([^}:]+)(?::[^}]*)?\}$")
 _SIMPLE_TEMPLATE = re.compile(r"^[A-Za-z_]\w*")
@@ -328,22 +328,12 @@ _PRINTF = re.compile(r"%[-#+ 0,(]*\d*(?:\.\d+)?[a-zA-Z%]")
 def printf(template: list[Part], values: list[list[Part]]) -> list[Part]:
     """``"%s/orders/%d"`` with its arguments: each conversion replaced by the next
     value (Java ``String.format``, Kotlin ``format``, Go ``fmt.Sprintf``)."""
-    out: list[Part] = []
-    index = 0
-    for kind, text in template:
-        if kind != "lit":
-            out.append((kind, text))
-            continue
-        pos = 0
-        for match in _PRINTF.finditer(text):
-            out.append(lit(text[pos:match.start()]))
-            if match.group(0) == "%%":
-                out.append(lit("%"))
-            elif index < len(values):
-                out += values[index]
-                index += 1
-            else:
-                out.append(param("?"))
-            pos = match.end()
-        out.append(lit(text[pos:]))
-    return out
+    rest = iter(values)
+
+    def fill(match: re.Match[str]) -> list[Part]:
+        if match.group(0) == "%%":
+            return [lit("%")]
+        value = next(rest, None)
+        return value if value is not None else [param("?")]
+
+    return fill_template(template, _PRINTF, fill)

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from tree_sitter import Node
 
 from graphrag.parsing.http.syntax import Syntax
-from graphrag.parsing.http.urls import Part, lit, param
+from graphrag.parsing.http.urls import Part, fill_template, lit, param
 
 
 class PythonSyntax(Syntax):
@@ -90,33 +91,26 @@ class PythonSyntax(Syntax):
         return None
 
 
+# ``{}`` or ``{name}`` (the text up to the first closing brace is the field)
+_FIELD = re.compile(r"\{([^}]*)\}")
+
+
 def _format(template: list[Part], values: list[list[Part]],
             named: dict[str, list[Part]]) -> list[Part]:
     """``"{}/users/{id}".format(base, id=x)``: each ``{}`` replaced by the next value,
     a named field by its keyword argument's value (else kept as a parameter)."""
-    out: list[Part] = []
-    index = 0
-    for kind, text in template:
-        if kind != "lit":
-            out.append((kind, text))
-            continue
-        pos = 0
-        while True:
-            start = text.find("{", pos)
-            end = text.find("}", start)
-            if start < 0 or end < 0:
-                out.append(lit(text[pos:]))
-                break
-            out.append(lit(text[pos:start]))
-            field_name = text[start + 1:end]
-            if not field_name and index < len(values):
-                out += values[index]
-                index += 1
-            elif field_name in named:
-                value = named[field_name]
-                # a run-time value keeps the field's own name in the template
-                out += [param(field_name)] if value and value[0][0] == "param" else value
-            else:
-                out.append(param(field_name or "?"))
-            pos = end + 1
-    return out
+    rest = iter(values)
+
+    def fill(match: re.Match[str]) -> list[Part]:
+        field_name = match.group(1)
+        if not field_name:
+            value = next(rest, None)
+            if value is not None:
+                return value
+        elif field_name in named:
+            value = named[field_name]
+            # a run-time value keeps the field's own name in the template
+            return [param(field_name)] if value and value[0][0] == "param" else value
+        return [param(field_name or "?")]
+
+    return fill_template(template, _FIELD, fill)

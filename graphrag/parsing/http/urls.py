@@ -11,6 +11,7 @@ to the segments the linker compares, a parameter being ``*``."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Literal
 
 PartKind = Literal["lit", "name", "param"]
@@ -49,6 +50,24 @@ def merge(parts: list[Part]) -> list[Part]:
                 out[-1] = ("lit", out[-1][1] + text)
                 continue
         out.append((kind, text))
+    return out
+
+
+def fill_template(template: list[Part], placeholder: re.Pattern[str],
+                  fill: Callable[[re.Match[str]], list[Part]]) -> list[Part]:
+    """``template`` with each match of ``placeholder`` in its literal text replaced by
+    the parts ``fill`` gives for it (formatting calls: ``%s``, ``{}``, ``{name}``)."""
+    out: list[Part] = []
+    for kind, text in template:
+        if kind != "lit":
+            out.append((kind, text))
+            continue
+        pos = 0
+        for match in placeholder.finditer(text):
+            out.append(lit(text[pos:match.start()]))
+            out += fill(match)
+            pos = match.end()
+        out.append(lit(text[pos:]))
     return out
 
 
