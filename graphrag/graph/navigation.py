@@ -95,10 +95,7 @@ def _call_tree(conn: Connection, app_id: int, fqn: str, direction: str, max_dept
             if count >= max_nodes:
                 truncated = True
                 break
-            child = {**nodes[edge.far], "confidence": round(edge.confidence, 3),
-                     "resolution": edge.resolution, "children": []}
-            if edge.via is not None:
-                child["via"] = edge.via
+            child = _reached(nodes[edge.far], edge, children=[])
             if edge.far in expanded:
                 child["seen"] = True
             else:
@@ -110,6 +107,16 @@ def _call_tree(conn: Connection, app_id: int, fqn: str, direction: str, max_dept
         frontier = next_frontier
     return {"direction": direction, "max_depth": max_depth,
             "roots": [trees[r["id"]] for r in roots], "nodes": count, "truncated": truncated}
+
+
+def _reached(row: dict[str, Any], edge: _Edge, **extra: Any) -> dict[str, Any]:
+    """A node as a call reaches it: its row, the call's confidence and resolution,
+    ``extra``, and ``via`` (the method the call site is bound to) for a dispatched call."""
+    hop = {**row, "confidence": round(edge.confidence, 3), "resolution": edge.resolution,
+           **extra}
+    if edge.via is not None:
+        hop["via"] = edge.via
+    return hop
 
 
 def call_paths(ctx: AppContext, from_fqn: str, to_fqn: str, max_depth: int = 5,
@@ -155,11 +162,7 @@ def _call_paths(conn: Connection, app_id: int, from_fqn: str, to_fqn: str, max_d
             paths.append([info[node], *suffix])
             return
         for edge in preds[node]:
-            hop = {**info[node], "confidence": round(edge.confidence, 3),
-                   "resolution": edge.resolution}
-            if edge.via is not None:
-                hop["via"] = edge.via
-            walk(edge.near, [hop, *suffix])
+            walk(edge.near, [_reached(info[node], edge), *suffix])
 
     for target in found:
         walk(target, [])
