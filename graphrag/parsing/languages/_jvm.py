@@ -7,15 +7,18 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Callable, Collection, Iterable, Iterator
+from pathlib import PurePosixPath
 
-from tree_sitter import Node
+from tree_sitter import Node, QueryCursor
 
+from graphrag.parsing import registry
+from graphrag.parsing.languages._base import FileExtractor
 from graphrag.parsing.languages._common import (
     ScopeIndex,
-    count_errors,  # noqa: F401 - shared API
+    count_errors,
     keeps_items,
 )
-from graphrag.parsing.model import Call
+from graphrag.parsing.model import Call, ParseResult
 from graphrag.parsing.routes import Annotation, Endpoint, RouteSite
 from graphrag.parsing.routes import join_segments as join_route
 
@@ -277,3 +280,56 @@ def owning_type(node: Node, type_decls: Collection[str], containers: Collection[
             return False
         current = current.parent
     return None
+
+
+class JvmFile(FileExtractor):
+    """Extraction state of one Java or Kotlin file: its package, the scopes calls are
+    attributed to and the overloaded names. A language sets :attr:`lang` and implements
+    the passes :meth:`run` makes."""
+
+    lang: str
+
+    def __init__(self, source: bytes, rel_path: str, root: Node) -> None:
+        self.source, self.root = source, root  # the package clause is read first
+        package = self._package()
+        super().__init__(source, root, ParseResult(
+            path=rel_path, lang=self.lang, module=package or PurePosixPath(rel_path).stem,
+            package=package, error_count=count_errors(root),
+        ))
+        self.prefix = f"{package}." if package else ""
+        # node key -> fqn for types and callables (the scopes calls are attributed to)
+        self.scopes: ScopeIndex[NodeKey, str] = ScopeIndex(node_key)
+        self.superclass: dict[str, str] = {}  # class fqn -> superclass simple name
+        self.callables: set[str] = set()  # fqns of methods/constructors (local scopes)
+        self.overloaded: set[tuple[object, str]] = set()  # (owner key, name) pairs
+
+    def run(self) -> ParseResult:
+        self.constants = self._constants()
+        self._imports()
+        self._definitions()
+        self._references()
+        self._locals()
+        self.result.var_types = {k: v for k, v in self.result.var_types.items() if v}
+        return self.result
+
+    def _package(self) -> str | None:
+        caps = QueryCursor(registry.query(self.lang, f"{self.lang}-imports")).captures(
+            self.root)
+        names = caps.get("package", [])
+        return text_of(names[0]).replace(" ", "") if names else None
+
+    def _constants(self) -> dict[str, str]:
+        """The file's string constants by name, for routes built from them."""
+        raise NotImplementedError
+
+    def _imports(self) -> None:
+        raise NotImplementedError
+
+    def _definitions(self) -> None:
+        raise NotImplementedError
+
+    def _references(self) -> None:
+        raise NotImplementedError
+
+    def _locals(self) -> None:
+        raise NotImplementedError

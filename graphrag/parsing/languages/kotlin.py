@@ -11,24 +11,21 @@ Instantiation ``Foo(...)`` is an ordinary ``call``: the resolver decides.
 from __future__ import annotations
 
 import re
-from pathlib import PurePosixPath
 
 from tree_sitter import Node, QueryCursor
 
 from graphrag.parsing import registry
-from graphrag.parsing.languages._base import FileExtractor
 from graphrag.parsing.languages._common import (
-    ScopeIndex,
     decl_starts,
     outermost_captures,
     parse_recovering,
 )
 from graphrag.parsing.languages._jvm import (
     Annotation,
+    JvmFile,
     NodeKey,
     collapse,
     collect_calls,
-    count_errors,
     declared_type,
     doc_comment_before,
     dotted_call_target,
@@ -80,39 +77,19 @@ def extract(source: bytes, rel_path: str, ctx: RepoContext) -> ParseResult:
     return result
 
 
-class _KotlinFile(FileExtractor):
+class _KotlinFile(JvmFile):
     """Extraction state for one file."""
 
-    def __init__(self, source: bytes, rel_path: str, root: Node) -> None:
-        self.source, self.root = source, root  # the package clause is read first
-        package = self._package()
-        super().__init__(source, root, ParseResult(
-            path=rel_path, lang=LANG, module=package or PurePosixPath(rel_path).stem,
-            package=package, error_count=count_errors(root),
-        ))
-        self.prefix = f"{package}." if package else ""
-        # node key -> fqn for types and callables (the scopes calls are attributed to)
-        self.scopes: ScopeIndex[NodeKey, str] = ScopeIndex(node_key)
-        self.callables: set[str] = set()
-        self.superclass: dict[str, str] = {}  # class fqn -> superclass simple name
-        self.ctor_params: dict[str, dict[str, str]] = {}  # class fqn -> plain ctor params
-        self.overloaded: set[tuple[object, str]] = set()  # (owner key, name) pairs
+    lang = LANG
 
-    def run(self) -> ParseResult:
-        self.constants = _string_constants(self.root)
-        self._imports()
-        self._definitions()
-        self._references()
-        self._locals()
-        self.result.var_types = {k: v for k, v in self.result.var_types.items() if v}
-        return self.result
+    def __init__(self, source: bytes, rel_path: str, root: Node) -> None:
+        super().__init__(source, rel_path, root)
+        self.ctor_params: dict[str, dict[str, str]] = {}  # class fqn -> plain ctor params
+
+    def _constants(self) -> dict[str, str]:
+        return _string_constants(self.root)
 
     # --- header -------------------------------------------------------------
-
-    def _package(self) -> str | None:
-        caps = QueryCursor(registry.query(LANG, "kotlin-imports")).captures(self.root)
-        names = caps.get("package", [])
-        return text_of(names[0]).replace(" ", "") if names else None
 
     def _imports(self) -> None:
         caps = QueryCursor(registry.query(LANG, "kotlin-imports")).captures(self.root)
