@@ -506,4 +506,11 @@ _BUILTINS = (
                  self_names=("self",), super_names=("super",),
                  constructor_names=("initialize",), null_words=frozenset({"nil"}),
                  repo_facts="ruby:repo_facts"),
+    LanguageSpec("swift", (".swift",), "swift", grammar("tree_sitter_swift"),
+                 grammar_dist="tree-sitter-swift",
+                 test_files=(r"[^/]*Tests?\.swift",), packages=True, implicit_this=True,
+                 common_calls=vocabulary.SWIFT_COMMON, self_names=("self",),
+                 super_names=("super",), constructor_names=("init",),
+                 null_words=frozenset({"nil"}),
+                 item_reads=vocabulary.words("first last popLast removeFirst removeLast")),
 )
