@@ -162,6 +162,7 @@ def test_deep_nesting_and_long_chains_parse_in_bounded_time() -> None:
         "a.php": "<?php\nfunction g(B $x) {{ return {}; }}\n",
         "a.rb": "def g(x)\n  {}\nend\n",
         "a.swift": "func g(x: B) -> Int {{ return {} }}\n",
+        "a.scala": "object A {{ def g(x: B): Int = {} }}\n",
     }
     for path, template in sources.items():
         # C calls no methods: a chain of them is a chain of function pointers
@@ -185,6 +186,7 @@ def test_deep_nesting_and_long_chains_parse_in_bounded_time() -> None:
     ("a.php", "function g{i}() {{ return {b}; }}\n"),
     ("a.rb", "def g{i}\n  {b}\nend\n"),
     ("a.swift", "func g{i}() -> Int {{ return {b} }}\n"),
+    ("a.scala", "object A{i} {{ def g(): Int = {b} }}\n"),
 ])
 def test_many_deep_nests_are_linear(path: str, template: str) -> None:
     """50 kB of functions each holding a 95-deep nest: about 15,000 calls whose enclosing

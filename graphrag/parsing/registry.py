@@ -513,4 +513,10 @@ _BUILTINS = (
                  super_names=("super",), constructor_names=("init",),
                  null_words=frozenset({"nil"}),
                  item_reads=vocabulary.words("first last popLast removeFirst removeLast")),
+    LanguageSpec("scala", (".scala", ".sc"), "scala", grammar("tree_sitter_scala"),
+                 grammar_dist="tree-sitter-scala",
+                 test_files=(r"[^/]*(Test|Tests|Spec|Suite)\.scala",), packages=True,
+                 implicit_this=True, common_calls=vocabulary.SCALA_COMMON,
+                 self_names=("this",), super_names=("super",),
+                 item_reads=vocabulary.words("apply get getOrElse head last headOption")),
 )

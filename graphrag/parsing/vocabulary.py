@@ -78,6 +78,12 @@ first last min max count isEmpty description joined split lowercased uppercased
 hasPrefix hasSuffix encode decode
 """)
 
+SCALA_COMMON = SHARED_COMMON | words("""
+println print require assert map flatMap filter foreach fold foldLeft foldRight reduce
+getOrElse orElse toList toSeq toMap toSet mkString contains exists forall headOption
+isEmpty nonEmpty size length collect zip pure traverse sequence unsafeRunSync
+""")
+
 
 @dataclass(frozen=True)
 class Conversions:
