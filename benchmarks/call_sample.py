@@ -31,11 +31,15 @@ from pathlib import Path
 
 from call_recall import build
 
+from graphrag.parsing import registry
+
 HERE = Path(__file__).resolve().parent / "call_sample"
 # name -> (repository, pinned commit, language)
 PINNED = {
     "rust-axum": ("tokio-rs/axum", "309d1bd9530eec2217134cb262760af1df42ee3b", "rust"),
     "rust-serde": ("serde-rs/serde", "fa7da4a93567ed347ad0735c28e439fca688ef26", "rust"),
+    "php-monolog": ("Seldaek/monolog", "68b974809baff3f071893de61447212e9e688ee7", "php"),
+    "ruby-sinatra": ("sinatra/sinatra", "f891dd2b6f4911e356600efe6c3b82af97d262c6", "ruby"),
 }
 
 
@@ -84,7 +88,8 @@ def main() -> None:
 
     nodes = graph.node_by_key()
     calls = [e for e in graph.edges if e.kind == "CALLS" and nodes[e.src_key].lang == lang]
-    missed = [u for u in graph.unresolved if u.file_path.endswith(".rs")]
+    extensions = registry.spec(lang).extensions
+    missed = [u for u in graph.unresolved if u.file_path.lower().endswith(extensions)]
     sites = sum(len(e.lines) for e in calls)
     external = sum(1 for u in missed if u.reason == "external")
     print(f"CALLS edges: {len(calls)} over {sites} sites; unresolved sites: {len(missed)} "

@@ -42,8 +42,10 @@ def build(root: Path, lang: str):
     from graphrag.parsing.extract import parse_file, repo_context
 
     wall, cpu = time.perf_counter(), time.process_time()
-    scanned = [f for f in scan_repository(root) if f.lang == lang and f.problem is None]
-    ctx = repo_context(root, [f.rel_path for f in scanned])
+    every = list(scan_repository(root))
+    scanned = [f for f in every if f.lang == lang and f.problem is None]
+    # the configuration files the scan tracks (Cargo.toml, go.mod) give repository facts
+    ctx = repo_context(root, [f.rel_path for f in every])
     results, lines = [], 0
     for f in scanned:
         data = f.abs_path.read_bytes()

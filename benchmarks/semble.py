@@ -250,6 +250,11 @@ def print_table(summary: dict[str, Any], index_s: dict[str, float],
     sem_macro = mean([PUBLISHED["semble"][n] for n in COMPARABLE if n in summary["by_repo"]])
     print(f"{'mean, comparable':16} {summary['macro_comparable']:7.3f} {sem_macro:7.3f}"
           f" {summary['macro_comparable'] - sem_macro:+7.3f}")
+    later = [n for n in COMPARABLE_BY_LANGUAGE if n in summary["by_repo"]]
+    if later:
+        ours = mean([summary["by_repo"][n] for n in later])
+        theirs = mean([PUBLISHED["semble"][n] for n in later])
+        print(f"{'mean, ' + ','.join(later):16} {ours:7.3f} {theirs:7.3f} {ours - theirs:+7.3f}")
     print(f"{'mean, all':16} {summary['macro_all']:7.3f}")
     print("by kind:", ", ".join(f"{k} {v:.3f}" for k, v in sorted(summary["by_kind"].items())))
     print("by language:", ", ".join(f"{k} {v:.3f}"

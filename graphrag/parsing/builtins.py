@@ -98,7 +98,13 @@ Object Module Class Struct Comparable Enumerable Math Process Thread Mutex Queue
 URI Set StringIO Regexp Range Symbol ENV ARGV STDOUT STDERR STDIN $stdout $stderr
 ArgumentError RuntimeError StandardError NameError NoMethodError TypeError KeyError
 IndexError NotImplementedError IOError Errno SecureRandom Base64 Digest Logger Pathname
-Tempfile Open3 Shellwords ObjectSpace GC Marshal Signal Rack
+Tempfile Open3 Shellwords ObjectSpace GC Marshal Signal Rack private protected public
+module_function private_constant private_class_method autoload method methods enum_for
+to_enum define_method instance_variable_get instance_variable_set instance_variable_defined?
+instance_variables alias_method respond_to? send public_send __send__ tap then dup clone
+is_a? kind_of? instance_of? nil? object_id singleton_class instance_eval instance_exec
+class_eval module_eval const_get const_set const_defined? attr_accessor attr_reader
+attr_writer include extend prepend srand trap system spawn fork __method__ __dir__
 """
 
 _JS = frozenset(_JS_NAMES.split())

@@ -220,6 +220,25 @@ class BlogController {
     assert sym(result, "App.Controller.BlogController.helper").kind == "METHOD"
 
 
+def test_symfony_annotation_routes_in_doc_comments() -> None:
+    result = snippet("""<?php
+namespace App\\Controller;
+/**
+ * @Route("/shop")
+ */
+class ShopController {
+    /**
+     * Lists the products.
+     * @Route("/products/{id}", name="product", methods={"GET","HEAD"})
+     */
+    public function show($id) {}
+}
+""")
+    show = sym(result, "App.Controller.ShopController.show")
+    assert (show.kind, show.meta["http_method"], show.meta["route"]) == \
+        ("ENDPOINT", "GET,HEAD", "/shop/products/{id}")
+
+
 def test_composer_autoload_facts(tmp_path: Path) -> None:
     (tmp_path / "composer.json").write_text(
         '{"autoload": {"psr-4": {"App\\\\": "app/", "Lib\\\\Core\\\\": ["src/"]},'

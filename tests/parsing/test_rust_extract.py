@@ -265,6 +265,22 @@ def test_two_impls_of_one_generic_trait_name_no_single_method() -> None:
     assert calls_of(files) == {("crate.f", "crate.Body.empty")}
 
 
+def test_a_method_two_repository_traits_give_a_type_is_no_guess_between_them() -> None:
+    files = {"src/lib.rs": (
+        "pub trait FromRequest { fn from_request() -> Self; }\n"
+        "pub trait OptionalFromRequest { fn from_request() -> Option<Self>; }\n"
+        "pub struct Json;\n"
+        "impl FromRequest for Json { fn from_request() -> Self { Json } }\n"
+        "impl OptionalFromRequest for Json { fn from_request() -> Option<Self> { None } }\n"
+        "fn f() { Json::from_request(); }\n"
+        "fn g<T: FromRequest>() { T::from_request(); }\n")}
+    shadow = sym(snippet(files["src/lib.rs"]), "crate.Json.from_request")
+    assert shadow.kind == "FIELD" and shadow.meta["ambiguous_methods"] == [
+        "crate.Json.from_request<FromRequest>", "crate.Json.from_request<OptionalFromRequest>"]
+    # through a bound the trait is known; through the type it is not
+    assert calls_of(files) == {("crate.g", "crate.FromRequest.from_request")}
+
+
 def test_macro_heavy_and_broken_code_still_yields_the_rest() -> None:
     code = (
         "macro_rules! gen { ($($n:ident),*) => { $(fn $n() {})* }; }\n"

@@ -8,7 +8,8 @@ promoted constructor parameters (FIELD), calls through ``$this->``, ``self::``,
 ``static::``, ``parent::``, typed variables, properties and return types, ``new X``; and
 routes: Laravel (``Route::get('/x', [C::class, 'm'])``, ``match``/``any``, groups with
 ``prefix``, ``Route::resource``/``apiResource``; ``routes/api.php`` under ``/api`` as
-Laravel mounts it) and Symfony ``#[Route]`` attributes with their class prefix.
+Laravel mounts it) and Symfony ``#[Route]`` attributes (or ``@Route`` doc-comment
+annotations) with their class prefix.
 
 Names are resolved here the way PHP resolves them, since the rules are per file: a class
 name is its ``use`` alias, else a member of the current namespace; a fully qualified
@@ -77,6 +78,8 @@ _API_ACTIONS = frozenset({"index", "store", "show", "update", "destroy"})
 # Route files Laravel loads under a prefix of their own.
 _ROUTE_FILE_PREFIX = {"routes/api.php": "/api"}
 _USE_KIND = re.compile(r"use\s+(function|const)\b", re.IGNORECASE)
+_DOC_ROUTE = re.compile(r'@Route\(\s*"([^"]*)"([^)]*)\)')
+_DOC_METHODS = re.compile(r"methods\s*=\s*[{\[]([^}\]]*)[}\]]")
 _DOC_VAR = re.compile(r"@var\s+([^\s*]+)")
 _DOC_PARAM = re.compile(r"@param\s+([^\s*]+)\s+&?(?:\.\.\.)?\$(\w+)")
 _DOC_RETURN = re.compile(r"@return\s+([^\s*]+)")
@@ -548,8 +551,10 @@ class _PhpFile(FileExtractor):
 
     def _symfony_route(self, method: Node, cls: Node, class_name: str, name: str
                        ) -> Endpoint | None:
-        site = RouteSite([self._annotation(a) for a in _attributes(method)],
-                         [self._annotation(a) for a in _attributes(cls)], class_name, name)
+        site = RouteSite([self._annotation(a) for a in _attributes(method)]
+                         or _doc_annotations(method),
+                         [self._annotation(a) for a in _attributes(cls)]
+                         or _doc_annotations(cls), class_name, name)
         if not site.method:
             return None
         return declared_endpoint(LANG, site)
@@ -944,6 +949,21 @@ def _attributes(node: Node) -> list[Node]:
     out: list[Node] = []
     for group in lists.named_children if lists is not None else ():
         out.extend(a for a in group.named_children if a.type == "attribute")
+    return out
+
+
+def _doc_annotations(node: Node) -> list[Annotation]:
+    """Doctrine annotations of a doc comment (Symfony before attributes):
+    ``@Route("/x", methods={"GET"})``."""
+    prev = node.prev_named_sibling
+    text = _text(prev) if prev is not None and prev.type == "comment" else ""
+    out: list[Annotation] = []
+    for match in _DOC_ROUTE.finditer(text) if text.startswith("/**") else ():
+        ann = Annotation("Route", {"": [match.group(1)]})
+        methods = _DOC_METHODS.search(match.group(2) or "")
+        if methods:
+            ann.args["methods"] = re.findall(r'"(\w+)"', methods.group(1))
+        out.append(ann)
     return out
 
 

@@ -326,6 +326,7 @@ class _RustFile(FileExtractor):
         self.clashes = self._clashing_methods(functions)
         for node in functions:
             self._function(node)
+        self._shadow_clashes()
         for node in defs.get("definition.macro", []):
             self._macro_definition(node)
         for node in defs.get("definition.constant", []):
@@ -712,6 +713,26 @@ class _RustFile(FileExtractor):
                 key = (scope.self_type, _text(node.child_by_field_name("name")))
                 seen[key] = seen.get(key, 0) + 1
         return {key for key, count in seen.items() if count > 1}
+
+    def _shadow_clashes(self) -> None:
+        """A type whose impls of two traits both define ``name`` (and that defines no
+        ``name`` of its own) gets a FIELD ``name`` saying so: a call ``T::name()`` is
+        then no call of one of the traits' methods (which would be a guess), as a field
+        of a name shadows the methods of the ancestors in the resolver."""
+        methods: dict[tuple[str, str], list[Symbol]] = {}
+        for sym in self.result.symbols:
+            if sym.kind == "METHOD" and sym.parent is not None:
+                methods.setdefault((sym.parent, sym.name.split("<", 1)[0]), []).append(sym)
+        for (owner, name), found in sorted(methods.items()):
+            if (owner, name) not in self.clashes or any(m.name == name for m in found):
+                continue
+            first = min(found, key=lambda m: m.char_start)
+            self.result.symbols.append(Symbol(
+                kind="FIELD", name=name, fqn=f"{owner}.{name}", parent=owner,
+                line_start=first.line_start, line_end=first.line_start,
+                char_start=first.char_start, char_end=first.char_start,
+                signature=f"{name}: one of {', '.join(m.name for m in found)}",
+                meta={"ambiguous_methods": [m.fqn for m in found]}))
 
     def _function(self, node: Node) -> None:
         scope = self._scope(node)
