@@ -40,6 +40,9 @@ PINNED = {
     "rust-serde": ("serde-rs/serde", "fa7da4a93567ed347ad0735c28e439fca688ef26", "rust"),
     "php-monolog": ("Seldaek/monolog", "68b974809baff3f071893de61447212e9e688ee7", "php"),
     "ruby-sinatra": ("sinatra/sinatra", "f891dd2b6f4911e356600efe6c3b82af97d262c6", "ruby"),
+    "swift-alamofire": ("Alamofire/Alamofire", "7595cbcf59809f9977c5f6378500de2ad73b7ddb",
+                        "swift"),
+    "scala-circe": ("circe/circe", "1da94272096eedd88a6ea04be127618ef8cf943a", "scala"),
 }
 
 

@@ -509,6 +509,7 @@ _BUILTINS = (
     LanguageSpec("swift", (".swift",), "swift", grammar("tree_sitter_swift"),
                  grammar_dist="tree-sitter-swift",
                  test_files=(r"[^/]*Tests?\.swift",), packages=True, implicit_this=True,
+                 overloads_in_fqn=True,
                  common_calls=vocabulary.SWIFT_COMMON, self_names=("self",),
                  super_names=("super",), constructor_names=("init",),
                  null_words=frozenset({"nil"}),

@@ -155,3 +155,19 @@ def test_broken_code_keeps_what_parses() -> None:
     result = snippet("class A {\n  func ok() { b() }\n  func broken( {\n}\n")
     assert any(s.fqn == "App.A.ok" for s in result.symbols)
     assert result.error_count > 0
+
+
+def test_overloaded_initialisers_are_told_apart_by_labels_and_arity() -> None:
+    """A convenience `init` whose parameters all have defaults is what `Session()`
+    calls; the designated one needs its `session:` argument."""
+    calls = calls_of({"Sources/A/Session.swift":
+                      "class Session {\n"
+                      "  init(session: URLSession, queue: Queue = Queue()) {}\n"
+                      "  convenience init(configuration: Config = Config()) {\n"
+                      "    self.init(session: URLSession())\n"
+                      "  }\n"
+                      "}\n"
+                      "func make() { Session(); Session(session: shared) }\n"})
+    assert calls == {("A.Session.init(configuration:)", "A.Session.init(session:queue:)"),
+                     ("A.make", "A.Session.init(configuration:)"),
+                     ("A.make", "A.Session.init(session:queue:)")}

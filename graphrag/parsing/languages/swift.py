@@ -85,6 +85,7 @@ class _SwiftFile(FileExtractor):
         self.seen: set[str] = set()
         # route builders of a function: variable -> path prefix (`let users = r.grouped("u")`)
         self.builders: dict[tuple[str | None, str], str] = {}
+        self.overloaded = _overloaded(root)
 
     def run(self) -> ParseResult:
         for child in self.root.named_children:
@@ -179,12 +180,21 @@ class _SwiftFile(FileExtractor):
             kind = "METHOD" if type_fqn else "FUNCTION"
         owner = type_fqn or caller
         fqn = f"{owner or self.package}.{name}"
+        if node.parent is not None and (node.parent.id, name) in self.overloaded:
+            # overloads differ by their argument labels: `init(session:delegate:)`
+            fqn += "(" + "".join(_label(p) + ":" for p in node.named_children
+                                 if p.type == "parameter") + ")"
         params: list[list[str | None]] = []
+        required = 0
         scope = self.scope_vars(fqn)
         ret: str | None = None
-        for i, child in enumerate(node.children):
+        children = node.children
+        for i, child in enumerate(children):
             field = node.field_name_for_child(i)
             if child.type == "parameter":
+                following = children[i + 1:i + 3]
+                if not any(c.type == "=" for c in following):
+                    required += 1
                 pname = child.child_by_field_name("name")
                 ptype = [c for c in child.named_children
                          if child.field_name_for_child(child.children.index(c)) == "name"
@@ -196,7 +206,7 @@ class _SwiftFile(FileExtractor):
                         scope[_text(pname)] = declared
             elif field == "name" and child.type != "simple_identifier" and kind != "CONSTRUCTOR":
                 ret = normalize(_text(child))
-        meta = {"params": params, "return_type": ret}
+        meta = {"params": params, "return_type": ret, "min_args": required}
         modifiers = next((c for c in node.named_children if c.type == "modifiers"), None)
         if modifiers is not None and any(w in _text(modifiers).split()
                                          for w in ("static", "class")):
@@ -314,8 +324,9 @@ class _SwiftFile(FileExtractor):
         scope = caller or type_fqn
         line = node.start_point[0] + 1
         suffix = next((c for c in node.named_children if c.type == "call_suffix"), None)
+        args = _arg_count(suffix)
         if callee is not None and callee.type == "simple_identifier":
-            self.result.calls.append(Call(scope, _text(callee), None, line))
+            self.result.calls.append(Call(scope, _text(callee), None, line, args=args))
         elif callee is not None and callee.type == "navigation_expression":
             nav = callee.child_by_field_name("suffix")
             name_node = nav.child_by_field_name("suffix") if nav is not None else None
@@ -324,7 +335,7 @@ class _SwiftFile(FileExtractor):
                 receiver = self._chain(callee.child_by_field_name("target"), scope)
                 if self._route(node, receiver, name, suffix, scope, line):
                     return  # its arguments are the path and the handler, walked there
-                self.result.calls.append(Call(scope, name, receiver, line))
+                self.result.calls.append(Call(scope, name, receiver, line, args=args))
             target = callee.child_by_field_name("target")
             if target is not None:  # calls in the receiver (`a.b().c()`)
                 self._walk(target, type_fqn, caller)
@@ -407,6 +418,46 @@ class _SwiftFile(FileExtractor):
                 http_method=method, route=route, line=line, caller=caller, inline_fqn=fqn))
         self._children(lam, None, fqn)
         return True
+
+
+def _overloaded(root: Node) -> set[tuple[int, str]]:
+    """(body node id, name) of functions declared more than once in one body."""
+    seen: set[tuple[int, str]] = set()
+    out: set[tuple[int, str]] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.type in ("function_declaration", "init_declaration",
+                         "protocol_function_declaration") and node.parent is not None:
+            name_node = node.child_by_field_name("name")
+            name = "init" if node.type == "init_declaration" else (
+                _text(name_node) if name_node is not None else "")
+            key = (node.parent.id, name)
+            (out if key in seen else seen).add(key)
+            continue
+        if node.type in ("source_file", "class_declaration", "protocol_declaration",
+                         "class_body", "enum_class_body", "protocol_body"):
+            stack.extend(node.named_children)
+    return out
+
+
+def _label(param: Node) -> str:
+    """The argument label of a parameter: its external name, else its name."""
+    label = param.child_by_field_name("external_name") or param.child_by_field_name("name")
+    return _text(label) if label is not None else "_"
+
+
+def _arg_count(suffix: Node | None) -> int | None:
+    """Arguments a call passes, a trailing closure included."""
+    if suffix is None:
+        return None
+    count = 0
+    for child in suffix.named_children:
+        if child.type == "value_arguments":
+            count += sum(1 for a in child.named_children if a.type == "value_argument")
+        elif child.type == "lambda_literal":
+            count += 1
+    return count
 
 
 def _arguments(call: Node) -> list[tuple[str | None, Node]]:
