@@ -152,6 +152,9 @@ def test_a_distilled_static_model_round_trips(tiny_model: Path, tmp_path: Path,
     assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
     assert np.array_equal(first.encode(TEXTS[:1])[0], vectors[0])  # batch-independent
     assert _cos(vectors[:1], vectors[1:]).max() < 0.9999  # texts are told apart
+    # a text without a known token still gets a unit vector (a zero one makes cosines NaN)
+    assert np.allclose(np.linalg.norm(first.encode(["", "\U0001f642"]), axis=1), 1.0,
+                       atol=1e-5)
 
     # a new process loads the cached model: no second distillation, the same vectors
     again = load_embedder(model_spec(settings), settings)

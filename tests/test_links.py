@@ -40,8 +40,7 @@ def _actual(engine: Engine, group: str | None = None, app: str | None = None) ->
     report = links_report(engine, group=group, app=app)
     out = set()
     for r in report["links"]:
-        path = r["url"].split("}", 1)[1] if r["url"].startswith("${") else r["url"]
-        out.add((r["caller_app"], r["caller"], r["method"], path, r["endpoint_app"],
+        out.add((r["caller_app"], r["caller"], r["method"], r["path"], r["endpoint_app"],
                  r["endpoint"]))
     return out
 

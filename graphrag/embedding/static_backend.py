@@ -94,12 +94,21 @@ class StaticEmbedder:
         self.dim = int(self.model.dim)
 
     def encode(self, texts: list[str]) -> np.ndarray:
-        """One float32 row of norm 1 per text, in input order (a text without a known
-        token gets a zero row)."""
+        """One float32 row of norm 1 per text, in input order."""
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         vectors = np.asarray(self.model.encode(list(texts), max_length=MAX_TOKENS,
                                                use_multiprocessing=False),
                              dtype=np.float32).reshape(len(texts), self.dim)
-        norms = np.linalg.norm(vectors, axis=1, keepdims=True)
-        return vectors / np.maximum(norms, 1e-12)
+        norms = np.linalg.norm(vectors, axis=1)
+        # A text without a known token (empty, emoji only) has no vector of its own; a
+        # zero vector would make every cosine NaN, so it gets the table's mean direction.
+        empty = norms < 1e-12
+        if empty.any():
+            vectors[empty] = self._mean_direction()
+            norms[empty] = 1.0
+        return vectors / norms[:, None]
+
+    def _mean_direction(self) -> np.ndarray:
+        mean = np.asarray(self.model.embedding, dtype=np.float32).mean(axis=0)
+        return mean / max(float(np.linalg.norm(mean)), 1e-12)

@@ -43,10 +43,13 @@ class Endpoint:
 
     def words(self) -> set[str]:
         """Words of its application's name, of its file's top folder and of its package
-        (the lower-case dotted head of its fqn: ``com.example.library.web.X.get``)."""
+        (the dotted head of its fqn: ``com.example.library.web.X.get``)."""
         top = (self.file_path or "").split("/", 1)[0] if "/" in (self.file_path or "") \
             else ""
-        package = [p for p in self.fqn.split(".")[:-1] if p.islower()] if self.fqn else []
+        parts = self.fqn.split(".") if self.fqn else []
+        # lower-case module and package names, and the namespace before a class and its
+        # member (C#'s ``Shop.Api.Controllers.OrdersController.Status``)
+        package = [p for p in parts[:-1] if p.islower()] + parts[:-2]
         return service_words(self.app_name) | service_words(top) | {
             w for p in package for w in service_words(p)}
 

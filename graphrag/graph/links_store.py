@@ -128,7 +128,7 @@ def _write(conn: Connection, call_ids: list[int],
 
 _LINK_COLUMNS = (
     "ca.name AS caller_app, c.id AS caller_id, c.kind AS caller_kind, c.fqn AS caller,"
-    " h.file_path, h.line, h.client,"
+    " h.file_path, h.line, h.client, h.path,"
     " h.method, h.url, ea.name AS endpoint_app, e.fqn AS endpoint,"
     " e.meta->>'http_method' AS endpoint_method, e.meta->>'route' AS route,"
     " l.confidence, l.reason")

@@ -192,3 +192,42 @@ def test_sample_clients_found(tmp_path: Path) -> None:
     path = "src/clients/usersApi.ts"
     result = parse_file((root / path).read_bytes(), path, RepoContext())
     assert {h.client for h in result.http_calls} == {"axios", "fetch"}
+
+
+CSHARP = '''
+namespace Shop.Clients;
+public class Orders {
+    private const string Base = "http://orders:8080";
+    private readonly HttpClient _http;
+    public async Task<string> Get(int id) => await _http.GetStringAsync($"{Base}/api/orders/{id}");
+    public async Task Cancel(int id) {
+        await _http.PostAsJsonAsync("api/orders/" + id + "/cancel", new {});
+        var req = new HttpRequestMessage(HttpMethod.Delete, $"api/orders/{id}");
+    }
+}
+'''
+
+
+def test_csharp_http_client() -> None:
+    assert [(s[0], s[2], s[3]) for s in sites(CSHARP, "Shop/Orders.cs")] == [
+        ("Shop.Clients.Orders.Get", "GET", "http://orders:8080/api/orders/{id}"),
+        ("Shop.Clients.Orders.Cancel", "POST", "api/orders/{id}/cancel"),
+        ("Shop.Clients.Orders.Cancel", "DELETE", "api/orders/{id}"),
+    ]
+
+
+RUST = '''
+const BASE: &str = "http://orders:8080";
+async fn cancel(client: &reqwest::Client, id: u32) {
+    let url = format!("{}/orders/{id}/cancel", BASE);
+    client.post(&url).send().await;
+    reqwest::get(format!("{BASE}/orders/{}", id)).await;
+}
+'''
+
+
+def test_rust_reqwest_and_format() -> None:
+    assert [(s[2], s[3], s[5]) for s in sites(RUST, "src/lib.rs")] == [
+        ("POST", "http://orders:8080/orders/{id}/cancel", "/orders/{id}/cancel"),
+        ("GET", "http://orders:8080/orders/{id}", "/orders/{id}"),
+    ]

@@ -1,4 +1,5 @@
-"""The built-in HTTP client sets: Python, JavaScript/TypeScript, Java, Kotlin and Go."""
+"""The built-in HTTP client sets: Python, JavaScript/TypeScript, Java, Kotlin, Go, C# and
+Rust."""
 
 from __future__ import annotations
 
@@ -160,7 +161,38 @@ GO = HttpClients(
     env_readers=frozenset({"os.Getenv"}),
 )
 
+_DOTNET_VERBS = {
+    **{f"{verb.title()}Async": Send("httpclient", verb) for verb in VERBS},
+    **{f"{verb.title()}AsJsonAsync": Send("httpclient", verb) for verb in VERBS},
+    **{f"{verb.title()}FromJsonAsync": Send("httpclient", verb) for verb in VERBS},
+    "GetStringAsync": Send("httpclient", "GET"), "GetStreamAsync": Send("httpclient", "GET"),
+    "GetByteArrayAsync": Send("httpclient", "GET"),
+}
+
+CSHARP = HttpClients(
+    syntax=f"{_PKG}.csharp:CSharpSyntax",
+    triggers=(b"HttpClient", b"HttpRequestMessage"),
+    functions={"HttpRequestMessage": Send("httpclient", None, 1, method_arg=0)},
+    client_types={"HttpClient": "httpclient"},
+    methods=_DOTNET_VERBS,
+    env_readers=frozenset({"Environment.GetEnvironmentVariable"}),
+)
+
+RUST = HttpClients(
+    syntax=f"{_PKG}.rust:RustSyntax",
+    triggers=(b"reqwest", b"ureq", b"surf::"),
+    functions={**{f"reqwest.{verb.lower()}": Send("reqwest", verb) for verb in VERBS},
+               **{f"ureq.{verb.lower()}": Send("ureq", verb) for verb in VERBS}},
+    factories={"reqwest.Client.new": Factory("reqwest"), "Client.new": Factory("reqwest"),
+               "reqwest.Client.builder": Factory("reqwest"),
+               "Client.builder": Factory("reqwest")},
+    client_types={"Client": "reqwest"},
+    methods={**verbs("reqwest", ""), "request": Send("reqwest", None, 1, method_arg=0)},
+    env_readers=frozenset({"std.env.var", "env.var"}),
+)
+
 BUILTIN_CLIENTS: dict[str, HttpClients] = {
     "python": PYTHON, "java": JAVA, "kotlin": KOTLIN, "go": GO,
     "typescript": ECMASCRIPT, "tsx": ECMASCRIPT, "javascript": ECMASCRIPT,
+    "csharp": CSHARP, "rust": RUST,
 }

@@ -54,10 +54,7 @@ class JavaSyntax(Syntax):
             if target is not None and value is not None:
                 yield self.text(target), value
         elif node.type == "assignment_expression":
-            chain = self.chain(node.child_by_field_name("left"))
-            value = node.child_by_field_name("right")
-            if chain and value is not None:
-                yield ".".join(c for c in chain if c != "this"), value
+            yield from self.assigned(node)
         elif node.type in ("field_declaration", "formal_parameter"):
             # @Value("${orders.url}") String ordersUrl
             value = self._value_annotation(node)

@@ -139,6 +139,13 @@ class Syntax:
         """The names ``node`` binds (an assignment, a declaration): (name, value)."""
         return iter(())
 
+    def assigned(self, node: Node) -> Iterator[tuple[str, Node]]:
+        """``x = v`` / ``this.x = v``: the target (without ``this``/``self``) and value."""
+        chain = self.chain(node.child_by_field_name("left"))
+        value = node.child_by_field_name("right")
+        if chain and value is not None:
+            yield ".".join(c for c in chain if c not in ("this", "self")), value
+
     def typed_names(self) -> Iterator[tuple[str, str]]:
         """Names declared with a type as written (fields, parameters): (name, type)."""
         return iter(())
@@ -161,7 +168,7 @@ class Syntax:
             if child.type in self.fragment_types:
                 parts.append(lit(self.text(child)))
             elif child.type in self.interpolation_types:
-                inner = [c for c in child.named_children if c.type != "comment"]
+                inner = [c for c in child.named_children if c.type not in _NOT_VALUES]
                 parts += self.value(inner[0]) if inner else []
         if not node.named_children:
             parts.append(lit(self.text(node)[1:-1]))
@@ -243,6 +250,11 @@ class Syntax:
             return None
         i = bisect.bisect_left([e[0] for e in entries], pos) - 1
         return entries[i][1] if i >= 0 else entries[0][1]
+
+
+# named children of an interpolation that are not its value (C#'s braces and format)
+_NOT_VALUES = frozenset({"comment", "interpolation_brace", "interpolation_start",
+                         "interpolation_format_clause", "interpolation_alignment_clause"})
 
 
 @cache

@@ -97,7 +97,8 @@ def split_url(parts: list[Part]) -> tuple[str | None, str | None]:
 
 def segments(path: str) -> tuple[str, ...]:
     """Comparable segments of a path template or route: parameters (``{id}``, ``:id``,
-    ``<int:id>``, ``*``, a segment mixing text and a parameter) are ``*``."""
+    ``<int:id>``, ``*``, a segment mixing text and a parameter) are ``*``; literal
+    segments in lower case (ASP.NET routes ignore case: ``/api/Users`` is ``/api/users``)."""
     out = []
     for seg in path.split("?", 1)[0].strip("/").split("/"):
         if not seg:
@@ -105,7 +106,7 @@ def segments(path: str) -> tuple[str, ...]:
         if _ROUTE_PARAM.match(seg) or "{" in seg or "<" in seg:
             out.append(PARAM)
         else:
-            out.append(seg)
+            out.append(seg.lower())
     return tuple(out)
 
 

@@ -9,7 +9,7 @@ import (
 
 // pricingBase is where the pricing service (the Java Spring sample) listens; the
 // variable names that service, which tells it from others serving the same routes.
-var pricingBase = os.Getenv("SPRING_SHOP_URL")
+var pricingBase = os.Getenv("JAVA_SPRING_URL")
 
 // FetchProduct reads one product of the pricing service.
 func FetchProduct(id string) (*http.Response, error) {

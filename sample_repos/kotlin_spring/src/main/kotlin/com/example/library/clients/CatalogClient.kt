@@ -8,7 +8,7 @@ import org.springframework.web.client.RestTemplate
  */
 class CatalogClient(
     private val restTemplate: RestTemplate,
-    @Value("\${catalog.url}") private val catalogUrl: String,
+    @Value("\${express.catalog.url}") private val catalogUrl: String,
 ) {
 
     /** One book of the catalog. */
