@@ -517,7 +517,7 @@ _BUILTINS = (
     LanguageSpec("scala", (".scala", ".sc"), "scala", grammar("tree_sitter_scala"),
                  grammar_dist="tree-sitter-scala",
                  test_files=(r"[^/]*(Test|Tests|Spec|Suite)\.scala",), packages=True,
-                 implicit_this=True, common_calls=vocabulary.SCALA_COMMON,
+                 implicit_this=True, overloads_in_fqn=True, common_calls=vocabulary.SCALA_COMMON,
                  self_names=("this",), super_names=("super",),
                  item_reads=vocabulary.words("apply get getOrElse head last headOption")),
 )

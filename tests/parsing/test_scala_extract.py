@@ -116,3 +116,15 @@ def test_broken_code_keeps_what_parses() -> None:
     result = snippet("package p\nclass A {\n  def ok(): Int = b()\n  def broken( = {\n}\n")
     assert any(s.fqn == "p.A.ok" for s in result.symbols)
     assert result.error_count > 0
+
+
+def test_overloads_carry_their_types_and_a_call_picks_one_by_arity() -> None:
+    edges = edges_of({"src/main/scala/p/Printer.scala":
+                      "package p\nclass Printer {\n"
+                      "  def print(json: Json, cs: Charset): String = print(json)\n"
+                      "  def print(json: Json): String = \"\"\n"
+                      "}\nobject Printer {\n"
+                      "  def plain(j: Json): String = new Printer().print(j)\n}\n"
+                      "class Failure(reason: Eval) { def this(r: String) = this(Eval.now(r)) }\n"})
+    assert edges == {("CALLS", "p.Printer.print(Json,Charset)", "p.Printer.print(Json)"),
+                     ("CALLS", "p.Printer.plain", "p.Printer.print(Json)")}

@@ -69,6 +69,7 @@ class _ScalaFile(FileExtractor):
                         for c in _all_types(root) if c.type in ("class_definition",
                                                                 "trait_definition")
                         and c.child_by_field_name("name") is not None}
+        self.overloaded = _overloaded(root)
 
     def run(self) -> ParseResult:
         self._children(self.root, None, None)
@@ -174,19 +175,29 @@ class _ScalaFile(FileExtractor):
             return
         fqn = self._fqn(owner, name)
         params: list[list[str | None]] = []
-        scope = self.scope_vars(fqn)
+        required = 0
+        first = True
         for plist in node.named_children:
             if plist.type != "parameters":
                 continue
+            implicit = _text(plist).lstrip("(").lstrip().startswith(("implicit", "using"))
             for param in plist.named_children:
                 pname = param.child_by_field_name("name")
                 ptype = type_name(param.child_by_field_name("type"))
-                if pname is not None:
+                if pname is not None and not implicit:
                     params.append([_text(pname), ptype])
-                    if ptype:
-                        scope[_text(pname)] = ptype
+                    if first and param.child_by_field_name("default_value") is None:
+                        required += 1
+            first = False
+        if (_owner_name(node), name) in self.overloaded:
+            # overloads carry their parameter types: `Printer.print(Json,Charset)`
+            fqn += "(" + ",".join(t or "_" for _, t in params) + ")"
+        scope = self.scope_vars(fqn)
+        for pname, ptype in params:
+            if pname and ptype:
+                scope[pname] = ptype
         ret = node.child_by_field_name("return_type")
-        meta: dict = {"params": params,
+        meta: dict = {"params": params, "min_args": required,
                       "return_type": normalize(_text(ret)) if ret is not None else None}
         if static:
             meta["static"] = True
@@ -283,13 +294,19 @@ class _ScalaFile(FileExtractor):
             function = function.child_by_field_name("function")
         scope = caller or owner
         line = node.start_point[0] + 1
-        if function is not None and function.type == "identifier":
-            self.result.calls.append(Call(scope, _text(function), None, line))
+        args_node = node.child_by_field_name("arguments")
+        count = sum(1 for a in args_node.named_children if a.type != "comment") \
+            if args_node is not None and args_node.type == "arguments" else None
+        if function is not None and (function.type == "this" or _text(function) == "this"):
+            pass  # an auxiliary constructor calling the primary one
+        elif function is not None and function.type == "identifier":
+            self.result.calls.append(Call(scope, _text(function), None, line, args=count))
         elif function is not None and function.type == "field_expression":
             field = function.child_by_field_name("field")
             if field is not None:
                 receiver = self._chain(function.child_by_field_name("value"))
-                self.result.calls.append(Call(scope, _text(field), receiver, line))
+                self.result.calls.append(Call(scope, _text(field), receiver, line,
+                                              args=count))
             value = function.child_by_field_name("value")
             if value is not None:
                 self._walk(value, owner, caller)
@@ -379,6 +396,30 @@ def _init_type(value: Node | None) -> str | None:
         return None
     parts.append(_text(function))
     return "=call:" + ".".join(reversed(parts))
+
+
+def _owner_name(node: Node) -> str:
+    """Name of the type whose body holds ``node`` (a class and its companion share it)."""
+    body = node.parent
+    owner = body.parent if body is not None else None
+    name = owner.child_by_field_name("name") if owner is not None else None
+    return _text(name) if name is not None else ""
+
+
+def _overloaded(root: Node) -> set[tuple[str, str]]:
+    """(type name, def name) of methods declared more than once in a type and its
+    companion."""
+    seen: set[tuple[str, str]] = set()
+    out: set[tuple[str, str]] = set()
+    for definition in _all_types(root):
+        body = definition.child_by_field_name("body")
+        for child in body.named_children if body is not None else ():
+            if child.type in ("function_definition", "function_declaration"):
+                name = child.child_by_field_name("name")
+                if name is not None:
+                    key = (_owner_name(child), _text(name))
+                    (out if key in seen else seen).add(key)
+    return out
 
 
 def _all_types(root: Node) -> list[Node]:

@@ -9,6 +9,7 @@ protocol Listable {
 extension Todo: Listable, CustomStringConvertible {
     var description: String { summary() }
 
+    /// One printable line of the listing: the todo's id and title.
     func summary() -> String {
         return "\(id): \(title)"
     }

@@ -36,6 +36,7 @@ final class AuditedTodoService: TodoService {
         return todo
     }
 
+    /// Log which todo was finished.
     private func record(_ id: Int) {
         print("finished", id)
     }
