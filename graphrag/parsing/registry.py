@@ -519,5 +519,6 @@ _BUILTINS = (
                  test_files=(r"[^/]*(Test|Tests|Spec|Suite)\.scala",), packages=True,
                  implicit_this=True, overloads_in_fqn=True, common_calls=vocabulary.SCALA_COMMON,
                  self_names=("this",), super_names=("super",),
-                 item_reads=vocabulary.words("apply get getOrElse head last headOption")),
+                 item_reads=vocabulary.words("apply get getOrElse head last headOption"),
+                 config_files=("routes",), repo_facts="scala:repo_facts"),
 )

@@ -128,3 +128,27 @@ def test_overloads_carry_their_types_and_a_call_picks_one_by_arity() -> None:
                       "class Failure(reason: Eval) { def this(r: String) = this(Eval.now(r)) }\n"})
     assert edges == {("CALLS", "p.Printer.print(Json,Charset)", "p.Printer.print(Json)"),
                      ("CALLS", "p.Printer.plain", "p.Printer.print(Json)")}
+
+
+def test_play_conf_routes_link_to_the_controller_actions(tmp_path: Path) -> None:
+    from graphrag.parsing.extract import repo_context
+
+    files = {
+        "conf/routes": "# Routes\nGET   /books/:id   controllers.Books.show(id: Long)\n"
+                       "POST  /books       @controllers.Books.create()\n"
+                       "GET   /assets/*file  controllers.Assets.versioned(path=\"/public\", "
+                       "file: Asset)\n",
+        "app/controllers/Books.scala": "package controllers\n"
+                                       "class Books(cc: Components) {\n"
+                                       "  def show(id: Long) = Action { Ok(\"\") }\n"
+                                       "  def create() = Action { Ok(\"\") }\n}\n",
+    }
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    ctx = repo_context(tmp_path, list(files))
+    graph = build_graph([extract(files["app/controllers/Books.scala"].encode(),
+                                 "app/controllers/Books.scala", ctx)])
+    assert {(n.fqn, n.meta.get("http_method"), n.meta.get("route")) for n in graph.nodes
+            if n.kind == "ENDPOINT"} == {("controllers.Books.show", "GET", "/books/:id"),
+                                         ("controllers.Books.create", "POST", "/books")}
