@@ -112,6 +112,8 @@ def test_context_relation_lists_show_callers_through_the_base(ctx, engine) -> No
     ("ts_express", "src/repositories/userRepository:UserRepository.validate",
      "src/repositories/baseRepository:BaseRepository.validate",
      "src/repositories/baseRepository:BaseRepository.save"),
+    # a C++ pure virtual method (`= 0`) reaches its overrides
+    ("cpp_shapes", "geo::Circle::area", "geo::Shape::area", "geo::Shape::scaled"),
 ])
 def test_interfaces_and_abstract_methods_of_other_languages(engine: Engine, app_name: str,
                                                             repo, override, base, caller

@@ -48,7 +48,7 @@ class Endpoint:
             else ""
         parts = self.fqn.split(".") if self.fqn else []
         # lower-case module and package names, and the namespace before a class and its
-        # member (C#'s ``Shop.Api.Controllers.OrdersController.Status``)
+        # member (``Shop.Api.Controllers.OrdersController.Status``)
         package = [p for p in parts[:-1] if p.islower()] + parts[:-2]
         return service_words(self.app_name) | service_words(top) | {
             w for p in package for w in service_words(p)}

@@ -48,6 +48,8 @@ def test_a_header_with_cpp_in_it_is_read_as_cpp() -> None:
                      " area() const = 0; };\n}\n", "include/shape.h")
     assert result.lang == "c"  # listed by its extension, read with the C++ grammar
     assert {s.fqn for s in result.symbols} == {"geo", "geo::Shape", "geo::Shape::area"}
+    area = next(s for s in result.symbols if s.fqn == "geo::Shape::area")
+    assert area.meta["abstract"] is True  # pure virtual: calls dispatch to overrides
 
 
 def test_namespaces_and_out_of_class_methods_are_one_node_each() -> None:
@@ -82,3 +84,12 @@ def test_calls_choose_the_overload_by_argument_count_and_see_through_smart_point
     calls = sorted((nodes[e.dst_key].fqn, e.lines) for e in graph.edges if e.kind == "CALLS")
     assert calls == [("n::W::go(int)", [9]), ("n::W::go(int,int)", [10]),
                      ("n::W::go(int,int,int,...)", [11])]
+
+
+def test_lines_of_one_macro_name_do_not_hide_the_declarations_after_them() -> None:
+    # fmt's `FMT_BEGIN_NAMESPACE` / `FMT_EXPORT` lines: the class after them is kept
+    result = snippet("FMT_BEGIN_NAMESPACE\nFMT_EXPORT\ntemplate <typename T> class Box {\n"
+                     " public:\n  T get() const { return v; }\n  T v;\n};\n"
+                     "FMT_CONSTEXPR inline auto twice(int x) -> int { return x + x; }\n"
+                     "FMT_END_NAMESPACE\n", "include/box.hpp")
+    assert [s.fqn for s in result.symbols] == ["Box", "Box::get", "Box::v", "twice"]

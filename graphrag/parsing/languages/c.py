@@ -54,6 +54,7 @@ _PREPROC_BRANCHES = frozenset({"preproc_if", "preproc_ifdef", "preproc_else",
 _TYPE_SPECIFIERS = {"struct_specifier": "struct", "union_specifier": "union",
                     "class_specifier": "class"}
 _MAX_DEPTH = 200
+_PURE = re.compile(r"=\s*0\s*;?\s*$")
 # Wrappers whose methods are called through to the wrapped class (`p->draw()`).
 _SMART = re.compile(r"^(?:std::)?(?:unique_ptr|shared_ptr|weak_ptr|optional|"
                     r"reference_wrapper)\s*<\s*(.*?)\s*(?:,[^<>]*)?>$")
@@ -62,7 +63,9 @@ _OWNER = re.compile(r"[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*")
 _NAMED_BODY = rb"(?=\s+[A-Za-z_]\w*\s*(?:final\s*)?[:{])"
 _EXPORT_MACRO = re.compile(rb"(?<=\bclass )[A-Z][A-Z0-9_]+" + _NAMED_BODY +
                            rb"|(?<=\bstruct )[A-Z][A-Z0-9_]+" + _NAMED_BODY)
-_MACRO_LINE = re.compile(rb"(?m)^(?:[A-Z_][A-Z0-9_]*[ \t]*\([^;{}\n]*\)[ \t]*)+$(?!\n[ \t]*\{)")
+_MACRO_LINE = re.compile(rb"(?m)^(?:[A-Z_][A-Z0-9_]*[ \t]*\([^;{}\n]*\)[ \t]*)+$(?!\n[ \t]*\{)"
+                         # a lone `FMT_BEGIN_NAMESPACE`, `ABSL_NAMESPACE_BEGIN`, `API_INLINE`
+                         rb"|^[ \t]*[A-Z_][A-Z0-9_]{2,}[ \t]*$(?!\n[ \t]*\})")
 
 
 def extract(source: bytes, rel_path: str, ctx: RepoContext) -> ParseResult:
@@ -80,8 +83,9 @@ def extract_as(source: bytes, rel_path: str, ctx: RepoContext, lang: str,
     errors = count_errors(tree.root_node)
     if errors:
         # A line of nothing but macro invocations (`DECLARE(x) BODY(y)`, `RB_GENERATE(...)`)
-        # reads as the head of a function that swallows the declarations after it: such
-        # lines are blanked (offsets kept) when that parses with fewer errors.
+        # or one macro name (`FMT_BEGIN_NAMESPACE`) reads as the head of a function that
+        # swallows the declarations after it: such lines are blanked (offsets kept) when
+        # that parses with fewer errors.
         # So does an export macro between `class` and the name (`class API Status {`).
         blanked = _EXPORT_MACRO.sub(lambda m: b" " * len(m.group()), _MACRO_LINE.sub(
             lambda m: re.sub(rb"[^\n]", b" ", m.group()), source))
@@ -397,6 +401,8 @@ class _Extractor(FileExtractor):
             meta["virtual"] = True
         if any(c.type == "virtual_specifier" for c in fdecl.children):
             meta["override"] = True
+        if not definition and meta.get("virtual") and _PURE.search(_text(node)):
+            meta["abstract"] = True  # `= 0`: calls through it reach the overrides
         body = node.child_by_field_name("body")
         head = _text(node)[: body.start_byte - node.start_byte] if body is not None \
             else _text(node)
