@@ -182,8 +182,9 @@ class _SwiftFile(FileExtractor):
         fqn = f"{owner or self.package}.{name}"
         if node.parent is not None and (node.parent.id, name) in self.overloaded:
             # overloads differ by their argument labels: `init(session:delegate:)`
-            fqn += "(" + "".join(_label(p) + ":" for p in node.named_children
-                                 if p.type == "parameter") + ")"
+            labels = _labels(node)
+            alike = (node.parent.id, name, labels) in self.overloaded
+            fqn += _labels(node, typed=True) if alike else labels
         params: list[list[str | None]] = []
         required = 0
         scope = self.scope_vars(fqn)
@@ -420,10 +421,11 @@ class _SwiftFile(FileExtractor):
         return True
 
 
-def _overloaded(root: Node) -> set[tuple[int, str]]:
-    """(body node id, name) of functions declared more than once in one body."""
-    seen: set[tuple[int, str]] = set()
-    out: set[tuple[int, str]] = set()
+def _overloaded(root: Node) -> set[tuple]:
+    """(body node id, name) of functions declared more than once in one body, and
+    (body node id, name, labels) of those whose argument labels are alike too."""
+    seen: set[tuple] = set()
+    out: set[tuple] = set()
     stack = [root]
     while stack:
         node = stack.pop()
@@ -434,11 +436,29 @@ def _overloaded(root: Node) -> set[tuple[int, str]]:
                 _text(name_node) if name_node is not None else "")
             key = (node.parent.id, name)
             (out if key in seen else seen).add(key)
+            labelled = (*key, _labels(node))
+            (out if labelled in seen else seen).add(labelled)
             continue
         if node.type in ("source_file", "class_declaration", "protocol_declaration",
                          "class_body", "enum_class_body", "protocol_body"):
             stack.extend(node.named_children)
     return out
+
+
+def _labels(node: Node, typed: bool = False) -> str:
+    """``(session:delegate:)``; with ``typed`` the parameter types follow the labels:
+    ``(_:Value)`` (overloads whose labels are alike)."""
+    parts = []
+    for param in node.named_children:
+        if param.type != "parameter":
+            continue
+        declared = [c for i, c in enumerate(param.children)
+                    if param.field_name_for_child(i) == "name" and c.type != "simple_identifier"]
+        # the nominal type's last name (`Value`, `URL`), `_` for a function or tuple type
+        nominal = type_name(declared[0]) if typed and declared else None
+        kind = (nominal.rsplit(".", 1)[-1] if nominal else "_") if typed else ""
+        parts.append(f"{_label(param)}:{kind}")
+    return "(" + "".join(parts) + ")" if not typed else "(" + ",".join(parts) + ")"
 
 
 def _label(param: Node) -> str:
