@@ -35,6 +35,7 @@ from sqlalchemy import Engine, text
 
 from graphrag.config import load_settings
 from graphrag.embedding import get_embedder
+from graphrag.graph.request import IndexRequest
 from graphrag.indexing import index_repository
 from graphrag.jobs.service import enqueue_index
 
@@ -102,7 +103,7 @@ def run_queue(engine: Engine, repo: Path, app: str, n_workers: int, batch: int) 
         while live_workers(engine) < before + n_workers:  # registered after warm-up
             assert all(p.poll() is None for p in procs), "a worker exited"
             time.sleep(0.2)
-        job_id = enqueue_index(load_settings(), app, repo)
+        job_id = enqueue_index(load_settings(), IndexRequest(Path(repo), app))
         while (seconds := queue_seconds(engine, app, job_id)) is None:
             time.sleep(0.2)
         return seconds

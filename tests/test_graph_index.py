@@ -132,8 +132,7 @@ def test_unchanged_reindex_parses_nothing_and_keeps_ids(tmp_path: Path, engine,
     again = index_graph(engine, _settings(), repo, app_name)
     assert again.files_parsed == 0 and again.files_unchanged == first.files_scanned
     # Edit one file: ids of surviving symbols stay the same.
-    victim = sorted(p for p in repo.rglob("*") if p.is_file() and p.suffix in
-                    {".py", ".java", ".kt", ".ts", ".go", ".js"})[0]
+    victim = sorted(p for p in repo.rglob("*") if p.is_file() and p.suffix in _CODE)[0]
     victim.write_text("\n\n" + victim.read_text())
     third = index_graph(engine, _settings(), repo, app_name)
     assert third.files_parsed == 1

@@ -1,8 +1,9 @@
 """Plugins through real entry points: a distribution (a ``.dist-info`` folder with its
 ``entry_points.txt``, what ``pip install`` leaves behind) on ``sys.path`` adds a
-language, a chunk strategy, a pipeline stage and a search mode, each registered through
-the one :class:`~graphrag.plugins.Registry` shape, and each is used (the stage by an
-ordinary index run: it declares that it applies to code chunks, no strategy names it)."""
+language, a chunk strategy, a pipeline stage, a search mode and a route framework, each
+registered through the one :class:`~graphrag.plugins.Registry` shape, and each is used
+(the stage by an ordinary index run: it declares that it applies to code chunks, no
+strategy names it; the route framework by an existing language's extractor)."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from graphrag.indexing import index_repository
 from graphrag.parsing import registry as languages
 from graphrag.parsing.extract import parse_file
 from graphrag.parsing.registry import RepoContext
+from graphrag.parsing.routes import frameworks as route_frameworks
 from graphrag.pipeline import registry as stage_registry
 from graphrag.plugins import Registry
 from graphrag.retrieval.search.engine import search
@@ -37,6 +39,7 @@ from dataclasses import replace
 
 from graphrag.chunking.strategies import get_strategy
 from graphrag.parsing.registry import spec
+from graphrag.parsing.routes import CalledRoute, CalledRoutes
 from graphrag.pipeline.model import Stage
 from graphrag.retrieval.search.modes import SearchMode
 
@@ -69,6 +72,17 @@ def _reverse(vec, txt, details, titles):
     return [(chunk_id, float(n - rank)) for rank, (chunk_id, _) in enumerate(reversed(txt))]
 
 
+def gin_route(call):
+    """gin's ``r.GET("/x", h)``: the callee is the method."""
+    if len(call.args) == 2 and call.args[0] is not None:
+        return CalledRoute(call.name, call.args[0], 1)
+    return None
+
+
+def register_routes(register):
+    register("gin", CalledRoutes(("go",), ("GET", "POST"), gin_route))
+
+
 def register_modes(register):
     register("reverse-text", SearchMode("reverse-text", _reverse, needs_text=True))
 '''
@@ -85,6 +99,9 @@ plugin = graphrag_testplugin:register_stages
 
 [graphrag.search_modes]
 reverse = graphrag_testplugin:register_modes
+
+[graphrag.route_frameworks]
+gin = graphrag_testplugin:register_routes
 '''
 
 
@@ -99,7 +116,8 @@ def _install(site: Path, plugin: str = PLUGIN, entry_points: str = ENTRY_POINTS)
 
 
 def _reload_all() -> None:
-    for reg in (languages.registry(), strategies(), stage_registry.stages(), modes()):
+    for reg in (languages.registry(), strategies(), stage_registry.stages(), modes(),
+                route_frameworks()):
         reg.reload()
 
 
@@ -121,7 +139,8 @@ def plugin_site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     sys.modules.pop("graphrag_testplugin", None)
     importlib.invalidate_caches()
     for reg, name in ((languages.registry(), "pyplug"), (strategies(), "plugin-per-node"),
-                      (stage_registry.stages(), "plugin-shout"), (modes(), "reverse-text")):
+                      (stage_registry.stages(), "plugin-shout"), (modes(), "reverse-text"),
+                      (route_frameworks(), "gin")):
         reg.unregister(name)
     _reload_all()
 
@@ -132,6 +151,18 @@ def test_plugin_language_is_parsed_and_selectable(plugin_site: Path) -> None:
     result = parse_file(b"def hello():\n    return 1\n", "pkg/a.pyplug", RepoContext())
     assert result is not None
     assert [s.fqn for s in result.symbols] == ["pkg.a.pyplug.hello"]
+
+
+def test_plugin_route_framework_finds_routes_in_an_existing_language(
+        plugin_site: Path) -> None:
+    source = (b'package api\n\nfunc Routes(r *gin.Engine, h *Handler) {\n'
+              b'\tr.GET("/users/:id", h.Show)\n\tr.POST("/users", create)\n'
+              b'\tr.Get("/chi", h.Chi)\n}\n')
+    result = parse_file(source, "api/routes.go", RepoContext())
+    routes = {(r.http_method, r.route, r.handler_name) for r in result.registrations}
+    # the built-in chi recogniser still runs beside the plugin's
+    assert routes == {("GET", "/users/:id", "Show"), ("POST", "/users", "create"),
+                      ("GET", "/chi", "Chi")}
 
 
 def test_plugin_strategy_and_stage_are_registered(plugin_site: Path) -> None:

@@ -13,9 +13,11 @@ from graphrag.graph.service_links import add_to_group, drop_group, groups
 @json_option
 @click.pass_context
 def groups_group(ctx: click.Context, db_url: str | None, as_json: bool) -> None:
-    """Groups of applications: the HTTP call sites of each application are linked to the
-    endpoints of the applications of its groups (without any group: of every
-    application). Without a subcommand: list them."""
+    """Groups of applications whose services are linked to one another.
+
+    The HTTP call sites of each application are linked to the endpoints of the
+    applications of its groups (without any group: of every application). Without a
+    subcommand: list them."""
     if ctx.invoked_subcommand is None:
         ctx.invoke(groups_list, db_url=db_url, as_json=as_json)
 

@@ -58,6 +58,7 @@ COMMAND_HELP: dict[str, str] = {
                "first)."),
     "jobs": "Queued jobs, newest first: state, attempts, duration and error.",
     "repos": "Repositories indexed by the workers, now or on a schedule.",
+    "groups": "Groups of applications whose services are linked to one another.",
 }
 
 

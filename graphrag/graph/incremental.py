@@ -324,19 +324,43 @@ def _resolve(conn: Connection, app_id: int, resolver: Resolver, fresh: set[str],
     the files of the promoted nodes, when promotion changed), and for a resolution that
     adds edges from another file's nodes (its ``foreign`` files go with it)."""
     changed = fresh | deleted
-    old_iface = loaded.old_iface
-    iface = _interfaces(conn, app_id, resolver, changed, old_iface, loaded.parents,
+    iface = _interfaces(conn, app_id, resolver, changed, loaded.old_iface, loaded.parents,
                         every_iface, part, ensure)
     names: set[str] = set()
     redo = set(changed)
     for path in iface.computed:
-        diff = changed_names(old_iface.get(path), iface.get(path))
+        diff = changed_names(loaded.old_iface.get(path), iface.get(path))
         if diff:
             names |= diff
             redo.add(path)
     wide = full or EVERYTHING in names or not isinstance(state.get("routes"), dict)
     if part is not None and wide:
         raise _Wide
+    again = _read_again(conn, app_id, resolver, redo, names, fresh, wide, part)
+    if part is not None and (redo - part - deleted):
+        raise _Reach(redo - part - deleted)
+    redo &= set(resolver.table.files)
+    resolved = resolver.resolve_files(redo)
+    routes, moved = _promotions(resolver, state, loaded, changed, redo, part, ensure)
+    foreign = _foreign(resolver, state, resolved, changed | redo)
+    scope_paths = None if wide else _with_foreign(changed | redo | moved, foreign)
+    heads = None
+    if part is not None:
+        assert scope_paths is not None
+        heads = _part_heads(resolver, scope_paths, iface, loaded, part, deleted, ensure)
+    new_state = {"routes": routes, "mounts": resolver.mount_rows, "foreign": foreign,
+                 "shared": sorted(_shared_keys(s.result for s in resolver.table.files.values()))
+                 if part is None else state["shared"]}
+    return Resolution(resolver, resolved, iface, again, scope_paths, new_state, heads)
+
+
+def _read_again(conn: Connection, app_id: int, resolver: Resolver, redo: set[str],
+                names: set[str], fresh: set[str], wide: bool, part: set[str] | None
+                ) -> set[str]:
+    """Add to ``redo`` the files that refer to a changed name or have no stored result
+    (their stored calls loaded into the table); returns those not parsed in this run.
+    With a partial table, a file it does not hold is added too (the caller reports it
+    as missing)."""
     again: set[str] = set()
     inputs = read_resolution_inputs(conn, app_id, wide=wide, redo=redo, names=names,
                                     skip=fresh, stored=False) if part is None else [
@@ -348,19 +372,21 @@ def _resolve(conn: Connection, app_id: int, resolver: Resolver, fresh: set[str],
         scope = resolver.table.files.get(path)
         if scope is None:
             if part is not None and path not in part:
-                redo.add(path)  # reported as missing below
+                redo.add(path)
             continue
         redo.add(path)
         again.add(path)
         if data is not None:
             scope.result.calls = [Call(**c) for c in orjson.loads(data)]
-    if part is not None and (redo - part - deleted):
-        raise _Reach(redo - part - deleted)
-    redo &= set(resolver.table.files)
-    resolved = resolver.resolve_files(redo)
+    return again
 
-    # ENDPOINT promotion: the routes each file registers, kept per file; those of files
-    # not resolved again stand (what they resolve through did not change).
+
+def _promotions(resolver: Resolver, state: dict[str, Any], loaded: Loaded, changed: set[str],
+                redo: set[str], part: set[str] | None, ensure: Callable[[], None] | None
+                ) -> tuple[dict[str, Any], set[str]]:
+    """ENDPOINT promotion: the routes each file registers, kept per file (those of files
+    not resolved again stand: what they resolve through did not change), and the files
+    of the nodes whose promotion moved."""
     old_routes: dict[str, list[list[Any]]] = state.get("routes") or {}
     mounts = resolver.mount_rows
     if part is None:
@@ -383,43 +409,54 @@ def _resolve(conn: Connection, app_id: int, resolver: Resolver, fresh: set[str],
              if promoted.get(key) != before.get(key)
              for value in (promoted.get(key), before.get(key))
              if value is not None and value[0] is not None}
+    return routes, moved
 
+
+def _foreign(resolver: Resolver, state: dict[str, Any], resolved: dict[str, FileResolution],
+             again: set[str]) -> dict[str, list[str]]:
+    """Per file whose resolution adds edges from other files' nodes, those files (the
+    stored ones, but for the files resolved again, ``again``)."""
     foreign: dict[str, list[str]] = dict(state.get("foreign") or {})
-    for path in changed | redo:
+    for path in again:
         foreign.pop(path, None)
     for path, res in resolved.items():
         if (others := resolver.foreign_paths(path, res)):
             foreign[path] = others
-    scope_paths: set[str] | None = None
-    if not wide:
-        scope_paths = changed | redo | moved
-        grown = True
-        while grown:  # a foreign resolution and the files it adds edges from go together
-            grown = False
-            for path, others in foreign.items():
-                if (path in scope_paths or scope_paths.intersection(others)) \
-                        and not scope_paths.issuperset([path, *others]):
-                    scope_paths |= {path, *others}
-                    grown = True
-    heads = None
-    if part is not None:
-        assert scope_paths is not None
-        if scope_paths - part - deleted:
-            assert ensure is not None
-            ensure()  # files reached through lookups answered in part are no evidence
-            raise _Reach(scope_paths - part - deleted)
-        # Method sets (which struct implements which interface, ``structural_typing``) are
-        # matched over every file: such a file resolved, rebuilt or exposing anything needs
-        # them all.
-        files = resolver.table.files
-        if structural_langs((files[p].lang for p in scope_paths | iface.computed
-                              if p in files), ()):
-            raise _Wide
-        heads = _heads(resolver, scope_paths, loaded.heads)
-    new_state = {"routes": routes, "mounts": mounts, "foreign": foreign,
-                 "shared": sorted(_shared_keys(s.result for s in resolver.table.files.values()))
-                 if part is None else state["shared"]}
-    return Resolution(resolver, resolved, iface, again, scope_paths, new_state, heads)
+    return foreign
+
+
+def _with_foreign(paths: set[str], foreign: dict[str, list[str]]) -> set[str]:
+    """``paths`` with every foreign resolution touching them and the files it adds edges
+    from (they go together), until nothing more is added."""
+    scope_paths = set(paths)
+    grown = True
+    while grown:
+        grown = False
+        for path, others in foreign.items():
+            if (path in scope_paths or scope_paths.intersection(others)) \
+                    and not scope_paths.issuperset([path, *others]):
+                scope_paths |= {path, *others}
+                grown = True
+    return scope_paths
+
+
+def _part_heads(resolver: Resolver, scope_paths: set[str], iface: Interfaces,
+                loaded: Loaded, part: set[str], deleted: set[str],
+                ensure: Callable[[], None] | None) -> set[str]:
+    """With a partial table: the rows outside files to sync, once the table is known to
+    hold every file the rows need (:class:`_Reach`, :class:`_Wide` otherwise)."""
+    if scope_paths - part - deleted:
+        assert ensure is not None
+        ensure()  # files reached through lookups answered in part are no evidence
+        raise _Reach(scope_paths - part - deleted)
+    # Method sets (which struct implements which interface, ``structural_typing``) are
+    # matched over every file: such a file resolved, rebuilt or exposing anything needs
+    # them all.
+    files = resolver.table.files
+    if structural_langs((files[p].lang for p in scope_paths | iface.computed
+                         if p in files), ()):
+        raise _Wide
+    return _heads(resolver, scope_paths, loaded.heads)
 
 
 def stored_resolutions(conn: Connection, app_id: int, resolver: Resolver,

@@ -1,13 +1,22 @@
 """HTTP routes: joining a router's prefix and a route (shared by the extractors and the
-graph step's mount resolution, :mod:`graphrag.graph.routes`), and the registry of web
-frameworks whose routes are declared by annotations (attributes) on a controller class
-and its methods (Spring, JAX-RS, ASP.NET Core): an extractor reads a method's and its
-class's annotations into :class:`Annotation` values and asks :func:`declared_endpoint`."""
+graph step's mount resolution, :mod:`graphrag.graph.routes`), and the one registry of web
+frameworks, of two kinds:
+
+* routes declared by annotations (attributes) on a controller class and its methods
+  (Spring, JAX-RS, ASP.NET Core, Symfony): an extractor reads a method's and its class's
+  annotations into :class:`Annotation` values and asks :func:`declared_endpoint`;
+* routes registered by a call (``mux.HandleFunc("/x", h)``, chi's ``r.Get``): an
+  extractor reduces a call whose name some framework of its language looks at
+  (:func:`route_call_names`) to a :class:`RouteCall` and asks :func:`called_route`; it
+  keeps what only it can know (enclosing prefixes, the handler's symbol).
+
+A framework for an existing language is then one registration, no extractor edit."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from graphrag.parsing import registry
 from graphrag.plugins import ROUTE_FRAMEWORKS_GROUP, Registry
@@ -83,23 +92,94 @@ class DeclaredRoutes:
     and returning an :data:`Endpoint` or None."""
 
     languages: tuple[str, ...]
-    recognise: str
+    recognise: str | Callable[[RouteSite], Endpoint | None]
 
 
-def _register_builtins(register: Callable[[str, DeclaredRoutes], DeclaredRoutes]) -> None:
+@dataclass(frozen=True)
+class RouteCall:
+    """A call that may register a route, reduced to what recognising it needs: the
+    callee's ``name``, its ``receiver`` chain (``("r",)`` for ``r.Get``), its arguments
+    (``args``: string literal contents, None for any other expression; ``texts``: each
+    as written) and the calls ``chained`` on its result (gorilla/mux's
+    ``.Methods("GET")``), innermost first; ``block`` whether a block is given."""
+
+    name: str
+    receiver: tuple[str, ...] = ()
+    args: tuple[str | None, ...] = ()
+    texts: tuple[str, ...] = ()
+    chained: tuple[RouteCall, ...] = ()
+    block: bool = False  # a block or trailing closure is given (Ruby's ``do ... end``)
+    # per argument: the items of an array or list literal (as ``args``), else None
+    items: tuple[tuple[str | None, ...] | None, ...] = ()
+    # keyword arguments: (name, string literal contents or None, items of a list or None)
+    keywords: tuple[tuple[str, str | None, tuple[str | None, ...] | None], ...] = ()
+    local_router: bool = False  # the receiver is a router this file creates
+
+    def keyword(self, name: str) -> tuple[str | None, tuple[str | None, ...] | None] | None:
+        """(literal contents, list items) of keyword argument ``name``, None if absent."""
+        return next(((value, items) for key, value, items in self.keywords if key == name),
+                    None)
+
+
+@dataclass(frozen=True)
+class CalledRoute:
+    """What a call registers: the HTTP ``method`` (several joined by ",", ``ANY``
+    unrestricted), the ``route`` as written in the call, and the index of the
+    ``handler`` argument among the call's arguments (None: the call's block, or the
+    function a decorator call decorates)."""
+
+    method: str
+    route: str
+    handler: int | None
+
+
+@dataclass(frozen=True)
+class CalledRoutes:
+    """A framework registering routes by calls: the ``languages`` whose extractors ask
+    it, the callee ``names`` it looks at (other calls are never shown to it), and
+    ``recognise`` ("module:function", as for :class:`DeclaredRoutes`) taking a
+    :class:`RouteCall` and returning a :class:`CalledRoute` or None (a plugin may
+    pass the function itself)."""
+
+    languages: tuple[str, ...]
+    names: tuple[str, ...]
+    recognise: str | Callable[[RouteCall], CalledRoute | None]
+
+
+RouteFramework = DeclaredRoutes | CalledRoutes
+
+
+def _register_builtins(register: Callable[[str, RouteFramework], RouteFramework]) -> None:
     register("spring", DeclaredRoutes(("java", "kotlin"), "_jvm:spring_endpoint"))
     register("jax-rs", DeclaredRoutes(("java", "kotlin"), "_jvm:jaxrs_endpoint"))
     register("aspnetcore", DeclaredRoutes(("csharp",), "csharp:aspnet_endpoint"))
     register("symfony", DeclaredRoutes(("php",), "php:symfony_endpoint"))
+    # before net/http: the same call, with the methods chained on it
+    register("gorilla/mux", CalledRoutes(("go",), ("HandleFunc", "Handle"), "go:gorilla_route"))
+    register("net/http", CalledRoutes(("go",), ("HandleFunc", "Handle"), "go:nethttp_route"))
+    register("sinatra", CalledRoutes(("ruby",), ("get", "post", "put", "patch", "delete",
+                                                 "head", "options"), "ruby:sinatra_route"))
+    register("laravel", CalledRoutes(("php",), ("get", "post", "put", "patch", "delete",
+                                                 "options", "head", "any", "match"),
+                                      "php:laravel_route"))
+    register("minimal-apis", CalledRoutes(("csharp",), ("MapGet", "MapPost", "MapPut",
+                                                        "MapDelete", "MapPatch", "MapMethods"),
+                                           "csharp:minimal_api_route"))
+    register("fastapi", CalledRoutes(("python",), ("get", "post", "put", "delete", "patch",
+                                                  "head", "options", "api_route"),
+                                      "python:decorator_route"))
+    register("flask", CalledRoutes(("python",), ("route",), "python:decorator_route"))
+    register("chi", CalledRoutes(("go",), ("Get", "Post", "Put", "Delete", "Patch", "Head",
+                                           "Options", "Connect", "Trace"), "go:chi_route"))
 
 
-_FRAMEWORKS: Registry[DeclaredRoutes] = Registry(
+_FRAMEWORKS: Registry[RouteFramework] = Registry(
     "route framework", ROUTE_FRAMEWORKS_GROUP, _register_builtins)
 
 
-def frameworks() -> Registry[DeclaredRoutes]:
-    """The registry of annotation-declared route frameworks (plugins add theirs through
-    the ``graphrag.route_frameworks`` entry point group)."""
+def frameworks() -> Registry[RouteFramework]:
+    """The registry of route frameworks, annotation-declared and call-registered
+    (plugins add theirs through the ``graphrag.route_frameworks`` entry point group)."""
     return _FRAMEWORKS
 
 
@@ -107,8 +187,32 @@ def declared_endpoint(lang: str, site: RouteSite) -> Endpoint | None:
     """The endpoint the first framework of ``lang`` (registration order) recognises in
     ``site``, or None when the method is no handler."""
     for framework in _FRAMEWORKS:
-        if lang in framework.languages:
-            found = registry.hook(framework.recognise)(site)
+        if isinstance(framework, DeclaredRoutes) and lang in framework.languages:
+            found = _recogniser(framework.recognise)(site)
+            if found is not None:
+                return found
+    return None
+
+
+def _recogniser(recognise: str | Callable[..., Any]) -> Callable[..., Any]:
+    return registry.hook(recognise) if isinstance(recognise, str) else recognise
+
+
+def route_call_names(lang: str) -> frozenset[str]:
+    """The callee names some call-registering framework of ``lang`` looks at: an
+    extractor builds a :class:`RouteCall` only for these."""
+    return frozenset(name for framework in _FRAMEWORKS
+                     if isinstance(framework, CalledRoutes) and lang in framework.languages
+                     for name in framework.names)
+
+
+def called_route(lang: str, call: RouteCall) -> CalledRoute | None:
+    """The route the first call-registering framework of ``lang`` (registration order)
+    that looks at ``call.name`` recognises in ``call``, or None."""
+    for framework in _FRAMEWORKS:
+        if isinstance(framework, CalledRoutes) and lang in framework.languages \
+                and call.name in framework.names:
+            found = _recogniser(framework.recognise)(call)
             if found is not None:
                 return found
     return None

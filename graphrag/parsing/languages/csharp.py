@@ -53,10 +53,14 @@ from graphrag.parsing.model import (
 from graphrag.parsing.registry import RepoContext
 from graphrag.parsing.routes import (
     Annotation,
+    CalledRoute,
     Endpoint,
+    RouteCall,
     RouteSite,
+    called_route,
     declared_endpoint,
     join_segments,
+    route_call_names,
 )
 
 LANG = "csharp"
@@ -91,10 +95,6 @@ _STRINGS = frozenset({"string_literal", "verbatim_string_literal", "raw_string_l
 _HTTP_ATTRIBUTES = {
     "HttpGet": "GET", "HttpPost": "POST", "HttpPut": "PUT", "HttpDelete": "DELETE",
     "HttpPatch": "PATCH", "HttpHead": "HEAD", "HttpOptions": "OPTIONS",
-}
-_MAP_METHODS = {
-    "MapGet": "GET", "MapPost": "POST", "MapPut": "PUT", "MapDelete": "DELETE",
-    "MapPatch": "PATCH",
 }
 _XML_TAG = re.compile(r"<[^>]+>")
 
@@ -260,6 +260,7 @@ class _CSharpFile(FileExtractor):
             package=package, error_count=count_errors(root)))
         self.home = package or PurePosixPath(rel_path).stem  # prefix of inline handlers
         self.groups: dict[str, str] = {}  # MapGroup variable -> its route prefix
+        self.route_names = route_call_names(LANG)
         self.inline: dict[int, str] = {}  # lambda node id -> its ENDPOINT fqn
         self.emitted: set[str] = set()  # fqns of the symbols made so far
         # (enclosing type or namespace, name) of the non-generic types of the file
@@ -681,7 +682,7 @@ class _CSharpFile(FileExtractor):
                     line=node.start_point[0] + 1, type_args=_type_args(node))
         _set_args(call, args)
         self.result.calls.append(call)
-        if name in _MAP_METHODS or name == "MapMethods":
+        if name in self.route_names:
             self._map_route(node, name, receiver, args, scope)
 
     def _creation(self, node: Node, scope: str | None) -> None:
@@ -726,19 +727,12 @@ class _CSharpFile(FileExtractor):
                    args: Node | None, scope: str | None) -> None:
         items = [a.named_children[-1] for a in (args.named_children if args else ())
                  if a.named_children]
-        if name == "MapMethods":
-            if len(items) < 3:
-                return
-            route_node, handler = items[0], items[2]
-            verbs = re.findall(r'"(\w+)"', _text(items[1]))
-            method = ",".join(v.upper() for v in verbs) or "ANY"
-        else:
-            if len(items) < 2:
-                return
-            route_node, handler, method = items[0], items[1], _MAP_METHODS[name]
-        route = _string_value(route_node)
-        if route is None:
+        found = called_route(LANG, RouteCall(
+            name, tuple(receiver or ()), tuple(_string_value(i) for i in items),
+            tuple(_text(i) for i in items)))
+        if found is None or found.handler is None or not 0 <= found.handler < len(items):
             return
+        route, handler, method = found.route, items[found.handler], found.method
         func = node.child_by_field_name("function")
         target = func.child_by_field_name("expression") if func is not None and \
             func.type == "member_access_expression" else None
@@ -1049,3 +1043,16 @@ def extension_applies(wanted: str, actual: str) -> bool:
     if _TYPE_PARAMETER.fullmatch(wanted) or wanted.endswith("Enumerable"):
         return True
     return wanted[:1] == "I" and wanted[1:2].isupper() and actual.endswith(wanted[1:])
+
+
+def minimal_api_route(call: RouteCall) -> CalledRoute | None:
+    """ASP.NET Core minimal APIs: ``app.MapGet("/x", handler)`` and the other verbs,
+    ``app.MapMethods("/x", new[] { "GET", "HEAD" }, handler)``."""
+    if call.name == "MapMethods":
+        if len(call.args) < 3 or call.args[0] is None:
+            return None
+        verbs = re.findall(r'"(\w+)"', call.texts[1])
+        return CalledRoute(",".join(v.upper() for v in verbs) or "ANY", call.args[0], 2)
+    if len(call.args) < 2 or call.args[0] is None:
+        return None
+    return CalledRoute(call.name.removeprefix("Map").upper(), call.args[0], 1)

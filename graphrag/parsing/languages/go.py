@@ -41,6 +41,7 @@ from graphrag.parsing.model import (
 )
 from graphrag.parsing.registry import RepoContext
 from graphrag.parsing.repofacts import RepoFiles
+from graphrag.parsing.routes import CalledRoute, RouteCall, called_route, route_call_names
 from graphrag.parsing.routes import join_route as _join_route
 
 LANG = "go"
@@ -53,9 +54,6 @@ _BUILTINS = frozenset({
     "uint64", "uintptr", "float32", "float64", "byte", "rune", "bool", "error", "any",
     "complex64", "complex128",
 })
-_REGISTER_FUNCS = {"HandleFunc", "Handle"}
-# chi: ``r.Get("/x", h)``; a method named like a verb is a route only with a "/" path
-_CHI_VERBS = {"Get", "Post", "Put", "Delete", "Patch", "Head", "Options", "Connect", "Trace"}
 _HTTP_METHODS = {"GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS", "CONNECT",
                  "TRACE"}
 _NON_NOMINAL = ("map[", "chan ", "chan<-", "<-chan", "func", "interface", "struct")
@@ -268,6 +266,7 @@ class _GoFile(FileExtractor):
         # func/method/inline-handler node id -> fqn
         self.scopes: ScopeIndex[int, str] = ScopeIndex(node_id)
         self.subrouters: dict[str, str] = {}  # gorilla/mux subrouter variable -> prefix
+        self.route_names = route_call_names(LANG)
 
     def run(self) -> ParseResult:
         defs = QueryCursor(registry.query(LANG, "go-definitions")).captures(self.root)
@@ -449,31 +448,31 @@ class _GoFile(FileExtractor):
             name = _text(func.child_by_field_name("field"))
             receiver = receiver_chain(func.child_by_field_name("operand"))
         self.result.calls.append(Call(caller=caller, name=name, receiver=receiver, line=line))
-        if func.type == "selector_expression" and (name in _REGISTER_FUNCS
-                                                   or name in _CHI_VERBS):
-            self._registration(node, caller, line, name)
+        if func.type == "selector_expression" and name in self.route_names:
+            self._registration(node, caller, line, name, receiver)
         elif func.type == "selector_expression" and name == "Subrouter":
             self._subrouter(node)
 
-    def _registration(self, call: Node, caller: str | None, line: int, verb: str) -> None:
-        """``mux.HandleFunc("GET /x", h.list)``, chi ``r.Get("/x", h)``, gorilla/mux
-        ``r.HandleFunc("/x", h).Methods("GET")``: a route plus a handler reference. The
-        path gets the prefixes of enclosing chi ``r.Route("/p", func(r chi.Router) {...})``
-        blocks and of a gorilla ``r.PathPrefix("/p").Subrouter()`` receiver."""
+    def _registration(self, call: Node, caller: str | None, line: int, name: str,
+                      receiver: list[str]) -> None:
+        """A call some route framework recognises (``mux.HandleFunc("GET /x", h.list)``,
+        chi ``r.Get("/x", h)``, gorilla/mux ``r.HandleFunc("/x", h).Methods("GET")``):
+        a route plus a handler reference. The path gets the prefixes of enclosing chi
+        ``r.Route("/p", func(r chi.Router) {...})`` blocks and of a gorilla
+        ``r.PathPrefix("/p").Subrouter()`` receiver."""
         args = [a for a in call.child_by_field_name("arguments").named_children
                 if a.type != "comment"]
-        pattern = string_literal(args[0]) if len(args) == 2 else None
-        if pattern is None or (verb in _CHI_VERBS and not pattern.startswith("/")):
+        found = called_route(LANG, RouteCall(
+            name, tuple(receiver), tuple(string_literal(a) for a in args),
+            tuple(_text(a) for a in args), _chained_calls(call)))
+        if found is None or found.handler is None or not 0 <= found.handler < len(args):
             return
-        method, route = parse_pattern(pattern)
-        if verb in _CHI_VERBS:
-            method = verb.upper()
-        method = _gorilla_methods(call) or method
+        method = found.method
         operand = call.child_by_field_name("function").child_by_field_name("operand")
         prefix = self.subrouters.get(_text(operand), "") \
             if operand is not None and operand.type == "identifier" else ""
-        route = _join_route(_chi_prefix(call) + prefix, route)
-        handler = _unwrap_handler_func(args[1])
+        route = _join_route(_chi_prefix(call) + prefix, found.route)
+        handler = _unwrap_handler_func(args[found.handler])
         reg = Registration(http_method=method, route=route, line=line, caller=caller)
         if handler.type == "func_literal":
             reg.inline_fqn = self._inline_endpoint(handler, call, method, route, caller)
@@ -632,26 +631,62 @@ def _chi_prefix(call: Node) -> str:
     return prefix.rstrip("/")
 
 
-def _gorilla_methods(call: Node) -> str | None:
-    """``"GET,POST"`` for ``r.HandleFunc("/x", h).Methods("GET", "POST")``."""
+def _chained_calls(call: Node) -> tuple[RouteCall, ...]:
+    """The calls chained on ``call``'s result (``.Methods("GET")``), innermost first."""
+    chained: list[RouteCall] = []
     sel = call.parent
-    if sel is None or sel.type != "selector_expression" or \
-            _text(sel.child_by_field_name("field")) != "Methods":
+    while sel is not None and sel.type == "selector_expression" and \
+            sel.parent is not None and sel.parent.type == "call_expression":
+        outer = sel.parent
+        arguments = outer.child_by_field_name("arguments")
+        args = [a for a in arguments.named_children if a.type != "comment"] \
+            if arguments is not None else []
+        chained.append(RouteCall(_text(sel.child_by_field_name("field")), (),
+                                 tuple(string_literal(a) for a in args),
+                                 tuple(_text(a) for a in args)))
+        sel = outer.parent
+    return tuple(chained)
+
+
+def _route_args(call: RouteCall) -> str | None:
+    """The pattern of a ``(pattern, handler)`` registration, else None."""
+    return call.args[0] if len(call.args) == 2 else None
+
+
+def nethttp_route(call: RouteCall) -> CalledRoute | None:
+    """net/http ``mux.HandleFunc("GET /x", h)`` (Go 1.22 patterns)."""
+    pattern = _route_args(call)
+    if pattern is None:
         return None
-    outer = sel.parent
-    args = outer.child_by_field_name("arguments") if outer is not None else None
-    methods = [_method_name(a) for a in args.named_children] if args is not None else []
-    found = [m.upper() for m in methods if m]
-    return ",".join(found) or None
+    method, route = parse_pattern(pattern)
+    return CalledRoute(method, route, 1)
 
 
-def _method_name(node: Node) -> str | None:
+def chi_route(call: RouteCall) -> CalledRoute | None:
+    """chi ``r.Get("/x", h)``: the verb is the method; the path must start with "/"."""
+    pattern = _route_args(call)
+    if pattern is None or not pattern.startswith("/"):
+        return None
+    return CalledRoute(call.name.upper(), parse_pattern(pattern)[1], 1)
+
+
+def gorilla_route(call: RouteCall) -> CalledRoute | None:
+    """gorilla/mux ``r.HandleFunc("/x", h).Methods("GET", "POST")``."""
+    pattern = _route_args(call)
+    methods = next((c for c in call.chained if c.name == "Methods"), None)
+    if pattern is None or methods is None:
+        return None
+    found = [m.upper() for m in map(_method_name, methods.args, methods.texts) if m]
+    return CalledRoute(",".join(found), parse_pattern(pattern)[1], 1) if found else None
+
+
+def _method_name(literal: str | None, text: str) -> str | None:
     """``"GET"`` or the net/http constant ``http.MethodGet``."""
-    if node.type == "selector_expression":
-        field = _text(node.child_by_field_name("field"))
-        name = field[len("Method"):].upper() if field.startswith("Method") else ""
-        return name if name in _HTTP_METHODS else None
-    return string_literal(node)
+    if literal is not None:
+        return literal
+    field = text.rpartition(".")[2]
+    name = field[len("Method"):].upper() if field.startswith("Method") else ""
+    return name if name in _HTTP_METHODS else None
 
 
 def _assigned_name(call: Node) -> str | None:

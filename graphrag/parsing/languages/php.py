@@ -43,10 +43,14 @@ from graphrag.parsing.registry import RepoContext
 from graphrag.parsing.repofacts import RepoFiles
 from graphrag.parsing.routes import (
     Annotation,
+    CalledRoute,
     Endpoint,
+    RouteCall,
     RouteSite,
+    called_route,
     declared_endpoint,
     join_segments,
+    route_call_names,
     singular,
 )
 
@@ -63,7 +67,8 @@ _SCALARS = frozenset({
     "mixed", "void", "null", "callable", "iterable", "never", "false", "true", "resource",
     "scalar", "numeric", "list", "non-empty-string", "class-string", "positive-int",
     "array-key", "non-empty-array", "non-empty-list", "callable-string", "int-mask"})
-_HTTP_VERBS = ("get", "post", "put", "patch", "delete", "options", "head")
+# the receivers of Laravel's (``Route::get``, ``$router->get``) and Slim's (``$app->get``) routes
+_ROUTERS = ("route", "router", "app")
 # Laravel's resource actions: (action, method, path after the resource, needs the id).
 _RESOURCE_ACTIONS = (
     ("index", "GET", "", False), ("create", "GET", "/create", False),
@@ -755,24 +760,26 @@ class _PhpFile(FileExtractor):
     # -- Laravel routes ------------------------------------------------------------------
 
     def _routes(self, nodes: list[Node]) -> None:
+        names = route_call_names(LANG)
         for node in in_order(nodes):
             found = self._call_parts(node)
             if found is None or found[1] is None or len(found[1]) != 1:
                 continue
             name, (router,) = found
-            if router.lower() not in ("route", "router", "app"):
-                continue
-            verb = name.lower()
+            verb = name.lower()  # PHP's method names are case-insensitive
             args = _args(node)
-            if verb in _HTTP_VERBS or verb == "any":
-                if len(args) >= 2:
-                    self._route(node, "ANY" if verb == "any" else verb.upper(), args[0],
-                                args[1])
-            elif verb == "match" and len(args) >= 3:
-                methods = [(_string(m) or "").upper() for m in _array_items(args[0])]
-                if all(methods) and methods:
-                    self._route(node, ",".join(methods), args[1], args[2])
-            elif verb in ("resource", "apiresource") and len(args) >= 2:
+            if verb in names:
+                route = called_route(LANG, RouteCall(
+                    verb, (router,), tuple(_string(a) for a in args),
+                    tuple(_text(a) for a in args),
+                    items=tuple(tuple(_string(i) for i in _array_items(a))
+                                if a.type == "array_creation_expression" else None
+                                for a in args)))
+                if route is not None and route.handler is not None and \
+                        0 <= route.handler < len(args):
+                    self._route(node, route.method, route.route, args[route.handler])
+            elif verb in ("resource", "apiresource") and len(args) >= 2 and \
+                    router.lower() in _ROUTERS:
                 self._resource(node, args[0], args[1], api=verb == "apiresource")
 
     def _group_context(self, node: Node) -> tuple[str, str | None]:
@@ -850,10 +857,7 @@ class _PhpFile(FileExtractor):
         cls = self._class_const(node)
         return ("__invoke", cls.split(".")) if cls else None
 
-    def _route(self, node: Node, method: str, path: Node, handler: Node) -> None:
-        route = _string(path)
-        if route is None:
-            return
+    def _route(self, node: Node, method: str, route: str, handler: Node) -> None:
         prefix, controller = self._group_context(node)
         full = join_segments(prefix, route)
         scope = self._owner(node)
@@ -1005,3 +1009,19 @@ def _doc_types(node: Node) -> dict[str, str]:
     if returned:
         out["@return"] = returned.group(1)
     return out
+
+
+def laravel_route(call: RouteCall) -> CalledRoute | None:
+    """Laravel's ``Route::get('/x', h)``, ``Route::any``, ``Route::match(['get',
+    'post'], '/x', h)`` (and Slim's ``$app->get``)."""
+    if len(call.receiver) != 1 or call.receiver[0].lower() not in _ROUTERS:
+        return None
+    if call.name == "match":
+        if len(call.args) < 3 or call.args[1] is None:
+            return None
+        methods = [(m or "").upper() for m in (call.items[0] or ())]
+        return CalledRoute(",".join(methods), call.args[1], 2) \
+            if methods and all(methods) else None
+    if len(call.args) < 2 or call.args[0] is None:
+        return None
+    return CalledRoute("ANY" if call.name == "any" else call.name.upper(), call.args[0], 1)

@@ -41,11 +41,11 @@ from graphrag.parsing.model import (
 )
 from graphrag.parsing.registry import RepoContext
 from graphrag.parsing.repofacts import RepoFiles
+from graphrag.parsing.routes import CalledRoute, RouteCall, called_route, route_call_names
 from graphrag.parsing.typetext import split_top_level
 
 LANG = "python"
 _HTTP_VERBS = {"get", "post", "put", "delete", "patch", "head", "options"}
-_ROUTE_DECORATORS = _HTTP_VERBS | {"route", "api_route"}
 _ENUM_BASES = {"Enum", "IntEnum", "StrEnum", "Flag", "IntFlag", "enum.Enum", "enum.IntEnum",
                "enum.StrEnum"}
 # Router factories whose keyword argument holds the route prefix joined to every route.
@@ -262,6 +262,7 @@ class _PythonFile(FileExtractor):
         self.module = module
         self.scopes: ScopeIndex[int, _Scope] = ScopeIndex(node_id)  # def node id -> scope
         self.router_prefixes: dict[str, str] = {}
+        self.route_names = route_call_names(LANG)
         self.field_names: set[str] = set()
 
     def run(self) -> ParseResult:
@@ -461,21 +462,22 @@ class _PythonFile(FileExtractor):
         if func is None or func.type != "attribute":
             return None
         verb = _text(func.child_by_field_name("attribute"))
+        if verb not in self.route_names:
+            return None
         args = call.child_by_field_name("arguments")
         pos, kws = positional_args(args), keyword_args(args)
-        route = string_value(pos[0]) if pos else string_value(kws.get("path") or kws.get("rule"))
         receiver = dotted(func.child_by_field_name("object")) or ""
-        # ``@cache.get("key")`` is no route: routes start with "/" unless the receiver is a
-        # router of this module (``@router.get("")`` is the prefix itself).
-        if verb not in _ROUTE_DECORATORS or route is None or not (
-                route.startswith("/") or receiver in self.router_prefixes):
+        found = called_route(LANG, RouteCall(
+            verb, tuple(receiver.split(".")) if receiver else (),
+            tuple(string_value(p) for p in pos), tuple(_text(p) for p in pos), block=True,
+            keywords=tuple((key, string_value(value),
+                            tuple(string_value(m) for m in value.named_children)
+                            if value.type in ("list", "tuple", "set") else None)
+                           for key, value in kws.items() if value is not None),
+            local_router=receiver in self.router_prefixes))
+        if found is None or found.handler is not None:
             return None
-        if verb in _HTTP_VERBS:
-            method = verb.upper()
-        else:
-            listed = kws.get("methods")
-            methods = [string_value(m) for m in listed.named_children] if listed else []
-            method = ",".join(m.upper() for m in methods if m) or "GET"
+        method, route = found.method, found.route
         prefix = self.router_prefixes.get(receiver, "")
         return Registration(http_method=method, route=join_route(prefix, route),
                             line=call.start_point[0] + 1, caller=None, router=receiver,
@@ -901,3 +903,22 @@ def unwrap_optional(text: str) -> str:
     shared, :func:`graphrag.parsing.typetext.nominal_name`)."""
     match = _OPTIONAL.match(text)
     return match.group(1) if match else text
+
+
+def decorator_route(call: RouteCall) -> CalledRoute | None:
+    """FastAPI's ``@app.get("/x")``, ``@router.api_route("/x", methods=[...])`` and
+    Flask's ``@bp.route("/x", methods=[...])``. ``@cache.get("key")`` is no route:
+    routes start with "/" unless the receiver is a router of this module
+    (``@router.get("")`` is the prefix itself)."""
+    if call.args:
+        route = call.args[0]
+    else:
+        path = call.keyword("path") or call.keyword("rule")
+        route = path[0] if path else None
+    if route is None or not (route.startswith("/") or call.local_router):
+        return None
+    if call.name in _HTTP_VERBS:
+        return CalledRoute(call.name.upper(), route, None)
+    listed = call.keyword("methods")
+    methods = [m for m in (listed[1] or ()) if m] if listed else []
+    return CalledRoute(",".join(m.upper() for m in methods) or "GET", route, None)

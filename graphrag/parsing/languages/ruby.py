@@ -41,7 +41,14 @@ from graphrag.parsing.languages._common import node_text as _text
 from graphrag.parsing.model import Call, Heritage, Import, ParseResult, Registration, Symbol
 from graphrag.parsing.registry import RepoContext
 from graphrag.parsing.repofacts import RepoFiles
-from graphrag.parsing.routes import join_segments, singular
+from graphrag.parsing.routes import (
+    CalledRoute,
+    RouteCall,
+    called_route,
+    join_segments,
+    route_call_names,
+    singular,
+)
 
 LANG = "ruby"
 PACKAGE = "main"
@@ -254,7 +261,7 @@ class _RubyFile(FileExtractor):
         if self.rel_path.endswith("config/routes.rb"):
             self._rails_routes(calls)
         else:
-            self._sinatra_routes(calls)
+            self._block_routes(calls)
         self._freeze_scopes()
         self._locals(refs)
         for node in calls:
@@ -553,18 +560,24 @@ class _RubyFile(FileExtractor):
 
     # -- routes --------------------------------------------------------------------------
 
-    def _sinatra_routes(self, calls: list[Node]) -> None:
+    def _block_routes(self, calls: list[Node]) -> None:
+        """Routes some framework recognises in a call whose handler is its block
+        (Sinatra's ``get '/x' do ... end``): the block becomes an ENDPOINT."""
+        names = route_call_names(LANG)
         for node in calls:
             method = node.child_by_field_name("method")
             block = node.child_by_field_name("block")
-            if node.child_by_field_name("receiver") is not None or block is None or \
-                    method is None or _text(method) not in _VERBS:
+            if block is None or method is None or _text(method) not in names:
                 continue
+            receiver = node.child_by_field_name("receiver")
             args = _args(node)[0]
-            route = _string(args[0]) if args else None
-            if route is None or not route.startswith("/"):
+            found = called_route(LANG, RouteCall(
+                _text(method), (_text(receiver),) if receiver is not None else (),
+                tuple(_string(a) for a in args), tuple(_text(a) for a in args),
+                block=True))
+            if found is None or found.handler is not None:
                 continue
-            verb = _text(method).upper()
+            verb, route = found.method, found.route
             owner = self._type_owner(node)
             label = f"{verb} {route}"
             fqn = f"{owner or self.result.module}.{label}"
@@ -725,3 +738,11 @@ def doc_comment(node: Node) -> str | None:
         prev = prev.prev_named_sibling
     text = "\n".join(reversed(lines)).strip()
     return text or None
+
+
+def sinatra_route(call: RouteCall) -> CalledRoute | None:
+    """Sinatra's ``get '/x' do ... end`` (no receiver, a path starting with "/")."""
+    route = call.args[0] if call.args else None
+    if call.receiver or not call.block or route is None or not route.startswith("/"):
+        return None
+    return CalledRoute(call.name.upper(), route, None)
