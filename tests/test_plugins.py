@@ -41,7 +41,8 @@ from graphrag.chunking.strategies import get_strategy
 from graphrag.parsing.registry import spec
 from graphrag.parsing.routes import CalledRoute, CalledRoutes
 from graphrag.pipeline.model import Stage
-from graphrag.retrieval.search.modes import SearchMode
+# the path plugins were first written against (the registry is retrieval.search.modes)
+from graphrag.retrieval.modes import SearchMode
 
 
 def register_languages(register):

@@ -32,7 +32,7 @@ class EdgeRow:
 
 @dataclass(frozen=True, slots=True)
 class ChunkPlan:
-    """One planned chunk row (the seed's ChunkPlan); the pipeline fills its content later."""
+    """One planned chunk row; the pipeline fills its content later."""
 
     plan_id: str
     node_id: int
@@ -52,7 +52,7 @@ class ChunkPlan:
 
 
 def priority_for(node: NodeRow) -> int:
-    """The seed's priorities: endpoints and methods first, then classes."""
+    """The order chunks are filled in: endpoints and methods first, then classes."""
     if node.kind in ("ENDPOINT", "METHOD"):
         return 10
     return 5 if node.kind == "CLASS" else 0

@@ -402,7 +402,7 @@ def _retrieval_routes(app: FastAPI, runtime: Runtime) -> None:
 
     @app.post("/v1/adjacent", tags=["retrieval"])
     def adjacent(body: AdjacentBody, scope: Caller) -> dict[str, Any]:
-        """Seed 000: the chunks plus those of pages within `page_range` of the same
+        """The chunks plus those of pages within `page_range` of the same
         document, sorted by (filename, page, segment), with statistics."""
         result = ops.adjacent(runtime, scope, body.app, body.chunks, body.page_range)
         return {"success": True, **result}
@@ -420,7 +420,7 @@ def _retrieval_routes(app: FastAPI, runtime: Runtime) -> None:
 
     @app.post("/v1/cite", tags=["retrieval"])
     def cite(body: CiteBody, scope: Caller) -> dict[str, Any]:
-        """Seed 004: map an answer's source ids to documents, pages and snippets."""
+        """Map an answer's source ids to documents, pages and snippets."""
         return ops.cite(runtime, scope, body.app, body.answer)
 
 
@@ -463,7 +463,7 @@ def _document_routes(app: FastAPI, runtime: Runtime, jobs: Jobs) -> None:
                metadata: Annotated[Text | None, Form()] = None,
                category: Annotated[Name | None, Form()] = None,
                tags: Annotated[Text | None, Form()] = None) -> dict[str, Any]:
-        """Upload a PDF, DOCX, Markdown or text file (seed 002): validated (type, size,
+        """Upload a PDF, DOCX, Markdown or text file: validated (type, size,
         empty), answered 202 with the document id; processed in the background. The
         same bytes are the same document."""
         from graphrag.documents.service import parse_metadata
