@@ -6,7 +6,7 @@ belong to its class in the same file, ``meta.static``), ``def`` (METHOD in a typ
 FUNCTION in a package object or at top level), ``val``/``var`` and class parameters
 (FIELD), imports with selectors, renames and wildcards (IMPORTS), calls with their
 receivers (``this``, ``super``, objects, declared types of fields, parameters and locals,
-``new X(...)``, ``X(...)`` which is the companion's ``apply``), ``extends``/``with``
+``new X(...)``; ``X(...)`` is recorded as a call of ``X``), ``extends``/``with``
 supertypes, and routes: http4s (``case GET -> Root / "x" / IntVar(id) => ...``: an
 ENDPOINT of the case body) and Play's ``conf/routes`` (read by :func:`repo_facts`; each
 route is registered by the file declaring its controller class, linked to the action).
