@@ -58,6 +58,9 @@ PINNED = {
     # no verdicts: its build rate and share of resolved sites (checkout: Src/Newtonsoft.Json)
     "csharp-newtonsoft": ("JamesNK/Newtonsoft.Json", "4f73e74372445108d2c1bda37b36e6f5e43402e0",
                           "csharp"),
+    "swift-alamofire": ("Alamofire/Alamofire", "7595cbcf59809f9977c5f6378500de2ad73b7ddb",
+                        "swift"),
+    "scala-circe": ("circe/circe", "1da94272096eedd88a6ea04be127618ef8cf943a", "scala"),
 }
 
 

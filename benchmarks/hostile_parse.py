@@ -23,6 +23,8 @@ TEMPLATES = {
     "rs": "fn g(x: B) -> i32 {{ {} }}\n",
     "php": "<?php\nfunction g(B $x) {{ return {}; }}\n",
     "rb": "def g(x)\n  {}\nend\n",
+    "swift": "func g(x: B) -> Int {{ return {} }}\n",
+    "scala": "object A {{ def g(x: B): Int = {} }}\n",
 }
 # (kind, n): "nest" one call nested n deep, "chain" one n-long method chain, "nests" as
 # many functions holding a 95-deep nest as fit in n bytes.

@@ -187,7 +187,7 @@ def test_files_are_read_again_only_when_their_stat_changed(tmp_path: Path, engin
 
 
 _CODE = {".py", ".java", ".kt", ".ts", ".go", ".js", ".cs", ".rs", ".c", ".h", ".cpp", ".hpp",
-         ".php", ".rb"}
+         ".php", ".rb", ".swift", ".scala"}
 
 
 def _edit(repo: Path, originals: dict[str, str], rng: random.Random) -> str:

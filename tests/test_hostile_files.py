@@ -161,6 +161,8 @@ def test_deep_nesting_and_long_chains_parse_in_bounded_time() -> None:
         "a.c": "int g(int x) {{ return {}; }}\n",
         "a.php": "<?php\nfunction g(B $x) {{ return {}; }}\n",
         "a.rb": "def g(x)\n  {}\nend\n",
+        "a.swift": "func g(x: B) -> Int {{ return {} }}\n",
+        "a.scala": "object A {{ def g(x: B): Int = {} }}\n",
     }
     for path, template in sources.items():
         # C calls no methods: a chain of them is a chain of function pointers
@@ -183,6 +185,8 @@ def test_deep_nesting_and_long_chains_parse_in_bounded_time() -> None:
     ("a.c", "int g{i}(void) {{ return {b}; }}\n"),
     ("a.php", "function g{i}() {{ return {b}; }}\n"),
     ("a.rb", "def g{i}\n  {b}\nend\n"),
+    ("a.swift", "func g{i}() -> Int {{ return {b} }}\n"),
+    ("a.scala", "object A{i} {{ def g(): Int = {b} }}\n"),
 ])
 def test_many_deep_nests_are_linear(path: str, template: str) -> None:
     """50 kB of functions each holding a 95-deep nest: about 15,000 calls whose enclosing
@@ -194,7 +198,9 @@ def test_many_deep_nests_are_linear(path: str, template: str) -> None:
     started = time.perf_counter()
     result = parse_file("".join(parts).encode(), path, RepoContext())
     assert time.perf_counter() - started < 8
-    assert len(result.calls) > 10_000
+    # Swift's grammar spends four levels on each argument (call, suffix, arguments,
+    # argument): the nesting bound keeps about half of each 95-deep nest
+    assert len(result.calls) > (5_000 if path.endswith(".swift") else 10_000)
     assert all(c.caller is not None for c in result.calls)
 
 

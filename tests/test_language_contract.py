@@ -22,7 +22,9 @@ GRAPH = Path(graphrag.graph.__file__).parent
 # The graph step's own terms that some language also uses as a word: resolution labels
 # (an edge found through `self`, a `super` call), lookup modes (`call`, `type`, `value`)
 # and call kinds (`new`, `ref`).
-OWN_TERMS = frozenset(CONFIDENCE) | {"call", "type", "value", "new", "ref"}
+# the graph step's own words, whichever language also uses them (`routes` is Play's config
+# file and the graph step's route table)
+OWN_TERMS = frozenset(CONFIDENCE) | {"call", "type", "value", "new", "ref", "routes"}
 
 
 def _marked_words(spec: LanguageSpec) -> set[str]:

@@ -51,9 +51,10 @@ def test_aliases_select_languages_and_typescript_selects_tsx() -> None:
 
 def test_namespaces_and_key_families_come_from_the_specs() -> None:
     assert registry.namespaces() == ("python", "jvm", "js", "go", "csharp", "rust", "cfamily",
-                                     "php", "ruby")
+                                     "php", "ruby", "swift", "scala")
     assert {registry.namespace(n) for n in ("c", "cpp")} == {"cfamily"}  # C++ calls C
-    assert registry.package_namespaces() == ("jvm", "go", "csharp", "php", "ruby")
+    assert registry.package_namespaces() == ("jvm", "go", "csharp", "php", "ruby",
+                                                 "swift", "scala")
     assert {registry.namespace(n) for n in ("java", "kotlin")} == {"jvm"}
     assert registry.key_family("java") == "java"  # keys stay per language in the JVM
     assert {registry.key_family(n) for n in ("typescript", "tsx", "javascript")} == {"js"}

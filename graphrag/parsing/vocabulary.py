@@ -71,6 +71,19 @@ raise freeze dup tap merge fetch include? empty? nil? is_a? respond_to? send
 instance_variable_get define_method attr_reader require require_relative new
 """)
 
+SWIFT_COMMON = SHARED_COMMON | words("""
+print debugPrint fatalError precondition preconditionFailure assert assertionFailure map
+flatMap compactMap filter reduce forEach sorted contains append insert remove removeAll
+first last min max count isEmpty description joined split lowercased uppercased
+hasPrefix hasSuffix encode decode
+""")
+
+SCALA_COMMON = SHARED_COMMON | words("""
+println print require assert map flatMap filter foreach fold foldLeft foldRight reduce
+getOrElse orElse toList toSeq toMap toSet mkString contains exists forall headOption
+isEmpty nonEmpty size length collect zip pure traverse sequence unsafeRunSync
+""")
+
 
 @dataclass(frozen=True)
 class Conversions:

@@ -128,3 +128,14 @@ def test_macro_heavy_and_generated_c_parse_in_bounded_time() -> None:
     assert time.perf_counter() - started < 20
     assert sum(s.kind == "CLASS" for s in header.symbols) == len(parts)
 
+
+
+def test_extern_c_braces_in_cplusplus_branches_leave_no_error() -> None:
+    # How nearly every C header lets C++ include it: each brace sits alone in its own
+    # `#ifdef __cplusplus` branch, which the grammar reads as an unbalanced brace.
+    source = (b'#ifdef __cplusplus\nextern "C" {\n#endif\n\nint kv_get(const char *k);\n'
+              b'#if defined(__cplusplus)\n}\n#endif\n')
+    ctx = repo_context(Path("."), ["kv.h"])
+    result = parse_file(source, "kv.h", ctx)
+    assert [s.fqn for s in result.symbols] == ["kv_get"]
+    assert result.error_count == 0

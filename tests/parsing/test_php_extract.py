@@ -247,12 +247,24 @@ def test_composer_autoload_facts(tmp_path: Path) -> None:
     (tmp_path / "pkg" / "composer.json").write_text("{not json")
     facts = repo_facts(RepoFiles(tmp_path, ["composer.json", "pkg/composer.json"]))
     assert facts == {"psr4": {"app": "App", "src": "Lib.Core", "tests": "Tests"},
-                     "files": ["app/helpers.php"]}
+                     "files": ["app/helpers.php"], "roots": ["", "pkg"]}
     assert psr4_namespace("src/Http/Client.php", facts["psr4"]) == "Lib.Core.Http"
     # a class file that declares no namespace is named by PSR-4
     ctx = RepoContext({"php": facts})
     result = snippet("<?php\nclass Client {}\n", "src/Http/Client.php", ctx)
     assert sym(result, "Lib.Core.Http.Client").kind == "CLASS"
+
+
+def test_closure_route_is_named_from_its_composer_root(tmp_path: Path) -> None:
+    """An application indexed inside a larger folder names its closure routes as when
+    indexed alone (the graph's fqns must not change with where the index starts)."""
+    (tmp_path / "shop").mkdir()
+    (tmp_path / "shop" / "composer.json").write_text("{}")
+    ctx = RepoContext({"php": repo_facts(RepoFiles(tmp_path, ["shop/composer.json"]))})
+    result = snippet("<?php\nRoute::get('/', function () { return home(); });\n",
+                     "shop/routes/web.php", ctx)
+    assert sym(result, "routes.web.GET /").kind == "ENDPOINT"
+    assert [c.caller for c in result.calls if c.name == "home"] == ["routes.web.GET /"]
 
 
 def test_global_helper_functions_are_found_from_every_namespace() -> None:

@@ -63,6 +63,11 @@ _OWNER = re.compile(r"[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*")
 _NAMED_BODY = rb"(?=\s+[A-Za-z_]\w*\s*(?:final\s*)?[:{])"
 _EXPORT_MACRO = re.compile(rb"(?<=\bclass )[A-Z][A-Z0-9_]+" + _NAMED_BODY +
                            rb"|(?<=\bstruct )[A-Z][A-Z0-9_]+" + _NAMED_BODY)
+# `extern "C" {` and its `}` each alone between `#ifdef __cplusplus` and `#endif` (the usual
+# way a C header lets C++ include it): one brace per preprocessor branch is a syntax error.
+_EXTERN_C = re.compile(rb'(?m)^[ \t]*#[ \t]*if(?:def[ \t]+__cplusplus|[ \t]+defined[ \t]*\(?'
+                       rb'[ \t]*__cplusplus[ \t]*\)?)[ \t]*\n'
+                       rb'([ \t]*(?:extern[ \t]+"C"[ \t]*\{|\})[ \t]*)\n[ \t]*#[ \t]*endif')
 _MACRO_LINE = re.compile(rb"(?m)^(?:[A-Z_][A-Z0-9_]*[ \t]*\([^;{}\n]*\)[ \t]*)+$(?!\n[ \t]*\{)"
                          # a lone `FMT_BEGIN_NAMESPACE`, `ABSL_NAMESPACE_BEGIN`, `API_INLINE`
                          rb"|^[ \t]*[A-Z_][A-Z0-9_]{2,}[ \t]*$(?!\n[ \t]*\})")
@@ -87,16 +92,26 @@ def extract_as(source: bytes, rel_path: str, ctx: RepoContext, lang: str,
         # swallows the declarations after it: such lines are blanked (offsets kept) when
         # that parses with fewer errors.
         # So does an export macro between `class` and the name (`class API Status {`).
+        # So do the braces of `extern "C"` written in `#ifdef __cplusplus` branches.
         blanked = _EXPORT_MACRO.sub(lambda m: b" " * len(m.group()), _MACRO_LINE.sub(
             lambda m: re.sub(rb"[^\n]", b" ", m.group()), source))
+        blanked = _EXTERN_C.sub(_blank_group, blanked)
         if blanked != source:
             again = parser.parse(blanked)
-            if count_errors(again.root_node) < errors:
-                tree = again
+            fewer = count_errors(again.root_node)
+            if fewer < errors:
+                # what was blanked is no part of the file left unparsed
+                tree, errors = again, fewer
     result = ParseResult(path=rel_path, lang=lang, module=rel_path, package=None)
     _Extractor(source, tree.root_node, rel_path, ctx, result, grammar == "cpp").run()
     result.error_count = errors
     return result
+
+
+def _blank_group(m: re.Match[bytes]) -> bytes:
+    """The match with its first group blanked (offsets kept)."""
+    start, end = m.start(1) - m.start(), m.end(1) - m.start()
+    return m.group()[:start] + b" " * (end - start) + m.group()[end:]
 
 
 def include_target(including: str, written: str, ctx: RepoContext) -> str | None:

@@ -102,12 +102,15 @@ def extract(source: bytes, rel_path: str, ctx: RepoContext) -> ParseResult:
 
 def repo_facts(files: RepoFiles) -> dict[str, object]:
     """Composer's autoload map of every ``composer.json`` (vendor copies left out):
-    ``psr4`` (directory -> namespace, dotted) and ``files`` (files of global functions)."""
+    ``psr4`` (directory -> namespace, dotted), ``files`` (files of global functions) and
+    ``roots`` (the directories holding one: each an application's root)."""
     psr4: dict[str, str] = {}
     helpers: list[str] = []
+    roots: set[str] = set()
     for rel, directory, _name in files.named("composer.json"):
         if "vendor/" in f"{rel}" or rel.startswith("vendor"):
             continue
+        roots.add(directory)
         text = files.read(rel, 1 << 20)
         try:
             data = json.loads(text) if text else None
@@ -129,7 +132,18 @@ def repo_facts(files: RepoFiles) -> dict[str, object]:
             listed = autoload.get("files")
             helpers.extend(base + f for f in listed if isinstance(f, str)) \
                 if isinstance(listed, list) else None
-    return {"psr4": psr4, "files": sorted(set(helpers))}
+    return {"psr4": psr4, "files": sorted(set(helpers)), "roots": sorted(roots)}
+
+
+def app_path(rel_path: str, roots: list[str]) -> str:
+    """``rel_path`` relative to the innermost composer root holding it (unchanged when
+    none does), so a file names the same module whether its application is indexed alone
+    or inside a larger folder."""
+    best = ""
+    for root in roots:
+        if root and rel_path.startswith(root + "/") and len(root) > len(best):
+            best = root
+    return rel_path[len(best) + 1:] if best else rel_path
 
 
 def psr4_namespace(rel_path: str, psr4: dict[str, str]) -> str | None:
@@ -876,7 +890,8 @@ class _PhpFile(FileExtractor):
     def _inline_endpoint(self, handler: Node, method: str, route: str, caller: str | None,
                          line: int) -> None:
         label = f"{method} {route}"
-        module = self.result.module or self.rel_path.removesuffix(".php").replace("/", ".")
+        module = self.result.module or app_path(
+            self.rel_path, self.facts.get("roots") or []).removesuffix(".php").replace("/", ".")
         fqn = f"{module}.{label}"
         if fqn in self.endpoint_names:
             return

@@ -1,0 +1,6 @@
+import Vapor
+
+/// Configure the application and register its routes.
+public func configure(_ app: Application) throws {
+    try routes(app)
+}
