@@ -99,8 +99,7 @@ class _ScalaFile(FileExtractor):
         self._children(self.root, None, None)
         self.result.calls.sort(key=lambda c: c.line)
         self.result.var_types = {k: v for k, v in self.result.var_types.items() if v}
-        self.result.symbols.sort(key=lambda s: (s.char_start, -s.char_end))
-        return self.result
+        return self.finished()
 
     def _fqn(self, owner: str | None, name: str) -> str:
         base = owner or self.prefix

@@ -92,8 +92,7 @@ class _SwiftFile(FileExtractor):
             self._walk(child, type_fqn=None, caller=None)
         self.result.calls.sort(key=lambda c: c.line)
         self.result.var_types = {k: v for k, v in self.result.var_types.items() if v}
-        self.result.symbols.sort(key=lambda s: (s.char_start, -s.char_end))
-        return self.result
+        return self.finished()
 
     # -- declarations --------------------------------------------------------------------
 
