@@ -320,3 +320,37 @@ def test_undecodable_file_name_is_stored_sanitised(engine, settings, app_name, t
     (outcome,) = ingest_files(engine, settings, app_name, [odd])["documents"]
     assert outcome["status"] == "indexed" and outcome["filename"] == "?odd.md"
     assert list(_docs(engine, app_name)) == ["?odd.md"]
+
+
+def test_two_runs_claiming_the_same_document_at_once_both_succeed(engine, settings, app_name,
+                                                                   tmp_path):
+    # Two index runs of one application (nightly jobs may start it twice) meet the same
+    # README: the second claim waits for the first instead of inserting the same bytes
+    # again (a unique violation that failed the whole second run).
+    import threading
+
+    readme = tmp_path / "README.md"
+    readme.write_text("# Shop\n\nCancels orders and refunds payments.\n")
+    ctx = resolve_context(engine, settings, app_name, create=True)
+    request = service.DocumentRequest(readme, source_path="README.md", root=tmp_path)
+    sha = service.file_sha256(readme, tmp_path)
+    size = readme.stat().st_size
+    second: dict[str, object] = {}
+
+    def claim_again() -> None:
+        try:
+            with engine.begin() as conn:
+                second["id"] = service._claim(conn, ctx.app_id, request, sha, size,
+                                              "markdown", False).doc_id
+        except Exception as exc:  # the failure this test is about
+            second["error"] = exc
+
+    with engine.begin() as conn:
+        first = service._claim(conn, ctx.app_id, request, sha, size, "markdown", False)
+        other = threading.Thread(target=claim_again)
+        other.start()
+        other.join(timeout=1.0)  # still waiting for this transaction
+        assert other.is_alive()
+    other.join(timeout=30)
+    assert "error" not in second, second.get("error")
+    assert second["id"] == first.doc_id

@@ -148,6 +148,7 @@ def _claim(conn: Connection, app_id: int, request: DocumentRequest, sha: str, si
     filename = clean_text(path.name)
     source_path = clean_text(request.source_path) if request.source_path else None
     name = source_path or filename
+    store.lock_claims(conn, app_id)
     by_sha = store.find_by_sha(conn, app_id, sha)
     own = store.find_by_source(conn, app_id, source_path) if source_path else None
     replaced = None

@@ -79,6 +79,19 @@ def get_document(conn: Connection, app_id: int, document_id: int) -> DocumentRow
     return DocumentRow(*row)
 
 
+# Serialises the claims of one application's documents (the two-key advisory lock space,
+# apart from graph indexing's one-key locks and the BM25 folding's class).
+_CLAIM_LOCK_CLASS = 4_026
+
+
+def lock_claims(conn: Connection, app_id: int) -> None:
+    """One document claim per application at a time, until the transaction ends: two
+    runs that find no row for the same bytes would both insert one (a unique violation
+    that failed the second run)."""
+    conn.execute(text("SELECT pg_advisory_xact_lock(:cls, CAST(:app AS int))"),
+                 {"cls": _CLAIM_LOCK_CLASS, "app": app_id})
+
+
 def insert_document(conn: Connection, app_id: int, *, filename: str, source_path: str | None,
                     sha: str, mime: str, size: int, metadata: dict[str, Any],
                     category: str | None, tags: list[str]) -> int:
