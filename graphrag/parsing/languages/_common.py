@@ -46,6 +46,17 @@ def normalize(text: str) -> str:
     return _SPACE_CLOSE.sub(r"\1", _OPEN_SPACE.sub(r"\1", text))
 
 
+def header(node: Node, body_fields: tuple[str, ...], limit: int = 300) -> str:
+    """A declaration's text up to its body (the first of ``body_fields`` it has), one
+    line, at most ``limit`` characters: ``def find(id: Int): Option[Item]``."""
+    body = next((b for f in body_fields if (b := node.child_by_field_name(f)) is not None),
+                None)
+    end = body.start_byte if body is not None and body.start_byte > node.start_byte \
+        else node.end_byte
+    text = node.text[:end - node.start_byte].decode("utf-8", errors="replace")
+    return normalize(text).rstrip("{= ").strip()[:limit]
+
+
 def parse_recovering(parser: Parser, source: bytes, decl_start: re.Pattern[bytes]
                      ) -> tuple[Node, int]:
     """The root of a tree in which a bad top-level declaration hides nothing after it

@@ -20,7 +20,7 @@ from tree_sitter import Node
 
 from graphrag.parsing import registry
 from graphrag.parsing.languages._base import FileExtractor
-from graphrag.parsing.languages._common import count_errors, normalize
+from graphrag.parsing.languages._common import count_errors, header, normalize
 from graphrag.parsing.languages._common import node_text as _text
 from graphrag.parsing.model import Call, Heritage, Import, ParseResult, Registration, Symbol
 from graphrag.parsing.registry import RepoContext
@@ -474,11 +474,7 @@ def _all_types(root: Node) -> list[Node]:
 
 def _header(node: Node) -> str:
     """The declaration up to its body (``def find(id: Int): Option[Item]``)."""
-    body = node.child_by_field_name("body") or node.child_by_field_name("value")
-    end = body.start_byte if body is not None and body.start_byte > node.start_byte \
-        else node.end_byte
-    text = node.text[:end - node.start_byte].decode("utf-8", errors="replace")
-    return normalize(text).rstrip("{= ").strip()[:_SIGNATURE_MAX]
+    return header(node, ("body", "value"), _SIGNATURE_MAX)
 
 
 def doc_comment(node: Node) -> str | None:
