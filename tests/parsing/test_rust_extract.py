@@ -75,12 +75,12 @@ def test_crates_are_named_by_their_manifests(tmp_path: Path) -> None:
     (tmp_path / "bad").mkdir()
     (tmp_path / "bad" / "Cargo.toml").write_text("[package\nname = ")
     crates = rust.repo_facts(RepoFiles(tmp_path, [
-        "Cargo.toml", "core-lib/Cargo.toml", "app/Cargo.toml", "bad/Cargo.toml"]))
+        "Cargo.toml", "core-lib/Cargo.toml", "app/Cargo.toml", "bad/Cargo.toml"]))["crates"]
     assert crates == {"core-lib": "corelib", "app": "my_app"}
     assert module_path("core-lib/src/net/mod.rs", crates) == "corelib.net"
     assert module_path("app/src/main.rs", crates) == "my_app"
     assert module_path("bad/src/lib.rs", crates) == "bad"
-    assert sample_context().of("rust") == {"": "bookshelf"}
+    assert sample_context().of("rust")["crates"] == {"": "bookshelf"}
 
 
 def test_sample_files_parse_cleanly() -> None:
