@@ -131,15 +131,20 @@ def repo_facts(files: RepoFiles) -> dict[str, dict[str, str]]:
     """``crates``: the crate name of every ``Cargo.toml`` with a ``[package]`` (``[lib]
     name`` when given; ``-`` becomes ``_`` as in paths) by its repo-relative directory
     (``""`` at the root); an unreadable or workspace-only manifest names no crate.
-    ``docs``: the opening of every Markdown file inside a crate's ``src/`` tree, by path:
-    the text a module's ``#![doc = include_str!("..")]`` makes its documentation."""
+    ``docs``: the opening of every Markdown file in the tree of a crate's root source file
+    (the folder of a ``lib.rs`` or ``main.rs``), by path: the text a module's ``#![doc =
+    include_str!("..")]`` makes its documentation (editing one re-parses the repository,
+    as the manifests do)."""
     return {"crates": _crates(files), "docs": _included_docs(files)}
 
 
 def _included_docs(files: RepoFiles) -> dict[str, str]:
+    roots = {directory for _rel, directory, name in files.named("lib.rs", "main.rs")}
     docs: dict[str, str] = {}
     for rel, directory, name in files.split:
-        if not name.endswith(".md") or "src" not in directory.split("/"):
+        if not name.endswith(".md") or not any(
+                root == "" or directory == root or directory.startswith(root + "/")
+                for root in roots):
             continue
         if len(docs) >= _DOCS_MAX_FILES:
             break
