@@ -53,11 +53,11 @@ def spellings(name: str) -> tuple[str, ...]:
 
 
 def _fqn_matches(fqn: str | None, qualified: str) -> bool:
-    """Whether ``fqn`` (overload parameters dropped, ``:``/``/`` as dots) ends with the
-    dotted ``qualified`` on a name boundary."""
+    """Whether ``fqn`` (overload parameters dropped; C++ ``::``, ``:`` and ``/`` as dots)
+    ends with the dotted ``qualified`` on a name boundary."""
     if not fqn:
         return False
-    base = fqn.split("(", 1)[0].replace(":", ".").replace("/", ".")
+    base = fqn.split("(", 1)[0].replace("::", ".").replace(":", ".").replace("/", ".")
     return base == qualified or base.endswith("." + qualified)
 
 
