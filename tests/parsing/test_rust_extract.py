@@ -359,8 +359,8 @@ def test_a_modules_inner_docs_and_included_markdown_are_its_files_doc(tmp_path: 
         "# Layers\n\nEvery router wraps its routes in tower layers.\n" + "more\n" * 1000)
     (tmp_path / "web" / "src" / "lib.rs").write_text("pub mod middleware;\n")
     (tmp_path / "README.md").write_text("# not in a crate's source tree\n")
-    ctx = repo_context(tmp_path, ["web/Cargo.toml", "web/src/lib.rs",
-                                  "web/src/docs/layers.md", "README.md"])
+    # the scan lists source and manifest files only: the Markdown is found on disk
+    ctx = repo_context(tmp_path, ["web/Cargo.toml", "web/src/lib.rs"])
     assert set(ctx.of("rust")["docs"]) == {"web/src/docs/layers.md"}
     code = ('//! Utilities for writing middleware\n//!\n'
             '#![doc = include_str!("../docs/layers.md")]\n#![allow(dead_code)]\n'

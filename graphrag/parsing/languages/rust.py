@@ -29,12 +29,14 @@ trait bound, ``Self`` the implemented type, and paths are dotted (``crate::a::B`
 
 from __future__ import annotations
 
+import os
 import posixpath
 import re
 import textwrap
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from tree_sitter import Node, QueryCursor
 
@@ -139,19 +141,22 @@ def repo_facts(files: RepoFiles) -> dict[str, dict[str, str]]:
 
 
 def _included_docs(files: RepoFiles) -> dict[str, str]:
-    roots = {directory for _rel, directory, name in files.named("lib.rs", "main.rs")}
+    # Markdown is no source file the scan lists: walk the crates' source trees for it.
+    roots = sorted({directory for _rel, directory, _name in files.named("lib.rs", "main.rs")})
+    found: set[str] = set()
+    for root in roots:
+        for folder, dirs, names in os.walk(files.root / root):
+            dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "target")
+            rel_folder = Path(folder).relative_to(files.root).as_posix()
+            for name in sorted(names):
+                if name.endswith(".md") and len(found) < _DOCS_MAX_FILES:
+                    found.add(name if rel_folder == "." else f"{rel_folder}/{name}")
     docs: dict[str, str] = {}
-    for rel, directory, name in files.split:
-        if not name.endswith(".md") or not any(
-                root == "" or directory == root or directory.startswith(root + "/")
-                for root in roots):
-            continue
-        if len(docs) >= _DOCS_MAX_FILES:
-            break
+    for rel in sorted(found):
         text = files.read(rel, _DOC_MAX_BYTES)
         if text is not None and text.strip():
             docs[rel] = _opening(text)
-    return dict(sorted(docs.items()))
+    return docs
 
 
 def _opening(text: str) -> str:
