@@ -147,3 +147,17 @@ def test_a_modules_documentation_describes_its_mod_rs(engine, rust_app, embedder
                   "the router", SearchOptions(), embedder).hits
     code = [h for h in hits if h["kind"] == "FILE" or h["file_path"].endswith(".rs")]
     assert code[0]["file_path"] == "middleware/mod.rs"
+
+
+def test_a_module_doc_ranks_like_a_type_and_its_code_like_a_file() -> None:
+    from graphrag.retrieval.search.model import Candidate
+    from graphrag.retrieval.search.priors import KIND_PRIORS, prior
+
+    def cand(source: str) -> Candidate:
+        return Candidate(id=1, plan_id="p", node_id=1, app="a", fqn="middleware/mod.rs",
+                         kind="FILE", source=source, chunk_kind="snippet",
+                         file_path="middleware/mod.rs", line_start=1, line_end=30,
+                         page_number=None, rank_boost=1.0, content="", explain_md=None)
+
+    assert prior(cand("doc")) == KIND_PRIORS["CLASS"]
+    assert prior(cand("code")) < KIND_PRIORS["FILE"]  # a front file's imports: demoted
