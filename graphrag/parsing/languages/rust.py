@@ -45,6 +45,7 @@ from graphrag.parsing.languages._base import FileExtractor
 from graphrag.parsing.languages._common import (
     ScopeIndex,
     count_errors,
+    has_ancestor,
     in_order,
     node_id,
     normalize,
@@ -364,15 +365,6 @@ def _doc_comment(node: Node) -> str | None:
         cur = cur.prev_named_sibling
     doc = textwrap.dedent("\n".join(lines)).strip()
     return doc or None
-
-
-def _in_function(node: Node) -> bool:
-    cur = node.parent
-    while cur is not None:
-        if cur.type in ("function_item", "closure_expression"):
-            return True
-        cur = cur.parent
-    return False
 
 
 def _attributes(node: Node) -> list[Node]:
@@ -699,7 +691,8 @@ class _RustFile(FileExtractor):
         line = node.start_point[0] + 1
         # `pub use` publishes the names in the module (`pub(crate)` keeps them inside)
         exported = any(c.type == "visibility_modifier" and _text(c) == "pub"
-                       for c in node.children) and not _in_function(node)
+                       for c in node.children) \
+            and not has_ancestor(node, ("function_item", "closure_expression"))
         for alias, segments in self._use_tree(node.child_by_field_name("argument"), []):
             target = self._use_target(segments, scope)
             if not target or (alias == "*" and target == self.module):
