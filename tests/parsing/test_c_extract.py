@@ -157,7 +157,9 @@ def test_a_files_leading_comment_without_its_licence_is_its_doc() -> None:
     block = ("/* Copyright Joyent, Inc. All rights reserved.\n *\n * Permission is hereby "
              "granted, free of charge.\n */\n\n/* This file contains both the async "
              "infrastructure\n * and the user-facing functions.\n */\n#include <x.h>\n")
-    assert snippet(block).doc == ("This file contains both the async infrastructure\n"
-                                  "and the user-facing functions.")
-    assert snippet("/* MIT License, Copyright (c) 2012 */\nint x;\n").doc is None
-    assert snippet("int x; /* trailing */\n").doc is None
+    assert snippet(block, "src/async.h").doc == (
+        "This file contains both the async infrastructure\nand the user-facing functions.")
+    # a source file's leading comment is mostly a note on the code below it
+    assert snippet(block, "src/async.c").doc is None
+    assert snippet("/* MIT License, Copyright (c) 2012 */\nint x;\n", "a.h").doc is None
+    assert snippet("int x; /* trailing */\n", "a.h").doc is None

@@ -105,11 +105,15 @@ def extract_as(source: bytes, rel_path: str, ctx: RepoContext, lang: str,
                 tree, errors = again, fewer
     result = ParseResult(path=rel_path, lang=lang, module=rel_path, package=None)
     _Extractor(source, tree.root_node, rel_path, ctx, result, grammar == "cpp").run()
-    result.doc = file_doc(tree.root_node)
+    # A header's leading comment describes the interface it declares; a source file's is
+    # mostly a note on the code right below it ("Needs to be defined before ...").
+    if rel_path.lower().endswith(_HEADER_SUFFIXES):
+        result.doc = file_doc(tree.root_node)
     result.error_count = errors
     return result
 
 
+_HEADER_SUFFIXES = (".h", ".hh", ".hpp", ".hxx", ".h++")
 # A paragraph of a file's leading comment that is its licence or copyright notice, not a
 # description of the file.
 _NOTICE = re.compile(r"copyright|licen[cs]e|permission is hereby granted|warrant|"
