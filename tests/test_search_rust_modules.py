@@ -15,7 +15,7 @@ from graphrag.config import load_settings
 from graphrag.embedding import get_embedder
 from graphrag.retrieval.search.engine import search
 from graphrag.retrieval.search.model import SearchOptions
-from tests.conftest import run_cli
+from tests.conftest import indexed_folder
 
 EXTRACT_MOD = '''#![doc = include_str!("../docs/extract.md")]
 
@@ -71,8 +71,6 @@ pub struct FromFn<F> { f: F }
 
 @pytest.fixture(scope="module")
 def rust_app(db_url, models_dir):
-    from graphrag.db.engine import get_engine
-
     root = Path(tempfile.mkdtemp(prefix="graphrag-rust-mods-"))
     src = root / "web" / "src"
     for folder in ("extract", "middleware", "docs", "impls"):
@@ -89,15 +87,8 @@ def rust_app(db_url, models_dir):
         "".join(f"mod wrapper_{i};\n" for i in range(30)))
     for i in range(30):
         (src / "impls" / f"wrapper_{i}.rs").write_text(IMPL.format(i=i))
-    env = {"GRAPHRAG_DATABASE_URL": db_url, "GRAPHRAG_HOME": str(root / ".home"),
-           "GRAPHRAG_MODELS_DIR": str(models_dir)}
-    name = f"rustmods{os.getpid()}"
-    proc = run_cli("index", str(root / "web" / "src"), "--app", name, env=env)
-    assert proc.returncode == 0, proc.stderr
-    yield name
-    engine = get_engine(load_settings().with_overrides(database_url=db_url))
-    with engine.begin() as conn:
-        conn.execute(text("DELETE FROM applications WHERE name = :n"), {"n": name})
+    with indexed_folder(src, f"rustmods{os.getpid()}", db_url, models_dir) as name:
+        yield name
 
 
 @pytest.fixture(scope="module")
