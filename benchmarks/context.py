@@ -334,14 +334,17 @@ class SeedResult:
 
 def check_seed(engine, app: str, fqn: str, category: str, root: Path, budget: int,
                count) -> SeedResult:
+    from graphrag.config import load_settings
     from graphrag.db.apps import get_app
+    from graphrag.db.context import resolve_context
     from graphrag.retrieval.context.builder import build_context
 
     notes: list[str] = []
     contexts = {}
+    ctx = resolve_context(engine, load_settings(), app)
     for fmt in ("markdown", "json", "xml"):
         try:
-            contexts[fmt] = build_context(engine, app, fqn=fqn, budget=budget, fmt=fmt,
+            contexts[fmt] = build_context(ctx, fqn=fqn, budget=budget, fmt=fmt,
                                           count_tokens=count)
         except Exception as exc:  # noqa: BLE001 - a failed seed fails every line
             return SeedResult(app, fqn, category, False, False, False, False, False,

@@ -94,6 +94,7 @@ def cosines(vectors: dict[str, dict[int, np.ndarray]]) -> dict[str, dict[str, fl
 
 
 def retrieval(engine, settings, app: str, embedders: dict) -> dict[str, dict]:
+    from graphrag.db.context import resolve_scope
     from graphrag.pipeline.reembed import reembed
     from graphrag.retrieval.search.batch import read_query_lines
     from graphrag.retrieval.search.hittest import hit_test
@@ -115,8 +116,8 @@ def retrieval(engine, settings, app: str, embedders: dict) -> dict[str, dict]:
         for repo in repos:
             with open(repo / "queries.jsonl", encoding="utf-8") as fh:
                 items = read_query_lines(fh)
-            reports, _ = hit_test(engine, [app], items, ["vector", "hybrid"],
-                                  SearchOptions(), embedders[b])
+            reports, _ = hit_test(resolve_scope(engine, chosen, [app]), items,
+                                  ["vector", "hybrid"], SearchOptions(), embedders[b])
             row["mrr"][repo.name] = {r.mode: round(r.metrics["mrr@10"], 3) for r in reports}
         row["vectors"] = stored_vectors(engine, app)
         out[b] = row

@@ -25,7 +25,7 @@ from graphrag.errors import ModelMismatch
 from graphrag.pipeline import run_pipeline
 from graphrag.pipeline.reembed import reembed
 from graphrag.retrieval.search import SearchOptions, search
-from tests.conftest import REPO_ROOT, run_cli
+from tests.conftest import REPO_ROOT, run_cli, scope_of
 from tests.pipeline_seed import seed_users_app
 from tests.tiny_model import build_tiny_model
 
@@ -196,19 +196,19 @@ def test_a_backend_change_re_embeds_and_queries_never_mix(engine, settings, app_
 
     # the fp32 process refuses to compare its query vectors with int8 vectors ...
     with pytest.raises(ModelMismatch, match=r"was embedded with .*onnx-int8.* reembed"):
-        search(engine, [app_name], "load a user", SearchOptions(), get_embedder(fp32))
+        search(scope_of(engine, app_name), "load a user", SearchOptions(), get_embedder(fp32))
     # ... text search needs no vectors and still works
-    assert search(engine, [app_name], "user", SearchOptions(mode="text")).hits
+    assert search(scope_of(engine, app_name), "user", SearchOptions(mode="text")).hits
 
     # the next pipeline run under fp32 re-embeds every chunk, never mixing
     second = run_pipeline(engine, fp32, app_name)
     assert second.stages["embed"]["done"] == embedded
     assert models() == {get_embedder(fp32).name}
-    hits = search(engine, [app_name], "load a user by id", SearchOptions(mode="vector"),
+    hits = search(scope_of(engine, app_name), "load a user by id", SearchOptions(mode="vector"),
                   get_embedder(fp32)).hits
     assert hits
     with pytest.raises(ModelMismatch):
-        search(engine, [app_name], "load a user", SearchOptions(), get_embedder(int8))
+        search(scope_of(engine, app_name), "load a user", SearchOptions(), get_embedder(int8))
 
 
 @pytest.fixture
@@ -259,7 +259,7 @@ def test_reembed_follows_a_model_of_another_dimension(fresh_engine, tiny_model: 
     assert indexes == {"ix_chunks_emb", "ix_sentences_emb"}
 
     tiny = base.with_overrides(model_path=str(tiny_model))
-    hits = search(engine, ["code"], "user name", SearchOptions(mode="vector"),
+    hits = search(scope_of(engine, "code"), "user name", SearchOptions(mode="vector"),
                   get_embedder(tiny)).hits
     assert hits and all(h["score"] is not None for h in hits)
     # `keep` lost its vectors; its next pipeline run embeds it with the 32-d model
@@ -301,8 +301,8 @@ def test_a_switch_to_the_static_backend_re_embeds_in_place(fresh_engine, tiny_mo
         assert column_dimension(conn) == 384
     assert run_pipeline(engine, static, "code").stages.get("embed") is None  # once
     with pytest.raises(ModelMismatch, match=r"was embedded with .*/onnx@"):
-        search(engine, ["code"], "load a user", SearchOptions(), get_embedder(onnx))
-    hits = search(engine, ["code"], "load a user by id", SearchOptions(),
+        search(scope_of(engine, "code"), "load a user", SearchOptions(), get_embedder(onnx))
+    hits = search(scope_of(engine, "code"), "load a user by id", SearchOptions(),
                   get_embedder(static)).hits
     assert hits and all(h["score"] is not None for h in hits)
 

@@ -18,7 +18,7 @@ from graphrag.config import load_settings
 from graphrag.db.apps import delete_app
 from graphrag.graph.index import index_graph
 from graphrag.graph.service_links import add_to_group, drop_group, links_report
-from tests.conftest import SAMPLE_REPOS, run_cli
+from tests.conftest import SAMPLE_REPOS, run_cli, scope_of
 
 SAMPLES = sorted(p.parent.name for p in SAMPLE_REPOS.glob("*/expected_graph.json"))
 
@@ -37,7 +37,7 @@ def _expected(names: dict[str, str]) -> set[tuple]:
 
 
 def _actual(engine: Engine, group: str | None = None, app: str | None = None) -> set[tuple]:
-    report = links_report(engine, group=group, app=app)
+    report = links_report(scope_of(engine, *([app] if app else []), group=group))
     out = set()
     for r in report["links"]:
         out.add((r["caller_app"], r["caller"], r["method"], r["path"], r["endpoint_app"],
@@ -54,7 +54,7 @@ def services(engine: Engine, tmp_path: Path) -> Iterator[dict[str, str]]:
     for sample, app in names.items():
         shutil.copytree(SAMPLE_REPOS / sample, tmp_path / sample)
         index_graph(engine, _settings(), tmp_path / sample, app)
-    add_to_group(engine, prefix, list(names.values()))
+    add_to_group(scope_of(engine, *names.values()), prefix)
     yield names
     with engine.begin() as conn:
         conn.execute(text("DELETE FROM app_groups WHERE name = :n"), {"n": prefix})
@@ -67,7 +67,7 @@ def test_sample_services_link_exactly_as_expected(engine: Engine, services) -> N
     actual = _actual(engine, group=prefix)
     expected = _expected(services)
     assert actual == expected, (sorted(actual - expected), sorted(expected - actual))
-    report = links_report(engine, group=prefix)
+    report = links_report(scope_of(engine, group=prefix))
     unmatched = {(r["caller"], r["url"]) for r in report["unmatched"]}
     assert unmatched == {
         ("example.com/goshop/internal/clients.Ping", "https://status.example.org/v1/ping"),
@@ -83,9 +83,9 @@ def test_group_limits_links_and_edit_relinks_incrementally(engine: Engine, servi
     prefix = ts.split("-")[0]
     # a group without the FastAPI service: the TS client's calls to it are not linked
     drop_group(engine, prefix)
-    add_to_group(engine, prefix, [ts, services["go_shop"]])
+    add_to_group(scope_of(engine, ts, services["go_shop"]), prefix)
     assert not any(r[4] == py for r in _actual(engine, app=ts))
-    add_to_group(engine, prefix, [py])
+    add_to_group(scope_of(engine, py), prefix)
     before = {r for r in _actual(engine, app=ts) if r[0] == ts}
     assert len(before) == 3
     with engine.connect() as conn:
