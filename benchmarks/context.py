@@ -122,6 +122,7 @@ class HashEmbedder:
 def index_app(engine, settings, root: Path, app: str, include: tuple[str, ...] = ()) -> None:
     from graphrag.chunking.orchestrator import build_chunks
     from graphrag.chunking.request import ChunkBuildRequest
+    from graphrag.db.context import resolve_context
     from graphrag.indexing import index_repository
     from graphrag.pipeline.registry import stage_lists
     from graphrag.pipeline.runner import run_pipeline
@@ -130,7 +131,7 @@ def index_app(engine, settings, root: Path, app: str, include: tuple[str, ...] =
     index_repository(engine, settings, root, app, include=include, graph_only=True)
     build_chunks(engine, ChunkBuildRequest(application=app, strategy="ast"),
                  stages=stage_lists())
-    stats = run_pipeline(engine, settings, app, embedder=HashEmbedder())
+    stats = run_pipeline(resolve_context(engine, settings, app), embedder=HashEmbedder())
     print(f"indexed {app}: {stats.chunks} chunks, {stats.failed} stage failures",
           file=sys.stderr)
 

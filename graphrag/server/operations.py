@@ -245,10 +245,11 @@ def index_status(runtime: Runtime, scope: Scope, app: str) -> dict[str, Any]:
     found = [a for a in list_apps(runtime.engine) if a["name"] == app]
     if not found:
         raise UnknownApplication(app)
+    ctx = runtime.context(app)
     docs: dict[str, int] = {}
-    for d in list_documents(runtime.context(app)):
+    for d in list_documents(ctx):
         docs[d["status"]] = docs.get(d["status"], 0) + 1
-    return {**found[0], "pipeline": pipeline_status(runtime.engine, app), "documents": docs}
+    return {**found[0], "pipeline": pipeline_status(ctx), "documents": docs}
 
 
 def index_summary(runtime: Runtime, scope: Scope, app: str) -> dict[str, Any]:
@@ -307,8 +308,7 @@ def receive_upload(runtime: Runtime, scope: Scope, app: str, filename: str,
 
     def work() -> dict[str, Any]:
         try:
-            return process_upload(runtime.engine, runtime.settings, app, request, claim,
-                                  runtime.embedder())
+            return process_upload(runtime.context(app), request, claim, runtime.embedder())
         finally:
             shutil.rmtree(folder, ignore_errors=True)
 
