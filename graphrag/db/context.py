@@ -82,8 +82,8 @@ def resolve_scope(engine: Engine, settings: Settings, app_names: Sequence[str] =
     """The scope of applications ``app_names`` (read in one statement;
     :class:`UnknownApplication` names the first absent one, before any work), else of
     ``group``'s members (``NotFound`` for an unknown group), else with ``every`` of every
-    application; none of them is a user error. Names and a group together: the named
-    applications, read within the group."""
+    application; asking for none of these is a user error. Names and a group together:
+    the named applications, read within the group."""
     with engine.connect() as conn:
         members = group_members(conn, group) if group is not None else []
         if app_names:
