@@ -372,3 +372,34 @@ def test_a_modules_inner_docs_and_included_markdown_are_its_files_doc(tmp_path: 
     assert "Literal text." in doc and "Block text." in doc
     assert len(doc) < 2500  # the included file's opening, not all of it
     assert extract(b"/// an item's doc\nfn f() {}\n", "web/src/a.rs", ctx).doc is None
+
+
+def test_editing_an_included_doc_refreshes_its_modules_doc(tmp_path: Path, engine,
+                                                          app_name: str) -> None:
+    """The Markdown a module includes is a repository fact: editing it re-parses, and
+    the module's FILE node carries the new text (an incremental run as a full one)."""
+    from sqlalchemy import text
+
+    from graphrag.config import load_settings
+    from graphrag.graph.index import index_graph
+
+    repo = tmp_path / "repo"
+    (repo / "src" / "docs").mkdir(parents=True)
+    (repo / "Cargo.toml").write_text('[package]\nname = "shelf"\n')
+    (repo / "src" / "lib.rs").write_text('#![doc = include_str!("docs/intro.md")]\n'
+                                         "pub fn run() {}\n")
+    (repo / "src" / "docs" / "intro.md").write_text("Shelves of books.\n")
+    settings = load_settings().with_overrides(workers=1)
+
+    def doc() -> str | None:
+        with engine.connect() as conn:
+            return conn.execute(text(
+                "SELECT n.doc_comment FROM nodes n JOIN applications a"
+                " ON a.id = n.application_id WHERE a.name = :n AND n.kind = 'FILE'"),
+                {"n": app_name}).scalar_one()
+
+    index_graph(engine, settings, repo, app_name)
+    assert doc() == "Shelves of books."
+    (repo / "src" / "docs" / "intro.md").write_text("Racks of records.\n")
+    stats = index_graph(engine, settings, repo, app_name)
+    assert stats.files_parsed == 1 and doc() == "Racks of records."
