@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
-from graphrag.cli.options import db_option, engine_for, json_option, print_json, print_rows
+from graphrag.cli.options import db_option, engine_for, json_option, print_result, print_rows
 from graphrag.graph.service_links import add_to_group, drop_group, groups
 
 
@@ -22,6 +24,10 @@ def groups_group(ctx: click.Context, db_url: str | None, as_json: bool) -> None:
         ctx.invoke(groups_list, db_url=db_url, as_json=as_json)
 
 
+def _group_line(row: dict[str, Any]) -> str:
+    return f"{row['name']}\t{' '.join(row['apps'])}"
+
+
 @groups_group.command("list")
 @db_option
 @json_option
@@ -30,7 +36,7 @@ def groups_list(db_url: str | None, as_json: bool) -> None:
     _, engine = engine_for(db_url)
     rows = groups(engine)
     print_rows(rows, as_json, "no groups (every application is linked with every other)",
-               lambda row: f"{row['name']}\t{' '.join(row['apps'])}")
+               _group_line)
 
 
 @groups_group.command("add")
@@ -41,11 +47,7 @@ def groups_list(db_url: str | None, as_json: bool) -> None:
 def groups_add(name: str, apps: tuple[str, ...], db_url: str | None, as_json: bool) -> None:
     """Add the applications APPS to group NAME (created when new) and link again."""
     _, engine = engine_for(db_url)
-    row = add_to_group(engine, name, apps)
-    if as_json:
-        print_json(row)
-        return
-    click.echo(f"{row['name']}\t{' '.join(row['apps'])}")
+    print_result(add_to_group(engine, name, apps), as_json, _group_line)
 
 
 @groups_group.command("remove")
@@ -55,11 +57,7 @@ def groups_add(name: str, apps: tuple[str, ...], db_url: str | None, as_json: bo
 def groups_remove(name: str, db_url: str | None, as_json: bool) -> None:
     """Delete group NAME (its applications stay) and link again."""
     _, engine = engine_for(db_url)
-    row = drop_group(engine, name)
-    if as_json:
-        print_json(row)
-        return
-    click.echo(f"deleted group {name}")
+    print_result(drop_group(engine, name), as_json, lambda _: f"deleted group {name}")
 
 
 def register(cli: click.Group) -> None:

@@ -62,6 +62,14 @@ def print_json(data: Any) -> None:
     click.echo(json.dumps(data, indent=2, default=str, ensure_ascii=False))
 
 
+def print_result(result: Any, as_json: bool, text: Callable[[Any], str]) -> None:
+    """One command's result: JSON under ``--json``, else ``text(result)``."""
+    if as_json:
+        print_json(result)
+    else:
+        click.echo(text(result))
+
+
 def print_rows(rows: list[Any], as_json: bool, empty: str, line: Callable[[Any], str]
                ) -> None:
     """A listing: JSON under ``--json``, else ``empty`` when there is nothing and one
