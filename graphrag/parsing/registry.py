@@ -377,9 +377,23 @@ def parser(name: str) -> BoundedParser:
 @cache
 def query(lang: str, qname: str) -> Query:
     """Compile ``<queries package>/<qname>.scm`` for ``lang`` once per process."""
-    package = _LANGUAGES.get(lang).queries
+    return Query(ts_language(lang), query_text(_LANGUAGES.get(lang).queries, qname))
+
+
+_INHERITS = "; inherits:"
+
+
+def query_text(package: str, qname: str) -> str:
+    """The text of ``<package>/<qname>.scm`` after the files it inherits: a first line
+    ``; inherits: a, b`` puts ``a.scm`` and ``b.scm`` (and what they inherit) before it,
+    as nvim-treesitter's queries do, so grammars that share node types (JavaScript and
+    TypeScript) share their patterns."""
     text = resources.files(package).joinpath(f"{qname}.scm").read_text()
-    return Query(ts_language(lang), text)
+    first = text.partition("\n")[0]
+    if not first.startswith(_INHERITS):
+        return text
+    parents = [p.strip() for p in first.removeprefix(_INHERITS).split(",") if p.strip()]
+    return "\n".join([*(query_text(package, p) for p in parents), text])
 
 
 @cache
