@@ -17,9 +17,10 @@ from graphrag.parsing.languages._common import (
     ScopeIndex,
     count_errors,
     keeps_items,
+    normalize,
     parse_recovering,
 )
-from graphrag.parsing.model import Call, ParseResult
+from graphrag.parsing.model import Call, Import, ParseResult
 from graphrag.parsing.routes import Annotation, Endpoint, RouteSite
 from graphrag.parsing.routes import join_segments as join_route
 
@@ -75,11 +76,9 @@ _SPACE_CLOSE = re.compile(r" ([)>\],])")
 
 
 def collapse(text: str) -> str:
-    """Normalise whitespace and tidy the gaps left by removed annotations."""
-    text = " ".join(text.split())
-    if " " not in text:
-        return text
-    return _SPACE_CLOSE.sub(r"\1", _OPEN_SPACE.sub(r"\1", text))
+    """Normalise whitespace and tidy the gaps left by removed annotations (also inside
+    ``<...>``; a space before a comma goes too)."""
+    return normalize(text, _OPEN_SPACE, _SPACE_CLOSE)
 
 
 def header_text(source: bytes, node: Node, end: int, skip_types: frozenset[str]) -> str:
@@ -341,7 +340,23 @@ class JvmFile(FileExtractor):
         raise NotImplementedError
 
     def _imports(self) -> None:
+        caps = QueryCursor(registry.query(self.lang, f"{self.lang}-imports")).captures(
+            self.root)
+        for node in sorted(caps.get("import", []), key=lambda n: n.start_byte):
+            found = self._import(node)
+            if found is not None:
+                alias, target = found
+                self.result.imports.append(Import(alias, target, node.start_point[0] + 1))
+
+    def _import(self, node: Node) -> tuple[str, str] | None:
+        """(alias, target) of an import (alias ``*`` for a wildcard); None when unreadable."""
         raise NotImplementedError
+
+    def _definition_captures(self) -> Iterator[tuple[str, dict[str, list[Node]]]]:
+        """Each match of the definitions query: its ``definition.*`` capture, all captures."""
+        query = registry.query(self.lang, f"{self.lang}-definitions")
+        for _, caps in QueryCursor(query).matches(self.root):
+            yield next(k for k in caps if k.startswith("definition.")), caps
 
     def _definitions(self) -> None:
         matches = self._definition_matches()

@@ -37,7 +37,6 @@ from graphrag.parsing.languages._jvm import (
 from graphrag.parsing.model import (
     Call,
     Heritage,
-    Import,
     ParseResult,
     Symbol,
 )
@@ -90,27 +89,21 @@ class _JavaFile(JvmFile):
 
     # --- header -------------------------------------------------------------
 
-    def _imports(self) -> None:
-        caps = QueryCursor(registry.query(LANG, "java-imports")).captures(self.root)
-        for node in sorted(caps.get("import", []), key=lambda n: n.start_byte):
-            names = [c for c in node.named_children if c.type in _NAME_TYPES]
-            if not names:
-                continue
-            target = text_of(names[0]).replace(" ", "")
-            wildcard = any(c.type == "asterisk" for c in node.children)
-            alias = "*" if wildcard else target.rsplit(".", 1)[-1]
-            self.result.imports.append(Import(alias, target, node.start_point[0] + 1))
+    def _import(self, node: Node) -> tuple[str, str] | None:
+        names = [c for c in node.named_children if c.type in _NAME_TYPES]
+        if not names:
+            return None
+        target = text_of(names[0]).replace(" ", "")
+        wildcard = any(c.type == "asterisk" for c in node.children)
+        return ("*" if wildcard else target.rsplit(".", 1)[-1]), target
 
     # --- declarations -------------------------------------------------------
 
     def _definition_matches(self) -> list[tuple[Node, Node | None, str]]:
-        query = registry.query(LANG, "java-definitions")
-        matches: list[tuple[Node, Node | None, str]] = []
-        for _, caps in QueryCursor(query).matches(self.root):
-            capture = next(k for k in caps if k.startswith("definition."))
-            matches.append((caps[capture][0], caps["name"][0], _CAPTURE_KINDS[capture]))
-        matches.sort(key=lambda m: (m[0].start_byte, m[1].start_byte))
-        return matches
+        matches: list[tuple[Node, Node | None, str]] = [
+            (caps[capture][0], caps["name"][0], _CAPTURE_KINDS[capture])
+            for capture, caps in self._definition_captures()]
+        return sorted(matches, key=lambda m: (m[0].start_byte, m[1].start_byte))
 
     def _add_symbol(self, node: Node, name_node: Node, kind: str, parent: str | None) -> None:
         name = text_of(name_node)
@@ -131,9 +124,7 @@ class _JavaFile(JvmFile):
             if (self._owner_key(node), name) in self.overloaded:
                 fqn = overload_fqn(fqn, meta["params"])
         sym = Symbol(
-            kind=kind, name=name, fqn=fqn, parent=parent,
-            line_start=node.start_point[0] + 1, line_end=node.end_point[0] + 1,
-            char_start=self.offsets(node.start_byte), char_end=self.offsets(node.end_byte),
+            kind=kind, name=name, fqn=fqn, parent=parent, **self.span(node),
             signature=signature, doc_comment=doc_comment_before(node), meta=meta,
         )
         self.result.symbols.append(sym)

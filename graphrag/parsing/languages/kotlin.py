@@ -34,7 +34,7 @@ from graphrag.parsing.languages._jvm import (
     simple_type,
     text_of,
 )
-from graphrag.parsing.model import Call, Heritage, Import, ParseResult, Symbol
+from graphrag.parsing.model import Call, Heritage, ParseResult, Symbol
 from graphrag.parsing.registry import RepoContext
 from graphrag.parsing.routes import RouteSite, declared_endpoint
 
@@ -86,30 +86,24 @@ class _KotlinFile(JvmFile):
 
     # --- header -------------------------------------------------------------
 
-    def _imports(self) -> None:
-        caps = QueryCursor(registry.query(LANG, "kotlin-imports")).captures(self.root)
-        for node in sorted(caps.get("import", []), key=lambda n: n.start_byte):
-            path = next((c for c in node.named_children if c.type == "qualified_identifier"), None)
-            if path is None:
-                continue
-            target = text_of(path).replace(" ", "")
-            children = node.children
-            types = [c.type for c in children]
-            if "*" in types:
-                alias = "*"
-            elif "as" in types:
-                alias = text_of(children[types.index("as") + 1])
-            else:
-                alias = target.rsplit(".", 1)[-1]
-            self.result.imports.append(Import(alias, target, node.start_point[0] + 1))
+    def _import(self, node: Node) -> tuple[str, str] | None:
+        path = next((c for c in node.named_children if c.type == "qualified_identifier"), None)
+        if path is None:
+            return None
+        target = text_of(path).replace(" ", "")
+        children = node.children
+        types = [c.type for c in children]
+        if "*" in types:
+            return "*", target
+        if "as" in types:
+            return text_of(children[types.index("as") + 1]), target
+        return target.rsplit(".", 1)[-1], target
 
     # --- declarations -------------------------------------------------------
 
     def _definition_matches(self) -> list[tuple[Node, Node | None, str]]:
-        query = registry.query(LANG, "kotlin-definitions")
         matches: list[tuple[Node, Node | None, str]] = []
-        for _, caps in QueryCursor(query).matches(self.root):
-            capture = next(k for k in caps if k.startswith("definition."))
+        for capture, caps in self._definition_captures():
             node = caps[capture][0]
             # a companion object's name is optional, so the query does not capture it
             name_node = caps["name"][0] if "name" in caps else node.child_by_field_name("name")
@@ -159,9 +153,7 @@ class _KotlinFile(JvmFile):
             if (self._owner_key(node), name) in self.overloaded:
                 fqn = overload_fqn(fqn, meta["params"])
         sym = Symbol(
-            kind=kind, name=name, fqn=fqn, parent=parent,
-            line_start=node.start_point[0] + 1, line_end=node.end_point[0] + 1,
-            char_start=self.offsets(node.start_byte), char_end=self.offsets(node.end_byte),
+            kind=kind, name=name, fqn=fqn, parent=parent, **self.span(node),
             signature=self._signature(node), doc_comment=doc_comment_before(node), meta=meta,
         )
         self.result.symbols.append(sym)
