@@ -13,6 +13,7 @@ from graphrag.cli.options import (
     db_option,
     engine_for,
     json_option,
+    listing_command,
     print_json,
     print_result,
     print_rows,
@@ -22,6 +23,8 @@ from graphrag.jobs.queue import QUEUES
 from graphrag.jobs.store import JOB_STATUSES
 
 if TYPE_CHECKING:
+    from sqlalchemy import Engine
+
     from graphrag.graph.request import IndexRequest
 
 
@@ -179,15 +182,10 @@ def repos_add(source: str, app_name: str, ref: str | None, schedule: str | None,
                f"{when}")
 
 
-@repos_group.command("list")
-@db_option
-@json_option
-def repos_list(db_url: str | None, as_json: bool) -> None:
-    """Repositories with their last run (status, commit, duration, error) and next run."""
+def _repositories(engine: Engine) -> list[dict[str, Any]]:
     from graphrag.jobs.repos import list_repositories
 
-    _, engine = engine_for(db_url)
-    print_rows(list_repositories(engine), as_json, "no repositories", _repo_line)
+    return list_repositories(engine)
 
 
 def _repo_line(r: dict[str, Any]) -> str:
@@ -199,6 +197,11 @@ def _repo_line(r: dict[str, Any]) -> str:
     if r["last_error"]:
         line += f"\t{r['last_error']}"
     return line
+
+
+repos_list = listing_command(
+    repos_group, _repositories, "no repositories", _repo_line,
+    "Repositories with their last run (status, commit, duration, error) and next run.")
 
 
 @repos_group.command("remove")

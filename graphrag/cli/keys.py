@@ -10,9 +10,9 @@ from graphrag.cli.options import (
     db_option,
     engine_for,
     json_option,
+    listing_command,
     print_json,
     print_result,
-    print_rows,
 )
 from graphrag.db.apps import get_app
 from graphrag.db.keys import create_key, list_keys, revoke_key
@@ -46,19 +46,15 @@ def keys_create(app_names: tuple[str, ...], name: str | None, db_url: str | None
                " shown again", err=True)
 
 
-@keys_group.command("list")
-@db_option
-@json_option
-def keys_list(db_url: str | None, as_json: bool) -> None:
-    """List keys: id, label, first characters, applications, last use, revocation."""
-    _, engine = engine_for(db_url)
-    print_rows(list_keys(engine), as_json, "no keys", _key_line)
-
-
 def _key_line(k: dict[str, Any]) -> str:
     state = f"revoked {k['revoked_at']}" if k["revoked_at"] else "active"
     return (f"{k['id']}\t{k['name'] or '-'}\t{k['prefix']}...\t{','.join(k['apps'])}"
             f"\tlast used {k['last_used_at'] or 'never'}\t{state}")
+
+
+keys_list = listing_command(
+    keys_group, list_keys, "no keys", _key_line,
+    "List keys: id, label, first characters, applications, last use, revocation.")
 
 
 @keys_group.command("revoke")

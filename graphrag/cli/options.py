@@ -86,3 +86,19 @@ def print_rows(rows: list[Any], as_json: bool, empty: str, line: Callable[[Any],
 def progress_enabled(as_json: bool) -> bool:
     """Progress bars go to stderr, only for humans at a terminal."""
     return not as_json and sys.stderr.isatty()
+
+
+def listing_command(group: click.Group, rows: Callable[[Engine], list[Any]], empty: str,
+                    line: Callable[[Any], str], help: str, name: str = "list"
+                    ) -> click.Command:
+    """Add to ``group`` the command ``name`` printing ``rows(engine)``
+    (:func:`print_rows`)."""
+
+    @group.command(name, help=help)
+    @db_option
+    @json_option
+    def command(db_url: str | None, as_json: bool) -> None:
+        _, engine = engine_for(db_url)
+        print_rows(rows(engine), as_json, empty, line)
+
+    return command
