@@ -8,6 +8,8 @@ lookup reads the traits of the file's :class:`~graphrag.parsing.registry.Languag
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from graphrag.graph.model import GraphNode
 from graphrag.graph.symbols import FileScope, SymbolTable
 from graphrag.graph.types import (
@@ -86,6 +88,13 @@ class Scopes:
                 m for m in members if m.kind == "OBJECT" and m.meta.get("companion")]
         return out
 
+    def _declaring(self, node: GraphNode, companion: bool) -> Iterator[GraphNode]:
+        """``node``, then (with ``companion``) its companion objects, looked up only when
+        reached."""
+        yield node
+        if companion:
+            yield from self.companions(node)
+
     def own_callable(self, node: GraphNode, name: str) -> GraphNode | None:
         return next((m for m in self.table.members(node, name) if m.kind in CALLABLE_KINDS),
                     None)
@@ -96,14 +105,10 @@ class Scopes:
 
         A field of that name (a function-typed property, a mixin slot) shadows the
         methods of the ancestors: what it holds is unknown, so there is no method."""
-        hit = self.own_callable(node, name)
-        if hit is not None:
-            return hit, True
-        if companion:
-            for obj in self.companions(node):
-                hit = self.own_callable(obj, name)
-                if hit is not None:
-                    return hit, True
+        for obj in self._declaring(node, companion):
+            hit = self.own_callable(obj, name)
+            if hit is not None:
+                return hit, True
         if self._has_field(node, name):
             return None
         for anc in self.ancestors(node):
