@@ -6,22 +6,22 @@ from typing import Any
 
 import click
 
-from graphrag.cli.options import db_option, engine_for, json_option, print_result, print_rows
+from graphrag.cli.options import (
+    db_option,
+    engine_for,
+    json_option,
+    listing_group,
+    print_result,
+    print_rows,
+)
 from graphrag.graph.service_links import add_to_group, drop_group, groups
 
+groups_group = listing_group("groups", """Groups of applications whose services are linked
+to one another.
 
-@click.group("groups", invoke_without_command=True)
-@db_option
-@json_option
-@click.pass_context
-def groups_group(ctx: click.Context, db_url: str | None, as_json: bool) -> None:
-    """Groups of applications whose services are linked to one another.
-
-    The HTTP call sites of each application are linked to the endpoints of the
-    applications of its groups (without any group: of every application). Without a
-    subcommand: list them."""
-    if ctx.invoked_subcommand is None:
-        ctx.invoke(groups_list, db_url=db_url, as_json=as_json)
+The HTTP call sites of each application are linked to the endpoints of the applications
+of its groups (without any group: of every application). Without a subcommand: list
+them.""")
 
 
 def _group_line(row: dict[str, Any]) -> str:

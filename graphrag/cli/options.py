@@ -102,3 +102,18 @@ def listing_command(group: click.Group, rows: Callable[[Engine], list[Any]], emp
         print_rows(rows(engine), as_json, empty, line)
 
     return command
+
+
+def listing_group(name: str, help: str) -> click.Group:
+    """A command group that, called without a subcommand, runs its ``list`` command (with
+    the group's ``--db`` and ``--json``)."""
+
+    @click.group(name, invoke_without_command=True, help=help)
+    @db_option
+    @json_option
+    @click.pass_context
+    def group(ctx: click.Context, db_url: str | None, as_json: bool) -> None:
+        if ctx.invoked_subcommand is None:
+            ctx.invoke(group.commands["list"], db_url=db_url, as_json=as_json)
+
+    return group
