@@ -10,9 +10,10 @@ from graphrag.cli.options import (
     db_option,
     engine_for,
     json_option,
+    listing_command,
     listing_group,
     print_result,
-    print_rows,
+    scope_for,
 )
 from graphrag.graph.service_links import add_to_group, drop_group, groups
 
@@ -28,15 +29,9 @@ def _group_line(row: dict[str, Any]) -> str:
     return f"{row['name']}\t{' '.join(row['apps'])}"
 
 
-@groups_group.command("list")
-@db_option
-@json_option
-def groups_list(db_url: str | None, as_json: bool) -> None:
-    """List the groups with their applications."""
-    _, engine = engine_for(db_url)
-    rows = groups(engine)
-    print_rows(rows, as_json, "no groups (every application is linked with every other)",
-               _group_line)
+groups_list = listing_command(
+    groups_group, groups, "no groups (every application is linked with every other)",
+    _group_line, "List the groups with their applications.")
 
 
 @groups_group.command("add")
@@ -46,8 +41,7 @@ def groups_list(db_url: str | None, as_json: bool) -> None:
 @json_option
 def groups_add(name: str, apps: tuple[str, ...], db_url: str | None, as_json: bool) -> None:
     """Add the applications APPS to group NAME (created when new) and link again."""
-    _, engine = engine_for(db_url)
-    print_result(add_to_group(engine, name, apps), as_json, _group_line)
+    print_result(add_to_group(scope_for(db_url, apps), name), as_json, _group_line)
 
 
 @groups_group.command("remove")
