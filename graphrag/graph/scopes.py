@@ -221,7 +221,7 @@ class Scopes:
         return None
 
     def _wildcard_member(self, ns: str, target: str, name: str) -> Ent | None:
-        """Member ``name`` of a wildcard import's target (memoized: in C# or Java every
+        """Member ``name`` of a wildcard import's target (memoized: in some languages every
         file imports the same few namespaces, and each unknown name is tried in each)."""
         key = (ns, target, name)
         if key in self._wildcard_memo:
