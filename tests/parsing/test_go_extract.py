@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from graphrag.parsing.languages.go import clean_type, extract, package_path, parse_pattern
+from graphrag.parsing.languages.go import clean_type, extract, package_path
+from graphrag.parsing.routes.go import parse_pattern
 from graphrag.parsing.model import ParseResult, Symbol
 from graphrag.parsing.registry import RepoContext
 

@@ -53,8 +53,6 @@ from graphrag.parsing.model import (
 from graphrag.parsing.registry import RepoContext
 from graphrag.parsing.routes import (
     Annotation,
-    CalledRoute,
-    Endpoint,
     RouteCall,
     RouteSite,
     called_route,
@@ -92,10 +90,6 @@ _LITERALS = {
 }
 _STRINGS = frozenset({"string_literal", "verbatim_string_literal", "raw_string_literal",
                       "interpolated_string_expression", "binary_expression"})
-_HTTP_ATTRIBUTES = {
-    "HttpGet": "GET", "HttpPost": "POST", "HttpPut": "PUT", "HttpDelete": "DELETE",
-    "HttpPatch": "PATCH", "HttpHead": "HEAD", "HttpOptions": "OPTIONS",
-}
 _XML_TAG = re.compile(r"<[^>]+>")
 
 
@@ -988,37 +982,6 @@ def _arg_type(node: Node) -> str | None:
     return _value_type(node)
 
 
-def aspnet_endpoint(site: RouteSite) -> Endpoint | None:
-    """An ASP.NET Core controller action: ``[HttpGet("{id}")]``... or ``[Route]`` +
-    ``[AcceptVerbs]``/``[HttpX]`` under the controller's ``[Route]`` prefix, with the
-    ``[controller]`` and ``[action]`` tokens replaced; a template starting with ``/`` or
-    ``~/`` ignores the prefix."""
-    methods: list[str] = []
-    template: str | None = None
-    for ann in site.method:
-        if ann.name in _HTTP_ATTRIBUTES:
-            methods.append(_HTTP_ATTRIBUTES[ann.name])
-            value = ann.first("", "template", "Template")
-            if value is not None and template is None:
-                template = value
-        elif ann.name == "AcceptVerbs":
-            methods.extend(v.upper() for v in ann.args.get("", []))
-        elif ann.name == "Route" and template is None:
-            template = ann.first("", "template", "Template")
-    if not methods and not any(a.name == "Route" for a in site.method):
-        return None
-    prefix = next((a.first("", "template", "Template") for a in reversed(site.cls)
-                   if a.name == "Route"), None)
-    if template is not None and template.startswith(("/", "~/")):
-        prefix = None
-        template = template.lstrip("~")
-    route = join_segments(prefix, template)
-    controller = site.class_name.removesuffix("Controller")
-    route = re.sub(r"\[controller\]", controller, route, flags=re.IGNORECASE)
-    route = re.sub(r"\[action\]", site.method_name, route, flags=re.IGNORECASE)
-    return ",".join(dict.fromkeys(methods)) or "ANY", route
-
-
 def unwrap_task(text: str) -> str:
     """The spec's type prepass: an awaited ``Task<T>``/``ValueTask<T>`` is a ``T``."""
     match = _ASYNC_RESULT.match(text.strip())
@@ -1042,14 +1005,3 @@ def extension_applies(wanted: str, actual: str) -> bool:
     return wanted[:1] == "I" and wanted[1:2].isupper() and actual.endswith(wanted[1:])
 
 
-def minimal_api_route(call: RouteCall) -> CalledRoute | None:
-    """ASP.NET Core minimal APIs: ``app.MapGet("/x", handler)`` and the other verbs,
-    ``app.MapMethods("/x", new[] { "GET", "HEAD" }, handler)``."""
-    if call.name == "MapMethods":
-        if len(call.args) < 3 or call.args[0] is None:
-            return None
-        verbs = re.findall(r'"(\w+)"', call.texts[1])
-        return CalledRoute(",".join(v.upper() for v in verbs) or "ANY", call.args[0], 2)
-    if len(call.args) < 2 or call.args[0] is None:
-        return None
-    return CalledRoute(call.name.removeprefix("Map").upper(), call.args[0], 1)

@@ -42,7 +42,7 @@ from graphrag.parsing.model import (
 )
 from graphrag.parsing.registry import RepoContext
 from graphrag.parsing.repofacts import RepoFiles
-from graphrag.parsing.routes import CalledRoute, RouteCall, called_route, route_call_names
+from graphrag.parsing.routes import RouteCall, called_route, route_call_names
 from graphrag.parsing.routes import join_route as _join_route
 
 LANG = "go"
@@ -55,8 +55,6 @@ _BUILTINS = frozenset({
     "uint64", "uintptr", "float32", "float64", "byte", "rune", "bool", "error", "any",
     "complex64", "complex128",
 })
-_HTTP_METHODS = {"GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS", "CONNECT",
-                 "TRACE"}
 _NON_NOMINAL = ("map[", "chan ", "chan<-", "<-chan", "func", "interface", "struct")
 _DIRECTIVE = re.compile(r"^//(go:|nolint|line |export )")
 _GO_MOD_MAX_BYTES = 1024 * 1024
@@ -180,18 +178,6 @@ def string_literal(node: Node | None) -> str | None:
     if node is None or node.type not in ("interpreted_string_literal", "raw_string_literal"):
         return None
     return _text(node)[1:-1]
-
-
-def parse_pattern(pattern: str) -> tuple[str, str]:
-    """Go 1.22 ServeMux pattern -> (method, route): ``"GET /x"`` -> ``("GET", "/x")``,
-    ``"/x"`` -> ``("ANY", "/x")``; a host part before the path is dropped."""
-    method, route = "ANY", pattern.strip()
-    head, _, rest = route.partition(" ")
-    if rest and head.upper() in _HTTP_METHODS:
-        method, route = head.upper(), rest.strip()
-    if not route.startswith("/") and "/" in route:
-        route = route[route.index("/"):]
-    return method, route
 
 
 def doc_comment(node: Node, source: bytes) -> str | None:
@@ -646,47 +632,6 @@ def _chained_calls(call: Node) -> tuple[RouteCall, ...]:
                                  tuple(_text(a) for a in args)))
         sel = outer.parent
     return tuple(chained)
-
-
-def _route_args(call: RouteCall) -> str | None:
-    """The pattern of a ``(pattern, handler)`` registration, else None."""
-    return call.args[0] if len(call.args) == 2 else None
-
-
-def nethttp_route(call: RouteCall) -> CalledRoute | None:
-    """net/http ``mux.HandleFunc("GET /x", h)`` (Go 1.22 patterns)."""
-    pattern = _route_args(call)
-    if pattern is None:
-        return None
-    method, route = parse_pattern(pattern)
-    return CalledRoute(method, route, 1)
-
-
-def chi_route(call: RouteCall) -> CalledRoute | None:
-    """chi ``r.Get("/x", h)``: the verb is the method; the path must start with "/"."""
-    pattern = _route_args(call)
-    if pattern is None or not pattern.startswith("/"):
-        return None
-    return CalledRoute(call.name.upper(), parse_pattern(pattern)[1], 1)
-
-
-def gorilla_route(call: RouteCall) -> CalledRoute | None:
-    """gorilla/mux ``r.HandleFunc("/x", h).Methods("GET", "POST")``."""
-    pattern = _route_args(call)
-    methods = next((c for c in call.chained if c.name == "Methods"), None)
-    if pattern is None or methods is None:
-        return None
-    found = [m.upper() for m in map(_method_name, methods.args, methods.texts) if m]
-    return CalledRoute(",".join(found), parse_pattern(pattern)[1], 1) if found else None
-
-
-def _method_name(literal: str | None, text: str) -> str | None:
-    """``"GET"`` or the net/http constant ``http.MethodGet``."""
-    if literal is not None:
-        return literal
-    field = text.rpartition(".")[2]
-    name = field[len("Method"):].upper() if field.startswith("Method") else ""
-    return name if name in _HTTP_METHODS else None
 
 
 def _assigned_name(call: Node) -> str | None:

@@ -43,7 +43,6 @@ from graphrag.parsing.registry import RepoContext
 from graphrag.parsing.repofacts import RepoFiles
 from graphrag.parsing.routes import (
     Annotation,
-    CalledRoute,
     Endpoint,
     RouteCall,
     RouteSite,
@@ -945,20 +944,6 @@ class _PhpFile(FileExtractor):
         return only, except_
 
 
-def symfony_endpoint(site: RouteSite) -> Endpoint | None:
-    """Symfony's ``#[Route('/x', methods: ['GET'])]`` on a controller method, joined to
-    the class's ``#[Route('/prefix')]``; no ``methods`` means any."""
-    route = next((a for a in site.method if a.name == "Route"), None)
-    if route is None:
-        return None
-    path = route.first("", "path")
-    if path is None:
-        return None
-    prefix = next((a.first("", "path") for a in site.cls if a.name == "Route"), None) or ""
-    methods = [m.upper() for m in route.args.get("methods", [])]
-    return ",".join(methods) or "ANY", join_segments(prefix, path)
-
-
 # -- small tree helpers ------------------------------------------------------------------
 
 
@@ -1025,17 +1010,3 @@ def _doc_types(node: Node) -> dict[str, str]:
     return out
 
 
-def laravel_route(call: RouteCall) -> CalledRoute | None:
-    """Laravel's ``Route::get('/x', h)``, ``Route::any``, ``Route::match(['get',
-    'post'], '/x', h)`` (and Slim's ``$app->get``)."""
-    if len(call.receiver) != 1 or call.receiver[0].lower() not in _ROUTERS:
-        return None
-    if call.name == "match":
-        if len(call.args) < 3 or call.args[1] is None:
-            return None
-        methods = [(m or "").upper() for m in (call.items[0] or ())]
-        return CalledRoute(",".join(methods), call.args[1], 2) \
-            if methods and all(methods) else None
-    if len(call.args) < 2 or call.args[0] is None:
-        return None
-    return CalledRoute("ANY" if call.name == "any" else call.name.upper(), call.args[0], 1)

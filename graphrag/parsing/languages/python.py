@@ -42,11 +42,10 @@ from graphrag.parsing.model import (
 )
 from graphrag.parsing.registry import RepoContext
 from graphrag.parsing.repofacts import RepoFiles
-from graphrag.parsing.routes import CalledRoute, RouteCall, called_route, route_call_names
+from graphrag.parsing.routes import RouteCall, called_route, route_call_names
 from graphrag.parsing.typetext import split_top_level
 
 LANG = "python"
-_HTTP_VERBS = {"get", "post", "put", "delete", "patch", "head", "options"}
 _ENUM_BASES = {"Enum", "IntEnum", "StrEnum", "Flag", "IntFlag", "enum.Enum", "enum.IntEnum",
                "enum.StrEnum"}
 # Router factories whose keyword argument holds the route prefix joined to every route.
@@ -901,20 +900,3 @@ def unwrap_optional(text: str) -> str:
     return match.group(1) if match else text
 
 
-def decorator_route(call: RouteCall) -> CalledRoute | None:
-    """FastAPI's ``@app.get("/x")``, ``@router.api_route("/x", methods=[...])`` and
-    Flask's ``@bp.route("/x", methods=[...])``. ``@cache.get("key")`` is no route:
-    routes start with "/" unless the receiver is a router of this module
-    (``@router.get("")`` is the prefix itself)."""
-    if call.args:
-        route = call.args[0]
-    else:
-        path = call.keyword("path") or call.keyword("rule")
-        route = path[0] if path else None
-    if route is None or not (route.startswith("/") or call.local_router):
-        return None
-    if call.name in _HTTP_VERBS:
-        return CalledRoute(call.name.upper(), route, None)
-    listed = call.keyword("methods")
-    methods = [m for m in (listed[1] or ()) if m] if listed else []
-    return CalledRoute(",".join(m.upper() for m in methods) or "GET", route, None)

@@ -42,7 +42,6 @@ from graphrag.parsing.model import Call, Heritage, Import, ParseResult, Registra
 from graphrag.parsing.registry import RepoContext
 from graphrag.parsing.repofacts import RepoFiles
 from graphrag.parsing.routes import (
-    CalledRoute,
     RouteCall,
     called_route,
     join_segments,
@@ -739,9 +738,3 @@ def doc_comment(node: Node) -> str | None:
     return text or None
 
 
-def sinatra_route(call: RouteCall) -> CalledRoute | None:
-    """Sinatra's ``get '/x' do ... end`` (no receiver, a path starting with "/")."""
-    route = call.args[0] if call.args else None
-    if call.receiver or not call.block or route is None or not route.startswith("/"):
-        return None
-    return CalledRoute(call.name.upper(), route, None)

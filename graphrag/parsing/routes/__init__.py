@@ -14,6 +14,7 @@ A framework for an existing language is then one registration, no extractor edit
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -149,28 +150,14 @@ class CalledRoutes:
 RouteFramework = DeclaredRoutes | CalledRoutes
 
 
+# The built-in frameworks, one module each under ``graphrag.parsing.routes`` whose
+# ``register(register)`` hook is the same one a plugin's entry point names.
+BUILTIN_MODULES = ("jvm", "csharp", "php", "go", "ruby", "python")
+
+
 def _register_builtins(register: Callable[[str, RouteFramework], RouteFramework]) -> None:
-    register("spring", DeclaredRoutes(("java", "kotlin"), "_jvm:spring_endpoint"))
-    register("jax-rs", DeclaredRoutes(("java", "kotlin"), "_jvm:jaxrs_endpoint"))
-    register("aspnetcore", DeclaredRoutes(("csharp",), "csharp:aspnet_endpoint"))
-    register("symfony", DeclaredRoutes(("php",), "php:symfony_endpoint"))
-    # before net/http: the same call, with the methods chained on it
-    register("gorilla/mux", CalledRoutes(("go",), ("HandleFunc", "Handle"), "go:gorilla_route"))
-    register("net/http", CalledRoutes(("go",), ("HandleFunc", "Handle"), "go:nethttp_route"))
-    register("sinatra", CalledRoutes(("ruby",), ("get", "post", "put", "patch", "delete",
-                                                 "head", "options"), "ruby:sinatra_route"))
-    register("laravel", CalledRoutes(("php",), ("get", "post", "put", "patch", "delete",
-                                                 "options", "head", "any", "match"),
-                                      "php:laravel_route"))
-    register("minimal-apis", CalledRoutes(("csharp",), ("MapGet", "MapPost", "MapPut",
-                                                        "MapDelete", "MapPatch", "MapMethods"),
-                                           "csharp:minimal_api_route"))
-    register("fastapi", CalledRoutes(("python",), ("get", "post", "put", "delete", "patch",
-                                                  "head", "options", "api_route"),
-                                      "python:decorator_route"))
-    register("flask", CalledRoutes(("python",), ("route",), "python:decorator_route"))
-    register("chi", CalledRoutes(("go",), ("Get", "Post", "Put", "Delete", "Patch", "Head",
-                                           "Options", "Connect", "Trace"), "go:chi_route"))
+    for name in BUILTIN_MODULES:
+        importlib.import_module(f"{__name__}.{name}").register(register)
 
 
 _FRAMEWORKS: Registry[RouteFramework] = Registry(

@@ -1,0 +1,73 @@
+"""Go's routers registered by calls: net/http's ``ServeMux`` (Go 1.22 patterns),
+gorilla/mux (``.Methods(...)`` chained on the registration) and chi (``r.Get``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from graphrag.parsing.routes import CalledRoute, CalledRoutes, RouteCall
+
+_HTTP_METHODS = {"GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS", "CONNECT",
+                 "TRACE"}
+
+
+def parse_pattern(pattern: str) -> tuple[str, str]:
+    """Go 1.22 ServeMux pattern -> (method, route): ``"GET /x"`` -> ``("GET", "/x")``,
+    ``"/x"`` -> ``("ANY", "/x")``; a host part before the path is dropped."""
+    method, route = "ANY", pattern.strip()
+    head, _, rest = route.partition(" ")
+    if rest and head.upper() in _HTTP_METHODS:
+        method, route = head.upper(), rest.strip()
+    if not route.startswith("/") and "/" in route:
+        route = route[route.index("/"):]
+    return method, route
+
+
+def _route_args(call: RouteCall) -> str | None:
+    """The pattern of a ``(pattern, handler)`` registration, else None."""
+    return call.args[0] if len(call.args) == 2 else None
+
+
+def nethttp_route(call: RouteCall) -> CalledRoute | None:
+    """net/http ``mux.HandleFunc("GET /x", h)`` (Go 1.22 patterns)."""
+    pattern = _route_args(call)
+    if pattern is None:
+        return None
+    method, route = parse_pattern(pattern)
+    return CalledRoute(method, route, 1)
+
+
+def chi_route(call: RouteCall) -> CalledRoute | None:
+    """chi ``r.Get("/x", h)``: the verb is the method; the path must start with "/"."""
+    pattern = _route_args(call)
+    if pattern is None or not pattern.startswith("/"):
+        return None
+    return CalledRoute(call.name.upper(), parse_pattern(pattern)[1], 1)
+
+
+def gorilla_route(call: RouteCall) -> CalledRoute | None:
+    """gorilla/mux ``r.HandleFunc("/x", h).Methods("GET", "POST")``."""
+    pattern = _route_args(call)
+    methods = next((c for c in call.chained if c.name == "Methods"), None)
+    if pattern is None or methods is None:
+        return None
+    found = [m.upper() for m in map(_method_name, methods.args, methods.texts) if m]
+    return CalledRoute(",".join(found), parse_pattern(pattern)[1], 1) if found else None
+
+
+def _method_name(literal: str | None, text: str) -> str | None:
+    """``"GET"`` or the net/http constant ``http.MethodGet``."""
+    if literal is not None:
+        return literal
+    field = text.rpartition(".")[2]
+    name = field[len("Method"):].upper() if field.startswith("Method") else ""
+    return name if name in _HTTP_METHODS else None
+
+
+def register(register: Callable[[str, CalledRoutes], object]) -> None:
+    """The built-in registration hook (the same shape a plugin's entry point has)."""
+    # before net/http: the same call, with the methods chained on it
+    register("gorilla/mux", CalledRoutes(("go",), ("HandleFunc", "Handle"), gorilla_route))
+    register("net/http", CalledRoutes(("go",), ("HandleFunc", "Handle"), nethttp_route))
+    register("chi", CalledRoutes(("go",), ("Get", "Post", "Put", "Delete", "Patch", "Head",
+                                           "Options", "Connect", "Trace"), chi_route))
