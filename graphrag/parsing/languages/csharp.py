@@ -53,8 +53,10 @@ from graphrag.parsing.model import (
 from graphrag.parsing.registry import RepoContext
 from graphrag.parsing.routes import (
     Annotation,
+    CalledRoute,
     RouteCall,
     RouteSite,
+    argument,
     called_route,
     declared_endpoint,
     join_segments,
@@ -725,9 +727,10 @@ class _CSharpFile(FileExtractor):
         found = called_route(LANG, RouteCall(
             name, tuple(receiver or ()), tuple(_string_value(i) for i in items),
             tuple(_text(i) for i in items)))
-        if found is None or found.handler is None or not 0 <= found.handler < len(items):
+        handler = argument(found.handler, items) if isinstance(found, CalledRoute) else None
+        if handler is None:
             return
-        route, handler, method = found.route, items[found.handler], found.method
+        route, method = found.route, found.method
         func = node.child_by_field_name("function")
         target = func.child_by_field_name("expression") if func is not None and \
             func.type == "member_access_expression" else None

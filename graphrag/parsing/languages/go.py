@@ -42,7 +42,7 @@ from graphrag.parsing.model import (
 )
 from graphrag.parsing.registry import RepoContext
 from graphrag.parsing.repofacts import RepoFiles
-from graphrag.parsing.routes import RouteCall, called_route, route_call_names
+from graphrag.parsing.routes import CalledRoute, RouteCall, argument, called_route, route_call_names
 from graphrag.parsing.routes import join_route as _join_route
 
 LANG = "go"
@@ -451,14 +451,15 @@ class _GoFile(FileExtractor):
         found = called_route(LANG, RouteCall(
             name, tuple(receiver), tuple(string_literal(a) for a in args),
             tuple(_text(a) for a in args), _chained_calls(call)))
-        if found is None or found.handler is None or not 0 <= found.handler < len(args):
+        target = argument(found.handler, args) if isinstance(found, CalledRoute) else None
+        if target is None:
             return
         method = found.method
         operand = call.child_by_field_name("function").child_by_field_name("operand")
         prefix = self.subrouters.get(_text(operand), "") \
             if operand is not None and operand.type == "identifier" else ""
         route = _join_route(_chi_prefix(call) + prefix, found.route)
-        handler = _unwrap_handler_func(args[found.handler])
+        handler = _unwrap_handler_func(target)
         reg = Registration(http_method=method, route=route, line=line, caller=caller)
         if handler.type == "func_literal":
             reg.inline_fqn = self._inline_endpoint(handler, call, method, route, caller)

@@ -43,9 +43,11 @@ from graphrag.parsing.registry import RepoContext
 from graphrag.parsing.repofacts import RepoFiles
 from graphrag.parsing.routes import (
     Annotation,
+    CalledRoute,
     Endpoint,
     RouteCall,
     RouteSite,
+    argument,
     called_route,
     declared_endpoint,
     join_segments,
@@ -787,9 +789,10 @@ class _PhpFile(FileExtractor):
                     items=tuple(tuple(_string(i) for i in _array_items(a))
                                 if a.type == "array_creation_expression" else None
                                 for a in args)))
-                if route is not None and route.handler is not None and \
-                        0 <= route.handler < len(args):
-                    self._route(node, route.method, route.route, args[route.handler])
+                handler = argument(route.handler, args) \
+                    if isinstance(route, CalledRoute) else None
+                if handler is not None:
+                    self._route(node, route.method, route.route, handler)
             elif verb in ("resource", "apiresource") and len(args) >= 2 and \
                     router.lower() in _ROUTERS:
                 self._resource(node, args[0], args[1], api=verb == "apiresource")

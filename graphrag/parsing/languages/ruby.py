@@ -42,6 +42,7 @@ from graphrag.parsing.model import Call, Heritage, Import, ParseResult, Registra
 from graphrag.parsing.registry import RepoContext
 from graphrag.parsing.repofacts import RepoFiles
 from graphrag.parsing.routes import (
+    CalledRoute,
     RouteCall,
     called_route,
     join_segments,
@@ -573,7 +574,7 @@ class _RubyFile(FileExtractor):
                 _text(method), (_text(receiver),) if receiver is not None else (),
                 tuple(_string(a) for a in args), tuple(_text(a) for a in args),
                 block=True))
-            if found is None or found.handler is not None:
+            if not isinstance(found, CalledRoute) or found.handler is not None:
                 continue
             verb, route = found.method, found.route
             owner = self._type_owner(node)

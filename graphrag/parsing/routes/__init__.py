@@ -15,9 +15,9 @@ A framework for an existing language is then one registration, no extractor edit
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from graphrag.parsing import registry
 from graphrag.plugins import ROUTE_FRAMEWORKS_GROUP, Registry
@@ -125,26 +125,72 @@ class RouteCall:
 @dataclass(frozen=True)
 class CalledRoute:
     """What a call registers: the HTTP ``method`` (several joined by ",", ``ANY``
-    unrestricted), the ``route`` as written in the call, and the index of the
-    ``handler`` argument among the call's arguments (None: the call's block, or the
-    function a decorator call decorates)."""
+    unrestricted), the ``route`` as written in the call, and the ``handler``: the index
+    of the handler argument among the call's positional arguments (negative from the
+    end), the name of a keyword argument, or None (the call's block, or the function a
+    decorator call decorates)."""
 
     method: str
     route: str
-    handler: int | None
+    handler: int | str | None
 
+
+@dataclass(frozen=True)
+class Router:
+    """A call that makes a router (``APIRouter(prefix="/p")``, ``express.Router()``):
+    routes registered on the variable it is assigned to get its own ``prefix``."""
+
+    prefix: str = ""
+
+
+@dataclass(frozen=True)
+class Mount:
+    """A call that mounts a router (``app.include_router(users.router, prefix="/v1")``):
+    the ``router`` argument (positional index or keyword name) names it, ``prefix`` is
+    joined before its routes (None: none given); with ``replaces_base`` the prefix
+    replaces the router's own (Flask's ``register_blueprint(url_prefix=)``)."""
+
+    router: int | str
+    prefix: str | None = None
+    replaces_base: bool = False
+
+
+@dataclass(frozen=True)
+class Injected:
+    """A call handing the framework a function it calls for each request (FastAPI's
+    ``Depends(get_db)``): the ``argument`` (positional index) is referenced by the
+    function the call is in."""
+
+    argument: int = 0
+
+
+# What a call-registering framework may answer about a call.
+CallFact = CalledRoute | Router | Mount | Injected
+
+T = TypeVar("T")
+
+
+def argument(slot: int | str | None, positional: Sequence[T],
+             keywords: Mapping[str, T] | None = None) -> T | None:
+    """The argument a fact names (:attr:`CalledRoute.handler`, :attr:`Mount.router`):
+    a positional index (negative from the end) or a keyword name; None when absent."""
+    if isinstance(slot, str):
+        return (keywords or {}).get(slot)
+    if slot is None or not -len(positional) <= slot < len(positional):
+        return None
+    return positional[slot]
 
 @dataclass(frozen=True)
 class CalledRoutes:
     """A framework registering routes by calls: the ``languages`` whose extractors ask
     it, the callee ``names`` it looks at (other calls are never shown to it), and
-    ``recognise`` ("module:function", as for :class:`DeclaredRoutes`) taking a
-    :class:`RouteCall` and returning a :class:`CalledRoute` or None (a plugin may
-    pass the function itself)."""
+    ``recognise`` (the function, or "module:function" as for :class:`DeclaredRoutes`)
+    taking a :class:`RouteCall` and returning a :data:`CallFact` (a route, a router
+    made, a router mounted, a function injected) or None."""
 
     languages: tuple[str, ...]
     names: tuple[str, ...]
-    recognise: str | Callable[[RouteCall], CalledRoute | None]
+    recognise: str | Callable[[RouteCall], CallFact | None]
 
 
 RouteFramework = DeclaredRoutes | CalledRoutes
@@ -193,9 +239,10 @@ def route_call_names(lang: str) -> frozenset[str]:
                      for name in framework.names)
 
 
-def called_route(lang: str, call: RouteCall) -> CalledRoute | None:
-    """The route the first call-registering framework of ``lang`` (registration order)
-    that looks at ``call.name`` recognises in ``call``, or None."""
+def called_route(lang: str, call: RouteCall) -> CallFact | None:
+    """What the first call-registering framework of ``lang`` (registration order) that
+    looks at ``call.name`` recognises in ``call`` (a route, a router, a mount, an
+    injected function), or None."""
     for framework in _FRAMEWORKS:
         if isinstance(framework, CalledRoutes) and lang in framework.languages \
                 and call.name in framework.names:
