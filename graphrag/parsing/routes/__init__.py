@@ -115,6 +115,9 @@ class RouteCall:
     # keyword arguments: (name, string literal contents or None, items of a list or None)
     keywords: tuple[tuple[str, str | None, tuple[str | None, ...] | None], ...] = ()
     local_router: bool = False  # the receiver is a router this file creates
+    # the calls the receiver is built from, innermost first, down to the named
+    # ``receiver`` (Express's ``app.route("/x")`` under ``app.route("/x").get(h)``)
+    base: tuple[RouteCall, ...] = ()
 
     def keyword(self, name: str) -> tuple[str | None, tuple[str | None, ...] | None] | None:
         """(literal contents, list items) of keyword argument ``name``, None if absent."""
@@ -153,6 +156,9 @@ class Mount:
     router: int | str
     prefix: str | None = None
     replaces_base: bool = False
+    # every argument from ``router`` on may be mounted: middleware and routers alike
+    # (Express's ``app.use("/api", auth, users)``)
+    spread: bool = False
 
 
 @dataclass(frozen=True)
@@ -198,7 +204,7 @@ RouteFramework = DeclaredRoutes | CalledRoutes
 
 # The built-in frameworks, one module each under ``graphrag.parsing.routes`` whose
 # ``register(register)`` hook is the same one a plugin's entry point names.
-BUILTIN_MODULES = ("jvm", "csharp", "php", "go", "ruby", "python")
+BUILTIN_MODULES = ("jvm", "csharp", "php", "go", "ruby", "python", "express")
 
 
 def _register_builtins(register: Callable[[str, RouteFramework], RouteFramework]) -> None:
