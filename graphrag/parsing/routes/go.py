@@ -1,11 +1,12 @@
 """Go's routers registered by calls: net/http's ``ServeMux`` (Go 1.22 patterns),
-gorilla/mux (``.Methods(...)`` chained on the registration) and chi (``r.Get``)."""
+gorilla/mux (``.Methods(...)`` chained on the registration, ``PathPrefix("/p")
+.Subrouter()``) and chi (``r.Get``, ``r.Route("/p", func(r chi.Router) {...})``)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from graphrag.parsing.routes import CalledRoute, CalledRoutes, RouteCall
+from graphrag.parsing.routes import CalledRoute, CalledRoutes, RouteCall, Router
 
 _HTTP_METHODS = {"GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS", "CONNECT",
                  "TRACE"}
@@ -64,10 +65,30 @@ def _method_name(literal: str | None, text: str) -> str | None:
     return name if name in _HTTP_METHODS else None
 
 
+def gorilla_subrouter(call: RouteCall) -> Router | None:
+    """gorilla/mux ``r.PathPrefix("/api").Subrouter()``: a router under ``/api``."""
+    inner = call.base[0] if call.base else None
+    if inner is None or inner.name != "PathPrefix" or len(inner.args) != 1 \
+            or inner.args[0] is None:
+        return None
+    return Router(inner.args[0])
+
+
+def chi_group(call: RouteCall) -> Router | None:
+    """chi ``r.Route("/p", func(r chi.Router) {...})``: the routes the closure registers
+    are under ``/p``."""
+    if len(call.args) != 2 or call.args[0] is None:
+        return None
+    return Router(call.args[0])
+
+
 def register(register: Callable[[str, CalledRoutes], object]) -> None:
     """The built-in registration hook (the same shape a plugin's entry point has)."""
     # before net/http: the same call, with the methods chained on it
     register("gorilla/mux", CalledRoutes(("go",), ("HandleFunc", "Handle"), gorilla_route))
     register("net/http", CalledRoutes(("go",), ("HandleFunc", "Handle"), nethttp_route))
+    register("gorilla/mux-subrouters", CalledRoutes(("go",), ("Subrouter",),
+                                                    gorilla_subrouter))
     register("chi", CalledRoutes(("go",), ("Get", "Post", "Put", "Delete", "Patch", "Head",
                                            "Options", "Connect", "Trace"), chi_route))
+    register("chi-groups", CalledRoutes(("go",), ("Route",), chi_group))
