@@ -55,6 +55,7 @@ from graphrag.parsing.routes import (
     Annotation,
     CalledRoute,
     RouteCall,
+    Router,
     RouteSite,
     argument,
     called_route,
@@ -255,7 +256,7 @@ class _CSharpFile(FileExtractor):
             path=rel_path, lang=LANG, module=rel_path.removesuffix(".cs"),
             package=package, error_count=count_errors(root)))
         self.home = package or PurePosixPath(rel_path).stem  # prefix of inline handlers
-        self.groups: dict[str, str] = {}  # MapGroup variable -> its route prefix
+        self.groups: dict[str, str] = {}  # a router variable (`MapGroup`) -> its prefix
         self.route_names = route_call_names(LANG)
         self.inline: dict[int, str] = {}  # lambda node id -> its ENDPOINT fqn
         self.emitted: set[str] = set()  # fqns of the symbols made so far
@@ -638,8 +639,9 @@ class _CSharpFile(FileExtractor):
             typed = type_ or _value_type(value)
             if typed and name:
                 target.setdefault(name, typed)
-            if value is not None and name and _is_map_group(value):
-                self.groups[name] = self._group_prefix(value)
+            prefix = self._group_prefix(value) if value is not None and name else None
+            if prefix is not None:
+                self.groups[name] = prefix
 
     def _foreach(self, node: Node, scope: str | None) -> None:
         left = node.child_by_field_name("left")
@@ -701,32 +703,39 @@ class _CSharpFile(FileExtractor):
 
     # -- minimal APIs ------------------------------------------------------------------
 
-    def _group_prefix(self, node: Node) -> str:
-        """The route prefix of a ``MapGroup`` chain (``app.MapGroup("/a").MapGroup("/b")``)
-        or of a variable bound to one."""
+    def _group_prefix(self, node: Node) -> str | None:
+        """The route prefix of a chain that makes a router (``app.MapGroup("/a")
+        .MapGroup("/b")``, as a route framework says) or of a variable bound to one;
+        None when it makes none."""
         if node.type == "identifier":
-            return self.groups.get(_text(node), "")
+            return self.groups.get(_text(node))
         if node.type != "invocation_expression":
-            return ""
+            return None
         func = node.child_by_field_name("function")
         if func is None or func.type != "member_access_expression":
-            return ""
+            return None
         inner = self._group_prefix(func.child_by_field_name("expression"))
-        if _text(func.child_by_field_name("name")) != "MapGroup":
+        name = _text(func.child_by_field_name("name"))
+        found = called_route(LANG, self._route_call(
+            name, None, node.child_by_field_name("arguments"))[0]) \
+            if name in self.route_names else None
+        if not isinstance(found, Router):
             return inner  # `.WithTags(...)` and friends keep the group
-        args = node.child_by_field_name("arguments")
-        first = args.named_children[0] if args is not None and args.named_children else None
-        value = _string_value(first.named_children[0]) if first is not None and \
-            first.named_children else None
-        return join_segments(inner, value) if value is not None else inner
+        return join_segments(inner or "", found.prefix) if found.prefix else inner or ""
+
+    @staticmethod
+    def _route_call(name: str, receiver: list[str] | None, args: Node | None,
+                    ) -> tuple[RouteCall, list[Node]]:
+        """A call as the route frameworks read it, and its argument values."""
+        items = [a.named_children[-1] for a in (args.named_children if args else ())
+                 if a.named_children]
+        return RouteCall(name, tuple(receiver or ()), tuple(_string_value(i) for i in items),
+                         tuple(_text(i) for i in items)), items
 
     def _map_route(self, node: Node, name: str, receiver: list[str] | None,
                    args: Node | None, scope: str | None) -> None:
-        items = [a.named_children[-1] for a in (args.named_children if args else ())
-                 if a.named_children]
-        found = called_route(LANG, RouteCall(
-            name, tuple(receiver or ()), tuple(_string_value(i) for i in items),
-            tuple(_text(i) for i in items)))
+        call, items = self._route_call(name, receiver, args)
+        found = called_route(LANG, call)
         handler = argument(found.handler, items) if isinstance(found, CalledRoute) else None
         if handler is None:
             return
@@ -734,7 +743,7 @@ class _CSharpFile(FileExtractor):
         func = node.child_by_field_name("function")
         target = func.child_by_field_name("expression") if func is not None and \
             func.type == "member_access_expression" else None
-        prefix = self._group_prefix(target) if target is not None else ""
+        prefix = (self._group_prefix(target) if target is not None else None) or ""
         full = join_segments(prefix, route) if prefix else join_segments(route)
         line = node.start_point[0] + 1
         if handler.type in ("lambda_expression", "anonymous_method_expression"):
@@ -845,11 +854,6 @@ def _first_namespace(root: Node) -> str | None:
         if child.type in _NAMESPACES:
             return _dotted(child.child_by_field_name("name")) or None
     return None
-
-
-def _is_map_group(node: Node) -> bool:
-    return "MapGroup" in _text(node.child_by_field_name("function")) \
-        if node.type == "invocation_expression" else False
 
 
 def _callee(node: Node) -> tuple[str, list[str] | None] | None:

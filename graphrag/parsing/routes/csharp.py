@@ -1,5 +1,6 @@
 """ASP.NET Core: attribute routing on controllers (``[Route]``, ``[HttpGet("{id}")]``
-with the ``[controller]``/``[action]`` tokens) and minimal APIs (``app.MapGet``)."""
+with the ``[controller]``/``[action]`` tokens) and minimal APIs (``app.MapGet``,
+``app.MapGroup("/api")``)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from graphrag.parsing.routes import (
     Endpoint,
     RouteCall,
     RouteFramework,
+    Router,
     RouteSite,
     join_segments,
 )
@@ -67,9 +69,15 @@ def minimal_api_route(call: RouteCall) -> CalledRoute | None:
     return CalledRoute(call.name.removeprefix("Map").upper(), call.args[0], 1)
 
 
+def map_group(call: RouteCall) -> Router:
+    """Minimal APIs' ``app.MapGroup("/api")``: a router whose routes get ``/api``."""
+    return Router(call.args[0] or "" if call.args else "")
+
+
 def register(register: Callable[[str, RouteFramework], object]) -> None:
     """The built-in registration hook (the same shape a plugin's entry point has)."""
     register("aspnetcore", DeclaredRoutes(("csharp",), aspnet_endpoint))
     register("minimal-apis", CalledRoutes(("csharp",), ("MapGet", "MapPost", "MapPut",
                                                         "MapDelete", "MapPatch", "MapMethods"),
                                            minimal_api_route))
+    register("minimal-api-groups", CalledRoutes(("csharp",), ("MapGroup",), map_group))
