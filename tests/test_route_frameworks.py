@@ -7,8 +7,8 @@ one adds the ENDPOINTs of a framework graphrag has never heard of."""
 from __future__ import annotations
 
 import ast
-import re
 import importlib
+import re
 import sys
 import textwrap
 from pathlib import Path
@@ -152,7 +152,8 @@ FRAMEWORK_MARKERS = {
     "ASP.NET Core": ("MapGet", "MapPost", "MapGroup", "MapMethods", "HttpGet", "HttpPost",
                      "AcceptVerbs", "[controller]"),
     "Spring / JAX-RS": ("GetMapping", "PostMapping", "RequestMapping"),
-    "Symfony / Laravel / Slim": ("Route::",),
+    "Symfony / Laravel / Slim": ("Route::", "@Route", "apiresource", "apiResource",
+                                 "routes/api.php", "Http\\Controllers"),
     "net/http / gorilla / chi": ("HandleFunc", "PathPrefix", "Subrouter", "MethodGet"),
     "FastAPI / Flask": ("APIRouter", "Blueprint", "include_router", "register_blueprint",
                         "add_api_route", "add_url_rule", "api_route", "url_prefix",

@@ -112,7 +112,8 @@ class RouteCall:
     block: bool = False  # a block or trailing closure is given (Ruby's ``do ... end``)
     # per argument: the items of an array or list literal (as ``args``), else None
     items: tuple[tuple[str | None, ...] | None, ...] = ()
-    # keyword arguments: (name, string literal contents or None, items of a list or None)
+    # keyword arguments (and the keys of an associative array argument, PHP's
+    # ``['prefix' => 'x']``): (name, string literal contents or None, list items or None)
     keywords: tuple[tuple[str, str | None, tuple[str | None, ...] | None], ...] = ()
     local_router: bool = False  # the receiver is a router this file creates
     # the calls the receiver is built from, innermost first, down to the named
@@ -136,6 +137,11 @@ class CalledRoute:
     method: str
     route: str
     handler: int | str | None
+    # the handler is method ``action`` of the class the handler argument names (Laravel's
+    # ``Route::resource('photos', PhotoController::class)``), or of ``controller``: a
+    # class as the language writes it, when the route names it in a string (``'C@m'``)
+    action: str | None = None
+    controller: str | None = None
 
 
 @dataclass(frozen=True)
@@ -144,6 +150,9 @@ class Router:
     routes registered on the variable it is assigned to get its own ``prefix``."""
 
     prefix: str = ""
+    # the argument (as written) naming the class whose methods the routes registered
+    # inside name by their name alone (Laravel's ``Route::controller(C::class)``)
+    controller: str | None = None
 
 
 @dataclass(frozen=True)
@@ -196,7 +205,10 @@ class CalledRoutes:
 
     languages: tuple[str, ...]
     names: tuple[str, ...]
-    recognise: str | Callable[[RouteCall], CallFact | None]
+    recognise: str | Callable[[RouteCall], CallFact | list[CallFact] | None]
+    # files whose routes the framework serves under a prefix of their own, by path
+    # suffix (Laravel's ``routes/api.php`` under ``/api``)
+    file_prefixes: tuple[tuple[str, str], ...] = ()
 
 
 RouteFramework = DeclaredRoutes | CalledRoutes
@@ -245,15 +257,32 @@ def route_call_names(lang: str) -> frozenset[str]:
                      for name in framework.names)
 
 
-def called_route(lang: str, call: RouteCall) -> CallFact | None:
+def call_facts(lang: str, call: RouteCall) -> list[CallFact]:
     """What the first call-registering framework of ``lang`` (registration order) that
-    looks at ``call.name`` recognises in ``call`` (a route, a router, a mount, an
-    injected function), or None."""
+    looks at ``call.name`` recognises in ``call``: a route (several for a resource), a
+    router, a mount, an injected function; empty when none does."""
     for framework in _FRAMEWORKS:
         if isinstance(framework, CalledRoutes) and lang in framework.languages \
                 and call.name in framework.names:
             found = _recogniser(framework.recognise)(call)
             if found is not None:
-                return found
-    return None
+                return list(found) if isinstance(found, list) else [found]
+    return []
+
+
+def called_route(lang: str, call: RouteCall) -> CallFact | None:
+    """The first of :func:`call_facts`, or None."""
+    found = call_facts(lang, call)
+    return found[0] if found else None
+
+
+def file_prefix(lang: str, path: str) -> str:
+    """The prefix some framework of ``lang`` serves the routes of file ``path`` under
+    (joined before every other), or ""."""
+    for framework in _FRAMEWORKS:
+        if isinstance(framework, CalledRoutes) and lang in framework.languages:
+            for suffix, prefix in framework.file_prefixes:
+                if path == suffix or path.endswith("/" + suffix):
+                    return prefix
+    return ""
 
