@@ -41,6 +41,7 @@ class Scopes:
         self.supers: dict[str, list[GraphNode]] = {}
         self.unique_name_fallback = False
         self._ancestors: dict[str, list[GraphNode]] = {}
+        self._companions: dict[str, list[GraphNode]] = {}
         self._type_memo: dict[tuple[str, str | None, str], Ent] = {}
         self._target_memo: dict[tuple[str, str], Ent] = {}
         # elements being evaluated: `x = x[0].f()` types x by itself, which must end
@@ -76,8 +77,12 @@ class Scopes:
     def companions(self, node: GraphNode) -> list[GraphNode]:
         """Companion objects (``meta.companion``) declared in class ``node``: their
         members are reached through the class."""
-        return [m for m in self.table.member_nodes(node)
-                if m.kind == "OBJECT" and m.meta.get("companion")]
+        members = self.table.member_nodes(node)  # recorded as a lookup, as always
+        out = self._companions.get(node.key)
+        if out is None:
+            out = self._companions[node.key] = [
+                m for m in members if m.kind == "OBJECT" and m.meta.get("companion")]
+        return out
 
     def own_callable(self, node: GraphNode, name: str) -> GraphNode | None:
         return next((m for m in self.table.members(node, name) if m.kind in CALLABLE_KINDS),
