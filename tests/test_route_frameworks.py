@@ -159,6 +159,7 @@ FRAMEWORK_MARKERS = {
                         "add_api_route", "add_url_rule", "api_route", "url_prefix",
                         "Depends"),
     "Express": ("express.Router", "express"),
+    "Rails": ("resources", "config/routes.rb", "Controller"),
 }
 
 

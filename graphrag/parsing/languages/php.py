@@ -804,9 +804,9 @@ class _PhpFile(FileExtractor):
             if found is None or found[0].lower() not in names:
                 continue
             call = self._route_call(node)
-            facts = call_facts(LANG, call) if call is not None else []
+            facts = call_facts(LANG, call) if call is not None else None
             args = _args(node)
-            for fact in facts:
+            for fact in facts or ():
                 handler = argument(fact.handler, args) \
                     if isinstance(fact, CalledRoute) else None
                 if handler is not None or (isinstance(fact, CalledRoute) and fact.controller):

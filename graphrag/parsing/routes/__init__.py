@@ -110,7 +110,8 @@ class RouteCall:
     texts: tuple[str, ...] = ()
     chained: tuple[RouteCall, ...] = ()
     block: bool = False  # a block or trailing closure is given (Ruby's ``do ... end``)
-    # per argument: the items of an array or list literal (as ``args``), else None
+    # per argument: the items of an array or list literal (as ``args``), or the key and
+    # value of a positional hash pair (Ruby's ``get 'x' => 'c#a'``), else None
     items: tuple[tuple[str | None, ...] | None, ...] = ()
     # keyword arguments (and the keys of an associative array argument, PHP's
     # ``['prefix' => 'x']``): (name, string literal contents or None, list items or None)
@@ -119,6 +120,10 @@ class RouteCall:
     # the calls the receiver is built from, innermost first, down to the named
     # ``receiver`` (Express's ``app.route("/x")`` under ``app.route("/x").get(h)``)
     base: tuple[RouteCall, ...] = ()
+    # the calls whose block or closure argument holds this call, outermost first (Rails'
+    # ``namespace :api do ... end``)
+    outer: tuple[RouteCall, ...] = ()
+    path: str = ""  # the file's repository-relative path
 
     def keyword(self, name: str) -> tuple[str | None, tuple[str | None, ...] | None] | None:
         """(literal contents, list items) of keyword argument ``name``, None if absent."""
@@ -209,6 +214,18 @@ class CalledRoutes:
     # files whose routes the framework serves under a prefix of their own, by path
     # suffix (Laravel's ``routes/api.php`` under ``/api``)
     file_prefixes: tuple[tuple[str, str], ...] = ()
+    # the only files (by path suffix) whose calls it reads (Rails' ``config/routes.rb``);
+    # empty: every file
+    paths: tuple[str, ...] = ()
+
+    def reads(self, lang: str, call: RouteCall) -> bool:
+        """Whether this framework looks at ``call`` in a file of ``lang``."""
+        return lang in self.languages and call.name in self.names and (
+            not self.paths or any(_ends_with(call.path, p) for p in self.paths))
+
+
+def _ends_with(path: str, suffix: str) -> bool:
+    return path == suffix or path.endswith("/" + suffix)
 
 
 RouteFramework = DeclaredRoutes | CalledRoutes
@@ -257,17 +274,17 @@ def route_call_names(lang: str) -> frozenset[str]:
                      for name in framework.names)
 
 
-def call_facts(lang: str, call: RouteCall) -> list[CallFact]:
+def call_facts(lang: str, call: RouteCall) -> list[CallFact] | None:
     """What the first call-registering framework of ``lang`` (registration order) that
-    looks at ``call.name`` recognises in ``call``: a route (several for a resource), a
-    router, a mount, an injected function; empty when none does."""
+    looks at ``call`` recognises in it: a route (several for a resource), a router, a
+    mount, an injected function; an empty list for a call of the framework's that
+    registers nothing (Rails' ``draw``), None when no framework recognises it."""
     for framework in _FRAMEWORKS:
-        if isinstance(framework, CalledRoutes) and lang in framework.languages \
-                and call.name in framework.names:
+        if isinstance(framework, CalledRoutes) and framework.reads(lang, call):
             found = _recogniser(framework.recognise)(call)
             if found is not None:
                 return list(found) if isinstance(found, list) else [found]
-    return []
+    return None
 
 
 def called_route(lang: str, call: RouteCall) -> CallFact | None:
@@ -282,7 +299,7 @@ def file_prefix(lang: str, path: str) -> str:
     for framework in _FRAMEWORKS:
         if isinstance(framework, CalledRoutes) and lang in framework.languages:
             for suffix, prefix in framework.file_prefixes:
-                if path == suffix or path.endswith("/" + suffix):
+                if _ends_with(path, suffix):
                     return prefix
     return ""
 
