@@ -160,6 +160,7 @@ FRAMEWORK_MARKERS = {
                         "Depends"),
     "Express": ("express.Router", "express"),
     "Rails": ("resources", "config/routes.rb", "Controller"),
+    "Vapor": ("grouped",),
 }
 
 
