@@ -165,19 +165,17 @@ FRAMEWORK_MARKERS = {
 
 
 def _code_words(path: Path) -> set[str]:
-    """String constants (docstrings left out), names and attributes of a module."""
+    """String constants of a module, docstrings left out (a framework's words are
+    data: a local variable ``grouped`` is no Vapor)."""
     tree = ast.parse(path.read_text())
     docs = {id(node.body[0].value) for node in ast.walk(tree)
             if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef,
                                  ast.AsyncFunctionDef)) and node.body
             and isinstance(node.body[0], ast.Expr)
             and isinstance(node.body[0].value, ast.Constant)}
-    words = {node.value for node in ast.walk(tree)
-             if isinstance(node, ast.Constant) and isinstance(node.value, str)
-             and id(node) not in docs}
-    words |= {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
-    words |= {node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute)}
-    return words
+    return {node.value for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and isinstance(node.value, str)
+            and id(node) not in docs}
 
 
 def _query_text(path: Path) -> str:
