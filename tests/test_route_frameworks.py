@@ -161,6 +161,7 @@ FRAMEWORK_MARKERS = {
     "Express": ("express.Router", "express"),
     "Rails": ("resources", "config/routes.rb", "Controller"),
     "Vapor": ("grouped",),
+    "http4s": ("Root",),
 }
 
 

@@ -25,11 +25,10 @@ from graphrag.parsing.languages._common import node_text as _text
 from graphrag.parsing.model import Call, Heritage, Import, ParseResult, Registration, Symbol
 from graphrag.parsing.registry import RepoContext
 from graphrag.parsing.repofacts import RepoFiles
-from graphrag.parsing.routes import join_segments
+from graphrag.parsing.routes import RoutePattern, matched_endpoint
 
 LANG = "scala"
 _SIGNATURE_MAX = 300
-_HTTP_METHODS = frozenset({"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"})
 _ROUTES_MAX_BYTES = 512 * 1024
 # `GET  /books/:id  controllers.Books.show(id: Long)` (`@` marks an injected controller)
 _PLAY_ROUTE = re.compile(r"^\s*([A-Z]+)\s+(/\S*)\s+@?([\w.$]+)\.(\w+)\s*(?:\(|$)")
@@ -339,13 +338,14 @@ class _ScalaFile(FileExtractor):
         if args is not None:
             self._walk(args, owner, caller)
 
-    # -- http4s routes -------------------------------------------------------------------
+    # -- routes matched by patterns ------------------------------------------------------
 
     def _route(self, node: Node, owner: str | None, caller: str | None) -> None:
-        """``case GET -> Root / "users" / IntVar(id) => body``: an ENDPOINT of the body."""
-        pattern = node.child_by_field_name("pattern")
+        """A ``case`` clause whose pattern a framework recognises as a route (http4s's
+        ``case GET -> Root / "users" / IntVar(id) => body``): an ENDPOINT of the body."""
+        pattern = _infix_pattern(node.child_by_field_name("pattern"))
         body = node.child_by_field_name("body")
-        parsed = _route_pattern(pattern)
+        parsed = matched_endpoint(LANG, pattern) if pattern is not None else None
         if parsed is None:
             self._children(node, owner, caller)
             return
@@ -375,40 +375,28 @@ def _play_routes(result: ParseResult, routes: list[list[str]]) -> None:
             handler_name=action, handler_receiver=controller.split(".")))
 
 
-def _route_pattern(pattern: Node | None) -> tuple[str, str] | None:
-    """(method, path template) of ``GET -> Root / "a" / IntVar(id)`` (``req @ GET ->``
-    too): literal segments as written, extractor segments as ``{name}``."""
-    segments: list[str] = []
+def _infix_pattern(pattern: Node | None) -> RoutePattern | None:
+    """An infix pattern read left to right along its left-nested operators (``a -> b / c``
+    is ``((a -> b) / c)``); None for any other pattern."""
+    operands: list[Node] = []
+    operators: list[str] = []
     node = pattern
     while node is not None and node.type == "infix_pattern":
-        op = _text(node.child_by_field_name("operator"))
         right, left = node.child_by_field_name("right"), node.child_by_field_name("left")
-        if op == "/":
-            segments.append(_segment(right))
-            node = left
-        elif op == "->":
-            if right is None or _text(right) != "Root" or left is None:
-                return None
-            if left.type == "capture_pattern":
-                left = left.child_by_field_name("pattern")
-            method = _text(left) if left is not None else ""
-            if method not in _HTTP_METHODS:
-                return None
-            return method, join_segments(*reversed(segments))
-        else:
+        if right is None or left is None:
             return None
-    return None
-
-
-def _segment(node: Node | None) -> str:
-    if node is None:
-        return "{?}"
-    if node.type == "string":
-        return _text(node).strip('"')
-    if node.type == "case_class_pattern":
-        inner = node.child_by_field_name("pattern")
-        return "{" + (_text(inner) if inner is not None else "?") + "}"
-    return "{" + _text(node) + "}"
+        operators.append(_text(node.child_by_field_name("operator")))
+        operands.append(right)
+        node = left
+    if node is None or not operators:
+        return None
+    operands.append(node)
+    operands.reverse()
+    operators.reverse()
+    return RoutePattern(tuple(_text(o) for o in operands),
+                        tuple(_text(o).strip('"') if o.type == "string" else None
+                              for o in operands),
+                        tuple(operators))
 
 
 def _init_type(value: Node | None) -> str | None:

@@ -228,12 +228,36 @@ def _ends_with(path: str, suffix: str) -> bool:
     return path == suffix or path.endswith("/" + suffix)
 
 
-RouteFramework = DeclaredRoutes | CalledRoutes
+@dataclass(frozen=True)
+class RoutePattern:
+    """A pattern of a ``case`` clause built with infix operators, read left to right
+    (``GET -> Root / "users" / IntVar(id)``): its ``operands`` as written, their string
+    literal contents (``literals``, None for any other operand) and the ``operators``
+    between them."""
+
+    operands: tuple[str, ...]
+    literals: tuple[str | None, ...]
+    operators: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class MatchedRoutes:
+    """A framework declaring routes by pattern matches on requests (http4s): the
+    ``languages`` whose extractors ask it and ``recognise`` taking a
+    :class:`RoutePattern` and returning an :data:`Endpoint` (the clause's body is the
+    handler) or None."""
+
+    languages: tuple[str, ...]
+    recognise: str | Callable[[RoutePattern], Endpoint | None]
+
+
+RouteFramework = DeclaredRoutes | CalledRoutes | MatchedRoutes
 
 
 # The built-in frameworks, one module each under ``graphrag.parsing.routes`` whose
 # ``register(register)`` hook is the same one a plugin's entry point names.
-BUILTIN_MODULES = ("jvm", "csharp", "php", "go", "ruby", "python", "express", "swift")
+BUILTIN_MODULES = ("jvm", "csharp", "php", "go", "ruby", "python", "express", "swift",
+                   "scala")
 
 
 def _register_builtins(register: Callable[[str, RouteFramework], RouteFramework]) -> None:
@@ -257,6 +281,17 @@ def declared_endpoint(lang: str, site: RouteSite) -> Endpoint | None:
     for framework in _FRAMEWORKS:
         if isinstance(framework, DeclaredRoutes) and lang in framework.languages:
             found = _recogniser(framework.recognise)(site)
+            if found is not None:
+                return found
+    return None
+
+
+def matched_endpoint(lang: str, pattern: RoutePattern) -> Endpoint | None:
+    """The endpoint the first pattern-matching framework of ``lang`` recognises in the
+    pattern of a ``case`` clause, or None."""
+    for framework in _FRAMEWORKS:
+        if isinstance(framework, MatchedRoutes) and lang in framework.languages:
+            found = _recogniser(framework.recognise)(pattern)
             if found is not None:
                 return found
     return None

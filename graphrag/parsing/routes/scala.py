@@ -1,0 +1,38 @@
+"""http4s (Scala): ``case GET -> Root / "users" / IntVar(id) => body`` (``req @ GET ->``
+too): the clause's body is the handler; literal segments as written, extractor segments
+as ``{name}``."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from graphrag.parsing.routes import Endpoint, MatchedRoutes, RoutePattern, join_segments
+
+_HTTP_METHODS = frozenset({"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"})
+_EXTRACTOR = re.compile(r"^\w+(?:\.\w+)*\((.*)\)$", re.DOTALL)
+
+
+def _segment(text: str, literal: str | None) -> str:
+    if literal is not None:
+        return literal
+    match = _EXTRACTOR.match(text.strip())
+    return "{" + (match.group(1).strip() or "?" if match else text.strip()) + "}"
+
+
+def http4s_route(pattern: RoutePattern) -> Endpoint | None:
+    """``METHOD -> Root / segment / ...``."""
+    ops, operands = pattern.operators, pattern.operands
+    if len(operands) < 2 or ops[:1] != ("->",) or operands[1] != "Root" or \
+            any(op != "/" for op in ops[1:]):
+        return None
+    method = operands[0].rpartition("@")[2].strip()
+    if method not in _HTTP_METHODS:
+        return None
+    return method, join_segments(*(_segment(t, lit) for t, lit in
+                                   zip(operands[2:], pattern.literals[2:], strict=True)))
+
+
+def register(register: Callable[[str, MatchedRoutes], object]) -> None:
+    """The built-in registration hook (the same shape a plugin's entry point has)."""
+    register("http4s", MatchedRoutes(("scala",), http4s_route))
