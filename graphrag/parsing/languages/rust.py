@@ -58,7 +58,7 @@ from graphrag.parsing.model import (
 )
 from graphrag.parsing.registry import RepoContext
 from graphrag.parsing.repofacts import RepoFiles
-from graphrag.parsing.routes import join_route
+from graphrag.parsing.routes import Annotation, RouteSite, declared_endpoint, join_route
 
 LANG = "rust"
 _SIGNATURE_MAX = 300
@@ -798,24 +798,27 @@ class _RustFile(FileExtractor):
         return params, types, has_self
 
     def _attribute_route(self, node: Node) -> tuple[str, str] | None:
-        """``#[get("/x")]``, ``#[route("/x", method = "GET", method = "POST")]``."""
-        for attr in _attributes(node):
-            name_node = attr.named_children[0] if attr.named_children else None
-            name = self._path_segments(name_node)[-1:] if name_node is not None else []
-            if not name or (name[0] not in _HTTP_VERBS and name[0] != "route"):
-                continue
-            args = attr.child_by_field_name("arguments")
-            tokens = args.named_children if args is not None else []
-            path = string_literal(tokens[0]) if tokens else None
-            if path is None:
-                continue
-            if name[0] != "route":
-                return name[0].upper(), path
-            methods = [string_literal(tokens[i + 1]) for i, t in enumerate(tokens[:-1])
-                       if t.type == "identifier" and _text(t) == "method"]
-            found = [m.upper() for m in methods if m]
-            return (",".join(found) if found else "ANY"), path
-        return None
+        """The route a framework declares by the attributes of a function (actix-web's
+        ``#[get("/x")]``)."""
+        annotations = [self._annotation(attr) for attr in _attributes(node)]
+        return declared_endpoint(LANG, RouteSite(annotations, [])) if annotations else None
+
+    def _annotation(self, attr: Node) -> Annotation:
+        """An attribute's last path segment and its literal arguments: a leading string
+        under ``""``, ``key = "value"`` pairs under their key."""
+        name_node = attr.named_children[0] if attr.named_children else None
+        name = self._path_segments(name_node)[-1:] if name_node is not None else []
+        args = attr.child_by_field_name("arguments")
+        tokens = args.named_children if args is not None else []
+        ann = Annotation(name[0] if name else "")
+        first = string_literal(tokens[0]) if tokens else None
+        if first is not None:
+            ann.args[""] = [first]
+        for key, value in zip(tokens, tokens[1:], strict=False):
+            literal = string_literal(value)
+            if key.type == "identifier" and literal is not None:
+                ann.args.setdefault(_text(key), []).append(literal)
+        return ann
 
     def _macro_definition(self, node: Node) -> None:
         scope = self._scope(node)

@@ -257,7 +257,7 @@ RouteFramework = DeclaredRoutes | CalledRoutes | MatchedRoutes
 # The built-in frameworks, one module each under ``graphrag.parsing.routes`` whose
 # ``register(register)`` hook is the same one a plugin's entry point names.
 BUILTIN_MODULES = ("jvm", "csharp", "php", "go", "ruby", "python", "express", "swift",
-                   "scala")
+                   "scala", "rust")
 
 
 def _register_builtins(register: Callable[[str, RouteFramework], RouteFramework]) -> None:
