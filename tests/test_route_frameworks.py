@@ -161,7 +161,8 @@ FRAMEWORK_MARKERS = {
     "Express": ("express.Router", "express"),
     "Rails": ("resources", "config/routes.rb", "Controller"),
     "Vapor": ("grouped",),
-    "http4s": ("Root",),
+    "http4s / Play": ("Root", "conf"),
+    "axum / actix-web": ("nest_service", "route_layer", "with_state", "app_data"),
 }
 
 

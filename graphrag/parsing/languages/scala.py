@@ -7,14 +7,13 @@ FUNCTION in a package object or at top level), ``val``/``var`` and class paramet
 (FIELD), imports with selectors, renames and wildcards (IMPORTS), calls with their
 receivers (``this``, ``super``, objects, declared types of fields, parameters and locals,
 ``new X(...)``; ``X(...)`` is recorded as a call of ``X``), ``extends``/``with``
-supertypes, and routes: http4s (``case GET -> Root / "x" / IntVar(id) => ...``: an
-ENDPOINT of the case body) and Play's ``conf/routes`` (read by :func:`repo_facts`; each
-route is registered by the file declaring its controller class, linked to the action).
+supertypes, and the routes the route frameworks recognise (``parsing/routes/``): in a
+``case`` clause's pattern (http4s: an ENDPOINT of the case body) or in configuration
+files read by :func:`repo_facts` (Play's ``conf/routes``: each route is registered by the
+file declaring its controller class, linked to the action).
 """
 
 from __future__ import annotations
-
-import re
 
 from tree_sitter import Node
 
@@ -25,30 +24,18 @@ from graphrag.parsing.languages._common import node_text as _text
 from graphrag.parsing.model import Call, Heritage, Import, ParseResult, Registration, Symbol
 from graphrag.parsing.registry import RepoContext
 from graphrag.parsing.repofacts import RepoFiles
-from graphrag.parsing.routes import RoutePattern, matched_endpoint
+from graphrag.parsing.routes import RoutePattern, config_routes, matched_endpoint
 
 LANG = "scala"
 _SIGNATURE_MAX = 300
-_ROUTES_MAX_BYTES = 512 * 1024
-# `GET  /books/:id  controllers.Books.show(id: Long)` (`@` marks an injected controller)
-_PLAY_ROUTE = re.compile(r"^\s*([A-Z]+)\s+(/\S*)\s+@?([\w.$]+)\.(\w+)\s*(?:\(|$)")
 _TYPES = {"class_definition": "CLASS", "trait_definition": "INTERFACE",
           "object_definition": "OBJECT", "enum_definition": "ENUM"}
 
 
 def repo_facts(files: RepoFiles) -> dict[str, list[list[str]]]:
-    """``routes``: Play's ``conf/routes`` lines as (method, path, controller class,
-    action), in file order (an unreadable file only loses its routes)."""
-    routes: list[list[str]] = []
-    for rel, parent, _name in files.named("routes"):
-        if not parent.endswith("conf"):
-            continue
-        text = files.read(rel, _ROUTES_MAX_BYTES) or ""
-        for line in text.splitlines():
-            match = _PLAY_ROUTE.match(line)
-            if match and not line.lstrip().startswith("#"):
-                routes.append(list(match.groups()))
-    return {"routes": routes}
+    """``routes``: the routes the route frameworks' configuration files declare (Play's
+    ``conf/routes``) as [method, path, controller class, action], in file order."""
+    return {"routes": config_routes(LANG, files)}
 
 
 def extract(source: bytes, rel_path: str, ctx: RepoContext) -> ParseResult:
@@ -63,7 +50,7 @@ def extract(source: bytes, rel_path: str, ctx: RepoContext) -> ParseResult:
                          rel_path.removesuffix(".scala"), package=package or None)
     _ScalaFile(source, root, result).run()
     facts = ctx.of(LANG, {})
-    _play_routes(result, facts.get("routes", []) if isinstance(facts, dict) else [])
+    _config_routes(result, facts.get("routes", []) if isinstance(facts, dict) else [])
     result.error_count = count_errors(root)
     return result
 
@@ -362,16 +349,15 @@ class _ScalaFile(FileExtractor):
             self._walk(body, owner, fqn)
 
 
-def _play_routes(result: ParseResult, routes: list[list[str]]) -> None:
-    """Register the ``conf/routes`` entries whose controller class this file declares."""
+def _config_routes(result: ParseResult, routes: list[list[str]]) -> None:
+    """Register the configured routes whose controller class this file declares."""
     classes = {s.fqn: s for s in result.symbols if s.kind in ("CLASS", "OBJECT")}
     for method, path, controller, action in routes:
         owner = classes.get(controller)
         if owner is None:
             continue
-        methods = "ANY" if method == "*" else method
         result.registrations.append(Registration(
-            http_method=methods, route=path, line=owner.line_start, caller=owner.fqn,
+            http_method=method, route=path, line=owner.line_start, caller=owner.fqn,
             handler_name=action, handler_receiver=controller.split(".")))
 
 

@@ -17,10 +17,13 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from graphrag.parsing import registry
 from graphrag.plugins import ROUTE_FRAMEWORKS_GROUP, Registry
+
+if TYPE_CHECKING:
+    from graphrag.parsing.repofacts import RepoFiles
 
 
 def join_route(prefix: str, route: str, keep_slash: bool = False) -> str:
@@ -124,6 +127,10 @@ class RouteCall:
     # ``namespace :api do ... end``)
     outer: tuple[RouteCall, ...] = ()
     path: str = ""  # the file's repository-relative path
+    # per argument: the call it is (with its own receiver chain), else None (axum's
+    # ``get(h).post(p)`` in ``.route("/x", get(h).post(p))``)
+    arg_calls: tuple[RouteCall | None, ...] = ()
+    function: bool = False  # a function named by a path (``web::get()``), no method
 
     def keyword(self, name: str) -> tuple[str | None, tuple[str | None, ...] | None] | None:
         """(literal contents, list items) of keyword argument ``name``, None if absent."""
@@ -147,6 +154,9 @@ class CalledRoute:
     # class as the language writes it, when the route names it in a string (``'C@m'``)
     action: str | None = None
     controller: str | None = None
+    # the call whose argument ``handler`` is, when not the call itself: one in its
+    # receiver chain or in its arguments (axum's ``get(h)`` in ``.route("/", get(h))``)
+    of: RouteCall | None = None
 
 
 @dataclass(frozen=True)
@@ -251,7 +261,24 @@ class MatchedRoutes:
     recognise: str | Callable[[RoutePattern], Endpoint | None]
 
 
-RouteFramework = DeclaredRoutes | CalledRoutes | MatchedRoutes
+@dataclass(frozen=True)
+class ConfigRoutes:
+    """A framework declaring routes in configuration files (Play's ``conf/routes``): the
+    ``languages`` whose controllers serve them, the file ``names`` it reads (the
+    language's spec lists them in ``config_files`` too, so that an edit re-indexes), the
+    ``folder`` such a file must be in (how its directory ends; "" any) and ``parse``
+    taking the file's text and returning ``[method, path, controller class fqn,
+    action]`` per route. The file declaring the controller class registers its routes."""
+
+    languages: tuple[str, ...]
+    names: tuple[str, ...]
+    parse: str | Callable[[str], list[list[str]]]
+    folder: str = ""
+
+
+RouteFramework = DeclaredRoutes | CalledRoutes | MatchedRoutes | ConfigRoutes
+
+_CONFIG_MAX_BYTES = 512 * 1024
 
 
 # The built-in frameworks, one module each under ``graphrag.parsing.routes`` whose
@@ -295,6 +322,22 @@ def matched_endpoint(lang: str, pattern: RoutePattern) -> Endpoint | None:
             if found is not None:
                 return found
     return None
+
+
+def config_routes(lang: str, files: RepoFiles) -> list[list[str]]:
+    """The routes the configuration files of ``lang``'s frameworks declare, in file order
+    (an unreadable file only loses its routes): a language's ``repo_facts`` hook reads
+    them once per run."""
+    found: list[list[str]] = []
+    for framework in _FRAMEWORKS:
+        if not isinstance(framework, ConfigRoutes) or lang not in framework.languages:
+            continue
+        for rel, parent, _name in files.named(*framework.names):
+            if not parent.endswith(framework.folder):
+                continue
+            text = files.read(rel, _CONFIG_MAX_BYTES) or ""
+            found += _recogniser(framework.parse)(text)
+    return found
 
 
 def _recogniser(recognise: str | Callable[..., Any]) -> Callable[..., Any]:
