@@ -1,16 +1,24 @@
 """HTTP routes: joining a router's prefix and a route (shared by the extractors and the
 graph step's mount resolution, :mod:`graphrag.graph.routes`), and the one registry of web
-frameworks, of two kinds:
+frameworks. Each built-in framework lives in a module of this package (one per language's
+frameworks, listed in :data:`BUILTIN_MODULES`) whose ``register(register)`` hook is the
+one a plugin's ``graphrag.route_frameworks`` entry point names. The extractors name no
+framework: they hand over facts of the syntax and apply the answers. Four kinds:
 
 * routes declared by annotations (attributes) on a controller class and its methods
-  (Spring, JAX-RS, ASP.NET Core, Symfony): an extractor reads a method's and its class's
-  annotations into :class:`Annotation` values and asks :func:`declared_endpoint`;
-* routes registered by a call (``mux.HandleFunc("/x", h)``, chi's ``r.Get``): an
-  extractor reduces a call whose name some framework of its language looks at
-  (:func:`route_call_names`) to a :class:`RouteCall` and asks :func:`called_route`; it
-  keeps what only it can know (enclosing prefixes, the handler's symbol).
+  (Spring, JAX-RS, ASP.NET Core, Symfony, actix-web): an extractor reads a method's and
+  its class's annotations into :class:`Annotation` values and asks
+  :func:`declared_endpoint`;
+* routes, routers and mounts made by calls (Express, FastAPI, Flask, Laravel, Rails,
+  Sinatra, net/http, gorilla/mux, chi, minimal APIs, Vapor, axum): an extractor reduces a
+  call whose name some framework of its language looks at (:func:`route_call_names`) to
+  a :class:`RouteCall` and asks :func:`call_facts`; it keeps what only it can know
+  (which prefixes apply where, the handler's symbol);
+* routes matched by a ``case`` pattern (http4s): :class:`RoutePattern`,
+  :func:`matched_endpoint`;
+* routes listed in configuration files (Play's ``conf/routes``): :func:`config_routes`.
 
-A framework for an existing language is then one registration, no extractor edit."""
+A framework is then one module and one registry entry, no extractor edit."""
 
 from __future__ import annotations
 
@@ -297,28 +305,29 @@ _FRAMEWORKS: Registry[RouteFramework] = Registry(
 
 
 def frameworks() -> Registry[RouteFramework]:
-    """The registry of route frameworks, annotation-declared and call-registered
-    (plugins add theirs through the ``graphrag.route_frameworks`` entry point group)."""
+    """The registry of route frameworks: declared by annotations, registered by calls,
+    matched by patterns, listed in configuration files (plugins add theirs through the
+    ``graphrag.route_frameworks`` entry point group)."""
     return _FRAMEWORKS
 
 
 def declared_endpoint(lang: str, site: RouteSite) -> Endpoint | None:
     """The endpoint the first framework of ``lang`` (registration order) recognises in
     ``site``, or None when the method is no handler."""
-    for framework in _FRAMEWORKS:
-        if isinstance(framework, DeclaredRoutes) and lang in framework.languages:
-            found = _recogniser(framework.recognise)(site)
-            if found is not None:
-                return found
-    return None
+    return _first_endpoint(DeclaredRoutes, lang, site)
 
 
 def matched_endpoint(lang: str, pattern: RoutePattern) -> Endpoint | None:
     """The endpoint the first pattern-matching framework of ``lang`` recognises in the
     pattern of a ``case`` clause, or None."""
+    return _first_endpoint(MatchedRoutes, lang, pattern)
+
+
+def _first_endpoint(kind: type[DeclaredRoutes] | type[MatchedRoutes], lang: str,
+                    facts: RouteSite | RoutePattern) -> Endpoint | None:
     for framework in _FRAMEWORKS:
-        if isinstance(framework, MatchedRoutes) and lang in framework.languages:
-            found = _recogniser(framework.recognise)(pattern)
+        if isinstance(framework, kind) and lang in framework.languages:
+            found = _recogniser(framework.recognise)(facts)
             if found is not None:
                 return found
     return None
