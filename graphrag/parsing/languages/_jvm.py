@@ -1,6 +1,6 @@
 """Helpers shared by the Java and Kotlin extractors: doc comments, signatures, type
-names, Spring/JAX-RS route recognisers (registered in :mod:`graphrag.parsing.routes`)
-and overload keys."""
+names, declared HTTP clients and overload keys (the route frameworks they ask live in
+:mod:`graphrag.parsing.routes`)."""
 
 from __future__ import annotations
 

@@ -16,11 +16,11 @@ class. Calls record their receiver chain (``this``, ``base``, ``a.b().c``, ``xs[
 their argument count and the types of literal, ``new``, cast and plain-name arguments
 (overload choice); ``: base(...)``/``: this(...)`` call constructors.
 
-Routes: ASP.NET Core attribute routing (``[Route]`` on the controller with
-``[controller]``/``[action]`` tokens, ``[HttpGet("...")]``..., ``[AcceptVerbs]``) through
-the route registry, and minimal APIs (``app.MapGet("/x", handler)``, ``MapPost``...,
-``MapMethods``, prefixes of ``MapGroup`` variables and chains); an inline lambda handler
-is an ENDPOINT symbol ``<module>.<METHOD> <route>``.
+Routes, as the route frameworks (:mod:`graphrag.parsing.routes`) recognise them: ASP.NET
+Core attribute routing (``[Route]`` on the controller with ``[controller]``/``[action]``
+tokens, ``[HttpGet("...")]``..., ``[AcceptVerbs]``) and minimal APIs
+(``app.MapGet("/x", handler)``, ``MapMethods``, prefixes of ``MapGroup`` variables and
+chains); an inline lambda handler is an ENDPOINT symbol ``<module>.<METHOD> <route>``.
 """
 
 from __future__ import annotations

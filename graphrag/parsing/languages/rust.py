@@ -8,7 +8,8 @@ declarations are in scope inside it), ``macro_rules!`` macros by name (FUNCTION 
 not expanded), ``use`` imports (lists, globs, aliases, ``pub use`` re-exports) and
 ``mod x;`` declarations (an import of the child module), calls with receiver chains
 (``self``, ``Self::``, ``crate::``/``super::``/``self::`` paths made absolute), declared
-types of parameters, fields and ``let`` bindings, and routes: axum
+types of parameters, fields and ``let`` bindings, and the routes the route frameworks
+(:mod:`graphrag.parsing.routes`) recognise: axum
 (``Router::new().route("/x", get(h).post(p))``, ``nest``, ``merge``) and actix-web
 (``#[get("/x")]``, ``web::resource("/x").route(web::get().to(h))``, ``web::scope``).
 
