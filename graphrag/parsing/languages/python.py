@@ -270,6 +270,7 @@ class _PythonFile(FileExtractor):
         self.scopes: ScopeIndex[int, _Scope] = ScopeIndex(node_id)  # def node id -> scope
         self.router_prefixes: dict[str, str] = {}
         self.route_names = route_call_names(LANG)
+        self.plain_route_names = route_call_names(LANG, block=False)
         self.field_names: set[str] = set()
 
     def run(self) -> ParseResult:
@@ -704,7 +705,7 @@ class _PythonFile(FileExtractor):
             name = _text(func.child_by_field_name("attribute"))
             receiver = receiver_chain(func.child_by_field_name("object"), calls=True)
         self.result.calls.append(Call(caller=caller, name=name, receiver=receiver, line=line))
-        if name in self.route_names:
+        if name in self.plain_route_names:
             self._framework_call(node, name, receiver, caller, line)
 
     def _handler_ref(self, target: Node | None, caller: str | None, line: int

@@ -560,10 +560,11 @@ class _RubyFile(FileExtractor):
         """Calls some route framework recognises: a route whose handler is the call's
         block (Sinatra's ``get '/x' do ... end``: an ENDPOINT of the block) or a
         controller's action (Rails' routes); a framework's call declares, never calls."""
-        names = route_call_names(LANG)
+        names, plain = route_call_names(LANG), route_call_names(LANG, block=False)
         for node in calls:
             method = node.child_by_field_name("method")
-            if method is None or _text(method) not in names:
+            if method is None or _text(method) not in names or (
+                    node.child_by_field_name("block") is None and _text(method) not in plain):
                 continue
             facts = call_facts(LANG, self._route_call(node, self._outer_calls(node)))
             if facts is None:

@@ -235,10 +235,14 @@ class CalledRoutes:
     # the only files (by path suffix) whose calls it reads (Rails' ``config/routes.rb``);
     # empty: every file
     paths: tuple[str, ...] = ()
+    # it reads only calls given a block or decorating a function (Sinatra's ``get '/x'
+    # do``, FastAPI's ``@app.get``): extractors skip the others cheaply
+    block_only: bool = False
 
     def reads(self, lang: str, call: RouteCall) -> bool:
         """Whether this framework looks at ``call`` in a file of ``lang``."""
         return lang in self.languages and call.name in self.names and (
+            call.block or not self.block_only) and (
             not self.paths or any(_ends_with(call.path, p) for p in self.paths))
 
 
@@ -300,8 +304,29 @@ def _register_builtins(register: Callable[[str, RouteFramework], RouteFramework]
         importlib.import_module(f"{__name__}.{name}").register(register)
 
 
+# per language: the call-registering frameworks by the callee names they read, in
+# registration order (built on first use, dropped whenever a registration changes)
+_BY_NAME: dict[str, dict[str, list[CalledRoutes]]] = {}
+
+
+def _registered(_name: str, _item: RouteFramework | None) -> None:
+    _BY_NAME.clear()
+
+
 _FRAMEWORKS: Registry[RouteFramework] = Registry(
-    "route framework", ROUTE_FRAMEWORKS_GROUP, _register_builtins)
+    "route framework", ROUTE_FRAMEWORKS_GROUP, _register_builtins, _registered)
+
+
+def _called(lang: str) -> dict[str, list[CalledRoutes]]:
+    found = _BY_NAME.get(lang)
+    if found is None:
+        found = {}
+        for framework in _FRAMEWORKS:
+            if isinstance(framework, CalledRoutes) and lang in framework.languages:
+                for name in framework.names:
+                    found.setdefault(name, []).append(framework)
+        _BY_NAME[lang] = found
+    return found
 
 
 def frameworks() -> Registry[RouteFramework]:
@@ -353,12 +378,12 @@ def _recogniser(recognise: str | Callable[..., Any]) -> Callable[..., Any]:
     return registry.hook(recognise) if isinstance(recognise, str) else recognise
 
 
-def route_call_names(lang: str) -> frozenset[str]:
+def route_call_names(lang: str, block: bool = True) -> frozenset[str]:
     """The callee names some call-registering framework of ``lang`` looks at: an
-    extractor builds a :class:`RouteCall` only for these."""
-    return frozenset(name for framework in _FRAMEWORKS
-                     if isinstance(framework, CalledRoutes) and lang in framework.languages
-                     for name in framework.names)
+    extractor builds a :class:`RouteCall` only for these (with ``block`` False, only
+    those read in calls given no block nor decorating a function)."""
+    return frozenset(name for name, found in _called(lang).items()
+                     if block or any(not f.block_only for f in found))
 
 
 def call_facts(lang: str, call: RouteCall) -> list[CallFact] | None:
@@ -366,8 +391,8 @@ def call_facts(lang: str, call: RouteCall) -> list[CallFact] | None:
     looks at ``call`` recognises in it: a route (several for a resource), a router, a
     mount, an injected function; an empty list for a call of the framework's that
     registers nothing (Rails' ``draw``), None when no framework recognises it."""
-    for framework in _FRAMEWORKS:
-        if isinstance(framework, CalledRoutes) and framework.reads(lang, call):
+    for framework in _called(lang).get(call.name, ()):
+        if framework.reads(lang, call):
             found = _recogniser(framework.recognise)(call)
             if found is not None:
                 return list(found) if isinstance(found, list) else [found]

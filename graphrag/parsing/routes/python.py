@@ -83,8 +83,8 @@ def register(register: Callable[[str, CalledRoutes], object]) -> None:
     """The built-in registration hook (the same shape a plugin's entry point has)."""
     register("fastapi", CalledRoutes(("python",), ("get", "post", "put", "delete", "patch",
                                                   "head", "options", "api_route"),
-                                      decorator_route))
-    register("flask", CalledRoutes(("python",), ("route",), decorator_route))
+                                      decorator_route, block_only=True))
+    register("flask", CalledRoutes(("python",), ("route",), decorator_route, block_only=True))
     register("fastapi-routers", CalledRoutes(
         ("python",), ("APIRouter", "include_router", "add_api_route", "Depends"),
         lambda call: dependency(call) if call.name == "Depends"

@@ -181,4 +181,4 @@ def register(register: Callable[[str, CalledRoutes], object]) -> None:
     # before Sinatra: in config/routes.rb a verb is Rails'
     register("rails", CalledRoutes(("ruby",), _ROUTE_DSL, rails_route,
                                    paths=("config/routes.rb",)))
-    register("sinatra", CalledRoutes(("ruby",), _VERBS, sinatra_route))
+    register("sinatra", CalledRoutes(("ruby",), _VERBS, sinatra_route, block_only=True))

@@ -214,6 +214,11 @@ def _router_variables(ctx: FileContext, definitions: Captures, names: frozenset[
         value = node.child_by_field_name("value") if name == "definition.variable" else None
         if value is None or value.type != "call_expression":
             continue
+        function = value.child_by_field_name("function")
+        last = function.child_by_field_name("property") if function is not None and \
+            function.type == "member_expression" else function
+        if last is None or node_text(last) not in names:
+            continue
         call = _fact_call(value)
         if call is not None and call.name in names and \
                 isinstance(called_route(ctx.result.lang, call), Router):
@@ -223,6 +228,10 @@ def _router_variables(ctx: FileContext, definitions: Captures, names: frozenset[
 
 def _route_call(ctx: FileContext, node: Node, names: frozenset[str], routers: set[str],
                 ) -> _RouteCall | None:
+    function = node.child_by_field_name("function")
+    prop = function.child_by_field_name("property") if function is not None else None
+    if prop is None or node_text(prop) not in names:
+        return None
     call = _fact_call(node)
     if call is None or call.name not in names or not call.receiver:
         return None
