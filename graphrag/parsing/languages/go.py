@@ -454,13 +454,21 @@ class _GoFile(FileExtractor):
         func(r chi.Router) {...})``) and of its receiver's."""
         args = [a for a in call.child_by_field_name("arguments").named_children
                 if a.type != "comment"]
+        arg_calls = [_simple_call(a) for a in args]
         found = called_route(LANG, RouteCall(
             name, tuple(receiver), tuple(string_literal(a) for a in args),
-            tuple(_text(a) for a in args), _chained_calls(call), base=_base_calls(call)))
+            tuple(_text(a) for a in args), _chained_calls(call), base=_base_calls(call),
+            arg_calls=tuple(arg_calls)))
         if isinstance(found, Router):
             self._subrouter(call, found.prefix)
             return
-        target = argument(found.handler, args) if isinstance(found, CalledRoute) else None
+        target = None
+        if isinstance(found, CalledRoute) and found.of is None:
+            target = argument(found.handler, args)
+        elif isinstance(found, CalledRoute):  # an argument of a call among the arguments
+            inner = next((a for a, f in zip(args, arg_calls, strict=True) if f is found.of),
+                         None)
+            target = argument(found.handler, _call_args(inner)) if inner is not None else None
         if target is None:
             return
         method = found.method
@@ -468,7 +476,7 @@ class _GoFile(FileExtractor):
         prefix = self.subrouters.get(_text(operand), "") \
             if operand is not None and operand.type == "identifier" else ""
         route = _join_route(self._enclosing_prefix(call) + prefix, found.route)
-        handler = _unwrap_handler_func(target)
+        handler = target
         reg = Registration(http_method=method, route=route, line=line, caller=caller)
         if handler.type == "func_literal":
             reg.inline_fqn = self._inline_endpoint(handler, call, method, route, caller)
@@ -685,15 +693,24 @@ def _assigned_name(call: Node) -> str | None:
         and names[0].type == "identifier" else None
 
 
-def _unwrap_handler_func(node: Node) -> Node:
-    """``http.HandlerFunc(h.x)`` -> ``h.x`` (a conversion, not a call)."""
-    if node.type == "call_expression":
-        callee = dotted(node.child_by_field_name("function")) or ""
-        args = [a for a in node.child_by_field_name("arguments").named_children
-                if a.type != "comment"]
-        if callee.rsplit(".", 1)[-1] == "HandlerFunc" and len(args) == 1:
-            return args[0]
-    return node
+def _call_args(call: Node) -> list[Node]:
+    arguments = call.child_by_field_name("arguments")
+    return [a for a in arguments.named_children if a.type != "comment"] \
+        if arguments is not None else []
+
+
+def _simple_call(node: Node) -> RouteCall | None:
+    """An argument that is a call (``http.HandlerFunc(h.x)``), as the route frameworks
+    read it: its name, the package or receiver naming it, its arguments; else None."""
+    if node.type != "call_expression":
+        return None
+    callee = dotted(node.child_by_field_name("function")) or ""
+    if not callee:
+        return None
+    *head, name = callee.split(".")
+    args = _call_args(node)
+    return RouteCall(name, tuple(head), tuple(string_literal(a) for a in args),
+                     tuple(_text(a) for a in args))
 
 
 def first_result(text: str) -> str:

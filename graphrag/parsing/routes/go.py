@@ -29,13 +29,22 @@ def _route_args(call: RouteCall) -> str | None:
     return call.args[0] if len(call.args) == 2 else None
 
 
+def _handler(method: str, route: str, call: RouteCall) -> CalledRoute:
+    """The route with its handler, the second argument: the function a
+    ``http.HandlerFunc(h)`` conversion there converts."""
+    wrapped = call.arg_calls[1] if len(call.arg_calls) > 1 else None
+    if wrapped is not None and wrapped.name == "HandlerFunc" and len(wrapped.texts) == 1:
+        return CalledRoute(method, route, 0, of=wrapped)
+    return CalledRoute(method, route, 1)
+
+
 def nethttp_route(call: RouteCall) -> CalledRoute | None:
     """net/http ``mux.HandleFunc("GET /x", h)`` (Go 1.22 patterns)."""
     pattern = _route_args(call)
     if pattern is None:
         return None
     method, route = parse_pattern(pattern)
-    return CalledRoute(method, route, 1)
+    return _handler(method, route, call)
 
 
 def chi_route(call: RouteCall) -> CalledRoute | None:
@@ -43,7 +52,7 @@ def chi_route(call: RouteCall) -> CalledRoute | None:
     pattern = _route_args(call)
     if pattern is None or not pattern.startswith("/"):
         return None
-    return CalledRoute(call.name.upper(), parse_pattern(pattern)[1], 1)
+    return _handler(call.name.upper(), parse_pattern(pattern)[1], call)
 
 
 def gorilla_route(call: RouteCall) -> CalledRoute | None:
@@ -53,7 +62,7 @@ def gorilla_route(call: RouteCall) -> CalledRoute | None:
     if pattern is None or methods is None:
         return None
     found = [m.upper() for m in map(_method_name, methods.args, methods.texts) if m]
-    return CalledRoute(",".join(found), parse_pattern(pattern)[1], 1) if found else None
+    return _handler(",".join(found), parse_pattern(pattern)[1], call) if found else None
 
 
 def _method_name(literal: str | None, text: str) -> str | None:
