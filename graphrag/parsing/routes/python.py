@@ -79,6 +79,18 @@ def dependency(call: RouteCall) -> Injected | None:
     return Injected(0) if call.texts else None
 
 
+def fastapi_call(call: RouteCall) -> CallFact | None:
+    """FastAPI's routers, mounts, added routes and dependencies."""
+    if call.name == "Depends":
+        return dependency(call)
+    return added_route(call) if call.name == "add_api_route" else router_or_mount(call)
+
+
+def flask_call(call: RouteCall) -> CallFact | None:
+    """Flask's blueprints, their mounts and added rules."""
+    return added_route(call) if call.name == "add_url_rule" else router_or_mount(call)
+
+
 def register(register: Callable[[str, CalledRoutes], object]) -> None:
     """The built-in registration hook (the same shape a plugin's entry point has)."""
     register("fastapi", CalledRoutes(("python",), ("get", "post", "put", "delete", "patch",
@@ -86,10 +98,6 @@ def register(register: Callable[[str, CalledRoutes], object]) -> None:
                                       decorator_route, block_only=True))
     register("flask", CalledRoutes(("python",), ("route",), decorator_route, block_only=True))
     register("fastapi-routers", CalledRoutes(
-        ("python",), ("APIRouter", "include_router", "add_api_route", "Depends"),
-        lambda call: dependency(call) if call.name == "Depends"
-        else added_route(call) if call.name == "add_api_route" else router_or_mount(call)))
+        ("python",), ("APIRouter", "include_router", "add_api_route", "Depends"), fastapi_call))
     register("flask-blueprints", CalledRoutes(
-        ("python",), ("Blueprint", "register_blueprint", "add_url_rule"),
-        lambda call: added_route(call) if call.name == "add_url_rule"
-        else router_or_mount(call)))
+        ("python",), ("Blueprint", "register_blueprint", "add_url_rule"), flask_call))
