@@ -7,14 +7,13 @@ FUNCTION in a package object or at top level), ``val``/``var`` and class paramet
 (FIELD), imports with selectors, renames and wildcards (IMPORTS), calls with their
 receivers (``this``, ``super``, objects, declared types of fields, parameters and locals,
 ``new X(...)``; ``X(...)`` is recorded as a call of ``X``), ``extends``/``with``
-supertypes, and routes: http4s (``case GET -> Root / "x" / IntVar(id) => ...``: an
-ENDPOINT of the case body) and Play's ``conf/routes`` (read by :func:`repo_facts`; each
-route is registered by the file declaring its controller class, linked to the action).
+supertypes, and the routes the route frameworks recognise (``parsing/routes/``): in a
+``case`` clause's pattern (http4s: an ENDPOINT of the case body) or in configuration
+files read by :func:`repo_facts` (Play's ``conf/routes``: each route is registered by the
+file declaring its controller class, linked to the action).
 """
 
 from __future__ import annotations
-
-import re
 
 from tree_sitter import Node
 
@@ -25,31 +24,18 @@ from graphrag.parsing.languages._common import node_text as _text
 from graphrag.parsing.model import Call, Heritage, Import, ParseResult, Registration, Symbol
 from graphrag.parsing.registry import RepoContext
 from graphrag.parsing.repofacts import RepoFiles
-from graphrag.parsing.routes import join_segments
+from graphrag.parsing.routes import RoutePattern, config_routes, matched_endpoint
 
 LANG = "scala"
 _SIGNATURE_MAX = 300
-_HTTP_METHODS = frozenset({"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"})
-_ROUTES_MAX_BYTES = 512 * 1024
-# `GET  /books/:id  controllers.Books.show(id: Long)` (`@` marks an injected controller)
-_PLAY_ROUTE = re.compile(r"^\s*([A-Z]+)\s+(/\S*)\s+@?([\w.$]+)\.(\w+)\s*(?:\(|$)")
 _TYPES = {"class_definition": "CLASS", "trait_definition": "INTERFACE",
           "object_definition": "OBJECT", "enum_definition": "ENUM"}
 
 
 def repo_facts(files: RepoFiles) -> dict[str, list[list[str]]]:
-    """``routes``: Play's ``conf/routes`` lines as (method, path, controller class,
-    action), in file order (an unreadable file only loses its routes)."""
-    routes: list[list[str]] = []
-    for rel, parent, _name in files.named("routes"):
-        if not parent.endswith("conf"):
-            continue
-        text = files.read(rel, _ROUTES_MAX_BYTES) or ""
-        for line in text.splitlines():
-            match = _PLAY_ROUTE.match(line)
-            if match and not line.lstrip().startswith("#"):
-                routes.append(list(match.groups()))
-    return {"routes": routes}
+    """``routes``: the routes the route frameworks' configuration files declare (Play's
+    ``conf/routes``) as [method, path, controller class, action], in file order."""
+    return {"routes": config_routes(LANG, files)}
 
 
 def extract(source: bytes, rel_path: str, ctx: RepoContext) -> ParseResult:
@@ -64,7 +50,7 @@ def extract(source: bytes, rel_path: str, ctx: RepoContext) -> ParseResult:
                          rel_path.removesuffix(".scala"), package=package or None)
     _ScalaFile(source, root, result).run()
     facts = ctx.of(LANG, {})
-    _play_routes(result, facts.get("routes", []) if isinstance(facts, dict) else [])
+    _config_routes(result, facts.get("routes", []) if isinstance(facts, dict) else [])
     result.error_count = count_errors(root)
     return result
 
@@ -339,13 +325,14 @@ class _ScalaFile(FileExtractor):
         if args is not None:
             self._walk(args, owner, caller)
 
-    # -- http4s routes -------------------------------------------------------------------
+    # -- routes matched by patterns ------------------------------------------------------
 
     def _route(self, node: Node, owner: str | None, caller: str | None) -> None:
-        """``case GET -> Root / "users" / IntVar(id) => body``: an ENDPOINT of the body."""
-        pattern = node.child_by_field_name("pattern")
+        """A ``case`` clause whose pattern a framework recognises as a route (http4s's
+        ``case GET -> Root / "users" / IntVar(id) => body``): an ENDPOINT of the body."""
+        pattern = _infix_pattern(node.child_by_field_name("pattern"))
         body = node.child_by_field_name("body")
-        parsed = _route_pattern(pattern)
+        parsed = matched_endpoint(LANG, pattern) if pattern is not None else None
         if parsed is None:
             self._children(node, owner, caller)
             return
@@ -362,53 +349,40 @@ class _ScalaFile(FileExtractor):
             self._walk(body, owner, fqn)
 
 
-def _play_routes(result: ParseResult, routes: list[list[str]]) -> None:
-    """Register the ``conf/routes`` entries whose controller class this file declares."""
+def _config_routes(result: ParseResult, routes: list[list[str]]) -> None:
+    """Register the configured routes whose controller class this file declares."""
     classes = {s.fqn: s for s in result.symbols if s.kind in ("CLASS", "OBJECT")}
     for method, path, controller, action in routes:
         owner = classes.get(controller)
         if owner is None:
             continue
-        methods = "ANY" if method == "*" else method
         result.registrations.append(Registration(
-            http_method=methods, route=path, line=owner.line_start, caller=owner.fqn,
+            http_method=method, route=path, line=owner.line_start, caller=owner.fqn,
             handler_name=action, handler_receiver=controller.split(".")))
 
 
-def _route_pattern(pattern: Node | None) -> tuple[str, str] | None:
-    """(method, path template) of ``GET -> Root / "a" / IntVar(id)`` (``req @ GET ->``
-    too): literal segments as written, extractor segments as ``{name}``."""
-    segments: list[str] = []
+def _infix_pattern(pattern: Node | None) -> RoutePattern | None:
+    """An infix pattern read left to right along its left-nested operators (``a -> b / c``
+    is ``((a -> b) / c)``); None for any other pattern."""
+    operands: list[Node] = []
+    operators: list[str] = []
     node = pattern
     while node is not None and node.type == "infix_pattern":
-        op = _text(node.child_by_field_name("operator"))
         right, left = node.child_by_field_name("right"), node.child_by_field_name("left")
-        if op == "/":
-            segments.append(_segment(right))
-            node = left
-        elif op == "->":
-            if right is None or _text(right) != "Root" or left is None:
-                return None
-            if left.type == "capture_pattern":
-                left = left.child_by_field_name("pattern")
-            method = _text(left) if left is not None else ""
-            if method not in _HTTP_METHODS:
-                return None
-            return method, join_segments(*reversed(segments))
-        else:
+        if right is None or left is None:
             return None
-    return None
-
-
-def _segment(node: Node | None) -> str:
-    if node is None:
-        return "{?}"
-    if node.type == "string":
-        return _text(node).strip('"')
-    if node.type == "case_class_pattern":
-        inner = node.child_by_field_name("pattern")
-        return "{" + (_text(inner) if inner is not None else "?") + "}"
-    return "{" + _text(node) + "}"
+        operators.append(_text(node.child_by_field_name("operator")))
+        operands.append(right)
+        node = left
+    if node is None or not operators:
+        return None
+    operands.append(node)
+    operands.reverse()
+    operators.reverse()
+    return RoutePattern(tuple(_text(o) for o in operands),
+                        tuple(_text(o).strip('"') if o.type == "string" else None
+                              for o in operands),
+                        tuple(operators))
 
 
 def _init_type(value: Node | None) -> str | None:
