@@ -157,7 +157,7 @@ class SymbolTable:
             key=file_key(result.path), kind="FILE", name=result.path.rsplit("/", 1)[-1],
             fqn=result.path, parent_key=parent, file_path=result.path, lang=result.lang,
             package_name=result.package, line_start=1,
-            line_end=max(last_line, result.line_count), meta=meta,
+            line_end=max(last_line, result.line_count), doc_comment=result.doc, meta=meta,
         )
         if result.error_count:
             node.meta["error_count"] = result.error_count

@@ -86,11 +86,14 @@ class Import:
     module/package as target. For TS/JS relative imports the target is already the
     resolved module path (``./user`` in ``src/a.ts`` -> ``src/user``) plus
     ``:Name`` for named imports; a namespace/default-module import targets the module.
+    ``exported``: the file publishes the name it binds (Rust ``pub use``), so a user of
+    the file's module finds it there even when its definition is outside the repository.
     """
 
     alias: str
     target: str
     line: int
+    exported: bool = False
 
 
 @dataclass
@@ -227,6 +230,8 @@ class ParseResult:
     # (filled by the parse worker, which reads the bytes).
     content_hash: str | None = None
     line_count: int = 0
+    # The file's own documentation (a Rust module's ``//!`` docs): its FILE node's doc.
+    doc: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-able dict (stored in ``files.parse_data``).
@@ -248,6 +253,7 @@ class ParseResult:
             "error_count": self.error_count,
             "content_hash": self.content_hash,
             "line_count": self.line_count,
+            "doc": self.doc,
         }
 
     @classmethod
@@ -268,6 +274,7 @@ class ParseResult:
             error_count=data.get("error_count", 0),
             content_hash=data.get("content_hash"),
             line_count=data.get("line_count", 0),
+            doc=data.get("doc"),
         )
 
 

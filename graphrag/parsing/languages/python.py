@@ -25,6 +25,7 @@ from graphrag.parsing.languages._common import (
     ScopeIndex,
     count_errors,
     element_type,
+    has_ancestor,
     in_order,
     item_type,
     keeps_items,
@@ -541,7 +542,7 @@ class _PythonFile(FileExtractor):
         """Module-level ``router = APIRouter(prefix="/p")``: a router some framework
         makes, with its own prefix."""
         for node in assignments:
-            if _has_def_ancestor(node):
+            if has_ancestor(node, ("class_definition", "function_definition")):
                 continue
             left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
             if left is None or left.type != "identifier" or right is None \
@@ -870,15 +871,6 @@ def _attribute_docstring(stmt: Node) -> str | None:
         return None
     value = string_value(nxt.named_children[0])
     return (inspect.cleandoc(value) or None) if value is not None else None
-
-
-def _has_def_ancestor(node: Node) -> bool:
-    cur = node.parent
-    while cur is not None:
-        if cur.type in ("class_definition", "function_definition"):
-            return True
-        cur = cur.parent
-    return False
 
 
 def _split_stripped(text: str, sep: str) -> list[str]:

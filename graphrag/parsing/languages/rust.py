@@ -30,11 +30,14 @@ trait bound, ``Self`` the implemented type, and paths are dotted (``crate::a::B`
 
 from __future__ import annotations
 
+import os
+import posixpath
 import re
 import textwrap
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from tree_sitter import Node, QueryCursor
 
@@ -43,6 +46,7 @@ from graphrag.parsing.languages._base import FileExtractor
 from graphrag.parsing.languages._common import (
     ScopeIndex,
     count_errors,
+    has_ancestor,
     in_order,
     node_id,
     normalize,
@@ -78,6 +82,11 @@ LANG = "rust"
 _SIGNATURE_MAX = 300
 _ROOT_CRATE = "crate"
 _CARGO_MAX_BYTES = 1024 * 1024
+# Markdown a module includes as its documentation: read up to this size, and its opening
+# (this many characters, cut at a line end) kept, like a doc comment's summary.
+_DOC_MAX_BYTES = 512 * 1024
+_DOC_OPENING = 2000
+_DOCS_MAX_FILES = 500
 # Directories whose files are each a crate of their own.
 _CRATE_DIRS = ("tests", "examples", "benches")
 # Wrappers a method call sees through (auto-deref, `?`, `.await`): `Arc<Store>` is a Store.
@@ -117,18 +126,102 @@ def extract(source: bytes, rel_path: str, ctx: RepoContext) -> ParseResult:
     """Parse one Rust file into symbols, imports, calls, heritage, routes and types."""
     tree = registry.parser(LANG).parse(source)
     root = tree.root_node
-    crates: dict[str, str] = ctx.of(LANG, {})
+    facts = ctx.of(LANG, {})
+    crates: dict[str, str] = facts.get("crates", {})
     module = module_path(rel_path, crates)
     result = ParseResult(path=rel_path, lang=LANG, module=module, package=None)
     _RustFile(root, source, rel_path, module, CharOffsets(source), result, crates).run()
+    result.doc = module_doc(root, rel_path, facts.get("docs", {}))
     result.error_count = count_errors(root)
     return result
 
 
-def repo_facts(files: RepoFiles) -> dict[str, str]:
-    """The crate name of every ``Cargo.toml`` with a ``[package]`` (``[lib] name`` when
-    given; ``-`` becomes ``_`` as in paths) by its repo-relative directory (``""`` at the
-    root). An unreadable or workspace-only manifest names no crate."""
+def repo_facts(files: RepoFiles) -> dict[str, dict[str, str]]:
+    """``crates``: the crate name of every ``Cargo.toml`` with a ``[package]`` (``[lib]
+    name`` when given; ``-`` becomes ``_`` as in paths) by its repo-relative directory
+    (``""`` at the root); an unreadable or workspace-only manifest names no crate.
+    ``docs``: the opening of every Markdown file in the tree of a crate's root source file
+    (the folder of a ``lib.rs`` or ``main.rs``), by path: the text a module's ``#![doc =
+    include_str!("..")]`` makes its documentation (editing one re-parses the repository,
+    as the manifests do)."""
+    return {"crates": _crates(files), "docs": _included_docs(files)}
+
+
+def _included_docs(files: RepoFiles) -> dict[str, str]:
+    # Markdown is no source file the scan lists: walk the crates' source trees for it.
+    roots = sorted({directory for _rel, directory, _name in files.named("lib.rs", "main.rs")})
+    found: set[str] = set()
+    for root in roots:
+        for folder, dirs, names in os.walk(files.root / root):
+            dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "target")
+            rel_folder = Path(folder).relative_to(files.root).as_posix()
+            for name in sorted(names):
+                if name.endswith(".md") and len(found) < _DOCS_MAX_FILES:
+                    found.add(name if rel_folder == "." else f"{rel_folder}/{name}")
+    docs: dict[str, str] = {}
+    for rel in sorted(found):
+        text = files.read(rel, _DOC_MAX_BYTES)
+        if text is not None and text.strip():
+            docs[rel] = _opening(text)
+    return docs
+
+
+def _opening(text: str) -> str:
+    if len(text) <= _DOC_OPENING:
+        return text.strip()
+    cut = text.rfind("\n", 0, _DOC_OPENING)
+    return text[:cut if cut > 0 else _DOC_OPENING].strip()
+
+
+def module_doc(root: Node, rel_path: str, docs: Mapping[str, str]) -> str | None:
+    """A file's own documentation, as rustdoc shows it for its module: its inner doc
+    comments (``//!``, ``/*! */``) and ``#![doc = ".."]`` attributes in order, an
+    ``include_str!`` of a Markdown file of the crate (:func:`repo_facts`) by that file's
+    opening; None when it has none."""
+    parts: list[str] = []
+    lines: list[str] = []
+    for child in root.children:
+        text = _text(child)
+        if child.type == "line_comment" and text.startswith("//!"):
+            body = text[3:].rstrip("\n")
+            lines.append(body[1:] if body.startswith(" ") else body)
+            continue
+        if lines:
+            parts.append(textwrap.dedent("\n".join(lines)).strip())
+            lines = []
+        if child.type == "block_comment" and text.startswith("/*!"):
+            inner = [re.sub(r"^\s*\* ?", "", line) for line in text[3:-2].splitlines()]
+            parts.append(textwrap.dedent("\n".join(inner)).strip())
+        elif child.type == "inner_attribute_item":
+            parts.append(_doc_attribute(child, rel_path, docs) or "")
+    if lines:
+        parts.append(textwrap.dedent("\n".join(lines)).strip())
+    doc = "\n\n".join(p for p in parts if p)
+    return doc or None
+
+
+def _doc_attribute(item: Node, rel_path: str, docs: Mapping[str, str]) -> str | None:
+    """The text of ``#![doc = "..."]`` or ``#![doc = include_str!("x.md")]``."""
+    attr = next((c for c in item.named_children if c.type == "attribute"), None)
+    if attr is None or not attr.named_children or _text(attr.named_children[0]) != "doc":
+        return None
+    value = attr.named_children[-1]
+    literal = string_literal(value)
+    if literal is not None:
+        return literal
+    if value.type != "macro_invocation" or \
+            _text(value.child_by_field_name("macro")) != "include_str":
+        return None
+    tokens = next((c for c in value.named_children if c.type == "token_tree"), None)
+    path = string_literal(tokens.named_children[0]) if tokens is not None and \
+        tokens.named_children else None
+    if not path:
+        return None
+    target = posixpath.normpath(posixpath.join(posixpath.dirname(rel_path), path))
+    return docs.get(target)
+
+
+def _crates(files: RepoFiles) -> dict[str, str]:
     crates: dict[str, str] = {}
     for rel, parent, _name in files.named("Cargo.toml"):
         text = files.read(rel, _CARGO_MAX_BYTES)
@@ -605,13 +698,18 @@ class _RustFile(FileExtractor):
     def _use(self, node: Node) -> None:
         scope = self._scope(node)
         line = node.start_point[0] + 1
+        # `pub use` publishes the names in the module (`pub(crate)` keeps them inside)
+        exported = any(c.type == "visibility_modifier" and _text(c) == "pub"
+                       for c in node.children) \
+            and not has_ancestor(node, ("function_item", "closure_expression"))
         for alias, segments in self._use_tree(node.child_by_field_name("argument"), []):
             target = self._use_target(segments, scope)
             if not target or (alias == "*" and target == self.module):
                 continue  # `use super::*` in an inline `mod tests`: the file's own names
             if alias != "*":
                 self.imports.setdefault(alias, target)
-            self.result.imports.append(Import(alias=alias, target=target, line=line))
+            self.result.imports.append(Import(alias=alias, target=target, line=line,
+                                              exported=exported and alias != "*"))
 
     def _use_tree(self, node: Node | None, prefix: list[str]) -> list[tuple[str, list[str]]]:
         """``(alias, path segments)`` of every name a ``use`` tree binds; ``*`` for a
