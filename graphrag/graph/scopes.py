@@ -8,6 +8,7 @@ lookup reads the traits of the file's :class:`~graphrag.parsing.registry.Languag
 
 from __future__ import annotations
 
+from graphrag.graph import overloads
 from graphrag.graph.model import GraphNode
 from graphrag.graph.symbols import FileScope, SymbolTable
 from graphrag.graph.types import (
@@ -682,6 +683,45 @@ class Scopes:
                 return recv  # `DateTime.Parse(s)`: a built-in type, no value to extend
             return found or recv
         return self._method_of(recv, name) or self._extension(ctx, recv, name)
+
+    def anonymous_member(self, ctx: Ctx, supers: list[str], name: str) -> Ent | None:
+        """A bare call in the body of an anonymous subclass of ``supers`` (types as
+        written): the method ``name`` one of them (a repository type) declares or
+        inherits; None when none has one (the enclosing scopes are looked in then)."""
+        for text in supers:
+            node = self.type_node(ctx, text)
+            hit = self.find_method(node, name) if node is not None else None
+            if hit is not None:
+                return Ent("node", hit[0], resolution="inherited")
+        return None
+
+    def applied(self, ctx: Ctx, receiver: list[str] | None, name: str, found: Ent | None,
+                args: int | None) -> Ent | None:
+        """A call of a value or an object where the language calls its ``apply_method``
+        (``decoder(c)`` is ``decoder.apply(c)`` for a ``decoder`` of a repository type,
+        ``Foo(x)`` the ``apply`` of object ``Foo`` or of class ``Foo``'s companion
+        members): that method; None when ``found`` (what the call names) is a callable or
+        there is no such method. A case class's own ``apply`` is generated, no
+        declaration."""
+        method = ctx.file.traits.apply_method
+        if not method or (found is not None and found.node is not None
+                          and found.node.kind in CALLABLE_KINDS):
+            return None
+        node = found.node if found is not None else None
+        if found is not None and found.kind in ("node", "static") and node is not None \
+                and node.kind in TYPE_KINDS:
+            if node.meta.get("case"):
+                return None
+            hits = [m for m in self.table.members(node, method) if m.kind in CALLABLE_KINDS
+                    and (node.kind == "OBJECT" or m.meta.get("static"))
+                    and (args is None or overloads.accepts(m, args))]
+            return Ent("node", hits[0], resolution="static") if hits else None
+        if found is not None and found.kind not in ("unknown", "bound"):
+            return None
+        recv = self.eval_chain(ctx, [*(receiver or ()), name])
+        if recv.kind != "instance" or recv.node is None:
+            return None
+        return self._method_of(recv, method)
 
     def _extension(self, ctx: Ctx, recv: Ent, name: str) -> Ent | None:
         """``x.name()`` with no member ``name``: an extension function ``name`` visible

@@ -123,6 +123,9 @@ class Call:
     # explicit type arguments (`Query<T>(...)`: 1) where a language picks generic
     # overloads by them (C#); None when there are none
     type_args: int | None = None
+    # a bare call in the body of an anonymous class: the class's supertypes as written,
+    # whose members the name is looked up among before the enclosing scopes'
+    within: list[str] | None = None
 
 
 @dataclass

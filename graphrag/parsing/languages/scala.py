@@ -94,11 +94,18 @@ class _ScalaFile(FileExtractor):
                                                                 "trait_definition")
                         and c.child_by_field_name("name") is not None}
         self.overloaded = _overloaded(root)
+        # the names declared by each enclosing block and anonymous class body, innermost
+        # last, with the supertypes of an anonymous class (None for a block): a bare call
+        # of such a name runs code that is no symbol
+        self.frames: list[tuple[set[str], list[str] | None]] = []
+        # the self alias (`self =>`) of the innermost named type: `self.f()` is `this.f()`
+        self.alias: str | None = None
 
     def run(self) -> ParseResult:
         self._children(self.root, None, None)
         self.result.calls.sort(key=lambda c: c.line)
-        self.result.var_types = {k: v for k, v in self.result.var_types.items() if v}
+        self.result.var_types = {k: kept for k, v in self.result.var_types.items()
+                                 if (kept := {n: t for n, t in v.items() if t})}
         return self.finished()
 
     def _fqn(self, owner: str | None, name: str) -> str:
@@ -133,13 +140,28 @@ class _ScalaFile(FileExtractor):
                 *head, last = cls.split(".")
                 self.result.calls.append(Call(caller or owner, last, head or None,
                                               node.start_point[0] + 1, kind="new"))
-            self._children(node, owner, caller)
+            body = next((c for c in node.named_children if c.type == "template_body"), None)
+            if body is None:
+                self._children(node, owner, caller)
+            else:  # `new T { ... }`: an anonymous subclass of T
+                supers = [t for c in node.named_children for t in _supertypes(c)]
+                self._framed(node, _declared(body), supers, owner, caller)
+        elif kind == "block":
+            self._framed(node, _declared(node), None, owner, caller)
         elif kind == "case_clause":
             self._route(node, owner, caller)
         elif kind == "package_clause" and node.child_by_field_name("body") is not None:
             self._children(node.child_by_field_name("body"), owner, caller)
         else:
             self._children(node, owner, caller, static)
+
+    def _framed(self, node: Node, names: set[str], supers: list[str] | None,
+                owner: str | None, caller: str | None) -> None:
+        self.frames.append((names, supers))
+        try:
+            self._children(node, owner, caller)
+        finally:
+            self.frames.pop()
 
     def _children(self, node: Node, owner: str | None, caller: str | None,
                   static: bool = False) -> None:
@@ -183,7 +205,14 @@ class _ScalaFile(FileExtractor):
                              meta={"type": ptype}, **self.span(param)))
         body = node.child_by_field_name("body")
         if body is not None:
-            self._children(body, fqn, None, static=companion)
+            alias, self.alias = self.alias, next(
+                (_text(c.named_children[0]) for c in body.named_children
+                 if c.type == "self_type" and c.named_children), None)
+            frames, self.frames = self.frames, []  # a named type's body starts afresh
+            try:
+                self._children(body, fqn, None, static=companion)
+            finally:
+                self.alias, self.frames = alias, frames
 
     def _function(self, node: Node, owner: str | None, caller: str | None,
                   static: bool) -> None:
@@ -191,13 +220,8 @@ class _ScalaFile(FileExtractor):
         if name_node is None:
             return
         name = _text(name_node)
-        if caller is not None:  # a local def: its calls are the enclosing function's
-            body = node.child_by_field_name("body")
-            if body is not None:
-                self._walk(body, owner, caller)
-            return
-        fqn = self._fqn(owner, name)
         params: list[list[str | None]] = []
+        typed: dict[str, str] = {}  # implicit parameters too
         required = 0
         first = True
         for plist in node.named_children:
@@ -207,18 +231,31 @@ class _ScalaFile(FileExtractor):
             for param in plist.named_children:
                 pname = param.child_by_field_name("name")
                 ptype = type_name(param.child_by_field_name("type"))
-                if pname is not None and not implicit:
+                if pname is None:
+                    continue
+                if ptype:
+                    typed[_text(pname)] = ptype
+                if not implicit:
                     params.append([_text(pname), ptype])
                     if first and param.child_by_field_name("default_value") is None:
                         required += 1
             first = False
+        if caller is not None:
+            # a local def (or a method of an anonymous class): its calls are the
+            # enclosing function's, its parameters typed there unless another one of
+            # that name has another type
+            scope = self.scope_vars(caller)
+            for pname, ptype in typed.items():
+                scope[pname] = ptype if scope.get(pname, ptype) == ptype else ""
+            body = node.child_by_field_name("body")
+            if body is not None:
+                self._walk(body, owner, caller)
+            return
+        fqn = self._fqn(owner, name)
         if (_owner_name(node), name) in self.overloaded:
             # overloads carry their parameter types: `Printer.print(Json,Charset)`
             fqn += "(" + ",".join(t or "_" for _, t in params) + ")"
-        scope = self.scope_vars(fqn)
-        for pname, ptype in params:
-            if pname and ptype:
-                scope[pname] = ptype
+        self.scope_vars(fqn).update(typed)
         ret = node.child_by_field_name("return_type")
         meta: dict = {"params": params, "min_args": required,
                       "return_type": normalize(_text(ret)) if ret is not None else None}
@@ -289,7 +326,8 @@ class _ScalaFile(FileExtractor):
             return ["?"]
         kind = node.type
         if kind == "identifier":
-            return [_text(node)]
+            name = _text(node)
+            return ["this"] if name == self.alias else [name]
         if kind in ("this", "super"):
             return [kind]
         if kind == "field_expression":
@@ -311,6 +349,20 @@ class _ScalaFile(FileExtractor):
             return self._chain(node.named_children[0])
         return ["?"]
 
+    def _within(self) -> list[str] | None:
+        """Supertypes of the innermost anonymous class around the walk, if any."""
+        return next((supers for _names, supers in reversed(self.frames)
+                     if supers is not None), None)
+
+    def _bare(self, scope: str | None, name: str, line: int, count: int | None) -> None:
+        """A call without receiver: none for a def of an enclosing block or anonymous
+        class (its body is the enclosing function's code); in an anonymous class it
+        looks among the members of the class's supertypes first."""
+        if any(name in names for names, _supers in self.frames):
+            return
+        self.result.calls.append(Call(scope, name, None, line, args=count,
+                                      within=self._within()))
+
     def _call(self, node: Node, owner: str | None, caller: str | None) -> None:
         function = node.child_by_field_name("function")
         if function is not None and function.type == "generic_function":
@@ -323,13 +375,23 @@ class _ScalaFile(FileExtractor):
         if function is not None and (function.type == "this" or _text(function) == "this"):
             pass  # an auxiliary constructor calling the primary one
         elif function is not None and function.type == "identifier":
-            self.result.calls.append(Call(scope, _text(function), None, line, args=count))
+            name = _text(function)
+            if name == self.alias:  # `self(c)`: the instance's `apply`
+                self.result.calls.append(Call(scope, "apply", ["this"], line, args=count))
+            else:
+                self._bare(scope, name, line, count)
         elif function is not None and function.type == "field_expression":
             field = function.child_by_field_name("field")
             if field is not None:
-                receiver = self._chain(function.child_by_field_name("value"))
-                self.result.calls.append(Call(scope, _text(field), receiver, line,
-                                              args=count))
+                value = function.child_by_field_name("value")
+                receiver = self._chain(value)
+                if value is not None and _text(value) == "this" and \
+                        self._within() is not None:
+                    # `this` of an anonymous class is its own instance
+                    self._bare(scope, _text(field), line, count)
+                else:
+                    self.result.calls.append(Call(scope, _text(field), receiver, line,
+                                                  args=count))
             value = function.child_by_field_name("value")
             if value is not None:
                 self._walk(value, owner, caller)
@@ -432,6 +494,25 @@ def _init_type(value: Node | None) -> str | None:
         return None
     parts.append(_text(function))
     return "=call:" + ".".join(reversed(parts))
+
+
+def _supertypes(node: Node) -> list[str]:
+    """Names of the types of ``new A with B``'s type as written (``A[X]`` keeps ``A``)."""
+    if node.type == "compound_type":
+        return [t for c in node.named_children for t in _supertypes(c)]
+    name = type_name(node)
+    return [name] if name else []
+
+
+def _declared(body: Node) -> set[str]:
+    """Names the defs directly in a block or class body declare."""
+    out = set()
+    for child in body.named_children:
+        if child.type in ("function_definition", "function_declaration"):
+            name = child.child_by_field_name("name")
+            if name is not None:
+                out.add(_text(name))
+    return out
 
 
 def _owner_name(node: Node) -> str:
