@@ -46,6 +46,10 @@ class Scopes:
         self._target_memo: dict[tuple[str, str], Ent] = {}
         # elements being evaluated: `x = x[0].f()` types x by itself, which must end
         self._elements_open: set[tuple[int, int, str, bool]] = set()
+        self._field_names: set[str] | None = None
+        self._companions: dict[str, list[GraphNode]] = {}
+        self._wildcard_memo: dict[tuple[str, str, str], Ent | None] = {}
+        self._file_vars: dict[str, set[str]] = {}
 
     # ------------------------------------------------------------- hierarchy
     def reset_hierarchy_cache(self) -> None:
@@ -53,6 +57,7 @@ class Scopes:
         self._ancestors.clear()
         self._type_memo.clear()
         self._target_memo.clear()
+        self._wildcard_memo.clear()
 
     def ancestors(self, node: GraphNode) -> list[GraphNode]:
         """Supertypes of ``node``, nearest first (breadth first), without ``node``."""
@@ -76,9 +81,13 @@ class Scopes:
 
     def companions(self, node: GraphNode) -> list[GraphNode]:
         """Companion objects (``meta.companion``) declared in class ``node``: their
-        members are reached through the class."""
-        return [m for m in self.table.member_nodes(node)
+        members are reached through the class (memoized: asked at every bare call)."""
+        found = self._companions.get(node.key)
+        if found is None:
+            found = self._companions[node.key] = [
+                m for m in self.table.member_nodes(node)
                 if m.kind == "OBJECT" and m.meta.get("companion")]
+        return found
 
     def own_callable(self, node: GraphNode, name: str) -> GraphNode | None:
         return next((m for m in self.table.members(node, name) if m.kind in CALLABLE_KINDS),
@@ -207,12 +216,21 @@ class Scopes:
             if node is not None:
                 return Ent("node", node, resolution="package")
         for target in scope.wildcards:
-            found = self.member_of(self.resolve_target(ns, target), name)
+            found = self._wildcard_member(ns, target, name)
             if found is not None and found.kind not in ("unknown", "external"):
                 return _with_resolution(found, "import")
         if scope.traits.global_names:
             return self._global(ns, name, mode)
         return None
+
+    def _wildcard_member(self, ns: str, target: str, name: str) -> Ent | None:
+        """Member ``name`` of what a wildcard import of ``target`` brings (memoized: the
+        files of a package import the same few, and every name not found before is
+        looked for in each)."""
+        key = (ns, target, name)
+        if key not in self._wildcard_memo:
+            self._wildcard_memo[key] = self.member_of(self.resolve_target(ns, target), name)
+        return self._wildcard_memo[key]
 
     def _global(self, ns: str, name: str, mode: str) -> Ent | None:
         """``name`` in the one namespace of the linker (spec ``global_names``): a type of
@@ -716,12 +734,28 @@ class Scopes:
                     and (node.kind == "OBJECT" or m.meta.get("static"))
                     and (args is None or overloads.accepts(m, args))]
             return Ent("node", hits[0], resolution="static") if hits else None
-        if found is not None and found.kind not in ("unknown", "bound"):
+        if receiver is not None:
+            if found is not None:  # the receiver has no method of that name, or no type
+                return None
+        elif found is not None and found.kind != "bound" and (
+                found.kind != "unknown" or not self._may_be_value(ctx.file, name)):
             return None
-        recv = self.eval_chain(ctx, [*(receiver or ()), name])
+        recv = self.eval_chain(ctx, [*receiver, name] if receiver else [name])
         if recv.kind != "instance" or recv.node is None:
             return None
         return self._method_of(recv, method)
+
+    def _may_be_value(self, file: FileScope, name: str) -> bool:
+        """Whether ``name`` is a field of some type or a variable of ``file`` (a bare
+        call of anything else is no call of a value)."""
+        if self._field_names is None:
+            self._field_names = {n.name for n in self.table.symbol_nodes
+                                 if n.kind == "FIELD"}
+        names = self._file_vars.get(file.result.path)
+        if names is None:
+            names = self._file_vars[file.result.path] = {
+                n for scoped in file.result.var_types.values() for n in scoped}
+        return name in self._field_names or name in names
 
     def _extension(self, ctx: Ctx, recv: Ent, name: str) -> Ent | None:
         """``x.name()`` with no member ``name``: an extension function ``name`` visible

@@ -166,7 +166,8 @@ class _ScalaFile(FileExtractor):
     def _children(self, node: Node, owner: str | None, caller: str | None,
                   static: bool = False) -> None:
         for child in node.named_children:
-            self._walk(child, owner, caller, static)
+            if child.named_child_count:  # a leaf (a name, a literal) declares and calls nothing
+                self._walk(child, owner, caller, static)
 
     def _type(self, node: Node, outer: str | None) -> None:
         name_node = node.child_by_field_name("name")
@@ -252,7 +253,7 @@ class _ScalaFile(FileExtractor):
                 self._walk(body, owner, caller)
             return
         fqn = self._fqn(owner, name)
-        if (_owner_name(node), name) in self.overloaded:
+        if (owner.rsplit(".", 1)[-1] if owner else "", name) in self.overloaded:
             # overloads carry their parameter types: `Printer.print(Json,Charset)`
             fqn += "(" + ",".join(t or "_" for _, t in params) + ")"
         self.scope_vars(fqn).update(typed)
@@ -292,13 +293,10 @@ class _ScalaFile(FileExtractor):
             self._walk(value, owner, caller or owner)
 
     def _import(self, node: Node) -> None:
-        path: list[str] = []
+        path = [_text(c) for c in node.children_by_field_name("path") if c.is_named]
         line = node.start_point[0] + 1
-        for i, child in enumerate(node.children):
-            field = node.field_name_for_child(i)
-            if field == "path" and child.is_named:
-                path.append(_text(child))
-            elif child.type == "namespace_wildcard":
+        for child in node.children:
+            if child.type == "namespace_wildcard":
                 self.result.imports.append(Import("*", ".".join(path), line))
             elif child.type == "namespace_selectors":
                 for sel in child.named_children:
@@ -515,14 +513,6 @@ def _declared(body: Node) -> set[str]:
     return out
 
 
-def _owner_name(node: Node) -> str:
-    """Name of the type whose body holds ``node`` (a class and its companion share it)."""
-    body = node.parent
-    owner = body.parent if body is not None else None
-    name = owner.child_by_field_name("name") if owner is not None else None
-    return _text(name) if name is not None else ""
-
-
 def _overloaded(root: Node) -> set[tuple[str, str]]:
     """(type name, def name) of methods declared more than once in a type and its
     companion."""
@@ -530,11 +520,12 @@ def _overloaded(root: Node) -> set[tuple[str, str]]:
     out: set[tuple[str, str]] = set()
     for definition in _all_types(root):
         body = definition.child_by_field_name("body")
-        for child in body.named_children if body is not None else ():
+        owner = definition.child_by_field_name("name")
+        for child in body.named_children if body is not None and owner else ():
             if child.type in ("function_definition", "function_declaration"):
                 name = child.child_by_field_name("name")
                 if name is not None:
-                    key = (_owner_name(child), _text(name))
+                    key = (_text(owner), _text(name))
                     (out if key in seen else seen).add(key)
     return out
 
