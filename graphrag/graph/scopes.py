@@ -42,22 +42,22 @@ class Scopes:
         self.supers: dict[str, list[GraphNode]] = {}
         self.unique_name_fallback = False
         self._ancestors: dict[str, list[GraphNode]] = {}
+        self._companions: dict[str, list[GraphNode]] = {}
+        self._wildcard_memo: dict[tuple[str, str, str], Ent | None] = {}
         self._type_memo: dict[tuple[str, str | None, str], Ent] = {}
         self._target_memo: dict[tuple[str, str], Ent] = {}
         # elements being evaluated: `x = x[0].f()` types x by itself, which must end
         self._elements_open: set[tuple[int, int, str, bool]] = set()
         self._field_names: set[str] | None = None
-        self._companions: dict[str, list[GraphNode]] = {}
-        self._wildcard_memo: dict[tuple[str, str, str], Ent | None] = {}
         self._file_vars: dict[str, set[str]] = {}
 
     # ------------------------------------------------------------- hierarchy
     def reset_hierarchy_cache(self) -> None:
         """Forget memoized ancestors (call after changing ``supers``)."""
         self._ancestors.clear()
+        self._wildcard_memo.clear()
         self._type_memo.clear()
         self._target_memo.clear()
-        self._wildcard_memo.clear()
 
     def ancestors(self, node: GraphNode) -> list[GraphNode]:
         """Supertypes of ``node``, nearest first (breadth first), without ``node``."""
@@ -81,13 +81,13 @@ class Scopes:
 
     def companions(self, node: GraphNode) -> list[GraphNode]:
         """Companion objects (``meta.companion``) declared in class ``node``: their
-        members are reached through the class (memoized: asked at every bare call)."""
-        found = self._companions.get(node.key)
-        if found is None:
-            found = self._companions[node.key] = [
-                m for m in self.table.member_nodes(node)
-                if m.kind == "OBJECT" and m.meta.get("companion")]
-        return found
+        members are reached through the class."""
+        members = self.table.member_nodes(node)  # recorded as a lookup, as always
+        out = self._companions.get(node.key)
+        if out is None:
+            out = self._companions[node.key] = [
+                m for m in members if m.kind == "OBJECT" and m.meta.get("companion")]
+        return out
 
     def own_callable(self, node: GraphNode, name: str) -> GraphNode | None:
         return next((m for m in self.table.members(node, name) if m.kind in CALLABLE_KINDS),
@@ -224,13 +224,14 @@ class Scopes:
         return None
 
     def _wildcard_member(self, ns: str, target: str, name: str) -> Ent | None:
-        """Member ``name`` of what a wildcard import of ``target`` brings (memoized: the
-        files of a package import the same few, and every name not found before is
-        looked for in each)."""
+        """Member ``name`` of a wildcard import's target (memoized: the files of a
+        package or namespace import the same few, and each unknown name is tried in each)."""
         key = (ns, target, name)
-        if key not in self._wildcard_memo:
-            self._wildcard_memo[key] = self.member_of(self.resolve_target(ns, target), name)
-        return self._wildcard_memo[key]
+        if key in self._wildcard_memo:
+            return self._wildcard_memo[key]
+        found = self._wildcard_memo[key] = self.member_of(self.resolve_target(ns, target),
+                                                          name)
+        return found
 
     def _global(self, ns: str, name: str, mode: str) -> Ent | None:
         """``name`` in the one namespace of the linker (spec ``global_names``): a type of
