@@ -206,6 +206,9 @@ def _overload(scopes: Scopes, ctx: Ctx, target: tuple[GraphNode, str], call: Cal
     else:
         own = [m for m in table.members(owner, node.name) if m.kind in CALLABLE_KINDS
                and m.kind != "CONSTRUCTOR"]
+        if resolution == "static" and node.meta.get("static"):
+            # through the type: its static (companion) overloads, not the instance's
+            own = [m for m in own if m.meta.get("static")]
         candidates = list(own)
         if owner.kind in TYPE_KINDS:
             for anc in scopes.ancestors(owner):  # inherited overloads not overridden here

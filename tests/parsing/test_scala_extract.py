@@ -218,3 +218,17 @@ def test_a_call_of_a_value_or_an_object_is_its_apply() -> None:
     assert ("p.Use.run", "p.Encoder.apply(A)") in calls
     # a case class's `Point(2)` is its generated apply, not the declared one
     assert not any(dst.startswith("p.Point.apply") for src, dst in calls if src != "p.Point.apply")
+
+
+def test_top_level_overloads_and_a_call_through_the_type_picks_a_companion_overload() -> None:
+    edges = edges_of({"src/main/scala/p/package.scala":
+                      "package p\n"
+                      "def summon(using c: Conf): List[Int] = Nil\n"
+                      "def summon(forSum: Boolean)(using c: Conf): List[Int] = Nil\n"
+                      "abstract class Obj { def apply(key: String): Int }\n"
+                      "object Obj { def apply(fields: Field*): Obj = null }\n"
+                      "object Use { def run(f: Field): Obj = { summon(false); Obj(f) } }\n"})
+    calls = {(src, dst) for kind, src, dst in edges}
+    assert ("p.Use.run", "p.summon(Boolean)") in calls
+    assert ("p.Use.run", "p.Obj.apply(_)") in calls  # a repeated parameter: no type name
+    assert ("p.Use.run", "p.Obj.apply(String)") not in calls

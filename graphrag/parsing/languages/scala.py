@@ -515,17 +515,21 @@ def _declared(body: Node) -> set[str]:
 
 def _overloaded(root: Node) -> set[tuple[str, str]]:
     """(type name, def name) of methods declared more than once in a type and its
-    companion."""
+    companion, and ("", name) of top-level functions declared more than once."""
     seen: set[tuple[str, str]] = set()
     out: set[tuple[str, str]] = set()
+    bodies: list[tuple[str, Node]] = [("", root)]  # top-level defs too
     for definition in _all_types(root):
         body = definition.child_by_field_name("body")
         owner = definition.child_by_field_name("name")
-        for child in body.named_children if body is not None and owner else ():
+        if body is not None and owner is not None:
+            bodies.append((_text(owner), body))
+    for owner_name, body in bodies:
+        for child in body.named_children:
             if child.type in ("function_definition", "function_declaration"):
                 name = child.child_by_field_name("name")
                 if name is not None:
-                    key = (_text(owner), _text(name))
+                    key = (owner_name, _text(name))
                     (out if key in seen else seen).add(key)
     return out
 
