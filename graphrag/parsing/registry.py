@@ -520,7 +520,7 @@ _BUILTINS = (
                  grammar_dist="tree-sitter-scala",
                  test_files=(r"[^/]*(Test|Tests|Spec|Suite)\.scala",), packages=True,
                  implicit_this=True, overloads_in_fqn=True, apply_method="apply",
-                 common_calls=vocabulary.SCALA_COMMON,
+                 common_calls=vocabulary.SCALA_COMMON, conversions=vocabulary.JVM_CONVERSIONS,
                  self_names=("this",), super_names=("super",),
                  item_reads=vocabulary.words("apply get getOrElse head last headOption"),
                  config_files=("routes",), repo_facts="scala:repo_facts"),

@@ -232,3 +232,29 @@ def test_top_level_overloads_and_a_call_through_the_type_picks_a_companion_overl
     assert ("p.Use.run", "p.summon(Boolean)") in calls
     assert ("p.Use.run", "p.Obj.apply(_)") in calls  # a repeated parameter: no type name
     assert ("p.Use.run", "p.Obj.apply(String)") not in calls
+
+
+def test_an_overload_is_chosen_by_the_types_of_the_arguments() -> None:
+    edges = edges_of({"src/main/scala/p/Failure.scala":
+                      "package p\n"
+                      "sealed trait Reason\ncase object Missing extends Reason\n"
+                      "case class Custom(m: String) extends Reason\n"
+                      "object Failure {\n"
+                      "  def apply(message: String, ops: List[Op]): Failure = null\n"
+                      "  def apply(reason: Reason, ops: List[Op]): Failure = null\n"
+                      "  private def isReal(value: Double): Boolean = true\n"
+                      "  private def isReal(value: Float): Boolean = true\n"
+                      "  def fromFloat(value: Float): Boolean = isReal(value)\n"
+                      "  def fromInt(value: Int): Boolean = isReal(value)\n"
+                      "}\nclass Failure\n"
+                      "object Use {\n"
+                      "  def a(ops: List[Op]): Failure = Failure(Missing, ops)\n"
+                      "  def b(ops: List[Op]): Failure = Failure(Custom(\"x\"), ops)\n"
+                      "  def c(ops: List[Op]): Failure = Failure(s\"x\", ops)\n}\n"})
+    calls = {(src, dst) for kind, src, dst in edges}
+    assert {(src, dst) for src, dst in calls if src.startswith(("p.Use", "p.Failure.from"))} == {
+        ("p.Use.a", "p.Failure.apply(Reason,List)"), ("p.Use.b", "p.Failure.apply(Reason,List)"),
+        ("p.Use.c", "p.Failure.apply(String,List)"),
+        ("p.Failure.fromFloat", "p.Failure.isReal(Float)"),
+        # an Int widens to both: the one declared first
+        ("p.Failure.fromInt", "p.Failure.isReal(Double)")}

@@ -352,13 +352,14 @@ class _ScalaFile(FileExtractor):
         return next((supers for _names, supers in reversed(self.frames)
                      if supers is not None), None)
 
-    def _bare(self, scope: str | None, name: str, line: int, count: int | None) -> None:
+    def _bare(self, scope: str | None, name: str, line: int, count: int | None,
+              types: list[str | None] | None = None) -> None:
         """A call without receiver: none for a def of an enclosing block or anonymous
         class (its body is the enclosing function's code); in an anonymous class it
         looks among the members of the class's supertypes first."""
         if any(name in names for names, _supers in self.frames):
             return
-        self.result.calls.append(Call(scope, name, None, line, args=count,
+        self.result.calls.append(Call(scope, name, None, line, args=count, arg_types=types,
                                       within=self._within()))
 
     def _call(self, node: Node, owner: str | None, caller: str | None) -> None:
@@ -368,16 +369,21 @@ class _ScalaFile(FileExtractor):
         scope = caller or owner
         line = node.start_point[0] + 1
         args_node = node.child_by_field_name("arguments")
-        count = sum(1 for a in args_node.named_children if a.type != "comment") \
+        given = [a for a in args_node.named_children if a.type != "comment"] \
             if args_node is not None and args_node.type == "arguments" else None
+        count = len(given) if given is not None else None
+        types = [_arg_type(a) for a in given] if given else None
+        if types is not None and not any(types):
+            types = None
         if function is not None and (function.type == "this" or _text(function) == "this"):
             pass  # an auxiliary constructor calling the primary one
         elif function is not None and function.type == "identifier":
             name = _text(function)
             if name == self.alias:  # `self(c)`: the instance's `apply`
-                self.result.calls.append(Call(scope, "apply", ["this"], line, args=count))
+                self.result.calls.append(Call(scope, "apply", ["this"], line, args=count,
+                                              arg_types=types))
             else:
-                self._bare(scope, name, line, count)
+                self._bare(scope, name, line, count, types)
         elif function is not None and function.type == "field_expression":
             field = function.child_by_field_name("field")
             if field is not None:
@@ -386,10 +392,10 @@ class _ScalaFile(FileExtractor):
                 if value is not None and _text(value) == "this" and \
                         self._within() is not None:
                     # `this` of an anonymous class is its own instance
-                    self._bare(scope, _text(field), line, count)
+                    self._bare(scope, _text(field), line, count, types)
                 else:
                     self.result.calls.append(Call(scope, _text(field), receiver, line,
-                                                  args=count))
+                                                  args=count, arg_types=types))
             value = function.child_by_field_name("value")
             if value is not None:
                 self._walk(value, owner, caller)
@@ -469,6 +475,27 @@ def _segment(node: Node | None) -> str:
         inner = node.child_by_field_name("pattern")
         return "{" + (_text(inner) if inner is not None else "?") + "}"
     return "{" + _text(node) + "}"
+
+
+_LITERALS = {"string": "String", "interpolated_string_expression": "String",
+             "boolean_literal": "Boolean", "character_literal": "Char"}
+
+
+def _arg_type(node: Node) -> str | None:
+    """An argument's type where it reads off the text: a literal's, ``new Foo(...)``'s,
+    ``=var:x`` for a name the resolver types, ``=call:X`` for an object or a call's
+    result (``Foo(...)``, ``a.b(...)``)."""
+    kind = node.type
+    if kind in _LITERALS:
+        return _LITERALS[kind]
+    if kind == "integer_literal":
+        return "Long" if _text(node).endswith(("L", "l")) else "Int"
+    if kind == "floating_point_literal":
+        return "Float" if _text(node).endswith(("F", "f")) else "Double"
+    if kind == "identifier":
+        name = _text(node)
+        return f"=call:{name}" if name[:1].isupper() else f"=var:{name}"
+    return _init_type(node)
 
 
 def _init_type(value: Node | None) -> str | None:
