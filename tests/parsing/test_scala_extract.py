@@ -258,3 +258,16 @@ def test_an_overload_is_chosen_by_the_types_of_the_arguments() -> None:
         ("p.Failure.fromFloat", "p.Failure.isReal(Float)"),
         # an Int widens to both: the one declared first
         ("p.Failure.fromInt", "p.Failure.isReal(Double)")}
+
+
+def test_typed_patterns_and_lambda_parameters_type_their_names() -> None:
+    result = snippet("package p\nobject A {\n"
+                     "  def f(c: ACursor): Int = c match {\n"
+                     "    case hc: HCursor => hc.keys(); case _ => 0 }\n"
+                     "  def g(xs: List[Json]): Unit = xs.map((j: Json) => j.show())\n"
+                     "  def h(c: ACursor): Unit = c match { case c: HCursor => c.keys() }\n"
+                     "  def i(): Unit = _root_.p.A.g(Nil)\n}\n")
+    assert result.var_types["p.A.f"] == {"c": "ACursor", "hc": "HCursor"}
+    assert result.var_types["p.A.g"] == {"xs": "List", "j": "Json"}
+    assert "c" not in result.var_types.get("p.A.h", {})  # two types of one name: neither
+    assert [c.receiver for c in result.calls if c.name == "g"] == [["p", "A"]]

@@ -148,12 +148,29 @@ class _ScalaFile(FileExtractor):
                 self._framed(node, _declared(body), supers, owner, caller)
         elif kind == "block":
             self._framed(node, _declared(node), None, owner, caller)
+        elif kind in ("typed_pattern", "binding"):
+            # `case hc: HCursor =>`, `(c: HCursor) =>`: a name of that type in the function
+            name, typed = node.child_by_field_name("pattern") or \
+                node.child_by_field_name("name"), type_name(node.child_by_field_name("type"))
+            if name is not None and name.type == "identifier" and typed:
+                self._local(owner, caller, _text(name), typed)
+            self._children(node, owner, caller)
         elif kind == "case_clause":
             self._route(node, owner, caller)
         elif kind == "package_clause" and node.child_by_field_name("body") is not None:
             self._children(node.child_by_field_name("body"), owner, caller)
         else:
             self._children(node, owner, caller, static)
+
+    def _local(self, owner: str | None, caller: str | None, name: str, typed: str) -> None:
+        """Type ``name`` in function ``caller`` unless another ``name`` there has another
+        type (then it has none: which one a use means is not known). For code directly in
+        a type (``caller`` is the type: a field's initializer) under ``<type>#init``, apart
+        from the type's fields."""
+        if caller is None:
+            return
+        scope = self.scope_vars(f"{caller}#init" if caller == owner else caller)
+        scope[name] = typed if scope.get(name, typed) == typed else ""
 
     def _framed(self, node: Node, names: set[str], supers: list[str] | None,
                 owner: str | None, caller: str | None) -> None:
@@ -245,9 +262,8 @@ class _ScalaFile(FileExtractor):
             # a local def (or a method of an anonymous class): its calls are the
             # enclosing function's, its parameters typed there unless another one of
             # that name has another type
-            scope = self.scope_vars(caller)
             for pname, ptype in typed.items():
-                scope[pname] = ptype if scope.get(pname, ptype) == ptype else ""
+                self._local(owner, caller, pname, ptype)
             body = node.child_by_field_name("body")
             if body is not None:
                 self._walk(body, owner, caller)
@@ -333,6 +349,8 @@ class _ScalaFile(FileExtractor):
             head = self._chain(node.child_by_field_name("value"))
             if field is None or head == ["?"]:
                 return ["?"]
+            if head == ["_root_"]:  # `_root_.a.b`: the fully qualified `a.b`
+                return [_text(field)]
             return [*head, _text(field)]
         if kind == "call_expression":
             head = self._chain(node.child_by_field_name("function"))
