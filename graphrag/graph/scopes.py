@@ -99,7 +99,7 @@ class Scopes:
 
         A field of that name (a function-typed property, a mixin slot) shadows the
         methods of the ancestors: what it holds is unknown, so there is no method."""
-        hit = self.own_callable(node, name)
+        hit, field = self._own_member(node, name)
         if hit is not None:
             return hit, True
         if companion:
@@ -107,18 +107,22 @@ class Scopes:
                 hit = self.own_callable(obj, name)
                 if hit is not None:
                     return hit, True
-        if self._has_field(node, name):
+        if field:
             return None
         for anc in self.ancestors(node):
-            hit = self.own_callable(anc, name)
+            hit, field = self._own_member(anc, name)
             if hit is not None:
                 return hit, False
-            if self._has_field(anc, name):
+            if field:
                 return None
         return None
 
-    def _has_field(self, node: GraphNode, name: str) -> bool:
-        return any(m.kind == "FIELD" for m in self.table.members(node, name))
+    def _own_member(self, node: GraphNode, name: str) -> tuple[GraphNode | None, bool]:
+        """The first method ``name`` declared in ``node``, and whether a field of that
+        name is (one look at the members for both)."""
+        members = self.table.members(node, name)
+        hit = next((m for m in members if m.kind in CALLABLE_KINDS), None)
+        return hit, hit is None and any(m.kind == "FIELD" for m in members)
 
     def constructor(self, node: GraphNode) -> GraphNode | None:
         """The explicitly declared constructor of class ``node``, if any."""

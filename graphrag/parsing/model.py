@@ -39,7 +39,7 @@ offsets into the decoded text, end exclusive.
 from __future__ import annotations
 
 import bisect
-from dataclasses import dataclass, field
+from dataclasses import MISSING, dataclass, field, fields
 from typing import Any
 
 
@@ -126,6 +126,9 @@ class Call:
     # a bare call in the body of an anonymous class: the class's supertypes as written,
     # whose members the name is looked up among before the enclosing scopes'
     within: list[str] | None = None
+
+
+_CALL_DEFAULTS = {f.name: f.default for f in fields(Call) if f.default is not MISSING}
 
 
 @dataclass
@@ -243,7 +246,7 @@ class ParseResult:
             "package": self.package,
             "symbols": [dict(vars(s)) for s in self.symbols],
             "imports": [dict(vars(i)) for i in self.imports],
-            "calls": [dict(vars(c)) for c in self.calls],
+            "calls": [_call_dict(c) for c in self.calls],
             "heritage": [dict(vars(h)) for h in self.heritage],
             "registrations": [dict(vars(r)) for r in self.registrations],
             "var_types": self.var_types,
@@ -272,6 +275,13 @@ class ParseResult:
             content_hash=data.get("content_hash"),
             line_count=data.get("line_count", 0),
         )
+
+
+def _call_dict(call: Call) -> dict[str, Any]:
+    """``call`` as stored: the fields that differ from their defaults (most calls have
+    no argument types, type arguments or anonymous class; the stored calls of a
+    repository are the larger half of its parse results)."""
+    return {k: v for k, v in vars(call).items() if _CALL_DEFAULTS.get(k, MISSING) != v}
 
 
 class CharOffsets:
