@@ -271,3 +271,21 @@ def test_typed_patterns_and_lambda_parameters_type_their_names() -> None:
     assert result.var_types["p.A.g"] == {"xs": "List", "j": "Json"}
     assert "c" not in result.var_types.get("p.A.h", {})  # two types of one name: neither
     assert [c.receiver for c in result.calls if c.name == "g"] == [["p", "A"]]
+
+
+def test_a_package_objects_members_belong_to_its_package() -> None:
+    files = {
+        "src/main/scala/a/json/package.scala":
+            "package a\npackage object json {\n"
+            "  def parse(s: String): Doc = Doc(s)\n}\n",
+        "src/main/scala/a/Doc.scala":
+            "package a\ncase class Doc(s: String) { def show(): String = s }\n",
+        "src/main/scala/b/Use.scala":
+            "package b\nimport a.json._\nobject Use { def run(): String = parse(\"x\").show() }\n",
+    }
+    result = snippet(files["src/main/scala/a/json/package.scala"],
+                     "src/main/scala/a/json/package.scala")
+    assert (result.module, result.package) == ("a.json", "a")
+    assert sym(result, "a.json.parse").kind == "FUNCTION"
+    assert edges_of(files) >= {("CALLS", "b.Use.run", "a.json.parse"),
+                               ("CALLS", "b.Use.run", "a.Doc.show")}

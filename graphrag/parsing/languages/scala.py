@@ -35,6 +35,8 @@ _ROUTES_MAX_BYTES = 512 * 1024
 _PLAY_ROUTE = re.compile(r"^\s*([A-Z]+)\s+(/\S*)\s+@?([\w.$]+)\.(\w+)\s*(?:\(|$)")
 _TYPES = {"class_definition": "CLASS", "trait_definition": "INTERFACE",
           "object_definition": "OBJECT", "enum_definition": "ENUM"}
+_DECLARATIONS = frozenset({*_TYPES, "package_object", "function_definition",
+                           "function_declaration", "val_definition", "var_definition"})
 
 
 def repo_facts(files: RepoFiles) -> dict[str, list[list[str]]]:
@@ -60,13 +62,29 @@ def extract(source: bytes, rel_path: str, ctx: RepoContext) -> ParseResult:
                        for c in root.named_children
                        if c.type == "package_clause" and c.child_by_field_name("name")
                        is not None and c.child_by_field_name("body") is None)
-    result = ParseResult(path=rel_path, lang=LANG, module=package or
+    module = package
+    only = _package_object(root)
+    if only is not None:
+        # `package object jawn` (package.scala) is module `<package>.jawn` (`import
+        # <package>.jawn._` names its members); its code sees `<package>`'s names
+        name = _text(only.child_by_field_name("name"))
+        module = f"{package}.{name}" if package else name
+    result = ParseResult(path=rel_path, lang=LANG, module=module or
                          rel_path.removesuffix(".scala"), package=package or None)
     _ScalaFile(source, root, result).run()
     facts = ctx.of(LANG, {})
     _play_routes(result, facts.get("routes", []) if isinstance(facts, dict) else [])
     result.error_count = count_errors(root)
     return result
+
+
+def _package_object(root: Node) -> Node | None:
+    """The package object when it is all the file declares (a ``package.scala``)."""
+    declared = [c for c in root.named_children if c.type in _DECLARATIONS]
+    if len(declared) == 1 and declared[0].type == "package_object" and \
+            declared[0].child_by_field_name("name") is not None:
+        return declared[0]
+    return None
 
 
 def type_name(node: Node | None) -> str | None:
@@ -157,6 +175,8 @@ class _ScalaFile(FileExtractor):
             self._children(node, owner, caller)
         elif kind == "case_clause":
             self._route(node, owner, caller)
+        elif kind == "package_object":
+            self._package_object(node)
         elif kind == "package_clause" and node.child_by_field_name("body") is not None:
             self._children(node.child_by_field_name("body"), owner, caller)
         else:
@@ -171,6 +191,18 @@ class _ScalaFile(FileExtractor):
             return
         scope = self.scope_vars(f"{caller}#init" if caller == owner else caller)
         scope[name] = typed if scope.get(name, typed) == typed else ""
+
+    def _package_object(self, node: Node) -> None:
+        """``package object p { ... }``: its members are ``<package>.p.<name>``."""
+        name, body = node.child_by_field_name("name"), node.child_by_field_name("body")
+        if name is None or body is None:
+            return
+        prefix = self.prefix
+        self.prefix = f"{prefix}.{_text(name)}" if prefix else _text(name)
+        try:
+            self._children(body, None, None)
+        finally:
+            self.prefix = prefix
 
     def _framed(self, node: Node, names: set[str], supers: list[str] | None,
                 owner: str | None, caller: str | None) -> None:
@@ -564,6 +596,8 @@ def _overloaded(root: Node) -> set[tuple[str, str]]:
     seen: set[tuple[str, str]] = set()
     out: set[tuple[str, str]] = set()
     bodies: list[tuple[str, Node]] = [("", root)]  # top-level defs too
+    bodies += [("", c.child_by_field_name("body")) for c in root.named_children
+               if c.type == "package_object" and c.child_by_field_name("body") is not None]
     for definition in _all_types(root):
         body = definition.child_by_field_name("body")
         owner = definition.child_by_field_name("name")
