@@ -115,7 +115,7 @@ Numeric PartialFunction StringContext Try Success Failure println print printf r
 assert assume identity implicitly locally classOf math sys String Int Long Double Float
 Boolean Char Byte Short Unit Integer Character Math System Object Exception Throwable
 RuntimeException IllegalArgumentException IllegalStateException NoSuchElementException
-UnsupportedOperationException NumberFormatException ArithmeticException
+UnsupportedOperationException NumberFormatException ArithmeticException java javax scala
 """
 
 _JS = frozenset(_JS_NAMES.split())
