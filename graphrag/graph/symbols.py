@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from graphrag.graph.model import (
@@ -43,9 +44,9 @@ class FileScope:
     def lang(self) -> str:
         return self.result.lang
 
-    @property
+    @cached_property
     def traits(self) -> LanguageSpec:
-        """The resolution traits of this file's namespace."""
+        """The resolution traits of this file's namespace (asked at every lookup)."""
         return namespace_spec(self.ns)
 
 
