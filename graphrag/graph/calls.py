@@ -197,14 +197,18 @@ def _overload(scopes: Scopes, ctx: Ctx, target: tuple[GraphNode, str], call: Cal
                     if m.kind in CALLABLE_KINDS and m.kind != "CONSTRUCTOR" and not any(
                             overloads.same_signature(m, c) for c in candidates):
                         candidates.append(m)
-    strict = registry.spec(node.lang).exact_arity_first if node.lang else False
+    spec = registry.spec(node.lang) if node.lang else None
+    strict = spec.exact_arity_first if spec is not None else False
     if strict and not any(overloads.accepts(c, call.args or 0) for c in candidates):
         return None  # no overload takes these arguments: an inherited outside one does
-    if len(candidates) < 2:
+    # a language with its own overload rules checks a lone candidate too (its labels)
+    if len(candidates) < 2 and not (spec is not None and spec.overload_choice):
         return target
     supers: dict[str, set[str]] = {}
     arg_types = _arg_types(scopes, ctx, call, supers)
     chosen = overloads.choose(candidates, call, arg_types, ctx.scope, supers)
+    if chosen is None:
+        return None
     if chosen is node:
         return target
     if chosen not in own and resolution in ("self", "type"):

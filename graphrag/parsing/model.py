@@ -111,6 +111,9 @@ class Call:
     recorded) and ``arg_types`` their static types where readable: a type name (from a
     literal, ``new T()``, a cast) or ``"=var:name"`` for a plain name the resolver types
     from the caller's locals and fields; None when unknown. They pick the overload.
+    ``arg_labels`` name the arguments where a language calls by parameter labels
+    (Swift's ``f(_:to:)``): a label, None for an unlabelled argument, ``TRAILING`` for
+    an unlabelled trailing closure.
     """
 
     caller: str | None
@@ -123,6 +126,11 @@ class Call:
     # explicit type arguments (`Query<T>(...)`: 1) where a language picks generic
     # overloads by them (C#); None when there are none
     type_args: int | None = None
+    arg_labels: list[str | None] | None = None
+
+
+# an unlabelled trailing closure among a call's ``arg_labels`` (`f(x) { ... }`)
+TRAILING = "{}"
 
 
 @dataclass
