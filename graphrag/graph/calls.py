@@ -60,6 +60,7 @@ REASONS = {
     "expression-receiver": "the receiver is an expression the resolver does not follow",
     "no-member": "the receiver's class (or its bases in the repository) has no such member",
     "not-callable": "the name is not a function, method or class",
+    "overload": "the arguments fit none of the callables of that name, or several alike",
 }
 
 
@@ -82,6 +83,8 @@ def _reason(scopes: Scopes, ctx: Ctx, call: Call, found: Ent | None) -> str:
         return "untyped-receiver"
     if found.kind == "unknown":
         return "untyped-receiver" if call.receiver else "unknown-name"
+    if _target(scopes, found, call.kind) is not None:
+        return "overload"  # the overload choice (arguments, labels) declined it
     return "not-callable"
 
 
@@ -206,7 +209,8 @@ def _overload(scopes: Scopes, ctx: Ctx, target: tuple[GraphNode, str], call: Cal
         return target
     supers: dict[str, set[str]] = {}
     arg_types = _arg_types(scopes, ctx, call, supers)
-    chosen = overloads.choose(candidates, call, arg_types, ctx.scope, supers)
+    chosen = overloads.choose(candidates, call, arg_types, ctx.scope, supers,
+                              lambda text: _type_members(scopes, ctx, text))
     if chosen is None:
         return None
     if chosen is node:
@@ -214,6 +218,16 @@ def _overload(scopes: Scopes, ctx: Ctx, target: tuple[GraphNode, str], call: Cal
     if chosen not in own and resolution in ("self", "type"):
         resolution = "inherited"
     return chosen, resolution
+
+
+def _type_members(scopes: Scopes, ctx: Ctx, text: str) -> frozenset[str] | None:
+    """The member names of the repository type ``text`` names and its supertypes; None
+    when it is no repository type."""
+    node = scopes.type_node(ctx, text)
+    if node is None:
+        return None
+    return frozenset(m.name for t in (node, *scopes.ancestors(node))
+                     for m in scopes.table.member_nodes(t))
 
 
 def _arg_types(scopes: Scopes, ctx: Ctx, call: Call, supers: dict[str, set[str]]
@@ -224,7 +238,8 @@ def _arg_types(scopes: Scopes, ctx: Ctx, call: Call, supers: dict[str, set[str]]
     if not call.arg_types:
         return None
     table = scopes.table
-    strict = registry.spec(ctx.file.lang).exact_arity_first
+    spec = registry.spec(ctx.file.lang)
+    strict = spec.exact_arity_first or spec.overload_choice is not None
     out: list[str | None] = []
     for text in call.arg_types:
         if text is not None and text.startswith("=var:"):
@@ -241,7 +256,7 @@ def _arg_types(scopes: Scopes, ctx: Ctx, call: Call, supers: dict[str, set[str]]
                 supers[text] = {a.name for a in scopes.ancestors(ent.node)}
             elif text.startswith("="):
                 # a call's result: the name of its declared outside type where the
-                # language's overload choice uses it (``exact_arity_first``)
+                # language's overload choice uses it (``exact_arity_first``, its own rules)
                 text = (ent.name or None) if strict else None
             else:  # a container declared with its items (`List<User>`) matches `List`
                 text = clean_type(text, ctx.file.lang) or text

@@ -10,6 +10,8 @@ keep declaration order, so the result is deterministic.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from graphrag.graph.model import GraphNode
 from graphrag.graph.types import clean_type
 from graphrag.parsing.model import Call
@@ -78,7 +80,9 @@ def _match(arg: str | None, param: str | None, supers: dict[str, set[str]],
 def choose(candidates: list[GraphNode], call: Call | None,
            arg_types: list[str | None] | None = None,
            caller: GraphNode | None = None,
-           supers: dict[str, set[str]] | None = None) -> GraphNode | None:
+           supers: dict[str, set[str]] | None = None,
+           type_members: Callable[[str], frozenset[str] | None] | None = None
+           ) -> GraphNode | None:
     """The overload ``call`` means among ``candidates`` (declaration order, nonempty).
 
     ``arg_types`` are the call's argument types with ``=var:`` names already typed by the
@@ -86,13 +90,15 @@ def choose(candidates: list[GraphNode], call: Call | None,
     known supertypes. Among equally good overloads the caller itself comes
     last: an overload that calls a same-named method mostly delegates to a sibling.
     A language with its own rules (spec ``overload_choice``) decides alone, and says
-    None when the call does not single one out."""
+    None when the call does not single one out; ``type_members(type)`` tells it the
+    member names of a repository type (None: no repository type)."""
     spec = find(candidates[0].lang)
     if spec is not None and spec.overload_choice and call is not None:
         lang = candidates[0].lang
         return hook(spec.overload_choice)(
             candidates, call, arg_types,
-            lambda arg, param: _match(arg, param, supers or {}, lang))
+            lambda arg, param: _match(arg, param, supers or {}, lang),
+            type_members or (lambda _text: None))
     if len(candidates) == 1 or call is None or call.args is None:
         return candidates[0]
     fitting = [c for c in candidates if accepts(c, call.args)] or candidates

@@ -144,9 +144,11 @@ class LanguageSpec:
     exact_arity_first: bool = False
     # "module:function" choosing a call's overload by the language's own rules (Swift:
     # argument labels, trailing closures, literals, then its ranking), or None when the
-    # call cannot be told to mean one of them: (candidates, call, arg_types, match) ->
-    # the chosen candidate or None; ``match(arg, param)`` scores a type as the shared
-    # rule does (3 exact, 2 subtype, 1 catch-all, 0 unknown, None incompatible)
+    # call cannot be told to mean one of them: (candidates, call, arg_types, match,
+    # type_members) -> the chosen candidate or None; ``match(arg, param)`` scores a type
+    # as the shared rule does (3 exact, 2 subtype, 1 catch-all, 0 unknown, None
+    # incompatible), ``type_members(type)`` names a repository type's members (None:
+    # no repository type)
     overload_choice: str | None = None
     # "module:function" (extension's receiver type, receiver's outside type name) -> bool:
     # whether a package-wide extension may apply to a receiver of that outside type

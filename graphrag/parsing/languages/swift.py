@@ -47,6 +47,9 @@ _TYPE_WRAPPERS = frozenset({"optional_type", "implicitly_unwrapped_type"})
 _TYPE_VIEWS = frozenset({"existential_type", "opaque_type"})
 _STRINGS = frozenset({"line_string_literal", "multi_line_string_literal", "raw_string_literal"})
 _INTEGERS = frozenset({"integer_literal", "hex_literal", "oct_literal", "bin_literal"})
+# the type a literal gives a variable it initialises
+_LITERAL_TYPES = {**dict.fromkeys(_STRINGS, "String"), **dict.fromkeys(_INTEGERS, "Int"),
+                  "real_literal": "Double", "boolean_literal": "Bool"}
 
 
 def package_of(rel_path: str) -> str:
@@ -71,14 +74,21 @@ def extract(source: bytes, rel_path: str, ctx: RepoContext) -> ParseResult:
 
 def type_name(node: Node | None) -> str | None:
     """A type as written reduced to its nominal name: ``User?`` / ``[User]`` keep ``User``
-    only for optionals (an array is no ``User``); ``Foo.Bar`` stays dotted; generics go."""
-    while node is not None and node.type in _TYPE_WRAPPERS | _TYPE_VIEWS:
+    only for optionals (an array is no ``User``); ``Foo.Bar`` stays dotted; generics go;
+    ``any P`` / ``some P`` and parentheses (``(any P)?``) are seen through."""
+    while node is not None and (node.type in _TYPE_WRAPPERS | _TYPE_VIEWS or (
+            node.type in ("tuple_type", "tuple_type_item") and len(node.named_children) == 1)):
         node = node.child_by_field_name("wrapped") or (
-            node.named_children[0] if node.named_children else None)
+            node.named_children[-1] if node.named_children else None)
     if node is None or node.type != "user_type":
         return None
     names = [_text(c) for c in node.named_children if c.type == "type_identifier"]
     return ".".join(names) or None
+
+
+def _name(node: Node) -> str:
+    """A declared name without the backticks that let a keyword be one (`` `default` ``)."""
+    return _text(node).strip("`")
 
 
 def _string(node: Node | None) -> str | None:
@@ -122,6 +132,8 @@ class _SwiftFile(FileExtractor):
             self._property(node, type_fqn, caller)
         elif kind == "import_declaration":
             self._import(node)
+        elif kind == "enum_entry" and type_fqn is not None:
+            self._cases(node, type_fqn)
         elif kind == "call_expression":
             self._call(node, type_fqn, caller)
         elif kind in ("if_statement", "guard_statement", "while_statement", "for_statement"):
@@ -190,7 +202,7 @@ class _SwiftFile(FileExtractor):
             if name_node is None or name_node.type != "simple_identifier":
                 self._children(node, type_fqn, caller)
                 return
-            name = _text(name_node)
+            name = _name(name_node)
             kind = "METHOD" if type_fqn else "FUNCTION"
         owner = type_fqn or caller
         # overloads (and a function named like a property) carry their argument labels:
@@ -240,7 +252,7 @@ class _SwiftFile(FileExtractor):
         if bound is None:
             self._children(node, type_fqn, caller)
             return
-        name = _text(bound)
+        name = _name(bound)
         annotation = next((c for c in node.named_children if c.type == "type_annotation"),
                           None)
         declared = type_name(annotation.child_by_field_name("name")) \
@@ -268,6 +280,16 @@ class _SwiftFile(FileExtractor):
                 self._walk(child, None, body_of)
             elif child.type not in ("pattern", "type_annotation", "modifiers"):
                 self._walk(child, None, caller or type_fqn)
+
+    def _cases(self, node: Node, type_fqn: str) -> None:
+        """``case low, high`` / ``case status(Int)``: a FIELD of the enum each."""
+        for i, child in enumerate(node.children):
+            if node.field_name_for_child(i) == "name":
+                name = _name(child)
+                self._add(Symbol(kind="FIELD", name=name, fqn=f"{type_fqn}.{name}",
+                                 parent=type_fqn, signature=normalize(_text(node)),
+                                 doc_comment=doc_comment(node), meta={"case": True},
+                                 **self.span(node)))
 
     def _bindings(self, node: Node, caller: str | None) -> None:
         """Types of ``if let x = f()`` / ``guard let`` bindings and ``for x in xs`` items."""
@@ -437,9 +459,9 @@ class _SwiftFile(FileExtractor):
 
 class _Param(NamedTuple):
     """One parameter: its argument label (``_`` for none), name, nominal type and flags:
-    ``d`` has a default, ``v`` variadic, ``n`` no function (a protocol-bound type
-    parameter, ``any P``), ``o`` optional, ``f`` and its arity a function type (``f2``),
-    ``a`` an array, ``m`` a dictionary type."""
+    ``d`` has a default, ``v`` variadic, ``g`` a type parameter of the function, ``n``
+    no function (a protocol-bound type parameter, ``any P``), ``o`` optional, ``f`` and
+    its arity a function type (``f2``), ``a`` an array, ``m`` a dictionary type."""
 
     label: str
     name: str
@@ -451,12 +473,13 @@ def _parameters(node: Node) -> list[_Param]:
     """The parameters of a function or initialiser declaration, in order."""
     out: list[_Param] = []
     children = node.children
-    # the function's type parameters bound to a protocol (`<S: Sequence>`): no closure
-    # is one, nor is an `any P` / `some P`
+    # the function's type parameters, and those bound to a protocol (`<S: Sequence>`):
+    # no closure is one, nor is an `any P` / `some P`
     generics = next((c for c in node.named_children if c.type == "type_parameters"), None)
-    bound = {_text(p.named_children[0]) for p in generics.named_children
-             if p.type == "type_parameter" and len(p.named_children) > 1} \
-        if generics is not None else set()
+    own = [p for p in generics.named_children if p.type == "type_parameter"] \
+        if generics is not None else []
+    variables = {_text(p.named_children[0]) for p in own if p.named_children}
+    bound = {_text(p.named_children[0]) for p in own if len(p.named_children) > 1}
     for i, param in enumerate(children):
         if param.type != "parameter":
             continue
@@ -465,10 +488,18 @@ def _parameters(node: Node) -> list[_Param]:
         declared = next((c for j, c in enumerate(param.children)
                          if param.field_name_for_child(j) == "name"
                          and c.type != "simple_identifier"), None)
+        modifiers = " ".join(_text(c) for c in param.named_children
+                             if c.type in ("parameter_modifiers", "type_modifiers"))
+        if declared is not None and declared.type == "function_type" and \
+                "@autoclosure" in modifiers:
+            # the argument is a value of the closure's result type, wrapped by Swift
+            declared = declared.child_by_field_name("name")
         flags = _type_flags(declared)
         nominal = type_name(declared)
         if nominal in bound or (declared is not None and declared.type in _TYPE_VIEWS):
             flags = "n" + flags
+        if nominal in variables:
+            flags = "g" + flags
         if any(c.type == "..." for c in param.children):
             flags = "v" + flags
         if any(c.type == "=" for c in children[i + 1:i + 3]):
@@ -518,7 +549,7 @@ def _overload_suffixes(root: Node) -> dict[int, str]:
                          "protocol_function_declaration") and node.parent is not None:
             name_node = node.child_by_field_name("name")
             name = "init" if node.type == "init_declaration" else (
-                _text(name_node) if name_node is not None else "")
+                _name(name_node) if name_node is not None else "")
             functions.setdefault((node.parent.id, name), []).append(node)
             continue
         if node.type in ("property_declaration", "protocol_property_declaration") and \
@@ -527,7 +558,7 @@ def _overload_suffixes(root: Node) -> dict[int, str]:
             bound = pattern.child_by_field_name("bound_identifier") \
                 if pattern is not None else None
             if bound is not None:
-                properties.add((node.parent.id, _text(bound)))
+                properties.add((node.parent.id, _name(bound)))
             continue
         if node.type in ("source_file", "class_declaration", "protocol_declaration",
                          "class_body", "enum_class_body", "protocol_body"):
@@ -609,9 +640,21 @@ def _closure(node: Node) -> str:
     return f"{CLOSURE}/{highest + 1}"
 
 
+def _implicit_member(node: Node) -> str | None:
+    """``=member:get`` for ``.get`` / ``.status(404)``: a member of the parameter's type
+    (``.init(...)`` is any type's)."""
+    if node.type != "prefix_expression" or not node.children or node.children[0].type != ".":
+        return None
+    target = node.child_by_field_name("target")
+    if target is None or target.type != "simple_identifier" or _text(target) == "init":
+        return None
+    return "=member:" + _text(target)
+
+
 def _arg_type(node: Node | None) -> str | None:
     """What a call argument's type is known to be: ``=lit:`` kinds of literals,
-    ``=var:x`` for a plain name, ``=call:F`` for a call, the type of ``x as T``."""
+    ``=var:x`` for a plain name, ``=member:m`` for an implicit member (``.get``),
+    ``=call:F`` for a call, the type of ``x as T``."""
     while node is not None and node.type in ("try_expression", "await_expression",
                                              "parenthesized_expression") \
             and node.named_children:
@@ -637,6 +680,10 @@ def _arg_type(node: Node | None) -> str | None:
         return NIL
     if kind == "simple_identifier":
         return "=var:" + _text(node)
+    member = _implicit_member(node.named_children[0] if kind == "call_expression"
+                              and node.named_children else node)
+    if member is not None:
+        return member
     if kind == "as_expression" and any(_text(c) == "as" for c in node.children):
         target = node.named_children[-1] if node.named_children else None
         return type_name(target)
@@ -662,7 +709,8 @@ def _arguments(call: Node) -> list[tuple[str | None, Node]]:
 
 
 def _init_type(value: Node | None) -> str | None:
-    """``=call:Foo`` for ``= Foo(...)`` / ``= Foo.make()``: the resolver evaluates it."""
+    """``Foo`` for ``= Foo(...)``, ``=call:Foo.make`` for ``= Foo.make()`` (the resolver
+    evaluates it), a literal's type (``= "x"``)."""
     if value is None:
         return None
     if value.type in ("try_expression", "await_expression") and value.named_children:
@@ -670,6 +718,9 @@ def _init_type(value: Node | None) -> str | None:
     if value.type == "nil_coalescing_expression":  # `a ?? b`: a's type, or b's
         first = value.child_by_field_name("value")
         return _init_type(first) or _init_type(value.named_children[-1])
+    literal = _LITERAL_TYPES.get(value.type)
+    if literal is not None:
+        return literal
     if value.type != "call_expression" or not value.named_children:
         return None
     callee = value.named_children[0]
@@ -686,6 +737,8 @@ def _init_type(value: Node | None) -> str | None:
     if callee.type != "simple_identifier":
         return None
     parts.append(_text(callee))
+    if len(parts) == 1 and parts[0][:1].isupper():
+        return parts[0]  # `Data(...)`: an initialiser (types are UpperCamelCase in Swift)
     return "=call:" + ".".join(reversed(parts))
 
 

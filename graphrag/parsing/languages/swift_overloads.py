@@ -6,24 +6,26 @@ binds its arguments to the parameters by label, in order: a parameter with a def
 parameter that can take it (SE-0286's forward scan). Then the arguments' kinds must fit:
 a closure literal goes to a function type of its arity (or a name that may alias one,
 never a ``String`` or a protocol-bound type parameter), ``nil`` only to an optional, a
-literal only to a type it can be (an integer literal is a ``Double`` too). Of the overloads left
+literal only to a type it can be (an integer literal is a ``Double`` too), an implicit
+member (``.get``) only to a type that has it. Of the overloads left
 the best typed one wins (the shared scoring: exact, subtype, unknown); among equally
 typed ones Swift prefers one not marked ``@_disfavoredOverload``, a non-generic one and
-the one leaving out the fewest defaults.
+the one leaving out the fewest defaults (one better by every rule, else no choice).
 
 When that still leaves several, or an argument of unknown type is what would tell them
 apart (``encoder.encode(x)`` of overloads differing in their return type only), the call
 is no edge: a wrong edge costs more than a missing one.
 
 The extractor (:mod:`graphrag.parsing.languages.swift`) records per callable
-``meta["labels"]`` and ``meta["param_flags"]`` (``d`` default, ``v`` variadic, ``n``
-no function, ``o`` optional, ``f`` and its arity a function type, ``a`` array, ``m``
-dictionary type) beside ``meta["params"]``,
-and per call ``arg_labels`` and ``arg_types`` with the ``=lit:`` kinds below.
+``meta["labels"]`` and ``meta["param_flags"]`` (``d`` default, ``v`` variadic, ``g``
+type parameter, ``n`` no function, ``o`` optional, ``f`` and its arity a function
+type, ``a`` array, ``m`` dictionary type) beside ``meta["params"]``, and per call
+``arg_labels`` and ``arg_types`` with the ``=lit:`` kinds below.
 """
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
@@ -50,6 +52,7 @@ _LITERALS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
 }
 
 Match = Callable[[str | None, str | None], int | None]
+Members = Callable[[str], frozenset[str] | None]
 
 
 class _Param(NamedTuple):
@@ -62,11 +65,14 @@ class _Param(NamedTuple):
         """May be left out of a call (a default, or variadic)."""
         return "d" in self.flags or "v" in self.flags
 
-    @property
-    def closure_like(self) -> bool:
-        """Might take a closure: a function type, or a name that may alias one."""
-        return "f" in self.flags or (not {"a", "m", "n"} & set(self.flags)
-                                     and _short(self.nominal) not in _KNOWN)
+    def closure_like(self, members: Members) -> bool:
+        """Might take a closure: a function type, or a name that may alias one (no
+        value type, no class, struct, enum or protocol of the repository)."""
+        if "f" in self.flags:
+            return True
+        if {"a", "m", "n"} & set(self.flags) or _short(self.nominal) in _KNOWN:
+            return False
+        return self.nominal is None or members(self.nominal) is None
 
 
 class _Fit(NamedTuple):
@@ -89,7 +95,7 @@ def _params(meta: dict) -> list[_Param]:
             for label, p, flag in zip(labels, declared, flags, strict=False)]
 
 
-def bind(params: list[_Param], labels: Sequence[str | None]
+def bind(params: list[_Param], labels: Sequence[str | None], members: Members
          ) -> tuple[list[int], int] | None:
     """The parameter each argument goes to and how many parameters keep their
     default, or None when the arguments' labels do not fit the parameters."""
@@ -103,7 +109,7 @@ def bind(params: list[_Param], labels: Sequence[str | None]
             # the forward scan: a parameter that may be left out is skipped when it cannot
             # take a closure or a later one must be given
             while i < len(params) and params[i].optional and (
-                    not params[i].closure_like
+                    not params[i].closure_like(members)
                     or any(not p.optional for p in params[i + 1:])):
                 i += 1
                 left_out += 1
@@ -129,7 +135,7 @@ def bind(params: list[_Param], labels: Sequence[str | None]
     return bound, left_out + len(rest)
 
 
-def _literal(kind: str, param: _Param) -> int | None:
+def _literal(kind: str, param: _Param, members: Members) -> int | None:
     """How well a literal (or closure, or nil) fits a parameter; None: it cannot."""
     flags, nominal = param.flags, _short(param.nominal)
     if kind == NIL:
@@ -140,7 +146,7 @@ def _literal(kind: str, param: _Param) -> int | None:
         if "f" in flags:
             arity, takes = kind[len(CLOSURE) + 1:], flags[flags.index("f") + 1:]
             return None if arity and takes and arity != takes else 3
-        return 0 if param.closure_like else None
+        return 0 if param.closure_like(members) else None
     if "f" in flags:
         return None  # a value is no function
     if kind == "=lit:array":
@@ -157,20 +163,32 @@ def _literal(kind: str, param: _Param) -> int | None:
     return None if nominal in _KNOWN or {"a", "m"} & set(flags) else 0
 
 
-def _score(raw: str | None, typed: str | None, param: _Param, match: Match) -> int | None:
+def _member(name: str, param: _Param, members: Members) -> int | None:
+    """How an implicit member (``.get``) fits: it is one of the parameter's type's."""
+    if "f" in param.flags:
+        return None
+    if "o" in param.flags and name in ("none", "some"):
+        return 2
+    found = members(param.nominal) if param.nominal else None
+    return 0 if found is None else (3 if name in found else None)
+
+
+def _score(raw: str | None, typed: str | None, param: _Param, match: Match,
+           members: Members) -> int | None:
     if raw is not None and raw.startswith("=lit:"):
-        return _literal(raw, param)
-    if raw is not None and raw.startswith("=call:") and "f" in param.flags:
-        called = raw[len("=call:"):]
-        if "." not in called and called[:1].isupper():
-            return None  # an initialised value (`Foo(...)`) is no closure
+        return _literal(raw, param, members)
+    if raw is not None and raw.startswith("=member:"):
+        return _member(raw[len("=member:"):], param, members)
+    if raw is not None and not raw.startswith("=") and "f" in param.flags:
+        return None  # an initialised value (`Foo(...)`) is no closure
     return match(typed, param.nominal)
 
 
-def _fit(node: Any, call: Call, typed: Sequence[str | None], match: Match) -> _Fit | None:
+def _fit(node: Any, call: Call, typed: Sequence[str | None], match: Match,
+         members: Members) -> _Fit | None:
     params = _params(node.meta)
     labels = call.arg_labels if call.arg_labels is not None else [None] * (call.args or 0)
-    found = bind(params, labels)
+    found = bind(params, labels, members)
     if found is None:
         return None
     bound, left_out = found
@@ -178,7 +196,8 @@ def _fit(node: Any, call: Call, typed: Sequence[str | None], match: Match) -> _F
     scores: list[int] = []
     for arg, index in enumerate(bound):
         score = _score(raw[arg] if arg < len(raw) else None,
-                       typed[arg] if arg < len(typed) else None, params[index], match)
+                       typed[arg] if arg < len(typed) else None, params[index], match,
+                       members)
         if score is None:
             return None
         scores.append(score)
@@ -191,12 +210,23 @@ def _rank(fit: _Fit) -> tuple[bool, bool, int]:
 
 
 def choose(candidates: Sequence[Any], call: Call, arg_types: Sequence[str | None] | None,
-           match: Match) -> Any | None:
+           match: Match, members: Members) -> Any | None:
     """The overload (graph node) ``call`` means among ``candidates``, or None when none
     fits or the call does not single one out (see the module's docstring).
-    ``arg_types`` are the call's argument types as the resolver typed them."""
+    ``arg_types`` are the call's argument types as the resolver typed them; ``match``
+    scores one against a parameter's type, ``members(type)`` names a repository type's
+    members (an implicit member argument ``.get`` must be one; no such type is a
+    function)."""
     typed = list(arg_types or [])
-    fits = [f for f in (_fit(c, call, typed, match) for c in candidates) if f is not None]
+    cache: dict[str, frozenset[str] | None] = {}
+
+    def known(name: str) -> frozenset[str] | None:
+        if name not in cache:
+            cache[name] = members(name)
+        return cache[name]
+
+    fits = [f for f in (_fit(c, call, typed, match, known) for c in candidates)
+            if f is not None]
     if len(fits) < 2:
         return fits[0].node if fits else None
     best = max(sum(f.scores) for f in fits)
@@ -208,7 +238,12 @@ def choose(candidates: Sequence[Any], call: Call, arg_types: Sequence[str | None
                  for f in fits}
         if len(kinds) > 1 and any(f.scores[arg] == 0 for f in fits):
             return None  # what would tell them apart is an argument of unknown type
-    fits.sort(key=_rank)
-    if _rank(fits[0]) == _rank(fits[1]):
-        return None
-    return fits[0].node
+    # the winner is at least as good as every other by each rule and better by one:
+    # where the rules disagree (a generic one leaving out fewer defaults) Swift's choice
+    # is not read off so simply
+    ranks = [_rank(f) for f in fits]
+    for i, rank in enumerate(ranks):
+        if all(j == i or (rank != other and all(map(operator.le, rank, other)))
+               for j, other in enumerate(ranks)):
+            return fits[i].node
+    return None
