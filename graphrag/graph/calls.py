@@ -221,12 +221,15 @@ def _overload(scopes: Scopes, ctx: Ctx, target: tuple[GraphNode, str], call: Cal
 
 
 def _type_members(scopes: Scopes, ctx: Ctx, text: str) -> frozenset[str] | None:
-    """The member names of the repository type ``text`` names and its supertypes; None
-    when it is no repository type."""
+    """The member names of the repository type ``text`` names and its superclasses (of
+    an interface: the interfaces it extends; a class's interfaces may constrain theirs
+    to other implementers); None when it is no repository type."""
     node = scopes.type_node(ctx, text)
     if node is None:
         return None
+    own = node.kind == "INTERFACE"
     return frozenset(m.name for t in (node, *scopes.ancestors(node))
+                     if t is node or (t.kind == "INTERFACE") == own
                      for m in scopes.table.member_nodes(t))
 
 

@@ -18,6 +18,7 @@ member (``App.UserController.index``).
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 from tree_sitter import Node
@@ -459,14 +460,16 @@ class _SwiftFile(FileExtractor):
 
 class _Param(NamedTuple):
     """One parameter: its argument label (``_`` for none), name, nominal type and flags:
-    ``d`` has a default, ``v`` variadic, ``g`` a type parameter of the function, ``n``
-    no function (a protocol-bound type parameter, ``any P``), ``o`` optional, ``f`` and
-    its arity a function type (``f2``), ``a`` an array, ``m`` a dictionary type."""
+    ``d`` has a default, ``v`` variadic, ``g`` a type parameter of the function, ``t`` a
+    type with one among its arguments, ``n`` no function (a protocol-bound type
+    parameter, ``any P``), ``o`` optional, ``f`` and its arity a function type (``f2``;
+    ``xf2`` returning nothing), ``a`` an array, ``m`` a dictionary type."""
 
     label: str
     name: str
     nominal: str | None
     flags: str
+    text: str  # the type as written, without spaces
 
 
 def _parameters(node: Node) -> list[_Param]:
@@ -498,14 +501,17 @@ def _parameters(node: Node) -> list[_Param]:
         nominal = type_name(declared)
         if nominal in bound or (declared is not None and declared.type in _TYPE_VIEWS):
             flags = "n" + flags
+        text = "".join(_text(declared).split()) if declared is not None else "_"
         if nominal in variables:
             flags = "g" + flags
+        elif variables & set(re.findall(r"\w+", text)):
+            flags = "t" + flags  # `Response<Value>` of the function's `Value`
         if any(c.type == "..." for c in param.children):
             flags = "v" + flags
         if any(c.type == "=" for c in children[i + 1:i + 3]):
             flags = "d" + flags
         out.append(_Param(_text(label) if label is not None else "_",
-                          _text(name) if name is not None else "_", nominal, flags))
+                          _text(name) if name is not None else "_", nominal, flags, text))
     return out
 
 
@@ -521,7 +527,9 @@ def _type_flags(node: Node | None) -> str:
             params = node.child_by_field_name("params")
             arity = sum(1 for c in params.named_children if c.type == "tuple_type_item") \
                 if params is not None and params.type == "tuple_type" else 1
-            return f"{flags}f{arity}"
+            result = node.child_by_field_name("name")
+            void = result is not None and "".join(_text(result).split()) in ("Void", "()")
+            return f"{flags}{'x' if void else ''}f{arity}"  # `x`: returns nothing
         elif kind == "array_type":
             return flags + "a"
         elif kind == "dictionary_type":
@@ -539,7 +547,8 @@ def _overload_suffixes(root: Node) -> dict[int, str]:
     """The fqn suffix of every function (by node id) that shares its name with another
     function or a property of one body: its argument labels ``(to:_:)``; with alike
     labels its parameters' nominal types ``(_:Value)``; with alike types too its return
-    type ``(_:Encodable,->Data)`` (overloads by return type)."""
+    type ``(_:Encodable,->Data)`` (overloads by return type); else its types as written
+    (``(_:Response<Value>)``)."""
     functions: dict[tuple[int, str], list[Node]] = {}
     properties: set[tuple[int, str]] = set()
     stack = [root]
@@ -575,9 +584,10 @@ def _overload_suffixes(root: Node) -> dict[int, str]:
     return out
 
 
-def _forms(node: Node) -> tuple[str, str, str]:
+def _forms(node: Node) -> tuple[str, str, str, str]:
     """A function's labels ``(_:to:)``, labels with nominal types ``(_:Data,to:URL)``
-    (``_`` for a type without a nominal name) and those with its return type."""
+    (``_`` for a type without a nominal name), those with its return type, and labels
+    with the types as written (``(_:Response<Value>)``: overloads by generic arguments)."""
     params = _parameters(node)
     labels = "(" + "".join(f"{p.label}:" for p in params) + ")"
     typed = [f"{p.label}:{(p.nominal or '_').rsplit('.', 1)[-1]}" for p in params]
@@ -585,7 +595,9 @@ def _forms(node: Node) -> tuple[str, str, str]:
                 if node.field_name_for_child(i) == "name" and c.type != "simple_identifier"),
                None)
     returned = [*typed, "->" + (type_name(ret) or (normalize(_text(ret)) if ret else "()"))]
-    return labels, "(" + ",".join(typed) + ")", "(" + ",".join(returned) + ")"
+    written = [f"{p.label}:{p.text}" for p in params]
+    return (labels, "(" + ",".join(typed) + ")", "(" + ",".join(returned) + ")",
+            "(" + ",".join(written) + ")")
 
 
 def _call_arguments(suffix: Node | None) -> tuple[list[str | None], list[str | None]]:
@@ -616,28 +628,35 @@ def _call_arguments(suffix: Node | None) -> tuple[list[str | None], list[str | N
 
 
 def _closure(node: Node) -> str:
-    """A closure literal's kind with its arity where it shows: its parameters
-    (``{ a, b in }``), else the highest ``$n`` of its own body, else none (``{ }``)."""
+    """A closure literal's kind (``r`` when it returns a value) with its arity where it
+    shows: its parameters (``{ a, b in }``), else the highest ``$n`` of its own body,
+    else none (``{ }``)."""
     kind = node.child_by_field_name("type")
     params = next((c for c in kind.named_children
                    if c.type == "lambda_function_type_parameters"), None) \
         if kind is not None else None
-    if params is not None:
-        return f"{CLOSURE}/{sum(1 for c in params.named_children if c.type == 'lambda_parameter')}"
-    if kind is not None:
-        return CLOSURE  # `(a, b) in` in another form: arity unread
     highest = -1
+    returns = ""
     stack = list(node.named_children)
     while stack:
         child = stack.pop()
-        if child.type == "lambda_literal":
-            continue  # a nested closure's `$0` is its own
+        if child.type in ("lambda_literal", "function_declaration"):
+            continue  # a nested closure's `$0` and `return` are its own
         if child.type == "simple_identifier":
             name = _text(child)
             if name[:1] == "$" and name[1:].isdigit():
                 highest = max(highest, int(name[1:]))
+        elif child.type == "control_transfer_statement" and \
+                child.child_by_field_name("result") is not None and \
+                child.children and child.children[0].type == "return":
+            returns = "r"  # returns a value: no `-> Void` function takes it
         stack.extend(child.named_children)
-    return f"{CLOSURE}/{highest + 1}"
+    if params is not None:
+        arity = sum(1 for c in params.named_children if c.type == "lambda_parameter")
+        return f"{CLOSURE}{returns}/{arity}"
+    if kind is not None:
+        return CLOSURE + returns  # `(a, b) in` in another form: arity unread
+    return f"{CLOSURE}{returns}/{highest + 1}"
 
 
 def _implicit_member(node: Node) -> str | None:

@@ -4,23 +4,26 @@ Swift names a function by its argument labels (``upload(_:to:)``), so a call fir
 binds its arguments to the parameters by label, in order: a parameter with a default
 (or a variadic one) may be left out, an unlabelled trailing closure takes the next
 parameter that can take it (SE-0286's forward scan). Then the arguments' kinds must fit:
-a closure literal goes to a function type of its arity (or a name that may alias one,
-never a ``String`` or a protocol-bound type parameter), ``nil`` only to an optional, a
+a closure literal goes to a function type of its arity (one returning a value not to a
+``-> Void``; or to a name that may alias one, never a ``String`` or a protocol-bound
+type parameter), ``nil`` only to an optional, a
 literal only to a type it can be (an integer literal is a ``Double`` too), an implicit
 member (``.get``) only to a type that has it. Of the overloads left
 the best typed one wins (the shared scoring: exact, subtype, unknown); among equally
 typed ones Swift prefers one not marked ``@_disfavoredOverload``, a non-generic one and
 the one leaving out the fewest defaults (one better by every rule, else no choice).
 
-When that still leaves several, or an argument of unknown type is what would tell them
-apart (``encoder.encode(x)`` of overloads differing in their return type only), the call
-is no edge: a wrong edge costs more than a missing one.
+When that still leaves several, or what would tell them apart is an argument of unknown
+type or its generic arguments (``encoder.encode(x)`` of overloads differing in their
+return type only; ``Response<URL?>`` against ``Response<Value>``), the call is no edge:
+a wrong edge costs more than a missing one.
 
 The extractor (:mod:`graphrag.parsing.languages.swift`) records per callable
 ``meta["labels"]`` and ``meta["param_flags"]`` (``d`` default, ``v`` variadic, ``g``
-type parameter, ``n`` no function, ``o`` optional, ``f`` and its arity a function
-type, ``a`` array, ``m`` dictionary type) beside ``meta["params"]``, and per call
-``arg_labels`` and ``arg_types`` with the ``=lit:`` kinds below.
+type parameter, ``t`` a type with a type parameter among its arguments, ``n`` no
+function, ``o`` optional, ``f`` and its arity a function type (``x`` before it: one
+returning nothing), ``a`` array, ``m`` dictionary type) beside ``meta["params"]``, and
+per call ``arg_labels`` and ``arg_types`` with the ``=lit:`` kinds below.
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ from graphrag.parsing.model import TRAILING, Call
 from graphrag.parsing.vocabulary import words
 
 # argument kinds of literals the extractor writes into `Call.arg_types`; a closure's
-# arity follows where it shows (`=lit:closure/2`)
+# arity follows where it shows (`=lit:closure/2`), after `r` when it returns a value
 CLOSURE = "=lit:closure"
 NIL = "=lit:nil"
 
@@ -144,8 +147,11 @@ def _literal(kind: str, param: _Param, members: Members) -> int | None:
         return None if "f" in flags or nominal in _KNOWN or {"a", "m"} & set(flags) else 0
     if kind.startswith(CLOSURE):
         if "f" in flags:
-            arity, takes = kind[len(CLOSURE) + 1:], flags[flags.index("f") + 1:]
-            return None if arity and takes and arity != takes else 3
+            returns, _, arity = kind[len(CLOSURE):].partition("/")
+            takes = flags[flags.index("f") + 1:]
+            if (arity and takes and arity != takes) or (returns and "x" in flags):
+                return None  # another arity, or a value returned to a `-> Void`
+            return 3
         return 0 if param.closure_like(members) else None
     if "f" in flags:
         return None  # a value is no function
@@ -234,10 +240,13 @@ def choose(candidates: Sequence[Any], call: Call, arg_types: Sequence[str | None
     if len(fits) == 1:
         return fits[0].node
     for arg in range(len(fits[0].bound)):
-        kinds = {(f.params[f.bound[arg]].nominal, f.params[f.bound[arg]].flags.replace("d", ""))
-                 for f in fits}
-        if len(kinds) > 1 and any(f.scores[arg] == 0 for f in fits):
-            return None  # what would tell them apart is an argument of unknown type
+        bound = [f.params[f.bound[arg]] for f in fits]
+        kinds = {(p.nominal, p.flags.replace("d", "")) for p in bound}
+        if len(kinds) > 1 and (any(f.scores[arg] == 0 for f in fits)
+                               or any({"g", "t"} & set(p.flags) for p in bound)):
+            # what would tell them apart is an argument of unknown type, or its generic
+            # arguments (a name says `Response`, not `Response<URL?>`)
+            return None
     # the winner is at least as good as every other by each rule and better by one:
     # where the rules disagree (a generic one leaving out fewer defaults) Swift's choice
     # is not read off so simply
