@@ -482,7 +482,8 @@ def _parameters(node: Node) -> list[_Param]:
     own = [p for p in generics.named_children if p.type == "type_parameter"] \
         if generics is not None else []
     variables = {_text(p.named_children[0]) for p in own if p.named_children}
-    bound = {_text(p.named_children[0]) for p in own if len(p.named_children) > 1}
+    bound = {_text(p.named_children[0]): type_name(p.named_children[1])
+             for p in own if len(p.named_children) > 1}
     for i, param in enumerate(children):
         if param.type != "parameter":
             continue
@@ -504,6 +505,8 @@ def _parameters(node: Node) -> list[_Param]:
         text = "".join(_text(declared).split()) if declared is not None else "_"
         if nominal in variables:
             flags = "g" + flags
+            # `<S: ResponseSerializer>(_: S)`: an S is a ResponseSerializer
+            nominal = bound.get(nominal) or nominal
         elif variables & set(re.findall(r"\w+", text)):
             flags = "t" + flags  # `Response<Value>` of the function's `Value`
         if any(c.type == "..." for c in param.children):
