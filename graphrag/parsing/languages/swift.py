@@ -137,6 +137,8 @@ class _SwiftFile(FileExtractor):
             self._cases(node, type_fqn)
         elif kind == "call_expression":
             self._call(node, type_fqn, caller)
+        elif kind == "constructor_expression":
+            self._construct(node, type_fqn, caller)
         elif kind in ("if_statement", "guard_statement", "while_statement", "for_statement"):
             self._bindings(node, caller)
             self._children(node, type_fqn, caller)
@@ -379,6 +381,19 @@ class _SwiftFile(FileExtractor):
                 self._walk(target, type_fqn, caller)
         elif callee is not None:
             self._walk(callee, type_fqn, caller)
+        if suffix is not None:
+            self._children(suffix, type_fqn, caller)
+
+    def _construct(self, node: Node, type_fqn: str | None, caller: str | None) -> None:
+        """``Protected<String?>(nil)``: an initialiser call of a generic type."""
+        name = type_name(node.child_by_field_name("constructed_type"))
+        suffix = next((c for c in node.named_children if c.type == "constructor_suffix"), None)
+        if name is not None:
+            *receiver, last = name.split(".")
+            labels, types = _call_arguments(suffix)
+            self.result.calls.append(Call(caller or type_fqn, last, receiver or None,
+                                          node.start_point[0] + 1, args=len(labels),
+                                          arg_types=types, arg_labels=labels))
         if suffix is not None:
             self._children(suffix, type_fqn, caller)
 
@@ -709,7 +724,7 @@ def _arg_type(node: Node | None) -> str | None:
     if kind == "as_expression" and any(_text(c) == "as" for c in node.children):
         target = node.named_children[-1] if node.named_children else None
         return type_name(target)
-    if kind == "call_expression":
+    if kind in ("call_expression", "constructor_expression"):
         return _init_type(node)
     return None
 
@@ -743,6 +758,8 @@ def _init_type(value: Node | None) -> str | None:
     literal = _LITERAL_TYPES.get(value.type)
     if literal is not None:
         return literal
+    if value.type == "constructor_expression":  # `Protected<Bool>(false)`
+        return type_name(value.child_by_field_name("constructed_type"))
     if value.type != "call_expression" or not value.named_children:
         return None
     callee = value.named_children[0]
