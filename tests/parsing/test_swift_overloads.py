@@ -235,3 +235,16 @@ def test_enum_cases_and_generic_initialisers() -> None:
     assert ("App.make", "App.Box.init") in calls_of({"Sources/App/a.swift": (
         "struct Box<Value> { init(_ value: Value) {} }\n"
         "func make() { _ = Box<Int>(1) }\n")})
+
+
+def test_a_type_parameter_named_like_a_class_is_its_protocol_not_that_class() -> None:
+    calls = calls_of({"Sources/A/Inspector.swift":
+                      "protocol Adapting { func adapt() }\n"
+                      "final class Interceptor: Adapting { func adapt() {} }\n"
+                      "final class Inspector<Interceptor: Adapting> {\n"
+                      "  let interceptor: Interceptor\n"
+                      "  init(_ interceptor: Interceptor) { self.interceptor = interceptor }\n"
+                      "  func run() { interceptor.adapt() }\n"
+                      "}\n"})
+    assert ("A.Inspector.run", "A.Adapting.adapt") in calls
+    assert ("A.Inspector.run", "A.Interceptor.adapt") not in calls

@@ -112,6 +112,9 @@ class _SwiftFile(FileExtractor):
         # route builders of a function: variable -> path prefix (`let users = r.grouped("u")`)
         self.builders: dict[tuple[str | None, str], str] = {}
         self.overloads = _overload_suffixes(root)
+        # type parameters of the enclosing types -> their protocol (None: unbound); a
+        # property or parameter of such a type is no repository type of that name
+        self.generics: dict[str, str | None] = {}
 
     def run(self) -> ParseResult:
         for child in self.root.named_children:
@@ -185,7 +188,10 @@ class _SwiftFile(FileExtractor):
         for base in self._bases(node):
             self.result.heritage.append(Heritage(fqn, base, relation, line))
         if body is not None:
+            outer_generics = self.generics
+            self.generics = {**outer_generics, **_type_parameters(node)}
             self._children(body, fqn, None)
+            self.generics = outer_generics
 
     @staticmethod
     def _bases(node: Node) -> list[str]:
@@ -217,7 +223,7 @@ class _SwiftFile(FileExtractor):
             if node.field_name_for_child(i) == "name" and child.type != "simple_identifier" \
                     and kind != "CONSTRUCTOR":
                 ret = normalize(_text(child))
-        params = _parameters(node)
+        params = _parameters(node, self.generics)
         for param in params:
             if param.nominal:
                 scope[param.name] = param.nominal
@@ -260,6 +266,8 @@ class _SwiftFile(FileExtractor):
                           None)
         declared = type_name(annotation.child_by_field_name("name")) \
             if annotation is not None else None
+        if declared in self.generics:  # `let interceptor: Interceptor` of a generic type
+            declared = self.generics[declared]
         typed = declared or _init_type(value)
         if type_fqn is not None or caller is None:
             owner = type_fqn
@@ -487,18 +495,27 @@ class _Param(NamedTuple):
     text: str  # the type as written, without spaces
 
 
-def _parameters(node: Node) -> list[_Param]:
-    """The parameters of a function or initialiser declaration, in order."""
+def _type_parameters(node: Node) -> dict[str, str | None]:
+    """A declaration's type parameters -> the protocol bounding each (None: unbound):
+    ``<S: Sequence, T>`` -> ``{"S": "Sequence", "T": None}``."""
+    generics = next((c for c in node.named_children if c.type == "type_parameters"), None)
+    own = [p for p in generics.named_children if p.type == "type_parameter"] \
+        if generics is not None else []
+    return {_text(p.named_children[0]): type_name(p.named_children[1])
+            if len(p.named_children) > 1 else None for p in own if p.named_children}
+
+
+def _parameters(node: Node, outer: dict[str, str | None] | None = None) -> list[_Param]:
+    """The parameters of a function or initialiser declaration, in order (``outer``: the
+    enclosing types' type parameters, see :func:`_type_parameters`)."""
     out: list[_Param] = []
     children = node.children
     # the function's type parameters, and those bound to a protocol (`<S: Sequence>`):
     # no closure is one, nor is an `any P` / `some P`
-    generics = next((c for c in node.named_children if c.type == "type_parameters"), None)
-    own = [p for p in generics.named_children if p.type == "type_parameter"] \
-        if generics is not None else []
-    variables = {_text(p.named_children[0]) for p in own if p.named_children}
-    bound = {_text(p.named_children[0]): type_name(p.named_children[1])
-             for p in own if len(p.named_children) > 1}
+    own = _type_parameters(node)
+    variables = set(own)
+    bound = {name: base for name, base in own.items() if base}
+    outer = {k: v for k, v in (outer or {}).items() if k not in own}
     for i, param in enumerate(children):
         if param.type != "parameter":
             continue
@@ -522,6 +539,9 @@ def _parameters(node: Node) -> list[_Param]:
             flags = "g" + flags
             # `<S: ResponseSerializer>(_: S)`: an S is a ResponseSerializer
             nominal = bound.get(nominal) or nominal
+        elif nominal in outer:  # the enclosing type's: its bound, else unknown
+            flags = ("n" + flags) if outer[nominal] else flags
+            nominal = outer[nominal]
         elif variables & set(re.findall(r"\w+", text)):
             flags = "t" + flags  # `Response<Value>` of the function's `Value`
         if any(c.type == "..." for c in param.children):
