@@ -208,7 +208,8 @@ def _overload(scopes: Scopes, ctx: Ctx, target: tuple[GraphNode, str], call: Cal
     if len(candidates) < 2 and not (spec is not None and spec.overload_choice):
         return target
     supers: dict[str, set[str]] = {}
-    arg_types = _arg_types(scopes, ctx, call, supers)
+    # argument types rank overloads; a lone candidate is only checked against the call
+    arg_types = _arg_types(scopes, ctx, call, supers) if len(candidates) > 1 else None
     chosen = overloads.choose(candidates, call, arg_types, ctx.scope, supers,
                               lambda text: _type_members(scopes, ctx, text))
     if chosen is None:
