@@ -90,12 +90,25 @@ def _short(name: str | None) -> str | None:
     return name.rsplit(".", 1)[-1] if name else None
 
 
+# a callable's parameters by its meta (kept with the meta itself, so that a reused id
+# is told apart); a resolver run asks for the same few overloads over and over
+_PARAMS: dict[int, tuple[dict, list[_Param]]] = {}
+_PARAMS_MAX = 20_000
+
+
 def _params(meta: dict) -> list[_Param]:
+    hit = _PARAMS.get(id(meta))
+    if hit is not None and hit[0] is meta:
+        return hit[1]
     declared = meta.get("params") or []
     labels = meta.get("labels") or ["?"] * len(declared)
     flags = meta.get("param_flags") or [""] * len(declared)
-    return [_Param(label, p[1] if len(p) > 1 else None, flag)
-            for label, p, flag in zip(labels, declared, flags, strict=False)]
+    out = [_Param(label, p[1] if len(p) > 1 else None, flag)
+           for label, p, flag in zip(labels, declared, flags, strict=False)]
+    if len(_PARAMS) >= _PARAMS_MAX:
+        _PARAMS.clear()
+    _PARAMS[id(meta)] = (meta, out)
+    return out
 
 
 def bind(params: list[_Param], labels: Sequence[str | None], members: Members
