@@ -7,13 +7,14 @@ from __future__ import annotations
 import os
 import sys
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import Engine
 
 from graphrag.config import Settings
-from graphrag.db.context import AppContext, resolve_context
+from graphrag.db.context import AppContext, AppScope, resolve_context, resolve_scope
 from graphrag.db.engine import ping
 from graphrag.embedding import Embedder, count_tokens, get_embedder, get_tokenizer
 from graphrag.errors import GraphragError
@@ -91,6 +92,13 @@ class Runtime:
     def context(self, app: str) -> AppContext:
         """The service context of one request for application ``app`` (resolved once)."""
         return resolve_context(self.engine, self.settings, app)
+
+    def scope(self, apps: Sequence[str] = (), *, group: str | None = None,
+              every: bool = False) -> AppScope:
+        """The scope of one request reading applications ``apps`` (a group's, or with
+        ``every`` all of them), resolved once; an unknown name is refused before any
+        work."""
+        return resolve_scope(self.engine, self.settings, apps, group=group, every=every)
 
     def model_state(self) -> dict[str, Any]:
         """``loading``, ``ready`` or ``failed`` (with the reason)."""
