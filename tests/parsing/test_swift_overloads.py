@@ -248,3 +248,20 @@ def test_a_type_parameter_named_like_a_class_is_its_protocol_not_that_class() ->
                       "}\n"})
     assert ("A.Inspector.run", "A.Adapting.adapt") in calls
     assert ("A.Inspector.run", "A.Interceptor.adapt") not in calls
+
+
+def test_an_implementation_of_a_requirement_with_a_composed_bound_is_no_second_overload() -> None:
+    calls = calls_of({"Sources/A/Encoder.swift":
+                      "protocol ParameterEncoder {\n"
+                      "  func encode<P: Encodable & Sendable>(_ p: P?, into r: Request)"
+                      " -> Request\n"
+                      "}\n"
+                      "final class JSONEncoder: ParameterEncoder {\n"
+                      "  func encode<P: Encodable>(_ p: P?, into r: Request) -> Request { r }\n"
+                      "}\n"
+                      "struct Request {}\n"
+                      "func use(request: Request) {\n"
+                      "  _ = JSONEncoder().encode(1, into: request)\n"
+                      "}\n"})
+    assert ("A.use", "A.JSONEncoder.encode") in calls
+    assert ("A.use", "A.ParameterEncoder.encode") not in calls

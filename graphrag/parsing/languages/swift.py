@@ -501,8 +501,15 @@ def _type_parameters(node: Node) -> dict[str, str | None]:
     generics = next((c for c in node.named_children if c.type == "type_parameters"), None)
     own = [p for p in generics.named_children if p.type == "type_parameter"] \
         if generics is not None else []
-    return {_text(p.named_children[0]): type_name(p.named_children[1])
+    return {_text(p.named_children[0]): _bound(p.named_children[1])
             if len(p.named_children) > 1 else None for p in own if p.named_children}
+
+
+def _bound(node: Node) -> str | None:
+    """A type parameter's bound as one protocol: ``Encodable & Sendable`` -> the first."""
+    if node.type == "protocol_composition_type" and node.named_children:
+        node = node.named_children[0]
+    return type_name(node)
 
 
 def _parameters(node: Node, outer: dict[str, str | None] | None = None) -> list[_Param]:
