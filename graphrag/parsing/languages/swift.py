@@ -14,6 +14,11 @@ A Swift module is a SwiftPM target: the files of ``Sources/<Target>/`` (or
 ``Tests/<Target>/``) are one package named after the target (``main`` elsewhere) and see
 each other's declarations without imports. fqns join the package, the type path and the
 member (``App.UserController.index``).
+
+Overloads: a callable records its parameters' argument labels and kinds
+(``meta["labels"]``, ``meta["param_flags"]``), a call its arguments' labels and what is
+known of their types (``Call.arg_labels``, ``arg_types``); the resolver chooses with
+:mod:`graphrag.parsing.languages.swift_overloads`.
 """
 
 from __future__ import annotations
