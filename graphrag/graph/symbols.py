@@ -245,8 +245,8 @@ class SymbolTable:
 
     def _imported_parent(self, scope: FileScope, fqn: str) -> GraphNode | None:
         """The type a member's parent fqn names when it is not of the file's own package:
-        the one of a wildcard-imported package (Swift's ``extension User`` in a file of
-        target ``AppTests`` importing ``App``: ``AppTests.User`` is ``App.User``)."""
+        the one of a wildcard-imported package (an extension of ``User`` in a file of
+        package ``AppTests`` importing ``App``: ``AppTests.User`` is ``App.User``)."""
         package = scope.result.package
         if not package or not fqn.startswith(package + "."):
             return None
