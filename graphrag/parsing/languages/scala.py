@@ -33,6 +33,7 @@ _HTTP_METHODS = frozenset({"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPT
 _ROUTES_MAX_BYTES = 512 * 1024
 # `GET  /books/:id  controllers.Books.show(id: Long)` (`@` marks an injected controller)
 _PLAY_ROUTE = re.compile(r"^\s*([A-Z]+)\s+(/\S*)\s+@?([\w.$]+)\.(\w+)\s*(?:\(|$)")
+_COMMENTS = frozenset({"comment", "block_comment"})
 _TYPES = {"class_definition": "CLASS", "trait_definition": "INTERFACE",
           "object_definition": "OBJECT", "enum_definition": "ENUM"}
 
@@ -94,6 +95,17 @@ class _ScalaFile(FileExtractor):
                                                                 "trait_definition")
                         and c.child_by_field_name("name") is not None}
         self.overloaded = _overloaded(root)
+
+    def span(self, node: Node) -> dict[str, int]:
+        """Lines and characters of ``node`` up to its last token that is not a comment:
+        a body written on the lines after ``=`` is an indented block that runs on to the
+        next declaration, over the comments between them (the next one's doc)."""
+        out = super().span(node)
+        last = _last_token(node)
+        if last.end_byte < node.end_byte:
+            out["line_end"] = last.end_point[0] + 1
+            out["char_end"] = self.offsets(last.end_byte)
+        return out
 
     def run(self) -> ParseResult:
         self._children(self.root, None, None)
@@ -360,6 +372,17 @@ class _ScalaFile(FileExtractor):
                 caller=caller or owner, inline_fqn=fqn))
         if body is not None:
             self._walk(body, owner, fqn)
+
+
+def _last_token(node: Node) -> Node:
+    """The last descendant of ``node`` that is not a comment and not empty (``node``
+    itself when it has none)."""
+    while True:
+        kids = [c for c in node.children
+                if c.end_byte > c.start_byte and c.type not in _COMMENTS]
+        if not kids:
+            return node
+        node = kids[-1]
 
 
 def _play_routes(result: ParseResult, routes: list[list[str]]) -> None:
