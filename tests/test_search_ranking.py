@@ -314,10 +314,10 @@ def test_a_symbol_query_finds_its_definition_outside_the_candidates(engine, rank
 def test_a_capitalised_word_in_a_question_finds_the_type_it_names(engine, ranked_app,
                                                                    embedder) -> None:
     query = "how Ledger records entries"
-    hits = search(engine, [ranked_app], query, SearchOptions(), embedder).hits
+    hits = search(scope_of(engine, ranked_app), query, SearchOptions(), embedder).hits
     assert hits[0]["fqn"] == "lib.ledger.Ledger"
-    off = search(engine, [ranked_app], query, SearchOptions(disabled=("definitions",)),
-                 embedder).hits
+    off = search(scope_of(engine, ranked_app), query,
+                 SearchOptions(disabled=("definitions",)), embedder).hits
     assert off[0]["fqn"] != "lib.ledger.Ledger"
 
 
