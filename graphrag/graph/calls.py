@@ -40,7 +40,7 @@ def resolve_file_calls(scopes: Scopes, scope: FileScope, edges: EdgeSet
     for call in sorted(scope.result.calls, key=lambda c: c.line):
         caller = _caller(scopes, scope, call.caller, call.line)
         ctx = Ctx(scope, caller if caller.kind != "FILE" else None)
-        found = scopes.callee(ctx, call.receiver, call.name, call.kind)
+        found = _callee(scopes, ctx, call)
         targets = _targets(scopes, ctx, call, found)
         if not targets and not _instantiates_repo_class(found):
             receiver = ".".join(call.receiver) if call.receiver else None
@@ -127,7 +127,23 @@ def _caller(scopes: Scopes, scope: FileScope, fqn: str | None, line: int | None 
 def resolve_call_targets(scopes: Scopes, ctx: Ctx, call: Call) -> list[tuple[GraphNode, str]]:
     """Every target of one call: one, or one per class a receiver declared ``A | B``
     may be (resolution ``union``, lower confidence); [] when there is no edge."""
-    return _targets(scopes, ctx, call, scopes.callee(ctx, call.receiver, call.name, call.kind))
+    return _targets(scopes, ctx, call, _callee(scopes, ctx, call))
+
+
+def _callee(scopes: Scopes, ctx: Ctx, call: Call) -> Ent | None:
+    """What ``call`` refers to (:meth:`Scopes.callee`): a bare call in an anonymous
+    class looks among its supertypes' members first; a call of a value or an object is
+    one of its ``apply`` method where the language says so (:meth:`Scopes.applied`)."""
+    if call.within and call.receiver is None:
+        found = scopes.anonymous_member(ctx, call.within, call.name)
+        if found is not None:
+            return found
+    found = scopes.callee(ctx, call.receiver, call.name, call.kind)
+    if call.kind == "call":
+        applied = scopes.applied(ctx, call.receiver, call.name, found, call.args)
+        if applied is not None:
+            return applied
+    return found
 
 
 def _targets(scopes: Scopes, ctx: Ctx, call: Call, found: Ent | None
@@ -190,6 +206,9 @@ def _overload(scopes: Scopes, ctx: Ctx, target: tuple[GraphNode, str], call: Cal
     else:
         own = [m for m in table.members(owner, node.name) if m.kind in CALLABLE_KINDS
                and m.kind != "CONSTRUCTOR"]
+        if resolution == "static" and node.meta.get("static"):
+            # through the type: its static (companion) overloads, not the instance's
+            own = [m for m in own if m.meta.get("static")]
         candidates = list(own)
         if owner.kind in TYPE_KINDS:
             for anc in scopes.ancestors(owner):  # inherited overloads not overridden here

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from graphrag.graph.model import (
@@ -43,9 +44,9 @@ class FileScope:
     def lang(self) -> str:
         return self.result.lang
 
-    @property
+    @cached_property
     def traits(self) -> LanguageSpec:
-        """The resolution traits of this file's namespace."""
+        """The resolution traits of this file's namespace (asked at every lookup)."""
         return namespace_spec(self.ns)
 
 
@@ -157,7 +158,7 @@ class SymbolTable:
             key=file_key(result.path), kind="FILE", name=result.path.rsplit("/", 1)[-1],
             fqn=result.path, parent_key=parent, file_path=result.path, lang=result.lang,
             package_name=result.package, line_start=1,
-            line_end=max(last_line, result.line_count), meta=meta,
+            line_end=max(last_line, result.line_count), doc_comment=result.doc, meta=meta,
         )
         if result.error_count:
             node.meta["error_count"] = result.error_count

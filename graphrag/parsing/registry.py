@@ -118,6 +118,8 @@ class LanguageSpec:
     # language forms a type as written takes before the shared reduction to a name
     # (`Optional[X]`, Go `(T, error)`): "module:function" taking and returning text
     type_prepass: str | None = None
+    # calling a value or an object calls its method of this name (Scala's `apply`)
+    apply_method: str | None = None
     # a bare name not declared in the file is the one function of that name in the
     # repository (C and C++: one namespace of the linker); file-local (``static``)
     # functions of other files are not seen
@@ -517,7 +519,8 @@ _BUILTINS = (
     LanguageSpec("scala", (".scala", ".sc"), "scala", grammar("tree_sitter_scala"),
                  grammar_dist="tree-sitter-scala",
                  test_files=(r"[^/]*(Test|Tests|Spec|Suite)\.scala",), packages=True,
-                 implicit_this=True, overloads_in_fqn=True, common_calls=vocabulary.SCALA_COMMON,
+                 implicit_this=True, overloads_in_fqn=True, apply_method="apply",
+                 common_calls=vocabulary.SCALA_COMMON, conversions=vocabulary.JVM_CONVERSIONS,
                  self_names=("this",), super_names=("super",),
                  item_reads=vocabulary.words("apply get getOrElse head last headOption"),
                  config_files=("routes",), repo_facts="scala:repo_facts"),

@@ -244,6 +244,16 @@ class ScopeIndex(dict[K, V], Generic[K, V]):
         return self[answer] if answer is not None else None
 
 
+def has_ancestor(node: Node, types: tuple[str, ...]) -> bool:
+    """Whether a node of one of ``types`` encloses ``node``."""
+    cur = node.parent
+    while cur is not None:
+        if cur.type in types:
+            return True
+        cur = cur.parent
+    return False
+
+
 def in_order(nodes: list[Node]) -> list[Node]:
     """Nodes in source order, an enclosing node before the nodes inside it."""
     return sorted(nodes, key=lambda n: (n.start_byte, -n.end_byte))

@@ -1,6 +1,6 @@
 """Helpers shared by the Java and Kotlin extractors: doc comments, signatures, type
-names, Spring/JAX-RS route recognisers (registered in :mod:`graphrag.parsing.routes`)
-and overload keys."""
+names, declared HTTP clients and overload keys (the route frameworks they ask live in
+:mod:`graphrag.parsing.routes`)."""
 
 from __future__ import annotations
 
@@ -19,8 +19,7 @@ from graphrag.parsing.languages._common import (
     keeps_items,
 )
 from graphrag.parsing.model import Call, ParseResult
-from graphrag.parsing.routes import Annotation, Endpoint, RouteSite
-from graphrag.parsing.routes import join_segments as join_route
+from graphrag.parsing.routes import Annotation
 
 NodeKey = tuple[int, int, str]
 CALLABLE_KINDS = frozenset({"METHOD", "FUNCTION", "CONSTRUCTOR", "ENDPOINT"})
@@ -190,14 +189,7 @@ def dotted_call_target(name: str, receiver: list[str] | None) -> str | None:
     return None
 
 
-# --- endpoints --------------------------------------------------------------
-
-_SPRING_METHODS = {
-    "GetMapping": "GET", "PostMapping": "POST", "PutMapping": "PUT",
-    "DeleteMapping": "DELETE", "PatchMapping": "PATCH",
-}
-_JAXRS_METHODS = frozenset({"GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"})
-
+# --- declared HTTP clients ---------------------------------------------------
 
 # Annotations of an interface that declares a client of another service (OpenFeign,
 # MicroProfile REST Client, Spring HTTP interfaces): its mapped methods send requests,
@@ -209,37 +201,6 @@ CLIENT_ANNOTATIONS = {"FeignClient": "feign", "RegisterRestClient": "microprofil
 def declares_client(annotations: list[Annotation]) -> bool:
     """Whether a type's annotations make it a declared HTTP client."""
     return any(a.name in CLIENT_ANNOTATIONS for a in annotations)
-
-
-def _prefix(annotations: list[Annotation], name: str, *keys: str) -> str | None:
-    """A class-level ``@RequestMapping`` / ``@Path`` route prefix."""
-    return next((a.first(*keys) for a in annotations if a.name == name), None)
-
-
-def spring_endpoint(site: RouteSite) -> Endpoint | None:
-    """A Spring MVC handler: ``@GetMapping(...)``..., ``@RequestMapping(method=...)``
-    under the class's ``@RequestMapping`` prefix (not in a declared client)."""
-    if declares_client(site.cls):
-        return None
-    prefix = _prefix(site.cls, "RequestMapping", "value", "path", "")
-    for ann in site.method:
-        if ann.name in _SPRING_METHODS:
-            return _SPRING_METHODS[ann.name], join_route(prefix, ann.first("value", "path", ""))
-        if ann.name == "RequestMapping":
-            methods = [m.rsplit(".", 1)[-1].upper() for m in ann.args.get("method", [])]
-            route = join_route(prefix, ann.first("value", "path", ""))
-            return (",".join(methods) or "ANY"), route
-    return None
-
-
-def jaxrs_endpoint(site: RouteSite) -> Endpoint | None:
-    """A JAX-RS resource method: ``@GET`` ... with ``@Path`` under the class's ``@Path``
-    (not in a declared client)."""
-    jaxrs = [a.name for a in site.method if a.name in _JAXRS_METHODS]
-    if not jaxrs or declares_client(site.cls):
-        return None
-    path = _prefix(site.method, "Path", "value", "")
-    return ",".join(jaxrs), join_route(_prefix(site.cls, "Path", "value", ""), path)
 
 
 # ---------------------------------------------------------------------------

@@ -5,8 +5,9 @@ typed locals; Python walks parents only to decide scopes (which class owns a mem
 which method a call sits in). Local and anonymous classes are not symbols: calls inside
 them are attributed to the enclosing method.
 
-The JVM helpers (doc comments, signatures, type names, Spring/JAX-RS endpoint routes,
-overload keys) live in ``_jvm.py``, shared with the Kotlin extractor.
+The JVM helpers (doc comments, signatures, type names, overload keys) live in
+``_jvm.py``, shared with the Kotlin extractor; the routes its annotations declare are
+the route frameworks' (:mod:`graphrag.parsing.routes`).
 """
 
 from __future__ import annotations

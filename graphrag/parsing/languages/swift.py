@@ -26,11 +26,18 @@ from graphrag.parsing.languages._common import count_errors, header, normalize
 from graphrag.parsing.languages._common import node_text as _text
 from graphrag.parsing.model import Call, Heritage, Import, ParseResult, Registration, Symbol
 from graphrag.parsing.registry import RepoContext
-from graphrag.parsing.routes import join_segments
+from graphrag.parsing.routes import (
+    CalledRoute,
+    CallFact,
+    RouteCall,
+    Router,
+    called_route,
+    join_segments,
+    route_call_names,
+)
 
 LANG = "swift"
 _SIGNATURE_MAX = 300
-_VERBS = frozenset({"get", "post", "put", "patch", "delete", "on"})
 _TYPE_WRAPPERS = frozenset({"optional_type", "implicitly_unwrapped_type"})
 
 
@@ -85,6 +92,7 @@ class _SwiftFile(FileExtractor):
         self.seen: set[str] = set()
         # route builders of a function: variable -> path prefix (`let users = r.grouped("u")`)
         self.builders: dict[tuple[str | None, str], str] = {}
+        self.route_names = route_call_names(LANG)
         self.overloaded = _overloaded(root)
 
     def run(self) -> ParseResult:
@@ -344,58 +352,64 @@ class _SwiftFile(FileExtractor):
         if suffix is not None:
             self._children(suffix, type_fqn, caller)
 
-    # -- Vapor routes --------------------------------------------------------------------
+    # -- routes --------------------------------------------------------------------------
+
+    def _framework_call(self, call: Node, caller: str | None, local_router: bool = False,
+                        ) -> CallFact | None:
+        """What a route framework says of ``call`` (a method call with a name one reads),
+        its arguments given as literals, texts and labels."""
+        callee = call.named_children[0] if call.named_children else None
+        if callee is None or callee.type != "navigation_expression":
+            return None
+        suffix = callee.child_by_field_name("suffix")
+        name = suffix.child_by_field_name("suffix") if suffix is not None else None
+        if name is None or _text(name) not in self.route_names:
+            return None
+        args = _arguments(call)
+        positional = [v for label, v in args if label is None]
+        call_suffix = next((c for c in call.named_children if c.type == "call_suffix"), None)
+        receiver = self._chain(callee.child_by_field_name("target"), caller)
+        return called_route(LANG, RouteCall(
+            _text(name), tuple(receiver), tuple(_string(v) for v in positional),
+            tuple(_text(v) for v in positional),
+            block=call_suffix is not None and any(
+                c.type == "lambda_literal" for c in call_suffix.named_children),
+            keywords=tuple((label, _string(v), None) for label, v in args if label),
+            local_router=local_router))
 
     def _builder_prefix(self, value: Node, caller: str | None) -> str | None:
-        """The path prefix of a route builder expression: ``routes`` -> ``""``,
-        ``app.grouped("api", "v1")`` -> ``/api/v1`` (None when it is no builder)."""
+        """The path prefix of a route builder expression: a variable bound to one, or a
+        call a framework says makes a router (Vapor's ``app.grouped("api", "v1")`` ->
+        ``/api/v1``) on another builder; None when it is no builder."""
         if value.type == "try_expression" and value.named_children:
             value = value.named_children[-1]
         if value.type == "simple_identifier":
             return self.builders.get((caller, _text(value)))
         if value.type != "call_expression" or not value.named_children:
             return None
-        callee = value.named_children[0]
-        if callee.type != "navigation_expression":
+        found = self._framework_call(value, caller)
+        if not isinstance(found, Router):
             return None
-        suffix = callee.child_by_field_name("suffix")
-        name = suffix.child_by_field_name("suffix") if suffix is not None else None
-        if name is None or _text(name) != "grouped":
-            return None
-        target = callee.child_by_field_name("target")
+        target = value.named_children[0].child_by_field_name("target")
         base = self._builder_prefix(target, caller) if target is not None else None
-        args = _arguments(value)
-        segments = [_string(v) for label, v in args if label is None]
-        if any(s is None for s in segments):
-            return None
-        return join_segments(base or "", *segments)
+        return join_segments(base or "", found.prefix)
 
     def _route(self, node: Node, receiver: list[str], name: str, suffix: Node | None,
                caller: str | None, line: int) -> bool:
-        """Record ``<builder>.get("a", ":id", use: h)`` / ``{ req in }``; True when it is one."""
-        if name not in _VERBS or suffix is None:
+        """Record a route a framework recognises (Vapor's ``<builder>.get("a", ":id",
+        use: h)`` / ``{ req in }``); True when it is one."""
+        if name not in self.route_names or suffix is None:
             return False
         callee = node.named_children[0]
         target = callee.child_by_field_name("target")
         prefix = self._builder_prefix(target, caller) if target is not None else None
-        if prefix is None and receiver not in (["app"], ["routes"]):
+        found = self._framework_call(node, caller, local_router=prefix is not None)
+        if not isinstance(found, CalledRoute):
             return False
-        args = _arguments(node)
-        segments: list[str] = []
-        handler: Node | None = None
-        method = name.upper()
-        for label, value in args:
-            if label is None:
-                text = _string(value)
-                if text is None:
-                    if name == "on" and value.type == "prefix_expression":
-                        method = _text(value).lstrip(".").upper()
-                        continue
-                    return False
-                segments.append(text)
-            elif label == "use":
-                handler = value
-        route = join_segments(prefix or "", *segments)
+        method = found.method
+        route = join_segments(prefix or "", found.route)
+        handler = dict(_arguments(node)).get(found.handler) \
+            if isinstance(found.handler, str) else None
         lam = next((c for c in suffix.named_children if c.type == "lambda_literal"), None)
         if handler is not None:
             chain = self._chain(handler, caller)
@@ -407,7 +421,7 @@ class _SwiftFile(FileExtractor):
                 http_method=method, route=route, line=line, caller=caller,
                 handler_name=hname, handler_receiver=head or ["self"]))
             return True
-        if lam is None:
+        if lam is None or found.handler is not None:
             return False
         label = f"{method} {route}"
         fqn = f"{caller or self.package}.{label}"
