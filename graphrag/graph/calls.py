@@ -60,6 +60,7 @@ REASONS = {
     "expression-receiver": "the receiver is an expression the resolver does not follow",
     "no-member": "the receiver's class (or its bases in the repository) has no such member",
     "not-callable": "the name is not a function, method or class",
+    "overload": "the arguments fit none of the callables of that name, or several alike",
 }
 
 
@@ -82,6 +83,8 @@ def _reason(scopes: Scopes, ctx: Ctx, call: Call, found: Ent | None) -> str:
         return "untyped-receiver"
     if found.kind == "unknown":
         return "untyped-receiver" if call.receiver else "unknown-name"
+    if _target(scopes, found, call.kind) is not None:
+        return "overload"  # the overload choice (arguments, labels) declined it
     return "not-callable"
 
 
@@ -216,19 +219,38 @@ def _overload(scopes: Scopes, ctx: Ctx, target: tuple[GraphNode, str], call: Cal
                     if m.kind in CALLABLE_KINDS and m.kind != "CONSTRUCTOR" and not any(
                             overloads.same_signature(m, c) for c in candidates):
                         candidates.append(m)
-    strict = registry.spec(node.lang).exact_arity_first if node.lang else False
+    spec = registry.spec(node.lang) if node.lang else None
+    strict = spec.exact_arity_first if spec is not None else False
     if strict and not any(overloads.accepts(c, call.args or 0) for c in candidates):
         return None  # no overload takes these arguments: an inherited outside one does
-    if len(candidates) < 2:
+    # a language with its own overload rules checks a lone candidate too (its labels)
+    if len(candidates) < 2 and not (spec is not None and spec.overload_choice):
         return target
     supers: dict[str, set[str]] = {}
-    arg_types = _arg_types(scopes, ctx, call, supers)
-    chosen = overloads.choose(candidates, call, arg_types, ctx.scope, supers)
+    # argument types rank overloads; a lone candidate is only checked against the call
+    arg_types = _arg_types(scopes, ctx, call, supers) if len(candidates) > 1 else None
+    chosen = overloads.choose(candidates, call, arg_types, ctx.scope, supers,
+                              lambda text: _type_members(scopes, ctx, text))
+    if chosen is None:
+        return None
     if chosen is node:
         return target
     if chosen not in own and resolution in ("self", "type"):
         resolution = "inherited"
     return chosen, resolution
+
+
+def _type_members(scopes: Scopes, ctx: Ctx, text: str) -> frozenset[str] | None:
+    """The member names of the repository type ``text`` names and its superclasses (of
+    an interface: the interfaces it extends; a class's interfaces may constrain theirs
+    to other implementers); None when it is no repository type."""
+    node = scopes.type_node(ctx, text)
+    if node is None:
+        return None
+    own = node.kind == "INTERFACE"
+    return frozenset(m.name for t in (node, *scopes.ancestors(node))
+                     if t is node or (t.kind == "INTERFACE") == own
+                     for m in scopes.table.member_nodes(t))
 
 
 def _arg_types(scopes: Scopes, ctx: Ctx, call: Call, supers: dict[str, set[str]]
@@ -239,7 +261,8 @@ def _arg_types(scopes: Scopes, ctx: Ctx, call: Call, supers: dict[str, set[str]]
     if not call.arg_types:
         return None
     table = scopes.table
-    strict = registry.spec(ctx.file.lang).exact_arity_first
+    spec = registry.spec(ctx.file.lang)
+    strict = spec.exact_arity_first or spec.overload_choice is not None
     out: list[str | None] = []
     for text in call.arg_types:
         if text is not None and text.startswith("=var:"):
@@ -256,7 +279,7 @@ def _arg_types(scopes: Scopes, ctx: Ctx, call: Call, supers: dict[str, set[str]]
                 supers[text] = {a.name for a in scopes.ancestors(ent.node)}
             elif text.startswith("="):
                 # a call's result: the name of its declared outside type where the
-                # language's overload choice uses it (``exact_arity_first``)
+                # language's overload choice uses it (``exact_arity_first``, its own rules)
                 text = (ent.name or None) if strict else None
             else:  # a container declared with its items (`List<User>`) matches `List`
                 text = clean_type(text, ctx.file.lang) or text

@@ -114,6 +114,9 @@ class Call:
     recorded) and ``arg_types`` their static types where readable: a type name (from a
     literal, ``new T()``, a cast) or ``"=var:name"`` for a plain name the resolver types
     from the caller's locals and fields; None when unknown. They pick the overload.
+    ``arg_labels`` name the arguments where a language calls by parameter labels
+    (Swift's ``f(_:to:)``): a label, None for an unlabelled argument, ``TRAILING`` for
+    an unlabelled trailing closure.
     """
 
     caller: str | None
@@ -126,10 +129,14 @@ class Call:
     # explicit type arguments (`Query<T>(...)`: 1) where a language picks generic
     # overloads by them (C#); None when there are none
     type_args: int | None = None
+    arg_labels: list[str | None] | None = None
     # a bare call in the body of an anonymous class: the class's supertypes as written,
     # whose members the name is looked up among before the enclosing scopes'
     within: list[str] | None = None
 
+
+# an unlabelled trailing closure among a call's ``arg_labels`` (`f(x) { ... }`)
+TRAILING = "{}"
 
 _CALL_DEFAULTS = {f.name: f.default for f in fields(Call) if f.default is not MISSING}
 

@@ -154,6 +154,30 @@ def test_play_conf_routes_link_to_the_controller_actions(tmp_path: Path) -> None
                                          ("controllers.Books.create", "POST", "/books")}
 
 
+def test_a_body_on_the_lines_after_equals_ends_at_its_last_token() -> None:
+    code = (
+        "package a\n"                                   # 1
+        "trait F {\n"                                   # 2
+        "  def compose(f: Int): Int =\n"                # 3
+        "    f + 1\n"                                   # 4
+        "\n"                                            # 5
+        "  /**\n"                                       # 6
+        "   * Adds two, the doc of the next method.\n"  # 7
+        "   */\n"                                       # 8
+        "  def andThen(f: Int): Int =\n"                # 9
+        "    f + 2 // trailing note\n"                  # 10
+        "  // a comment before the brace\n"             # 11
+        "}\n")                                          # 12
+    result = snippet(code)
+    compose, and_then = sym(result, "a.F.compose"), sym(result, "a.F.andThen")
+    # the next method's doc and signature are not part of the first one
+    assert (compose.line_start, compose.line_end) == (3, 4)
+    assert code[compose.char_start:compose.char_end].endswith("f + 1")
+    assert (and_then.line_start, and_then.line_end) == (9, 10)
+    assert code[and_then.char_start:and_then.char_end].endswith("f + 2")
+    assert sym(result, "a.F").line_end == 12
+
+
 def test_a_bare_call_in_an_anonymous_class_looks_in_the_class_first() -> None:
     edges = edges_of({"src/main/scala/p/Decoder.scala":
                       "package p\ntrait Decoder[A] { self =>\n"

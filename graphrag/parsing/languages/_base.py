@@ -3,9 +3,14 @@ tree and fills its :class:`~graphrag.parsing.model.ParseResult`."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+
 from tree_sitter import Node
 
+from graphrag.parsing.languages._common import in_order
 from graphrag.parsing.model import CharOffsets, ParseResult
+
+Step = tuple[str | tuple[str, ...], Callable[[Node], object]]
 
 
 class FileExtractor:
@@ -22,6 +27,16 @@ class FileExtractor:
     def run(self) -> ParseResult:
         """Fill and return :attr:`result`."""
         raise NotImplementedError
+
+    @staticmethod
+    def passes(captures: Mapping[str, list[Node]], *steps: Step) -> None:
+        """Each step in turn: its handler on every node captured under its capture name
+        (or names, their nodes together), in source order with an enclosing node before
+        the nodes inside it."""
+        for names, handle in steps:
+            for node in in_order([n for name in ((names,) if isinstance(names, str) else names)
+                                  for n in captures.get(name, [])]):
+                handle(node)
 
     def finished(self) -> ParseResult:
         """:attr:`result` with its symbols in source order, an enclosing symbol before

@@ -25,7 +25,6 @@ from graphrag.parsing.languages._base import FileExtractor
 from graphrag.parsing.languages._common import (
     ScopeIndex,
     count_errors,
-    in_order,
     keeps_items,
     node_id,
     normalize,
@@ -265,21 +264,13 @@ class _GoFile(FileExtractor):
     def run(self) -> ParseResult:
         defs = QueryCursor(registry.query(LANG, "go-definitions")).captures(self.root)
         refs = QueryCursor(registry.query(LANG, "go-references")).captures(self.root)
-        for node in in_order(refs.get("reference.import", [])):
-            self._import(node)
-        for node in in_order(defs.get("definition.type", [])):
-            self._type(node)
-        for node in in_order(defs.get("definition.function", []) +
-                              defs.get("definition.method", [])):
-            self._function(node)
+        self.passes(refs, ("reference.import", self._import))
+        self.passes(defs, ("definition.type", self._type),
+                    (("definition.function", "definition.method"), self._function))
         # In source order a HandleFunc call precedes the calls inside its inline handler,
         # so the handler's scope exists before those calls look for their caller.
-        for node in in_order(refs.get("reference.call", [])):
-            self._call(node)
-        for node in in_order(defs.get("definition.local", [])):
-            self._local(node)
-        for node in in_order(defs.get("definition.range", [])):
-            self._range(node)
+        self.passes(refs, ("reference.call", self._call))
+        self.passes(defs, ("definition.local", self._local), ("definition.range", self._range))
         return self.finished()
 
     # -- helpers -----------------------------------------------------------------------

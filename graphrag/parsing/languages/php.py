@@ -249,24 +249,14 @@ class _PhpFile(FileExtractor):
         defs = QueryCursor(registry.query(LANG, "php-definitions")).captures(self.root)
         refs = QueryCursor(registry.query(LANG, "php-references")).captures(self.root)
         self._namespaces(in_order(defs.get("namespace", [])))
-        for node in in_order(defs.get("import", [])):
-            self._import(node)
-        types = in_order(defs.get("definition.class", []) + defs.get("definition.interface", [])
-                         + defs.get("definition.trait", []) + defs.get("definition.enum", []))
-        for node in types:
-            self._type(node)
-        for node in in_order(defs.get("definition.function", [])
-                             + defs.get("definition.method", [])):
-            self._function(node)
-        for node in in_order(defs.get("definition.property", [])):
-            self._property(node)
-        for node in in_order(defs.get("definition.constant", []) +
-                             defs.get("definition.case", [])):
-            self._constant(node)
-        for node in in_order(refs.get("assignment", [])):
-            self._assignment(node)
-        for node in in_order(refs.get("foreach", [])):
-            self._foreach(node)
+        self.passes(
+            defs, ("import", self._import),
+            (("definition.class", "definition.interface", "definition.trait",
+              "definition.enum"), self._type),
+            (("definition.function", "definition.method"), self._function),
+            ("definition.property", self._property),
+            (("definition.constant", "definition.case"), self._constant))
+        self.passes(refs, ("assignment", self._assignment), ("foreach", self._foreach))
         # routes first: a closure handler becomes the scope of the calls inside it
         self._routes(refs.get("reference.scoped", []) + refs.get("reference.member", []))
         for capture in ("reference.call", "reference.member", "reference.scoped",

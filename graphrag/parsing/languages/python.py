@@ -289,14 +289,8 @@ class _PythonFile(FileExtractor):
         self._merge_overload_stubs()
         for node in assignments:
             self._assignment(node)
-        for node in in_order(defs.get("definition.with", [])):
-            self._with_item(node)
-        for node in in_order(defs.get("definition.for", [])):
-            self._for(node)
-        for node in in_order(refs.get("reference.call", [])):
-            self._call(node)
-        for node in in_order(refs.get("reference.import", [])):
-            self._import(node)
+        self.passes(defs, ("definition.with", self._with_item), ("definition.for", self._for))
+        self.passes(refs, ("reference.call", self._call), ("reference.import", self._import))
         self._explicit_self()
         return self.finished()
 

@@ -221,10 +221,7 @@ class _RubyFile(FileExtractor):
     def run(self) -> ParseResult:
         defs = QueryCursor(registry.query(LANG, "ruby-definitions")).captures(self.root)
         refs = QueryCursor(registry.query(LANG, "ruby-references")).captures(self.root)
-        for node in in_order(defs.get("definition.type", [])):
-            self._type(node)
-        for node in in_order(defs.get("definition.method", [])):
-            self._method(node)
+        self.passes(defs, ("definition.type", self._type), ("definition.method", self._method))
         calls = in_order(refs.get("reference.call", []))
         # routes first: a route's block becomes the scope of the calls inside it
         self._routes(calls)
@@ -232,10 +229,7 @@ class _RubyFile(FileExtractor):
         self._locals(refs)
         for node in calls:
             self._call(node)
-        for node in in_order(refs.get("reference.super", [])):
-            self._super(node)
-        for node in in_order(refs.get("assignment", [])):
-            self._assignment(node)
+        self.passes(refs, ("reference.super", self._super), ("assignment", self._assignment))
         self.result.calls.sort(key=lambda c: c.line)
         self.result.var_types = {k: v for k, v in self.result.var_types.items() if v}
         return self.finished()

@@ -412,20 +412,15 @@ class _RustFile(FileExtractor):
 
     def run(self) -> ParseResult:
         defs = refs = QueryCursor(registry.query(LANG, "rust")).captures(self.root)
-        modules = in_order(defs.get("definition.module", []))
-        for node in modules:
-            self._module(node)
+        self.passes(defs, ("definition.module", self._module))
         named = ("definition.class", "definition.enum", "definition.trait",
                  "definition.function", "definition.macro")
         for capture in named:
             for node in defs.get(capture, []):
                 self._declare(node, capture == "definition.macro")
-        for node in in_order(defs.get("definition.import", [])):
-            self._use(node)
-        items = in_order([*defs.get("definition.class", []), *defs.get("definition.enum", []),
-                           *defs.get("definition.trait", []), *defs.get("definition.impl", [])])
-        for node in items:
-            self._type_item(node)
+        self.passes(defs, ("definition.import", self._use),
+                    (("definition.class", "definition.enum", "definition.trait",
+                      "definition.impl"), self._type_item))
         functions = in_order(defs.get("definition.function", []))
         self.clashes = self._clashing_methods(functions)
         for node in functions:
@@ -442,14 +437,9 @@ class _RustFile(FileExtractor):
             self._routes(node)
         for node in calls:
             self._call(node)
-        for node in in_order(refs.get("reference.macro", [])):
-            self._macro_call(node)
-        for node in in_order(defs.get("definition.binding", [])):
-            self._bind_pattern(node)
-        for node in in_order(defs.get("definition.local", [])):
-            self._local(node)
-        for node in in_order(defs.get("definition.range", [])):
-            self._range(node)
+        self.passes(refs, ("reference.macro", self._macro_call))
+        self.passes(defs, ("definition.binding", self._bind_pattern),
+                    ("definition.local", self._local), ("definition.range", self._range))
         self._crate_names()
         return self.finished()
 

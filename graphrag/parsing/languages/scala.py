@@ -28,6 +28,7 @@ from graphrag.parsing.routes import RoutePattern, config_routes, matched_endpoin
 
 LANG = "scala"
 _SIGNATURE_MAX = 300
+_COMMENTS = frozenset({"comment", "block_comment"})
 _TYPES = {"class_definition": "CLASS", "trait_definition": "INTERFACE",
           "object_definition": "OBJECT", "enum_definition": "ENUM"}
 _DECLARATIONS = frozenset({*_TYPES, "package_object", "function_definition",
@@ -104,6 +105,17 @@ class _ScalaFile(FileExtractor):
         self.frames: list[tuple[set[str], list[str] | None]] = []
         # the self alias (`self =>`) of the innermost named type: `self.f()` is `this.f()`
         self.alias: str | None = None
+
+    def span(self, node: Node) -> dict[str, int]:
+        """Lines and characters of ``node`` up to its last token that is not a comment:
+        a body written on the lines after ``=`` is an indented block that runs on to the
+        next declaration, over the comments between them (the next one's doc)."""
+        out = super().span(node)
+        last = _last_token(node)
+        if last.end_byte < node.end_byte:
+            out["line_end"] = last.end_point[0] + 1
+            out["char_end"] = self.offsets(last.end_byte)
+        return out
 
     def run(self) -> ParseResult:
         self._children(self.root, None, None)
@@ -463,6 +475,17 @@ class _ScalaFile(FileExtractor):
                 caller=caller or owner, inline_fqn=fqn))
         if body is not None:
             self._walk(body, owner, fqn)
+
+
+def _last_token(node: Node) -> Node:
+    """The last descendant of ``node`` that is not a comment and not empty (``node``
+    itself when it has none)."""
+    while True:
+        kids = [c for c in node.children
+                if c.end_byte > c.start_byte and c.type not in _COMMENTS]
+        if not kids:
+            return node
+        node = kids[-1]
 
 
 def _config_routes(result: ParseResult, routes: list[list[str]]) -> None:
