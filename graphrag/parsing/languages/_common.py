@@ -38,12 +38,15 @@ _OPEN_SPACE = re.compile(r"([(\[]) ")
 _SPACE_CLOSE = re.compile(r",? ([)\]])")
 
 
-def normalize(text: str) -> str:
-    """Collapse whitespace and tidy brackets so multi-line headers read as one line."""
+def normalize(text: str, open_space: re.Pattern[str] = _OPEN_SPACE,
+              space_close: re.Pattern[str] = _SPACE_CLOSE) -> str:
+    """Collapse whitespace and tidy brackets so multi-line headers read as one line: the
+    space after an opening bracket (``open_space``, group 1 kept) and before a closing one
+    (``space_close``, likewise) goes."""
     text = " ".join(text.split())
     if " " not in text:
         return text
-    return _SPACE_CLOSE.sub(r"\1", _OPEN_SPACE.sub(r"\1", text))
+    return space_close.sub(r"\1", open_space.sub(r"\1", text))
 
 
 def header(node: Node, body_fields: tuple[str, ...], limit: int = 300) -> str:
