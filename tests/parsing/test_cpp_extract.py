@@ -93,3 +93,15 @@ def test_lines_of_one_macro_name_do_not_hide_the_declarations_after_them() -> No
                      "FMT_CONSTEXPR inline auto twice(int x) -> int { return x + x; }\n"
                      "FMT_END_NAMESPACE\n", "include/box.hpp")
     assert [s.fqn for s in result.symbols] == ["Box", "Box::get", "Box::v", "twice"]
+
+
+def test_attribute_macros_between_class_and_its_name_do_not_hide_it() -> None:
+    # abseil's `class ABSL_NULLABILITY_COMPATIBLE ABSL_ATTRIBUTE_OWNER AnyInvocable`
+    result = snippet("namespace absl {\nABSL_NAMESPACE_BEGIN\ntemplate <class Sig>\n"
+                     "class ABSL_NULLABILITY_COMPATIBLE ABSL_ATTRIBUTE_OWNER AnyInvocable\n"
+                     "    : private Impl<Sig> {\n public:\n  void swap(AnyInvocable& o) {}\n"
+                     "};\nclass ABSL_LOCKABLE Mutex {\n public:\n  void Lock();\n};\n"
+                     "ABSL_NAMESPACE_END\n}  // namespace absl\n", "absl/any_invocable.h")
+    classes = [s.fqn for s in result.symbols if s.kind == "CLASS"]
+    assert classes == ["absl::AnyInvocable", "absl::Mutex"]
+    assert "absl::AnyInvocable::swap" in {s.fqn for s in result.symbols}

@@ -62,8 +62,10 @@ _SMART = re.compile(r"^(?:std::)?(?:unique_ptr|shared_ptr|weak_ptr|optional|"
 _NAME = re.compile(r"~?[A-Za-z_]\w*|operator\W.{0,8}|operator \w[\w:]*")
 _OWNER = re.compile(r"[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*")
 _NAMED_BODY = rb"(?=\s+[A-Za-z_]\w*\s*(?:final\s*)?[:{])"
-_EXPORT_MACRO = re.compile(rb"(?<=\bclass )[A-Z][A-Z0-9_]+" + _NAMED_BODY +
-                           rb"|(?<=\bstruct )[A-Z][A-Z0-9_]+" + _NAMED_BODY)
+# (one or more: `class ABSL_LOCKABLE ABSL_ATTRIBUTE_WARN_UNUSED Mutex {`)
+_MACRO_RUN = rb"[A-Z][A-Z0-9_]+(?:[ \t]+[A-Z][A-Z0-9_]+)*"
+_EXPORT_MACRO = re.compile(rb"(?<=\bclass )" + _MACRO_RUN + _NAMED_BODY +
+                           rb"|(?<=\bstruct )" + _MACRO_RUN + _NAMED_BODY)
 # `extern "C" {` and its `}` each alone between `#ifdef __cplusplus` and `#endif` (the usual
 # way a C header lets C++ include it): one brace per preprocessor branch is a syntax error.
 _EXTERN_C = re.compile(rb'(?m)^[ \t]*#[ \t]*if(?:def[ \t]+__cplusplus|[ \t]+defined[ \t]*\(?'
