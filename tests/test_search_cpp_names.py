@@ -10,7 +10,7 @@ from graphrag.config import load_settings
 from graphrag.embedding import get_embedder
 from graphrag.retrieval.search.engine import search
 from graphrag.retrieval.search.model import SearchOptions
-from tests.conftest import SAMPLE_REPOS, run_cli
+from tests.conftest import SAMPLE_REPOS, run_cli, scope_of
 
 
 @pytest.fixture
@@ -27,8 +27,8 @@ def shapes(app_name):
 def test_a_qualified_cpp_name_is_boosted_as_its_definition(engine, shapes, query, fqn
                                                            ) -> None:
     embedder = get_embedder(load_settings())
-    hits = search(engine, [shapes], query, SearchOptions(), embedder).hits
-    off = search(engine, [shapes], query, SearchOptions(disabled=("definitions",)),
+    hits = search(scope_of(engine, shapes), query, SearchOptions(), embedder).hits
+    off = search(scope_of(engine, shapes), query, SearchOptions(disabled=("definitions",)),
                  embedder).hits
     assert hits[0]["fqn"] == fqn
     score = {h["fqn"]: h["score"] for h in off}

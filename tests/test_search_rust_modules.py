@@ -15,7 +15,7 @@ from graphrag.config import load_settings
 from graphrag.embedding import get_embedder
 from graphrag.retrieval.search.engine import search
 from graphrag.retrieval.search.model import SearchOptions
-from tests.conftest import indexed_folder
+from tests.conftest import indexed_folder, scope_of
 
 EXTRACT_MOD = '''#![doc = include_str!("../docs/extract.md")]
 
@@ -107,20 +107,20 @@ def test_a_trait_published_from_another_crate_is_found_where_it_is_published(
     # in-repository name is not listed
     assert meta["external_exports"] == {"FromRequest": 6, "FromRequestParts": 6,
                                         "Request": 6}
-    hits = search(engine, [rust_app], "FromRequest", SearchOptions(), embedder).hits
+    hits = search(scope_of(engine, rust_app), "FromRequest", SearchOptions(), embedder).hits
     first = hits[0]
     assert first["file_path"] == "extract/mod.rs"
     assert first["chunk_line_start"] <= 6 <= first["chunk_line_end"]
-    off = search(engine, [rust_app], "FromRequest", SearchOptions(disabled=("definitions",)),
-                 embedder).hits
+    off = search(scope_of(engine, rust_app), "FromRequest",
+                 SearchOptions(disabled=("definitions",)), embedder).hits
     assert off[0]["file_path"] != "extract/mod.rs"
     # a question naming the traits finds the module too, among their implementations
-    asked = search(engine, [rust_app], "how extractors implement FromRequest and "
+    asked = search(scope_of(engine, rust_app), "how extractors implement FromRequest and "
                    "FromRequestParts", SearchOptions(), embedder).hits
     assert "extract/mod.rs" in [h["file_path"] for h in asked[:10]], \
         [h["file_path"] for h in asked]
     # only a kind filter that admits files lets the published name through
-    only_types = search(engine, [rust_app], "FromRequest", SearchOptions(kinds=("CLASS",)),
+    only_types = search(scope_of(engine, rust_app), "FromRequest", SearchOptions(kinds=("CLASS",)),
                         embedder).hits
     assert "extract/mod.rs" not in [h["file_path"] for h in only_types]
 
@@ -134,7 +134,7 @@ def test_a_modules_documentation_describes_its_mod_rs(engine, rust_app, embedder
     assert set(docs) == {"extract/mod.rs", "middleware/mod.rs"}
     assert docs["middleware/mod.rs"].startswith(
         "Utilities for writing middleware\n\n# Intro\n\nThis crate has no bespoke")
-    hits = search(engine, [rust_app], "how the crate maps tower middleware layers onto "
+    hits = search(scope_of(engine, rust_app), "how the crate maps tower middleware layers onto "
                   "the router", SearchOptions(), embedder).hits
     code = [h for h in hits if h["kind"] == "FILE" or h["file_path"].endswith(".rs")]
     assert code[0]["file_path"] == "middleware/mod.rs"
