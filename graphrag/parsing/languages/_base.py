@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping
 from tree_sitter import Node
 
 from graphrag.parsing.languages._common import in_order
-from graphrag.parsing.model import CharOffsets, ParseResult
+from graphrag.parsing.model import CharOffsets, ParseResult, Symbol
 
 Step = tuple[str | tuple[str, ...], Callable[[Node], object]]
 
@@ -23,6 +23,7 @@ class FileExtractor:
         self.root = root
         self.result = result
         self.offsets = offsets if offsets is not None else CharOffsets(source)
+        self._added_fqns: set[str] = set()
 
     def run(self) -> ParseResult:
         """Fill and return :attr:`result`."""
@@ -43,6 +44,16 @@ class FileExtractor:
         the symbols inside it."""
         self.result.symbols.sort(key=lambda s: (s.char_start, -s.char_end))
         return self.result
+
+    def add_once(self, symbol: Symbol) -> bool:
+        """Add ``symbol`` unless one of its fqn was added through here before (a later
+        declaration of the name, an extension, a redeclaration: the first one stands);
+        True when added."""
+        if symbol.fqn in self._added_fqns:
+            return False
+        self._added_fqns.add(symbol.fqn)
+        self.result.symbols.append(symbol)
+        return True
 
     def span(self, node: Node) -> dict[str, int]:
         """Lines (1-based, inclusive) and characters (end exclusive) of ``node``, as the

@@ -92,7 +92,6 @@ class _ScalaFile(FileExtractor):
     def __init__(self, source: bytes, root: Node, result: ParseResult) -> None:
         super().__init__(source, root, result)
         self.prefix = result.package or ""
-        self.seen: set[str] = set()
         # classes and traits of this file: a companion object's members join them
         self.classes = {_text(c.child_by_field_name("name"))
                         for c in _all_types(root) if c.type in ("class_definition",
@@ -127,13 +126,6 @@ class _ScalaFile(FileExtractor):
     def _fqn(self, owner: str | None, name: str) -> str:
         base = owner or self.prefix
         return f"{base}.{name}" if base else name
-
-    def _add(self, symbol: Symbol) -> bool:
-        if symbol.fqn in self.seen:
-            return False
-        self.seen.add(symbol.fqn)
-        self.result.symbols.append(symbol)
-        return True
 
     def _walk(self, node: Node, owner: str | None, caller: str | None,
               static: bool = False) -> None:
@@ -231,9 +223,9 @@ class _ScalaFile(FileExtractor):
             if modifiers is not None and "case" in _text(modifiers).split() or \
                     _text(node).startswith("case "):
                 meta["case"] = True
-            self._add(Symbol(kind=kind, name=name, fqn=fqn, parent=outer,
-                             signature=_header(node), doc_comment=doc_comment(node),
-                             meta=meta, **self.span(node)))
+            self.add_once(Symbol(kind=kind, name=name, fqn=fqn, parent=outer,
+                                  signature=_header(node), doc_comment=doc_comment(node),
+                                  meta=meta, **self.span(node)))
         extend = node.child_by_field_name("extend")
         for base_node in extend.named_children if extend is not None else ():
             base = type_name(base_node)
@@ -248,9 +240,9 @@ class _ScalaFile(FileExtractor):
                 continue
             if ptype:
                 self.scope_vars(fqn)[_text(pname)] = ptype
-            self._add(Symbol(kind="FIELD", name=_text(pname), fqn=f"{fqn}.{_text(pname)}",
-                             parent=fqn, signature=normalize(_text(param)),
-                             meta={"type": ptype}, **self.span(param)))
+            self.add_once(Symbol(kind="FIELD", name=_text(pname), fqn=f"{fqn}.{_text(pname)}",
+                                  parent=fqn, signature=normalize(_text(param)),
+                                  meta={"type": ptype}, **self.span(param)))
         body = node.child_by_field_name("body")
         if body is not None:
             alias, self.alias = self.alias, next(
@@ -309,9 +301,9 @@ class _ScalaFile(FileExtractor):
         if static:
             meta["static"] = True
         kind = "METHOD" if owner else "FUNCTION"
-        self._add(Symbol(kind=kind, name=name, fqn=fqn, parent=owner,
-                         signature=_header(node), doc_comment=doc_comment(node), meta=meta,
-                         **self.span(node)))
+        self.add_once(Symbol(kind=kind, name=name, fqn=fqn, parent=owner,
+                              signature=_header(node), doc_comment=doc_comment(node), meta=meta,
+                              **self.span(node)))
         body = node.child_by_field_name("body")
         if body is not None:
             self._walk(body, owner, fqn)
@@ -326,11 +318,11 @@ class _ScalaFile(FileExtractor):
             name = _text(pattern)
             if caller is None:
                 fqn = self._fqn(owner, name)
-                self._add(Symbol(kind="FIELD", name=name, fqn=fqn, parent=owner,
-                                 signature=_header(node), doc_comment=doc_comment(node),
-                                 meta={"type": declared, **({"static": True} if static
-                                                            else {})},
-                                 **self.span(node)))
+                self.add_once(Symbol(kind="FIELD", name=name, fqn=fqn, parent=owner,
+                                      signature=_header(node), doc_comment=doc_comment(node),
+                                      meta={"type": declared, **({"static": True} if static
+                                                                 else {})},
+                                      **self.span(node)))
                 if typed:
                     self.scope_vars(owner or self.result.module)[name] = typed
             elif typed:
@@ -467,9 +459,9 @@ class _ScalaFile(FileExtractor):
         method, route = parsed
         label = f"{method} {route}"
         fqn = f"{caller or owner or self.prefix}.{label}"
-        if self._add(Symbol(kind="ENDPOINT", name=label, fqn=fqn, parent=caller or owner,
-                            signature=label, meta={"http_method": method, "route": route},
-                            **self.span(node))):
+        if self.add_once(Symbol(kind="ENDPOINT", name=label, fqn=fqn, parent=caller or owner,
+                                 signature=label, meta={"http_method": method, "route": route},
+                                 **self.span(node))):
             self.result.registrations.append(Registration(
                 http_method=method, route=route, line=node.start_point[0] + 1,
                 caller=caller or owner, inline_fqn=fqn))

@@ -120,7 +120,6 @@ class _SwiftFile(FileExtractor):
     def __init__(self, source: bytes, root: Node, result: ParseResult) -> None:
         super().__init__(source, root, result)
         self.package = result.package or "main"
-        self.seen: set[str] = set()
         # route builders of a function: variable -> path prefix (`let users = r.grouped("u")`)
         self.builders: dict[tuple[str | None, str], str] = {}
         self.route_names = route_call_names(LANG)
@@ -165,13 +164,6 @@ class _SwiftFile(FileExtractor):
         for child in node.named_children:
             self._walk(child, type_fqn, caller)
 
-    def _add(self, symbol: Symbol) -> bool:
-        if symbol.fqn in self.seen:
-            return False
-        self.seen.add(symbol.fqn)
-        self.result.symbols.append(symbol)
-        return True
-
     def _type(self, node: Node, outer: str | None, caller: str | None) -> None:
         keyword = node.child_by_field_name("declaration_kind")
         word = _text(keyword) if keyword is not None else "protocol"
@@ -192,9 +184,9 @@ class _SwiftFile(FileExtractor):
         fqn = f"{outer or self.package}.{name}"
         kind = {"protocol": "INTERFACE", "enum": "ENUM"}.get(word, "CLASS")
         meta: dict = {"struct": True} if word == "struct" else {}
-        self._add(Symbol(kind=kind, name=name, fqn=fqn, parent=outer,
-                         signature=_header(node), doc_comment=doc_comment(node), meta=meta,
-                         **self.span(node)))
+        self.add_once(Symbol(kind=kind, name=name, fqn=fqn, parent=outer,
+                              signature=_header(node), doc_comment=doc_comment(node), meta=meta,
+                              **self.span(node)))
         # a class's first supertype may be its superclass; structs, enums and actors only
         # conform; a protocol refines its protocols
         relation = {"class": "unknown", "protocol": "extends"}.get(word, "implements")
@@ -259,9 +251,9 @@ class _SwiftFile(FileExtractor):
             meta["static"] = True
         if modifiers is not None and "private" in _text(modifiers).split():
             meta["private"] = True
-        self._add(Symbol(kind=kind, name=name, fqn=fqn, parent=owner,
-                         signature=_header(node), doc_comment=doc_comment(node), meta=meta,
-                         **self.span(node)))
+        self.add_once(Symbol(kind=kind, name=name, fqn=fqn, parent=owner,
+                              signature=_header(node), doc_comment=doc_comment(node), meta=meta,
+                              **self.span(node)))
         body = node.child_by_field_name("body")
         if body is not None:
             self._children(body, None, fqn)
@@ -285,9 +277,9 @@ class _SwiftFile(FileExtractor):
         if type_fqn is not None or caller is None:
             owner = type_fqn
             fqn = f"{owner or self.package}.{name}"
-            self._add(Symbol(kind="FIELD", name=name, fqn=fqn, parent=owner,
-                             signature=_header(node), doc_comment=doc_comment(node),
-                             meta={"type": declared}, **self.span(node)))
+            self.add_once(Symbol(kind="FIELD", name=name, fqn=fqn, parent=owner,
+                                  signature=_header(node), doc_comment=doc_comment(node),
+                                  meta={"type": declared}, **self.span(node)))
             if typed:
                 self.scope_vars(owner or self.result.module)[name] = typed
         elif typed:
@@ -310,10 +302,10 @@ class _SwiftFile(FileExtractor):
         for i, child in enumerate(node.children):
             if node.field_name_for_child(i) == "name":
                 name = _name(child)
-                self._add(Symbol(kind="FIELD", name=name, fqn=f"{type_fqn}.{name}",
-                                 parent=type_fqn, signature=normalize(_text(node)),
-                                 doc_comment=doc_comment(node), meta={"case": True},
-                                 **self.span(node)))
+                self.add_once(Symbol(kind="FIELD", name=name, fqn=f"{type_fqn}.{name}",
+                                      parent=type_fqn, signature=normalize(_text(node)),
+                                      doc_comment=doc_comment(node), meta={"case": True},
+                                      **self.span(node)))
 
     def _bindings(self, node: Node, caller: str | None) -> None:
         """Types of ``if let x = f()`` / ``guard let`` bindings and ``for x in xs`` items."""
@@ -491,9 +483,9 @@ class _SwiftFile(FileExtractor):
             return False
         label = f"{method} {route}"
         fqn = f"{caller or self.package}.{label}"
-        if self._add(Symbol(kind="ENDPOINT", name=label, fqn=fqn, parent=caller,
-                            signature=label, meta={"http_method": method, "route": route},
-                            **self.span(node))):
+        if self.add_once(Symbol(kind="ENDPOINT", name=label, fqn=fqn, parent=caller,
+                                 signature=label, meta={"http_method": method, "route": route},
+                                 **self.span(node))):
             self.result.registrations.append(Registration(
                 http_method=method, route=route, line=line, caller=caller, inline_fqn=fqn))
         self._children(lam, None, fqn)
