@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,6 +37,9 @@ class Runtime:
     # The process exists for this runtime (`graphrag serve`, `graphrag mcp`): a stop
     # during the model load ends the process instead of waiting for the load.
     owns_process: bool = False
+    # The exit code of such a stop: a server that never started serving (its port taken)
+    # failed, whatever stopped it.
+    exit_code: Callable[[], int] = lambda: 0
 
     def start_model(self) -> threading.Thread:
         """Load and warm the model in a daemon thread (the first query then pays nothing)."""
@@ -61,7 +64,7 @@ class Runtime:
             print("graphrag: stopped during the model load", file=sys.stderr)
             sys.stdout.flush()
             sys.stderr.flush()
-            os._exit(0)
+            os._exit(self.exit_code())
 
     def _load(self) -> None:
         try:
