@@ -48,7 +48,7 @@ class Runtime:
         self._loader = thread
         return thread
 
-    def close(self, timeout: float = 120) -> None:
+    def close(self, timeout: float = 120, abandon: bool = True) -> None:
         """Wait for the model load to finish before the process exits: a daemon thread
         still inside the runtime's native code while the interpreter shuts down aborts
         the process (SIGABRT, "terminate called without an active exception").
@@ -56,11 +56,13 @@ class Runtime:
         When the runtime ``owns_process``, a load still running after a few seconds (a
         first run exports the model for a minute or more) is abandoned: the process ends
         at once without the interpreter's shutdown, which is what aborts. The export's
-        work folder is removed by the next export."""
+        work folder is removed by the next export. ``abandon=False`` waits as when the
+        runtime does not own its process (work that must finish is still running)."""
         if self._loader is None:
             return
-        self._loader.join(_ABANDON_AFTER if self.owns_process else timeout)
-        if self.owns_process and self._loader.is_alive():
+        abandon = abandon and self.owns_process
+        self._loader.join(_ABANDON_AFTER if abandon else timeout)
+        if abandon and self._loader.is_alive():
             print("graphrag: stopped during the model load", file=sys.stderr)
             sys.stdout.flush()
             sys.stderr.flush()
