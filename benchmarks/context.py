@@ -122,6 +122,7 @@ class HashEmbedder:
 def index_app(engine, settings, root: Path, app: str, include: tuple[str, ...] = ()) -> None:
     from graphrag.chunking.orchestrator import build_chunks
     from graphrag.chunking.request import ChunkBuildRequest
+    from graphrag.db.context import resolve_context
     from graphrag.indexing import index_repository
     from graphrag.pipeline.registry import stage_lists
     from graphrag.pipeline.runner import run_pipeline
@@ -130,7 +131,7 @@ def index_app(engine, settings, root: Path, app: str, include: tuple[str, ...] =
     index_repository(engine, settings, root, app, include=include, graph_only=True)
     build_chunks(engine, ChunkBuildRequest(application=app, strategy="ast"),
                  stages=stage_lists())
-    stats = run_pipeline(engine, settings, app, embedder=HashEmbedder())
+    stats = run_pipeline(resolve_context(engine, settings, app), embedder=HashEmbedder())
     print(f"indexed {app}: {stats.chunks} chunks, {stats.failed} stage failures",
           file=sys.stderr)
 
@@ -334,14 +335,17 @@ class SeedResult:
 
 def check_seed(engine, app: str, fqn: str, category: str, root: Path, budget: int,
                count) -> SeedResult:
+    from graphrag.config import load_settings
     from graphrag.db.apps import get_app
+    from graphrag.db.context import resolve_context
     from graphrag.retrieval.context.builder import build_context
 
     notes: list[str] = []
     contexts = {}
+    ctx = resolve_context(engine, load_settings(), app)
     for fmt in ("markdown", "json", "xml"):
         try:
-            contexts[fmt] = build_context(engine, app, fqn=fqn, budget=budget, fmt=fmt,
+            contexts[fmt] = build_context(ctx, fqn=fqn, budget=budget, fmt=fmt,
                                           count_tokens=count)
         except Exception as exc:  # noqa: BLE001 - a failed seed fails every line
             return SeedResult(app, fqn, category, False, False, False, False, False,

@@ -94,6 +94,7 @@ def cosines(vectors: dict[str, dict[int, np.ndarray]]) -> dict[str, dict[str, fl
 
 
 def retrieval(engine, settings, app: str, embedders: dict) -> dict[str, dict]:
+    from graphrag.db.context import resolve_context, resolve_scope
     from graphrag.pipeline.reembed import reembed
     from graphrag.retrieval.search.batch import read_query_lines
     from graphrag.retrieval.search.hittest import hit_test
@@ -105,7 +106,7 @@ def retrieval(engine, settings, app: str, embedders: dict) -> dict[str, dict]:
     for b in BACKENDS:  # the default backend last: the application ends embedded with it
         chosen = settings.with_overrides(embed_backend=b)
         t0 = time.perf_counter()
-        result = reembed(engine, chosen, app, embedder=embedders[b])
+        result = reembed(resolve_context(engine, chosen, app), embedder=embedders[b])
         elapsed = time.perf_counter() - t0
         with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
             conn.execute(text("VACUUM ANALYZE chunks"))  # the same HNSW state for every backend
@@ -115,8 +116,8 @@ def retrieval(engine, settings, app: str, embedders: dict) -> dict[str, dict]:
         for repo in repos:
             with open(repo / "queries.jsonl", encoding="utf-8") as fh:
                 items = read_query_lines(fh)
-            reports, _ = hit_test(engine, [app], items, ["vector", "hybrid"],
-                                  SearchOptions(), embedders[b])
+            reports, _ = hit_test(resolve_scope(engine, chosen, [app]), items,
+                                  ["vector", "hybrid"], SearchOptions(), embedders[b])
             row["mrr"][repo.name] = {r.mode: round(r.metrics["mrr@10"], 3) for r in reports}
         row["vectors"] = stored_vectors(engine, app)
         out[b] = row

@@ -72,10 +72,10 @@ def drop():
 def index(root, settings=settings, **kw):
     from graphrag.db.context import resolve_context
     from graphrag.indexing import index_repository
-    from graphrag.pipeline.runner import run_stages
+    from graphrag.pipeline.runner import run_pipeline
 
     def stages(name):
-        return run_stages(resolve_context(engine, settings, name), embedder=HashEmbedder())
+        return run_pipeline(resolve_context(engine, settings, name), embedder=HashEmbedder())
     return index_repository(engine, settings, root, APP, stage_runner=stages, **kw)
 
 

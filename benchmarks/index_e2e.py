@@ -35,7 +35,7 @@ from graphrag.config import load_settings
 from graphrag.db.context import resolve_context
 from graphrag.embedding import get_embedder
 from graphrag.indexing import index_repository
-from graphrag.pipeline.runner import run_stages
+from graphrag.pipeline.runner import run_pipeline
 
 SOURCE_SUFFIXES = (".py", ".java", ".kt", ".ts", ".tsx", ".js", ".go")
 
@@ -86,7 +86,7 @@ def run_backend(engine, root: Path, backend: str) -> dict:
     drop_app(engine, app)
 
     def stages(app_name: str):
-        return run_stages(resolve_context(engine, settings, app_name), embedder=embedder)
+        return run_pipeline(resolve_context(engine, settings, app_name), embedder=embedder)
 
     with CpuClock(engine) as clock:
         result = index_repository(engine, settings, root, app, stage_runner=stages)

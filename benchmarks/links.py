@@ -80,6 +80,7 @@ def _index_all(engine, apps: dict[str, str], root: Path, linking: bool) -> float
 def run_repo(engine, name: str, spec: dict, checkout: Path, show: bool,
              rounds: int) -> dict:
     from graphrag.config import load_settings
+    from graphrag.db.context import resolve_scope
     from graphrag.errors import NotFound
     from graphrag.graph.index import index_graph
     from graphrag.graph.service_links import add_to_group, drop_group, links_report
@@ -96,8 +97,8 @@ def run_repo(engine, name: str, spec: dict, checkout: Path, show: bool,
         with_links = min(_index_all(engine, apps, Path(tmp), True) for _ in range(rounds))
         with contextlib.suppress(NotFound):  # left by an interrupted run
             drop_group(engine, prefix)
-        add_to_group(engine, prefix, list(apps.values()))
-        report = links_report(engine, group=prefix)
+        add_to_group(resolve_scope(engine, settings, list(apps.values())), prefix)
+        report = links_report(resolve_scope(engine, settings, group=prefix))
         back = {v: k for k, v in apps.items()}
         found = {(back[r["caller_app"]], r["caller"], r["method"], back[r["endpoint_app"]],
                   r["endpoint"]) for r in report["links"]}

@@ -139,6 +139,7 @@ def baseline_spans(corpus: Corpus, embedder, cache: Path) -> dict[str, list[list
 
 def graphrag_spans(corpus: Corpus, engine, settings, embedder, fresh: bool,
                    modes: tuple[str, ...] = MODES) -> tuple[dict[str, list[list[Span]]], dict]:
+    from graphrag.db.context import resolve_scope
     from graphrag.indexing import index_repository
     from graphrag.retrieval.search.engine import search_many
     from graphrag.retrieval.search.model import SearchOptions
@@ -155,7 +156,8 @@ def graphrag_spans(corpus: Corpus, engine, settings, embedder, fresh: bool,
     out = {}
     for mode in modes:
         options = SearchOptions(mode=mode, top_k=TOP_K)
-        results = search_many(engine, [app], queries, options, embedder=embedder,
+        results = search_many(resolve_scope(engine, settings, [app]), queries, options,
+                              embedder=embedder,
                               vectors=vectors if get_mode(options.mode).needs_vectors else None)
         out[mode] = [[(h["file_path"], h["line_start"], h["line_end"]) for h in r.hits]
                      for r in results]

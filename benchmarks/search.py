@@ -193,15 +193,18 @@ def pct(values: list[float], p: float) -> float:
 
 def latency(engine, embedder, queries: list[str], app: str = APP, **opts
             ) -> tuple[float, float]:
+    from graphrag.config import load_settings
+    from graphrag.db.context import resolve_scope
     from graphrag.retrieval.search import SearchOptions, search
 
     options = SearchOptions(top_k=10, **opts)
+    scope = resolve_scope(engine, load_settings(), [app])
     for q in queries[:5]:  # warm caches and the model
-        search(engine, [app], q, options, embedder)
+        search(scope, q, options, embedder)
     times = []
     for q in queries:
         t0 = time.perf_counter()
-        search(engine, [app], q, options, embedder)
+        search(scope, q, options, embedder)
         times.append((time.perf_counter() - t0) * 1000)
     return pct(times, 50), pct(times, 95)
 

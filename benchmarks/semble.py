@@ -192,11 +192,14 @@ def index(repo: Repo, checkouts: Path, app: str) -> float:
 
 def run_queries(engine: Any, embedder: Any, repo: Repo, app: str, options: Any,
                 checkouts: Path) -> tuple[list[dict[str, Any]], float]:
+    from graphrag.config import load_settings
+    from graphrag.db.context import resolve_scope
     from graphrag.retrieval.search.engine import search_many
 
     texts = [q["query"] for q in repo.queries]
     t0 = time.perf_counter()
-    results = search_many(engine, [app], texts, options, embedder)
+    results = search_many(resolve_scope(engine, load_settings(), [app]), texts, options,
+                          embedder)
     seconds = (time.perf_counter() - t0) / max(len(texts), 1)
     # Hit paths are relative to the indexed folder: the benchmark folder.
     checkout = checkouts / repo.name

@@ -70,17 +70,21 @@ def library(engine: Any, app: str, queries: list[str], requests: int,
             concurrency: int) -> dict[str, Any]:
     """The same searches through ``graphrag.search`` from ``concurrency`` threads."""
     from graphrag.config import load_settings
+    from graphrag.db.context import resolve_scope
     from graphrag.embedding import get_embedder
     from graphrag.retrieval.search.engine import search
     from graphrag.retrieval.search.model import SearchOptions
 
-    embedder = get_embedder(load_settings())
+    settings = load_settings()
+    embedder = get_embedder(settings)
     options = SearchOptions(top_k=10)
-    search(engine, [app], "warm up", options, embedder)
+    search(resolve_scope(engine, settings, [app]), "warm up", options, embedder)
 
     def one(i: int) -> float:
         t0 = time.perf_counter()
-        search(engine, [app], queries[i % len(queries)], options, embedder)
+        # a request resolves its applications once, as the server's routes do
+        search(resolve_scope(engine, settings, [app]), queries[i % len(queries)], options,
+               embedder)
         return time.perf_counter() - t0
 
     t0 = time.perf_counter()

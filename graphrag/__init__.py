@@ -8,7 +8,8 @@ until a service that needs them is called.
     settings = load_settings()
     engine = get_engine(settings)
     index_repository(engine, settings, Path("my-repo"), "my-app")
-    hits = search(engine, ["my-app"], "where are orders cancelled")
+    scope = resolve_scope(engine, settings, ["my-app"])  # reads of one or more applications
+    hits = search(scope, "where are orders cancelled")
     ctx = resolve_context(engine, settings, "my-app")   # services of one application
     node_details(ctx, "orders.cancel")
 """
@@ -25,6 +26,8 @@ _EXPORTS: dict[str, str] = {
     "get_engine": "graphrag.db.engine",
     "AppContext": "graphrag.db.context",
     "resolve_context": "graphrag.db.context",
+    "AppScope": "graphrag.db.context",
+    "resolve_scope": "graphrag.db.context",
     "list_apps": "graphrag.db.apps",
     "delete_app": "graphrag.db.apps",
     "GraphragError": "graphrag.errors",

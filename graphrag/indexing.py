@@ -29,7 +29,7 @@ from graphrag.graph.request import IndexRequest
 from graphrag.graph.revision import head_commit
 from graphrag.ingesting import index_repository_documents
 from graphrag.pipeline.registry import edge_stages, stage_lists
-from graphrag.pipeline.runner import StageRunner, run_stages
+from graphrag.pipeline.runner import StageRunner, run_pipeline
 from graphrag.pipeline.store import invalidate_stages
 from graphrag.progress import Progress
 
@@ -104,7 +104,7 @@ def run_index(engine: Engine, settings: Settings, request: IndexRequest, *,
     if stage_runner is not None:
         pipeline = stage_runner(ctx.app_name)
     else:
-        pipeline = run_stages(ctx, stage_progress=progress)
+        pipeline = run_pipeline(ctx, stage_progress=progress)
     result["pipeline"] = pipeline.to_dict()
     finalize_documents(ctx)
     return result

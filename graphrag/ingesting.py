@@ -44,7 +44,7 @@ from graphrag.graph.request import IndexRequest
 from graphrag.graph.scan import scan_documents
 from graphrag.kinds import DOCUMENT_KINDS
 from graphrag.pipeline.registry import stage_lists
-from graphrag.pipeline.runner import StageRunner, run_stages
+from graphrag.pipeline.runner import StageRunner, run_pipeline
 from graphrag.progress import Progress
 
 REPOSITORY_ORIGIN = "repository"
@@ -110,12 +110,10 @@ def accept_upload(engine: Engine, settings: Settings, app_name: str, path: Path,
     return request, claim_document(ctx, request, status="queued")
 
 
-def process_upload(engine: Engine, settings: Settings, app_name: str,
-                   request: DocumentRequest, claim: Claim,
+def process_upload(ctx: AppContext, request: DocumentRequest, claim: Claim,
                    embedder: Embedder | None = None) -> dict[str, Any]:
     """Extract, chunk, run the stages and settle an accepted upload, as `graphrag ingest`
     does for one file; returns its outcome (``documents``), chunks and stages."""
-    ctx = resolve_context(engine, settings, app_name)
     prepared = extract_claimed(ctx, request, claim)
     result: dict[str, Any] = {}
     if prepared.status == "processing" or _unsettled(ctx):
@@ -138,7 +136,7 @@ def _run_stages(ctx: AppContext, progress: Progress | None, embedder: Embedder |
         if progress:
             progress("stages", done, total)
 
-    return run_stages(ctx, progress=stage_progress, embedder=embedder).to_dict()
+    return run_pipeline(ctx, progress=stage_progress, embedder=embedder).to_dict()
 
 
 def _outcomes(ctx: AppContext, prepared: list[Prepared]) -> list[dict[str, Any]]:

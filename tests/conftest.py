@@ -20,7 +20,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy import Engine, text
 
-from graphrag.config import load_settings
+from graphrag.config import Settings, load_settings
+from graphrag.db.context import AppContext, AppScope, resolve_context, resolve_scope
 from graphrag.db.engine import get_engine
 from graphrag.db.server import embedded_url, stop_embedded
 
@@ -99,6 +100,17 @@ def app_name(engine: Engine, request) -> Iterator[str]:
     yield name
     with engine.begin() as conn:
         conn.execute(text("DELETE FROM applications WHERE name = :n"), {"n": name})
+
+
+def scope_of(engine: Engine, *names: str, group: str | None = None) -> AppScope:
+    """The scope of the named applications (or a group's), as a command resolves it."""
+    return resolve_scope(engine, load_settings(), names, group=group, every=True)
+
+
+def context_of(engine: Engine, name: str, settings: Settings | None = None) -> AppContext:
+    """The context of application ``name`` (with ``settings``, else the environment's),
+    as a command resolves it."""
+    return resolve_context(engine, settings or load_settings(), name)
 
 
 def run_cli(*args: str, env: dict[str, str] | None = None, input: str | None = None,

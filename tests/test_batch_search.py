@@ -9,7 +9,7 @@ import pytest
 from graphrag.config import load_settings
 from graphrag.embedding import get_embedder
 from graphrag.retrieval.search import SearchOptions, batch_search, read_query_lines, search
-from tests.conftest import run_cli
+from tests.conftest import run_cli, scope_of
 from tests.search_seed import seed_app
 
 QUERIES = [
@@ -45,10 +45,10 @@ def test_batch_equals_single_and_keeps_order_and_ids(engine, seeded) -> None:
     items = read_query_lines(_lines(QUERIES))
     for mode in ("hybrid", "vector", "text"):
         opts = SearchOptions(mode=mode, top_k=5, expand=("calls",))
-        out = list(batch_search(engine, [seeded.name], items, opts, embedder, batch_size=3))
+        out = list(batch_search(scope_of(engine, seeded.name), items, opts, embedder, batch_size=3))
         assert [o["id"] for o in out] == ["q-invoice", 7, 0, "refund"]
         for record, q in zip(out, QUERIES, strict=True):
-            single = search(engine, [seeded.name], q["query"], opts, embedder).hits
+            single = search(scope_of(engine, seeded.name), q["query"], opts, embedder).hits
             assert [h["chunk_id"] for h in record["hits"]] == [h["chunk_id"] for h in single]
             assert [h["score"] for h in record["hits"]] == pytest.approx(
                 [h["score"] for h in single], rel=1e-4)
@@ -66,7 +66,7 @@ def test_batch_embeds_once_per_slice(engine, seeded) -> None:
             return real.encode(texts)
 
     items = read_query_lines(_lines(QUERIES * 3))
-    out = list(batch_search(engine, [seeded.name], items, SearchOptions(), Spy(),
+    out = list(batch_search(scope_of(engine, seeded.name), items, SearchOptions(), Spy(),
                             batch_size=5))
     assert len(out) == 12 and calls == [5, 5, 2]
 

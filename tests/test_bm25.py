@@ -12,6 +12,7 @@ from graphrag.config import load_settings
 from graphrag.indexing import index_repository
 from graphrag.retrieval.search import SearchOptions, search
 from graphrag.retrieval.search.bm25 import K1, B, bm25_candidates, query_lexemes
+from tests.conftest import scope_of
 from tests.search_seed import seed_app
 
 # Three tiny chunks: "cherry" in two of them once each, "date" three times in one.
@@ -97,14 +98,14 @@ def test_postings_follow_the_code_through_reindexing(engine, tmp_path: Path, app
     src.write_text("def settle_ledger(entries):\n    return reconcile_quarterly(entries)\n")
     settings = load_settings()
     index_repository(engine, settings, repo, app_name)
-    hits = search(engine, [app_name], "quarterly", SearchOptions(mode="text")).hits
+    hits = search(scope_of(engine, app_name), "quarterly", SearchOptions(mode="text")).hits
     assert [h["fqn"] for h in hits][:1] == ["billing.settle_ledger"]
 
     src.write_text("def settle_ledger(entries):\n    return archive_monthly(entries)\n")
     index_repository(engine, settings, repo, app_name)
     # Neither the function's chunk nor the file's keeps the old text.
-    assert search(engine, [app_name], "quarterly", SearchOptions(mode="text")).hits == []
-    hits = search(engine, [app_name], "monthly archive",
+    assert search(scope_of(engine, app_name), "quarterly", SearchOptions(mode="text")).hits == []
+    hits = search(scope_of(engine, app_name), "monthly archive",
                   SearchOptions(mode="text", kinds=("FUNCTION",))).hits
     assert hits and hits[0]["fqn"] == "billing.settle_ledger"
     with engine.connect() as conn:

@@ -15,7 +15,7 @@ from graphrag.errors import InvalidInput
 from graphrag.retrieval.context import build_context
 from graphrag.retrieval.context.ranking import Block, pack, rank
 from graphrag.retrieval.context.render import escape_xml, render
-from tests.conftest import run_cli
+from tests.conftest import context_of, run_cli
 from tests.search_seed import seed_app
 
 
@@ -91,7 +91,7 @@ def test_pack_takes_the_short_form_when_the_whole_does_not_fit() -> None:
 
 @pytest.mark.parametrize("fmt", ["markdown", "xml", "json"])
 def test_context_for_fqn_fits_budget_with_stable_ids(engine, seeded, tokens, fmt) -> None:
-    ctx = build_context(engine, seeded.name, fqn="app.users.UserService.get_user",
+    ctx = build_context(context_of(engine, seeded.name), fqn="app.users.UserService.get_user",
                         budget=4000, depth=2, fmt=fmt, count_tokens=tokens)
     assert ctx.tokens <= 4000 and tokens(ctx.text) == ctx.tokens
     segs = [b.seg for b in ctx.blocks]
@@ -109,7 +109,7 @@ def test_context_for_fqn_fits_budget_with_stable_ids(engine, seeded, tokens, fmt
     assert "app.billing.compute_invoice_total" not in fqns  # not connected
     for seg in segs:
         assert f"[SEG={seg}]" in ctx.text
-    again = build_context(engine, seeded.name, fqn="app.users.UserService.get_user",
+    again = build_context(context_of(engine, seeded.name), fqn="app.users.UserService.get_user",
                           budget=4000, depth=2, fmt=fmt, count_tokens=tokens)
     assert again.text == ctx.text
     if fmt == "xml":
@@ -120,7 +120,7 @@ def test_context_for_fqn_fits_budget_with_stable_ids(engine, seeded, tokens, fmt
 
 def test_every_format_carries_the_same_blocks_at_one_budget(engine, seeded, tokens) -> None:
     for budget in (150, 400, 4000):
-        got = [build_context(engine, seeded.name, fqn="app.users.UserService.get_user",
+        got = [build_context(context_of(engine, seeded.name), fqn="app.users.UserService.get_user",
                              budget=budget, fmt=fmt, count_tokens=tokens)
                for fmt in ("markdown", "xml", "json")]
         assert all(c.tokens <= budget for c in got)
@@ -130,9 +130,9 @@ def test_every_format_carries_the_same_blocks_at_one_budget(engine, seeded, toke
 
 @pytest.mark.parametrize("budget", [60, 120, 250])
 def test_small_budgets_hold_and_keep_the_best_blocks(engine, seeded, tokens, budget) -> None:
-    full = build_context(engine, seeded.name, fqn="app.users.UserService.get_user",
+    full = build_context(context_of(engine, seeded.name), fqn="app.users.UserService.get_user",
                          budget=100_000, count_tokens=tokens)
-    ctx = build_context(engine, seeded.name, fqn="app.users.UserService.get_user",
+    ctx = build_context(context_of(engine, seeded.name), fqn="app.users.UserService.get_user",
                         budget=budget, count_tokens=tokens)
     assert ctx.tokens <= budget
     assert len(ctx.blocks) < len(full.blocks)
@@ -142,11 +142,11 @@ def test_small_budgets_hold_and_keep_the_best_blocks(engine, seeded, tokens, bud
 
 
 def test_depth_limits_the_neighbourhood(engine, seeded, tokens) -> None:
-    d0 = build_context(engine, seeded.name, fqn="app.api.users.read_user", depth=0,
+    d0 = build_context(context_of(engine, seeded.name), fqn="app.api.users.read_user", depth=0,
                        count_tokens=tokens)
-    d1 = build_context(engine, seeded.name, fqn="app.api.users.read_user", depth=1,
+    d1 = build_context(context_of(engine, seeded.name), fqn="app.api.users.read_user", depth=1,
                        count_tokens=tokens)
-    d2 = build_context(engine, seeded.name, fqn="app.api.users.read_user", depth=2,
+    d2 = build_context(context_of(engine, seeded.name), fqn="app.api.users.read_user", depth=2,
                        count_tokens=tokens)
     assert {b.fqn for b in d0.blocks} == {"app.api.users.read_user"}
     assert "app.users.UserService.get_user" in {b.fqn for b in d1.blocks}
@@ -155,12 +155,12 @@ def test_depth_limits_the_neighbourhood(engine, seeded, tokens) -> None:
 
 
 def test_context_for_query_and_errors(engine, seeded, tokens) -> None:
-    ctx = build_context(engine, seeded.name, query="sum invoice line items with tax",
+    ctx = build_context(context_of(engine, seeded.name), query="sum invoice line items with tax",
                         count_tokens=tokens, embedder=get_embedder(load_settings()))
     assert ctx.blocks[0].fqn == "app.billing.compute_invoice_total"
     with pytest.raises(InvalidInput):
-        build_context(engine, seeded.name, fqn="no.such.Node", count_tokens=tokens)
-    short = build_context(engine, seeded.name, fqn="UserService.get_user",
+        build_context(context_of(engine, seeded.name), fqn="no.such.Node", count_tokens=tokens)
+    short = build_context(context_of(engine, seeded.name), fqn="UserService.get_user",
                           count_tokens=tokens)
     assert short.blocks[0].fqn == "app.users.UserService.get_user"
 

@@ -16,6 +16,7 @@ from graphrag.db.engine import get_engine
 from graphrag.embedding import count_tokens, get_tokenizer
 from graphrag.indexing import index_repository
 from graphrag.retrieval.context import build_context
+from tests.conftest import context_of
 
 BUSY = "\n".join(f"    out = out + '{i}' * {i}  # a long line of work number {i} in echo"
                  for i in range(60))
@@ -162,7 +163,7 @@ def _fqns(ctx) -> list[str]:
 
 def test_direct_neighbours_come_before_a_busy_node_two_calls_away(indexed, tokens) -> None:
     engine, name = indexed
-    ctx = build_context(engine, name, fqn="clicky.termui.prompt", budget=1500,
+    ctx = build_context(context_of(engine, name), fqn="clicky.termui.prompt", budget=1500,
                         count_tokens=tokens)
     fqns = _fqns(ctx)
     # the seed, its own caller and helper, then `echo` (a direct callee, but every
@@ -174,7 +175,7 @@ def test_direct_neighbours_come_before_a_busy_node_two_calls_away(indexed, token
     seed = ctx.blocks[0].text
     assert "- 2 callers in tests and examples (not listed)" in seed
     assert not any((b.file_path or "").startswith(("tests/", "examples/")) for b in ctx.blocks)
-    shown = build_context(engine, name, fqn="clicky.termui.prompt", budget=4000,
+    shown = build_context(context_of(engine, name), fqn="clicky.termui.prompt", budget=4000,
                           count_tokens=tokens, test_callers=True)
     assert any((b.file_path or "").startswith("examples/") for b in shown.blocks)
 
@@ -182,7 +183,7 @@ def test_direct_neighbours_come_before_a_busy_node_two_calls_away(indexed, token
 def test_decorator_callers_are_functions_and_the_class_it_makes_is_shown(
         indexed, tokens) -> None:
     engine, name = indexed
-    ctx = build_context(engine, name, fqn="clicky.decorators.option", budget=3000,
+    ctx = build_context(context_of(engine, name), fqn="clicky.decorators.option", budget=3000,
                         count_tokens=tokens)
     seed = ctx.blocks[0].text
     assert "`clicky.decorators.hello`" in seed and "`clicky.decorators.greet`" in seed
@@ -193,13 +194,13 @@ def test_decorator_callers_are_functions_and_the_class_it_makes_is_shown(
 def test_override_context_shows_callers_via_the_base_and_counts_test_subclasses(
         indexed, tokens) -> None:
     engine, name = indexed
-    ctx = build_context(engine, name, fqn="clicky.core.Option.add_to_parser", budget=3000,
-                        count_tokens=tokens)
+    ctx = build_context(context_of(engine, name), fqn="clicky.core.Option.add_to_parser",
+                        budget=3000, count_tokens=tokens)
     seed = ctx.blocks[0].text
     assert "`clicky.core.Command.make_parser`" in seed
     assert "via `clicky.core.Parameter.add_to_parser`" in seed
     assert "clicky.core.Parameter.add_to_parser" in _fqns(ctx)[:3]
-    cls = build_context(engine, name, fqn="clicky.core.Option", budget=3000,
+    cls = build_context(context_of(engine, name), fqn="clicky.core.Option", budget=3000,
                         count_tokens=tokens)
     text_ = cls.blocks[0].text
     assert "Subclasses in tests and examples: 1 (not listed)" in text_

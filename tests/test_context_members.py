@@ -25,7 +25,7 @@ from graphrag.graph.queries import details as node_details
 from graphrag.indexing import index_repository
 from graphrag.retrieval.context import build_context
 from graphrag.retrieval.context.members import CodeChunk, chunk_lines, implementation, outdent
-from tests.conftest import run_cli
+from tests.conftest import context_of, run_cli
 from tests.context_repo import write_repo
 
 FENCE = re.compile(r"^```(\w*)\n(.*?)^```$", re.S | re.M)
@@ -57,7 +57,7 @@ def tokens():
 
 def _context(indexed, tokens, fqn: str, **kw):
     engine, name, _ = indexed
-    return build_context(engine, name, fqn=fqn, count_tokens=tokens, **kw)
+    return build_context(context_of(engine, name), fqn=fqn, count_tokens=tokens, **kw)
 
 
 def _blocks_by_fqn(ctx) -> dict[str, list]:

@@ -27,6 +27,7 @@ from graphrag.retrieval.documents.segments import load_segments, segment_ids
 from graphrag.retrieval.documents.sentences import search_sentences
 from graphrag.retrieval.search.engine import search
 from graphrag.retrieval.search.model import SearchOptions
+from tests.conftest import context_of, scope_of
 
 
 @pytest.fixture
@@ -217,7 +218,7 @@ def _plan(engine, doc: int, page: int) -> str:
 
 
 def test_adjacent_pages(engine, app_name, handbook):
-    empty = adjacent_chunks(engine, app_name, [])
+    empty = adjacent_chunks(context_of(engine, app_name), [])
     assert empty["expanded_chunks"] == [] and empty["statistics"]["total_count"] == 0
     page3 = _plan(engine, handbook, 3)
     statements: list[str] = []
@@ -227,7 +228,7 @@ def test_adjacent_pages(engine, app_name, handbook):
 
     event.listen(engine, "before_cursor_execute", count)
     try:
-        result = adjacent_chunks(engine, app_name, [page3, f"{handbook}:3", "nope:1"],
+        result = adjacent_chunks(context_of(engine, app_name), [page3, f"{handbook}:3", "nope:1"],
                                  page_range=1)
     finally:
         event.remove(engine, "before_cursor_execute", count)
@@ -240,27 +241,27 @@ def test_adjacent_pages(engine, app_name, handbook):
     assert (stats["original_count"], stats["added_count"], stats["pages_covered"]) == (2, 2, 4)
     assert stats["documents"][0]["pages"] == [2, 3, 4, 5]
     assert stats["unknown_ids"] == ["nope:1"]
-    wide = adjacent_chunks(engine, app_name, [_plan(engine, handbook, 1)])
+    wide = adjacent_chunks(context_of(engine, app_name), [_plan(engine, handbook, 1)])
     assert [c["page_number"] for c in wide["expanded_chunks"]] == [1, 2, 3]
 
 
 def test_sentence_search_returns_parent_chunks(engine, settings, app_name, handbook):
     embedder = get_embedder(settings)
     options = SearchOptions(mode="vector", top_k=3)
-    result = search_sentences(engine, [app_name], "Who leads on-call for storage?",
+    result = search_sentences(scope_of(engine, app_name), "Who leads on-call for storage?",
                               options, embedder)
     hits = result.hits
     assert hits[0]["page_number"] == 4 and "Margarethe" in hits[0]["sentence"]
     assert len({h["chunk_id"] for h in hits}) == len(hits) <= 3
     assert hits[0]["kind"] == "PAGE" and hits[0]["file_path"] == "handbook.pdf"
-    hybrid = search_sentences(engine, [app_name], "expired certificate outage",
+    hybrid = search_sentences(scope_of(engine, app_name), "expired certificate outage",
                               SearchOptions(mode="hybrid"), embedder)
     assert hybrid.hits[0]["page_number"] == 3
     with pytest.raises(InvalidInput):
-        search_sentences(engine, [app_name], "x", SearchOptions(mode="text"), embedder)
-    chunk_hits = search(engine, [app_name], "expired certificate", SearchOptions(top_k=1),
+        search_sentences(scope_of(engine, app_name), "x", SearchOptions(mode="text"), embedder)
+    chunk_hits = search(scope_of(engine, app_name), "expired certificate", SearchOptions(top_k=1),
                         embedder).hits
-    widened = with_adjacent_pages(engine, [app_name], chunk_hits, 1)
+    widened = with_adjacent_pages(scope_of(engine, app_name), chunk_hits, 1)
     assert [h["page_number"] for h in widened] == [3, 2, 4]
     assert widened[1]["added_by"]["relation"] == "adjacent-page"
 
@@ -275,7 +276,7 @@ def test_cite_by_ids_and_by_text(engine, app_name, handbook):
          "source_ids": [f"{handbook}:2", "999:1"]},
         {"text": "Margarethe Oyelaran is on call.", "source_ids": [segs[3].chunk_id]},
     ]}
-    result = cite_answer(engine, app_name, json.dumps(answer))
+    result = cite_answer(context_of(engine, app_name), json.dumps(answer))
     assert result["method"] == "id"
     first = result["sections"][0]["citations"]
     assert [(c["document_id"], c["segment_index"], c["page_idx"], c["method"]) for c in first] \
@@ -286,11 +287,12 @@ def test_cite_by_ids_and_by_text(engine, app_name, handbook):
                                       "reason": "not in application"}]
     assert [c["segment_id"] for c in result["citations"]] == [f"{handbook}:2", f"{handbook}:3"]
 
-    fallback = cite_answer(engine, app_name, '{"sections": [{"text": "Margarethe Oyelaran"')
+    fallback = cite_answer(context_of(engine, app_name),
+                           '{"sections": [{"text": "Margarethe Oyelaran"')
     assert fallback["method"] == "text-match" and not fallback["valid_json"]
     (cit,) = fallback["sections"][0]["citations"]
     assert (cit["segment_index"], cit["page_idx"], cit["method"]) == (3, 3, "text-match")
-    no_ids = cite_answer(engine, app_name, json.dumps({"sections": [
+    no_ids = cite_answer(context_of(engine, app_name), json.dumps({"sections": [
         {"text": "Deployment runs in three regions."},
         {"text": "The payment gateway timed out in March."}]}))
     assert no_ids["method"] == "text-match"
@@ -302,7 +304,7 @@ def test_context_cites_document_chunks_by_segment_id(engine, settings, app_name,
     the ids `cite` maps back to pages."""
     from graphrag.retrieval.context.builder import build_context
 
-    ctx = build_context(engine, app_name, query=PAGE_TEXTS[1][:60], budget=2000,
+    ctx = build_context(context_of(engine, app_name), query=PAGE_TEXTS[1][:60], budget=2000,
                         count_tokens=lambda s: len(s.split()),
                         embedder=get_embedder(settings))
     segs = [b.seg for b in ctx.blocks]
@@ -321,7 +323,8 @@ def test_cite_hard_case_short_name(engine, settings, app_name, tmp_path):
         " tầng.\n", encoding="utf-8")
     (doc,) = _ingest(engine, settings, app_name, [md])["documents"]
     for answer in ("Trần Phương", "Người phụ trách là Trần Phương."):
-        result = cite_answer(engine, app_name, json.dumps({"sections": [{"text": answer}]}))
+        result = cite_answer(context_of(engine, app_name),
+                             json.dumps({"sections": [{"text": answer}]}))
         (cit,) = result["sections"][0]["citations"]
         assert cit["segment_id"] == f"{doc['document_id']}:1", answer
         assert "Trần Phương" in cit["snippet_preview"]
@@ -369,7 +372,7 @@ def test_index_repository_ingests_its_documents(engine, settings, app_name, tmp_
                      " AND e.application_id = :a ORDER BY 1", a=_app_id(engine, app_name))
     assert mentions == [("README.md#Ledger", "app.LedgerService"),
                         ("docs/design.pdf#page=1", "app.LedgerService")]
-    hits = search(engine, [app_name], "LedgerService design", SearchOptions(top_k=10),
+    hits = search(scope_of(engine, app_name), "LedgerService design", SearchOptions(top_k=10),
                   get_embedder(settings)).hits
     assert {"docs/design.pdf", "app.py"} <= {h["file_path"] for h in hits}
 

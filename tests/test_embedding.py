@@ -26,7 +26,7 @@ from graphrag.errors import ModelMismatch, ModelUnavailable
 from graphrag.pipeline import run_pipeline
 from graphrag.pipeline.reembed import reembed
 from graphrag.retrieval.search import SearchOptions, search
-from tests.conftest import REPO_ROOT, run_cli
+from tests.conftest import REPO_ROOT, context_of, run_cli, scope_of
 from tests.pipeline_seed import seed_users_app
 from tests.tiny_model import build_tiny_model
 
@@ -207,7 +207,7 @@ def test_a_backend_change_re_embeds_and_queries_never_mix(engine, settings, app_
     seed_users_app(engine, app_name, tmp_path / "repo")
     int8 = settings.with_overrides(embed_backend="onnx-int8")
     fp32 = settings.with_overrides(embed_backend="onnx")
-    first = run_pipeline(engine, int8, app_name)
+    first = run_pipeline(context_of(engine, app_name, int8))
     embedded = first.stages["embed"]["done"]
     assert embedded > 0
 
@@ -220,23 +220,23 @@ def test_a_backend_change_re_embeds_and_queries_never_mix(engine, settings, app_
 
     assert models() == {get_embedder(int8).name}
     # unchanged settings: nothing to do
-    assert run_pipeline(engine, int8, app_name).stages.get("embed") is None
+    assert run_pipeline(context_of(engine, app_name, int8)).stages.get("embed") is None
 
     # the fp32 process refuses to compare its query vectors with int8 vectors ...
     with pytest.raises(ModelMismatch, match=r"was embedded with .*onnx-int8.* reembed"):
-        search(engine, [app_name], "load a user", SearchOptions(), get_embedder(fp32))
+        search(scope_of(engine, app_name), "load a user", SearchOptions(), get_embedder(fp32))
     # ... text search needs no vectors and still works
-    assert search(engine, [app_name], "user", SearchOptions(mode="text")).hits
+    assert search(scope_of(engine, app_name), "user", SearchOptions(mode="text")).hits
 
     # the next pipeline run under fp32 re-embeds every chunk, never mixing
-    second = run_pipeline(engine, fp32, app_name)
+    second = run_pipeline(context_of(engine, app_name, fp32))
     assert second.stages["embed"]["done"] == embedded
     assert models() == {get_embedder(fp32).name}
-    hits = search(engine, [app_name], "load a user by id", SearchOptions(mode="vector"),
+    hits = search(scope_of(engine, app_name), "load a user by id", SearchOptions(mode="vector"),
                   get_embedder(fp32)).hits
     assert hits
     with pytest.raises(ModelMismatch):
-        search(engine, [app_name], "load a user", SearchOptions(), get_embedder(int8))
+        search(scope_of(engine, app_name), "load a user", SearchOptions(), get_embedder(int8))
 
 
 @pytest.fixture
@@ -262,8 +262,8 @@ def test_reembed_follows_a_model_of_another_dimension(fresh_engine, tiny_model: 
     base = load_settings().with_overrides(database_url=url)
     seed_users_app(engine, "keep", tmp_path / "keep")
     seed_users_app(engine, "code", tmp_path / "code")
-    run_pipeline(engine, base, "keep")
-    run_pipeline(engine, base, "code")
+    run_pipeline(context_of(engine, "keep", base))
+    run_pipeline(context_of(engine, "code", base))
     with engine.connect() as conn:
         assert column_dimension(conn) == 384 and column_dimension(conn, "sentences") == 384
 
@@ -287,13 +287,13 @@ def test_reembed_follows_a_model_of_another_dimension(fresh_engine, tiny_model: 
     assert indexes == {"ix_chunks_emb", "ix_sentences_emb"}
 
     tiny = base.with_overrides(model_path=str(tiny_model))
-    hits = search(engine, ["code"], "user name", SearchOptions(mode="vector"),
+    hits = search(scope_of(engine, "code"), "user name", SearchOptions(mode="vector"),
                   get_embedder(tiny)).hits
     assert hits and all(h["score"] is not None for h in hits)
     # `keep` lost its vectors; its next pipeline run embeds it with the 32-d model
-    assert run_pipeline(engine, tiny, "keep").stages["embed"]["done"] == per_app["code"]
+    assert run_pipeline(context_of(engine, "keep", tiny)).stages["embed"]["done"] == per_app["code"]
     # and the library call reports the switch the same way
-    result = reembed(engine, base, "keep")
+    result = reembed(context_of(engine, "keep", base))
     assert (result.previous_dim, result.dim, result.cleared_apps) == (32, 384, ["code"])
 
 
@@ -304,8 +304,8 @@ def test_a_switch_to_the_static_backend_re_embeds_in_place(fresh_engine, tiny_mo
     static = onnx.with_overrides(embed_backend="model2vec")
     seed_users_app(engine, "keep", tmp_path / "keep")
     seed_users_app(engine, "code", tmp_path / "code")
-    embedded = run_pipeline(engine, onnx, "code").stages["embed"]["done"]
-    run_pipeline(engine, onnx, "keep")
+    embedded = run_pipeline(context_of(engine, "code", onnx)).stages["embed"]["done"]
+    run_pipeline(context_of(engine, "keep", onnx))
 
     def models(app: str) -> set[str]:
         with engine.connect() as conn:
@@ -318,7 +318,7 @@ def test_a_switch_to_the_static_backend_re_embeds_in_place(fresh_engine, tiny_mo
     # re-embeds every chunk of the application once, in place, with a progress bar, and
     # leaves every other application's vectors alone
     seen: list[tuple[str, int, int]] = []
-    second = run_pipeline(engine, static, "code",
+    second = run_pipeline(context_of(engine, "code", static),
                           stage_progress=lambda *args: seen.append(args))
     assert second.stages["embed"]["done"] == embedded
     assert [(done, total) for stage, done, total in seen if stage == "embed"][-1] == (
@@ -327,10 +327,10 @@ def test_a_switch_to_the_static_backend_re_embeds_in_place(fresh_engine, tiny_mo
     assert models("keep") == {get_embedder(onnx).name}
     with engine.connect() as conn:
         assert column_dimension(conn) == 384
-    assert run_pipeline(engine, static, "code").stages.get("embed") is None  # once
+    assert run_pipeline(context_of(engine, "code", static)).stages.get("embed") is None  # once
     with pytest.raises(ModelMismatch, match=r"was embedded with .*/onnx@"):
-        search(engine, ["code"], "load a user", SearchOptions(), get_embedder(onnx))
-    hits = search(engine, ["code"], "load a user by id", SearchOptions(),
+        search(scope_of(engine, "code"), "load a user", SearchOptions(), get_embedder(onnx))
+    hits = search(scope_of(engine, "code"), "load a user by id", SearchOptions(),
                   get_embedder(static)).hits
     assert hits and all(h["score"] is not None for h in hits)
 
@@ -349,7 +349,7 @@ def test_a_switch_to_the_static_backend_re_embeds_in_place(fresh_engine, tiny_mo
 def test_search_never_imports_torch_or_transformers(engine, settings, app_name,
                                                     tmp_path: Path) -> None:
     seed_users_app(engine, app_name, tmp_path / "repo")
-    run_pipeline(engine, settings, app_name)  # the export, if any, happened here
+    run_pipeline(context_of(engine, app_name, settings))  # the export, if any, happened here
     driver = (
         "import sys, json, atexit\n"
         "heavy = ('torch', 'transformers', 'sentence_transformers')\n"

@@ -10,7 +10,7 @@ from graphrag.config import load_settings
 from graphrag.embedding import get_embedder
 from graphrag.retrieval.search import hit_test, read_query_lines
 from graphrag.retrieval.search.hittest import first_rank, is_match, metrics
-from tests.conftest import run_cli
+from tests.conftest import run_cli, scope_of
 from tests.search_seed import seed_app
 
 QUERIES = [
@@ -48,7 +48,7 @@ def test_matching_by_fqn_or_overlapping_span() -> None:
 
 def test_hit_test_all_modes_with_misses(engine, seeded) -> None:
     items = read_query_lines([json.dumps(q) for q in QUERIES] + ['{"id": 5, "query": "x"}'])
-    reports, errors = hit_test(engine, [seeded.name], items,
+    reports, errors = hit_test(scope_of(engine, seeded.name), items,
                                embedder=get_embedder(load_settings()))
     assert [r.mode for r in reports] == ["hybrid", "vector", "text"]
     assert errors == [{"id": 5, "line": 5, "error": "no expected 'fqn' or 'file_path'"}]

@@ -15,7 +15,7 @@ from graphrag.indexing import index_repository
 from graphrag.pipeline.model import StageFailure
 from graphrag.pipeline.stages.extract_snippet import ExtractSnippetStage
 from graphrag.pipeline.status import pipeline_status
-from tests.conftest import run_cli
+from tests.conftest import context_of, run_cli
 
 BLANK_FILES = {
     "pkg/__init__.py": "", "pkg/sub/__init__.py": "", "pkg/blank.py": "\n\n   \n",
@@ -37,7 +37,7 @@ def test_empty_and_whitespace_only_files_pass_every_stage(engine, app_name, tmp_
                                      "pkg/mod.py": "def f() -> int:\n    return 1\n"})
     proc = run_cli("index", str(repo), "--app", app_name)
     assert proc.returncode == 0, proc.stderr
-    status = pipeline_status(engine, app_name)
+    status = pipeline_status(context_of(engine, app_name))
     assert status["errors"] == []
     assert status["stages"] and all(c["failed"] == 0 and c["pending"] == 0
                                     for c in status["stages"].values())
@@ -73,7 +73,8 @@ def test_index_exits_1_with_one_line_when_a_stage_failed(engine, app_name, tmp_p
     with pytest.raises(SystemExit) as exit_:
         cli_main.main()
     assert exit_.value.code == 0
-    assert all(c["failed"] == 0 for c in pipeline_status(engine, app_name)["stages"].values())
+    status = pipeline_status(context_of(engine, app_name))
+    assert all(c["failed"] == 0 for c in status["stages"].values())
 
 
 def test_progress_names_each_stage_with_its_total(engine, app_name, tmp_path) -> None:

@@ -16,9 +16,11 @@ from sqlalchemy import Engine, text
 
 from graphrag.config import load_settings
 from graphrag.db.apps import delete_app
+from graphrag.db.context import resolve_context, resolve_scope
+from graphrag.errors import UnknownApplication
 from graphrag.graph.index import index_graph
-from graphrag.graph.service_links import add_to_group, drop_group, links_report
-from tests.conftest import SAMPLE_REPOS, run_cli
+from graphrag.graph.service_links import add_to_group, drop_group, groups, links_report
+from tests.conftest import SAMPLE_REPOS, run_cli, scope_of
 
 SAMPLES = sorted(p.parent.name for p in SAMPLE_REPOS.glob("*/expected_graph.json"))
 
@@ -37,7 +39,7 @@ def _expected(names: dict[str, str]) -> set[tuple]:
 
 
 def _actual(engine: Engine, group: str | None = None, app: str | None = None) -> set[tuple]:
-    report = links_report(engine, group=group, app=app)
+    report = links_report(scope_of(engine, *([app] if app else []), group=group))
     out = set()
     for r in report["links"]:
         out.add((r["caller_app"], r["caller"], r["method"], r["path"], r["endpoint_app"],
@@ -54,7 +56,7 @@ def services(engine: Engine, tmp_path: Path) -> Iterator[dict[str, str]]:
     for sample, app in names.items():
         shutil.copytree(SAMPLE_REPOS / sample, tmp_path / sample)
         index_graph(engine, _settings(), tmp_path / sample, app)
-    add_to_group(engine, prefix, list(names.values()))
+    add_to_group(scope_of(engine, *names.values()), prefix)
     yield names
     with engine.begin() as conn:
         conn.execute(text("DELETE FROM app_groups WHERE name = :n"), {"n": prefix})
@@ -67,7 +69,7 @@ def test_sample_services_link_exactly_as_expected(engine: Engine, services) -> N
     actual = _actual(engine, group=prefix)
     expected = _expected(services)
     assert actual == expected, (sorted(actual - expected), sorted(expected - actual))
-    report = links_report(engine, group=prefix)
+    report = links_report(scope_of(engine, group=prefix))
     unmatched = {(r["caller"], r["url"]) for r in report["unmatched"]}
     assert unmatched == {
         ("example.com/goshop/internal/clients.Ping", "https://status.example.org/v1/ping"),
@@ -83,9 +85,9 @@ def test_group_limits_links_and_edit_relinks_incrementally(engine: Engine, servi
     prefix = ts.split("-")[0]
     # a group without the FastAPI service: the TS client's calls to it are not linked
     drop_group(engine, prefix)
-    add_to_group(engine, prefix, [ts, services["go_shop"]])
+    add_to_group(scope_of(engine, ts, services["go_shop"]), prefix)
     assert not any(r[4] == py for r in _actual(engine, app=ts))
-    add_to_group(engine, prefix, [py])
+    add_to_group(scope_of(engine, py), prefix)
     before = {r for r in _actual(engine, app=ts) if r[0] == ts}
     assert len(before) == 3
     with engine.connect() as conn:
@@ -148,6 +150,32 @@ def test_cli_lists_links_and_node_shows_remote_callers(engine: Engine, services,
         ("GET", kotlin, "com.example.library.controller.BookController.get")]
     bad = run_cli("groups", "add", "x", "no-such-app", "--db", db_url)
     assert bad.returncode != 0 and "no-such-app" in bad.stderr
+
+
+def test_a_scope_naming_one_unknown_application_fails_whole_and_changes_nothing(
+        engine: Engine, app_name: str, db_url: str) -> None:
+    settings = load_settings()
+    other, missing, group = f"{app_name}_b", f"{app_name}_missing", f"{app_name}_g"
+    resolve_context(engine, settings, app_name, create=True)
+    resolve_context(engine, settings, other, create=True)
+    try:
+        with pytest.raises(UnknownApplication, match=missing):  # wherever it stands
+            resolve_scope(engine, settings, [app_name, missing, other])
+        add_to_group(scope_of(engine, app_name), group)
+        for target in (group, f"{group}2"):  # an existing group, a new one
+            bad = run_cli("groups", "add", target, other, missing, "--db", db_url)
+            assert bad.returncode == 1 and bad.stderr.count("\n") == 1, bad.stderr
+            assert missing in bad.stderr and not bad.stdout
+        assert [g["apps"] for g in groups(engine) if g["name"].startswith(group)] == [
+            [app_name]]  # the other, valid, application was not added either
+        found = run_cli("search", "x", "--app", app_name, "--app", missing, "--mode", "text",
+                        "--db", db_url)
+        assert found.returncode == 1 and found.stderr.count("\n") == 1
+        assert missing in found.stderr and not found.stdout
+    finally:
+        with engine.begin() as conn:
+            conn.execute(text("DELETE FROM app_groups WHERE name LIKE :g"), {"g": f"{group}%"})
+            conn.execute(text("DELETE FROM applications WHERE name = :n"), {"n": other})
 
 
 def _text(result) -> str:

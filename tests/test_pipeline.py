@@ -18,7 +18,7 @@ from graphrag.pipeline import Stage, StageFailure, pipeline_status, run_pipeline
 from graphrag.pipeline import registry as stage_registry
 from graphrag.pipeline.stages.extract_snippet import normalize, select_lines
 from graphrag.pipeline.text import clean_doc_comment, identifier_words
-from tests.conftest import run_cli
+from tests.conftest import context_of, run_cli
 from tests.pipeline_seed import USERS_PY, chunk, seed_users_app, sha256
 
 
@@ -69,7 +69,7 @@ def test_identifier_words_and_doc_comment_cleanup() -> None:
 
 def test_code_chunk_gets_snippet_summary_vector_and_links(engine, settings, app_name, seeded
                                                           ) -> None:
-    stats = run_pipeline(engine, settings, app_name)
+    stats = run_pipeline(context_of(engine, app_name, settings))
     assert stats.chunks == 5 and stats.failed == 0 and stats.stale == 0
     row = chunk(engine, seeded.chunks[f"{seeded.nodes['get']}:code:snippet"])
 
@@ -112,7 +112,7 @@ def test_code_chunk_gets_snippet_summary_vector_and_links(engine, settings, app_
 
 def test_class_chunk_elides_members_and_links_inheritance(engine, settings, app_name, seeded
                                                           ) -> None:
-    run_pipeline(engine, settings, app_name)
+    run_pipeline(context_of(engine, app_name, settings))
     row = chunk(engine, seeded.chunks[f"{seeded.nodes['svc']}:code:snippet"])
     assert row["content"].splitlines()[3:5] == ["    def __init__(self, repo):", "        ..."]
     assert "self.repo = repo" not in row["content"] and "self.log" not in row["content"]
@@ -125,7 +125,7 @@ def test_class_chunk_elides_members_and_links_inheritance(engine, settings, app_
 
 def test_render_doc_markdown_with_signature_doc_and_members(engine, settings, app_name, seeded
                                                            ) -> None:
-    run_pipeline(engine, settings, app_name)
+    run_pipeline(context_of(engine, app_name, settings))
     method = chunk(engine, seeded.chunks[f"{seeded.nodes['get']}:doc:explanation"])
     assert method["content"] == (
         "### `app.users.UserService.get_user_name`\n\n"
@@ -141,14 +141,14 @@ def test_render_doc_markdown_with_signature_doc_and_members(engine, settings, ap
 
 def test_rerun_does_no_work_and_unchanged_input_skips_encoding(engine, settings, app_name,
                                                                seeded) -> None:
-    run_pipeline(engine, settings, app_name)
-    assert run_pipeline(engine, settings, app_name).chunks == 0
+    run_pipeline(context_of(engine, app_name, settings))
+    assert run_pipeline(context_of(engine, app_name, settings)).chunks == 0
     cid = seeded.chunks[f"{seeded.nodes['main']}:code:snippet"]
     before = chunk(engine, cid)
     with engine.begin() as conn:  # what the planner does on a changed plan hash
         conn.execute(text("UPDATE chunks SET stage_state = '{}', pending = true WHERE id = :i"),
                      {"i": cid})
-    stats = run_pipeline(engine, settings, app_name)
+    stats = run_pipeline(context_of(engine, app_name, settings))
     assert stats.chunks == 1 and stats.stages["embed"] == {"done": 0, "skipped": 1, "failed": 0}
     after = chunk(engine, cid)
     assert after["embed_ts"] == before["embed_ts"] and after["emb_text"] == before["emb_text"]
@@ -156,7 +156,8 @@ def test_rerun_does_no_work_and_unchanged_input_skips_encoding(engine, settings,
 
 
 def test_priority_order_limit_and_stage_filter(engine, settings, app_name, seeded) -> None:
-    stats = run_pipeline(engine, settings, app_name, stages=["extract-snippet", "render-doc"],
+    stats = run_pipeline(context_of(engine, app_name, settings),
+                         stages=["extract-snippet", "render-doc"],
                          limit=2)
     assert stats.chunks == 2
     # where the run's time went: the stages that ran, and the batches' reads and writes
@@ -170,37 +171,37 @@ def test_priority_order_limit_and_stage_filter(engine, settings, app_name, seede
             " AND stage_state <> '{}' ORDER BY id"), {"a": seeded.app_id}).all()
     assert [p for p, _ in touched] == [10, 10]  # the two priority-10 chunks first
     assert all(len(state) == 1 for _, state in touched)  # nothing past the filter ran
-    status = pipeline_status(engine, app_name)
+    status = pipeline_status(context_of(engine, app_name))
     assert status["stages"]["extract-snippet"] == {"pending": 2, "done": 1, "failed": 0}
     assert status["stages"]["embed"] == {"pending": 5, "done": 0, "failed": 0}
     with pytest.raises(UnknownName, match="unknown stage: 'nope'"):
-        run_pipeline(engine, settings, app_name, stages=["nope"])
+        run_pipeline(context_of(engine, app_name, settings), stages=["nope"])
 
 
 def test_changed_or_vanished_file_fails_that_chunk_and_retry_recovers(
         engine, settings, app_name, seeded) -> None:
     users = seeded.root / "app" / "users.py"
     users.write_text(USERS_PY + "# edited\n")
-    stats = run_pipeline(engine, settings, app_name)
+    stats = run_pipeline(context_of(engine, app_name, settings))
     assert stats.stages["extract-snippet"]["failed"] == 3
     assert stats.stages["render-doc"]["done"] == 2  # doc chunks do not read the file
-    status = pipeline_status(engine, app_name)
+    status = pipeline_status(context_of(engine, app_name))
     assert status["errors"] == [{
         "stage": "extract-snippet", "count": 3,
         "error": "file changed since indexing (sha256 mismatch): app/users.py"}]
     assert status["stages"]["summarize"] == {"pending": 3, "done": 0, "failed": 0}
     cid = seeded.chunks[f"{seeded.nodes['main']}:code:snippet"]
     assert chunk(engine, cid)["pending"] is False  # blocked, not picked again
-    assert run_pipeline(engine, settings, app_name).chunks == 0
+    assert run_pipeline(context_of(engine, app_name, settings)).chunks == 0
 
     users.unlink()
-    run_pipeline(engine, settings, app_name, retry_failed=True)
+    run_pipeline(context_of(engine, app_name, settings), retry_failed=True)
     state = chunk(engine, cid)["stage_state"]["extract-snippet"]
     assert state["error"] == "file vanished since indexing: app/users.py"
     assert state["attempts"] == 2
 
     users.write_text(USERS_PY)
-    stats = run_pipeline(engine, settings, app_name, retry_failed=True)
+    stats = run_pipeline(context_of(engine, app_name, settings), retry_failed=True)
     assert stats.chunks == 3 and stats.failed == 0
     row = chunk(engine, cid)
     assert row["pending"] is False and row["stage_state"]["extract-snippet"]["attempts"] == 3
@@ -232,10 +233,11 @@ def _run_exploding(engine, settings, app_name, seeded) -> None:
             "UPDATE chunks SET pipeline = jsonb_set(pipeline, '{stages}',"
             " '[\"test-exploding\", \"link-edges\"]') WHERE application_id = :a"),
             {"a": seeded.app_id})
-    stats = run_pipeline(engine, settings, app_name)
+    stats = run_pipeline(context_of(engine, app_name, settings))
     assert stats.stages["test-exploding"] == {"done": 3, "skipped": 0, "failed": 2}
     assert stats.stages["link-edges"]["done"] == 3
-    errors = {e["error"]: e["count"] for e in pipeline_status(engine, app_name)["errors"]}
+    status = pipeline_status(context_of(engine, app_name))
+    errors = {e["error"]: e["count"] for e in status["errors"]}
     assert errors == {"ValueError: boom": 1, "not today": 1}
 
 
@@ -249,7 +251,7 @@ def test_batch_results_are_written_set_based(engine, settings, app_name, seeded)
 
     event.listen(engine, "before_cursor_execute", spy)
     try:
-        run_pipeline(engine, settings, app_name, batch_size=64)
+        run_pipeline(context_of(engine, app_name, settings), batch_size=64)
     finally:
         event.remove(engine, "before_cursor_execute", spy)
     # one batch; one statement per group of changed columns (code / doc), never per row,
@@ -281,7 +283,7 @@ def test_embedding_dimension_mismatch_is_a_model_error(engine, settings, app_nam
     try:
         with pytest.raises(ModelUnavailable,
                            match=r"8-d vectors but the database holds 384-d vectors .*reembed"):
-            run_pipeline(engine, settings, app_name, stages=["render-doc", "embed"],
+            run_pipeline(context_of(engine, app_name, settings), stages=["render-doc", "embed"],
                          embedder=Tiny())
     finally:
         delete_app(engine, other)

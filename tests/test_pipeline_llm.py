@@ -12,6 +12,7 @@ from graphrag.config import load_settings
 from graphrag.pipeline import pipeline_status, run_pipeline
 from graphrag.pipeline.llm import ChatClient, LLMError
 from graphrag.pipeline.stages.summarize import OpenAICompatibleSummarizer, make_summarizer
+from tests.conftest import context_of
 from tests.fake_llm_server import FakeLLMServer
 from tests.pipeline_seed import chunk, seed_users_app
 
@@ -37,7 +38,8 @@ def test_llm_summaries_are_stored_and_cached_by_content(engine, db_url, app_name
     model = f"fake-{app_name}"  # the cache outlives the app: keep other tests' keys apart
     settings = _settings(db_url, server, model)
     assert isinstance(make_summarizer(settings), OpenAICompatibleSummarizer)
-    stats = run_pipeline(engine, settings, app_name, stages=["extract-snippet", "summarize"])
+    stats = run_pipeline(context_of(engine, app_name, settings),
+                         stages=["extract-snippet", "summarize"])
     assert stats.stages["summarize"] == {"done": 3, "skipped": 0, "failed": 0}
     assert len(server.requests) == 3
     assert server.requests[0]["model"] == model
@@ -49,7 +51,8 @@ def test_llm_summaries_are_stored_and_cached_by_content(engine, db_url, app_name
     with engine.begin() as conn:  # a re-plan resets the states; the code did not change
         conn.execute(text("UPDATE chunks SET stage_state = '{}', pending = true"
                           " WHERE application_id = :a"), {"a": seeded.app_id})
-    stats = run_pipeline(engine, settings, app_name, stages=["extract-snippet", "summarize"])
+    stats = run_pipeline(context_of(engine, app_name, settings),
+                         stages=["extract-snippet", "summarize"])
     assert stats.stages["summarize"]["done"] == 3
     assert len(server.requests) == 3  # every summary came from summary_cache
     assert chunk(engine, row["id"])["explain_md"] == "Summary: def main():"
@@ -66,7 +69,7 @@ def test_http_500_and_timeout_fail_only_their_chunks(engine, db_url, app_name, s
     )
     settings = load_settings().with_overrides(database_url=db_url)
     started = time.monotonic()
-    stats = run_pipeline(engine, settings, app_name, summarizer=summarizer)
+    stats = run_pipeline(context_of(engine, app_name, settings), summarizer=summarizer)
     assert time.monotonic() - started < 30
     assert stats.stages["summarize"] == {"done": 1, "skipped": 0, "failed": 2}
     assert stats.chunks == 5
@@ -83,7 +86,7 @@ def test_http_500_and_timeout_fail_only_their_chunks(engine, db_url, app_name, s
     cls = chunk(engine, seeded.chunks[f"{seeded.nodes['svc']}:code:snippet"])
     assert cls["explain_md"] == "Summary: class UserService(BaseService):"
     assert cls["stage_state"]["link-edges"]["status"] == "done" and cls["dims"] == 384
-    errors = pipeline_status(engine, app_name)["errors"]
+    errors = pipeline_status(context_of(engine, app_name))["errors"]
     assert sorted(e["error"].split(": ")[1] for e in errors) == [
         "HTTP 500", "timed out after 0.5s"]
 

@@ -31,7 +31,7 @@ from graphrag.plugins import Registry
 from graphrag.retrieval.search.engine import search
 from graphrag.retrieval.search.model import SearchOptions
 from graphrag.retrieval.search.modes import get_mode, mode_names, modes
-from tests.conftest import run_cli
+from tests.conftest import run_cli, scope_of
 from tests.search_seed import seed_app
 
 PLUGIN = '''
@@ -227,9 +227,9 @@ def test_plugin_search_mode_ranks_a_real_search(plugin_site: Path, engine, app_n
     assert mode_names()[:3] == ["hybrid", "vector", "text"]
     assert get_mode("reverse-text").needs_text and not get_mode("reverse-text").needs_vectors
     query = "user"
-    text_hits = search(engine, [seeded.name], query,
+    text_hits = search(scope_of(engine, seeded.name), query,
                        SearchOptions(mode="text", top_k=50, priors=False)).hits
-    plugin = search(engine, [seeded.name], query,
+    plugin = search(scope_of(engine, seeded.name), query,
                     SearchOptions(mode="reverse-text", top_k=50, priors=False))
     assert plugin.mode == "reverse-text"
     assert len(text_hits) > 2
@@ -249,7 +249,7 @@ def test_plugin_search_mode_through_the_cli(plugin_site: Path, engine, app_name)
                    env={"PYTHONPATH": path})
     assert proc.returncode == 0, proc.stderr
     hits = json.loads(proc.stdout)
-    text_hits = search(engine, [seeded.name], "user",
+    text_hits = search(scope_of(engine, seeded.name), "user",
                        SearchOptions(mode="text", top_k=50, priors=False)).hits
     assert len(hits) > 2 and all(float(h["score"]).is_integer() for h in hits)
     assert [h["fqn"] for h in hits] != [h["fqn"] for h in text_hits]

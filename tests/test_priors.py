@@ -16,6 +16,7 @@ from graphrag.retrieval.search.priors import (
     prior,
     wants_tests,
 )
+from tests.conftest import scope_of
 from tests.search_seed import seed_app
 
 
@@ -90,7 +91,7 @@ def test_rank_candidates_applies_priors_unless_switched_off() -> None:
 
 def test_hits_carry_node_lines_and_chunk_lines(engine, app_name) -> None:
     seeded = seed_app(engine, app_name)
-    hits = search(engine, [seeded.name], "second part of get_user",
+    hits = search(scope_of(engine, seeded.name), "second part of get_user",
                   SearchOptions(mode="text", top_k=3)).hits
     hit = next(h for h in hits if h["fqn"] == "app.users.UserService.get_user")
     # The matching chunk is the second part (lines 14-18) of a method spanning 10-18.

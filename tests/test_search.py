@@ -26,7 +26,7 @@ from graphrag.retrieval.search.fusion import (
 from graphrag.retrieval.search.model import Candidate, CandidateSignals
 from graphrag.retrieval.search.signals import candidate_signals
 from graphrag.retrieval.search.store import glob_to_regex
-from tests.conftest import run_cli
+from tests.conftest import run_cli, scope_of
 from tests.search_seed import seed_app
 
 HIT_KEYS = {"chunk_id", "node_id", "fqn", "kind", "file_path", "line_start", "line_end",
@@ -129,7 +129,7 @@ def test_glob_to_regex() -> None:
 
 @pytest.mark.parametrize("mode", ["vector", "text", "hybrid"])
 def test_each_mode_finds_the_target(engine, seeded, embedder, mode) -> None:
-    result = search(engine, [seeded.name], "compute the invoice total with sales tax",
+    result = search(scope_of(engine, seeded.name), "compute the invoice total with sales tax",
                     SearchOptions(mode=mode, top_k=5), embedder)
     assert result.mode == mode
     assert _fqns(result)[0] == "app.billing.compute_invoice_total"
@@ -137,11 +137,11 @@ def test_each_mode_finds_the_target(engine, seeded, embedder, mode) -> None:
 
 def test_vector_score_is_cosine_similarity_and_min_similarity_filters(engine, seeded,
                                                                       embedder) -> None:
-    result = search(engine, [seeded.name], "charge a credit card",
+    result = search(scope_of(engine, seeded.name), "charge a credit card",
                     SearchOptions(mode="vector", top_k=20), embedder)
     scores = [h["score"] for h in result.hits]
     assert scores == sorted(scores, reverse=True) and 0 < scores[0] <= 1
-    cut = search(engine, [seeded.name], "charge a credit card",
+    cut = search(scope_of(engine, seeded.name), "charge a credit card",
                  SearchOptions(mode="vector", top_k=20, min_similarity=scores[0] - 1e-6),
                  embedder)
     assert _fqns(cut) == ["com.shop.PaymentGateway.chargeCard"]
@@ -149,18 +149,19 @@ def test_vector_score_is_cosine_similarity_and_min_similarity_filters(engine, se
 
 def test_text_mode_matches_split_identifiers(engine, seeded) -> None:
     # "chargeCard" is only in the text as one camelCase identifier.
-    result = search(engine, [seeded.name], "charge card", SearchOptions(mode="text"))
+    result = search(scope_of(engine, seeded.name), "charge card", SearchOptions(mode="text"))
     assert _fqns(result)[0] == "com.shop.PaymentGateway.chargeCard"
-    result = search(engine, [seeded.name], "compute_invoice_total", SearchOptions(mode="text"))
+    result = search(scope_of(engine, seeded.name), "compute_invoice_total",
+                    SearchOptions(mode="text"))
     assert _fqns(result)[0] == "app.billing.compute_invoice_total"
 
 
 def test_text_mode_needs_no_model(engine, seeded) -> None:
-    assert search(engine, [seeded.name], "refund policy", SearchOptions(mode="text")).hits
+    assert search(scope_of(engine, seeded.name), "refund policy", SearchOptions(mode="text")).hits
 
 
 def test_hit_json_contract(engine, seeded, embedder) -> None:
-    result = search(engine, [seeded.name], "load a user by id", SearchOptions(top_k=10),
+    result = search(scope_of(engine, seeded.name), "load a user by id", SearchOptions(top_k=10),
                     embedder)
     for hit in result.hits:
         assert set(hit) >= HIT_KEYS
@@ -168,7 +169,7 @@ def test_hit_json_contract(engine, seeded, embedder) -> None:
     get_user = next(h for h in result.hits if h["fqn"] == "app.users.UserService.get_user")
     assert get_user["chunk_id"] in seeded.chunks.values()
     assert get_user["line_start"] >= 10 and get_user["line_end"] <= 18
-    page = search(engine, [seeded.name], "refund policy return products",
+    page = search(scope_of(engine, seeded.name), "refund policy return products",
                   SearchOptions(mode="text", top_k=1)).hits[0]
     assert page["page_number"] == 2 and page["kind"] == "PAGE"
     assert page["line_start"] is None
@@ -176,7 +177,7 @@ def test_hit_json_contract(engine, seeded, embedder) -> None:
 
 def test_chunks_of_one_node_collapse(engine, seeded, embedder) -> None:
     for mode in ("vector", "text", "hybrid"):
-        result = search(engine, [seeded.name], "get_user find_by_id user_id",
+        result = search(scope_of(engine, seeded.name), "get_user find_by_id user_id",
                         SearchOptions(mode=mode, top_k=10), embedder)
         node_ids = [h["node_id"] for h in result.hits]
         assert len(node_ids) == len(set(node_ids)), mode
@@ -185,7 +186,7 @@ def test_chunks_of_one_node_collapse(engine, seeded, embedder) -> None:
 @pytest.mark.parametrize("mode", ["vector", "text", "hybrid"])
 def test_filters(engine, seeded, embedder, mode) -> None:
     def run(**kw):
-        return search(engine, [seeded.name], "user account", SearchOptions(mode=mode, **kw),
+        return search(scope_of(engine, seeded.name), "user account", SearchOptions(mode=mode, **kw),
                       embedder).hits
 
     assert {h["kind"] for h in run(kinds=("METHOD",))} == {"METHOD"}
@@ -199,26 +200,26 @@ def test_filters(engine, seeded, embedder, mode) -> None:
 def test_tenant_isolation(engine, seeded, other_app, embedder) -> None:
     for mode in ("vector", "text", "hybrid"):
         opts = SearchOptions(mode=mode, top_k=50, expand=("calls",))
-        result = search(engine, [seeded.name], "user", opts, embedder)
+        result = search(scope_of(engine, seeded.name), "user", opts, embedder)
         assert result.hits and {h["app"] for h in result.hits} == {seeded.name}
         own_nodes = set(seeded.nodes.values())
         assert {h["node_id"] for h in result.hits} <= own_nodes
-        both = search(engine, [seeded.name, other_app.name], "user", opts, embedder)
+        both = search(scope_of(engine, seeded.name, other_app.name), "user", opts, embedder)
         assert {h["app"] for h in both.hits} == {seeded.name, other_app.name}
 
 
 def test_unknown_app_mode_and_kind_are_user_errors(engine, seeded) -> None:
     with pytest.raises(UnknownApplication):
-        search(engine, ["no-such-app"], "x", SearchOptions(mode="text"))
+        search(scope_of(engine, "no-such-app"), "x", SearchOptions(mode="text"))
     with pytest.raises(UnknownName):
-        search(engine, [seeded.name], "x", SearchOptions(mode="fuzzy"))
+        search(scope_of(engine, seeded.name), "x", SearchOptions(mode="fuzzy"))
     with pytest.raises(UnknownName):
-        search(engine, [seeded.name], "x", SearchOptions(mode="text", kinds=("METHODS",)))
+        search(scope_of(engine, seeded.name), "x", SearchOptions(mode="text", kinds=("METHODS",)))
 
 
 def test_expand_calls_adds_callers_and_callees_marked(engine, seeded, embedder) -> None:
     opts = SearchOptions(mode="text", top_k=1, expand=("calls",))
-    result = search(engine, [seeded.name], "get_user load one user account", opts)
+    result = search(scope_of(engine, seeded.name), "get_user load one user account", opts)
     assert result.hits[0]["fqn"] == "app.users.UserService.get_user"
     assert result.hits[0]["added_by"] is None
     added = {h["fqn"]: h["added_by"] for h in result.hits[1:]}
@@ -239,7 +240,7 @@ def test_hybrid_pagerank_boost_orders_equal_matches(engine, app_name, embedder) 
         conn.execute(text("UPDATE chunks SET emb = (SELECT emb FROM chunks WHERE node_id = :a)"
                           " WHERE node_id = :b"),
                      {"a": seeded.nodes["a"], "b": seeded.nodes["b"]})
-    hits = search(engine, [app_name], "parse the order", SearchOptions(top_k=2),
+    hits = search(scope_of(engine, app_name), "parse the order", SearchOptions(top_k=2),
                   embedder).hits
     assert hits[0]["fqn"] == "m.beta"
 
@@ -279,7 +280,7 @@ def test_hybrid_prefers_the_symbol_the_query_names(engine, app_name, embedder) -
     chunks = [("a", "code", "snippet", None, (1, 5), "def f(payload): return load(payload)"),
               ("b", "code", "snippet", None, (1, 5), "def f(payload): return load(payload)")]
     seed_app(engine, app_name, nodes=nodes, chunks=chunks, edges=[])
-    hits = search(engine, [app_name], "parse an order from the payload",
+    hits = search(scope_of(engine, app_name), "parse an order from the payload",
                   SearchOptions(top_k=2), embedder).hits
     assert [h["fqn"] for h in hits] == ["m.parseOrder", "m.handle"]
 

@@ -29,7 +29,7 @@ from graphrag.retrieval.search.fusion import select
 from graphrag.retrieval.search.intent import QueryIntent, understand
 from graphrag.retrieval.search.model import SIGNALS, Candidate, SearchOptions
 from graphrag.retrieval.search.priors import left_out, prior, wanted_roles
-from tests.conftest import run_cli
+from tests.conftest import run_cli, scope_of
 
 
 def _cand(i: int, path: str, kind: str = "FUNCTION", node: int | None = None,
@@ -285,16 +285,16 @@ def test_a_symbol_query_finds_its_definition_outside_the_candidates(engine, rank
             {"f": fqn, "a": list(apps)}).scalars().all()
     # The uses fill both ranked lists: neither holds a chunk of the definition.
     assert defining and not listed & set(defining)
-    hits = search(engine, [ranked_app], query, options, embedder).hits
+    hits = search(scope_of(engine, ranked_app), query, options, embedder).hits
     assert hits[0]["fqn"] == fqn
-    off = search(engine, [ranked_app], query, SearchOptions(disabled=("definitions",)),
+    off = search(scope_of(engine, ranked_app), query, SearchOptions(disabled=("definitions",)),
                  embedder).hits
     assert fqn not in [h["fqn"] for h in off]
 
 
 def test_library_code_ranks_above_its_example_copy(engine, ranked_app, embedder) -> None:
     query = "resolve the dependencies a path operation declares"
-    hits = search(engine, [ranked_app], query, SearchOptions(), embedder).hits
+    hits = search(scope_of(engine, ranked_app), query, SearchOptions(), embedder).hits
     paths = [h["file_path"] for h in hits]
     assert paths.index("lib/dependencies.py") < paths.index("examples/dependencies_demo.py")
 
@@ -303,7 +303,7 @@ def test_hidden_markdown_is_searched_only_when_asked(engine, ranked_app, embedde
     query = "how does dependency injection work"
 
     def paths(options: SearchOptions) -> list[str]:
-        return [h["file_path"] for h in search(engine, [ranked_app], query, options,
+        return [h["file_path"] for h in search(scope_of(engine, ranked_app), query, options,
                                                embedder).hits]
 
     assert not any(p.startswith(".agents/") for p in paths(SearchOptions()))

@@ -168,6 +168,13 @@ def test_search_node_context_and_errors(served: Served) -> None:
         c2 = httpx.Client(base_url=served.url, timeout=30, headers={
             "Authorization": f"Bearer {create_key(served.engine, ['srv-missing'])['key']}"})
         assert _error(c2.post("/v1/search", json={"query": "x"}), 404) == "unknown_application"
+        # several applications, one of them unknown: the whole request fails, naming it
+        c3 = httpx.Client(base_url=served.url, timeout=30, headers={"Authorization": "Bearer "
+                          + create_key(served.engine, [served.a, "srv-missing"])["key"]})
+        several = c3.post("/v1/search", json={"query": "x", "apps": [served.a, "srv-missing"],
+                                              "mode": "text"})
+        assert _error(several, 404) == "unknown_application"
+        assert "srv-missing" in several.json()["error"]["message"]
         both = c.post("/v1/search", json={"query": "list books and users", "top_k": 20})
         assert {h["app"] for h in both.json()["hits"]} <= {served.a, served.b}
 

@@ -452,3 +452,57 @@ def test_answers_carry_the_indexed_commit_and_freshness(served: Served,
     finally:
         for name in (app, loose, mirrored):
             delete_app(served.engine, name)
+
+
+def test_a_server_stopped_during_the_first_model_export_ends_at_once(
+        db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`graphrag serve` on a machine that has not exported the model yet exports it in the
+    background (a minute or more); SIGTERM in that minute ends the process within seconds
+    (it used to wait for the export), with exit code 0, no half export taken for a
+    complete one, and the next export clears the abandoned work folder."""
+    import signal
+    import subprocess
+
+    from graphrag.embedding.export import build_once, export_folder, is_exported
+    from graphrag.embedding.export_format import META
+    from graphrag.embedding.model_files import model_spec
+
+    models = tmp_path / "models"
+    env = {**os.environ, "GRAPHRAG_DATABASE_URL": db_url, "GRAPHRAG_MODELS_DIR": str(models),
+           "GRAPHRAG_HOME": str(tmp_path / "home"), "GRAPHRAG_EMBED_BACKEND": "onnx"}
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "graphrag", "serve", "--no-auth",
+                             "--no-mcp", "--port", str(port)],
+                            stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        seen = ""
+        deadline = time.monotonic() + 120
+        while "exporting the embedding model" not in seen and time.monotonic() < deadline:
+            ready = select.select([proc.stderr], [], [], 1)[0]
+            if ready:
+                seen += proc.stderr.readline()
+        assert "exporting the embedding model" in seen, seen
+        assert httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=30).status_code == 200
+        stopped = time.monotonic()
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=60) == 0
+        took = time.monotonic() - stopped
+        rest = proc.stderr.read()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert "stopped during the model load" in rest, rest
+    assert took < 30, took  # the export alone takes over a minute here
+    monkeypatch.setenv("GRAPHRAG_MODELS_DIR", str(models))
+    monkeypatch.setenv("GRAPHRAG_EMBED_BACKEND", "onnx")
+    spec = model_spec(load_settings())
+    folder = export_folder(spec, models)
+    assert not is_exported(folder)
+    assert list(models.glob(folder.name + ".tmp-*")), "the abandoned work folder"
+
+    def fake_build(_spec: Any, work: Path) -> None:
+        (work / META).write_text("{}")
+
+    assert build_once(spec, models, fake_build, "test build") == folder
+    assert is_exported(folder)
+    assert not list(models.glob(folder.name + ".tmp-*"))

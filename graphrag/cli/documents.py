@@ -142,8 +142,7 @@ def documents_segments(document_id: int, app_name: str, db_url: str | None,
 def adjacent_cmd(app_name: str, chunk_ids: tuple[str, ...], page_range: int,
                  db_url: str | None, as_json: bool) -> None:
     """Add the chunks of neighbouring pages (same document) to the given chunks."""
-    _, engine = engine_for(db_url)
-    result = adjacent_chunks(engine, app_name, list(chunk_ids), page_range)
+    result = adjacent_chunks(context_for(db_url, app_name), list(chunk_ids), page_range)
     if as_json:
         print_json(result)
         return
@@ -176,8 +175,8 @@ def _read_answer(path: str) -> str:
 def cite_cmd(app_name: str, answer_path: str, db_url: str | None, as_json: bool) -> None:
     """Map an answer's source ids ([SEG=...] ids) to documents, pages and snippets; fall
     back to text matching when the answer has no usable ids."""
-    _, engine = engine_for(db_url)
-    result = cite_answer(engine, app_name, _read_answer(answer_path))
+    answer = _read_answer(answer_path)
+    result = cite_answer(context_for(db_url, app_name), answer)
     if as_json:
         print_json(result)
         return

@@ -9,10 +9,10 @@ from graphrag.cli.options import (
     app_option,
     context_for,
     db_option,
-    engine_for,
     json_option,
     print_json,
     print_rows,
+    scope_for,
 )
 from graphrag.db.apps import skipped_documents
 from graphrag.graph.analysis import export_graph, to_graphml
@@ -142,8 +142,8 @@ def graph_links(group: str | None, app_name: str | None, db_url: str | None,
                 as_json: bool) -> None:
     """HTTP calls linked to the endpoints they reach, across applications, and the call
     sites that reach none of the indexed endpoints."""
-    _, engine = engine_for(db_url)
-    report = links_report(engine, group=group, app=app_name)
+    scope = scope_for(db_url, [app_name] if app_name else (), group=group, every=True)
+    report = links_report(scope)
     if as_json:
         print_json(report)
         return

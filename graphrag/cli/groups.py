@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import click
 
-from graphrag.cli.options import db_option, engine_for, json_option, print_json, print_rows
+from graphrag.cli.options import (
+    db_option,
+    engine_for,
+    json_option,
+    print_json,
+    print_rows,
+    scope_for,
+)
 from graphrag.graph.service_links import add_to_group, drop_group, groups
 
 
@@ -40,8 +47,7 @@ def groups_list(db_url: str | None, as_json: bool) -> None:
 @json_option
 def groups_add(name: str, apps: tuple[str, ...], db_url: str | None, as_json: bool) -> None:
     """Add the applications APPS to group NAME (created when new) and link again."""
-    _, engine = engine_for(db_url)
-    row = add_to_group(engine, name, apps)
+    row = add_to_group(scope_for(db_url, apps), name)
     if as_json:
         print_json(row)
         return

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import click
 from sqlalchemy import Engine
 
 from graphrag.config import Settings, load_settings
-from graphrag.db.context import AppContext, resolve_context
+from graphrag.db.context import AppContext, AppScope, resolve_context, resolve_scope
 from graphrag.db.engine import get_engine
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -56,6 +56,15 @@ def context_for(db_url: str | None, app_name: str) -> AppContext:
     once here; an unknown name is a user error)."""
     settings, engine = engine_for(db_url)
     return resolve_context(engine, settings, app_name)
+
+
+def scope_for(db_url: str | None, app_names: Sequence[str] = (), *,
+              group: str | None = None, every: bool = False) -> AppScope:
+    """The scope of a command reading several applications (named, a group's, or with
+    ``every`` all of them), resolved once here; an unknown name is a user error before
+    any work."""
+    settings, engine = engine_for(db_url)
+    return resolve_scope(engine, settings, app_names, group=group, every=every)
 
 
 def print_json(data: Any) -> None:

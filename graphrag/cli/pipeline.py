@@ -6,14 +6,19 @@ import click
 
 from graphrag.cli.options import (
     app_option,
+    context_for,
     db_option,
-    engine_for,
     json_option,
     print_json,
     progress_enabled,
 )
 from graphrag.cli.progress import progress_bars
-from graphrag.pipeline.runner import DEFAULT_BATCH_SIZE, PipelineStats, run_pipeline
+from graphrag.pipeline.runner import (
+    DEFAULT_BATCH_SIZE,
+    PipelineStats,
+    checked_stages,
+    run_pipeline,
+)
 from graphrag.pipeline.status import pipeline_status
 
 
@@ -54,10 +59,12 @@ def _print_stats(stats: PipelineStats) -> None:
 def pipeline_run(app_name: str, stages: str | None, limit: int | None, retry_failed: bool,
                  batch_size: int, db_url: str | None, as_json: bool) -> None:
     """Run the pending stages of an application's chunks, highest priority first."""
-    settings, engine = engine_for(db_url)
+    only = _split_stages(stages)
+    checked_stages(only)  # an unknown stage is reported before an unknown application
+    ctx = context_for(db_url, app_name)
     with progress_bars(progress_enabled(as_json)) as progress:  # a bar per stage, with ETA
-        stats = run_pipeline(engine, settings, app_name, stages=_split_stages(stages),
-                             limit=limit, retry_failed=retry_failed, stage_progress=progress,
+        stats = run_pipeline(ctx, stages=only, limit=limit, retry_failed=retry_failed,
+                             stage_progress=progress,
                              batch_size=batch_size)
     if as_json:
         print_json(stats.to_dict())
@@ -71,8 +78,7 @@ def pipeline_run(app_name: str, stages: str | None, limit: int | None, retry_fai
 @json_option
 def pipeline_status_cmd(app_name: str, db_url: str | None, as_json: bool) -> None:
     """Per-stage pending/done/failed counts and the most common errors."""
-    _, engine = engine_for(db_url)
-    status = pipeline_status(engine, app_name)
+    status = pipeline_status(context_for(db_url, app_name))
     if as_json:
         print_json(status)
         return
@@ -98,9 +104,9 @@ def reembed_cmd(app_name: str, batch_size: int, db_url: str | None, as_json: boo
     (GRAPHRAG_MODEL_PATH, GRAPHRAG_EMBED_BACKEND); the vector columns follow its dimension."""
     from graphrag.pipeline.reembed import reembed
 
-    settings, engine = engine_for(db_url)
+    ctx = context_for(db_url, app_name)
     with progress_bars(progress_enabled(as_json)) as progress:
-        result = reembed(engine, settings, app_name, progress=progress, batch_size=batch_size)
+        result = reembed(ctx, progress=progress, batch_size=batch_size)
     if as_json:
         print_json(result.to_dict())
         return

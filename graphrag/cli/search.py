@@ -4,15 +4,24 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TextIO, TypeVar
 
 import click
 
-from graphrag.cli.options import db_option, engine_for, json_option, print_json, settings_for
+from graphrag.cli.options import (
+    context_for,
+    db_option,
+    engine_for,
+    json_option,
+    print_json,
+    scope_for,
+    settings_for,
+)
 from graphrag.config import Settings
+from graphrag.db.context import AppScope, resolve_scope
 from graphrag.embedding import Embedder, count_tokens, get_embedder, get_tokenizer
 from graphrag.errors import InvalidInput
 from graphrag.retrieval.context.render import FORMATS
@@ -113,16 +122,17 @@ def _query_encoder(settings: Settings, modes: list[str]) -> Embedder | None:
     return embedder
 
 
-def _connect_and_load(db_url: str | None, modes: list[str]) -> tuple[Settings, Any,
-                                                                      Embedder | None]:
-    """Settings, engine and query encoder; the model loads in a second thread while the
-    engine connects and checks migrations (a one-shot search waits for the slower one
-    instead of both)."""
+def _connect_and_load(db_url: str | None, modes: list[str], app_names: Sequence[str]
+                      ) -> tuple[AppScope, Embedder | None]:
+    """The scope of ``app_names`` and the query encoder; the model loads in a second
+    thread while the engine connects, checks migrations and resolves the applications (a
+    one-shot search waits for the slower one instead of both)."""
     settings = settings_for(db_url)
     with ThreadPoolExecutor(max_workers=1) as pool:
         loading = pool.submit(_query_encoder, settings, modes)
         settings, engine = engine_for(db_url)
-        return settings, engine, loading.result()
+        scope = resolve_scope(engine, settings, app_names)
+        return scope, loading.result()
 
 
 def _read_lines(path: str) -> list[QueryLine]:
@@ -199,15 +209,14 @@ def search_cmd(query: str | None, app_names: tuple[str, ...], mode: str, top_k: 
     if queries_file is not None:
         if granularity != "chunk" or adjacent_pages:
             raise click.UsageError("--granularity/--adjacent-pages need a single QUERY")
-        settings, engine = engine_for(db_url)
-        _search_batch(engine, settings, list(app_names), queries_file, options,
+        _search_batch(scope_for(db_url, app_names), queries_file, options,
                       as_json or json_envelope)
         return
-    settings, engine, embedder = _connect_and_load(db_url, [mode])
+    scope, embedder = _connect_and_load(db_url, [mode], app_names)
     # documents: sentence-level search and adjacent pages (graphrag.retrieval.documents.sentences,
     # graphrag.retrieval.documents.adjacent)
-    result = document_search(engine, list(app_names), query or "", options, embedder,
-                             granularity, adjacent_pages)
+    result = document_search(scope, query or "", options, embedder, granularity,
+                             adjacent_pages)
     timing = " ".join(f"{k}={v}" for k, v in result.timing.items())
     if json_envelope:
         print_json(result.envelope())
@@ -219,13 +228,13 @@ def search_cmd(query: str | None, app_names: tuple[str, ...], mode: str, top_k: 
         click.echo(f"{len(result.hits)} hits, mode={result.mode} {timing}", err=True)
 
 
-def _search_batch(engine: Any, settings: Settings, apps: list[str], path: str,
-                  options: SearchOptions, as_json: bool) -> None:
+def _search_batch(scope: AppScope, path: str, options: SearchOptions, as_json: bool
+                  ) -> None:
     """JSON lines out, one per input line; exit 1 at the end when any line failed."""
     items = _read_lines(path)
     failed = 0
-    embedder = _embedder(settings, [options.mode])
-    for record in batch_search(engine, apps, items, options, embedder):
+    embedder = _embedder(scope.settings, [options.mode])
+    for record in batch_search(scope, items, options, embedder):
         failed += "error" in record
         if as_json:
             click.echo(json.dumps(record, ensure_ascii=False, default=str))
@@ -265,10 +274,11 @@ def context_cmd(fqn: str | None, query: str | None, app_name: str, budget_tokens
     _require_words(query)
     from graphrag.retrieval.context.builder import build_context  # networkx: only this command
 
-    settings, engine = engine_for(db_url)
+    app = context_for(db_url, app_name)
+    settings = app.settings
     tokenizer = get_tokenizer(settings)
     ctx = build_context(
-        engine, app_name, fqn=fqn, query=query, budget=budget_tokens, depth=depth, fmt=fmt,
+        app, fqn=fqn, query=query, budget=budget_tokens, depth=depth, fmt=fmt,
         count_tokens=lambda s: count_tokens(tokenizer, [s])[0],
         embedder=get_embedder(settings) if query is not None else None,
         test_callers=test_callers,
@@ -311,10 +321,10 @@ def hit_test_cmd(app_names: tuple[str, ...], queries_file: str, modes: tuple[str
     mode_list = list(modes or MODES)
     options = _options(mode_list[0], top_k, min_similarity, kinds, lang, path_glob, source,
                        priors=priors, per_file=per_file, disabled=disabled, http=http)
-    settings, engine = engine_for(db_url)
+    scope = scope_for(db_url, app_names)
     items = _read_lines(queries_file)
-    reports, errors = hit_test(engine, list(app_names), items, mode_list, options,
-                               _embedder(settings, mode_list))
+    reports, errors = hit_test(scope, items, mode_list, options,
+                               _embedder(scope.settings, mode_list))
     if as_json:
         print_json({"queries_file": str(Path(queries_file)),
                     "modes": [r.to_dict() for r in reports], "errors": errors})

@@ -76,7 +76,7 @@ def mcp_cmd(app_names: tuple[str, ...], db_url: str | None, as_json: bool) -> No
     for name in app_names:
         if name not in known:
             click.echo(f"graphrag mcp: warning: no application {name!r} yet", err=True)
-    runtime = Runtime(settings, engine)
+    runtime = Runtime(settings, engine, owns_process=True)
     runtime.start_model()
     try:
         build_mcp(runtime, list(app_names)).run("stdio")

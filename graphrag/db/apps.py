@@ -35,6 +35,37 @@ def get_app(conn: Connection, name: str) -> Application:
     return Application(row.id, row.name, row.root_path)
 
 
+def get_apps(conn: Connection, names: Sequence[str]) -> list[Application]:
+    """The applications called ``names`` (once each, in the given order), read in one
+    statement; :class:`UnknownApplication` names the first absent one."""
+    return [Application(int(r.id), r.name, r.root_path) for r in _named_rows(
+        conn, "SELECT id, name, root_path FROM applications WHERE name = ANY(:names)", names)]
+
+
+def _named_rows(conn: Connection, sql: str, names: Sequence[str]) -> list[Any]:
+    """The rows of ``sql`` (reading the applications ``:names``), one per name in the
+    given order; :class:`UnknownApplication` names the first absent one."""
+    wanted = list(dict.fromkeys(names))
+    rows = {r.name: r for r in conn.execute(text(sql), {"names": wanted})}
+    for name in wanted:
+        if name not in rows:
+            raise UnknownApplication(name)
+    return [rows[n] for n in wanted]
+
+
+def apps_with_ids(conn: Connection, ids: Sequence[int]) -> list[Application]:
+    """The applications of ``ids`` that exist, by name."""
+    return [Application(int(r.id), r.name, r.root_path) for r in conn.execute(text(
+        "SELECT id, name, root_path FROM applications WHERE id = ANY(:ids) ORDER BY name"),
+        {"ids": list(ids)})]
+
+
+def all_apps(conn: Connection) -> list[Application]:
+    """Every application, by name."""
+    return [Application(int(r.id), r.name, r.root_path) for r in conn.execute(text(
+        "SELECT id, name, root_path FROM applications ORDER BY name"))]
+
+
 @dataclass(frozen=True)
 class SearchedApp:
     """What a search needs of an application: its id, indexed commit (repository runs)
@@ -49,15 +80,10 @@ class SearchedApp:
 def searched_apps(conn: Connection, names: Sequence[str]) -> list[SearchedApp]:
     """The applications called ``names`` (once each, in the given order), read in one
     statement; :class:`UnknownApplication` names the first absent one."""
-    wanted = list(dict.fromkeys(names))
-    rows = {r.name: r for r in conn.execute(text(
-        "SELECT id, name, indexed_commit, meta->>'embed_model' AS embed_model"
-        " FROM applications WHERE name = ANY(:names)"), {"names": wanted})}
-    for name in wanted:
-        if name not in rows:
-            raise UnknownApplication(name)
-    return [SearchedApp(int(rows[n].id), n, rows[n].indexed_commit, rows[n].embed_model)
-            for n in wanted]
+    return [SearchedApp(int(r.id), r.name, r.indexed_commit, r.embed_model)
+            for r in _named_rows(conn, "SELECT id, name, indexed_commit,"
+                                 " meta->>'embed_model' AS embed_model"
+                                 " FROM applications WHERE name = ANY(:names)", names)]
 
 
 def mark_indexed(conn: Connection, app_id: int) -> None:

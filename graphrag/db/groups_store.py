@@ -10,29 +10,24 @@ from typing import Any
 
 from sqlalchemy import Connection, text
 
-from graphrag.errors import InvalidInput, NotFound, UnknownApplication
+from graphrag.errors import InvalidInput, NotFound
 
 
-def add_group(conn: Connection, name: str, apps: Sequence[str]) -> list[int]:
-    """Create group ``name`` or add ``apps`` (application names) to it; the ids of
-    its members."""
+def add_group(conn: Connection, name: str, app_ids: Sequence[int]) -> list[int]:
+    """Create group ``name`` or add the applications ``app_ids`` to it; the ids of its
+    members."""
     name = name.strip()
     if not name:
         raise InvalidInput("a group needs a name")
-    if not apps:
+    if not app_ids:
         raise InvalidInput("name at least one application to add to the group")
-    rows = dict(conn.execute(text(
-        "SELECT name, id FROM applications WHERE name = ANY(:n)"), {"n": list(apps)}).all())
-    for app in apps:
-        if app not in rows:
-            raise UnknownApplication(app)
     group_id = conn.execute(text(
         "INSERT INTO app_groups (name) VALUES (:n) ON CONFLICT (name) DO UPDATE"
         " SET name = EXCLUDED.name RETURNING id"), {"n": name}).scalar_one()
     conn.execute(text(
         "INSERT INTO app_group_members (group_id, application_id)"
         " SELECT :g, unnest(CAST(:a AS bigint[])) ON CONFLICT DO NOTHING"),
-        {"g": group_id, "a": sorted(rows.values())})
+        {"g": group_id, "a": sorted(set(app_ids))})
     return group_members(conn, name)
 
 

@@ -84,6 +84,9 @@ def build_once(spec: ModelSpec, root: Path, build: Callable[[ModelSpec, Path], N
     with FileLock(str(folder) + ".lock"):
         if is_exported(folder):  # another process finished it while we waited
             return folder
+        # work folders of builds whose process was stopped mid-build (the lock is ours)
+        for stale in root.glob(folder.name + ".tmp-*"):
+            shutil.rmtree(stale, ignore_errors=True)
         notify(f"{notice}, once (about a minute; cached in {folder})")
         started = time.perf_counter()
         work = Path(tempfile.mkdtemp(prefix=folder.name + ".tmp-", dir=root))

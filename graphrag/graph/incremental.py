@@ -324,8 +324,9 @@ def _resolve(conn: Connection, app_id: int, resolver: Resolver, fresh: set[str],
     the files of the promoted nodes, when promotion changed), and for a resolution that
     adds edges from another file's nodes (its ``foreign`` files go with it)."""
     changed = fresh | deleted
+    # With no stored file (a first index) no other file can refer to a changed name.
     iface = _interfaces(conn, app_id, resolver, changed, loaded.old_iface, loaded.parents,
-                        every_iface, part, ensure)
+                        every_iface or (not loaded.files and part is None), part, ensure)
     names: set[str] = set()
     redo = set(changed)
     for path in iface.computed:

@@ -41,6 +41,8 @@ class Scopes:
         self.supers: dict[str, list[GraphNode]] = {}
         self.unique_name_fallback = False
         self._ancestors: dict[str, list[GraphNode]] = {}
+        self._companions: dict[str, list[GraphNode]] = {}
+        self._wildcard_memo: dict[tuple[str, str, str], Ent | None] = {}
         self._type_memo: dict[tuple[str, str | None, str], Ent] = {}
         self._target_memo: dict[tuple[str, str], Ent] = {}
         # elements being evaluated: `x = x[0].f()` types x by itself, which must end
@@ -50,6 +52,7 @@ class Scopes:
     def reset_hierarchy_cache(self) -> None:
         """Forget memoized ancestors (call after changing ``supers``)."""
         self._ancestors.clear()
+        self._wildcard_memo.clear()
         self._type_memo.clear()
         self._target_memo.clear()
 
@@ -76,8 +79,12 @@ class Scopes:
     def companions(self, node: GraphNode) -> list[GraphNode]:
         """Companion objects (``meta.companion``) declared in class ``node``: their
         members are reached through the class."""
-        return [m for m in self.table.member_nodes(node)
-                if m.kind == "OBJECT" and m.meta.get("companion")]
+        members = self.table.member_nodes(node)  # recorded as a lookup, as always
+        out = self._companions.get(node.key)
+        if out is None:
+            out = self._companions[node.key] = [
+                m for m in members if m.kind == "OBJECT" and m.meta.get("companion")]
+        return out
 
     def own_callable(self, node: GraphNode, name: str) -> GraphNode | None:
         return next((m for m in self.table.members(node, name) if m.kind in CALLABLE_KINDS),
@@ -206,12 +213,22 @@ class Scopes:
             if node is not None:
                 return Ent("node", node, resolution="package")
         for target in scope.wildcards:
-            found = self.member_of(self.resolve_target(ns, target), name)
+            found = self._wildcard_member(ns, target, name)
             if found is not None and found.kind not in ("unknown", "external"):
                 return _with_resolution(found, "import")
         if scope.traits.global_names:
             return self._global(ns, name, mode)
         return None
+
+    def _wildcard_member(self, ns: str, target: str, name: str) -> Ent | None:
+        """Member ``name`` of a wildcard import's target (memoized: in C# or Java every
+        file imports the same few namespaces, and each unknown name is tried in each)."""
+        key = (ns, target, name)
+        if key in self._wildcard_memo:
+            return self._wildcard_memo[key]
+        found = self._wildcard_memo[key] = self.member_of(self.resolve_target(ns, target),
+                                                          name)
+        return found
 
     def _global(self, ns: str, name: str, mode: str) -> Ent | None:
         """``name`` in the one namespace of the linker (spec ``global_names``): a type of

@@ -10,8 +10,9 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine
 
-from graphrag.db.apps import app_ids, get_app
-from graphrag.db.groups_store import add_group, group_members, list_groups, remove_group
+from graphrag.db.apps import app_ids
+from graphrag.db.context import AppScope
+from graphrag.db.groups_store import add_group, list_groups, remove_group
 from graphrag.graph.links_store import (
     endpoints_called,
     list_links,
@@ -22,27 +23,26 @@ from graphrag.graph.links_store import (
 from graphrag.graph.store import Neighbour
 
 
-def links_report(engine: Engine, *, group: str | None = None, app: str | None = None,
-                 visible: Collection[str] | None = None) -> dict[str, Any]:
+def links_report(scope: AppScope, *, visible: Collection[str] | None = None
+                 ) -> dict[str, Any]:
     """The links (one row each: caller application and function, method, URL, endpoint
-    application and function, route, confidence, reason) and the call sites that reach
-    no indexed endpoint, of group ``group`` and/or application ``app``."""
-    with engine.connect() as conn:
+    application and function, route, confidence, reason) from or to the scope's
+    applications, both ends within its group when it has one, and their call sites that
+    reach no indexed endpoint."""
+    with scope.engine.connect() as conn:
         vis = _visible_ids(conn, visible)
-        apps = [get_app(conn, app).id] if app else None
-        both = group_members(conn, group) if group else None
-        sites_of = apps if apps is not None else both
-        return {"links": list_links(conn, vis, apps, both),
-                "unmatched": unmatched_sites(conn, vis, sites_of)}
+        both = list(scope.group_ids) if scope.group is not None else None
+        return {"links": list_links(conn, vis, scope.app_ids, both),
+                "unmatched": unmatched_sites(conn, vis, scope.app_ids)}
 
 
-def add_to_group(engine: Engine, name: str, apps: Sequence[str]) -> dict[str, Any]:
-    """Add applications to group ``name`` (created when new) and link again what the
-    group changes; the group with its members."""
-    with engine.begin() as conn:
-        add_group(conn, name, apps)
+def add_to_group(scope: AppScope, name: str) -> dict[str, Any]:
+    """Add the scope's applications to group ``name`` (created when new) and link again
+    what the group changes; the group with its members."""
+    with scope.engine.begin() as conn:
+        add_group(conn, name, scope.app_ids)
         relink_every(conn)
-    return next(g for g in groups(engine) if g["name"] == name)
+    return next(g for g in groups(scope.engine) if g["name"] == name)
 
 
 def drop_group(engine: Engine, name: str) -> dict[str, Any]:

@@ -112,6 +112,9 @@ class SymbolTable:
         self._chains: dict[str, tuple[GraphNode, ...]] = {}
         # per file, its declarations folded into another symbol's node (see _fold_plan)
         self.folded: dict[str, list[Symbol]] = {}
+        # all children of a node, flattened on first use (``children`` is final after
+        # ``_build``; resolution asks for a type's members thousands of times)
+        self._member_nodes: dict[str, list[GraphNode]] = {}
         self._build()
 
     # ----------------------------------------------------------------- building
@@ -290,7 +293,11 @@ class SymbolTable:
     def member_nodes(self, node: GraphNode) -> list[GraphNode]:
         """All direct children of ``node``."""
         self._watch_children(node)
-        return [n for group in self.children.get(node.key, {}).values() for n in group]
+        out = self._member_nodes.get(node.key)
+        if out is None:
+            out = self._member_nodes[node.key] = [
+                n for group in self.children.get(node.key, {}).values() for n in group]
+        return out
 
     def var_types(self, node: GraphNode) -> dict[str, str]:
         """``var_types`` of the scope ``node`` (its fields or locals; of every part of a

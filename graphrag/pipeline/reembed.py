@@ -12,10 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Engine
-
-from graphrag.config import Settings
-from graphrag.db.apps import get_app
+from graphrag.db.context import AppContext
 from graphrag.db.vectors import column_dimension, set_dimension, switch_model, vacuum_vectors
 from graphrag.embedding import Embedder, get_embedder
 from graphrag.pipeline.registry import vector_stages
@@ -43,22 +40,22 @@ class ReembedResult:
                 "cleared_apps": self.cleared_apps, "pipeline": self.stats.to_dict()}
 
 
-def reembed(engine: Engine, settings: Settings, app_name: str,
-            progress: Progress | None = None, embedder: Embedder | None = None,
-            batch_size: int = 128) -> ReembedResult:
-    """Every chunk (and sentence piece) of ``app_name`` embedded again by the configured
-    model (``embedder`` replaces it in tests); the vector columns follow its dimension."""
+def reembed(ctx: AppContext, progress: Progress | None = None,
+            embedder: Embedder | None = None, batch_size: int = 128) -> ReembedResult:
+    """Every chunk (and sentence piece) of the context's application embedded again by
+    the configured model (``embedder`` replaces it in tests); the vector columns follow
+    its dimension."""
+    engine, app, app_name = ctx.engine, ctx.app, ctx.app_name
     with engine.connect() as conn:
-        app = get_app(conn, app_name)
         previous = column_dimension(conn)
-    model = embedder or get_embedder(settings)
+    model = embedder or get_embedder(ctx.settings)
     stages = vector_stages()
     queued = switch_model(engine, app.id, model.name, stages, force=True)
     # Then the columns (clearing the other applications' vectors when the dimension
     # changes); the pipeline run records the model for the application again.
     cleared = set_dimension(engine, model.dim, stages) if previous != model.dim else []
-    stats = run_pipeline(engine, settings, app_name, stages=list(stages),
-                         progress=progress, embedder=model, batch_size=batch_size)
+    stats = run_pipeline(ctx, stages=list(stages), progress=progress, embedder=model,
+                         batch_size=batch_size)
     # Every vector of the application was rewritten: the HNSW graphs still hold the old
     # entries until vacuumed, and measurably return worse neighbours meanwhile (hit-test
     # MRR down by up to 0.08 on the sample repositories before this vacuum).

@@ -21,7 +21,6 @@ from typing import Any
 from sqlalchemy import Engine
 
 from graphrag.config import Settings
-from graphrag.db.apps import get_app
 from graphrag.db.context import AppContext
 from graphrag.db.vectors import switch_model
 from graphrag.embedding import Embedder, model_identity
@@ -158,7 +157,9 @@ def run_batch(items: list[WorkItem], ctx: StageContext, only: frozenset[str] | N
                 on_stage(name)
 
 
-def _only(stages: Sequence[str] | None) -> frozenset[str] | None:
+def checked_stages(stages: Sequence[str] | None) -> frozenset[str] | None:
+    """The stages a run is limited to (None: all); an unknown name is a user error
+    listing the valid ones."""
     if not stages:
         return None
     for name in stages:
@@ -184,9 +185,9 @@ def follow_model(engine: Engine, settings: Settings, app_id: int,
     return switch_model(engine, app_id, identity, stages)
 
 
-def run_pipeline(engine: Engine, settings: Settings, app_name: str,
-                 stages: Sequence[str] | None = None, limit: int | None = None,
-                 retry_failed: bool = False, progress: Progress | None = None, *,
+def run_pipeline(ctx: AppContext, stages: Sequence[str] | None = None,
+                 limit: int | None = None, retry_failed: bool = False,
+                 progress: Progress | None = None, *,
                  batch_size: int = DEFAULT_BATCH_SIZE, embedder: Embedder | None = None,
                  summarizer: Any = None, stage_progress: StageProgress | None = None,
                  ) -> PipelineStats:
@@ -201,23 +202,9 @@ def run_pipeline(engine: Engine, settings: Settings, app_name: str,
     (:func:`follow_model`): a change of model or backend re-embeds, never mixes.
     ``embedder``/``summarizer`` replace the configured ones (tests, benchmarks).
     """
-    _only(stages)  # an unknown stage is reported before an unknown application
-    with engine.connect() as conn:
-        app = get_app(conn, app_name)
-    return run_stages(AppContext(engine, settings, app), stages, limit, retry_failed,
-                      progress, batch_size=batch_size, embedder=embedder,
-                      summarizer=summarizer, stage_progress=stage_progress)
-
-
-def run_stages(ctx: AppContext, stages: Sequence[str] | None = None, limit: int | None = None,
-               retry_failed: bool = False, progress: Progress | None = None, *,
-               batch_size: int = DEFAULT_BATCH_SIZE, embedder: Embedder | None = None,
-               summarizer: Any = None, stage_progress: StageProgress | None = None,
-               ) -> PipelineStats:
-    """:func:`run_pipeline` for the context's application."""
     started = time.perf_counter()
     engine, settings, app, app_name = ctx.engine, ctx.settings, ctx.app, ctx.app_name
-    only = _only(stages)
+    only = checked_stages(stages)
     follow_model(engine, settings, app.id, only, embedder)
     with engine.connect() as conn:
         total = count_selectable(conn, app.id, retry_failed)

@@ -4,21 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import Engine
-
-from graphrag.db.apps import get_app
+from graphrag.db.context import AppContext
 from graphrag.pipeline import store
 
 MAX_ERRORS = 10
 
-def pipeline_status(engine: Engine, app_name: str) -> dict[str, Any]:
+def pipeline_status(ctx: AppContext) -> dict[str, Any]:
     """``{"stages": {stage: {"pending", "done", "failed"}}, "errors": [{stage, error, count}]}``."""
     from graphrag.pipeline.registry import stage_names
 
-    with engine.connect() as conn:
-        app = get_app(conn, app_name)
-        counts = store.stage_status_counts(conn, app.id)
-        errors = store.stage_errors(conn, app.id, MAX_ERRORS)
+    with ctx.engine.connect() as conn:
+        counts = store.stage_status_counts(conn, ctx.app_id)
+        errors = store.stage_errors(conn, ctx.app_id, MAX_ERRORS)
     stages: dict[str, dict[str, int]] = {}
     for stage, status, n in counts:
         bucket = stages.setdefault(stage, {"pending": 0, "done": 0, "failed": 0})

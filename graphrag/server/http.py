@@ -258,7 +258,8 @@ def create_app(config: ServeConfig | None = None, runtime: Runtime | None = None
         raise UsageError(f"--no-auth is only allowed on a loopback host, not {config.host}")
     if runtime is None:
         settings = load_settings()
-        runtime = Runtime(settings, get_engine(settings, pool_size=2 * config.threads + 2))
+        runtime = Runtime(settings, get_engine(settings, pool_size=2 * config.threads + 2),
+                          owns_process=True)
     jobs = Jobs()
     roots = [Path(r).expanduser().resolve() for r in config.index_roots]
     mcp_server = _mcp_server(runtime, config) if config.mcp else None

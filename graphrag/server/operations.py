@@ -161,12 +161,12 @@ def search(runtime: Runtime, scope: Scope, apps: Sequence[str] | None,
     embedder = runtime.embedder() \
         if get_mode(options.mode).needs_vectors or granularity == "sentence" else None
     if len(queries) == 1:
-        result = document_search(runtime.engine, names, queries[0], options, embedder,
+        result = document_search(runtime.scope(names), queries[0], options, embedder,
                                  granularity, adjacent_pages)
         return [result.envelope()]
     if granularity != "chunk" or adjacent_pages:
         raise UsageError("granularity and adjacent_pages need a single query")
-    return [r.envelope() for r in search_many(runtime.engine, names, list(queries), options,
+    return [r.envelope() for r in search_many(runtime.scope(names), list(queries), options,
                                               embedder)]
 
 
@@ -180,7 +180,7 @@ def context(runtime: Runtime, scope: Scope, app: str, *, fqn: str | None = None,
         raise InvalidInput("give either fqn or query")
     if query is not None and not query.strip():
         raise InvalidInput("empty query: give the words to search for")
-    ctx = build_context(runtime.engine, app, fqn=fqn, query=query, budget=budget_tokens,
+    ctx = build_context(runtime.context(app), fqn=fqn, query=query, budget=budget_tokens,
                         depth=depth, fmt=fmt, count_tokens=runtime.count_tokens,
                         embedder=runtime.embedder() if query is not None else None,
                         visible=scope.apps)
@@ -191,8 +191,7 @@ def adjacent(runtime: Runtime, scope: Scope, app: str, chunk_ids: Sequence[str],
              page_range: int) -> dict[str, Any]:
     from graphrag.retrieval.documents.adjacent import adjacent_chunks
 
-    scope.check(app)
-    return adjacent_chunks(runtime.engine, app, chunk_ids, page_range)
+    return adjacent_chunks(runtime.context(scope.check(app)), chunk_ids, page_range)
 
 
 def document_segment(runtime: Runtime, scope: Scope, app: str, chunk_id: str | None = None,
@@ -208,8 +207,7 @@ def document_segment(runtime: Runtime, scope: Scope, app: str, chunk_id: str | N
         with runtime.engine.connect() as conn:
             ids = node_chunk_ids(conn, ctx.app_id, [node_id])
         chunk_id = ids[0] if ids else None
-    found = adjacent_chunks(runtime.engine, app, [chunk_id], 0)["expanded_chunks"] \
-        if chunk_id else []
+    found = adjacent_chunks(ctx, [chunk_id], 0)["expanded_chunks"] if chunk_id else []
     if not found:
         raise NotFound(f"no document chunk {chunk_id or node_id} in {app}")
     first = found[0]
@@ -220,9 +218,9 @@ def cite(runtime: Runtime, scope: Scope, app: str, answer: str | dict[str, Any]
          ) -> dict[str, Any]:
     from graphrag.retrieval.documents.citations import cite_answer
 
-    scope.check(app)
+    ctx = runtime.context(scope.check(app))
     raw = answer if isinstance(answer, str) else json.dumps(answer, ensure_ascii=False)
-    return cite_answer(runtime.engine, app, raw)
+    return cite_answer(ctx, raw)
 
 
 # --- applications and their state ------------------------------------------------------
@@ -247,10 +245,11 @@ def index_status(runtime: Runtime, scope: Scope, app: str) -> dict[str, Any]:
     found = [a for a in list_apps(runtime.engine) if a["name"] == app]
     if not found:
         raise UnknownApplication(app)
+    ctx = runtime.context(app)
     docs: dict[str, int] = {}
-    for d in list_documents(runtime.context(app)):
+    for d in list_documents(ctx):
         docs[d["status"]] = docs.get(d["status"], 0) + 1
-    return {**found[0], "pipeline": pipeline_status(runtime.engine, app), "documents": docs}
+    return {**found[0], "pipeline": pipeline_status(ctx), "documents": docs}
 
 
 def index_summary(runtime: Runtime, scope: Scope, app: str) -> dict[str, Any]:
@@ -309,8 +308,7 @@ def receive_upload(runtime: Runtime, scope: Scope, app: str, filename: str,
 
     def work() -> dict[str, Any]:
         try:
-            return process_upload(runtime.engine, runtime.settings, app, request, claim,
-                                  runtime.embedder())
+            return process_upload(runtime.context(app), request, claim, runtime.embedder())
         finally:
             shutil.rmtree(folder, ignore_errors=True)
 
@@ -420,8 +418,8 @@ def links(runtime: Runtime, scope: Scope, group: str | None, app: str | None
     applications the caller may use, of group ``group`` and/or application ``app``."""
     from graphrag.graph.service_links import links_report
 
-    return links_report(runtime.engine, group=group,
-                        app=scope.check(app) if app else None, visible=scope.apps)
+    named = [scope.check(app)] if app else []
+    return links_report(runtime.scope(named, group=group, every=True), visible=scope.apps)
 
 
 def endpoint_callers(runtime: Runtime, scope: Scope, app: str, fqn: str

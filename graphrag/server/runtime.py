@@ -4,17 +4,23 @@ so that the server answers ``/healthz`` at once and searches wait only for the m
 
 from __future__ import annotations
 
+import os
+import sys
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import Engine
 
 from graphrag.config import Settings
-from graphrag.db.context import AppContext, resolve_context
+from graphrag.db.context import AppContext, AppScope, resolve_context, resolve_scope
 from graphrag.db.engine import ping
 from graphrag.embedding import Embedder, count_tokens, get_embedder, get_tokenizer
 from graphrag.errors import GraphragError
+
+# seconds a stopping server waits for a model load it may abandon
+_ABANDON_AFTER = 3.0
 
 
 @dataclass
@@ -28,6 +34,9 @@ class Runtime:
     _tokenizer: Any = None
     _embedder: Embedder | None = None
     _loader: threading.Thread | None = None
+    # The process exists for this runtime (`graphrag serve`, `graphrag mcp`): a stop
+    # during the model load ends the process instead of waiting for the load.
+    owns_process: bool = False
 
     def start_model(self) -> threading.Thread:
         """Load and warm the model in a daemon thread (the first query then pays nothing)."""
@@ -39,9 +48,20 @@ class Runtime:
     def close(self, timeout: float = 120) -> None:
         """Wait for the model load to finish before the process exits: a daemon thread
         still inside the runtime's native code while the interpreter shuts down aborts
-        the process (SIGABRT, "terminate called without an active exception")."""
-        if self._loader is not None:
-            self._loader.join(timeout)
+        the process (SIGABRT, "terminate called without an active exception").
+
+        When the runtime ``owns_process``, a load still running after a few seconds (a
+        first run exports the model for a minute or more) is abandoned: the process ends
+        at once without the interpreter's shutdown, which is what aborts. The export's
+        work folder is removed by the next export."""
+        if self._loader is None:
+            return
+        self._loader.join(_ABANDON_AFTER if self.owns_process else timeout)
+        if self.owns_process and self._loader.is_alive():
+            print("graphrag: stopped during the model load", file=sys.stderr)
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(0)
 
     def _load(self) -> None:
         try:
@@ -72,6 +92,13 @@ class Runtime:
     def context(self, app: str) -> AppContext:
         """The service context of one request for application ``app`` (resolved once)."""
         return resolve_context(self.engine, self.settings, app)
+
+    def scope(self, apps: Sequence[str] = (), *, group: str | None = None,
+              every: bool = False) -> AppScope:
+        """The scope of one request reading applications ``apps`` (a group's, or with
+        ``every`` all of them), resolved once; an unknown name is refused before any
+        work."""
+        return resolve_scope(self.engine, self.settings, apps, group=group, every=every)
 
     def model_state(self) -> dict[str, Any]:
         """``loading``, ``ready`` or ``failed`` (with the reason)."""

@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import networkx as nx
-from sqlalchemy import Connection, Engine
+from sqlalchemy import Connection
 
-from graphrag.db.apps import get_app
+from graphrag.db.context import AppContext
 from graphrag.embedding import Embedder
 from graphrag.errors import InvalidInput, UnknownName
 from graphrag.graph.dispatch import call_neighbours
@@ -68,10 +68,10 @@ def seeds_for_fqn(conn: Connection, app_id: int, fqn: str) -> dict[int, float]:
     return {node_id: 1.0 for node_id in resolve_name(conn, app_id, fqn)}
 
 
-def seeds_for_query(engine: Engine, app: str, query: str,
-                    embedder: Embedder | None) -> dict[int, float]:
+def seeds_for_query(ctx: AppContext, query: str, embedder: Embedder | None
+                    ) -> dict[int, float]:
     """The nodes of the best hybrid hits, weighted by their score."""
-    result = search(engine, [app], query, SearchOptions(top_k=QUERY_SEEDS), embedder)
+    result = search(ctx.scope(), query, SearchOptions(top_k=QUERY_SEEDS), embedder)
     seeds: dict[int, float] = {}
     for hit in result.hits:
         seeds.setdefault(int(hit["node_id"]), float(hit["score"]))
@@ -220,7 +220,7 @@ def brief(notes: Sequence[LeftOut]) -> list[LeftOut]:
     return named + ([LeftOut(None, None, "more", rest)] if rest else [])
 
 
-def build_context(engine: Engine, app: str, *, fqn: str | None = None,
+def build_context(ctx: AppContext, *, fqn: str | None = None,
                   query: str | None = None, budget: int = 4000, depth: int = 2,
                   fmt: str = "markdown", count_tokens: CountTokens,
                   embedder: Embedder | None = None, test_callers: bool = False,
@@ -238,12 +238,13 @@ def build_context(engine: Engine, app: str, *, fqn: str | None = None,
         raise InvalidInput("give either an FQN or --query")
     if budget < 1 or depth < 0:
         raise InvalidInput("--budget-tokens must be positive and --depth not negative")
-    with engine.connect() as conn:
-        app_id = get_app(conn, app).id
-        seeds = seeds_for_fqn(conn, app_id, fqn) if fqn is not None else {}
-    if query is not None:
-        seeds = seeds_for_query(engine, app, query, embedder)
-    with engine.connect() as conn:
+    app_id = ctx.app_id
+    if fqn is not None:
+        with ctx.engine.connect() as conn:
+            seeds = seeds_for_fqn(conn, app_id, fqn)
+    else:
+        seeds = seeds_for_query(ctx, query or "", embedder)
+    with ctx.engine.connect() as conn:
         graph = load_neighbourhood(conn, app_id, list(seeds), depth)
         ranked = [(int(n), s) for n, s in rank(graph, seeds)]
         ranked = near_first(conn, graph, ranked, set(seeds), test_callers)

@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, Engine
+from sqlalchemy import Connection
 
-from graphrag.db.apps import get_app
+from graphrag.db.context import AppContext, AppScope
 from graphrag.errors import InvalidInput
 from graphrag.retrieval.documents import store
 from graphrag.retrieval.documents.segments import Segment, parse_segment_id, segment_from_row
@@ -87,7 +87,7 @@ def _statistics(entries: list[_Entry], page_range: int, unknown: list[str]) -> d
             "pages_covered": sum(len(d["pages"]) for d in per_doc), "unknown_ids": unknown}
 
 
-def adjacent_chunks(engine: Engine, app_name: str, chunk_ids: Sequence[str],
+def adjacent_chunks(ctx: AppContext, chunk_ids: Sequence[str],
                     page_range: int = DEFAULT_PAGE_RANGE) -> dict[str, Any]:
     """``{"expanded_chunks": [...], "statistics": {...}}`` (see the module docstring).
     Ids that are not document chunks of the application are listed in
@@ -97,26 +97,28 @@ def adjacent_chunks(engine: Engine, app_name: str, chunk_ids: Sequence[str],
     ids = list(dict.fromkeys(i.strip() for i in chunk_ids if i and i.strip()))
     if not ids:
         return {"expanded_chunks": [], "statistics": _statistics([], page_range, [])}
-    with engine.connect() as conn:
-        app_id = get_app(conn, app_name).id
+    app_id = ctx.app_id
+    with ctx.engine.connect() as conn:
         originals, unknown = resolve(conn, app_id, ids)
         entries = _expand(conn, app_id, originals, page_range)
     return {"expanded_chunks": [e.to_dict() for e in entries],
             "statistics": _statistics(entries, page_range, unknown)}
 
 
-def with_adjacent_pages(engine: Engine, app_names: Sequence[str], hits: list[dict[str, Any]],
-                        page_range: int) -> list[dict[str, Any]]:
+def with_adjacent_pages(scope: AppScope, hits: list[dict[str, Any]], page_range: int
+                        ) -> list[dict[str, Any]]:
     """Search hits followed by the chunks of neighbouring pages of their document hits,
     shaped like hits, with ``added_by = {"relation": "adjacent-page", "fqn", "chunk_id"}``
     naming the nearest hit of the same document."""
     out = list(hits)
-    for app in dict.fromkeys(app_names):
+    for application in scope.apps:
+        app = application.name
         mine = [h for h in hits if h.get("app", app) == app and h.get("source") == "doc"]
         if not mine:
             continue
         present = {h["chunk_id"] for h in mine}
-        expanded = adjacent_chunks(engine, app, list(present), page_range)["expanded_chunks"]
+        expanded = adjacent_chunks(scope.context(application), list(present),
+                                   page_range)["expanded_chunks"]
         origins = [e for e in expanded if not e["added"]]
         for e in expanded:
             if not e["added"] or e["chunk_id"] in present:

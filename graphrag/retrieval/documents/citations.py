@@ -24,9 +24,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, Engine
+from sqlalchemy import Connection
 
-from graphrag.db.apps import get_app
+from graphrag.db.context import AppContext
 from graphrag.retrieval.documents import store
 from graphrag.retrieval.documents.adjacent import resolve
 from graphrag.retrieval.documents.segments import Segment, load_segments
@@ -195,15 +195,15 @@ def _text_match(segments: list[Segment], sections: list[dict[str, Any]]) -> None
                             [segment_citation(segments[pos], "text-match", score=score)])
 
 
-def cite_answer(engine: Engine, app_name: str, raw: str) -> dict[str, Any]:
+def cite_answer(ctx: AppContext, raw: str) -> dict[str, Any]:
     """Citations for every section of an answer, a flat de-duplicated list, the method
     used, and the dropped ids (see the module docstring)."""
     answer = parse_answer(raw)
     sections = [dict(s) for s in answer.sections]
     asked = list(dict.fromkeys(i for s in sections for i in s["source_ids"]))
     dropped: list[dict[str, Any]] = []
-    with engine.connect() as conn:
-        app_id = get_app(conn, app_name).id
+    app_id = ctx.app_id
+    with ctx.engine.connect() as conn:
         found = _by_ids(conn, app_id, asked) if asked else {}
         method = "id" if found else "text-match"
         if method == "id":

@@ -5,10 +5,7 @@ each side stays small; ``cli/search.py`` and the server call :func:`document_sea
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-from sqlalchemy import Engine
-
+from graphrag.db.context import AppScope
 from graphrag.embedding import Embedder
 from graphrag.errors import InvalidInput, UnknownName, UsageError
 from graphrag.retrieval.documents.adjacent import with_adjacent_pages
@@ -17,9 +14,9 @@ from graphrag.retrieval.search.engine import search
 from graphrag.retrieval.search.model import SearchOptions, SearchResult
 
 
-def document_search(engine: Engine, app_names: Sequence[str], query: str,
-                    options: SearchOptions, embedder: Embedder | None, granularity: str,
-                    adjacent_pages: int) -> SearchResult:
+def document_search(scope: AppScope, query: str, options: SearchOptions,
+                    embedder: Embedder | None, granularity: str, adjacent_pages: int
+                    ) -> SearchResult:
     """Chunk or sentence granularity search, then the adjacent pages when asked for."""
     if granularity not in GRANULARITIES:
         raise UnknownName("granularity", granularity, GRANULARITIES)
@@ -28,9 +25,9 @@ def document_search(engine: Engine, app_names: Sequence[str], query: str,
     if granularity == "sentence":
         if embedder is None:
             raise UsageError("--granularity sentence needs --mode vector or hybrid")
-        result = search_sentences(engine, app_names, query, options, embedder)
+        result = search_sentences(scope, query, options, embedder)
     else:
-        result = search(engine, app_names, query, options, embedder)
+        result = search(scope, query, options, embedder)
     if adjacent_pages:
-        result.hits = with_adjacent_pages(engine, app_names, result.hits, adjacent_pages)
+        result.hits = with_adjacent_pages(scope, result.hits, adjacent_pages)
     return result

@@ -9,20 +9,19 @@ full-text list is restricted to document chunks too)."""
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
 import numpy as np
-from sqlalchemy import Connection, Engine
+from sqlalchemy import Connection
 
+from graphrag.db.context import AppScope
 from graphrag.db.vectors import require_model
 from graphrag.embedding import Embedder, vector_literal
 from graphrag.errors import InvalidInput
 from graphrag.retrieval.documents import store
 from graphrag.retrieval.search.engine import (
     rank_candidates,
-    resolve_apps,
     set_ef_search,
     text_candidates,
 )
@@ -76,8 +75,8 @@ def _search_one(conn: Connection, apps: dict[int, str], query: str, vector: np.n
     return hits
 
 
-def search_sentences(engine: Engine, app_names: Sequence[str], query: str,
-                     options: SearchOptions, embedder: Embedder) -> SearchResult:
+def search_sentences(scope: AppScope, query: str, options: SearchOptions,
+                     embedder: Embedder) -> SearchResult:
     """Search sentence pieces; the hits are their distinct parent chunks (``top_k``, 10 by
     default), each with ``sentence`` (the best matching piece) and ``sentence_score``."""
     validate(options)
@@ -87,8 +86,10 @@ def search_sentences(engine: Engine, app_names: Sequence[str], query: str,
     t0 = time.perf_counter()
     vector = embedder.encode([query])[0]
     embed_ms = (time.perf_counter() - t0) * 1000
-    with engine.begin() as conn:
-        apps = resolve_apps(conn, app_names)
+    if not scope.apps:
+        raise InvalidInput("at least one --app is required")
+    apps = dict(zip(scope.app_ids, scope.app_names, strict=True))
+    with scope.engine.begin() as conn:
         require_model(conn, apps, embedder.name)  # never compare two models' vectors
         set_ef_search(conn, options)
         t1 = time.perf_counter()

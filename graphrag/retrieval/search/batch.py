@@ -17,8 +17,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Engine
-
+from graphrag.db.context import AppScope
 from graphrag.embedding import Embedder
 from graphrag.retrieval.search.engine import search_many
 from graphrag.retrieval.search.model import SearchOptions
@@ -68,14 +67,14 @@ def error_record(item: QueryLine) -> dict[str, Any]:
     return {"id": item.id, "line": item.line, "error": item.error}
 
 
-def batch_search(engine: Engine, app_names: Sequence[str], items: Sequence[QueryLine],
-                 options: SearchOptions, embedder: Embedder | None = None,
+def batch_search(scope: AppScope, items: Sequence[QueryLine], options: SearchOptions,
+                 embedder: Embedder | None = None,
                  batch_size: int = BATCH_SIZE) -> Iterator[dict[str, Any]]:
     """Yield one output record per item, in input order."""
     for start in range(0, len(items), batch_size):
         part = items[start:start + batch_size]
         good = [i for i in part if i.ok]
-        results = iter(search_many(engine, app_names, [i.query or "" for i in good],
+        results = iter(search_many(scope, [i.query or "" for i in good],
                                    options, embedder)) if good else iter(())
         for item in part:
             if item.ok:

@@ -32,9 +32,10 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
-from sqlalchemy import Connection, Engine
+from sqlalchemy import Connection
 
 from graphrag.db.apps import get_app, searched_apps
+from graphrag.db.context import AppScope
 from graphrag.db.vectors import require_model
 from graphrag.embedding import Embedder, vector_literal
 from graphrag.errors import InvalidInput
@@ -253,18 +254,19 @@ def encode_queries(embedder: Embedder | None, queries: Sequence[str],
     return list(embedder.encode(list(queries)))
 
 
-def _start(engine: Engine, app_names: Sequence[str], queries: Sequence[str],
-           options: SearchOptions, model: str | None
+def _start(scope: AppScope, queries: Sequence[str], options: SearchOptions,
+           model: str | None
            ) -> tuple[dict[int, str], dict[str, str | None], list[list[tuple[int, float]]],
                       VectorScan]:
-    """The applications (unknown names refused), the model check when ``model`` names the
-    query encoder, the indexed commits, each query's BM25 list (empty lists when the
-    mode reads none) and how to read the vector lists."""
-    if not app_names:
+    """The applications (as they are now: one deleted since the scope was resolved is
+    refused), the model check when ``model`` names the query encoder, the indexed
+    commits, each query's BM25 list (empty lists when the mode reads none) and how to
+    read the vector lists."""
+    if not scope.apps:
         raise InvalidInput("at least one --app is required")
-    with engine.connect() as conn:
+    with scope.engine.connect() as conn:
         store.reuse_plans(conn)
-        found = searched_apps(conn, app_names)
+        found = searched_apps(conn, scope.app_names)
         apps = {a.id: a.name for a in found}
         if model is not None:  # never compare two models' vectors
             require_model(conn, apps, model, {a.id: a.embed_model for a in found})
@@ -279,13 +281,13 @@ def _start(engine: Engine, app_names: Sequence[str], queries: Sequence[str],
                 scan)
 
 
-def search_many(engine: Engine, app_names: Sequence[str], queries: Sequence[str],
-                options: SearchOptions, embedder: Embedder | None = None,
+def search_many(scope: AppScope, queries: Sequence[str], options: SearchOptions,
+                embedder: Embedder | None = None,
                 vectors: Sequence[np.ndarray | None] | None = None) -> list[SearchResult]:
     """Run many queries with one model call for all embeddings.
 
-    While the model encodes the queries, a second connection resolves the applications
-    and fetches the BM25 lists (the database and the model then use both cores). Then
+    While the model encodes the queries, a second connection reads the applications'
+    state and fetches the BM25 lists (the database and the model then use both cores). Then
     each hybrid query is one statement (the vector list, every candidate's row and its
     signals) before the fusion; the other modes read their list and the candidates.
     ``vectors`` (one per query) skips encoding, e.g. when hit-test runs several modes.
@@ -295,14 +297,14 @@ def search_many(engine: Engine, app_names: Sequence[str], queries: Sequence[str]
     needs_vectors = get_mode(options.mode).needs_vectors
     model = embedder.name if needs_vectors and embedder is not None else None
     with ThreadPoolExecutor(max_workers=1) as pool:
-        start = pool.submit(_start, engine, app_names, queries, options, model)
+        start = pool.submit(_start, scope, queries, options, model)
         t1 = time.perf_counter()
         if vectors is None:
             vectors = encode_queries(embedder, queries, options)
         embed_ms = (time.perf_counter() - t1) * 1000 / max(len(queries), 1)
         apps, commits, text_lists, scan = start.result()
     results = []
-    with engine.begin() as conn:
+    with scope.engine.begin() as conn:
         store.reuse_plans(conn, scan.ef if needs_vectors else None)
         for query, vector, txt in zip(queries, vectors, text_lists, strict=True):
             hits = _search_one(conn, apps, query, vector, txt, options, scan)
@@ -315,8 +317,7 @@ def search_many(engine: Engine, app_names: Sequence[str], queries: Sequence[str]
     return results
 
 
-def search(engine: Engine, app_names: Sequence[str], query: str,
-           options: SearchOptions | None = None,
+def search(scope: AppScope, query: str, options: SearchOptions | None = None,
            embedder: Embedder | None = None) -> SearchResult:
-    """Search the chunks of the named applications (several only when asked for)."""
-    return search_many(engine, app_names, [query], options or SearchOptions(), embedder)[0]
+    """Search the chunks of the scope's applications (several only when asked for)."""
+    return search_many(scope, [query], options or SearchOptions(), embedder)[0]

@@ -12,8 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from sqlalchemy import Engine
-
+from graphrag.db.context import AppScope
 from graphrag.embedding import Embedder
 from graphrag.retrieval.search.batch import QueryLine, error_record
 from graphrag.retrieval.search.engine import encode_queries, search_many
@@ -99,8 +98,8 @@ def split_items(items: Sequence[QueryLine]) -> tuple[list[QueryLine], list[dict[
     return good, [error_record(i) for i in errors]
 
 
-def hit_test(engine: Engine, app_names: Sequence[str], items: Sequence[QueryLine],
-             modes: Sequence[str] | None = None, options: SearchOptions | None = None,
+def hit_test(scope: AppScope, items: Sequence[QueryLine], modes: Sequence[str] | None = None,
+             options: SearchOptions | None = None,
              embedder: Embedder | None = None) -> tuple[list[ModeReport], list[dict[str, Any]]]:
     """Run every query in every mode through the batch path; the embeddings are computed
     once and shared by the modes (default: the built-in modes). Returns the reports and
@@ -115,7 +114,7 @@ def hit_test(engine: Engine, app_names: Sequence[str], items: Sequence[QueryLine
     reports = []
     for mode in modes:
         opts = replace(base, mode=mode)
-        results = search_many(engine, app_names, queries, opts, embedder,
+        results = search_many(scope, queries, opts, embedder,
                               vectors=vectors if get_mode(mode).needs_vectors
                               else [None] * len(queries))
         reports.append(evaluate(mode, good, [r.hits for r in results]))
