@@ -121,3 +121,21 @@ def run_cli(*args: str, env: dict[str, str] | None = None, input: str | None = N
         [sys.executable, "-m", "graphrag", *args], capture_output=True, text=True,
         env=full_env, input=input, timeout=timeout,
     )
+
+
+@contextlib.contextmanager
+def indexed_folder(folder: Path, name: str, db_url: str, models_dir: Path,
+                   *options: str) -> Iterator[str]:
+    """``graphrag index FOLDER --app NAME`` (its home ``FOLDER.home`` beside it), the
+    application deleted afterwards."""
+    home = folder.parent / f"{folder.name}.home"
+    env = {"GRAPHRAG_DATABASE_URL": db_url, "GRAPHRAG_HOME": str(home),
+           "GRAPHRAG_MODELS_DIR": str(models_dir)}
+    proc = run_cli("index", str(folder), "--app", name, *options, env=env)
+    assert proc.returncode == 0, proc.stderr
+    try:
+        yield name
+    finally:
+        engine = get_engine(load_settings().with_overrides(database_url=db_url))
+        with engine.begin() as conn:
+            conn.execute(text("DELETE FROM applications WHERE name = :n"), {"n": name})

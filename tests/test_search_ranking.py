@@ -63,7 +63,11 @@ def test_a_bare_or_qualified_identifier_is_a_symbol_query(query, names) -> None:
     ("parse the multipart body", (), "topic"),
     ("Parse the multipart body.", (), "text"),
     ("Returns the content length of the request", (), "text"),
-    ("BasicAuth returns a Basic HTTP Authorization middleware", ("BasicAuth",), "text"),
+    ("BasicAuth returns a Basic HTTP Authorization middleware",
+     ("BasicAuth", "Basic", "Authorization"), "text"),
+    ("how Monad composes effects with flatMap?", ("flatMap", "Monad"), "question"),
+    ("Sessions: how Sinatra::Application configures Base", ("Sinatra.Application", "Base"),
+     "topic"),
     ("how does dependency injection work", (), "question"),
     ("how does safeParse report errors", ("safeParse",), "question"),
     ("where is HTTPException turned into a response", ("HTTPException",), "question"),
@@ -227,6 +231,18 @@ def solve_dependencies(request, dependant):
     injecting its result into the endpoint's parameters."""
     return {{name: call(request) for name, call in dependant.items()}}
 '''
+LEDGER = '''
+class Ledger:
+    """Keeps the balances of the accounts in the order they were opened."""
+
+    def __init__(self):
+        self.balances = {}
+'''
+LEDGER_USE = '''
+def ledger_records_entries_{i}(entries):
+    """How a ledger records entries: records entries, entries recorded, ledger entries."""
+    return [entry for entry in entries if entry]
+'''
 HIDDEN_DOC = """# How dependency injection works
 
 Dependency injection resolves the dependencies each endpoint declares: dependency
@@ -251,6 +267,9 @@ def ranked_app(db_url, models_dir):
     # its definition does: BM25 and the vectors rank the uses first.
     for i in range(USES):
         (root / "uses" / f"use_{i}.py").write_text(USER.format(i=i))
+    (root / "lib" / "ledger.py").write_text(LEDGER)
+    for i in range(12):
+        (root / "uses" / f"ledger_use_{i}.py").write_text(LEDGER_USE.format(i=i))
     (root / ".agents" / "skills").mkdir(parents=True)
     (root / ".agents" / "skills" / "di.md").write_text(HIDDEN_DOC)
     env = {"GRAPHRAG_DATABASE_URL": db_url, "GRAPHRAG_HOME": str(root / ".home"),
@@ -290,6 +309,16 @@ def test_a_symbol_query_finds_its_definition_outside_the_candidates(engine, rank
     off = search(scope_of(engine, ranked_app), query, SearchOptions(disabled=("definitions",)),
                  embedder).hits
     assert fqn not in [h["fqn"] for h in off]
+
+
+def test_a_capitalised_word_in_a_question_finds_the_type_it_names(engine, ranked_app,
+                                                                   embedder) -> None:
+    query = "how Ledger records entries"
+    hits = search(scope_of(engine, ranked_app), query, SearchOptions(), embedder).hits
+    assert hits[0]["fqn"] == "lib.ledger.Ledger"
+    off = search(scope_of(engine, ranked_app), query,
+                 SearchOptions(disabled=("definitions",)), embedder).hits
+    assert off[0]["fqn"] != "lib.ledger.Ledger"
 
 
 def test_library_code_ranks_above_its_example_copy(engine, ranked_app, embedder) -> None:

@@ -506,3 +506,24 @@ def test_a_server_stopped_during_the_first_model_export_ends_at_once(
     assert build_once(spec, models, fake_build, "test build") == folder
     assert is_exported(folder)
     assert not list(models.glob(folder.name + ".tmp-*"))
+
+
+def test_a_server_that_cannot_bind_during_the_first_model_export_exits_with_an_error(
+        db_url: str, tmp_path: Path) -> None:
+    """`graphrag serve` on a port already taken, on a machine still exporting the model:
+    the bind error ends the process with a failure code (a stop abandons the export with
+    0; a server that never served is no clean stop)."""
+    import subprocess
+
+    env = {**os.environ, "GRAPHRAG_DATABASE_URL": db_url,
+           "GRAPHRAG_MODELS_DIR": str(tmp_path / "models"),
+           "GRAPHRAG_HOME": str(tmp_path / "home"), "GRAPHRAG_EMBED_BACKEND": "onnx"}
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        proc = subprocess.run([sys.executable, "-m", "graphrag", "serve", "--no-auth",
+                               "--no-mcp", "--port", str(port)],
+                              capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode != 0, proc.stderr
+    assert "address already in use" in proc.stderr

@@ -178,3 +178,27 @@ def test_text_checks_refuse_what_postgresql_cannot_take() -> None:
         with pytest.raises(ValueError):
             clean_json(bad)
     assert clean_json({"sections": [{"text": "ok", "source_ids": ["1:2"]}]})
+
+
+def test_a_stop_waits_for_the_model_load_while_a_job_runs(engine) -> None:
+    """A server stopped while an upload or index run is running does not abandon its
+    model load (which would end the process under the job): it waits as before."""
+    from graphrag.config import load_settings
+    from graphrag.server.runtime import Runtime
+
+    jobs = Jobs()
+    release = threading.Event()
+    job = jobs.submit("upload", "app", release.wait)
+    deadline = time.monotonic() + 10
+    while not jobs.running() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert jobs.running()
+    runtime = Runtime(load_settings(), engine, owns_process=True)
+    runtime._loader = threading.Thread(target=time.sleep, args=(4.0,), daemon=True)
+    runtime._loader.start()
+    started = time.monotonic()
+    runtime.close(abandon=not jobs.running())  # returns (os._exit would end pytest)
+    assert time.monotonic() - started >= 3.5
+    release.set()
+    assert _settle(jobs, job.id)["status"] == "succeeded"
+    assert not jobs.running()

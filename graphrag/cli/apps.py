@@ -6,19 +6,12 @@ from typing import Any
 
 import click
 
-from graphrag.cli.options import db_option, engine_for, json_option, print_json
+from graphrag.cli.options import db_option, engine_for, json_option, listing_group, print_json
 from graphrag.db.apps import delete_app, list_apps
 from graphrag.graph.unresolved_store import add_call_shares
 
-
-@click.group("apps", invoke_without_command=True)
-@db_option
-@json_option
-@click.pass_context
-def apps_group(ctx: click.Context, db_url: str | None, as_json: bool) -> None:
-    """Applications (indexed repositories). Without a subcommand: list them."""
-    if ctx.invoked_subcommand is None:
-        ctx.invoke(apps_list, db_url=db_url, as_json=as_json)
+apps_group = listing_group(
+    "apps", "Applications (indexed repositories). Without a subcommand: list them.")
 
 
 @apps_group.command("list")

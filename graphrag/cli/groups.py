@@ -2,42 +2,36 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from graphrag.cli.options import (
     db_option,
     engine_for,
     json_option,
-    print_json,
-    print_rows,
+    listing_command,
+    listing_group,
+    print_result,
     scope_for,
 )
 from graphrag.graph.service_links import add_to_group, drop_group, groups
 
+groups_group = listing_group("groups", """Groups of applications whose services are linked
+to one another.
 
-@click.group("groups", invoke_without_command=True)
-@db_option
-@json_option
-@click.pass_context
-def groups_group(ctx: click.Context, db_url: str | None, as_json: bool) -> None:
-    """Groups of applications whose services are linked to one another.
-
-    The HTTP call sites of each application are linked to the endpoints of the
-    applications of its groups (without any group: of every application). Without a
-    subcommand: list them."""
-    if ctx.invoked_subcommand is None:
-        ctx.invoke(groups_list, db_url=db_url, as_json=as_json)
+The HTTP call sites of each application are linked to the endpoints of the applications
+of its groups (without any group: of every application). Without a subcommand: list
+them.""")
 
 
-@groups_group.command("list")
-@db_option
-@json_option
-def groups_list(db_url: str | None, as_json: bool) -> None:
-    """List the groups with their applications."""
-    _, engine = engine_for(db_url)
-    rows = groups(engine)
-    print_rows(rows, as_json, "no groups (every application is linked with every other)",
-               lambda row: f"{row['name']}\t{' '.join(row['apps'])}")
+def _group_line(row: dict[str, Any]) -> str:
+    return f"{row['name']}\t{' '.join(row['apps'])}"
+
+
+groups_list = listing_command(
+    groups_group, groups, "no groups (every application is linked with every other)",
+    _group_line, "List the groups with their applications.")
 
 
 @groups_group.command("add")
@@ -47,11 +41,7 @@ def groups_list(db_url: str | None, as_json: bool) -> None:
 @json_option
 def groups_add(name: str, apps: tuple[str, ...], db_url: str | None, as_json: bool) -> None:
     """Add the applications APPS to group NAME (created when new) and link again."""
-    row = add_to_group(scope_for(db_url, apps), name)
-    if as_json:
-        print_json(row)
-        return
-    click.echo(f"{row['name']}\t{' '.join(row['apps'])}")
+    print_result(add_to_group(scope_for(db_url, apps), name), as_json, _group_line)
 
 
 @groups_group.command("remove")
@@ -61,11 +51,7 @@ def groups_add(name: str, apps: tuple[str, ...], db_url: str | None, as_json: bo
 def groups_remove(name: str, db_url: str | None, as_json: bool) -> None:
     """Delete group NAME (its applications stay) and link again."""
     _, engine = engine_for(db_url)
-    row = drop_group(engine, name)
-    if as_json:
-        print_json(row)
-        return
-    click.echo(f"deleted group {name}")
+    print_result(drop_group(engine, name), as_json, lambda _: f"deleted group {name}")
 
 
 def register(cli: click.Group) -> None:

@@ -13,7 +13,9 @@ from graphrag.cli.options import (
     db_option,
     engine_for,
     json_option,
+    listing_command,
     print_json,
+    print_result,
     print_rows,
     settings_for,
 )
@@ -21,6 +23,8 @@ from graphrag.jobs.queue import QUEUES
 from graphrag.jobs.store import JOB_STATUSES
 
 if TYPE_CHECKING:
+    from sqlalchemy import Engine
+
     from graphrag.graph.request import IndexRequest
 
 
@@ -122,36 +126,25 @@ def jobs_show(job_id: int, db_url: str | None, as_json: bool) -> None:
         click.echo(f"{key}: {_when(value) if not isinstance(value, dict) else value}")
 
 
-@jobs_group.command("retry")
-@click.argument("job_id", type=int)
-@db_option
-@json_option
-def jobs_retry(job_id: int, db_url: str | None, as_json: bool) -> None:
-    """Run a failed job again."""
-    from graphrag.jobs.service import retry_job
+def _job_action(name: str, service: str, doc: str) -> None:
+    """``graphrag jobs NAME JOB_ID``: ``graphrag.jobs.service.<service>`` on one job, then
+    its new state (imported when run: ``graphrag --help`` stays fast)."""
 
-    settings, engine = engine_for(db_url)
-    job = retry_job(settings, engine, job_id)
-    if as_json:
-        print_json(job)
-    else:
-        click.echo(f"job {job_id}: {job['status']}")
+    @jobs_group.command(name, help=doc)
+    @click.argument("job_id", type=int)
+    @db_option
+    @json_option
+    def command(job_id: int, db_url: str | None, as_json: bool) -> None:
+        from graphrag.jobs import service as jobs_service
+
+        settings, engine = engine_for(db_url)
+        job = getattr(jobs_service, service)(settings, engine, job_id)
+        print_result(job, as_json, lambda job: f"job {job_id}: {job['status']}")
 
 
-@jobs_group.command("cancel")
-@click.argument("job_id", type=int)
-@db_option
-@json_option
-def jobs_cancel(job_id: int, db_url: str | None, as_json: bool) -> None:
-    """Cancel a waiting job, or ask a running one to stop between batches."""
-    from graphrag.jobs.service import cancel_job
-
-    settings, engine = engine_for(db_url)
-    job = cancel_job(settings, engine, job_id)
-    if as_json:
-        print_json(job)
-    else:
-        click.echo(f"job {job_id}: {job['status']}")
+_job_action("retry", "retry_job", "Run a failed job again.")
+_job_action("cancel", "cancel_job",
+            "Cancel a waiting job, or ask a running one to stop between batches.")
 
 
 @click.group("repos")
@@ -189,29 +182,26 @@ def repos_add(source: str, app_name: str, ref: str | None, schedule: str | None,
                f"{when}")
 
 
-@repos_group.command("list")
-@db_option
-@json_option
-def repos_list(db_url: str | None, as_json: bool) -> None:
-    """Repositories with their last run (status, commit, duration, error) and next run."""
+def _repositories(engine: Engine) -> list[dict[str, Any]]:
     from graphrag.jobs.repos import list_repositories
 
-    _, engine = engine_for(db_url)
-    found = list_repositories(engine)
-    if as_json:
-        print_json(found)
-        return
-    if not found:
-        click.echo("no repositories")
-    for r in found:
-        commit = (r["last_commit"] or "-")[:12]
-        duration = f"{r['last_duration_s']}s" if r["last_duration_s"] is not None else "-"
-        line = (f"{r['app']}\t{r['source']}@{r['ref'] or 'HEAD'}\t{r['schedule'] or '-'}"
-                f"\tcommit {commit}\tlast {r['last_status'] or 'never run'}"
-                f" {_when(r['last_run_at'])} ({duration})\tnext {_when(r['next_run'])}")
-        if r["last_error"]:
-            line += f"\t{r['last_error']}"
-        click.echo(line)
+    return list_repositories(engine)
+
+
+def _repo_line(r: dict[str, Any]) -> str:
+    commit = (r["last_commit"] or "-")[:12]
+    duration = f"{r['last_duration_s']}s" if r["last_duration_s"] is not None else "-"
+    line = (f"{r['app']}\t{r['source']}@{r['ref'] or 'HEAD'}\t{r['schedule'] or '-'}"
+            f"\tcommit {commit}\tlast {r['last_status'] or 'never run'}"
+            f" {_when(r['last_run_at'])} ({duration})\tnext {_when(r['next_run'])}")
+    if r["last_error"]:
+        line += f"\t{r['last_error']}"
+    return line
+
+
+repos_list = listing_command(
+    repos_group, _repositories, "no repositories", _repo_line,
+    "Repositories with their last run (status, commit, duration, error) and next run.")
 
 
 @repos_group.command("remove")
@@ -224,11 +214,8 @@ def repos_remove(app_name: str, db_url: str | None, as_json: bool) -> None:
     from graphrag.jobs.repos import remove_repository
 
     settings, engine = engine_for(db_url)
-    removed = remove_repository(engine, settings.home, app_name)
-    if as_json:
-        print_json(removed)
-    else:
-        click.echo(f"removed the repository of {app_name}")
+    print_result(remove_repository(engine, settings.home, app_name), as_json,
+                 lambda _: f"removed the repository of {app_name}")
 
 
 @repos_group.command("run")

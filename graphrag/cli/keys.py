@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
-from graphrag.cli.options import db_option, engine_for, json_option, print_json
+from graphrag.cli.options import (
+    db_option,
+    engine_for,
+    json_option,
+    listing_command,
+    print_json,
+    print_result,
+)
 from graphrag.db.apps import get_app
 from graphrag.db.keys import create_key, list_keys, revoke_key
 
@@ -37,22 +46,15 @@ def keys_create(app_names: tuple[str, ...], name: str | None, db_url: str | None
                " shown again", err=True)
 
 
-@keys_group.command("list")
-@db_option
-@json_option
-def keys_list(db_url: str | None, as_json: bool) -> None:
-    """List keys: id, label, first characters, applications, last use, revocation."""
-    _, engine = engine_for(db_url)
-    keys = list_keys(engine)
-    if as_json:
-        print_json(keys)
-        return
-    if not keys:
-        click.echo("no keys")
-    for k in keys:
-        state = f"revoked {k['revoked_at']}" if k["revoked_at"] else "active"
-        click.echo(f"{k['id']}\t{k['name'] or '-'}\t{k['prefix']}...\t{','.join(k['apps'])}"
-                   f"\tlast used {k['last_used_at'] or 'never'}\t{state}")
+def _key_line(k: dict[str, Any]) -> str:
+    state = f"revoked {k['revoked_at']}" if k["revoked_at"] else "active"
+    return (f"{k['id']}\t{k['name'] or '-'}\t{k['prefix']}...\t{','.join(k['apps'])}"
+            f"\tlast used {k['last_used_at'] or 'never'}\t{state}")
+
+
+keys_list = listing_command(
+    keys_group, list_keys, "no keys", _key_line,
+    "List keys: id, label, first characters, applications, last use, revocation.")
 
 
 @keys_group.command("revoke")
@@ -62,11 +64,8 @@ def keys_list(db_url: str | None, as_json: bool) -> None:
 def keys_revoke(key_id: int, db_url: str | None, as_json: bool) -> None:
     """Revoke key KEY_ID (see `keys list`); requests with it are refused at once."""
     _, engine = engine_for(db_url)
-    result = revoke_key(engine, key_id)
-    if as_json:
-        print_json(result)
-    else:
-        click.echo(f"revoked key {result['id']}")
+    print_result(revoke_key(engine, key_id), as_json,
+                 lambda result: f"revoked key {result['id']}")
 
 
 def register(cli: click.Group) -> None:

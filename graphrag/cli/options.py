@@ -71,6 +71,14 @@ def print_json(data: Any) -> None:
     click.echo(json.dumps(data, indent=2, default=str, ensure_ascii=False))
 
 
+def print_result(result: Any, as_json: bool, text: Callable[[Any], str]) -> None:
+    """One command's result: JSON under ``--json``, else ``text(result)``."""
+    if as_json:
+        print_json(result)
+    else:
+        click.echo(text(result))
+
+
 def print_rows(rows: list[Any], as_json: bool, empty: str, line: Callable[[Any], str]
                ) -> None:
     """A listing: JSON under ``--json``, else ``empty`` when there is nothing and one
@@ -87,3 +95,34 @@ def print_rows(rows: list[Any], as_json: bool, empty: str, line: Callable[[Any],
 def progress_enabled(as_json: bool) -> bool:
     """Progress bars go to stderr, only for humans at a terminal."""
     return not as_json and sys.stderr.isatty()
+
+
+def listing_command(group: click.Group, rows: Callable[[Engine], list[Any]], empty: str,
+                    line: Callable[[Any], str], help: str, name: str = "list"
+                    ) -> click.Command:
+    """Add to ``group`` the command ``name`` printing ``rows(engine)``
+    (:func:`print_rows`)."""
+
+    @group.command(name, help=help)
+    @db_option
+    @json_option
+    def command(db_url: str | None, as_json: bool) -> None:
+        _, engine = engine_for(db_url)
+        print_rows(rows(engine), as_json, empty, line)
+
+    return command
+
+
+def listing_group(name: str, help: str) -> click.Group:
+    """A command group that, called without a subcommand, runs its ``list`` command (with
+    the group's ``--db`` and ``--json``)."""
+
+    @click.group(name, invoke_without_command=True, help=help)
+    @db_option
+    @json_option
+    @click.pass_context
+    def group(ctx: click.Context, db_url: str | None, as_json: bool) -> None:
+        if ctx.invoked_subcommand is None:
+            ctx.invoke(group.commands["list"], db_url=db_url, as_json=as_json)
+
+    return group

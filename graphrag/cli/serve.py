@@ -78,10 +78,14 @@ def mcp_cmd(app_names: tuple[str, ...], db_url: str | None, as_json: bool) -> No
             click.echo(f"graphrag mcp: warning: no application {name!r} yet", err=True)
     runtime = Runtime(settings, engine, owns_process=True)
     runtime.start_model()
+    crashed = False
     try:
         build_mcp(runtime, list(app_names)).run("stdio")
+    except Exception:
+        crashed = True  # reported by the CLI, not hidden by an abandoned model load
+        raise
     finally:
-        runtime.close()
+        runtime.close(abandon=not crashed)
 
 
 def register(cli: click.Group) -> None:

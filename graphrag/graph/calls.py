@@ -40,7 +40,7 @@ def resolve_file_calls(scopes: Scopes, scope: FileScope, edges: EdgeSet
     for call in sorted(scope.result.calls, key=lambda c: c.line):
         caller = _caller(scopes, scope, call.caller, call.line)
         ctx = Ctx(scope, caller if caller.kind != "FILE" else None)
-        found = scopes.callee(ctx, call.receiver, call.name, call.kind)
+        found = _callee(scopes, ctx, call)
         targets = _targets(scopes, ctx, call, found)
         if not targets and not _instantiates_repo_class(found):
             receiver = ".".join(call.receiver) if call.receiver else None
@@ -60,6 +60,7 @@ REASONS = {
     "expression-receiver": "the receiver is an expression the resolver does not follow",
     "no-member": "the receiver's class (or its bases in the repository) has no such member",
     "not-callable": "the name is not a function, method or class",
+    "overload": "the arguments fit none of the callables of that name, or several alike",
 }
 
 
@@ -82,6 +83,8 @@ def _reason(scopes: Scopes, ctx: Ctx, call: Call, found: Ent | None) -> str:
         return "untyped-receiver"
     if found.kind == "unknown":
         return "untyped-receiver" if call.receiver else "unknown-name"
+    if _target(scopes, found, call.kind) is not None:
+        return "overload"  # the overload choice (arguments, labels) declined it
     return "not-callable"
 
 
@@ -127,7 +130,23 @@ def _caller(scopes: Scopes, scope: FileScope, fqn: str | None, line: int | None 
 def resolve_call_targets(scopes: Scopes, ctx: Ctx, call: Call) -> list[tuple[GraphNode, str]]:
     """Every target of one call: one, or one per class a receiver declared ``A | B``
     may be (resolution ``union``, lower confidence); [] when there is no edge."""
-    return _targets(scopes, ctx, call, scopes.callee(ctx, call.receiver, call.name, call.kind))
+    return _targets(scopes, ctx, call, _callee(scopes, ctx, call))
+
+
+def _callee(scopes: Scopes, ctx: Ctx, call: Call) -> Ent | None:
+    """What ``call`` refers to (:meth:`Scopes.callee`): a bare call in an anonymous
+    class looks among its supertypes' members first; a call of a value or an object is
+    one of its ``apply`` method where the language says so (:meth:`Scopes.applied`)."""
+    if call.within and call.receiver is None:
+        found = scopes.anonymous_member(ctx, call.within, call.name)
+        if found is not None:
+            return found
+    found = scopes.callee(ctx, call.receiver, call.name, call.kind)
+    if call.kind == "call":
+        applied = scopes.applied(ctx, call.receiver, call.name, found, call.args)
+        if applied is not None:
+            return applied
+    return found
 
 
 def _targets(scopes: Scopes, ctx: Ctx, call: Call, found: Ent | None
@@ -190,6 +209,9 @@ def _overload(scopes: Scopes, ctx: Ctx, target: tuple[GraphNode, str], call: Cal
     else:
         own = [m for m in table.members(owner, node.name) if m.kind in CALLABLE_KINDS
                and m.kind != "CONSTRUCTOR"]
+        if resolution == "static" and node.meta.get("static"):
+            # through the type: its static (companion) overloads, not the instance's
+            own = [m for m in own if m.meta.get("static")]
         candidates = list(own)
         if owner.kind in TYPE_KINDS:
             for anc in scopes.ancestors(owner):  # inherited overloads not overridden here
@@ -197,19 +219,38 @@ def _overload(scopes: Scopes, ctx: Ctx, target: tuple[GraphNode, str], call: Cal
                     if m.kind in CALLABLE_KINDS and m.kind != "CONSTRUCTOR" and not any(
                             overloads.same_signature(m, c) for c in candidates):
                         candidates.append(m)
-    strict = registry.spec(node.lang).exact_arity_first if node.lang else False
+    spec = registry.spec(node.lang) if node.lang else None
+    strict = spec.exact_arity_first if spec is not None else False
     if strict and not any(overloads.accepts(c, call.args or 0) for c in candidates):
         return None  # no overload takes these arguments: an inherited outside one does
-    if len(candidates) < 2:
+    # a language with its own overload rules checks a lone candidate too (its labels)
+    if len(candidates) < 2 and not (spec is not None and spec.overload_choice):
         return target
     supers: dict[str, set[str]] = {}
-    arg_types = _arg_types(scopes, ctx, call, supers)
-    chosen = overloads.choose(candidates, call, arg_types, ctx.scope, supers)
+    # argument types rank overloads; a lone candidate is only checked against the call
+    arg_types = _arg_types(scopes, ctx, call, supers) if len(candidates) > 1 else None
+    chosen = overloads.choose(candidates, call, arg_types, ctx.scope, supers,
+                              lambda text: _type_members(scopes, ctx, text))
+    if chosen is None:
+        return None
     if chosen is node:
         return target
     if chosen not in own and resolution in ("self", "type"):
         resolution = "inherited"
     return chosen, resolution
+
+
+def _type_members(scopes: Scopes, ctx: Ctx, text: str) -> frozenset[str] | None:
+    """The member names of the repository type ``text`` names and its superclasses (of
+    an interface: the interfaces it extends; a class's interfaces may constrain theirs
+    to other implementers); None when it is no repository type."""
+    node = scopes.type_node(ctx, text)
+    if node is None:
+        return None
+    own = node.kind == "INTERFACE"
+    return frozenset(m.name for t in (node, *scopes.ancestors(node))
+                     if t is node or (t.kind == "INTERFACE") == own
+                     for m in scopes.table.member_nodes(t))
 
 
 def _arg_types(scopes: Scopes, ctx: Ctx, call: Call, supers: dict[str, set[str]]
@@ -220,7 +261,8 @@ def _arg_types(scopes: Scopes, ctx: Ctx, call: Call, supers: dict[str, set[str]]
     if not call.arg_types:
         return None
     table = scopes.table
-    strict = registry.spec(ctx.file.lang).exact_arity_first
+    spec = registry.spec(ctx.file.lang)
+    strict = spec.exact_arity_first or spec.overload_choice is not None
     out: list[str | None] = []
     for text in call.arg_types:
         if text is not None and text.startswith("=var:"):
@@ -237,7 +279,7 @@ def _arg_types(scopes: Scopes, ctx: Ctx, call: Call, supers: dict[str, set[str]]
                 supers[text] = {a.name for a in scopes.ancestors(ent.node)}
             elif text.startswith("="):
                 # a call's result: the name of its declared outside type where the
-                # language's overload choice uses it (``exact_arity_first``)
+                # language's overload choice uses it (``exact_arity_first``, its own rules)
                 text = (ent.name or None) if strict else None
             else:  # a container declared with its items (`List<User>`) matches `List`
                 text = clean_type(text, ctx.file.lang) or text

@@ -16,6 +16,7 @@ from typing import Any
 
 from sqlalchemy import Connection, text
 
+from graphrag.db.row_diff import diff_rows
 from graphrag.parsing.model import HttpCall, ParseResult
 
 # the stored columns of a site: every field of HttpCall but the caller (a node id here)
@@ -39,16 +40,10 @@ def write_sites(conn: Connection, app_id: int, results: Mapping[str, ParseResult
             {"a": app_id, "p": paths}).all():
         caller = None if r.at_file else r.fqn
         stored[(r.file_path, caller, *r[4:])].append(int(r.id))
-    new: list[tuple[Any, ...]] = []
-    for path, result in results.items():
-        for site in result.http_calls if result is not None else ():
-            key = (path, site.caller, *(getattr(site, f) for f in _FIELDS))
-            ids = stored.get(key)
-            if ids:
-                ids.pop()
-            else:
-                new.append(key)
-    gone = [i for ids in stored.values() for i in ids]
+    new, gone = diff_rows(stored, (
+        (path, site.caller, *(getattr(site, f) for f in _FIELDS))
+        for path, result in results.items()
+        for site in (result.http_calls if result is not None else ())))
     if gone:
         conn.execute(text("DELETE FROM http_calls WHERE id = ANY(:ids)"), {"ids": gone})
     if not new:

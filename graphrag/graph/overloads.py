@@ -10,10 +10,12 @@ keep declaration order, so the result is deterministic.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from graphrag.graph.model import GraphNode
 from graphrag.graph.types import clean_type
 from graphrag.parsing.model import Call
-from graphrag.parsing.registry import find
+from graphrag.parsing.registry import find, hook
 from graphrag.parsing.vocabulary import NO_CONVERSIONS
 
 
@@ -78,20 +80,31 @@ def _match(arg: str | None, param: str | None, supers: dict[str, set[str]],
 def choose(candidates: list[GraphNode], call: Call | None,
            arg_types: list[str | None] | None = None,
            caller: GraphNode | None = None,
-           supers: dict[str, set[str]] | None = None) -> GraphNode:
+           supers: dict[str, set[str]] | None = None,
+           type_members: Callable[[str], frozenset[str] | None] | None = None
+           ) -> GraphNode | None:
     """The overload ``call`` means among ``candidates`` (declaration order, nonempty).
 
     ``arg_types`` are the call's argument types with ``=var:`` names already typed by the
     resolver (None entries unknown); ``supers`` maps an argument type to the names of its
     known supertypes. Among equally good overloads the caller itself comes
-    last: an overload that calls a same-named method mostly delegates to a sibling."""
+    last: an overload that calls a same-named method mostly delegates to a sibling.
+    A language with its own rules (spec ``overload_choice``) decides alone, and says
+    None when the call does not single one out; ``type_members(type)`` tells it the
+    member names of a repository type (None: no repository type)."""
+    spec = find(candidates[0].lang)
+    if spec is not None and spec.overload_choice and call is not None:
+        lang = candidates[0].lang
+        return hook(spec.overload_choice)(
+            candidates, call, arg_types,
+            lambda arg, param: _match(arg, param, supers or {}, lang),
+            type_members or (lambda _text: None))
     if len(candidates) == 1 or call is None or call.args is None:
         return candidates[0]
     fitting = [c for c in candidates if accepts(c, call.args)] or candidates
     # where the language says so (``exact_arity_first``): the overload with as many type
     # parameters as the call gives type arguments (none: a non-generic one), then one
     # taking exactly the arguments given, beats one that fills defaults or collects varargs
-    spec = find(fitting[0].lang)
     if spec is not None and spec.exact_arity_first:
         fitting.sort(key=lambda c: (c.meta.get("type_params", 0) != (call.type_args or 0),
                                     not _exact(c, call.args)))

@@ -32,7 +32,7 @@ from graphrag.graph.routes import MountRows, Mounts, mount_rows
 from graphrag.graph.scopes import Scopes
 from graphrag.graph.symbols import FileScope, SymbolTable
 from graphrag.graph.types import Ent
-from graphrag.parsing.model import ParseResult
+from graphrag.parsing.model import Import, ParseResult
 
 
 def build_graph(results: list[ParseResult], unique_name_fallback: bool = False) -> Graph:
@@ -192,6 +192,9 @@ class Resolver:
                 edges.add(src, dst, kind, resolution, line, confidence)
             if res.external:
                 scope.node.meta["external_imports"] = list(res.external)
+                exports = external_exports(scope.result.imports, res.external)
+                if exports:
+                    scope.node.meta["external_exports"] = exports
             for caller_key, text, name, receiver, line, reason in res.unresolved:
                 note_unresolved(unresolved, caller_key, text)
                 sites.append(UnresolvedCall(caller_key, path, name, receiver, line, reason))
@@ -234,6 +237,17 @@ def _file_imports(scopes: Scopes, scope: FileScope, edges: EdgeSet) -> list[str]
         elif target.key != scope.node.key:
             edges.add(scope.node.key, target.key, "IMPORTS", "import", imp.line)
     return sorted(external)
+
+
+def external_exports(imports: Iterable[Import], external: Iterable[str]) -> dict[str, int]:
+    """Name -> line of the names a file publishes (``exported`` imports) whose
+    definitions are outside the repository: the file is where a user finds them."""
+    outside = set(external)
+    out: dict[str, int] = {}
+    for imp in sorted(imports, key=lambda i: i.line):
+        if imp.exported and imp.target in outside:
+            out.setdefault(imp.alias, imp.line)
+    return out
 
 
 def _import_node(scopes: Scopes, ns: str, ent: Ent) -> GraphNode | None:

@@ -8,6 +8,7 @@ lookup reads the traits of the file's :class:`~graphrag.parsing.registry.Languag
 
 from __future__ import annotations
 
+from graphrag.graph import overloads
 from graphrag.graph.model import GraphNode
 from graphrag.graph.symbols import FileScope, SymbolTable
 from graphrag.graph.types import (
@@ -47,6 +48,8 @@ class Scopes:
         self._target_memo: dict[tuple[str, str], Ent] = {}
         # elements being evaluated: `x = x[0].f()` types x by itself, which must end
         self._elements_open: set[tuple[int, int, str, bool]] = set()
+        self._field_names: set[str] | None = None
+        self._file_vars: dict[str, set[str]] = {}
 
     # ------------------------------------------------------------- hierarchy
     def reset_hierarchy_cache(self) -> None:
@@ -96,7 +99,7 @@ class Scopes:
 
         A field of that name (a function-typed property, a mixin slot) shadows the
         methods of the ancestors: what it holds is unknown, so there is no method."""
-        hit = self.own_callable(node, name)
+        hit, field = self._own_member(node, name)
         if hit is not None:
             return hit, True
         if companion:
@@ -104,18 +107,22 @@ class Scopes:
                 hit = self.own_callable(obj, name)
                 if hit is not None:
                     return hit, True
-        if self._has_field(node, name):
+        if field:
             return None
         for anc in self.ancestors(node):
-            hit = self.own_callable(anc, name)
+            hit, field = self._own_member(anc, name)
             if hit is not None:
                 return hit, False
-            if self._has_field(anc, name):
+            if field:
                 return None
         return None
 
-    def _has_field(self, node: GraphNode, name: str) -> bool:
-        return any(m.kind == "FIELD" for m in self.table.members(node, name))
+    def _own_member(self, node: GraphNode, name: str) -> tuple[GraphNode | None, bool]:
+        """The first method ``name`` declared in ``node``, and whether a field of that
+        name is (one look at the members for both)."""
+        members = self.table.members(node, name)
+        hit = next((m for m in members if m.kind in CALLABLE_KINDS), None)
+        return hit, hit is None and any(m.kind == "FIELD" for m in members)
 
     def constructor(self, node: GraphNode) -> GraphNode | None:
         """The explicitly declared constructor of class ``node``, if any."""
@@ -221,8 +228,8 @@ class Scopes:
         return None
 
     def _wildcard_member(self, ns: str, target: str, name: str) -> Ent | None:
-        """Member ``name`` of a wildcard import's target (memoized: in C# or Java every
-        file imports the same few namespaces, and each unknown name is tried in each)."""
+        """Member ``name`` of a wildcard import's target (memoized: the files of a
+        package or namespace import the same few, and each unknown name is tried in each)."""
         key = (ns, target, name)
         if key in self._wildcard_memo:
             return self._wildcard_memo[key]
@@ -699,6 +706,61 @@ class Scopes:
                 return recv  # `DateTime.Parse(s)`: a built-in type, no value to extend
             return found or recv
         return self._method_of(recv, name) or self._extension(ctx, recv, name)
+
+    def anonymous_member(self, ctx: Ctx, supers: list[str], name: str) -> Ent | None:
+        """A bare call in the body of an anonymous subclass of ``supers`` (types as
+        written): the method ``name`` one of them (a repository type) declares or
+        inherits; None when none has one (the enclosing scopes are looked in then)."""
+        for text in supers:
+            node = self.type_node(ctx, text)
+            hit = self.find_method(node, name) if node is not None else None
+            if hit is not None:
+                return Ent("node", hit[0], resolution="inherited")
+        return None
+
+    def applied(self, ctx: Ctx, receiver: list[str] | None, name: str, found: Ent | None,
+                args: int | None) -> Ent | None:
+        """A call of a value or an object where the language calls its ``apply_method``
+        (``decoder(c)`` is ``decoder.apply(c)`` for a ``decoder`` of a repository type,
+        ``Foo(x)`` the ``apply`` of object ``Foo`` or of class ``Foo``'s companion
+        members): that method; None when ``found`` (what the call names) is a callable or
+        there is no such method. A case class's own ``apply`` is generated, no
+        declaration."""
+        method = ctx.file.traits.apply_method
+        if not method or (found is not None and found.node is not None
+                          and found.node.kind in CALLABLE_KINDS):
+            return None
+        node = found.node if found is not None else None
+        if found is not None and found.kind in ("node", "static") and node is not None \
+                and node.kind in TYPE_KINDS:
+            if node.meta.get("case"):
+                return None
+            hits = [m for m in self.table.members(node, method) if m.kind in CALLABLE_KINDS
+                    and (node.kind == "OBJECT" or m.meta.get("static"))
+                    and (args is None or overloads.accepts(m, args))]
+            return Ent("node", hits[0], resolution="static") if hits else None
+        if receiver is not None:
+            if found is not None:  # the receiver has no method of that name, or no type
+                return None
+        elif found is not None and found.kind != "bound" and (
+                found.kind != "unknown" or not self._may_be_value(ctx.file, name)):
+            return None
+        recv = self.eval_chain(ctx, [*receiver, name] if receiver else [name])
+        if recv.kind != "instance" or recv.node is None:
+            return None
+        return self._method_of(recv, method)
+
+    def _may_be_value(self, file: FileScope, name: str) -> bool:
+        """Whether ``name`` is a field of some type or a variable of ``file`` (a bare
+        call of anything else is no call of a value)."""
+        if self._field_names is None:
+            self._field_names = {n.name for n in self.table.symbol_nodes
+                                 if n.kind == "FIELD"}
+        names = self._file_vars.get(file.result.path)
+        if names is None:
+            names = self._file_vars[file.result.path] = {
+                n for scoped in file.result.var_types.values() for n in scoped}
+        return name in self._field_names or name in names
 
     def _extension(self, ctx: Ctx, recv: Ent, name: str) -> Ent | None:
         """``x.name()`` with no member ``name``: an extension function ``name`` visible

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from graphrag.graph.model import (
@@ -20,7 +21,7 @@ from graphrag.graph.model import (
     symbol_key,
 )
 from graphrag.graph.names import bounded_name
-from graphrag.kinds import CALLABLE_KINDS
+from graphrag.kinds import CALLABLE_KINDS, TYPE_KINDS
 from graphrag.parsing.model import Import, ParseResult, Symbol
 from graphrag.parsing.registry import LanguageSpec, namespace, namespace_spec
 
@@ -43,9 +44,9 @@ class FileScope:
     def lang(self) -> str:
         return self.result.lang
 
-    @property
+    @cached_property
     def traits(self) -> LanguageSpec:
-        """The resolution traits of this file's namespace."""
+        """The resolution traits of this file's namespace (asked at every lookup)."""
         return namespace_spec(self.ns)
 
 
@@ -157,7 +158,7 @@ class SymbolTable:
             key=file_key(result.path), kind="FILE", name=result.path.rsplit("/", 1)[-1],
             fqn=result.path, parent_key=parent, file_path=result.path, lang=result.lang,
             package_name=result.package, line_start=1,
-            line_end=max(last_line, result.line_count), meta=meta,
+            line_end=max(last_line, result.line_count), doc_comment=result.doc, meta=meta,
         )
         if result.error_count:
             node.meta["error_count"] = result.error_count
@@ -224,7 +225,8 @@ class SymbolTable:
         parent = None
         if sym.parent is not None:
             # Methods may live in another file than their receiver type (or part of it).
-            parent = scope.by_fqn.get(sym.parent) or self.by_fqn.get((scope.ns, sym.parent))
+            parent = scope.by_fqn.get(sym.parent) or self.by_fqn.get((scope.ns, sym.parent)) \
+                or self._imported_parent(scope, sym.parent)
         if parent is None or parent is node:
             node.parent_key = scope.node.key
             result = scope.result
@@ -241,6 +243,20 @@ class SymbolTable:
                 # seen by name wherever its package is (an extension method)
                 self.package_members[(scope.ns, scope.result.package)].setdefault(
                     node.name, node)
+
+    def _imported_parent(self, scope: FileScope, fqn: str) -> GraphNode | None:
+        """The type a member's parent fqn names when it is not of the file's own package:
+        the one of a wildcard-imported package (an extension of ``User`` in a file of
+        package ``AppTests`` importing ``App``: ``AppTests.User`` is ``App.User``)."""
+        package = scope.result.package
+        if not package or not fqn.startswith(package + "."):
+            return None
+        rest = fqn[len(package) + 1:]
+        for target in scope.wildcards:
+            found = self.by_fqn.get((scope.ns, f"{target}.{rest}"))
+            if found is not None and found.kind in TYPE_KINDS:
+                return found
+        return None
 
     # ------------------------------------------------------------------ queries
     def all_nodes(self) -> list[GraphNode]:

@@ -17,6 +17,7 @@ from typing import Any
 from sqlalchemy import Connection, Engine, text
 
 from graphrag.db.copy_text import copy_rows
+from graphrag.db.row_diff import diff_rows
 from graphrag.graph.model import UnresolvedCall
 
 _COPY = ("COPY unresolved_calls (application_id, caller_id, file_path, name, receiver,"
@@ -40,14 +41,7 @@ def write_unresolved(conn: Connection, app_id: int, sites: Iterable[UnresolvedCa
             "  FROM unresolved_calls u JOIN nodes c ON c.id = u.caller_id"
             f" WHERE u.application_id = :a{where}"), params).all():
         stored[tuple(r[1:])].append(int(r[0]))
-    new: list[UnresolvedCall] = []
-    for site in sites:
-        ids = stored.get(tuple(site))
-        if ids:
-            ids.pop()  # the same site stored: kept
-        else:
-            new.append(site)
-    gone = [i for ids in stored.values() for i in ids]
+    new, gone = diff_rows(stored, sites, key=tuple)
     if gone:
         conn.execute(text("DELETE FROM unresolved_calls WHERE id = ANY(:ids)"), {"ids": gone})
     if not new:

@@ -1,7 +1,7 @@
 """Names every file of a language sees without declaring or importing them (Python's
 builtins, JavaScript's globals, ``java.lang``, Kotlin's standard functions, Go's
-predeclared functions, C#'s keywords and common ``System`` types). A call of one, or on
-one (``Math.max``, ``console.log``), names
+predeclared functions, C#'s keywords and common ``System`` types, Scala's ``Predef``).
+A call of one, or on one (``Math.max``, ``console.log``), names
 something outside the repository: the resolver records such a site as ``external``
 rather than as a name it could not find."""
 
@@ -107,6 +107,17 @@ class_eval module_eval const_get const_set const_defined? attr_accessor attr_rea
 attr_writer include extend prepend srand trap system spawn fork __method__ __dir__
 """
 
+# `scala.Predef`, the `scala` package and `java.lang`, seen in every Scala file.
+_SCALA_NAMES = """
+Some None Option Right Left Either List Nil Seq IndexedSeq Vector Map Set Array Iterator
+Iterable LazyList Stream Range BigDecimal BigInt StringBuilder Tuple2 Tuple3 Ordering
+Numeric PartialFunction StringContext Try Success Failure println print printf require
+assert assume identity implicitly locally classOf math sys String Int Long Double Float
+Boolean Char Byte Short Unit Integer Character Math System Object Exception Throwable
+RuntimeException IllegalArgumentException IllegalStateException NoSuchElementException
+UnsupportedOperationException NumberFormatException ArithmeticException java javax scala
+"""
+
 _JS = frozenset(_JS_NAMES.split())
 _JAVA = frozenset(_JAVA_NAMES.split())
 _KOTLIN = _JAVA | frozenset(_KOTLIN_NAMES.split())
@@ -119,7 +130,7 @@ _BY_LANG = {
     "typescript": _JS, "tsx": _JS, "javascript": _JS,
     "java": _JAVA, "kotlin": _KOTLIN, "go": _GO, "csharp": frozenset(_CSHARP_NAMES.split()),
     "c": _CPP, "cpp": _CPP, "php": frozenset(_PHP_NAMES.split()),
-    "ruby": frozenset(_RUBY_NAMES.split()),
+    "ruby": frozenset(_RUBY_NAMES.split()), "scala": frozenset(_SCALA_NAMES.split()),
 }
 
 

@@ -39,7 +39,7 @@ offsets into the decoded text, end exclusive.
 from __future__ import annotations
 
 import bisect
-from dataclasses import dataclass, field
+from dataclasses import MISSING, dataclass, field, fields
 from typing import Any
 
 
@@ -86,11 +86,14 @@ class Import:
     module/package as target. For TS/JS relative imports the target is already the
     resolved module path (``./user`` in ``src/a.ts`` -> ``src/user``) plus
     ``:Name`` for named imports; a namespace/default-module import targets the module.
+    ``exported``: the file publishes the name it binds (Rust ``pub use``), so a user of
+    the file's module finds it there even when its definition is outside the repository.
     """
 
     alias: str
     target: str
     line: int
+    exported: bool = False
 
 
 @dataclass
@@ -111,6 +114,9 @@ class Call:
     recorded) and ``arg_types`` their static types where readable: a type name (from a
     literal, ``new T()``, a cast) or ``"=var:name"`` for a plain name the resolver types
     from the caller's locals and fields; None when unknown. They pick the overload.
+    ``arg_labels`` name the arguments where a language calls by parameter labels
+    (Swift's ``f(_:to:)``): a label, None for an unlabelled argument, ``TRAILING`` for
+    an unlabelled trailing closure.
     """
 
     caller: str | None
@@ -123,6 +129,16 @@ class Call:
     # explicit type arguments (`Query<T>(...)`: 1) where a language picks generic
     # overloads by them (C#); None when there are none
     type_args: int | None = None
+    arg_labels: list[str | None] | None = None
+    # a bare call in the body of an anonymous class: the class's supertypes as written,
+    # whose members the name is looked up among before the enclosing scopes'
+    within: list[str] | None = None
+
+
+# an unlabelled trailing closure among a call's ``arg_labels`` (`f(x) { ... }`)
+TRAILING = "{}"
+
+_CALL_DEFAULTS = {f.name: f.default for f in fields(Call) if f.default is not MISSING}
 
 
 @dataclass
@@ -227,6 +243,8 @@ class ParseResult:
     # (filled by the parse worker, which reads the bytes).
     content_hash: str | None = None
     line_count: int = 0
+    # The file's own documentation (a Rust module's ``//!`` docs): its FILE node's doc.
+    doc: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-able dict (stored in ``files.parse_data``).
@@ -240,7 +258,7 @@ class ParseResult:
             "package": self.package,
             "symbols": [dict(vars(s)) for s in self.symbols],
             "imports": [dict(vars(i)) for i in self.imports],
-            "calls": [dict(vars(c)) for c in self.calls],
+            "calls": [_call_dict(c) for c in self.calls],
             "heritage": [dict(vars(h)) for h in self.heritage],
             "registrations": [dict(vars(r)) for r in self.registrations],
             "var_types": self.var_types,
@@ -248,6 +266,7 @@ class ParseResult:
             "error_count": self.error_count,
             "content_hash": self.content_hash,
             "line_count": self.line_count,
+            "doc": self.doc,
         }
 
     @classmethod
@@ -268,7 +287,15 @@ class ParseResult:
             error_count=data.get("error_count", 0),
             content_hash=data.get("content_hash"),
             line_count=data.get("line_count", 0),
+            doc=data.get("doc"),
         )
+
+
+def _call_dict(call: Call) -> dict[str, Any]:
+    """``call`` as stored: the fields that differ from their defaults (most calls have
+    no argument types, type arguments or anonymous class; the stored calls of a
+    repository are the larger half of its parse results)."""
+    return {k: v for k, v in vars(call).items() if _CALL_DEFAULTS.get(k, MISSING) != v}
 
 
 class CharOffsets:

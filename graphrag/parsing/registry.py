@@ -118,6 +118,8 @@ class LanguageSpec:
     # language forms a type as written takes before the shared reduction to a name
     # (`Optional[X]`, Go `(T, error)`): "module:function" taking and returning text
     type_prepass: str | None = None
+    # calling a value or an object calls its method of this name (Scala's `apply`)
+    apply_method: str | None = None
     # a bare name not declared in the file is the one function of that name in the
     # repository (C and C++: one namespace of the linker); file-local (``static``)
     # functions of other files are not seen
@@ -142,6 +144,14 @@ class LanguageSpec:
     # overload choice prefers the overload whose generic arity matches the call's type
     # arguments, then the one that needs no default or varargs (C#'s better-member rule)
     exact_arity_first: bool = False
+    # "module:function" choosing a call's overload by the language's own rules (Swift:
+    # argument labels, trailing closures, literals, then its ranking), or None when the
+    # call cannot be told to mean one of them: (candidates, call, arg_types, match,
+    # type_members) -> the chosen candidate or None; ``match(arg, param)`` scores a type
+    # as the shared rule does (3 exact, 2 subtype, 1 catch-all, 0 unknown, None
+    # incompatible), ``type_members(type)`` names a repository type's members (None:
+    # no repository type)
+    overload_choice: str | None = None
     # "module:function" (extension's receiver type, receiver's outside type name) -> bool:
     # whether a package-wide extension may apply to a receiver of that outside type
     extension_receiver: str | None = None
@@ -377,9 +387,23 @@ def parser(name: str) -> BoundedParser:
 @cache
 def query(lang: str, qname: str) -> Query:
     """Compile ``<queries package>/<qname>.scm`` for ``lang`` once per process."""
-    package = _LANGUAGES.get(lang).queries
+    return Query(ts_language(lang), query_text(_LANGUAGES.get(lang).queries, qname))
+
+
+_INHERITS = "; inherits:"
+
+
+def query_text(package: str, qname: str) -> str:
+    """The text of ``<package>/<qname>.scm`` after the files it inherits: a first line
+    ``; inherits: a, b`` puts ``a.scm`` and ``b.scm`` (and what they inherit) before it,
+    as nvim-treesitter's queries do, so grammars that share node types (JavaScript and
+    TypeScript) share their patterns."""
     text = resources.files(package).joinpath(f"{qname}.scm").read_text()
-    return Query(ts_language(lang), text)
+    first = text.partition("\n")[0]
+    if not first.startswith(_INHERITS):
+        return text
+    parents = [p.strip() for p in first.removeprefix(_INHERITS).split(",") if p.strip()]
+    return "\n".join([*(query_text(package, p) for p in parents), text])
 
 
 @cache
@@ -509,7 +533,7 @@ _BUILTINS = (
     LanguageSpec("swift", (".swift",), "swift", grammar("tree_sitter_swift"),
                  grammar_dist="tree-sitter-swift",
                  test_files=(r"[^/]*Tests?\.swift",), packages=True, implicit_this=True,
-                 overloads_in_fqn=True,
+                 overloads_in_fqn=True, overload_choice="swift_overloads:choose",
                  common_calls=vocabulary.SWIFT_COMMON, self_names=("self",),
                  super_names=("super",), constructor_names=("init",),
                  null_words=frozenset({"nil"}),
@@ -517,7 +541,8 @@ _BUILTINS = (
     LanguageSpec("scala", (".scala", ".sc"), "scala", grammar("tree_sitter_scala"),
                  grammar_dist="tree-sitter-scala",
                  test_files=(r"[^/]*(Test|Tests|Spec|Suite)\.scala",), packages=True,
-                 implicit_this=True, overloads_in_fqn=True, common_calls=vocabulary.SCALA_COMMON,
+                 implicit_this=True, overloads_in_fqn=True, apply_method="apply",
+                 common_calls=vocabulary.SCALA_COMMON, conversions=vocabulary.JVM_CONVERSIONS,
                  self_names=("this",), super_names=("super",),
                  item_reads=vocabulary.words("apply get getOrElse head last headOption"),
                  config_files=("routes",), repo_facts="scala:repo_facts"),

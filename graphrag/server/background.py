@@ -84,5 +84,10 @@ class Jobs:
         with self._lock:
             return self._jobs.get(job_id)
 
+    def running(self) -> bool:
+        """Whether a job is running now."""
+        with self._lock:
+            return any(job.status == "running" for job in self._jobs.values())
+
     def shutdown(self, wait: bool = True) -> None:
         self._pool.shutdown(wait=wait, cancel_futures=not wait)

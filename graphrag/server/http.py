@@ -313,7 +313,8 @@ def _lifespan(runtime: Runtime, config: ServeConfig, jobs: Jobs, mcp_server: Any
                 yield
         finally:
             jobs.shutdown(wait=False)
-            await to_thread.run_sync(runtime.close)
+            # a running job (an upload, an index run) finishes before the process ends
+            await to_thread.run_sync(lambda: runtime.close(abandon=not jobs.running()))
 
     return lifespan
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 from graphrag.server.http import ServeConfig, create_app
 
 
@@ -12,8 +14,14 @@ def serve_http(config: ServeConfig, workers: int = 1) -> None:
     import uvicorn
 
     if workers == 1:
-        uvicorn.run(create_app(config), host=config.host, port=config.port,
-                    log_level="warning")
+        app = create_app(config)
+        server = uvicorn.Server(uvicorn.Config(app, host=config.host, port=config.port,
+                                               log_level="warning"))
+        # a stop that abandons the model load ends the process itself (Runtime.close)
+        app.state.runtime.exit_code = lambda: 0 if server.started else 1
+        server.run()
+        if not server.started:  # the port taken: uvicorn has said why
+            sys.exit(1)
     else:
         uvicorn.run("graphrag.server.http:create_app", factory=True, host=config.host,
                     port=config.port, workers=workers, log_level="warning")

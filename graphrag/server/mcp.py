@@ -268,17 +268,35 @@ class _Tools:
         return render_source({n: _tool_call(lambda n=n: ops.source(self.runtime, n))
                               for n in names})
 
+    def scope(self, ctx: Context | None) -> Scope:
+        """The applications the caller may use."""
+        return _scope_of(ctx, self.fixed)
+
+    def on_scope(self, ctx: Context | None, op: Callable[..., T], *args: Any,
+                 **kwargs: Any) -> T:
+        """``op(runtime, scope, *args, **kwargs)`` in the caller's scope; our errors become
+        tool errors."""
+        scope = self.scope(ctx)
+        return _tool_call(lambda: op(self.runtime, scope, *args, **kwargs))
+
+    def on_app(self, ctx: Context | None, app: str | None, op: Callable[..., T],
+               *args: Any, **kwargs: Any) -> tuple[T, str]:
+        """``op(runtime, scope, application, *args, **kwargs)`` on the application ``app``
+        names (default: the scope's only one), with that application's name."""
+        scope = self.scope(ctx)
+        name = _tool_call(lambda: scope.default_app(app))
+        return _tool_call(lambda: op(self.runtime, scope, name, *args, **kwargs)), name
+
 
 def _search_tools(tools: _Tools) -> None:
     """``search_code``."""
-    runtime, fixed, tool, _sources = tools.runtime, tools.fixed, tools.tool, tools.sources
 
-    @tool("Search the indexed code and documents by meaning and keywords (hybrid vector +"
-          " BM25). Returns the best hits, one block each: [SEG=chunk id] KIND fqn"
-          " path:lines score, then the first lines of the matching code. Narrow with"
-          " kinds (e.g. METHOD,ENDPOINT), lang (python, java, kotlin, typescript, go ...)"
-          " and path (a glob, ** crosses folders). Use the fqns with get_node and"
-          " trace_calls, the SEG ids with adjacent_pages and cite.")
+    @tools.tool("Search the indexed code and documents by meaning and keywords (hybrid vector +"
+                " BM25). Returns the best hits, one block each: [SEG=chunk id] KIND fqn"
+                " path:lines score, then the first lines of the matching code. Narrow with"
+                " kinds (e.g. METHOD,ENDPOINT), lang (python, java, kotlin, typescript, go ...)"
+                " and path (a glob, ** crosses folders). Use the fqns with get_node and"
+                " trace_calls, the SEG ids with adjacent_pages and cite.")
     def search_code(
         query: Annotated[Query, Field(
             description="What you look for, in words or identifiers.")],
@@ -306,23 +324,20 @@ def _search_tools(tools: _Tools) -> None:
             description="HTTP between services: endpoints, code that sends requests"
                         " (callers), or either.")] = None,
     ) -> str:
-        scope = _scope_of(ctx, fixed)
-        result = _tool_call(lambda: ops.search(runtime, scope, apps, [query], mode=mode,
-                                               top_k=top_k, kinds=kinds, lang=lang,
-                                               path=path, per_file=per_file,
-                                               source=source, http=http)[0])
-        names = scope.resolve(apps)
-        return render_hits({**result, "apps": names}) + "\n\n" + _sources(names)
+        results = tools.on_scope(ctx, ops.search, apps, [query], mode=mode, top_k=top_k,
+                                 kinds=kinds, lang=lang, path=path, per_file=per_file,
+                                 source=source, http=http)
+        names = tools.scope(ctx).resolve(apps)
+        return render_hits({**results[0], "apps": names}) + "\n\n" + tools.sources(names)
 
 
 def _context_tools(tools: _Tools) -> None:
     """``get_context``."""
-    runtime, fixed, tool, _sources = tools.runtime, tools.fixed, tools.tool, tools.sources
 
-    @tool("Context for answering a question or documenting a symbol: the node named fqn"
-          " (or the best hits of query) and its graph neighbourhood ranked by personalized"
-          " PageRank, with summaries, code and uses/used-by, packed into budget_tokens."
-          " Each block starts with its stable [SEG=id]. Give fqn or query, not both.")
+    @tools.tool("Context for answering a question or documenting a symbol: the node named fqn"
+                " (or the best hits of query) and its graph neighbourhood ranked by personalized"
+                " PageRank, with summaries, code and uses/used-by, packed into budget_tokens."
+                " Each block starts with its stable [SEG=id]. Give fqn or query, not both.")
     def get_context(
         ctx: Context,
         fqn: Annotated[Name | None, Field(description="Fully qualified name.")] = None,
@@ -332,22 +347,19 @@ def _context_tools(tools: _Tools) -> None:
             description="Output format of the context.")] = "markdown",
         app: AppArg = None,
     ) -> str:
-        scope = _scope_of(ctx, fixed)
-        result = _tool_call(lambda: ops.context(
-            runtime, scope, scope.default_app(app), fqn=fqn, query=query,
-            budget_tokens=budget_tokens, fmt=format))
-        return result["context"] + "\n\n" + _sources([scope.default_app(app)])
+        result, name = tools.on_app(ctx, app, ops.context, fqn=fqn, query=query,
+                                    budget_tokens=budget_tokens, fmt=format)
+        return result["context"] + "\n\n" + tools.sources([name])
 
 
 def _graph_tools(tools: _Tools) -> None:
     """``get_node``, ``trace_calls``, ``find_endpoints``: the call graph and its nodes."""
-    runtime, fixed, tool, _sources = tools.runtime, tools.fixed, tools.tool, tools.sources
 
-    @tool("One symbol by fully qualified name: kind, location, signature, doc comment,"
-          " route (endpoints), parents, children, extends/implements/overrides, and its"
-          " callers and callees with the resolver's confidence (0..1) and how the call was"
-          " resolved; a caller through a base method or a callee through an interface says"
-          " `via` that method. The plain fqn of an overloaded method lists every overload.")
+    @tools.tool("One symbol by fully qualified name: kind, location, signature, doc comment,"
+                " route (endpoints), parents, children, extends/implements/overrides, and its"
+                " callers and callees with the resolver's confidence (0..1) and how the call was"
+                " resolved; a caller through a base method or a callee through an interface says"
+                " `via` that method. The plain fqn of an overloaded method lists every overload.")
     def get_node(
         fqn: Annotated[Name, Field(
             description="Fully qualified name, e.g. a.b.Class.method.")],
@@ -357,19 +369,17 @@ def _graph_tools(tools: _Tools) -> None:
             description="Only calls bound statically (no callers through base methods,"
                         " no implementations of interface methods).")] = False,
     ) -> str:
-        scope = _scope_of(ctx, fixed)
-        name = _tool_call(lambda: scope.default_app(app))
-        nodes = _tool_call(lambda: ops.lookup_node(runtime, scope, name, fqn, static_only))
+        nodes, name = tools.on_app(ctx, app, ops.lookup_node, fqn, static_only)
         return _compact({"nodes": [node_summary(n) for n in nodes],
-                         **_tool_call(lambda: ops.source(runtime, name))})
+                         **_tool_call(lambda: ops.source(tools.runtime, name))})
 
-    @tool("Call paths in the call graph. With to_fqn: the shortest call paths from"
-          " from_fqn to to_fqn. Without: the tree of what from_fqn calls"
-          " (direction=callees) or what calls it (direction=callers), max_depth levels,"
-          " each edge with its confidence; calls through a base or interface method are"
-          " marked `via` it. Across services: `~> HTTP` lines give the endpoint (and its"
-          " application) a node's HTTP request reaches, `<~ HTTP` lines the code of other"
-          " services calling an endpoint. Bounded: at most 200 nodes, 10 paths.")
+    @tools.tool("Call paths in the call graph. With to_fqn: the shortest call paths from"
+                " from_fqn to to_fqn. Without: the tree of what from_fqn calls"
+                " (direction=callees) or what calls it (direction=callers), max_depth levels,"
+                " each edge with its confidence; calls through a base or interface method are"
+                " marked `via` it. Across services: `~> HTTP` lines give the endpoint (and its"
+                " application) a node's HTTP request reaches, `<~ HTTP` lines the code of other"
+                " services calling an endpoint. Bounded: at most 200 nodes, 10 paths.")
     def trace_calls(
         from_fqn: Annotated[Name, Field(
             description="Start symbol (fully qualified name).")],
@@ -383,81 +393,67 @@ def _graph_tools(tools: _Tools) -> None:
             description="Only calls bound statically (no dispatch through base or"
                         " interface methods).")] = False,
     ) -> str:
-        scope = _scope_of(ctx, fixed)
-        result = _tool_call(lambda: ops.trace(runtime, scope, scope.default_app(app),
-                                              from_fqn, to_fqn, direction, max_depth,
-                                              static_only))
+        result, name = tools.on_app(ctx, app, ops.trace, from_fqn, to_fqn, direction,
+                                    max_depth, static_only)
         rendered = render_paths(result) if to_fqn else render_tree(result)
-        return rendered + "\n\n" + _sources([scope.default_app(app)])
+        return rendered + "\n\n" + tools.sources([name])
 
-    @tool("HTTP endpoints found in the code (Spring, JAX-RS, FastAPI, Flask, Express, Go"
-          " net/http): METHOD route handler-fqn path:lines. The filter keeps an HTTP method"
-          " (GET) or a route/handler fragment (/orders).")
+    @tools.tool("HTTP endpoints found in the code (Spring, JAX-RS, FastAPI, Flask, Express, Go"
+                " net/http): METHOD route handler-fqn path:lines. The filter keeps an HTTP method"
+                " (GET) or a route/handler fragment (/orders).")
     def find_endpoints(
         ctx: Context,
         route_or_method_filter: Annotated[Name | None, Field(
             description="GET, POST ... or part of a route or handler name.")] = None,
         app: AppArg = None,
     ) -> str:
-        scope = _scope_of(ctx, fixed)
-        return render_endpoints(_tool_call(lambda: ops.endpoints(
-            runtime, scope, scope.default_app(app), route_or_method_filter))) \
-            + "\n\n" + _sources([scope.default_app(app)])
+        rows, name = tools.on_app(ctx, app, ops.endpoints, route_or_method_filter)
+        return render_endpoints(rows) + "\n\n" + tools.sources([name])
 
 
 def _document_tools(tools: _Tools) -> None:
     """``adjacent_pages``, ``cite``: document pages and citations."""
-    runtime, fixed, tool = tools.runtime, tools.fixed, tools.tool
 
-    @tool("Widen document hits with the chunks of neighbouring pages of the same"
-          " document (page_range pages before and after, default 2), sorted by file, page"
-          " and segment. Give the [SEG=...] ids of document hits.")
+    @tools.tool("Widen document hits with the chunks of neighbouring pages of the same"
+                " document (page_range pages before and after, default 2), sorted by file, page"
+                " and segment. Give the [SEG=...] ids of document hits.")
     def adjacent_pages(
         chunk_ids: Annotated[list[Name], Field(description="SEG ids of document chunks.")],
         ctx: Context,
         page_range: Annotated[int, Field(ge=0, le=50)] = 2,
         app: AppArg = None,
     ) -> str:
-        scope = _scope_of(ctx, fixed)
-        return render_adjacent(_tool_call(lambda: ops.adjacent(
-            runtime, scope, scope.default_app(app), chunk_ids, page_range)))
+        return render_adjacent(tools.on_app(ctx, app, ops.adjacent, chunk_ids, page_range)[0])
 
-    @tool("Citations for an answer: give the answer as JSON {\"sections\": [{\"text\":"
-          " ..., \"source_ids\": [SEG ids you used]}]} (or plain text); returns per section"
-          " the document, page (or code file) and snippet of each source, falling back"
-          " to text matching when the answer has no usable ids.")
+    @tools.tool("Citations for an answer: give the answer as JSON {\"sections\": [{\"text\":"
+                " ..., \"source_ids\": [SEG ids you used]}]} (or plain text); returns per section"
+                " the document, page (or code file) and snippet of each source, falling back"
+                " to text matching when the answer has no usable ids.")
     def cite(
         answer: Annotated[Text, Field(description="The answer JSON (or text).")],
         ctx: Context,
         app: AppArg = None,
     ) -> str:
-        scope = _scope_of(ctx, fixed)
-        return render_cite(_tool_call(lambda: ops.cite(runtime, scope,
-                                                       scope.default_app(app), answer)))
+        return render_cite(tools.on_app(ctx, app, ops.cite, answer)[0])
 
 
 def _application_tools(tools: _Tools) -> None:
     """``list_apps``, ``index_status``."""
-    runtime, fixed, tool = tools.runtime, tools.fixed, tools.tool
 
-    @tool("The applications (indexed repositories, knowledge bases) this server serves,"
-          " with their file, node, chunk and document counts.")
+    @tools.tool("The applications (indexed repositories, knowledge bases) this server serves,"
+                " with their file, node, chunk and document counts.")
     def list_apps(ctx: Context) -> str:
-        scope = _scope_of(ctx, fixed)
-        return render_apps(_tool_call(lambda: ops.apps(runtime, scope)))
+        return render_apps(tools.on_scope(ctx, ops.apps))
 
-    @tool("Indexing state of one application: row counts, per-stage pipeline progress"
-          " (pending/done/failed, with errors) and documents by status.")
+    @tools.tool("Indexing state of one application: row counts, per-stage pipeline progress"
+                " (pending/done/failed, with errors) and documents by status.")
     def index_status(ctx: Context, app: AppArg = None) -> str:
-        scope = _scope_of(ctx, fixed)
-        return _compact(_tool_call(lambda: ops.index_status(runtime, scope,
-                                                            scope.default_app(app))))
+        return _compact(tools.on_app(ctx, app, ops.index_status)[0])
 
 
 def _link_tools(tools: _Tools) -> None:
     """The tools of links between services (``graphrag.server.mcp_links``)."""
-    add_link_tools(tools.tool, lambda ctx: _scope_of(ctx, tools.fixed), tools.runtime,
-                   tools.sources, _tool_call)
+    add_link_tools(tools)
 
 
 def forbid_unknown_arguments(server: MCPServer) -> None:

@@ -4,15 +4,13 @@ application the caller may use), and the links of an application or group."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Annotated, Any
+from typing import Annotated, Any, Protocol
 
 from mcp.server.mcpserver import Context
 from pydantic import Field
 
 from graphrag.server import operations as ops
 from graphrag.server.limits import Name
-from graphrag.server.operations import Scope
-from graphrag.server.runtime import Runtime
 
 AppArg = Annotated[Name | None, Field(
     description="Application name; default: the only application this server serves.")]
@@ -59,32 +57,43 @@ def render_callers(nodes: list[dict[str, Any]]) -> str:
     return "\n\n".join(out)
 
 
-def add_link_tools(tool: Callable[[str], Callable[..., Any]],
-                   scope_of: Callable[[Context | None], Scope], runtime: Runtime,
-                   sources: Callable[[Sequence[str]], str],
-                   _call: Callable[[Callable[[], Any]], Any]) -> None:
-    """Register the tools on the server whose ``tool`` decorator is given; ``_call``
-    runs a service call and turns our errors into one-line tool errors."""
+class ToolKit(Protocol):
+    """What the tools here need of the MCP server's tool builder (``server.mcp``)."""
 
-    @tool("Who calls this endpoint over HTTP: the code in every indexed service (the"
-          " applications you may use) whose request reaches the ENDPOINT fqn, each with"
-          " file:line, method, URL as written, confidence and reason. For a function that"
-          " sends requests: the endpoints they reach.")
+    def tool(self, description: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+        ...
+
+    def sources(self, names: Sequence[str]) -> str:
+        ...
+
+    def on_scope(self, ctx: Context | None, op: Callable[..., Any], *args: Any) -> Any:
+        ...
+
+    def on_app(self, ctx: Context | None, app: str | None, op: Callable[..., Any],
+               *args: Any) -> tuple[Any, str]:
+        ...
+
+
+def add_link_tools(tools: ToolKit) -> None:
+    """Register the tools on the server of ``tools``."""
+
+    @tools.tool("Who calls this endpoint over HTTP: the code in every indexed service (the"
+                " applications you may use) whose request reaches the ENDPOINT fqn, each with"
+                " file:line, method, URL as written, confidence and reason. For a function that"
+                " sends requests: the endpoints they reach.")
     def endpoint_callers(
         fqn: Annotated[Name, Field(
             description="The ENDPOINT's (handler's) fully qualified name.")],
         ctx: Context,
         app: AppArg = None,
     ) -> str:
-        scope = scope_of(ctx)
-        name = _call(lambda: scope.default_app(app))
-        nodes = _call(lambda: ops.endpoint_callers(runtime, scope, name, fqn))
-        return render_callers(nodes) + "\n\n" + sources([name])
+        nodes, name = tools.on_app(ctx, app, ops.endpoint_callers, fqn)
+        return render_callers(nodes) + "\n\n" + tools.sources([name])
 
-    @tool("HTTP links between services: each call site (application, function,"
-          " file:line, method, URL) and the ENDPOINT it reaches (application, handler,"
-          " route) with confidence and reason, then the call sites that reach none of the"
-          " indexed endpoints. Filter by application and/or group.")
+    @tools.tool("HTTP links between services: each call site (application, function,"
+                " file:line, method, URL) and the ENDPOINT it reaches (application, handler,"
+                " route) with confidence and reason, then the call sites that reach none of the"
+                " indexed endpoints. Filter by application and/or group.")
     def service_links(
         ctx: Context,
         app: Annotated[Name | None, Field(
@@ -92,5 +101,4 @@ def add_link_tools(tool: Callable[[str], Callable[..., Any]],
         group: Annotated[Name | None, Field(
             description="Only links within this group of applications.")] = None,
     ) -> str:
-        scope = scope_of(ctx)
-        return render_links(_call(lambda: ops.links(runtime, scope, group, app)))
+        return render_links(tools.on_scope(ctx, ops.links, group, app))

@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,6 +37,9 @@ class Runtime:
     # The process exists for this runtime (`graphrag serve`, `graphrag mcp`): a stop
     # during the model load ends the process instead of waiting for the load.
     owns_process: bool = False
+    # The exit code of such a stop: a server that never started serving (its port taken)
+    # failed, whatever stopped it.
+    exit_code: Callable[[], int] = lambda: 0
 
     def start_model(self) -> threading.Thread:
         """Load and warm the model in a daemon thread (the first query then pays nothing)."""
@@ -45,7 +48,7 @@ class Runtime:
         self._loader = thread
         return thread
 
-    def close(self, timeout: float = 120) -> None:
+    def close(self, timeout: float = 120, abandon: bool = True) -> None:
         """Wait for the model load to finish before the process exits: a daemon thread
         still inside the runtime's native code while the interpreter shuts down aborts
         the process (SIGABRT, "terminate called without an active exception").
@@ -53,15 +56,17 @@ class Runtime:
         When the runtime ``owns_process``, a load still running after a few seconds (a
         first run exports the model for a minute or more) is abandoned: the process ends
         at once without the interpreter's shutdown, which is what aborts. The export's
-        work folder is removed by the next export."""
+        work folder is removed by the next export. ``abandon=False`` waits as when the
+        runtime does not own its process (work that must finish is still running)."""
         if self._loader is None:
             return
-        self._loader.join(_ABANDON_AFTER if self.owns_process else timeout)
-        if self.owns_process and self._loader.is_alive():
+        abandon = abandon and self.owns_process
+        self._loader.join(_ABANDON_AFTER if abandon else timeout)
+        if abandon and self._loader.is_alive():
             print("graphrag: stopped during the model load", file=sys.stderr)
             sys.stdout.flush()
             sys.stderr.flush()
-            os._exit(0)
+            os._exit(self.exit_code())
 
     def _load(self) -> None:
         try:

@@ -139,3 +139,27 @@ def test_extern_c_braces_in_cplusplus_branches_leave_no_error() -> None:
     result = parse_file(source, "kv.h", ctx)
     assert [s.fqn for s in result.symbols] == ["kv_get"]
     assert result.error_count == 0
+
+
+def test_a_files_leading_comment_without_its_licence_is_its_doc() -> None:
+    header = (
+        "//\n// Copyright 2017 The Authors.\n//\n// Licensed under the Apache License.\n"
+        "// you may not use this file except in compliance with the License.\n//\n"
+        "// ------------------------------------------------------------------\n"
+        "// File: str_cat.h\n"
+        "// ------------------------------------------------------------------\n//\n"
+        "// This package contains functions for efficiently concatenating\n"
+        "// strings: `StrCat()` and `StrAppend()`.\n\n"
+        "#ifndef STR_CAT_H_\n#define STR_CAT_H_\n// not at the top\nint f(void);\n#endif\n")
+    doc = snippet(header, "absl/strings/str_cat.h").doc
+    assert doc == ("File: str_cat.h\n\nThis package contains functions for efficiently "
+                   "concatenating\nstrings: `StrCat()` and `StrAppend()`.")
+    block = ("/* Copyright Joyent, Inc. All rights reserved.\n *\n * Permission is hereby "
+             "granted, free of charge.\n */\n\n/* This file contains both the async "
+             "infrastructure\n * and the user-facing functions.\n */\n#include <x.h>\n")
+    assert snippet(block, "src/async.h").doc == (
+        "This file contains both the async infrastructure\nand the user-facing functions.")
+    # a source file's leading comment is mostly a note on the code below it
+    assert snippet(block, "src/async.c").doc is None
+    assert snippet("/* MIT License, Copyright (c) 2012 */\nint x;\n", "a.h").doc is None
+    assert snippet("int x; /* trailing */\n", "a.h").doc is None

@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from graphrag.parsing.languages.go import clean_type, extract, package_path, parse_pattern
+from graphrag.parsing.languages.go import clean_type, extract, package_path
 from graphrag.parsing.model import ParseResult, Symbol
 from graphrag.parsing.registry import RepoContext
+from graphrag.parsing.routes.go import parse_pattern
 
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_repos" / "go_shop"
 CTX = RepoContext({"go": {"": "example.com/goshop"}})

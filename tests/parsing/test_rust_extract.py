@@ -75,12 +75,12 @@ def test_crates_are_named_by_their_manifests(tmp_path: Path) -> None:
     (tmp_path / "bad").mkdir()
     (tmp_path / "bad" / "Cargo.toml").write_text("[package\nname = ")
     crates = rust.repo_facts(RepoFiles(tmp_path, [
-        "Cargo.toml", "core-lib/Cargo.toml", "app/Cargo.toml", "bad/Cargo.toml"]))
+        "Cargo.toml", "core-lib/Cargo.toml", "app/Cargo.toml", "bad/Cargo.toml"]))["crates"]
     assert crates == {"core-lib": "corelib", "app": "my_app"}
     assert module_path("core-lib/src/net/mod.rs", crates) == "corelib.net"
     assert module_path("app/src/main.rs", crates) == "my_app"
     assert module_path("bad/src/lib.rs", crates) == "bad"
-    assert sample_context().of("rust") == {"": "bookshelf"}
+    assert sample_context().of("rust")["crates"] == {"": "bookshelf"}
 
 
 def test_sample_files_parse_cleanly() -> None:
@@ -337,3 +337,38 @@ def test_crate_names_follow_the_manifest_and_pub_use_publishes(tmp_path: Path, e
     stats = index_graph(engine, settings, repo, app_name)
     assert stats.files_parsed == 2  # the manifest changed: every file of the crate
     assert calls() == {("book_shelf.run", "book_shelf.util.helper")}
+
+
+def test_pub_use_marks_the_names_a_module_publishes() -> None:
+    result = snippet("pub use other::extract::{FromRequest, Json as JsonBody};\n"
+                     "pub(crate) use other::Inner;\nuse other::Private;\n"
+                     "pub use other::prelude::*;\nfn f() { pub use other::Local; }\n")
+    exported = {i.alias: i.exported for i in result.imports if i.alias[0].isupper()
+                or i.alias == "*"}
+    assert exported == {"FromRequest": True, "JsonBody": True, "Inner": False,
+                        "Private": False, "*": False, "Local": False}
+
+
+def test_a_modules_inner_docs_and_included_markdown_are_its_files_doc(tmp_path: Path
+                                                                        ) -> None:
+    """rustdoc shows a module's ``//!`` comments and ``#![doc = ...]`` attributes, an
+    ``include_str!`` of a Markdown file by its text: the file gets that doc."""
+    (tmp_path / "web" / "src" / "docs").mkdir(parents=True)
+    (tmp_path / "web" / "Cargo.toml").write_text('[package]\nname = "web"\n')
+    (tmp_path / "web" / "src" / "docs" / "layers.md").write_text(
+        "# Layers\n\nEvery router wraps its routes in tower layers.\n" + "more\n" * 1000)
+    (tmp_path / "web" / "src" / "lib.rs").write_text("pub mod middleware;\n")
+    (tmp_path / "README.md").write_text("# not in a crate's source tree\n")
+    # the scan lists source and manifest files only: the Markdown is found on disk
+    ctx = repo_context(tmp_path, ["web/Cargo.toml", "web/src/lib.rs"])
+    assert set(ctx.of("rust")["docs"]) == {"web/src/docs/layers.md"}
+    code = ('//! Utilities for writing middleware\n//!\n'
+            '#![doc = include_str!("../docs/layers.md")]\n#![allow(dead_code)]\n'
+            '#![doc = "Literal text."]\n/*! Block text. */\n\n'
+            'mod from_fn;\n//! not at the top: still the module\'s\n')
+    doc = extract(code.encode(), "web/src/middleware/mod.rs", ctx).doc
+    assert doc is not None
+    assert doc.startswith("Utilities for writing middleware\n\n# Layers\n\nEvery router")
+    assert "Literal text." in doc and "Block text." in doc
+    assert len(doc) < 2500  # the included file's opening, not all of it
+    assert extract(b"/// an item's doc\nfn f() {}\n", "web/src/a.rs", ctx).doc is None

@@ -152,3 +152,164 @@ def test_play_conf_routes_link_to_the_controller_actions(tmp_path: Path) -> None
     assert {(n.fqn, n.meta.get("http_method"), n.meta.get("route")) for n in graph.nodes
             if n.kind == "ENDPOINT"} == {("controllers.Books.show", "GET", "/books/:id"),
                                          ("controllers.Books.create", "POST", "/books")}
+
+
+def test_a_body_on_the_lines_after_equals_ends_at_its_last_token() -> None:
+    code = (
+        "package a\n"                                   # 1
+        "trait F {\n"                                   # 2
+        "  def compose(f: Int): Int =\n"                # 3
+        "    f + 1\n"                                   # 4
+        "\n"                                            # 5
+        "  /**\n"                                       # 6
+        "   * Adds two, the doc of the next method.\n"  # 7
+        "   */\n"                                       # 8
+        "  def andThen(f: Int): Int =\n"                # 9
+        "    f + 2 // trailing note\n"                  # 10
+        "  // a comment before the brace\n"             # 11
+        "}\n")                                          # 12
+    result = snippet(code)
+    compose, and_then = sym(result, "a.F.compose"), sym(result, "a.F.andThen")
+    # the next method's doc and signature are not part of the first one
+    assert (compose.line_start, compose.line_end) == (3, 4)
+    assert code[compose.char_start:compose.char_end].endswith("f + 1")
+    assert (and_then.line_start, and_then.line_end) == (9, 10)
+    assert code[and_then.char_start:and_then.char_end].endswith("f + 2")
+    assert sym(result, "a.F").line_end == 12
+
+
+def test_a_bare_call_in_an_anonymous_class_looks_in_the_class_first() -> None:
+    edges = edges_of({"src/main/scala/p/Decoder.scala":
+                      "package p\ntrait Decoder[A] { self =>\n"
+                      "  def apply(c: Cursor): A\n"
+                      "  def tryDecode(c: Cursor): A = apply(c)\n"
+                      "  def fallback(c: Cursor): A = apply(c)\n"
+                      "  def indent(n: Int): String = \"\"\n"
+                      "  final def map[B](f: A => B): Decoder[B] = new Decoder[B] {\n"
+                      "    def apply(c: Cursor): B = f(self.tryDecode(c))\n"
+                      "    override def tryDecode(c: Cursor): B = apply(c)\n"
+                      "    def twice(c: Cursor): B = { indent(2); fallback(c) }\n"
+                      "  }\n"
+                      "}\n"
+                      "class Pieces { def indent(n: Int): String = \"\"\n"
+                      "  def make(): Decoder[Int] = new Decoder[Int] {\n"
+                      "    def apply(c: Cursor): Int = { indent(1); this.fallback(c) }\n"
+                      "  }\n"
+                      "}\n"})
+    calls = {(src, dst) for kind, src, dst in edges}
+    # the overriding `apply`/`tryDecode` of the anonymous class run, not the trait's:
+    # no edge; what it inherits is the trait's; `self.` is the outer instance
+    assert ("p.Decoder.map", "p.Decoder.fallback") in calls
+    assert ("p.Decoder.map", "p.Decoder.indent") in calls
+    assert ("p.Decoder.map", "p.Decoder.tryDecode") in calls
+    assert ("p.Decoder.map", "p.Decoder.apply") not in calls
+    # inside `new Decoder[Int] { ... }` of Pieces, `indent` is Decoder's, and `this` is
+    # the anonymous Decoder
+    assert ("p.Pieces.make", "p.Decoder.indent") in calls
+    assert ("p.Pieces.make", "p.Pieces.indent") not in calls
+    assert ("p.Pieces.make", "p.Decoder.fallback") in calls
+
+
+def test_a_local_def_is_no_call_site_and_its_parameters_are_typed() -> None:
+    result = snippet("package p\nclass A {\n"
+                     "  def run(x: Int)(implicit d: Decoder): Int = {\n"
+                     "    def loop(c: Cursor): Int = loop(c.next())\n"
+                     "    d.decode(loop(x))\n  }\n}\n")
+    assert [(c.name, c.receiver) for c in result.calls] == [("next", ["c"]),
+                                                            ("decode", ["d"])]
+    assert result.var_types["p.A.run"] == {"x": "Int", "d": "Decoder", "c": "Cursor"}
+
+
+def test_a_call_of_a_value_or_an_object_is_its_apply() -> None:
+    edges = edges_of({"src/main/scala/p/Codec.scala":
+                      "package p\n"
+                      "trait Encoder[A] { def apply(a: A): Json }\n"
+                      "object Encoder { def apply[A](implicit e: Encoder[A]): Encoder[A] = e }\n"
+                      "class Parser(size: Int) { def parse(s: String): Json = null }\n"
+                      "object Parser { def apply(size: Int): Parser = new Parser(size)\n"
+                      "  def apply(size: Int, strict: Boolean): Parser = Parser(size) }\n"
+                      "case class Point(x: Int)\n"
+                      "object Point { def apply(s: String): Point = Point(s.length) }\n"
+                      "class Use(enc: Encoder[Int]) {\n"
+                      "  private val field: Encoder[Int] = enc\n"
+                      "  def run(e: Encoder[String]): Json = {\n"
+                      "    Parser(1, true).parse(\"\"); Point(2)\n"
+                      "    enc(1); field(2); this.field(3); e(\"x\")\n  }\n}\n"})
+    calls = {(src, dst) for kind, src, dst in edges}
+    assert ("p.Parser.apply(Int,Boolean)", "p.Parser.apply(Int)") in calls
+    assert ("p.Use.run", "p.Parser.apply(Int,Boolean)") in calls
+    assert ("p.Use.run", "p.Parser.parse") in calls
+    assert ("p.Use.run", "p.Encoder.apply(A)") in calls
+    # a case class's `Point(2)` is its generated apply, not the declared one
+    assert not any(dst.startswith("p.Point.apply") for src, dst in calls if src != "p.Point.apply")
+
+
+def test_top_level_overloads_and_a_call_through_the_type_picks_a_companion_overload() -> None:
+    edges = edges_of({"src/main/scala/p/package.scala":
+                      "package p\n"
+                      "def summon(using c: Conf): List[Int] = Nil\n"
+                      "def summon(forSum: Boolean)(using c: Conf): List[Int] = Nil\n"
+                      "abstract class Obj { def apply(key: String): Int }\n"
+                      "object Obj { def apply(fields: Field*): Obj = null }\n"
+                      "object Use { def run(f: Field): Obj = { summon(false); Obj(f) } }\n"})
+    calls = {(src, dst) for kind, src, dst in edges}
+    assert ("p.Use.run", "p.summon(Boolean)") in calls
+    assert ("p.Use.run", "p.Obj.apply(_)") in calls  # a repeated parameter: no type name
+    assert ("p.Use.run", "p.Obj.apply(String)") not in calls
+
+
+def test_an_overload_is_chosen_by_the_types_of_the_arguments() -> None:
+    edges = edges_of({"src/main/scala/p/Failure.scala":
+                      "package p\n"
+                      "sealed trait Reason\ncase object Missing extends Reason\n"
+                      "case class Custom(m: String) extends Reason\n"
+                      "object Failure {\n"
+                      "  def apply(message: String, ops: List[Op]): Failure = null\n"
+                      "  def apply(reason: Reason, ops: List[Op]): Failure = null\n"
+                      "  private def isReal(value: Double): Boolean = true\n"
+                      "  private def isReal(value: Float): Boolean = true\n"
+                      "  def fromFloat(value: Float): Boolean = isReal(value)\n"
+                      "  def fromInt(value: Int): Boolean = isReal(value)\n"
+                      "}\nclass Failure\n"
+                      "object Use {\n"
+                      "  def a(ops: List[Op]): Failure = Failure(Missing, ops)\n"
+                      "  def b(ops: List[Op]): Failure = Failure(Custom(\"x\"), ops)\n"
+                      "  def c(ops: List[Op]): Failure = Failure(s\"x\", ops)\n}\n"})
+    calls = {(src, dst) for kind, src, dst in edges}
+    assert {(src, dst) for src, dst in calls if src.startswith(("p.Use", "p.Failure.from"))} == {
+        ("p.Use.a", "p.Failure.apply(Reason,List)"), ("p.Use.b", "p.Failure.apply(Reason,List)"),
+        ("p.Use.c", "p.Failure.apply(String,List)"),
+        ("p.Failure.fromFloat", "p.Failure.isReal(Float)"),
+        # an Int widens to both: the one declared first
+        ("p.Failure.fromInt", "p.Failure.isReal(Double)")}
+
+
+def test_typed_patterns_and_lambda_parameters_type_their_names() -> None:
+    result = snippet("package p\nobject A {\n"
+                     "  def f(c: ACursor): Int = c match {\n"
+                     "    case hc: HCursor => hc.keys(); case _ => 0 }\n"
+                     "  def g(xs: List[Json]): Unit = xs.map((j: Json) => j.show())\n"
+                     "  def h(c: ACursor): Unit = c match { case c: HCursor => c.keys() }\n"
+                     "  def i(): Unit = _root_.p.A.g(Nil)\n}\n")
+    assert result.var_types["p.A.f"] == {"c": "ACursor", "hc": "HCursor"}
+    assert result.var_types["p.A.g"] == {"xs": "List", "j": "Json"}
+    assert "c" not in result.var_types.get("p.A.h", {})  # two types of one name: neither
+    assert [c.receiver for c in result.calls if c.name == "g"] == [["p", "A"]]
+
+
+def test_a_package_objects_members_belong_to_its_package() -> None:
+    files = {
+        "src/main/scala/a/json/package.scala":
+            "package a\npackage object json {\n"
+            "  def parse(s: String): Doc = Doc(s)\n}\n",
+        "src/main/scala/a/Doc.scala":
+            "package a\ncase class Doc(s: String) { def show(): String = s }\n",
+        "src/main/scala/b/Use.scala":
+            "package b\nimport a.json._\nobject Use { def run(): String = parse(\"x\").show() }\n",
+    }
+    result = snippet(files["src/main/scala/a/json/package.scala"],
+                     "src/main/scala/a/json/package.scala")
+    assert (result.module, result.package) == ("a.json", "a")
+    assert sym(result, "a.json.parse").kind == "FUNCTION"
+    assert edges_of(files) >= {("CALLS", "b.Use.run", "a.json.parse"),
+                               ("CALLS", "b.Use.run", "a.Doc.show")}

@@ -21,6 +21,8 @@ class EcmaSyntax(Syntax):
     extra_types = frozenset({"required_parameter", "optional_parameter"})
     name_types = frozenset({"identifier", "this", "property_identifier"})
     member_types = {"member_expression": ("object", "property")}
+    map_type = "object"
+    shorthand_types = frozenset({"shorthand_property_identifier"})
 
     def callee(self, call: Node) -> list[str] | None:
         func = call.child_by_field_name("function") or call.child_by_field_name(
@@ -35,18 +37,8 @@ class EcmaSyntax(Syntax):
             return [], {}
         return [c for c in args.named_children if c.type != "comment"], {}
 
-    def options(self, node: Node) -> dict[str, Node] | None:
-        if node.type != "object":
-            return None
-        out = {}
-        for pair in node.named_children:
-            if pair.type == "pair":
-                key = pair.child_by_field_name("key")
-                text = self.text(key).strip("'\"`")
-                out[text] = pair.child_by_field_name("value")
-            elif pair.type == "shorthand_property_identifier":
-                out[self.text(pair)] = pair
-        return out
+    def option_key(self, node: Node) -> str | None:
+        return self.text(node).strip("'\"`")
 
     def binding_of(self, node: Node) -> Iterator[tuple[str, Node]]:
         if node.type == "variable_declarator":

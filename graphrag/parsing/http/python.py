@@ -18,21 +18,15 @@ class PythonSyntax(Syntax):
     wrapper_types = frozenset({"parenthesized_expression", "await"})
     binding_types = frozenset({"assignment", "with_item"})
     member_types = {"attribute": ("object", "attribute")}
+    map_type = "dictionary"
 
     def arguments(self, call: Node) -> tuple[list[Node], dict[str, Node]]:
         return self.split_arguments(call.child_by_field_name("arguments"),
                                     "keyword_argument", "name", "value")
 
-    def options(self, node: Node) -> dict[str, Node] | None:
-        if node.type != "dictionary":
-            return None
-        out = {}
-        for pair in node.named_children:
-            if pair.type == "pair":
-                key = self.string_parts(pair.child_by_field_name("key"))
-                if key and len(key) == 1:
-                    out[key[0][1]] = pair.child_by_field_name("value")
-        return out
+    def option_key(self, node: Node) -> str | None:
+        key = self.string_parts(node)
+        return key[0][1] if key and len(key) == 1 else None
 
     def string_parts(self, node: Node) -> list[Part] | None:
         if node.type == "concatenated_string":

@@ -47,6 +47,10 @@ class Syntax:
     # a plain name, and a member access: its node type -> (object field, name field)
     name_types: frozenset[str] = frozenset({"identifier"})
     member_types: dict[str, tuple[str, str]] = {}
+    # an object/dict literal of ``pair`` entries (key and value fields), and its entries
+    # that are a key and its value at once (JavaScript's ``{method}``)
+    map_type: str | None = None
+    shorthand_types: frozenset[str] = frozenset()
 
     def __init__(self, source: bytes, root: Node, clients: HttpClients, lang: str) -> None:
         self.source = source
@@ -122,8 +126,23 @@ class Syntax:
         return pos, kw
 
     def options(self, node: Node) -> dict[str, Node] | None:
-        """The entries of an object/dict literal (``{method: "POST"}``); None otherwise."""
-        return None
+        """The entries of an object/dict literal (``{method: "POST"}``) whose key reads
+        (:meth:`option_key`); None for another node."""
+        if self.map_type is None or node.type != self.map_type:
+            return None
+        out = {}
+        for entry in node.named_children:
+            if entry.type == "pair":
+                key = self.option_key(entry.child_by_field_name("key"))
+                if key is not None:
+                    out[key] = entry.child_by_field_name("value")
+            elif entry.type in self.shorthand_types:
+                out[self.text(entry)] = entry
+        return out
+
+    def option_key(self, node: Node) -> str | None:
+        """The key of an object/dict literal's entry as a string; None when unknown."""
+        return self.text(node)
 
     def bindings(self) -> Iterator[tuple[str, Node, int]]:
         """Every name bound to a value in the file: (name, value node, byte position)."""

@@ -38,12 +38,15 @@ _OPEN_SPACE = re.compile(r"([(\[]) ")
 _SPACE_CLOSE = re.compile(r",? ([)\]])")
 
 
-def normalize(text: str) -> str:
-    """Collapse whitespace and tidy brackets so multi-line headers read as one line."""
+def normalize(text: str, open_space: re.Pattern[str] = _OPEN_SPACE,
+              space_close: re.Pattern[str] = _SPACE_CLOSE) -> str:
+    """Collapse whitespace and tidy brackets so multi-line headers read as one line: the
+    space after an opening bracket (``open_space``, group 1 kept) and before a closing one
+    (``space_close``, likewise) goes."""
     text = " ".join(text.split())
     if " " not in text:
         return text
-    return _SPACE_CLOSE.sub(r"\1", _OPEN_SPACE.sub(r"\1", text))
+    return space_close.sub(r"\1", open_space.sub(r"\1", text))
 
 
 def header(node: Node, body_fields: tuple[str, ...], limit: int = 300) -> str:
@@ -242,6 +245,16 @@ class ScopeIndex(dict[K, V], Generic[K, V]):
         for node_id in path:
             self._answers[node_id] = answer
         return self[answer] if answer is not None else None
+
+
+def has_ancestor(node: Node, types: tuple[str, ...]) -> bool:
+    """Whether a node of one of ``types`` encloses ``node``."""
+    cur = node.parent
+    while cur is not None:
+        if cur.type in types:
+            return True
+        cur = cur.parent
+    return False
 
 
 def in_order(nodes: list[Node]) -> list[Node]:

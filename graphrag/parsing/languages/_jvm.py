@@ -1,6 +1,6 @@
 """Helpers shared by the Java and Kotlin extractors: doc comments, signatures, type
-names, Spring/JAX-RS route recognisers (registered in :mod:`graphrag.parsing.routes`)
-and overload keys."""
+names, declared HTTP clients and overload keys (the route frameworks they ask live in
+:mod:`graphrag.parsing.routes`)."""
 
 from __future__ import annotations
 
@@ -17,10 +17,11 @@ from graphrag.parsing.languages._common import (
     ScopeIndex,
     count_errors,
     keeps_items,
+    normalize,
+    parse_recovering,
 )
-from graphrag.parsing.model import Call, ParseResult
-from graphrag.parsing.routes import Annotation, Endpoint, RouteSite
-from graphrag.parsing.routes import join_segments as join_route
+from graphrag.parsing.model import Call, Import, ParseResult
+from graphrag.parsing.routes import Annotation
 
 NodeKey = tuple[int, int, str]
 CALLABLE_KINDS = frozenset({"METHOD", "FUNCTION", "CONSTRUCTOR", "ENDPOINT"})
@@ -74,11 +75,9 @@ _SPACE_CLOSE = re.compile(r" ([)>\],])")
 
 
 def collapse(text: str) -> str:
-    """Normalise whitespace and tidy the gaps left by removed annotations."""
-    text = " ".join(text.split())
-    if " " not in text:
-        return text
-    return _SPACE_CLOSE.sub(r"\1", _OPEN_SPACE.sub(r"\1", text))
+    """Normalise whitespace and tidy the gaps left by removed annotations (also inside
+    ``<...>``; a space before a comma goes too)."""
+    return normalize(text, _OPEN_SPACE, _SPACE_CLOSE)
 
 
 def header_text(source: bytes, node: Node, end: int, skip_types: frozenset[str]) -> str:
@@ -190,14 +189,7 @@ def dotted_call_target(name: str, receiver: list[str] | None) -> str | None:
     return None
 
 
-# --- endpoints --------------------------------------------------------------
-
-_SPRING_METHODS = {
-    "GetMapping": "GET", "PostMapping": "POST", "PutMapping": "PUT",
-    "DeleteMapping": "DELETE", "PatchMapping": "PATCH",
-}
-_JAXRS_METHODS = frozenset({"GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"})
-
+# --- declared HTTP clients ---------------------------------------------------
 
 # Annotations of an interface that declares a client of another service (OpenFeign,
 # MicroProfile REST Client, Spring HTTP interfaces): its mapped methods send requests,
@@ -209,37 +201,6 @@ CLIENT_ANNOTATIONS = {"FeignClient": "feign", "RegisterRestClient": "microprofil
 def declares_client(annotations: list[Annotation]) -> bool:
     """Whether a type's annotations make it a declared HTTP client."""
     return any(a.name in CLIENT_ANNOTATIONS for a in annotations)
-
-
-def _prefix(annotations: list[Annotation], name: str, *keys: str) -> str | None:
-    """A class-level ``@RequestMapping`` / ``@Path`` route prefix."""
-    return next((a.first(*keys) for a in annotations if a.name == name), None)
-
-
-def spring_endpoint(site: RouteSite) -> Endpoint | None:
-    """A Spring MVC handler: ``@GetMapping(...)``..., ``@RequestMapping(method=...)``
-    under the class's ``@RequestMapping`` prefix (not in a declared client)."""
-    if declares_client(site.cls):
-        return None
-    prefix = _prefix(site.cls, "RequestMapping", "value", "path", "")
-    for ann in site.method:
-        if ann.name in _SPRING_METHODS:
-            return _SPRING_METHODS[ann.name], join_route(prefix, ann.first("value", "path", ""))
-        if ann.name == "RequestMapping":
-            methods = [m.rsplit(".", 1)[-1].upper() for m in ann.args.get("method", [])]
-            route = join_route(prefix, ann.first("value", "path", ""))
-            return (",".join(methods) or "ANY"), route
-    return None
-
-
-def jaxrs_endpoint(site: RouteSite) -> Endpoint | None:
-    """A JAX-RS resource method: ``@GET`` ... with ``@Path`` under the class's ``@Path``
-    (not in a declared client)."""
-    jaxrs = [a.name for a in site.method if a.name in _JAXRS_METHODS]
-    if not jaxrs or declares_client(site.cls):
-        return None
-    path = _prefix(site.method, "Path", "value", "")
-    return ",".join(jaxrs), join_route(_prefix(site.cls, "Path", "value", ""), path)
 
 
 # ---------------------------------------------------------------------------
@@ -284,10 +245,27 @@ def owning_type(node: Node, type_decls: Collection[str], containers: Collection[
 
 class JvmFile(FileExtractor):
     """Extraction state of one Java or Kotlin file: its package, the scopes calls are
-    attributed to and the overloaded names. A language sets :attr:`lang` and implements
-    the passes :meth:`run` makes."""
+    attributed to and the overloaded names. A language sets the class attributes below and
+    implements the passes :meth:`run` makes."""
 
     lang: str
+    decl_start: re.Pattern[bytes]  # where a top-level declaration starts (recovery)
+    root_type: str  # the node of the whole file
+    type_decls: Collection[str]  # nodes declaring a type that owns members
+    member_containers: Collection[str]  # nodes between a member and its type
+    callable_kinds: Collection[str]  # definitions that may be overloaded
+    constructor_kind: str  # the definition of a constructor (named ``<init>``)
+
+    @classmethod
+    def extract(cls, source: bytes, rel_path: str) -> ParseResult:
+        """One file's symbols, imports, calls, heritage and var types; a top-level
+        declaration the grammar cannot read does not hide the next ones
+        (:func:`~graphrag.parsing.languages._common.parse_recovering`); ``error_count``
+        counts the errors of the file as written."""
+        root, errors = parse_recovering(registry.parser(cls.lang), source, cls.decl_start)
+        result = cls(source, rel_path, root).run()
+        result.error_count = errors
+        return result
 
     def __init__(self, source: bytes, rel_path: str, root: Node) -> None:
         self.source, self.root = source, root  # the package clause is read first
@@ -323,13 +301,66 @@ class JvmFile(FileExtractor):
         raise NotImplementedError
 
     def _imports(self) -> None:
+        caps = QueryCursor(registry.query(self.lang, f"{self.lang}-imports")).captures(
+            self.root)
+        for node in sorted(caps.get("import", []), key=lambda n: n.start_byte):
+            found = self._import(node)
+            if found is not None:
+                alias, target = found
+                self.result.imports.append(Import(alias, target, node.start_point[0] + 1))
+
+    def _import(self, node: Node) -> tuple[str, str] | None:
+        """(alias, target) of an import (alias ``*`` for a wildcard); None when unreadable."""
         raise NotImplementedError
+
+    def _definition_captures(self) -> Iterator[tuple[str, dict[str, list[Node]]]]:
+        """Each match of the definitions query: its ``definition.*`` capture, all captures."""
+        query = registry.query(self.lang, f"{self.lang}-definitions")
+        for _, caps in QueryCursor(query).matches(self.root):
+            yield next(k for k in caps if k.startswith("definition.")), caps
 
     def _definitions(self) -> None:
+        matches = self._definition_matches()
+        self.overloaded = overload_names(
+            (self._owner_key(node), "<init>" if kind == self.constructor_kind
+             else text_of(name_node))
+            for node, name_node, kind in matches if kind in self.callable_kinds)
+        for node, name_node, kind in matches:
+            parent = self._owner(node)
+            if parent is not False:  # else a local or anonymous declaration: no symbol
+                self._add_symbol(node, name_node, kind, parent)
+
+    def _definition_matches(self) -> list[tuple[Node, Node | None, str]]:
+        """The declarations of the file in source order: (node, name node, kind)."""
         raise NotImplementedError
 
-    def _references(self) -> None:
+    def _add_symbol(self, node: Node, name_node: Node | None, kind: str,
+                    parent: str | None) -> None:
         raise NotImplementedError
+
+    def _owner_key(self, node: Node) -> NodeKey | None | bool:
+        """Identity of the type declaration owning member ``node`` (None at top level;
+        False for a local or anonymous-class declaration, which is no symbol): overload
+        groups."""
+        owner = owning_type(node, self.type_decls, self.member_containers, self.root_type)
+        return node_key(owner) if isinstance(owner, Node) else owner
+
+    def _owner(self, node: Node) -> str | None | bool:
+        """fqn of the enclosing type, None at top level, False for local declarations."""
+        key = self._owner_key(node)
+        return key if key is None or key is False else self.scopes.get(key, False)
+
+    def _references(self) -> None:
+        query = registry.query(self.lang, f"{self.lang}-references")
+        caps = QueryCursor(query).captures(self.root)
+        self.result.calls.extend(collect_calls(caps, self._call_handlers(), self.scopes))
+
+    def _call_handlers(self) -> dict[str, Callable[[Node, str | None], Call | None]]:
+        """The reader of each reference capture."""
+        raise NotImplementedError
+
+    def _caller(self, node: Node) -> str | None:
+        return enclosing_fqn(node, self.scopes)
 
     def _locals(self) -> None:
         raise NotImplementedError

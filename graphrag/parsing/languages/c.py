@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+import textwrap
 from typing import TYPE_CHECKING
 
 from tree_sitter import Node
@@ -104,8 +105,50 @@ def extract_as(source: bytes, rel_path: str, ctx: RepoContext, lang: str,
                 tree, errors = again, fewer
     result = ParseResult(path=rel_path, lang=lang, module=rel_path, package=None)
     _Extractor(source, tree.root_node, rel_path, ctx, result, grammar == "cpp").run()
+    # A header's leading comment describes the interface it declares; a source file's is
+    # mostly a note on the code right below it ("Needs to be defined before ...").
+    if rel_path.lower().endswith(_HEADER_SUFFIXES):
+        result.doc = file_doc(tree.root_node)
     result.error_count = errors
     return result
+
+
+_HEADER_SUFFIXES = (".h", ".hh", ".hpp", ".hxx", ".h++")
+# A paragraph of a file's leading comment that is its licence or copyright notice, not a
+# description of the file.
+_NOTICE = re.compile(r"copyright|licen[cs]e|permission is hereby granted|warrant|"
+                     r"all rights reserved|spdx-", re.IGNORECASE)
+_RULE = re.compile(r"^[\s\-=*/#_~+]*$")  # a line of nothing but a rule (`// ------`)
+
+
+def file_doc(root: Node) -> str | None:
+    """What a file says about itself: the comments at its top, without the licence and
+    copyright paragraphs and rule lines (a header's ``// File: str_cat.h`` block and the
+    description after it); None when nothing else is there."""
+    lines: list[str] = []
+    last_row = None
+    for child in root.children:
+        if child.type != "comment":
+            break
+        if last_row is not None and child.start_point[0] > last_row + 1:
+            lines.append("")  # comments apart are paragraphs apart
+        last_row = child.end_point[0]
+        text = _text(child)
+        if text.startswith("/*"):
+            body = [re.sub(r"^\s*\*(?!/) ?", "", line) for line in text[2:-2].splitlines()]
+            lines.extend(textwrap.dedent("\n".join(body)).splitlines())
+        else:
+            lines.append(text[2:].removeprefix(" "))
+    paragraphs: list[str] = []
+    current: list[str] = []
+    for line in [*lines, ""]:
+        if line.strip() and not _RULE.match(line):
+            current.append(line.rstrip())
+        elif not line.strip() and current:
+            paragraphs.append("\n".join(current).strip())
+            current = []
+    kept = [p for p in paragraphs if not _NOTICE.search(p)]
+    return "\n\n".join(kept) or None
 
 
 def _blank_group(m: re.Match[bytes]) -> bytes:

@@ -16,11 +16,11 @@ class. Calls record their receiver chain (``this``, ``base``, ``a.b().c``, ``xs[
 their argument count and the types of literal, ``new``, cast and plain-name arguments
 (overload choice); ``: base(...)``/``: this(...)`` call constructors.
 
-Routes: ASP.NET Core attribute routing (``[Route]`` on the controller with
-``[controller]``/``[action]`` tokens, ``[HttpGet("...")]``..., ``[AcceptVerbs]``) through
-the route registry, and minimal APIs (``app.MapGet("/x", handler)``, ``MapPost``...,
-``MapMethods``, prefixes of ``MapGroup`` variables and chains); an inline lambda handler
-is an ENDPOINT symbol ``<module>.<METHOD> <route>``.
+Routes, as the route frameworks (:mod:`graphrag.parsing.routes`) recognise them: ASP.NET
+Core attribute routing (``[Route]`` on the controller with ``[controller]``/``[action]``
+tokens, ``[HttpGet("...")]``..., ``[AcceptVerbs]``) and minimal APIs
+(``app.MapGet("/x", handler)``, ``MapMethods``, prefixes of ``MapGroup`` variables and
+chains); an inline lambda handler is an ENDPOINT symbol ``<module>.<METHOD> <route>``.
 """
 
 from __future__ import annotations
@@ -54,9 +54,10 @@ from graphrag.parsing.registry import RepoContext
 from graphrag.parsing.routes import (
     Annotation,
     CalledRoute,
-    Endpoint,
     RouteCall,
+    Router,
     RouteSite,
+    argument,
     called_route,
     declared_endpoint,
     join_segments,
@@ -92,10 +93,6 @@ _LITERALS = {
 }
 _STRINGS = frozenset({"string_literal", "verbatim_string_literal", "raw_string_literal",
                       "interpolated_string_expression", "binary_expression"})
-_HTTP_ATTRIBUTES = {
-    "HttpGet": "GET", "HttpPost": "POST", "HttpPut": "PUT", "HttpDelete": "DELETE",
-    "HttpPatch": "PATCH", "HttpHead": "HEAD", "HttpOptions": "OPTIONS",
-}
 _XML_TAG = re.compile(r"<[^>]+>")
 
 
@@ -259,7 +256,7 @@ class _CSharpFile(FileExtractor):
             path=rel_path, lang=LANG, module=rel_path.removesuffix(".cs"),
             package=package, error_count=count_errors(root)))
         self.home = package or PurePosixPath(rel_path).stem  # prefix of inline handlers
-        self.groups: dict[str, str] = {}  # MapGroup variable -> its route prefix
+        self.groups: dict[str, str] = {}  # a router variable (`MapGroup`) -> its prefix
         self.route_names = route_call_names(LANG)
         self.inline: dict[int, str] = {}  # lambda node id -> its ENDPOINT fqn
         self.emitted: set[str] = set()  # fqns of the symbols made so far
@@ -642,8 +639,9 @@ class _CSharpFile(FileExtractor):
             typed = type_ or _value_type(value)
             if typed and name:
                 target.setdefault(name, typed)
-            if value is not None and name and _is_map_group(value):
-                self.groups[name] = self._group_prefix(value)
+            prefix = self._group_prefix(value) if value is not None and name else None
+            if prefix is not None:
+                self.groups[name] = prefix
 
     def _foreach(self, node: Node, scope: str | None) -> None:
         left = node.child_by_field_name("left")
@@ -705,39 +703,47 @@ class _CSharpFile(FileExtractor):
 
     # -- minimal APIs ------------------------------------------------------------------
 
-    def _group_prefix(self, node: Node) -> str:
-        """The route prefix of a ``MapGroup`` chain (``app.MapGroup("/a").MapGroup("/b")``)
-        or of a variable bound to one."""
+    def _group_prefix(self, node: Node) -> str | None:
+        """The route prefix of a chain that makes a router (``app.MapGroup("/a")
+        .MapGroup("/b")``, as a route framework says) or of a variable bound to one;
+        None when it makes none."""
         if node.type == "identifier":
-            return self.groups.get(_text(node), "")
+            return self.groups.get(_text(node))
         if node.type != "invocation_expression":
-            return ""
+            return None
         func = node.child_by_field_name("function")
         if func is None or func.type != "member_access_expression":
-            return ""
+            return None
         inner = self._group_prefix(func.child_by_field_name("expression"))
-        if _text(func.child_by_field_name("name")) != "MapGroup":
+        name = _text(func.child_by_field_name("name"))
+        found = called_route(LANG, self._route_call(
+            name, None, node.child_by_field_name("arguments"))[0]) \
+            if name in self.route_names else None
+        if not isinstance(found, Router):
             return inner  # `.WithTags(...)` and friends keep the group
-        args = node.child_by_field_name("arguments")
-        first = args.named_children[0] if args is not None and args.named_children else None
-        value = _string_value(first.named_children[0]) if first is not None and \
-            first.named_children else None
-        return join_segments(inner, value) if value is not None else inner
+        return join_segments(inner or "", found.prefix) if found.prefix else inner or ""
+
+    @staticmethod
+    def _route_call(name: str, receiver: list[str] | None, args: Node | None,
+                    ) -> tuple[RouteCall, list[Node]]:
+        """A call as the route frameworks read it, and its argument values."""
+        items = [a.named_children[-1] for a in (args.named_children if args else ())
+                 if a.named_children]
+        return RouteCall(name, tuple(receiver or ()), tuple(_string_value(i) for i in items),
+                         tuple(_text(i) for i in items)), items
 
     def _map_route(self, node: Node, name: str, receiver: list[str] | None,
                    args: Node | None, scope: str | None) -> None:
-        items = [a.named_children[-1] for a in (args.named_children if args else ())
-                 if a.named_children]
-        found = called_route(LANG, RouteCall(
-            name, tuple(receiver or ()), tuple(_string_value(i) for i in items),
-            tuple(_text(i) for i in items)))
-        if found is None or found.handler is None or not 0 <= found.handler < len(items):
+        call, items = self._route_call(name, receiver, args)
+        found = called_route(LANG, call)
+        handler = argument(found.handler, items) if isinstance(found, CalledRoute) else None
+        if handler is None:
             return
-        route, handler, method = found.route, items[found.handler], found.method
+        route, method = found.route, found.method
         func = node.child_by_field_name("function")
         target = func.child_by_field_name("expression") if func is not None and \
             func.type == "member_access_expression" else None
-        prefix = self._group_prefix(target) if target is not None else ""
+        prefix = (self._group_prefix(target) if target is not None else None) or ""
         full = join_segments(prefix, route) if prefix else join_segments(route)
         line = node.start_point[0] + 1
         if handler.type in ("lambda_expression", "anonymous_method_expression"):
@@ -848,11 +854,6 @@ def _first_namespace(root: Node) -> str | None:
         if child.type in _NAMESPACES:
             return _dotted(child.child_by_field_name("name")) or None
     return None
-
-
-def _is_map_group(node: Node) -> bool:
-    return "MapGroup" in _text(node.child_by_field_name("function")) \
-        if node.type == "invocation_expression" else False
 
 
 def _callee(node: Node) -> tuple[str, list[str] | None] | None:
@@ -988,37 +989,6 @@ def _arg_type(node: Node) -> str | None:
     return _value_type(node)
 
 
-def aspnet_endpoint(site: RouteSite) -> Endpoint | None:
-    """An ASP.NET Core controller action: ``[HttpGet("{id}")]``... or ``[Route]`` +
-    ``[AcceptVerbs]``/``[HttpX]`` under the controller's ``[Route]`` prefix, with the
-    ``[controller]`` and ``[action]`` tokens replaced; a template starting with ``/`` or
-    ``~/`` ignores the prefix."""
-    methods: list[str] = []
-    template: str | None = None
-    for ann in site.method:
-        if ann.name in _HTTP_ATTRIBUTES:
-            methods.append(_HTTP_ATTRIBUTES[ann.name])
-            value = ann.first("", "template", "Template")
-            if value is not None and template is None:
-                template = value
-        elif ann.name == "AcceptVerbs":
-            methods.extend(v.upper() for v in ann.args.get("", []))
-        elif ann.name == "Route" and template is None:
-            template = ann.first("", "template", "Template")
-    if not methods and not any(a.name == "Route" for a in site.method):
-        return None
-    prefix = next((a.first("", "template", "Template") for a in reversed(site.cls)
-                   if a.name == "Route"), None)
-    if template is not None and template.startswith(("/", "~/")):
-        prefix = None
-        template = template.lstrip("~")
-    route = join_segments(prefix, template)
-    controller = site.class_name.removesuffix("Controller")
-    route = re.sub(r"\[controller\]", controller, route, flags=re.IGNORECASE)
-    route = re.sub(r"\[action\]", site.method_name, route, flags=re.IGNORECASE)
-    return ",".join(dict.fromkeys(methods)) or "ANY", route
-
-
 def unwrap_task(text: str) -> str:
     """The spec's type prepass: an awaited ``Task<T>``/``ValueTask<T>`` is a ``T``."""
     match = _ASYNC_RESULT.match(text.strip())
@@ -1042,14 +1012,3 @@ def extension_applies(wanted: str, actual: str) -> bool:
     return wanted[:1] == "I" and wanted[1:2].isupper() and actual.endswith(wanted[1:])
 
 
-def minimal_api_route(call: RouteCall) -> CalledRoute | None:
-    """ASP.NET Core minimal APIs: ``app.MapGet("/x", handler)`` and the other verbs,
-    ``app.MapMethods("/x", new[] { "GET", "HEAD" }, handler)``."""
-    if call.name == "MapMethods":
-        if len(call.args) < 3 or call.args[0] is None:
-            return None
-        verbs = re.findall(r'"(\w+)"', call.texts[1])
-        return CalledRoute(",".join(v.upper() for v in verbs) or "ANY", call.args[0], 2)
-    if len(call.args) < 2 or call.args[0] is None:
-        return None
-    return CalledRoute(call.name.removeprefix("Map").upper(), call.args[0], 1)

@@ -25,7 +25,6 @@ from graphrag.parsing.languages._base import FileExtractor
 from graphrag.parsing.languages._common import (
     ScopeIndex,
     count_errors,
-    in_order,
     keeps_items,
     node_id,
     normalize,
@@ -42,7 +41,14 @@ from graphrag.parsing.model import (
 )
 from graphrag.parsing.registry import RepoContext
 from graphrag.parsing.repofacts import RepoFiles
-from graphrag.parsing.routes import CalledRoute, RouteCall, called_route, route_call_names
+from graphrag.parsing.routes import (
+    CalledRoute,
+    RouteCall,
+    Router,
+    argument,
+    called_route,
+    route_call_names,
+)
 from graphrag.parsing.routes import join_route as _join_route
 
 LANG = "go"
@@ -55,8 +61,6 @@ _BUILTINS = frozenset({
     "uint64", "uintptr", "float32", "float64", "byte", "rune", "bool", "error", "any",
     "complex64", "complex128",
 })
-_HTTP_METHODS = {"GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS", "CONNECT",
-                 "TRACE"}
 _NON_NOMINAL = ("map[", "chan ", "chan<-", "<-chan", "func", "interface", "struct")
 _DIRECTIVE = re.compile(r"^//(go:|nolint|line |export )")
 _GO_MOD_MAX_BYTES = 1024 * 1024
@@ -182,18 +186,6 @@ def string_literal(node: Node | None) -> str | None:
     return _text(node)[1:-1]
 
 
-def parse_pattern(pattern: str) -> tuple[str, str]:
-    """Go 1.22 ServeMux pattern -> (method, route): ``"GET /x"`` -> ``("GET", "/x")``,
-    ``"/x"`` -> ``("ANY", "/x")``; a host part before the path is dropped."""
-    method, route = "ANY", pattern.strip()
-    head, _, rest = route.partition(" ")
-    if rest and head.upper() in _HTTP_METHODS:
-        method, route = head.upper(), rest.strip()
-    if not route.startswith("/") and "/" in route:
-        route = route[route.index("/"):]
-    return method, route
-
-
 def doc_comment(node: Node, source: bytes) -> str | None:
     """The comment block ending on the line right above ``node``, markers stripped."""
     comments: list[Node] = []
@@ -266,27 +258,19 @@ class _GoFile(FileExtractor):
         self.pkg = package
         # func/method/inline-handler node id -> fqn
         self.scopes: ScopeIndex[int, str] = ScopeIndex(node_id)
-        self.subrouters: dict[str, str] = {}  # gorilla/mux subrouter variable -> prefix
+        self.subrouters: dict[str, str] = {}  # a router variable made with a prefix -> it
         self.route_names = route_call_names(LANG)
 
     def run(self) -> ParseResult:
         defs = QueryCursor(registry.query(LANG, "go-definitions")).captures(self.root)
         refs = QueryCursor(registry.query(LANG, "go-references")).captures(self.root)
-        for node in in_order(refs.get("reference.import", [])):
-            self._import(node)
-        for node in in_order(defs.get("definition.type", [])):
-            self._type(node)
-        for node in in_order(defs.get("definition.function", []) +
-                              defs.get("definition.method", [])):
-            self._function(node)
+        self.passes(refs, ("reference.import", self._import))
+        self.passes(defs, ("definition.type", self._type),
+                    (("definition.function", "definition.method"), self._function))
         # In source order a HandleFunc call precedes the calls inside its inline handler,
         # so the handler's scope exists before those calls look for their caller.
-        for node in in_order(refs.get("reference.call", [])):
-            self._call(node)
-        for node in in_order(defs.get("definition.local", [])):
-            self._local(node)
-        for node in in_order(defs.get("definition.range", [])):
-            self._range(node)
+        self.passes(refs, ("reference.call", self._call))
+        self.passes(defs, ("definition.local", self._local), ("definition.range", self._range))
         return self.finished()
 
     # -- helpers -----------------------------------------------------------------------
@@ -450,29 +434,40 @@ class _GoFile(FileExtractor):
         self.result.calls.append(Call(caller=caller, name=name, receiver=receiver, line=line))
         if func.type == "selector_expression" and name in self.route_names:
             self._registration(node, caller, line, name, receiver)
-        elif func.type == "selector_expression" and name == "Subrouter":
-            self._subrouter(node)
 
     def _registration(self, call: Node, caller: str | None, line: int, name: str,
                       receiver: list[str]) -> None:
         """A call some route framework recognises (``mux.HandleFunc("GET /x", h.list)``,
         chi ``r.Get("/x", h)``, gorilla/mux ``r.HandleFunc("/x", h).Methods("GET")``):
-        a route plus a handler reference. The path gets the prefixes of enclosing chi
-        ``r.Route("/p", func(r chi.Router) {...})`` blocks and of a gorilla
-        ``r.PathPrefix("/p").Subrouter()`` receiver."""
+        a route plus a handler reference, or a router made with a prefix and assigned
+        (gorilla/mux ``api := r.PathPrefix("/api").Subrouter()``). The path gets the
+        prefixes of the routers whose closure encloses it (chi ``r.Route("/p",
+        func(r chi.Router) {...})``) and of its receiver's."""
         args = [a for a in call.child_by_field_name("arguments").named_children
                 if a.type != "comment"]
+        arg_calls = [_simple_call(a) for a in args]
         found = called_route(LANG, RouteCall(
             name, tuple(receiver), tuple(string_literal(a) for a in args),
-            tuple(_text(a) for a in args), _chained_calls(call)))
-        if found is None or found.handler is None or not 0 <= found.handler < len(args):
+            tuple(_text(a) for a in args), _chained_calls(call), base=_base_calls(call),
+            arg_calls=tuple(arg_calls)))
+        if isinstance(found, Router):
+            self._subrouter(call, found.prefix)
+            return
+        target = None
+        if isinstance(found, CalledRoute) and found.of is None:
+            target = argument(found.handler, args)
+        elif isinstance(found, CalledRoute):  # an argument of a call among the arguments
+            inner = next((a for a, f in zip(args, arg_calls, strict=True) if f is found.of),
+                         None)
+            target = argument(found.handler, _call_args(inner)) if inner is not None else None
+        if target is None:
             return
         method = found.method
         operand = call.child_by_field_name("function").child_by_field_name("operand")
         prefix = self.subrouters.get(_text(operand), "") \
             if operand is not None and operand.type == "identifier" else ""
-        route = _join_route(_chi_prefix(call) + prefix, found.route)
-        handler = _unwrap_handler_func(args[found.handler])
+        route = _join_route(self._enclosing_prefix(call) + prefix, found.route)
+        handler = target
         reg = Registration(http_method=method, route=route, line=line, caller=caller)
         if handler.type == "func_literal":
             reg.inline_fqn = self._inline_endpoint(handler, call, method, route, caller)
@@ -486,24 +481,47 @@ class _GoFile(FileExtractor):
                                           handler.start_point[0] + 1, kind="ref"))
         self.result.registrations.append(reg)
 
-    def _subrouter(self, call: Node) -> None:
-        """``api := r.PathPrefix("/api").Subrouter()``: ``api`` routes get ``/api``."""
-        inner = call.child_by_field_name("function").child_by_field_name("operand")
-        if inner is None or inner.type != "call_expression":
-            return
-        func = inner.child_by_field_name("function")
-        if func.type != "selector_expression" or \
-                _text(func.child_by_field_name("field")) != "PathPrefix":
-            return
-        args = [a for a in inner.child_by_field_name("arguments").named_children
-                if a.type != "comment"]
-        prefix = string_literal(args[0]) if len(args) == 1 else None
+    def _subrouter(self, call: Node, prefix: str) -> None:
+        """``api := r.PathPrefix("/api").Subrouter()``: ``api`` routes get ``/api`` (after
+        the prefix of the router it is made from)."""
         target = _assigned_name(call)
-        if prefix is None or target is None:
+        if target is None:
             return
-        parent = func.child_by_field_name("operand")
-        base = self.subrouters.get(_text(parent), "") if parent.type == "identifier" else ""
+        operand = call.child_by_field_name("function").child_by_field_name("operand")
+        while operand is not None and operand.type == "call_expression":
+            operand = operand.child_by_field_name("function").child_by_field_name("operand")
+        base = self.subrouters.get(_text(operand), "") \
+            if operand is not None and operand.type == "identifier" else ""
         self.subrouters[target] = _join_route(base, prefix)
+
+    def _enclosing_prefix(self, call: Node) -> str:
+        """Joined prefixes of the routers whose closure argument holds ``call`` (chi's
+        ``r.Route("/p", func(r chi.Router) {...})``), outermost first."""
+        prefix, cur = "", call.parent
+        while cur is not None:
+            if cur.type == "func_literal" and cur.parent is not None \
+                    and cur.parent.type == "argument_list":
+                outer = cur.parent.parent
+                found = self._router_of(outer)
+                if found is not None:
+                    prefix = _join_route(found, prefix) if prefix else found
+            cur = cur.parent
+        return prefix.rstrip("/")
+
+    def _router_of(self, call: Node | None) -> str | None:
+        """The prefix of the router a framework says ``call`` makes, else None."""
+        func = call.child_by_field_name("function") if call is not None else None
+        if func is None or func.type != "selector_expression":
+            return None
+        name = _text(func.child_by_field_name("field"))
+        if name not in self.route_names:
+            return None
+        args = [a for a in call.child_by_field_name("arguments").named_children
+                if a.type != "comment"]
+        found = called_route(LANG, RouteCall(
+            name, tuple(receiver_chain(func.child_by_field_name("operand"))),
+            tuple(string_literal(a) for a in args), tuple(_text(a) for a in args)))
+        return found.prefix if isinstance(found, Router) else None
 
     def _inline_endpoint(self, literal: Node, call: Node, method: str, route: str,
                          caller: str | None) -> str:
@@ -612,23 +630,22 @@ def _value_type(expr: Node) -> str | None:
     return None
 
 
-def _chi_prefix(call: Node) -> str:
-    """Joined paths of the chi ``r.Route("/p", func(r chi.Router) {...})`` blocks
-    around ``call``, outermost first."""
-    prefix, cur = "", call.parent
-    while cur is not None:
-        if cur.type == "func_literal" and cur.parent is not None \
-                and cur.parent.type == "argument_list":
-            outer = cur.parent.parent
-            func = outer.child_by_field_name("function") if outer is not None else None
-            args = [a for a in cur.parent.named_children if a.type != "comment"]
-            if func is not None and func.type == "selector_expression" and \
-                    _text(func.child_by_field_name("field")) == "Route" and len(args) == 2:
-                path = string_literal(args[0])
-                if path is not None:
-                    prefix = _join_route(path, prefix) if prefix else path
-        cur = cur.parent
-    return prefix.rstrip("/")
+def _base_calls(call: Node) -> tuple[RouteCall, ...]:
+    """The calls ``call``'s receiver is built from (``r.PathPrefix("/api")`` under
+    ``r.PathPrefix("/api").Subrouter()``), innermost first."""
+    base: list[RouteCall] = []
+    operand = call.child_by_field_name("function").child_by_field_name("operand")
+    while operand is not None and operand.type == "call_expression":
+        func = operand.child_by_field_name("function")
+        arguments = operand.child_by_field_name("arguments")
+        if func is None or func.type != "selector_expression" or arguments is None:
+            break
+        args = [a for a in arguments.named_children if a.type != "comment"]
+        base.append(RouteCall(_text(func.child_by_field_name("field")), (),
+                              tuple(string_literal(a) for a in args),
+                              tuple(_text(a) for a in args)))
+        operand = func.child_by_field_name("operand")
+    return tuple(base)
 
 
 def _chained_calls(call: Node) -> tuple[RouteCall, ...]:
@@ -646,47 +663,6 @@ def _chained_calls(call: Node) -> tuple[RouteCall, ...]:
                                  tuple(_text(a) for a in args)))
         sel = outer.parent
     return tuple(chained)
-
-
-def _route_args(call: RouteCall) -> str | None:
-    """The pattern of a ``(pattern, handler)`` registration, else None."""
-    return call.args[0] if len(call.args) == 2 else None
-
-
-def nethttp_route(call: RouteCall) -> CalledRoute | None:
-    """net/http ``mux.HandleFunc("GET /x", h)`` (Go 1.22 patterns)."""
-    pattern = _route_args(call)
-    if pattern is None:
-        return None
-    method, route = parse_pattern(pattern)
-    return CalledRoute(method, route, 1)
-
-
-def chi_route(call: RouteCall) -> CalledRoute | None:
-    """chi ``r.Get("/x", h)``: the verb is the method; the path must start with "/"."""
-    pattern = _route_args(call)
-    if pattern is None or not pattern.startswith("/"):
-        return None
-    return CalledRoute(call.name.upper(), parse_pattern(pattern)[1], 1)
-
-
-def gorilla_route(call: RouteCall) -> CalledRoute | None:
-    """gorilla/mux ``r.HandleFunc("/x", h).Methods("GET", "POST")``."""
-    pattern = _route_args(call)
-    methods = next((c for c in call.chained if c.name == "Methods"), None)
-    if pattern is None or methods is None:
-        return None
-    found = [m.upper() for m in map(_method_name, methods.args, methods.texts) if m]
-    return CalledRoute(",".join(found), parse_pattern(pattern)[1], 1) if found else None
-
-
-def _method_name(literal: str | None, text: str) -> str | None:
-    """``"GET"`` or the net/http constant ``http.MethodGet``."""
-    if literal is not None:
-        return literal
-    field = text.rpartition(".")[2]
-    name = field[len("Method"):].upper() if field.startswith("Method") else ""
-    return name if name in _HTTP_METHODS else None
 
 
 def _assigned_name(call: Node) -> str | None:
@@ -708,15 +684,24 @@ def _assigned_name(call: Node) -> str | None:
         and names[0].type == "identifier" else None
 
 
-def _unwrap_handler_func(node: Node) -> Node:
-    """``http.HandlerFunc(h.x)`` -> ``h.x`` (a conversion, not a call)."""
-    if node.type == "call_expression":
-        callee = dotted(node.child_by_field_name("function")) or ""
-        args = [a for a in node.child_by_field_name("arguments").named_children
-                if a.type != "comment"]
-        if callee.rsplit(".", 1)[-1] == "HandlerFunc" and len(args) == 1:
-            return args[0]
-    return node
+def _call_args(call: Node) -> list[Node]:
+    arguments = call.child_by_field_name("arguments")
+    return [a for a in arguments.named_children if a.type != "comment"] \
+        if arguments is not None else []
+
+
+def _simple_call(node: Node) -> RouteCall | None:
+    """An argument that is a call (``http.HandlerFunc(h.x)``), as the route frameworks
+    read it: its name, the package or receiver naming it, its arguments; else None."""
+    if node.type != "call_expression":
+        return None
+    callee = dotted(node.child_by_field_name("function")) or ""
+    if not callee:
+        return None
+    *head, name = callee.split(".")
+    args = _call_args(node)
+    return RouteCall(name, tuple(head), tuple(string_literal(a) for a in args),
+                     tuple(_text(a) for a in args))
 
 
 def first_result(text: str) -> str:

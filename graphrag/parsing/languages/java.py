@@ -5,13 +5,14 @@ typed locals; Python walks parents only to decide scopes (which class owns a mem
 which method a call sits in). Local and anonymous classes are not symbols: calls inside
 them are attributed to the enclosing method.
 
-The JVM helpers (doc comments, signatures, type names, Spring/JAX-RS endpoint routes,
-overload keys) live in ``_jvm.py``, shared with the Kotlin extractor.
+The JVM helpers (doc comments, signatures, type names, overload keys) live in
+``_jvm.py``, shared with the Kotlin extractor; the routes its annotations declare are
+the route frameworks' (:mod:`graphrag.parsing.routes`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from tree_sitter import Node, QueryCursor
 
@@ -19,31 +20,24 @@ from graphrag.parsing import registry
 from graphrag.parsing.languages._common import (
     decl_starts,
     outermost_captures,
-    parse_recovering,
 )
 from graphrag.parsing.languages._jvm import (
     Annotation,
     JvmFile,
-    NodeKey,
     collapse,
-    collect_calls,
     declared_type,
     doc_comment_before,
     dotted_call_target,
-    enclosing_fqn,
     header_text,
     literal_type,
     node_key,
     overload_fqn,
-    overload_names,
-    owning_type,
     simple_type,
     text_of,
 )
 from graphrag.parsing.model import (
     Call,
     Heritage,
-    Import,
     ParseResult,
     Symbol,
 )
@@ -76,57 +70,41 @@ _NAME_TYPES = frozenset({"identifier", "scoped_identifier"})
 
 
 def extract(source: bytes, rel_path: str, ctx: RepoContext) -> ParseResult:
-    """Parse one Java file into symbols, imports, calls, heritage and var types (a bad
-    top-level type does not hide the next ones: :func:`recover`)."""
-    root, errors = parse_recovering(registry.parser(LANG), source, _DECL_START)
-    result = _JavaFile(source, rel_path, root).run()
-    result.error_count = errors
-    return result
+    """Parse one Java file (:meth:`JvmFile.extract`)."""
+    return _JavaFile.extract(source, rel_path)
 
 
 class _JavaFile(JvmFile):
     """Extraction state for one file."""
 
     lang = LANG
+    decl_start = _DECL_START
+    root_type = "program"
+    type_decls = _TYPE_DECLS
+    member_containers = _MEMBER_CONTAINERS
+    callable_kinds = ("METHOD", "CONSTRUCTOR")
+    constructor_kind = "CONSTRUCTOR"
 
     def _constants(self) -> dict[str, str]:
         return _string_constants(self.root)
 
     # --- header -------------------------------------------------------------
 
-    def _imports(self) -> None:
-        caps = QueryCursor(registry.query(LANG, "java-imports")).captures(self.root)
-        for node in sorted(caps.get("import", []), key=lambda n: n.start_byte):
-            names = [c for c in node.named_children if c.type in _NAME_TYPES]
-            if not names:
-                continue
-            target = text_of(names[0]).replace(" ", "")
-            wildcard = any(c.type == "asterisk" for c in node.children)
-            alias = "*" if wildcard else target.rsplit(".", 1)[-1]
-            self.result.imports.append(Import(alias, target, node.start_point[0] + 1))
+    def _import(self, node: Node) -> tuple[str, str] | None:
+        names = [c for c in node.named_children if c.type in _NAME_TYPES]
+        if not names:
+            return None
+        target = text_of(names[0]).replace(" ", "")
+        wildcard = any(c.type == "asterisk" for c in node.children)
+        return ("*" if wildcard else target.rsplit(".", 1)[-1]), target
 
     # --- declarations -------------------------------------------------------
 
-    def _definitions(self) -> None:
-        query = registry.query(LANG, "java-definitions")
-        matches = []
-        for _, caps in QueryCursor(query).matches(self.root):
-            capture = next(k for k in caps if k.startswith("definition."))
-            matches.append((caps[capture][0], caps["name"][0], _CAPTURE_KINDS[capture]))
-        matches.sort(key=lambda m: (m[0].start_byte, m[1].start_byte))
-        self.overloaded = overload_names(
-            (_owner_key(node), "<init>" if kind == "CONSTRUCTOR" else text_of(name_node))
-            for node, name_node, kind in matches if kind in ("METHOD", "CONSTRUCTOR"))
-        for node, name_node, kind in matches:
-            parent = self._owner(node)
-            if parent is False:
-                continue  # local or anonymous declaration
-            self._add_symbol(node, name_node, kind, parent)
-
-    def _owner(self, node: Node) -> str | None | bool:
-        """fqn of the enclosing type, None at top level, False for local declarations."""
-        owner = owning_type(node, _TYPE_DECLS, _MEMBER_CONTAINERS, "program")
-        return self.scopes.get(node_key(owner), False) if isinstance(owner, Node) else owner
+    def _definition_matches(self) -> list[tuple[Node, Node | None, str]]:
+        matches: list[tuple[Node, Node | None, str]] = [
+            (caps[capture][0], caps["name"][0], _CAPTURE_KINDS[capture])
+            for capture, caps in self._definition_captures()]
+        return sorted(matches, key=lambda m: (m[0].start_byte, m[1].start_byte))
 
     def _add_symbol(self, node: Node, name_node: Node, kind: str, parent: str | None) -> None:
         name = text_of(name_node)
@@ -144,12 +122,10 @@ class _JavaFile(JvmFile):
             ret = node.child_by_field_name("type")
             meta["return_type"] = collapse(text_of(ret)) if ret is not None else None
             kind = self._endpoint_kind(node, kind, parent, annotations, meta)
-            if (_owner_key(node), name) in self.overloaded:
+            if (self._owner_key(node), name) in self.overloaded:
                 fqn = overload_fqn(fqn, meta["params"])
         sym = Symbol(
-            kind=kind, name=name, fqn=fqn, parent=parent,
-            line_start=node.start_point[0] + 1, line_end=node.end_point[0] + 1,
-            char_start=self.offsets(node.start_byte), char_end=self.offsets(node.end_byte),
+            kind=kind, name=name, fqn=fqn, parent=parent, **self.span(node),
             signature=signature, doc_comment=doc_comment_before(node), meta=meta,
         )
         self.result.symbols.append(sym)
@@ -275,18 +251,13 @@ class _JavaFile(JvmFile):
 
     # --- references ---------------------------------------------------------
 
-    def _references(self) -> None:
-        caps = QueryCursor(registry.query(LANG, "java-references")).captures(self.root)
-        handlers = {
+    def _call_handlers(self) -> dict[str, Callable[[Node, str | None], Call | None]]:
+        return {
             "reference.call": self._method_call,
             "reference.new": self._new_call,
             "reference.ref": self._method_ref,
             "reference.delegation": self._delegation_call,
         }
-        self.result.calls.extend(collect_calls(caps, handlers, self.scopes))
-
-    def _caller(self, node: Node) -> str | None:
-        return enclosing_fqn(node, self.scopes)
 
     def _method_call(self, node: Node, caller: str | None) -> Call | None:
         name = node.child_by_field_name("name")
@@ -378,13 +349,6 @@ class _JavaFile(JvmFile):
             receiver = receiver_chain(obj) if obj is not None else None
             return dotted_call_target(text_of(value.child_by_field_name("name")), receiver)
         return None
-
-
-def _owner_key(node: Node) -> NodeKey | None | bool:
-    """Identity of the type declaration owning member ``node`` (None at top level; False
-    for a local or anonymous-class declaration, which is no symbol): overload groups."""
-    owner = owning_type(node, _TYPE_DECLS, _MEMBER_CONTAINERS, "program")
-    return node_key(owner) if isinstance(owner, Node) else owner
 
 
 def _set_args(call: Call, args: Node | None) -> None:

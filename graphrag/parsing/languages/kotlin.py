@@ -11,6 +11,7 @@ Instantiation ``Foo(...)`` is an ordinary ``call``: the resolver decides.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from tree_sitter import Node, QueryCursor
 
@@ -18,28 +19,22 @@ from graphrag.parsing import registry
 from graphrag.parsing.languages._common import (
     decl_starts,
     outermost_captures,
-    parse_recovering,
 )
 from graphrag.parsing.languages._jvm import (
     Annotation,
     JvmFile,
-    NodeKey,
     collapse,
-    collect_calls,
     declared_type,
     doc_comment_before,
     dotted_call_target,
-    enclosing_fqn,
     header_text,
     literal_type,
     node_key,
     overload_fqn,
-    overload_names,
-    owning_type,
     simple_type,
     text_of,
 )
-from graphrag.parsing.model import Call, Heritage, Import, ParseResult, Symbol
+from graphrag.parsing.model import Call, Heritage, ParseResult, Symbol
 from graphrag.parsing.registry import RepoContext
 from graphrag.parsing.routes import RouteSite, declared_endpoint
 
@@ -66,21 +61,21 @@ _PROPERTY_TAIL = frozenset({"=", "property_delegate", "getter", "setter"})
 
 
 def extract(source: bytes, rel_path: str, ctx: RepoContext) -> ParseResult:
-    """Parse one Kotlin file into symbols, imports, calls, heritage and var types.
-
-    A top-level declaration with syntax the grammar does not know (``$$"..."``, guard
-    conditions in ``when``) is blanked so that the declarations after it survive
-    (:func:`recover`); ``error_count`` counts the errors of the file as written."""
-    root, errors = parse_recovering(registry.parser(LANG), source, _DECL_START)
-    result = _KotlinFile(source, rel_path, root).run()
-    result.error_count = errors
-    return result
+    """Parse one Kotlin file (:meth:`JvmFile.extract`; syntax the grammar does not know,
+    such as ``$$"..."`` or guard conditions in ``when``, loses only its declaration)."""
+    return _KotlinFile.extract(source, rel_path)
 
 
 class _KotlinFile(JvmFile):
     """Extraction state for one file."""
 
     lang = LANG
+    decl_start = _DECL_START
+    root_type = "source_file"
+    type_decls = _TYPE_DECLS
+    member_containers = _MEMBER_CONTAINERS
+    callable_kinds = ("function", "constructor")  # the captures' names stand for kinds
+    constructor_kind = "constructor"
 
     def __init__(self, source: bytes, rel_path: str, root: Node) -> None:
         super().__init__(source, rel_path, root)
@@ -91,48 +86,30 @@ class _KotlinFile(JvmFile):
 
     # --- header -------------------------------------------------------------
 
-    def _imports(self) -> None:
-        caps = QueryCursor(registry.query(LANG, "kotlin-imports")).captures(self.root)
-        for node in sorted(caps.get("import", []), key=lambda n: n.start_byte):
-            path = next((c for c in node.named_children if c.type == "qualified_identifier"), None)
-            if path is None:
-                continue
-            target = text_of(path).replace(" ", "")
-            children = node.children
-            types = [c.type for c in children]
-            if "*" in types:
-                alias = "*"
-            elif "as" in types:
-                alias = text_of(children[types.index("as") + 1])
-            else:
-                alias = target.rsplit(".", 1)[-1]
-            self.result.imports.append(Import(alias, target, node.start_point[0] + 1))
+    def _import(self, node: Node) -> tuple[str, str] | None:
+        path = next((c for c in node.named_children if c.type == "qualified_identifier"), None)
+        if path is None:
+            return None
+        target = text_of(path).replace(" ", "")
+        children = node.children
+        types = [c.type for c in children]
+        if "*" in types:
+            return "*", target
+        if "as" in types:
+            return text_of(children[types.index("as") + 1]), target
+        return target.rsplit(".", 1)[-1], target
 
     # --- declarations -------------------------------------------------------
 
-    def _definitions(self) -> None:
-        query = registry.query(LANG, "kotlin-definitions")
-        matches = []
-        for _, caps in QueryCursor(query).matches(self.root):
-            capture = next(k for k in caps if k.startswith("definition."))
+    def _definition_matches(self) -> list[tuple[Node, Node | None, str]]:
+        matches: list[tuple[Node, Node | None, str]] = []
+        for capture, caps in self._definition_captures():
             node = caps[capture][0]
             # a companion object's name is optional, so the query does not capture it
             name_node = caps["name"][0] if "name" in caps else node.child_by_field_name("name")
             matches.append((node, name_node, capture.split(".", 1)[1]))
         matches.sort(key=lambda m: m[0].start_byte)
-        self.overloaded = overload_names(
-            (_owner_key(node), "<init>" if capture == "constructor" else text_of(name_node))
-            for node, name_node, capture in matches if capture in ("function", "constructor"))
-        for node, name_node, capture in matches:
-            parent = self._owner(node)
-            if parent is False:
-                continue  # local declaration (or inside an object expression)
-            self._add_symbol(node, name_node, capture, parent)
-
-    def _owner(self, node: Node) -> str | None | bool:
-        """fqn of the enclosing type, None at top level, False for local declarations."""
-        owner = owning_type(node, _TYPE_DECLS, _MEMBER_CONTAINERS, "source_file")
-        return self.scopes.get(node_key(owner), False) if isinstance(owner, Node) else owner
+        return matches
 
     def _kind(self, node: Node, capture: str, parent: str | None) -> str:
         if capture == "class":
@@ -173,12 +150,10 @@ class _KotlinFile(JvmFile):
             if receiver:
                 meta["receiver_type"] = receiver
             kind = self._endpoint_kind(node, kind, annotations, meta)
-            if (_owner_key(node), name) in self.overloaded:
+            if (self._owner_key(node), name) in self.overloaded:
                 fqn = overload_fqn(fqn, meta["params"])
         sym = Symbol(
-            kind=kind, name=name, fqn=fqn, parent=parent,
-            line_start=node.start_point[0] + 1, line_end=node.end_point[0] + 1,
-            char_start=self.offsets(node.start_byte), char_end=self.offsets(node.end_byte),
+            kind=kind, name=name, fqn=fqn, parent=parent, **self.span(node),
             signature=self._signature(node), doc_comment=doc_comment_before(node), meta=meta,
         )
         self.result.symbols.append(sym)
@@ -330,17 +305,12 @@ class _KotlinFile(JvmFile):
 
     # --- references ---------------------------------------------------------
 
-    def _references(self) -> None:
-        caps = QueryCursor(registry.query(LANG, "kotlin-references")).captures(self.root)
-        handlers = {
+    def _call_handlers(self) -> dict[str, Callable[[Node, str | None], Call | None]]:
+        return {
             "reference.call": self._call,
             "reference.ref": self._callable_ref,
             "reference.delegation": self._delegation_call,
         }
-        self.result.calls.extend(collect_calls(caps, handlers, self.scopes))
-
-    def _caller(self, node: Node) -> str | None:
-        return enclosing_fqn(node, self.scopes)
 
     def _call(self, node: Node, caller: str | None) -> Call | None:
         target = callee(node)
@@ -420,13 +390,6 @@ def callee(node: Node) -> tuple[str, list[str] | None, int] | None:
     if name.type != "identifier" or len(target.named_children) < 2:
         return None
     return text_of(name), receiver_chain(target.named_children[0]), name.start_point[0] + 1
-
-
-def _owner_key(node: Node) -> NodeKey | None | bool:
-    """Identity of the type declaration owning member ``node`` (None at top level; False
-    for a local or anonymous-class declaration, which is no symbol): overload groups."""
-    owner = owning_type(node, _TYPE_DECLS, _MEMBER_CONTAINERS, "source_file")
-    return node_key(owner) if isinstance(owner, Node) else owner
 
 
 _KOTLIN_LITERALS = {"int": "Int", "long": "Long", "double": "Double", "float": "Float",

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from tree_sitter import Node, QueryCursor
 
@@ -46,12 +46,15 @@ from graphrag.parsing.routes import (
     CalledRoute,
     Endpoint,
     RouteCall,
+    Router,
     RouteSite,
+    argument,
+    call_facts,
     called_route,
     declared_endpoint,
+    file_prefix,
     join_segments,
     route_call_names,
-    singular,
 )
 
 LANG = "php"
@@ -67,24 +70,13 @@ _SCALARS = frozenset({
     "mixed", "void", "null", "callable", "iterable", "never", "false", "true", "resource",
     "scalar", "numeric", "list", "non-empty-string", "class-string", "positive-int",
     "array-key", "non-empty-array", "non-empty-list", "callable-string", "int-mask"})
-# the receivers of Laravel's (``Route::get``, ``$router->get``) and Slim's (``$app->get``) routes
-_ROUTERS = ("route", "router", "app")
-# Laravel's resource actions: (action, method, path after the resource, needs the id).
-_RESOURCE_ACTIONS = (
-    ("index", "GET", "", False), ("create", "GET", "/create", False),
-    ("store", "POST", "", False), ("show", "GET", "", True),
-    ("edit", "GET", "/edit", True), ("update", "PUT,PATCH", "", True),
-    ("destroy", "DELETE", "", True),
-)
 # Language constructs that parse like calls.
 _CONSTRUCTS = frozenset({"isset", "empty", "unset", "eval", "exit", "die", "list", "array",
                          "compact", "extract"})
-_API_ACTIONS = frozenset({"index", "store", "show", "update", "destroy"})
-# Route files Laravel loads under a prefix of their own.
-_ROUTE_FILE_PREFIX = {"routes/api.php": "/api"}
 _USE_KIND = re.compile(r"use\s+(function|const)\b", re.IGNORECASE)
-_DOC_ROUTE = re.compile(r'@Route\(\s*"([^"]*)"([^)]*)\)')
-_DOC_METHODS = re.compile(r"methods\s*=\s*[{\[]([^}\]]*)[}\]]")
+# a Doctrine annotation with a string first argument: `@Name("x", key={"a", "b"})`
+_DOC_ANNOTATION = re.compile(r'@(\w+)\(\s*"([^"]*)"([^)]*)\)')
+_DOC_LIST_ARG = re.compile(r"(\w+)\s*=\s*[{\[]([^}\]]*)[}\]]")
 _DOC_VAR = re.compile(r"@var\s+([^\s*]+)")
 _DOC_PARAM = re.compile(r"@param\s+([^\s*]+)\s+&?(?:\.\.\.)?\$(\w+)")
 _DOC_RETURN = re.compile(r"@return\s+([^\s*]+)")
@@ -257,24 +249,14 @@ class _PhpFile(FileExtractor):
         defs = QueryCursor(registry.query(LANG, "php-definitions")).captures(self.root)
         refs = QueryCursor(registry.query(LANG, "php-references")).captures(self.root)
         self._namespaces(in_order(defs.get("namespace", [])))
-        for node in in_order(defs.get("import", [])):
-            self._import(node)
-        types = in_order(defs.get("definition.class", []) + defs.get("definition.interface", [])
-                         + defs.get("definition.trait", []) + defs.get("definition.enum", []))
-        for node in types:
-            self._type(node)
-        for node in in_order(defs.get("definition.function", [])
-                             + defs.get("definition.method", [])):
-            self._function(node)
-        for node in in_order(defs.get("definition.property", [])):
-            self._property(node)
-        for node in in_order(defs.get("definition.constant", []) +
-                             defs.get("definition.case", [])):
-            self._constant(node)
-        for node in in_order(refs.get("assignment", [])):
-            self._assignment(node)
-        for node in in_order(refs.get("foreach", [])):
-            self._foreach(node)
+        self.passes(
+            defs, ("import", self._import),
+            (("definition.class", "definition.interface", "definition.trait",
+              "definition.enum"), self._type),
+            (("definition.function", "definition.method"), self._function),
+            ("definition.property", self._property),
+            (("definition.constant", "definition.case"), self._constant))
+        self.passes(refs, ("assignment", self._assignment), ("foreach", self._foreach))
         # routes first: a closure handler becomes the scope of the calls inside it
         self._routes(refs.get("reference.scoped", []) + refs.get("reference.member", []))
         for capture in ("reference.call", "reference.member", "reference.scoped",
@@ -770,77 +752,80 @@ class _PhpFile(FileExtractor):
             line = name_node.start_point[0] + 1
         self.result.calls.append(Call(caller, name, receiver, line))
 
-    # -- Laravel routes ------------------------------------------------------------------
+    # -- routes registered by calls ------------------------------------------------------
+
+    def _route_call(self, node: Node) -> RouteCall | None:
+        """A member or static call as the route frameworks read it (PHP's method names
+        are case-insensitive: lower case), with the calls its receiver is built from and
+        the calls chained on its result."""
+        found = self._call_parts(node)
+        if found is None:
+            return None
+        name, receiver = found[0], found[1] or []
+        args = _args(node)
+        base: list[RouteCall] = []
+        current = node.child_by_field_name("object") or (
+            node.child_by_field_name("scope") if node.type == "scoped_call_expression"
+            else None)
+        while current is not None and current.type in ("member_call_expression",
+                                                        "scoped_call_expression"):
+            inner = self._call_parts(current)
+            if inner is not None:
+                base.append(_fact_call(inner[0].lower(), (), _args(current)))
+            current = current.child_by_field_name("object") or \
+                (current.child_by_field_name("scope")
+                 if current.type == "scoped_call_expression" else None)
+        chained: list[RouteCall] = []
+        current = node.parent
+        while current is not None and current.type == "member_call_expression":
+            outer = self._call_parts(current)
+            if outer is not None:
+                chained.append(_fact_call(outer[0].lower(), (), _args(current)))
+            current = current.parent
+        call = _fact_call(name.lower(), tuple(receiver), args)
+        named = tuple((key, _string(value), None) for key, value in _named_args(node).items())
+        return replace(call, base=tuple(base), chained=tuple(chained),
+                       keywords=call.keywords + named)
 
     def _routes(self, nodes: list[Node]) -> None:
         names = route_call_names(LANG)
         for node in in_order(nodes):
             found = self._call_parts(node)
-            if found is None or found[1] is None or len(found[1]) != 1:
+            if found is None or found[0].lower() not in names:
                 continue
-            name, (router,) = found
-            verb = name.lower()  # PHP's method names are case-insensitive
+            call = self._route_call(node)
+            facts = call_facts(LANG, call) if call is not None else None
             args = _args(node)
-            if verb in names:
-                route = called_route(LANG, RouteCall(
-                    verb, (router,), tuple(_string(a) for a in args),
-                    tuple(_text(a) for a in args),
-                    items=tuple(tuple(_string(i) for i in _array_items(a))
-                                if a.type == "array_creation_expression" else None
-                                for a in args)))
-                if route is not None and route.handler is not None and \
-                        0 <= route.handler < len(args):
-                    self._route(node, route.method, route.route, args[route.handler])
-            elif verb in ("resource", "apiresource") and len(args) >= 2 and \
-                    router.lower() in _ROUTERS:
-                self._resource(node, args[0], args[1], api=verb == "apiresource")
+            for fact in facts or ():
+                handler = argument(fact.handler, args) \
+                    if isinstance(fact, CalledRoute) else None
+                if handler is not None or (isinstance(fact, CalledRoute) and fact.controller):
+                    self._route(node, fact, handler)
 
     def _group_context(self, node: Node) -> tuple[str, str | None]:
-        """(prefix, controller fqn) the enclosing ``group`` closures give a route: each
-        ``Route::prefix('x')->...->group(fn)`` / ``Route::group(['prefix' => 'x'], fn)``
-        adds its prefix, ``Route::controller(C::class)`` names the controller."""
+        """(prefix, controller fqn) the routers whose closure holds a route give it
+        (outermost prefix first; the innermost controller), after the prefix a framework
+        serves the whole file under."""
         prefixes: list[str] = []
         controller: str | None = None
+        names = route_call_names(LANG)
         current = node.parent
         while current is not None:
             if current.type in ("anonymous_function", "arrow_function"):
                 call = current.parent.parent if current.parent is not None else None
                 if call is not None and call.type == "arguments":
                     call = call.parent
-                if call is not None and call.type in ("member_call_expression",
-                                                      "scoped_call_expression"):
-                    parts = self._call_parts(call)
-                    if parts is not None and parts[0].lower() == "group":
-                        prefix, named = self._group_options(call)
-                        prefixes.append(prefix)
-                        controller = controller or named
+                parts = self._call_parts(call) if call is not None and call.type in (
+                    "member_call_expression", "scoped_call_expression") else None
+                fact = called_route(LANG, self._route_call(call) or RouteCall("")) \
+                    if parts is not None and parts[0].lower() in names else None
+                if isinstance(fact, Router):
+                    prefixes.append(fact.prefix)
+                    controller = controller or (self._class_text(fact.controller, call)
+                                                if fact.controller else None)
             current = current.parent
-        base = _ROUTE_FILE_PREFIX.get(self.rel_path.rsplit("/", 2)[-2] + "/" +
-                                      self.rel_path.rsplit("/", 1)[-1]
-                                      if "/" in self.rel_path else self.rel_path, "")
+        base = file_prefix(LANG, self.rel_path)
         return join_segments(base, *reversed(prefixes)) if base or prefixes else "", controller
-
-    def _group_options(self, call: Node) -> tuple[str, str | None]:
-        prefix = ""
-        controller = None
-        args = _args(call)
-        options = _array_pairs(args[0]) if args else {}
-        if "prefix" in options:
-            prefix = _string(options["prefix"]) or ""
-        current: Node | None = call
-        while current is not None and current.type in ("member_call_expression",
-                                                        "scoped_call_expression"):
-            parts = self._call_parts(current)
-            if parts is not None and parts[0].lower() == "prefix":
-                found = _args(current)
-                prefix = join_segments(_string(found[0]) or "", prefix) if found else prefix
-            if parts is not None and parts[0].lower() == "controller":
-                found = _args(current)
-                controller = self._class_const(found[0]) if found else None
-            current = current.child_by_field_name("object") or \
-                (current.child_by_field_name("scope")
-                 if current.type == "scoped_call_expression" else None)
-        return prefix, controller
 
     def _class_const(self, node: Node) -> str | None:
         """``C::class`` -> fqn of C."""
@@ -851,41 +836,50 @@ class _PhpFile(FileExtractor):
             return None
         return self._class_ref(_text(cls), node)
 
+    def _class_text(self, text: str, at: Node) -> str | None:
+        """``C::class`` as written -> fqn of C."""
+        head, sep, const = text.strip().rpartition("::")
+        return self._class_ref(head.strip(), at) if sep and const.lower() == "class" \
+            else None
+
     def _handler(self, node: Node, controller: str | None
                  ) -> tuple[str, list[str]] | None:
-        """(method, class fqn parts) of ``[C::class, 'm']``, ``'C@m'``, ``C::class``
-        (an invokable controller) or ``'m'`` inside a controller group."""
+        """(method, class fqn parts) of ``[C::class, 'm']``, ``C::class`` (an invokable
+        class) or ``'m'`` inside a router group naming a controller."""
         items = _array_items(node)
         if len(items) == 2:
             cls, method = self._class_const(items[0]), _string(items[1])
             return (method, cls.split(".")) if cls and method else None
         text = _string(node)
-        if text and "@" in text:
-            cls, _, method = text.partition("@")
-            fq = self.resolve_class(cls, node) if "\\" in cls else \
-                _dotted("App\\Http\\Controllers\\" + cls)
-            return method, fq.split(".")
         if text and controller:
             return text, controller.split(".")
         cls = self._class_const(node)
         return ("__invoke", cls.split(".")) if cls else None
 
-    def _route(self, node: Node, method: str, route: str, handler: Node) -> None:
+    def _route(self, node: Node, fact: CalledRoute, handler: Node | None) -> None:
         prefix, controller = self._group_context(node)
-        full = join_segments(prefix, route)
+        full = join_segments(prefix, fact.route)
+        method = fact.method
         scope = self._owner(node)
         caller = scope.symbol.fqn if scope is not None else None
         line = node.start_point[0] + 1
-        if handler.type in ("anonymous_function", "arrow_function"):
+        if handler is not None and handler.type in ("anonymous_function", "arrow_function"):
             self._inline_endpoint(handler, method, full, caller, line)
             return
-        found = self._handler(handler, controller)
+        if fact.controller is not None:
+            found: tuple[str, list[str]] | None = (
+                fact.action or "__invoke", self.resolve_class(fact.controller, node).split("."))
+        elif fact.action is not None:
+            cls = self._class_const(handler) if handler is not None else None
+            found = (fact.action, cls.split(".")) if cls else None
+        else:
+            found = self._handler(handler, controller) if handler is not None else None
         if found is None:
             return
-        action, cls = found
+        action, cls_parts = found
         self.result.registrations.append(Registration(
             http_method=method, route=full, line=line, caller=caller, handler_name=action,
-            handler_receiver=cls))
+            handler_receiver=cls_parts))
 
     def _inline_endpoint(self, handler: Node, method: str, route: str, caller: str | None,
                          line: int) -> None:
@@ -904,62 +898,22 @@ class _PhpFile(FileExtractor):
         self.result.registrations.append(Registration(
             http_method=method, route=route, line=line, caller=caller, inline_fqn=fqn))
 
-    def _resource(self, node: Node, name_node: Node, controller_node: Node, api: bool) -> None:
-        name = _string(name_node)
-        cls = self._class_const(controller_node)
-        if not name or not cls:
-            return
-        only, except_ = self._resource_filters(node)
-        prefix, _controller = self._group_context(node)
-        segments = name.split(".")
-        base = ""
-        for outer in segments[:-1]:
-            base = join_segments(base, outer, "{" + singular(outer) + "}")
-        path = join_segments(prefix, base, segments[-1])
-        param = "{" + singular(segments[-1]) + "}"
-        scope = self._owner(node)
-        caller = scope.symbol.fqn if scope is not None else None
-        for action, method, tail, with_id in _RESOURCE_ACTIONS:
-            if (api and action not in _API_ACTIONS) or (only and action not in only) \
-                    or action in except_:
-                continue
-            route = (join_segments(path, param) if with_id else path) + tail
-            self.result.registrations.append(Registration(
-                http_method=method, route=route, line=node.start_point[0] + 1, caller=caller,
-                handler_name=action, handler_receiver=cls.split(".")))
-
-    def _resource_filters(self, node: Node) -> tuple[set[str], set[str]]:
-        only: set[str] = set()
-        except_: set[str] = set()
-        current = node.parent
-        while current is not None and current.type == "member_call_expression":
-            parts = self._call_parts(current)
-            args = _args(current)
-            values = {v for v in (_string(i) for i in (_array_items(args[0]) if args and
-                      args[0].type == "array_creation_expression" else args)) if v}
-            if parts is not None and parts[0] == "only":
-                only |= values
-            elif parts is not None and parts[0] == "except":
-                except_ |= values
-            current = current.parent
-        return only, except_
-
-
-def symfony_endpoint(site: RouteSite) -> Endpoint | None:
-    """Symfony's ``#[Route('/x', methods: ['GET'])]`` on a controller method, joined to
-    the class's ``#[Route('/prefix')]``; no ``methods`` means any."""
-    route = next((a for a in site.method if a.name == "Route"), None)
-    if route is None:
-        return None
-    path = route.first("", "path")
-    if path is None:
-        return None
-    prefix = next((a.first("", "path") for a in site.cls if a.name == "Route"), None) or ""
-    methods = [m.upper() for m in route.args.get("methods", [])]
-    return ",".join(methods) or "ANY", join_segments(prefix, path)
-
 
 # -- small tree helpers ------------------------------------------------------------------
+
+
+def _fact_call(name: str, receiver: tuple[str, ...], args: list[Node]) -> RouteCall:
+    """A call's arguments as the route frameworks read them: literals, texts, the items
+    of array literals and the string keys of associative ones (as keywords)."""
+    keywords = tuple((key, _string(value), None)
+                     for arg in args if arg.type == "array_creation_expression"
+                     for key, value in _array_pairs(arg).items())
+    return RouteCall(name, receiver, tuple(_string(a) for a in args),
+                     tuple(_text(a) for a in args),
+                     items=tuple(tuple(_string(i) for i in _array_items(a))
+                                 if a.type == "array_creation_expression" else None
+                                 for a in args),
+                     keywords=keywords)
 
 
 def _attributes(node: Node) -> list[Node]:
@@ -976,11 +930,10 @@ def _doc_annotations(node: Node) -> list[Annotation]:
     prev = node.prev_named_sibling
     text = _text(prev) if prev is not None and prev.type == "comment" else ""
     out: list[Annotation] = []
-    for match in _DOC_ROUTE.finditer(text) if text.startswith("/**") else ():
-        ann = Annotation("Route", {"": [match.group(1)]})
-        methods = _DOC_METHODS.search(match.group(2) or "")
-        if methods:
-            ann.args["methods"] = re.findall(r'"(\w+)"', methods.group(1))
+    for match in _DOC_ANNOTATION.finditer(text) if text.startswith("/**") else ():
+        ann = Annotation(match.group(1), {"": [match.group(2)]})
+        for key, values in _DOC_LIST_ARG.findall(match.group(3) or ""):
+            ann.args[key] = re.findall(r'"(\w+)"', values)
         out.append(ann)
     return out
 
@@ -1025,17 +978,3 @@ def _doc_types(node: Node) -> dict[str, str]:
     return out
 
 
-def laravel_route(call: RouteCall) -> CalledRoute | None:
-    """Laravel's ``Route::get('/x', h)``, ``Route::any``, ``Route::match(['get',
-    'post'], '/x', h)`` (and Slim's ``$app->get``)."""
-    if len(call.receiver) != 1 or call.receiver[0].lower() not in _ROUTERS:
-        return None
-    if call.name == "match":
-        if len(call.args) < 3 or call.args[1] is None:
-            return None
-        methods = [(m or "").upper() for m in (call.items[0] or ())]
-        return CalledRoute(",".join(methods), call.args[1], 2) \
-            if methods and all(methods) else None
-    if len(call.args) < 2 or call.args[0] is None:
-        return None
-    return CalledRoute("ANY" if call.name == "any" else call.name.upper(), call.args[0], 1)

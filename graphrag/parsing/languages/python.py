@@ -25,6 +25,7 @@ from graphrag.parsing.languages._common import (
     ScopeIndex,
     count_errors,
     element_type,
+    has_ancestor,
     in_order,
     item_type,
     keeps_items,
@@ -42,15 +43,21 @@ from graphrag.parsing.model import (
 )
 from graphrag.parsing.registry import RepoContext
 from graphrag.parsing.repofacts import RepoFiles
-from graphrag.parsing.routes import CalledRoute, RouteCall, called_route, route_call_names
+from graphrag.parsing.routes import (
+    CalledRoute,
+    Injected,
+    Mount,
+    RouteCall,
+    Router,
+    argument,
+    called_route,
+    route_call_names,
+)
 from graphrag.parsing.typetext import split_top_level
 
 LANG = "python"
-_HTTP_VERBS = {"get", "post", "put", "delete", "patch", "head", "options"}
 _ENUM_BASES = {"Enum", "IntEnum", "StrEnum", "Flag", "IntFlag", "enum.Enum", "enum.IntEnum",
                "enum.StrEnum"}
-# Router factories whose keyword argument holds the route prefix joined to every route.
-_ROUTER_PREFIX_KW = {"APIRouter": "prefix", "Blueprint": "url_prefix"}
 _CALLABLE_KINDS = {"FUNCTION", "METHOD", "CONSTRUCTOR", "ENDPOINT"}
 _SIGNATURE_MAX = 300
 
@@ -264,6 +271,7 @@ class _PythonFile(FileExtractor):
         self.scopes: ScopeIndex[int, _Scope] = ScopeIndex(node_id)  # def node id -> scope
         self.router_prefixes: dict[str, str] = {}
         self.route_names = route_call_names(LANG)
+        self.plain_route_names = route_call_names(LANG, block=False)
         self.field_names: set[str] = set()
 
     def run(self) -> ParseResult:
@@ -281,14 +289,8 @@ class _PythonFile(FileExtractor):
         self._merge_overload_stubs()
         for node in assignments:
             self._assignment(node)
-        for node in in_order(defs.get("definition.with", [])):
-            self._with_item(node)
-        for node in in_order(defs.get("definition.for", [])):
-            self._for(node)
-        for node in in_order(refs.get("reference.call", [])):
-            self._call(node)
-        for node in in_order(refs.get("reference.import", [])):
-            self._import(node)
+        self.passes(defs, ("definition.with", self._with_item), ("definition.for", self._for))
+        self.passes(refs, ("reference.call", self._call), ("reference.import", self._import))
         self._explicit_self()
         return self.finished()
 
@@ -464,18 +466,11 @@ class _PythonFile(FileExtractor):
         verb = _text(func.child_by_field_name("attribute"))
         if verb not in self.route_names:
             return None
-        args = call.child_by_field_name("arguments")
-        pos, kws = positional_args(args), keyword_args(args)
         receiver = dotted(func.child_by_field_name("object")) or ""
-        found = called_route(LANG, RouteCall(
+        found = called_route(LANG, self._route_call(
             verb, tuple(receiver.split(".")) if receiver else (),
-            tuple(string_value(p) for p in pos), tuple(_text(p) for p in pos), block=True,
-            keywords=tuple((key, string_value(value),
-                            tuple(string_value(m) for m in value.named_children)
-                            if value.type in ("list", "tuple", "set") else None)
-                           for key, value in kws.items() if value is not None),
-            local_router=receiver in self.router_prefixes))
-        if found is None or found.handler is not None:
+            call.child_by_field_name("arguments"), block=True))
+        if not isinstance(found, CalledRoute) or found.handler is not None:
             return None
         method, route = found.method, found.route
         prefix = self.router_prefixes.get(receiver, "")
@@ -483,42 +478,77 @@ class _PythonFile(FileExtractor):
                             line=call.start_point[0] + 1, caller=None, router=receiver,
                             base=prefix)
 
-    def _mount(self, call: Node, method: str, receiver: list[str], caller: str | None,
-               line: int) -> None:
+    def _route_call(self, name: str, receiver: tuple[str, ...], args: Node | None,
+                    block: bool = False) -> RouteCall:
+        """A call reduced to what the route frameworks read (``block``: the call
+        decorates a function)."""
+        pos, kws = positional_args(args), keyword_args(args)
+        return RouteCall(
+            name, receiver, tuple(string_value(p) for p in pos), tuple(_text(p) for p in pos),
+            block=block,
+            keywords=tuple((key, string_value(value),
+                            tuple(string_value(m) for m in value.named_children)
+                            if value.type in ("list", "tuple", "set") else None)
+                           for key, value in kws.items() if value is not None),
+            local_router=".".join(receiver) in self.router_prefixes)
+
+    def _framework_call(self, node: Node, name: str, receiver: list[str] | None,
+                        caller: str | None, line: int) -> None:
+        """A call some route framework looks at: a route added with its handler, a
+        router mounted, a function handed to the framework."""
+        args = node.child_by_field_name("arguments")
+        found = called_route(LANG, self._route_call(name, tuple(receiver or ()), args))
+        pos, kws = positional_args(args), keyword_args(args)
+        if isinstance(found, Injected):
+            self._handler_ref(argument(found.argument, pos), caller, line)
+        elif not receiver or "?" in receiver:
+            return
+        elif isinstance(found, Mount):
+            self._mount(found, argument(found.router, pos, kws), receiver, caller, line)
+        elif isinstance(found, CalledRoute) and found.handler is not None:
+            ref = self._handler_ref(argument(found.handler, pos, kws), caller, line)
+            if ref is None:
+                return
+            router = ".".join(receiver)
+            prefix = self.router_prefixes.get(router, "")
+            self.result.registrations.append(Registration(
+                http_method=found.method, route=join_route(prefix, found.route), line=line,
+                caller=caller, handler_name=ref[0], handler_receiver=ref[1], router=router,
+                base=prefix))
+
+    def _mount(self, found: Mount, mounted: Node | None, receiver: list[str],
+               caller: str | None, line: int) -> None:
         """``app.include_router(users.router, prefix="/v1")`` /
         ``app.register_blueprint(admin_bp, url_prefix="/admin")``: a router mount."""
-        args = call.child_by_field_name("arguments")
-        pos, kws = positional_args(args), keyword_args(args)
-        mounted = pos[0] if pos else kws.get("router") or kws.get("blueprint")
         path = dotted(mounted)
-        if not path or "?" in receiver:
+        if not path:
             return
-        keyword = "prefix" if method == "include_router" else "url_prefix"
-        prefix = string_value(kws.get(keyword))
+        prefix = found.prefix
         parent = ".".join(receiver)
         own = self.router_prefixes.get(parent, "")  # the mounting router's own prefix
         *head, name = path.split(".")
         self.result.registrations.append(Registration(
             http_method="USE", route=join_route(own, prefix or "") if own else prefix or "",
             line=line, caller=caller, handler_name=name, handler_receiver=head or None,
-            router=parent, base=own,
-            replaces_base=method == "register_blueprint" and prefix is not None))
+            router=parent, base=own, replaces_base=found.replaces_base))
 
     def _collect_router_prefixes(self, assignments: list[Node]) -> None:
-        """Module-level ``router = APIRouter(prefix="/p")`` / ``Blueprint(url_prefix=)``."""
+        """Module-level ``router = APIRouter(prefix="/p")``: a router some framework
+        makes, with its own prefix."""
         for node in assignments:
-            if _has_def_ancestor(node):
+            if has_ancestor(node, ("class_definition", "function_definition")):
                 continue
             left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
             if left is None or left.type != "identifier" or right is None \
                     or right.type != "call":
                 continue
             factory = (dotted(right.child_by_field_name("function")) or "").rsplit(".", 1)[-1]
-            kw = _ROUTER_PREFIX_KW.get(factory)
-            if kw:
-                prefix = string_value(keyword_args(right.child_by_field_name("arguments"))
-                                      .get(kw))
-                self.router_prefixes[_text(left)] = prefix or ""
+            if factory not in self.route_names:
+                continue
+            found = called_route(LANG, self._route_call(
+                factory, (), right.child_by_field_name("arguments")))
+            if isinstance(found, Router):
+                self.router_prefixes[_text(left)] = found.prefix
 
     # -- assignments: fields and variable types ---------------------------------------
 
@@ -670,12 +700,8 @@ class _PythonFile(FileExtractor):
             name = _text(func.child_by_field_name("attribute"))
             receiver = receiver_chain(func.child_by_field_name("object"), calls=True)
         self.result.calls.append(Call(caller=caller, name=name, receiver=receiver, line=line))
-        if name in ("include_router", "register_blueprint") and receiver:
-            self._mount(node, name, receiver, caller, line)
-        if name in ("add_api_route", "add_url_rule") and receiver:
-            self._added_route(node, name, receiver, caller, line)
-        if name == "Depends":
-            self._dependency_ref(node, caller, line)
+        if name in self.plain_route_names:
+            self._framework_call(node, name, receiver, caller, line)
 
     def _handler_ref(self, target: Node | None, caller: str | None, line: int
                      ) -> tuple[str, list[str] | None] | None:
@@ -701,43 +727,6 @@ class _PythonFile(FileExtractor):
             reg.handler_name, reg.handler_receiver = ref
             reg.line, reg.caller = line, caller
             self.result.registrations.append(reg)
-
-    def _added_route(self, node: Node, method: str, receiver: list[str], caller: str | None,
-                     line: int) -> None:
-        """FastAPI ``router.add_api_route("/x", handler, methods=["POST"])`` and Flask
-        ``app.add_url_rule("/x", "name", view_func=handler, methods=[...])``."""
-        args = node.child_by_field_name("arguments")
-        pos, kws = positional_args(args), keyword_args(args)
-        route = string_value(pos[0]) if pos else string_value(kws.get("path") or
-                                                              kws.get("rule"))
-        slot = 1 if method == "add_api_route" else 2
-        target = pos[slot] if len(pos) > slot else kws.get(
-            "endpoint" if method == "add_api_route" else "view_func")
-        ref = self._handler_ref(target, caller, line) if route is not None else None
-        if ref is None or "?" in receiver:
-            return
-        listed = kws.get("methods")
-        methods = [string_value(m) for m in listed.named_children] if listed else []
-        verb = ",".join(m.upper() for m in methods if m) or "GET"
-        router = ".".join(receiver)
-        prefix = self.router_prefixes.get(router, "")
-        self.result.registrations.append(Registration(
-            http_method=verb, route=join_route(prefix, route), line=line, caller=caller,
-            handler_name=ref[0], handler_receiver=ref[1], router=router, base=prefix))
-
-    def _dependency_ref(self, node: Node, caller: str | None, line: int) -> None:
-        """FastAPI ``Depends(get_service)``: the framework calls ``get_service`` for the
-        endpoint, so it is recorded as a reference from the enclosing function."""
-        pos = positional_args(node.child_by_field_name("arguments"))
-        if not pos or pos[0].type not in ("identifier", "attribute"):
-            return
-        target = pos[0]
-        if target.type == "identifier":
-            name, receiver = _text(target), None
-        else:
-            name = _text(target.child_by_field_name("attribute"))
-            receiver = receiver_chain(target.child_by_field_name("object"))
-        self.result.calls.append(Call(caller, name, receiver, line, kind="ref"))
 
     def _import(self, node: Node) -> None:
         line = node.start_point[0] + 1
@@ -878,15 +867,6 @@ def _attribute_docstring(stmt: Node) -> str | None:
     return (inspect.cleandoc(value) or None) if value is not None else None
 
 
-def _has_def_ancestor(node: Node) -> bool:
-    cur = node.parent
-    while cur is not None:
-        if cur.type in ("class_definition", "function_definition"):
-            return True
-        cur = cur.parent
-    return False
-
-
 def _split_stripped(text: str, sep: str) -> list[str]:
     return [p.strip() for p in split_top_level(text, sep)]
 
@@ -901,20 +881,3 @@ def unwrap_optional(text: str) -> str:
     return match.group(1) if match else text
 
 
-def decorator_route(call: RouteCall) -> CalledRoute | None:
-    """FastAPI's ``@app.get("/x")``, ``@router.api_route("/x", methods=[...])`` and
-    Flask's ``@bp.route("/x", methods=[...])``. ``@cache.get("key")`` is no route:
-    routes start with "/" unless the receiver is a router of this module
-    (``@router.get("")`` is the prefix itself)."""
-    if call.args:
-        route = call.args[0]
-    else:
-        path = call.keyword("path") or call.keyword("rule")
-        route = path[0] if path else None
-    if route is None or not (route.startswith("/") or call.local_router):
-        return None
-    if call.name in _HTTP_VERBS:
-        return CalledRoute(call.name.upper(), route, None)
-    listed = call.keyword("methods")
-    methods = [m for m in (listed[1] or ()) if m] if listed else []
-    return CalledRoute(",".join(m.upper() for m in methods) or "GET", route, None)

@@ -44,10 +44,8 @@ from graphrag.parsing.repofacts import RepoFiles
 from graphrag.parsing.routes import (
     CalledRoute,
     RouteCall,
-    called_route,
-    join_segments,
+    call_facts,
     route_call_names,
-    singular,
 )
 
 LANG = "ruby"
@@ -55,18 +53,8 @@ PACKAGE = "main"
 _SIGNATURE_MAX = 300
 _MIXINS = frozenset({"include", "extend", "prepend"})
 _ATTRS = frozenset({"attr_reader", "attr_writer", "attr_accessor", "attr"})
-_ROUTE_DSL = frozenset({"get", "post", "put", "patch", "delete", "head", "options", "match",
-                        "root", "resources", "resource", "namespace", "scope", "member",
-                        "collection", "concern", "concerns", "mount", "draw", "constraints",
-                        "defaults", "controller", "direct", "resolve", "redirect"})
 _VISIBILITY = frozenset({"private", "protected", "public", "module_function",
                          "private_class_method", "public_class_method"})
-_VERBS = ("get", "post", "put", "patch", "delete", "head", "options")
-# Rails' resource actions: (action, method, path after the resource, on a member).
-_RESOURCES = (("index", "GET", "", False), ("new", "GET", "/new", False),
-              ("create", "POST", "", False), ("show", "GET", "", True),
-              ("edit", "GET", "/edit", True), ("update", "PATCH,PUT", "", True),
-              ("destroy", "DELETE", "", True))
 # Directories whose files Zeitwerk (or a gem's load path) names by their path.
 _AUTOLOAD_ROOT = re.compile(r"(?:^|/)(?:lib|app/[^/]+)/(.+)\.rb$")
 # Top-level folders whose files no load path names (tests, configuration, scripts).
@@ -206,12 +194,6 @@ def _symbols(node: Node | None) -> set[str]:
     return {single} if single else set()
 
 
-def controller_class(name: str, modules: list[str]) -> list[str]:
-    """``admin/users`` (in ``namespace :api``) -> ``["Api", "Admin", "UsersController"]``."""
-    parts = [*modules, *name.split("/")]
-    return [camelize(p) for p in parts[:-1]] + [camelize(parts[-1]) + "Controller"]
-
-
 @dataclass
 class _Scope:
     """A class, module or method symbol being walked."""
@@ -219,19 +201,6 @@ class _Scope:
     symbol: Symbol
     node: Node
     static: bool = False  # code of `class << self`
-
-
-@dataclass
-class _RouteScope:
-    """What the blocks around a Rails route add: path prefix, controller modules, and the
-    resource whose member or collection routes the block declares."""
-
-    prefix: str = ""
-    modules: tuple[str, ...] = ()
-    resource: str | None = None  # controller path of the enclosing resources block
-    member_path: str = ""  # path of one member of that resource
-    collection_path: str = ""
-    on: str = ""  # "member" / "collection" inside such a block
 
 
 class _RubyFile(FileExtractor):
@@ -252,24 +221,15 @@ class _RubyFile(FileExtractor):
     def run(self) -> ParseResult:
         defs = QueryCursor(registry.query(LANG, "ruby-definitions")).captures(self.root)
         refs = QueryCursor(registry.query(LANG, "ruby-references")).captures(self.root)
-        for node in in_order(defs.get("definition.type", [])):
-            self._type(node)
-        for node in in_order(defs.get("definition.method", [])):
-            self._method(node)
+        self.passes(defs, ("definition.type", self._type), ("definition.method", self._method))
         calls = in_order(refs.get("reference.call", []))
-        # routes first: a Sinatra block becomes the scope of the calls inside it
-        if self.rel_path.endswith("config/routes.rb"):
-            self._rails_routes(calls)
-        else:
-            self._block_routes(calls)
+        # routes first: a route's block becomes the scope of the calls inside it
+        self._routes(calls)
         self._freeze_scopes()
         self._locals(refs)
         for node in calls:
             self._call(node)
-        for node in in_order(refs.get("reference.super", [])):
-            self._super(node)
-        for node in in_order(refs.get("assignment", [])):
-            self._assignment(node)
+        self.passes(refs, ("reference.super", self._super), ("assignment", self._assignment))
         self.result.calls.sort(key=lambda c: c.line)
         self.result.var_types = {k: v for k, v in self.result.var_types.items() if v}
         return self.finished()
@@ -559,161 +519,84 @@ class _RubyFile(FileExtractor):
 
     # -- routes --------------------------------------------------------------------------
 
-    def _block_routes(self, calls: list[Node]) -> None:
-        """Routes some framework recognises in a call whose handler is its block
-        (Sinatra's ``get '/x' do ... end``): the block becomes an ENDPOINT."""
-        names = route_call_names(LANG)
-        for node in calls:
-            method = node.child_by_field_name("method")
-            block = node.child_by_field_name("block")
-            if block is None or method is None or _text(method) not in names:
-                continue
-            receiver = node.child_by_field_name("receiver")
-            args = _args(node)[0]
-            found = called_route(LANG, RouteCall(
-                _text(method), (_text(receiver),) if receiver is not None else (),
-                tuple(_string(a) for a in args), tuple(_text(a) for a in args),
-                block=True))
-            if found is None or found.handler is not None:
-                continue
-            verb, route = found.method, found.route
-            owner = self._type_owner(node)
-            label = f"{verb} {route}"
-            fqn = f"{owner or self.result.module}.{label}"
-            if fqn in self.endpoints:
-                continue
-            self.endpoints.add(fqn)
-            self.route_nodes.add(node.id)
-            symbol = Symbol(kind="ENDPOINT", name=label, fqn=fqn, parent=owner,
-                            signature=label, meta={"http_method": verb, "route": route},
-                            **self.span(node))
-            self.result.symbols.append(symbol)
-            self.scopes[block.id] = _Scope(symbol, block)
-            self.result.registrations.append(Registration(
-                http_method=verb, route=route, line=node.start_point[0] + 1,
-                caller=self._caller(node), inline_fqn=fqn))
+    def _route_call(self, node: Node, outer: tuple[RouteCall, ...] = ()) -> RouteCall:
+        """A call as the route frameworks read it: literal arguments (a positional
+        ``'x' => 'c#a'`` as a pair of items), keywords, its block, the file."""
+        args, kws = _args(node)
+        receiver = node.child_by_field_name("receiver")
+        items = tuple(
+            (_string(a.child_by_field_name("key")), _string(a.child_by_field_name("value")))
+            if a.type == "pair" else None for a in args)
+        keywords = tuple(
+            (key, _string(value), tuple(_string(c) for c in value.named_children)
+             if value.type in ("array", "symbol_array", "string_array") else None)
+            for key, value in kws.items())
+        return RouteCall(
+            _text(node.child_by_field_name("method")),
+            (_text(receiver),) if receiver is not None else (),
+            tuple(_string(a) for a in args), tuple(_text(a) for a in args),
+            block=node.child_by_field_name("block") is not None, items=items,
+            keywords=keywords, outer=outer, path=self.rel_path)
 
-    def _rails_routes(self, calls: list[Node]) -> None:
-        for node in calls:
-            method = node.child_by_field_name("method")
-            if node.child_by_field_name("receiver") is not None or method is None:
-                continue
-            verb = _text(method)
-            if verb in _ROUTE_DSL:
-                self.route_nodes.add(node.id)
-            if verb in _VERBS or verb in ("match", "root"):
-                self._rails_route(node, verb)
-            elif verb in ("resources", "resource"):
-                self._rails_resources(node, verb == "resource")
-
-    def _route_scope(self, node: Node) -> _RouteScope:
-        """The prefixes and modules the enclosing ``namespace``/``scope``/``resources``
-        blocks give ``node``."""
+    def _outer_calls(self, node: Node) -> tuple[RouteCall, ...]:
+        """The calls whose blocks hold ``node``, outermost first."""
         blocks: list[Node] = []
         current = node.parent
         while current is not None:
             if current.type in ("do_block", "block") and current.parent is not None and \
-                    current.parent.type == "call":
+                    current.parent.type == "call" and \
+                    current.parent.child_by_field_name("method") is not None:
                 blocks.append(current.parent)
             current = current.parent
-        out = _RouteScope()
-        for call in reversed(blocks):
-            name = _text(call.child_by_field_name("method"))
-            args, kws = _args(call)
-            first = _string(args[0]) if args else None
-            if name == "namespace" and first:
-                out.prefix = join_segments(out.prefix, first)
-                out.modules = (*out.modules, first)
-            elif name == "scope":
-                path = first or _string(kws.get("path")) or ""
-                out.prefix = join_segments(out.prefix, path) if path else out.prefix
-                module = _string(kws.get("module"))
-                if module:
-                    out.modules = (*out.modules, module)
-            elif name in ("resources", "resource") and first:
-                one = name == "resource"
-                base = join_segments(out.prefix, _string(kws.get("path")) or first)
-                out.resource = _string(kws.get("controller")) or \
-                    (first + "s" if one else first)
-                member_param = "" if one else f":{singular(first)}_id"
-                out.collection_path = base
-                out.member_path = join_segments(base, ":id") if not one else base
-                out.prefix = join_segments(base, member_param) if member_param else base
-                out.on = ""
-            elif name in ("member", "collection"):
-                out.on = name
-                out.prefix = out.member_path if name == "member" else out.collection_path
-        return out
+        return tuple(self._route_call(call) for call in reversed(blocks))
 
-    def _rails_route(self, node: Node, verb: str) -> None:
-        args, kws = _args(node)
-        scope = self._route_scope(node)
-        target: str | None = _string(kws.get("to"))
-        path: str | None = None
-        if verb == "root":
-            path = "/"
-            target = target or (_string(args[0]) if args else None)
-            methods = "GET"
-        else:
-            methods = verb.upper()
-            via = _symbols(kws.get("via"))
-            if verb == "match" or via:
-                methods = "ANY" if "all" in via or not via else \
-                    ",".join(sorted(v.upper() for v in via))
-            if args and args[0].type == "pair":
-                key, value = args[0].child_by_field_name("key"), \
-                    args[0].child_by_field_name("value")
-                path, target = _string(key), _string(value)
-            elif args:
-                path = _string(args[0])
-        if path is None:
-            return
-        on = _string(kws.get("on"))
-        if on in ("member", "collection") and scope.resource:
-            scope.on = on
-            scope.prefix = scope.member_path if on == "member" else scope.collection_path
-        if target is None and "to" in kws:
-            return  # `to: redirect(...)`, a Rack app: no controller action
-        if target is None and scope.resource:
-            # `post "upvote"` in a resources block: the resource's action (nested under
-            # `:story_id` unless on a member or the collection)
-            action = _string(kws.get("action")) or path.strip("/").split("/")[-1]
-            target = f"{scope.resource}#{action}"
-        elif target is None and "/" in path.strip("/") and ":" not in path:
-            # `get "/stories/preview"`: Rails reads controller and action from the path
-            controller_path, _, action = path.strip("/").rpartition("/")
-            target = f"{controller_path}#{action}"
-        if target is None or "#" not in target:
-            return
-        controller, _, action = target.partition("#")
-        controller = _string(kws.get("controller")) or controller
-        full = scope.prefix if path == "/" and scope.prefix else join_segments(scope.prefix, path)
-        self.result.registrations.append(Registration(
-            http_method=methods, route=full, line=node.start_point[0] + 1,
-            caller=self._caller(node), handler_name=action,
-            handler_receiver=controller_class(controller, list(scope.modules))))
-
-    def _rails_resources(self, node: Node, one: bool) -> None:
-        args, kws = _args(node)
-        scope = self._route_scope(node)
-        only, except_ = _symbols(kws.get("only")), _symbols(kws.get("except"))
-        for arg in args:
-            name = _string(arg)
-            if not name:
+    def _routes(self, calls: list[Node]) -> None:
+        """Calls some route framework recognises: a route whose handler is the call's
+        block (Sinatra's ``get '/x' do ... end``: an ENDPOINT of the block) or a
+        controller's action (Rails' routes); a framework's call declares, never calls."""
+        names, plain = route_call_names(LANG), route_call_names(LANG, block=False)
+        for node in calls:
+            method = node.child_by_field_name("method")
+            if method is None or _text(method) not in names or (
+                    node.child_by_field_name("block") is None and _text(method) not in plain):
                 continue
-            controller = _string(kws.get("controller")) or (name + "s" if one else name)
-            base = join_segments(scope.prefix, _string(kws.get("path")) or name)
-            receiver = controller_class(controller, list(scope.modules))
-            param = ":" + (_string(kws.get("param")) or "id")
-            for action, method, tail, member in _RESOURCES:
-                if (only and action not in only) or action in except_ or \
-                        (one and action == "index"):
+            facts = call_facts(LANG, self._route_call(node, self._outer_calls(node)))
+            if facts is None:
+                continue
+            if not any(f.handler is None and f.action is None
+                       for f in facts if isinstance(f, CalledRoute)):
+                self.route_nodes.add(node.id)
+            for fact in facts:
+                if not isinstance(fact, CalledRoute):
                     continue
-                route = (join_segments(base, param) if member and not one else base) + tail
-                self.result.registrations.append(Registration(
-                    http_method=method, route=route, line=node.start_point[0] + 1,
-                    caller=self._caller(node), handler_name=action,
-                    handler_receiver=receiver))
+                if fact.action is not None and fact.controller is not None:
+                    self.result.registrations.append(Registration(
+                        http_method=fact.method, route=fact.route,
+                        line=node.start_point[0] + 1, caller=self._caller(node),
+                        handler_name=fact.action, handler_receiver=fact.controller.split("::")))
+                elif fact.handler is None:
+                    self._block_endpoint(node, fact)
+
+    def _block_endpoint(self, node: Node, fact: CalledRoute) -> None:
+        block = node.child_by_field_name("block")
+        if block is None:
+            return
+        verb, route = fact.method, fact.route
+        owner = self._type_owner(node)
+        label = f"{verb} {route}"
+        fqn = f"{owner or self.result.module}.{label}"
+        if fqn in self.endpoints:
+            return
+        self.endpoints.add(fqn)
+        self.route_nodes.add(node.id)
+        symbol = Symbol(kind="ENDPOINT", name=label, fqn=fqn, parent=owner,
+                        signature=label, meta={"http_method": verb, "route": route},
+                        **self.span(node))
+        self.result.symbols.append(symbol)
+        self.scopes[block.id] = _Scope(symbol, block)
+        self.result.registrations.append(Registration(
+            http_method=verb, route=route, line=node.start_point[0] + 1,
+            caller=self._caller(node), inline_fqn=fqn))
 
 
 def _header(node: Node) -> str:
@@ -739,9 +622,3 @@ def doc_comment(node: Node) -> str | None:
     return text or None
 
 
-def sinatra_route(call: RouteCall) -> CalledRoute | None:
-    """Sinatra's ``get '/x' do ... end`` (no receiver, a path starting with "/")."""
-    route = call.args[0] if call.args else None
-    if call.receiver or not call.block or route is None or not route.startswith("/"):
-        return None
-    return CalledRoute(call.name.upper(), route, None)

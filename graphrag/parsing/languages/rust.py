@@ -8,7 +8,8 @@ declarations are in scope inside it), ``macro_rules!`` macros by name (FUNCTION 
 not expanded), ``use`` imports (lists, globs, aliases, ``pub use`` re-exports) and
 ``mod x;`` declarations (an import of the child module), calls with receiver chains
 (``self``, ``Self::``, ``crate::``/``super::``/``self::`` paths made absolute), declared
-types of parameters, fields and ``let`` bindings, and routes: axum
+types of parameters, fields and ``let`` bindings, and the routes the route frameworks
+(:mod:`graphrag.parsing.routes`) recognise: axum
 (``Router::new().route("/x", get(h).post(p))``, ``nest``, ``merge``) and actix-web
 (``#[get("/x")]``, ``web::resource("/x").route(web::get().to(h))``, ``web::scope``).
 
@@ -29,11 +30,14 @@ trait bound, ``Self`` the implemented type, and paths are dotted (``crate::a::B`
 
 from __future__ import annotations
 
+import os
+import posixpath
 import re
 import textwrap
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from tree_sitter import Node, QueryCursor
 
@@ -42,6 +46,7 @@ from graphrag.parsing.languages._base import FileExtractor
 from graphrag.parsing.languages._common import (
     ScopeIndex,
     count_errors,
+    has_ancestor,
     in_order,
     node_id,
     normalize,
@@ -58,12 +63,30 @@ from graphrag.parsing.model import (
 )
 from graphrag.parsing.registry import RepoContext
 from graphrag.parsing.repofacts import RepoFiles
-from graphrag.parsing.routes import join_route
+from graphrag.parsing.routes import (
+    Annotation,
+    CalledRoute,
+    Mount,
+    RouteCall,
+    Router,
+    RouteSite,
+    argument,
+    call_facts,
+    called_route,
+    declared_endpoint,
+    join_route,
+    route_call_names,
+)
 
 LANG = "rust"
 _SIGNATURE_MAX = 300
 _ROOT_CRATE = "crate"
 _CARGO_MAX_BYTES = 1024 * 1024
+# Markdown a module includes as its documentation: read up to this size, and its opening
+# (this many characters, cut at a line end) kept, like a doc comment's summary.
+_DOC_MAX_BYTES = 512 * 1024
+_DOC_OPENING = 2000
+_DOCS_MAX_FILES = 500
 # Directories whose files are each a crate of their own.
 _CRATE_DIRS = ("tests", "examples", "benches")
 # Wrappers a method call sees through (auto-deref, `?`, `.await`): `Arc<Store>` is a Store.
@@ -87,9 +110,6 @@ _STD_MACROS = _EXPRESSION_MACROS | frozenset({
     "include", "include_str", "include_bytes", "concat", "stringify", "env", "option_env",
     "cfg", "line", "column", "file", "module_path", "compile_error", "thread_local",
     "macro_rules", "quote", "quote_spanned", "parse_quote", "lazy_static"})
-_HTTP_VERBS = {"get", "post", "put", "delete", "patch", "head", "options", "trace",
-               "connect"}
-_ANY_VERBS = {"any", "route"}
 # Standard traits a type implements once per type argument (`From<&str>`, `From<Bytes>`,
 # often by a macro): a call `Body::from(x)` names no one of their methods.
 _FAMILY_TRAITS = frozenset({
@@ -100,29 +120,108 @@ _FAMILY_TRAITS = frozenset({
 _PATH_KEYWORDS = frozenset({"crate", "$crate", "self", "super", "Self"})
 # Enum variants of the prelude and `Self(..)`: constructions, no calls.
 _CONSTRUCTORS = frozenset({"Some", "Ok", "Err", "Self"})
-# Builder calls that register routes or mount routers.
-_ROUTE_METHODS = frozenset({"route", "to", "nest", "nest_service", "merge"})
-# Router calls that pass the routes built in their arguments through unchanged.
-_ROUTER_PASSTHROUGH = {"layer", "route_layer", "with_state", "wrap", "guard", "app_data",
-                       "fallback", "data"}
 
 
 def extract(source: bytes, rel_path: str, ctx: RepoContext) -> ParseResult:
     """Parse one Rust file into symbols, imports, calls, heritage, routes and types."""
     tree = registry.parser(LANG).parse(source)
     root = tree.root_node
-    crates: dict[str, str] = ctx.of(LANG, {})
+    facts = ctx.of(LANG, {})
+    crates: dict[str, str] = facts.get("crates", {})
     module = module_path(rel_path, crates)
     result = ParseResult(path=rel_path, lang=LANG, module=module, package=None)
     _RustFile(root, source, rel_path, module, CharOffsets(source), result, crates).run()
+    result.doc = module_doc(root, rel_path, facts.get("docs", {}))
     result.error_count = count_errors(root)
     return result
 
 
-def repo_facts(files: RepoFiles) -> dict[str, str]:
-    """The crate name of every ``Cargo.toml`` with a ``[package]`` (``[lib] name`` when
-    given; ``-`` becomes ``_`` as in paths) by its repo-relative directory (``""`` at the
-    root). An unreadable or workspace-only manifest names no crate."""
+def repo_facts(files: RepoFiles) -> dict[str, dict[str, str]]:
+    """``crates``: the crate name of every ``Cargo.toml`` with a ``[package]`` (``[lib]
+    name`` when given; ``-`` becomes ``_`` as in paths) by its repo-relative directory
+    (``""`` at the root); an unreadable or workspace-only manifest names no crate.
+    ``docs``: the opening of every Markdown file in the tree of a crate's root source file
+    (the folder of a ``lib.rs`` or ``main.rs``), by path: the text a module's ``#![doc =
+    include_str!("..")]`` makes its documentation (editing one re-parses the repository,
+    as the manifests do)."""
+    return {"crates": _crates(files), "docs": _included_docs(files)}
+
+
+def _included_docs(files: RepoFiles) -> dict[str, str]:
+    # Markdown is no source file the scan lists: walk the crates' source trees for it.
+    roots = sorted({directory for _rel, directory, _name in files.named("lib.rs", "main.rs")})
+    found: set[str] = set()
+    for root in roots:
+        for folder, dirs, names in os.walk(files.root / root):
+            dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "target")
+            rel_folder = Path(folder).relative_to(files.root).as_posix()
+            for name in sorted(names):
+                if name.endswith(".md") and len(found) < _DOCS_MAX_FILES:
+                    found.add(name if rel_folder == "." else f"{rel_folder}/{name}")
+    docs: dict[str, str] = {}
+    for rel in sorted(found):
+        text = files.read(rel, _DOC_MAX_BYTES)
+        if text is not None and text.strip():
+            docs[rel] = _opening(text)
+    return docs
+
+
+def _opening(text: str) -> str:
+    if len(text) <= _DOC_OPENING:
+        return text.strip()
+    cut = text.rfind("\n", 0, _DOC_OPENING)
+    return text[:cut if cut > 0 else _DOC_OPENING].strip()
+
+
+def module_doc(root: Node, rel_path: str, docs: Mapping[str, str]) -> str | None:
+    """A file's own documentation, as rustdoc shows it for its module: its inner doc
+    comments (``//!``, ``/*! */``) and ``#![doc = ".."]`` attributes in order, an
+    ``include_str!`` of a Markdown file of the crate (:func:`repo_facts`) by that file's
+    opening; None when it has none."""
+    parts: list[str] = []
+    lines: list[str] = []
+    for child in root.children:
+        text = _text(child)
+        if child.type == "line_comment" and text.startswith("//!"):
+            body = text[3:].rstrip("\n")
+            lines.append(body[1:] if body.startswith(" ") else body)
+            continue
+        if lines:
+            parts.append(textwrap.dedent("\n".join(lines)).strip())
+            lines = []
+        if child.type == "block_comment" and text.startswith("/*!"):
+            inner = [re.sub(r"^\s*\* ?", "", line) for line in text[3:-2].splitlines()]
+            parts.append(textwrap.dedent("\n".join(inner)).strip())
+        elif child.type == "inner_attribute_item":
+            parts.append(_doc_attribute(child, rel_path, docs) or "")
+    if lines:
+        parts.append(textwrap.dedent("\n".join(lines)).strip())
+    doc = "\n\n".join(p for p in parts if p)
+    return doc or None
+
+
+def _doc_attribute(item: Node, rel_path: str, docs: Mapping[str, str]) -> str | None:
+    """The text of ``#![doc = "..."]`` or ``#![doc = include_str!("x.md")]``."""
+    attr = next((c for c in item.named_children if c.type == "attribute"), None)
+    if attr is None or not attr.named_children or _text(attr.named_children[0]) != "doc":
+        return None
+    value = attr.named_children[-1]
+    literal = string_literal(value)
+    if literal is not None:
+        return literal
+    if value.type != "macro_invocation" or \
+            _text(value.child_by_field_name("macro")) != "include_str":
+        return None
+    tokens = next((c for c in value.named_children if c.type == "token_tree"), None)
+    path = string_literal(tokens.named_children[0]) if tokens is not None and \
+        tokens.named_children else None
+    if not path:
+        return None
+    target = posixpath.normpath(posixpath.join(posixpath.dirname(rel_path), path))
+    return docs.get(target)
+
+
+def _crates(files: RepoFiles) -> dict[str, str]:
     crates: dict[str, str] = {}
     for rel, parent, _name in files.named("Cargo.toml"):
         text = files.read(rel, _CARGO_MAX_BYTES)
@@ -303,6 +402,9 @@ class _RustFile(FileExtractor):
         self.declared: dict[str, dict[str, str]] = {}  # module -> name -> fqn
         self.imports: dict[str, str] = {}  # alias -> target (file-wide)
         self.file_scope = _Scope(module)
+        self.route_names = route_call_names(LANG)
+        # the calls handed to route frameworks, by id, with their nodes (kept alive)
+        self.fact_nodes: dict[int, tuple[RouteCall, Node]] = {}
         self.clashes: set[tuple[str, str]] = set()
         self.path_heads: dict[str, int] = {}  # first segments of paths, in order
 
@@ -310,20 +412,15 @@ class _RustFile(FileExtractor):
 
     def run(self) -> ParseResult:
         defs = refs = QueryCursor(registry.query(LANG, "rust")).captures(self.root)
-        modules = in_order(defs.get("definition.module", []))
-        for node in modules:
-            self._module(node)
+        self.passes(defs, ("definition.module", self._module))
         named = ("definition.class", "definition.enum", "definition.trait",
                  "definition.function", "definition.macro")
         for capture in named:
             for node in defs.get(capture, []):
                 self._declare(node, capture == "definition.macro")
-        for node in in_order(defs.get("definition.import", [])):
-            self._use(node)
-        items = in_order([*defs.get("definition.class", []), *defs.get("definition.enum", []),
-                           *defs.get("definition.trait", []), *defs.get("definition.impl", [])])
-        for node in items:
-            self._type_item(node)
+        self.passes(defs, ("definition.import", self._use),
+                    (("definition.class", "definition.enum", "definition.trait",
+                      "definition.impl"), self._type_item))
         functions = in_order(defs.get("definition.function", []))
         self.clashes = self._clashing_methods(functions)
         for node in functions:
@@ -340,14 +437,9 @@ class _RustFile(FileExtractor):
             self._routes(node)
         for node in calls:
             self._call(node)
-        for node in in_order(refs.get("reference.macro", [])):
-            self._macro_call(node)
-        for node in in_order(defs.get("definition.binding", [])):
-            self._bind_pattern(node)
-        for node in in_order(defs.get("definition.local", [])):
-            self._local(node)
-        for node in in_order(defs.get("definition.range", [])):
-            self._range(node)
+        self.passes(refs, ("reference.macro", self._macro_call))
+        self.passes(defs, ("definition.binding", self._bind_pattern),
+                    ("definition.local", self._local), ("definition.range", self._range))
         self._crate_names()
         return self.finished()
 
@@ -596,13 +688,18 @@ class _RustFile(FileExtractor):
     def _use(self, node: Node) -> None:
         scope = self._scope(node)
         line = node.start_point[0] + 1
+        # `pub use` publishes the names in the module (`pub(crate)` keeps them inside)
+        exported = any(c.type == "visibility_modifier" and _text(c) == "pub"
+                       for c in node.children) \
+            and not has_ancestor(node, ("function_item", "closure_expression"))
         for alias, segments in self._use_tree(node.child_by_field_name("argument"), []):
             target = self._use_target(segments, scope)
             if not target or (alias == "*" and target == self.module):
                 continue  # `use super::*` in an inline `mod tests`: the file's own names
             if alias != "*":
                 self.imports.setdefault(alias, target)
-            self.result.imports.append(Import(alias=alias, target=target, line=line))
+            self.result.imports.append(Import(alias=alias, target=target, line=line,
+                                              exported=exported and alias != "*"))
 
     def _use_tree(self, node: Node | None, prefix: list[str]) -> list[tuple[str, list[str]]]:
         """``(alias, path segments)`` of every name a ``use`` tree binds; ``*`` for a
@@ -798,24 +895,27 @@ class _RustFile(FileExtractor):
         return params, types, has_self
 
     def _attribute_route(self, node: Node) -> tuple[str, str] | None:
-        """``#[get("/x")]``, ``#[route("/x", method = "GET", method = "POST")]``."""
-        for attr in _attributes(node):
-            name_node = attr.named_children[0] if attr.named_children else None
-            name = self._path_segments(name_node)[-1:] if name_node is not None else []
-            if not name or (name[0] not in _HTTP_VERBS and name[0] != "route"):
-                continue
-            args = attr.child_by_field_name("arguments")
-            tokens = args.named_children if args is not None else []
-            path = string_literal(tokens[0]) if tokens else None
-            if path is None:
-                continue
-            if name[0] != "route":
-                return name[0].upper(), path
-            methods = [string_literal(tokens[i + 1]) for i, t in enumerate(tokens[:-1])
-                       if t.type == "identifier" and _text(t) == "method"]
-            found = [m.upper() for m in methods if m]
-            return (",".join(found) if found else "ANY"), path
-        return None
+        """The route a framework declares by the attributes of a function (actix-web's
+        ``#[get("/x")]``)."""
+        annotations = [self._annotation(attr) for attr in _attributes(node)]
+        return declared_endpoint(LANG, RouteSite(annotations, [])) if annotations else None
+
+    def _annotation(self, attr: Node) -> Annotation:
+        """An attribute's last path segment and its literal arguments: a leading string
+        under ``""``, ``key = "value"`` pairs under their key."""
+        name_node = attr.named_children[0] if attr.named_children else None
+        name = self._path_segments(name_node)[-1:] if name_node is not None else []
+        args = attr.child_by_field_name("arguments")
+        tokens = args.named_children if args is not None else []
+        ann = Annotation(name[0] if name else "")
+        first = string_literal(tokens[0]) if tokens else None
+        if first is not None:
+            ann.args[""] = [first]
+        for key, value in zip(tokens, tokens[1:], strict=False):
+            literal = string_literal(value)
+            if key.type == "identifier" and literal is not None:
+                ann.args.setdefault(_text(key), []).append(literal)
+        return ann
 
     def _macro_definition(self, node: Node) -> None:
         scope = self._scope(node)
@@ -969,102 +1069,73 @@ class _RustFile(FileExtractor):
 
     # -- routes ------------------------------------------------------------------------
 
-    def _routes(self, call: Node) -> None:
+    def _fact(self, call: Node, nested: bool = True) -> RouteCall:
+        """A call as the route frameworks read it: a method call with the calls its
+        receiver is built from (down to the function call at the chain's root), or a
+        function call named by a path; with ``nested``, the calls among its arguments
+        too. Each is remembered with its node, to find a handler argument again."""
         name, value = _method(call)
-        if name not in _ROUTE_METHODS:
+        args = _args(call)
+        base: list[RouteCall] = []
+        receiver: tuple[str, ...] = ()
+        node = value
+        while name is not None and node is not None and node.type == "call_expression":
+            base.append(self._fact(node, nested=False))
+            if _method(node)[0] is None:
+                break
+            node = _method(node)[1]
+        if name is not None and node is not None and node.type == "identifier":
+            receiver = (_text(node),)
+        fact = RouteCall(
+            name if name is not None else _callee_name(call) or "", receiver,
+            tuple(string_literal(a) for a in args), tuple(_text(a) for a in args),
+            base=tuple(base), function=name is None,
+            arg_calls=tuple(self._fact(a, nested=False) if a.type == "call_expression"
+                            else None for a in args) if nested else ())
+        self.fact_nodes[id(fact)] = (fact, call)
+        return fact
+
+    def _argument_of(self, fact: CalledRoute, call: Node) -> Node | None:
+        """The handler argument a route names, in the call itself or the call it names."""
+        node = call if fact.of is None else self.fact_nodes.get(id(fact.of), (None, None))[1]
+        return argument(fact.handler, _args(node)) if node is not None else None
+
+    def _routes(self, call: Node) -> None:
+        name, _value = _method(call)
+        if name not in self.route_names:
             return
         args = _args(call)
         caller = self._caller(call)
-        if name == "route" and len(args) == 2:
-            path = string_literal(args[0])
-            if path is None:
-                return
-            route = join_route(self._syntactic_prefix(call), path)
-            for method, handler in self._method_router(args[1]):
-                self._register(call, method, route, handler, caller)
-        elif name == "route" and len(args) == 1:  # actix `resource("/x").route(...)`
-            path = self._resource_path(value)
-            if path is None:
-                return
-            route = join_route(self._syntactic_prefix(call), path)
-            for method, handler in self._method_router(args[0]):
-                self._register(call, method, route, handler, caller)
-        elif name == "to" and len(args) == 1 and value is not None:
-            path = self._resource_path(value)
-            if path is not None and self._verb_of(value) is None:
-                route = join_route(self._syntactic_prefix(call), path)
-                self._register(call, "ANY", route, args[0], caller)
-        elif name in ("nest", "nest_service") and len(args) == 2:
-            prefix = string_literal(args[0])
-            if prefix is not None:
-                self._mount(call, join_route(self._syntactic_prefix(call), prefix), args[1],
-                            caller)
-        elif name == "merge" and len(args) == 1:
-            self._mount(call, self._syntactic_prefix(call), args[0], caller)
-
-    def _resource_path(self, node: Node | None) -> str | None:
-        """Path of an actix ``web::resource("/x")`` at the root of a builder chain."""
-        if node is None:
-            return None
-        root = _chain_root(node)
-        if root.type == "call_expression" and _callee_name(root) == "resource":
-            args = _args(root)
-            return string_literal(args[0]) if args else None
-        return None
-
-    def _verb_of(self, node: Node) -> str | None:
-        """``GET`` for an actix method builder ``web::get()`` (a verb called bare)."""
-        if node.type == "call_expression" and _method(node)[0] is None and not _args(node):
-            name = _callee_name(node)
-            if name in _HTTP_VERBS:
-                return name.upper()
-            if name in _ANY_VERBS:
-                return "ANY"
-        return None
-
-    def _method_router(self, node: Node, depth: int = 0) -> list[tuple[str, Node]]:
-        """``(METHOD, handler)`` pairs of a method router: axum ``get(h).post(p)``,
-        ``on(MethodFilter::GET, h)``, actix ``web::get().to(h)``."""
-        if node.type != "call_expression" or depth > 32:
-            return []
-        args = _args(node)
-        name, value = _method(node)
-        if name is None:
-            callee = _callee_name(node)
-            if callee in _HTTP_VERBS and len(args) == 1:
-                return [(callee.upper(), args[0])]
-            if callee == "any" and len(args) == 1:
-                return [("ANY", args[0])]
-            if callee == "on" and len(args) == 2:
-                segments = self._path_segments(args[0])
-                verb = segments[-1].upper() if segments else ""
-                return [(verb if verb.lower() in _HTTP_VERBS else "ANY", args[1])]
-            return []
-        if value is None:
-            return []
-        if name in _HTTP_VERBS and len(args) == 1:
-            return [*self._method_router(value, depth + 1), (name.upper(), args[0])]
-        if name == "to" and len(args) == 1:
-            verb = self._verb_of(value)
-            return [(verb, args[0])] if verb is not None else []
-        if name in _ROUTER_PASSTHROUGH:
-            return self._method_router(value, depth + 1)
-        return []
+        self.fact_nodes.clear()
+        facts = call_facts(LANG, self._fact(call)) or []
+        if not facts:
+            return
+        prefix = self._syntactic_prefix(call)
+        for fact in facts:
+            if isinstance(fact, CalledRoute):
+                handler = self._argument_of(fact, call)
+                if handler is not None:
+                    self._register(call, fact.method, join_route(prefix, fact.route),
+                                   handler, caller)
+            elif isinstance(fact, Mount) and isinstance(fact.router, int) \
+                    and fact.router < len(args):
+                self._mount(call, join_route(prefix, fact.prefix) if fact.prefix else prefix,
+                            args[fact.router], caller)
 
     def _syntactic_prefix(self, call: Node) -> str:
-        """Prefixes of the routers a route is built inside: ``.nest("/api",
-        Router::new().route(..))``, ``web::scope("/api").route(..)`` or
-        ``.service(web::scope("/api").service(..))``."""
+        """Prefixes of the routers a route is built inside, as frameworks say: a router
+        at the root of a chain holding it (actix's ``web::scope("/api").route(..)``,
+        ``.service(web::scope("/api").service(..))``) or a mount whose router argument
+        holds it (axum's ``.nest("/api", Router::new().route(..))``)."""
         prefix = ""
         node = call
         for _ in range(200):
             root = _chain_root(node)
-            if root.type == "call_expression" and _callee_name(root) == "scope" \
-                    and _method(root)[0] is None:
-                args = _args(root)
-                path = string_literal(args[0]) if args else None
-                if path is not None:
-                    prefix = join_route(path, prefix) if prefix else path
+            if root.type == "call_expression" and _method(root)[0] is None \
+                    and _callee_name(root) in self.route_names:
+                found = called_route(LANG, self._fact(root, nested=False))
+                if isinstance(found, Router):
+                    prefix = join_route(found.prefix, prefix) if prefix else found.prefix
             parent = node.parent
             while parent is not None and parent.type != "arguments":
                 if parent.type in ("function_item", "closure_expression", "block"):
@@ -1075,11 +1146,13 @@ class _RustFile(FileExtractor):
                 return prefix
             outer = parent.parent
             name, _value = _method(outer)
-            args = _args(outer)
-            if name in ("nest", "nest_service") and len(args) == 2 and args[1] == node:
-                path = string_literal(args[0])
-                if path is not None:
-                    prefix = join_route(path, prefix) if prefix else path
+            if name in self.route_names:
+                found = called_route(LANG, self._fact(outer, nested=False))
+                args = _args(outer)
+                if isinstance(found, Mount) and found.prefix and \
+                        isinstance(found.router, int) and found.router < len(args) and \
+                        args[found.router] == node:
+                    prefix = join_route(found.prefix, prefix) if prefix else found.prefix
             node = outer
         return prefix
 

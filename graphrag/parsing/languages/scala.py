@@ -7,14 +7,13 @@ FUNCTION in a package object or at top level), ``val``/``var`` and class paramet
 (FIELD), imports with selectors, renames and wildcards (IMPORTS), calls with their
 receivers (``this``, ``super``, objects, declared types of fields, parameters and locals,
 ``new X(...)``; ``X(...)`` is recorded as a call of ``X``), ``extends``/``with``
-supertypes, and routes: http4s (``case GET -> Root / "x" / IntVar(id) => ...``: an
-ENDPOINT of the case body) and Play's ``conf/routes`` (read by :func:`repo_facts`; each
-route is registered by the file declaring its controller class, linked to the action).
+supertypes, and the routes the route frameworks recognise (``parsing/routes/``): in a
+``case`` clause's pattern (http4s: an ENDPOINT of the case body) or in configuration
+files read by :func:`repo_facts` (Play's ``conf/routes``: each route is registered by the
+file declaring its controller class, linked to the action).
 """
 
 from __future__ import annotations
-
-import re
 
 from tree_sitter import Node
 
@@ -25,31 +24,21 @@ from graphrag.parsing.languages._common import node_text as _text
 from graphrag.parsing.model import Call, Heritage, Import, ParseResult, Registration, Symbol
 from graphrag.parsing.registry import RepoContext
 from graphrag.parsing.repofacts import RepoFiles
-from graphrag.parsing.routes import join_segments
+from graphrag.parsing.routes import RoutePattern, config_routes, matched_endpoint
 
 LANG = "scala"
 _SIGNATURE_MAX = 300
-_HTTP_METHODS = frozenset({"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"})
-_ROUTES_MAX_BYTES = 512 * 1024
-# `GET  /books/:id  controllers.Books.show(id: Long)` (`@` marks an injected controller)
-_PLAY_ROUTE = re.compile(r"^\s*([A-Z]+)\s+(/\S*)\s+@?([\w.$]+)\.(\w+)\s*(?:\(|$)")
+_COMMENTS = frozenset({"comment", "block_comment"})
 _TYPES = {"class_definition": "CLASS", "trait_definition": "INTERFACE",
           "object_definition": "OBJECT", "enum_definition": "ENUM"}
+_DECLARATIONS = frozenset({*_TYPES, "package_object", "function_definition",
+                           "function_declaration", "val_definition", "var_definition"})
 
 
 def repo_facts(files: RepoFiles) -> dict[str, list[list[str]]]:
-    """``routes``: Play's ``conf/routes`` lines as (method, path, controller class,
-    action), in file order (an unreadable file only loses its routes)."""
-    routes: list[list[str]] = []
-    for rel, parent, _name in files.named("routes"):
-        if not parent.endswith("conf"):
-            continue
-        text = files.read(rel, _ROUTES_MAX_BYTES) or ""
-        for line in text.splitlines():
-            match = _PLAY_ROUTE.match(line)
-            if match and not line.lstrip().startswith("#"):
-                routes.append(list(match.groups()))
-    return {"routes": routes}
+    """``routes``: the routes the route frameworks' configuration files declare (Play's
+    ``conf/routes``) as [method, path, controller class, action], in file order."""
+    return {"routes": config_routes(LANG, files)}
 
 
 def extract(source: bytes, rel_path: str, ctx: RepoContext) -> ParseResult:
@@ -60,13 +49,29 @@ def extract(source: bytes, rel_path: str, ctx: RepoContext) -> ParseResult:
                        for c in root.named_children
                        if c.type == "package_clause" and c.child_by_field_name("name")
                        is not None and c.child_by_field_name("body") is None)
-    result = ParseResult(path=rel_path, lang=LANG, module=package or
+    module = package
+    only = _package_object(root)
+    if only is not None:
+        # `package object jawn` (package.scala) is module `<package>.jawn` (`import
+        # <package>.jawn._` names its members); its code sees `<package>`'s names
+        name = _text(only.child_by_field_name("name"))
+        module = f"{package}.{name}" if package else name
+    result = ParseResult(path=rel_path, lang=LANG, module=module or
                          rel_path.removesuffix(".scala"), package=package or None)
     _ScalaFile(source, root, result).run()
     facts = ctx.of(LANG, {})
-    _play_routes(result, facts.get("routes", []) if isinstance(facts, dict) else [])
+    _config_routes(result, facts.get("routes", []) if isinstance(facts, dict) else [])
     result.error_count = count_errors(root)
     return result
+
+
+def _package_object(root: Node) -> Node | None:
+    """The package object when it is all the file declares (a ``package.scala``)."""
+    declared = [c for c in root.named_children if c.type in _DECLARATIONS]
+    if len(declared) == 1 and declared[0].type == "package_object" and \
+            declared[0].child_by_field_name("name") is not None:
+        return declared[0]
+    return None
 
 
 def type_name(node: Node | None) -> str | None:
@@ -87,30 +92,40 @@ class _ScalaFile(FileExtractor):
     def __init__(self, source: bytes, root: Node, result: ParseResult) -> None:
         super().__init__(source, root, result)
         self.prefix = result.package or ""
-        self.seen: set[str] = set()
         # classes and traits of this file: a companion object's members join them
         self.classes = {_text(c.child_by_field_name("name"))
                         for c in _all_types(root) if c.type in ("class_definition",
                                                                 "trait_definition")
                         and c.child_by_field_name("name") is not None}
         self.overloaded = _overloaded(root)
+        # the names declared by each enclosing block and anonymous class body, innermost
+        # last, with the supertypes of an anonymous class (None for a block): a bare call
+        # of such a name runs code that is no symbol
+        self.frames: list[tuple[set[str], list[str] | None]] = []
+        # the self alias (`self =>`) of the innermost named type: `self.f()` is `this.f()`
+        self.alias: str | None = None
+
+    def span(self, node: Node) -> dict[str, int]:
+        """Lines and characters of ``node`` up to its last token that is not a comment:
+        a body written on the lines after ``=`` is an indented block that runs on to the
+        next declaration, over the comments between them (the next one's doc)."""
+        out = super().span(node)
+        last = _last_token(node)
+        if last.end_byte < node.end_byte:
+            out["line_end"] = last.end_point[0] + 1
+            out["char_end"] = self.offsets(last.end_byte)
+        return out
 
     def run(self) -> ParseResult:
         self._children(self.root, None, None)
         self.result.calls.sort(key=lambda c: c.line)
-        self.result.var_types = {k: v for k, v in self.result.var_types.items() if v}
+        self.result.var_types = {k: kept for k, v in self.result.var_types.items()
+                                 if (kept := {n: t for n, t in v.items() if t})}
         return self.finished()
 
     def _fqn(self, owner: str | None, name: str) -> str:
         base = owner or self.prefix
         return f"{base}.{name}" if base else name
-
-    def _add(self, symbol: Symbol) -> bool:
-        if symbol.fqn in self.seen:
-            return False
-        self.seen.add(symbol.fqn)
-        self.result.symbols.append(symbol)
-        return True
 
     def _walk(self, node: Node, owner: str | None, caller: str | None,
               static: bool = False) -> None:
@@ -133,18 +148,65 @@ class _ScalaFile(FileExtractor):
                 *head, last = cls.split(".")
                 self.result.calls.append(Call(caller or owner, last, head or None,
                                               node.start_point[0] + 1, kind="new"))
+            body = next((c for c in node.named_children if c.type == "template_body"), None)
+            if body is None:
+                self._children(node, owner, caller)
+            else:  # `new T { ... }`: an anonymous subclass of T
+                supers = [t for c in node.named_children for t in _supertypes(c)]
+                self._framed(node, _declared(body), supers, owner, caller)
+        elif kind == "block":
+            self._framed(node, _declared(node), None, owner, caller)
+        elif kind in ("typed_pattern", "binding"):
+            # `case hc: HCursor =>`, `(c: HCursor) =>`: a name of that type in the function
+            name, typed = node.child_by_field_name("pattern") or \
+                node.child_by_field_name("name"), type_name(node.child_by_field_name("type"))
+            if name is not None and name.type == "identifier" and typed:
+                self._local(owner, caller, _text(name), typed)
             self._children(node, owner, caller)
         elif kind == "case_clause":
             self._route(node, owner, caller)
+        elif kind == "package_object":
+            self._package_object(node)
         elif kind == "package_clause" and node.child_by_field_name("body") is not None:
             self._children(node.child_by_field_name("body"), owner, caller)
         else:
             self._children(node, owner, caller, static)
 
+    def _local(self, owner: str | None, caller: str | None, name: str, typed: str) -> None:
+        """Type ``name`` in function ``caller`` unless another ``name`` there has another
+        type (then it has none: which one a use means is not known). For code directly in
+        a type (``caller`` is the type: a field's initializer) under ``<type>#init``, apart
+        from the type's fields."""
+        if caller is None:
+            return
+        scope = self.scope_vars(f"{caller}#init" if caller == owner else caller)
+        scope[name] = typed if scope.get(name, typed) == typed else ""
+
+    def _package_object(self, node: Node) -> None:
+        """``package object p { ... }``: its members are ``<package>.p.<name>``."""
+        name, body = node.child_by_field_name("name"), node.child_by_field_name("body")
+        if name is None or body is None:
+            return
+        prefix = self.prefix
+        self.prefix = f"{prefix}.{_text(name)}" if prefix else _text(name)
+        try:
+            self._children(body, None, None)
+        finally:
+            self.prefix = prefix
+
+    def _framed(self, node: Node, names: set[str], supers: list[str] | None,
+                owner: str | None, caller: str | None) -> None:
+        self.frames.append((names, supers))
+        try:
+            self._children(node, owner, caller)
+        finally:
+            self.frames.pop()
+
     def _children(self, node: Node, owner: str | None, caller: str | None,
                   static: bool = False) -> None:
         for child in node.named_children:
-            self._walk(child, owner, caller, static)
+            if child.named_child_count:  # a leaf (a name, a literal) declares and calls nothing
+                self._walk(child, owner, caller, static)
 
     def _type(self, node: Node, outer: str | None) -> None:
         name_node = node.child_by_field_name("name")
@@ -161,9 +223,9 @@ class _ScalaFile(FileExtractor):
             if modifiers is not None and "case" in _text(modifiers).split() or \
                     _text(node).startswith("case "):
                 meta["case"] = True
-            self._add(Symbol(kind=kind, name=name, fqn=fqn, parent=outer,
-                             signature=_header(node), doc_comment=doc_comment(node),
-                             meta=meta, **self.span(node)))
+            self.add_once(Symbol(kind=kind, name=name, fqn=fqn, parent=outer,
+                                  signature=_header(node), doc_comment=doc_comment(node),
+                                  meta=meta, **self.span(node)))
         extend = node.child_by_field_name("extend")
         for base_node in extend.named_children if extend is not None else ():
             base = type_name(base_node)
@@ -178,12 +240,19 @@ class _ScalaFile(FileExtractor):
                 continue
             if ptype:
                 self.scope_vars(fqn)[_text(pname)] = ptype
-            self._add(Symbol(kind="FIELD", name=_text(pname), fqn=f"{fqn}.{_text(pname)}",
-                             parent=fqn, signature=normalize(_text(param)),
-                             meta={"type": ptype}, **self.span(param)))
+            self.add_once(Symbol(kind="FIELD", name=_text(pname), fqn=f"{fqn}.{_text(pname)}",
+                                  parent=fqn, signature=normalize(_text(param)),
+                                  meta={"type": ptype}, **self.span(param)))
         body = node.child_by_field_name("body")
         if body is not None:
-            self._children(body, fqn, None, static=companion)
+            alias, self.alias = self.alias, next(
+                (_text(c.named_children[0]) for c in body.named_children
+                 if c.type == "self_type" and c.named_children), None)
+            frames, self.frames = self.frames, []  # a named type's body starts afresh
+            try:
+                self._children(body, fqn, None, static=companion)
+            finally:
+                self.alias, self.frames = alias, frames
 
     def _function(self, node: Node, owner: str | None, caller: str | None,
                   static: bool) -> None:
@@ -191,13 +260,8 @@ class _ScalaFile(FileExtractor):
         if name_node is None:
             return
         name = _text(name_node)
-        if caller is not None:  # a local def: its calls are the enclosing function's
-            body = node.child_by_field_name("body")
-            if body is not None:
-                self._walk(body, owner, caller)
-            return
-        fqn = self._fqn(owner, name)
         params: list[list[str | None]] = []
+        typed: dict[str, str] = {}  # implicit parameters too
         required = 0
         first = True
         for plist in node.named_children:
@@ -207,27 +271,39 @@ class _ScalaFile(FileExtractor):
             for param in plist.named_children:
                 pname = param.child_by_field_name("name")
                 ptype = type_name(param.child_by_field_name("type"))
-                if pname is not None and not implicit:
+                if pname is None:
+                    continue
+                if ptype:
+                    typed[_text(pname)] = ptype
+                if not implicit:
                     params.append([_text(pname), ptype])
                     if first and param.child_by_field_name("default_value") is None:
                         required += 1
             first = False
-        if (_owner_name(node), name) in self.overloaded:
+        if caller is not None:
+            # a local def (or a method of an anonymous class): its calls are the
+            # enclosing function's, its parameters typed there unless another one of
+            # that name has another type
+            for pname, ptype in typed.items():
+                self._local(owner, caller, pname, ptype)
+            body = node.child_by_field_name("body")
+            if body is not None:
+                self._walk(body, owner, caller)
+            return
+        fqn = self._fqn(owner, name)
+        if (owner.rsplit(".", 1)[-1] if owner else "", name) in self.overloaded:
             # overloads carry their parameter types: `Printer.print(Json,Charset)`
             fqn += "(" + ",".join(t or "_" for _, t in params) + ")"
-        scope = self.scope_vars(fqn)
-        for pname, ptype in params:
-            if pname and ptype:
-                scope[pname] = ptype
+        self.scope_vars(fqn).update(typed)
         ret = node.child_by_field_name("return_type")
         meta: dict = {"params": params, "min_args": required,
                       "return_type": normalize(_text(ret)) if ret is not None else None}
         if static:
             meta["static"] = True
         kind = "METHOD" if owner else "FUNCTION"
-        self._add(Symbol(kind=kind, name=name, fqn=fqn, parent=owner,
-                         signature=_header(node), doc_comment=doc_comment(node), meta=meta,
-                         **self.span(node)))
+        self.add_once(Symbol(kind=kind, name=name, fqn=fqn, parent=owner,
+                              signature=_header(node), doc_comment=doc_comment(node), meta=meta,
+                              **self.span(node)))
         body = node.child_by_field_name("body")
         if body is not None:
             self._walk(body, owner, fqn)
@@ -242,11 +318,11 @@ class _ScalaFile(FileExtractor):
             name = _text(pattern)
             if caller is None:
                 fqn = self._fqn(owner, name)
-                self._add(Symbol(kind="FIELD", name=name, fqn=fqn, parent=owner,
-                                 signature=_header(node), doc_comment=doc_comment(node),
-                                 meta={"type": declared, **({"static": True} if static
-                                                            else {})},
-                                 **self.span(node)))
+                self.add_once(Symbol(kind="FIELD", name=name, fqn=fqn, parent=owner,
+                                      signature=_header(node), doc_comment=doc_comment(node),
+                                      meta={"type": declared, **({"static": True} if static
+                                                                 else {})},
+                                      **self.span(node)))
                 if typed:
                     self.scope_vars(owner or self.result.module)[name] = typed
             elif typed:
@@ -255,13 +331,10 @@ class _ScalaFile(FileExtractor):
             self._walk(value, owner, caller or owner)
 
     def _import(self, node: Node) -> None:
-        path: list[str] = []
+        path = [_text(c) for c in node.children_by_field_name("path") if c.is_named]
         line = node.start_point[0] + 1
-        for i, child in enumerate(node.children):
-            field = node.field_name_for_child(i)
-            if field == "path" and child.is_named:
-                path.append(_text(child))
-            elif child.type == "namespace_wildcard":
+        for child in node.children:
+            if child.type == "namespace_wildcard":
                 self.result.imports.append(Import("*", ".".join(path), line))
             elif child.type == "namespace_selectors":
                 for sel in child.named_children:
@@ -289,7 +362,8 @@ class _ScalaFile(FileExtractor):
             return ["?"]
         kind = node.type
         if kind == "identifier":
-            return [_text(node)]
+            name = _text(node)
+            return ["this"] if name == self.alias else [name]
         if kind in ("this", "super"):
             return [kind]
         if kind == "field_expression":
@@ -297,6 +371,8 @@ class _ScalaFile(FileExtractor):
             head = self._chain(node.child_by_field_name("value"))
             if field is None or head == ["?"]:
                 return ["?"]
+            if head == ["_root_"]:  # `_root_.a.b`: the fully qualified `a.b`
+                return [_text(field)]
             return [*head, _text(field)]
         if kind == "call_expression":
             head = self._chain(node.child_by_field_name("function"))
@@ -311,6 +387,21 @@ class _ScalaFile(FileExtractor):
             return self._chain(node.named_children[0])
         return ["?"]
 
+    def _within(self) -> list[str] | None:
+        """Supertypes of the innermost anonymous class around the walk, if any."""
+        return next((supers for _names, supers in reversed(self.frames)
+                     if supers is not None), None)
+
+    def _bare(self, scope: str | None, name: str, line: int, count: int | None,
+              types: list[str | None] | None = None) -> None:
+        """A call without receiver: none for a def of an enclosing block or anonymous
+        class (its body is the enclosing function's code); in an anonymous class it
+        looks among the members of the class's supertypes first."""
+        if any(name in names for names, _supers in self.frames):
+            return
+        self.result.calls.append(Call(scope, name, None, line, args=count, arg_types=types,
+                                      within=self._within()))
+
     def _call(self, node: Node, owner: str | None, caller: str | None) -> None:
         function = node.child_by_field_name("function")
         if function is not None and function.type == "generic_function":
@@ -318,18 +409,33 @@ class _ScalaFile(FileExtractor):
         scope = caller or owner
         line = node.start_point[0] + 1
         args_node = node.child_by_field_name("arguments")
-        count = sum(1 for a in args_node.named_children if a.type != "comment") \
+        given = [a for a in args_node.named_children if a.type != "comment"] \
             if args_node is not None and args_node.type == "arguments" else None
+        count = len(given) if given is not None else None
+        types = [_arg_type(a) for a in given] if given else None
+        if types is not None and not any(types):
+            types = None
         if function is not None and (function.type == "this" or _text(function) == "this"):
             pass  # an auxiliary constructor calling the primary one
         elif function is not None and function.type == "identifier":
-            self.result.calls.append(Call(scope, _text(function), None, line, args=count))
+            name = _text(function)
+            if name == self.alias:  # `self(c)`: the instance's `apply`
+                self.result.calls.append(Call(scope, "apply", ["this"], line, args=count,
+                                              arg_types=types))
+            else:
+                self._bare(scope, name, line, count, types)
         elif function is not None and function.type == "field_expression":
             field = function.child_by_field_name("field")
             if field is not None:
-                receiver = self._chain(function.child_by_field_name("value"))
-                self.result.calls.append(Call(scope, _text(field), receiver, line,
-                                              args=count))
+                value = function.child_by_field_name("value")
+                receiver = self._chain(value)
+                if value is not None and _text(value) == "this" and \
+                        self._within() is not None:
+                    # `this` of an anonymous class is its own instance
+                    self._bare(scope, _text(field), line, count, types)
+                else:
+                    self.result.calls.append(Call(scope, _text(field), receiver, line,
+                                                  args=count, arg_types=types))
             value = function.child_by_field_name("value")
             if value is not None:
                 self._walk(value, owner, caller)
@@ -339,22 +445,23 @@ class _ScalaFile(FileExtractor):
         if args is not None:
             self._walk(args, owner, caller)
 
-    # -- http4s routes -------------------------------------------------------------------
+    # -- routes matched by patterns ------------------------------------------------------
 
     def _route(self, node: Node, owner: str | None, caller: str | None) -> None:
-        """``case GET -> Root / "users" / IntVar(id) => body``: an ENDPOINT of the body."""
-        pattern = node.child_by_field_name("pattern")
+        """A ``case`` clause whose pattern a framework recognises as a route (http4s's
+        ``case GET -> Root / "users" / IntVar(id) => body``): an ENDPOINT of the body."""
+        pattern = _infix_pattern(node.child_by_field_name("pattern"))
         body = node.child_by_field_name("body")
-        parsed = _route_pattern(pattern)
+        parsed = matched_endpoint(LANG, pattern) if pattern is not None else None
         if parsed is None:
             self._children(node, owner, caller)
             return
         method, route = parsed
         label = f"{method} {route}"
         fqn = f"{caller or owner or self.prefix}.{label}"
-        if self._add(Symbol(kind="ENDPOINT", name=label, fqn=fqn, parent=caller or owner,
-                            signature=label, meta={"http_method": method, "route": route},
-                            **self.span(node))):
+        if self.add_once(Symbol(kind="ENDPOINT", name=label, fqn=fqn, parent=caller or owner,
+                                 signature=label, meta={"http_method": method, "route": route},
+                                 **self.span(node))):
             self.result.registrations.append(Registration(
                 http_method=method, route=route, line=node.start_point[0] + 1,
                 caller=caller or owner, inline_fqn=fqn))
@@ -362,53 +469,72 @@ class _ScalaFile(FileExtractor):
             self._walk(body, owner, fqn)
 
 
-def _play_routes(result: ParseResult, routes: list[list[str]]) -> None:
-    """Register the ``conf/routes`` entries whose controller class this file declares."""
+def _last_token(node: Node) -> Node:
+    """The last descendant of ``node`` that is not a comment and not empty (``node``
+    itself when it has none)."""
+    while True:
+        kids = [c for c in node.children
+                if c.end_byte > c.start_byte and c.type not in _COMMENTS]
+        if not kids:
+            return node
+        node = kids[-1]
+
+
+def _config_routes(result: ParseResult, routes: list[list[str]]) -> None:
+    """Register the configured routes whose controller class this file declares."""
     classes = {s.fqn: s for s in result.symbols if s.kind in ("CLASS", "OBJECT")}
     for method, path, controller, action in routes:
         owner = classes.get(controller)
         if owner is None:
             continue
-        methods = "ANY" if method == "*" else method
         result.registrations.append(Registration(
-            http_method=methods, route=path, line=owner.line_start, caller=owner.fqn,
+            http_method=method, route=path, line=owner.line_start, caller=owner.fqn,
             handler_name=action, handler_receiver=controller.split(".")))
 
 
-def _route_pattern(pattern: Node | None) -> tuple[str, str] | None:
-    """(method, path template) of ``GET -> Root / "a" / IntVar(id)`` (``req @ GET ->``
-    too): literal segments as written, extractor segments as ``{name}``."""
-    segments: list[str] = []
+def _infix_pattern(pattern: Node | None) -> RoutePattern | None:
+    """An infix pattern read left to right along its left-nested operators (``a -> b / c``
+    is ``((a -> b) / c)``); None for any other pattern."""
+    operands: list[Node] = []
+    operators: list[str] = []
     node = pattern
     while node is not None and node.type == "infix_pattern":
-        op = _text(node.child_by_field_name("operator"))
         right, left = node.child_by_field_name("right"), node.child_by_field_name("left")
-        if op == "/":
-            segments.append(_segment(right))
-            node = left
-        elif op == "->":
-            if right is None or _text(right) != "Root" or left is None:
-                return None
-            if left.type == "capture_pattern":
-                left = left.child_by_field_name("pattern")
-            method = _text(left) if left is not None else ""
-            if method not in _HTTP_METHODS:
-                return None
-            return method, join_segments(*reversed(segments))
-        else:
+        if right is None or left is None:
             return None
-    return None
+        operators.append(_text(node.child_by_field_name("operator")))
+        operands.append(right)
+        node = left
+    if node is None or not operators:
+        return None
+    operands.append(node)
+    operands.reverse()
+    operators.reverse()
+    return RoutePattern(tuple(_text(o) for o in operands),
+                        tuple(_text(o).strip('"') if o.type == "string" else None
+                              for o in operands),
+                        tuple(operators))
 
 
-def _segment(node: Node | None) -> str:
-    if node is None:
-        return "{?}"
-    if node.type == "string":
-        return _text(node).strip('"')
-    if node.type == "case_class_pattern":
-        inner = node.child_by_field_name("pattern")
-        return "{" + (_text(inner) if inner is not None else "?") + "}"
-    return "{" + _text(node) + "}"
+_LITERALS = {"string": "String", "interpolated_string_expression": "String",
+             "boolean_literal": "Boolean", "character_literal": "Char"}
+
+
+def _arg_type(node: Node) -> str | None:
+    """An argument's type where it reads off the text: a literal's, ``new Foo(...)``'s,
+    ``=var:x`` for a name the resolver types, ``=call:X`` for an object or a call's
+    result (``Foo(...)``, ``a.b(...)``)."""
+    kind = node.type
+    if kind in _LITERALS:
+        return _LITERALS[kind]
+    if kind == "integer_literal":
+        return "Long" if _text(node).endswith(("L", "l")) else "Int"
+    if kind == "floating_point_literal":
+        return "Float" if _text(node).endswith(("F", "f")) else "Double"
+    if kind == "identifier":
+        name = _text(node)
+        return f"=call:{name}" if name[:1].isupper() else f"=var:{name}"
+    return _init_type(node)
 
 
 def _init_type(value: Node | None) -> str | None:
@@ -434,26 +560,44 @@ def _init_type(value: Node | None) -> str | None:
     return "=call:" + ".".join(reversed(parts))
 
 
-def _owner_name(node: Node) -> str:
-    """Name of the type whose body holds ``node`` (a class and its companion share it)."""
-    body = node.parent
-    owner = body.parent if body is not None else None
-    name = owner.child_by_field_name("name") if owner is not None else None
-    return _text(name) if name is not None else ""
+def _supertypes(node: Node) -> list[str]:
+    """Names of the types of ``new A with B``'s type as written (``A[X]`` keeps ``A``)."""
+    if node.type == "compound_type":
+        return [t for c in node.named_children for t in _supertypes(c)]
+    name = type_name(node)
+    return [name] if name else []
+
+
+def _declared(body: Node) -> set[str]:
+    """Names the defs directly in a block or class body declare."""
+    out = set()
+    for child in body.named_children:
+        if child.type in ("function_definition", "function_declaration"):
+            name = child.child_by_field_name("name")
+            if name is not None:
+                out.add(_text(name))
+    return out
 
 
 def _overloaded(root: Node) -> set[tuple[str, str]]:
     """(type name, def name) of methods declared more than once in a type and its
-    companion."""
+    companion, and ("", name) of top-level functions declared more than once."""
     seen: set[tuple[str, str]] = set()
     out: set[tuple[str, str]] = set()
+    bodies: list[tuple[str, Node]] = [("", root)]  # top-level defs too
+    bodies += [("", c.child_by_field_name("body")) for c in root.named_children
+               if c.type == "package_object" and c.child_by_field_name("body") is not None]
     for definition in _all_types(root):
         body = definition.child_by_field_name("body")
-        for child in body.named_children if body is not None else ():
+        owner = definition.child_by_field_name("name")
+        if body is not None and owner is not None:
+            bodies.append((_text(owner), body))
+    for owner_name, body in bodies:
+        for child in body.named_children:
             if child.type in ("function_definition", "function_declaration"):
                 name = child.child_by_field_name("name")
                 if name is not None:
-                    key = (_owner_name(child), _text(name))
+                    key = (owner_name, _text(name))
                     (out if key in seen else seen).add(key)
     return out
 

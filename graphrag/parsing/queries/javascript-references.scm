@@ -25,11 +25,10 @@
   ]
   (#eq? @_require "require")) @reference.require
 
-; `<receiver>.<verb>(...)`: Express route registrations and mounts (receiver checked in Python)
+; `<receiver>.<name>(...)`: route registrations and mounts when a route framework of the
+; language looks at `<name>` (checked in Python)
 (call_expression
-  function: (member_expression
-    property: (property_identifier) @_verb)
-  (#match? @_verb "^(get|post|put|delete|patch|all|options|head|use)$")) @reference.registration
+  function: (member_expression)) @reference.registration
 
 ; `export default <name>` / `module.exports = <name>`
 (export_statement

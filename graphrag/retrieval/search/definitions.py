@@ -53,11 +53,11 @@ def spellings(name: str) -> tuple[str, ...]:
 
 
 def _fqn_matches(fqn: str | None, qualified: str) -> bool:
-    """Whether ``fqn`` (overload parameters dropped, ``:``/``/`` as dots) ends with the
-    dotted ``qualified`` on a name boundary."""
+    """Whether ``fqn`` (overload parameters dropped; C++ ``::``, ``:`` and ``/`` as dots)
+    ends with the dotted ``qualified`` on a name boundary."""
     if not fqn:
         return False
-    base = fqn.split("(", 1)[0].replace(":", ".").replace("/", ".")
+    base = fqn.split("(", 1)[0].replace("::", ".").replace(":", ".").replace("/", ".")
     return base == qualified or base.endswith("." + qualified)
 
 
@@ -107,18 +107,33 @@ def implementers(conn: Connection, nodes: dict[int, str], options: SearchOptions
     return found
 
 
+def published(conn: Connection, apps: dict[int, str], names: list[str],
+              options: SearchOptions) -> dict[int, Definition]:
+    """Chunk id -> :class:`Definition` for the queried simple ``names`` that no node
+    defines but a file publishes from outside the repository (a Rust ``pub use`` of
+    another crate's trait): the chunk holding that line is where a user finds it."""
+    if not names or (options.kinds and "FILE" not in options.kinds):
+        return {}
+    where, params = store.filter_sql(list(apps), options)
+    rows = store.reexport_chunk_rows(conn, where, params, names, MAX_DEFINITIONS)
+    return {int(r.id): Definition(candidate_from_row(r, apps), r.name) for r in rows}
+
+
 def definitions(conn: Connection, apps: dict[int, str], intent: QueryIntent,
                 options: SearchOptions) -> dict[int, Definition]:
     """Chunk id -> :class:`Definition`, for every node defining a queried name (and the
-    implementations of an interface it names) whose chunks pass the search filters."""
+    implementations of an interface it names) whose chunks pass the search filters, and
+    for the names defined outside the repository the files that publish them."""
     nodes, kinds = defining_nodes(conn, apps, intent, options)
+    found = set(nodes.values())
+    out = published(conn, apps, [n for n in intent.names[:MAX_NAMES]
+                                 if "." not in n and n not in found], options)
     if not nodes:
-        return {}
+        return out
     interfaces = {i: n for i, n in nodes.items() if kinds.get(i) == "INTERFACE"}
     impls = implementers(conn, interfaces, options) if interfaces else {}
     where, params = store.filter_sql(list(apps), options)
     rows = store.node_chunk_rows(conn, where, params, [*nodes, *impls])
-    out = {}
     for r in rows:
         node_id = int(r.node_id)
         if node_id in nodes:

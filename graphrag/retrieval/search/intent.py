@@ -37,6 +37,10 @@ _EMBEDDED = re.compile(
     rf"|{_IDENT}(?=\(\))"                      # name()
     r")(?![\w$])"
 )
+# A capitalised word inside a sentence (not its first word): a type's name as people write
+# it ("how Monad composes ...", "how the Request class tracks ..."). Looked up like the
+# names above: a word that names no symbol of the code finds nothing.
+_CAPITALISED = re.compile(r"[A-Z][a-z0-9]{2,}")
 _SEPARATORS = re.compile(r"::|\\|->|#|:")
 # The longest identifier looked for; a query's whitespace-free runs, where they are.
 MAX_NAME_CHARS = 200
@@ -103,8 +107,10 @@ def understand(query: str) -> QueryIntent:
     if len(text) <= MAX_NAME_CHARS and (_QUALIFIED.match(text) or _CODE_LIKE.match(text)):
         return QueryIntent(True, (normalise(text),))
     words = [w for w in _TOKENS.findall(text) if len(w) <= MAX_NAME_CHARS]
-    names = tuple(dict.fromkeys(normalise(m.group(0)) for w in words
-                                for m in _EMBEDDED.finditer(w)))
+    embedded = [normalise(m.group(0)) for w in words for m in _EMBEDDED.finditer(w)]
+    capitalised = [core for w in words[1:]
+                   if _CAPITALISED.fullmatch(core := w.strip("?!.:()[]{}"))]
+    names = tuple(dict.fromkeys([*embedded, *capitalised]))
     return QueryIntent(False, names, question=bool(_QUESTION.search(text)),
                        statement=is_statement(text))
 

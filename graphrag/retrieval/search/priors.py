@@ -49,6 +49,9 @@ ROLE_PRIORS: dict[str, float] = {
 # it: those keep their prior).
 FRONT_FILE_PRIOR = 0.5
 _FILE_KINDS = frozenset({"FILE", "MODULE", "PACKAGE"})
+# A file's documentation chunk (a Rust module's ``//!`` docs) describes what the whole
+# module does, as a type's does: ranked like a type, not like a file's imports.
+MODULE_DOC_PRIOR = KIND_PRIORS["CLASS"]
 
 
 def wanted_roles(query: str, options: SearchOptions) -> frozenset[str]:
@@ -87,7 +90,9 @@ def prior(candidate: Candidate, wanted: frozenset[str] | bool = frozenset(),
     code."""
     if isinstance(wanted, bool):
         wanted = frozenset({pathroles.TEST}) if wanted else frozenset()
-    factor = KIND_PRIORS.get(candidate.kind, 1.0) if kinds else 1.0
+    module_doc = candidate.kind in _FILE_KINDS and candidate.source == "doc"
+    factor = (MODULE_DOC_PRIOR if module_doc else KIND_PRIORS.get(candidate.kind, 1.0)) \
+        if kinds else 1.0
     if candidate.kind in DOCUMENT_KINDS:
         return factor * DOCUMENT_PRIOR
     roles = path_roles(candidate.file_path) - wanted
@@ -96,7 +101,8 @@ def prior(candidate: Candidate, wanted: frozenset[str] | bool = frozenset(),
     if paths:
         for role in roles:
             factor *= ROLE_PRIORS.get(role, 1.0)
-        if candidate.kind in _FILE_KINDS and is_package_front(candidate.file_path):
+        if candidate.kind in _FILE_KINDS and not module_doc \
+                and is_package_front(candidate.file_path):
             factor *= FRONT_FILE_PRIOR
         if (superseded and pathroles.COMPAT not in wanted and candidate.file_path
                 and candidate.file_path.startswith(tuple(superseded))):

@@ -449,6 +449,34 @@ def node_chunk_rows(conn: Connection, where: str, params: dict[str, Any],
     return list(conn.execute(text(sql), {**params, "nodes": list(node_ids)}).all())
 
 
+def reexport_chunk_rows(conn: Connection, where: str, params: dict[str, Any],
+                        names: Sequence[str], limit: int) -> list[Any]:
+    """Candidate rows (plus ``name``) of the code chunks holding the line where a file
+    publishes one of ``names`` defined outside the repository (FILE meta
+    ``external_exports``), at most ``limit`` files per name, the most central first."""
+    sql = f"""
+        SELECT *
+          FROM (SELECT DISTINCT ON (e.key, c.node_id) {CANDIDATE_COLUMNS}, e.key AS name,
+                       n.rank AS node_rank
+                  FROM nodes n
+                  CROSS JOIN LATERAL jsonb_each_text(n.meta -> 'external_exports') e
+                  JOIN chunks c ON c.node_id = n.id
+                 WHERE {where} AND n.kind = 'FILE' AND n.application_id = ANY(:apps)
+                   AND n.meta -> 'external_exports' IS NOT NULL AND e.key = ANY(:names)
+                   AND c.source = 'code' AND c.span_lines @> e.value::int
+                 ORDER BY e.key, c.node_id, c.chunk_index) published
+         ORDER BY published.node_rank DESC, published.id
+    """
+    rows = conn.execute(text(sql), {**params, "names": list(names)}).all()
+    per_name: dict[str, int] = {}
+    out = []
+    for row in rows:
+        if per_name.get(row.name, 0) < limit:
+            per_name[row.name] = per_name.get(row.name, 0) + 1
+            out.append(row)
+    return out
+
+
 _IMPLEMENTERS_SQL = """
     SELECT e.dst_id AS iface, n.id, n.fqn
       FROM edges e JOIN nodes n ON n.id = e.src_id

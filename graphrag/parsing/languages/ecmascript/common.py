@@ -44,8 +44,6 @@ from graphrag.parsing.tsconfig import TsConfig, resolve_alias
 from graphrag.parsing.typetext import split_top_level
 
 CODE_EXTENSIONS = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
-HTTP_VERBS = {"get", "post", "put", "delete", "patch", "all", "options", "head"}
-ROUTER_FACTORIES = {"express", "Router", "express.Router"}
 FUNCTION_NODES = {"arrow_function", "function_expression", "function"}
 CLASS_NODES = {"class_declaration", "abstract_class_declaration", "class"}
 REFERENCE_NODES = {"identifier", "member_expression"}

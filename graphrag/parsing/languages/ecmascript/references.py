@@ -1,16 +1,14 @@
-"""References of a TS/JS file: imports, default exports, Express registrations, calls."""
+"""References of a TS/JS file: imports, default exports, route registrations, calls."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from tree_sitter import Node
 
 from graphrag.parsing.languages.ecmascript.common import (
     FUNCTION_NODES,
-    HTTP_VERBS,
     REFERENCE_NODES,
-    ROUTER_FACTORIES,
     FileContext,
     dotted,
     join_route,
@@ -26,6 +24,16 @@ from graphrag.parsing.languages.ecmascript.symbols import (
     signature,
 )
 from graphrag.parsing.model import Registration
+from graphrag.parsing.routes import (
+    CalledRoute,
+    CallFact,
+    Mount,
+    RouteCall,
+    Router,
+    argument,
+    called_route,
+    route_call_names,
+)
 
 Captures = list[tuple[str, Node]]
 
@@ -139,86 +147,118 @@ def collect_export_defaults(ctx: FileContext, references: Captures) -> None:
 class _RouteCall:
     node: Node
     receiver: str          # dotted receiver, e.g. "router" or "this.router"
-    verb: str
     args: list[Node]
+    fact: CallFact
 
 
 def collect_registrations(ctx: FileContext, references: Captures, definitions: Captures,
                           ) -> None:
-    """Express ``app.get('/x', ...handlers)`` and ``app.use('/prefix', router)``."""
-    routers = _router_variables(definitions)
-    calls = [c for c in (_route_call(node) for name, node in references
+    """Routes, router mounts and the routers they mount on, as the route frameworks of
+    the language recognise them in member calls (Express's ``app.get('/x', h)``,
+    ``app.use('/prefix', router)``, ``express.Router()``)."""
+    names = route_call_names(ctx.result.lang)
+    if not names:
+        return
+    routers = _router_variables(ctx, definitions, names)
+    calls = [c for c in (_route_call(ctx, node, names, routers) for name, node in references
                          if name == "reference.registration") if c is not None]
-    calls = [c for c in calls if _is_router(c.receiver, routers)]
-    mounts = _local_mounts(ctx, calls, routers)
+    receivers = {c.receiver for c in calls}
+    mounts = _local_mounts(ctx, calls, receivers)
     for call in calls:
         prefix = _prefix(call.receiver, mounts)
         router = _root(call.receiver, mounts)
-        if call.verb == "use":
-            _use(ctx, call, prefix, router)
-        else:
-            _route(ctx, call, prefix, router)
+        if isinstance(call.fact, Mount):
+            _use(ctx, call, call.fact, prefix, router)
+        elif isinstance(call.fact, CalledRoute):
+            _route(ctx, call, call.fact, prefix, router)
 
 
-def _router_variables(definitions: Captures) -> set[str]:
-    """Names assigned from ``express()``, ``Router()`` or ``express.Router()``."""
-    names = set()
-    for name, node in definitions:
-        value = node.child_by_field_name("value") if name == "definition.variable" else None
-        if value is not None and value.type == "call_expression" and \
-                dotted(value.child_by_field_name("function")) in ROUTER_FACTORIES:
-            names.add(node_text(node.child_by_field_name("name")))
-    return names
-
-
-def _route_call(node: Node) -> _RouteCall | None:
-    """``router.get('/x', h)``; in a chain ``app.route('/x').get(h).post(h2)`` each verb
-    becomes a route call of ``app`` with the path of ``route()`` as first argument."""
+def _fact_call(node: Node) -> RouteCall | None:
+    """A call as the route frameworks read it: name, receiver chain and, for a call
+    on a call's result (``app.route('/x').get(h)``), the calls the receiver is built
+    from; None for a call on another expression."""
     function = node.child_by_field_name("function")
     args = node.child_by_field_name("arguments")
-    if args is None:
+    if args is None or function is None:
         return None
-    verb = node_text(function.child_by_field_name("property"))
-    listed = [a for a in args.named_children if a.type != "comment"]
+    if function.type != "member_expression":
+        name = dotted(function)
+        return RouteCall(name, *_literals(args)) if name and "." not in name else None
+    base: list[RouteCall] = []
     obj = function.child_by_field_name("object")
     while obj is not None and obj.type == "call_expression":
         inner = obj.child_by_field_name("function")
-        if inner is None or inner.type != "member_expression":
+        inner_args = obj.child_by_field_name("arguments")
+        if inner is None or inner.type != "member_expression" or inner_args is None:
             return None
-        prop = node_text(inner.child_by_field_name("property"))
-        if prop == "route" and verb != "use":
-            path = obj.child_by_field_name("arguments")
-            path_args = [a for a in path.named_children if a.type != "comment"] if path else []
-            receiver = dotted(inner.child_by_field_name("object"))
-            if receiver is None or len(path_args) != 1:
-                return None
-            return _RouteCall(node, receiver, verb, [path_args[0], *listed])
-        if prop not in HTTP_VERBS:
-            return None
+        base.append(RouteCall(node_text(inner.child_by_field_name("property")),
+                              (), *_literals(inner_args)))
         obj = inner.child_by_field_name("object")
     receiver = dotted(obj)
     if receiver is None:
         return None
-    return _RouteCall(node, receiver, verb, listed)
+    return RouteCall(node_text(function.child_by_field_name("property")),
+                     tuple(receiver.split(".")), *_literals(args), base=tuple(base))
 
 
-def _is_router(receiver: str, routers: set[str]) -> bool:
-    last = receiver.rsplit(".", 1)[-1]
-    return (receiver in routers or last in ("app", "router") or last.endswith("Router"))
+def _literals(args: Node) -> tuple[tuple[str | None, ...], tuple[str, ...]]:
+    listed = [a for a in args.named_children if a.type != "comment"]
+    return tuple(string_value(a) for a in listed), tuple(node_text(a) for a in listed)
 
 
-def _local_mounts(ctx: FileContext, calls: list[_RouteCall], routers: set[str],
+def _router_variables(ctx: FileContext, definitions: Captures, names: frozenset[str],
+                      ) -> set[str]:
+    """Names assigned a router some framework makes (``express.Router()``)."""
+    found = set()
+    for name, node in definitions:
+        value = node.child_by_field_name("value") if name == "definition.variable" else None
+        if value is None or value.type != "call_expression":
+            continue
+        function = value.child_by_field_name("function")
+        last = function.child_by_field_name("property") if function is not None and \
+            function.type == "member_expression" else function
+        if last is None or node_text(last) not in names:
+            continue
+        call = _fact_call(value)
+        if call is not None and call.name in names and \
+                isinstance(called_route(ctx.result.lang, call), Router):
+            found.add(node_text(node.child_by_field_name("name")))
+    return found
+
+
+def _route_call(ctx: FileContext, node: Node, names: frozenset[str], routers: set[str],
+                ) -> _RouteCall | None:
+    function = node.child_by_field_name("function")
+    prop = function.child_by_field_name("property") if function is not None else None
+    if prop is None or node_text(prop) not in names:
+        return None
+    call = _fact_call(node)
+    if call is None or call.name not in names or not call.receiver:
+        return None
+    receiver = ".".join(call.receiver)
+    call = replace(call, local_router=receiver in routers)
+    fact = called_route(ctx.result.lang, call)
+    if not isinstance(fact, (CalledRoute, Mount)):
+        return None
+    args = node.child_by_field_name("arguments")
+    return _RouteCall(node, receiver, [a for a in args.named_children if a.type != "comment"],
+                      fact)
+
+
+def _local_mounts(ctx: FileContext, calls: list[_RouteCall], receivers: set[str],
                   ) -> dict[str, tuple[str, str]]:
     """Routers of this file mounted under a prefix: child -> (parent receiver, prefix)."""
     mounts: dict[str, tuple[str, str]] = {}
     for call in calls:
-        prefix = string_value(call.args[0]) if call.verb == "use" and call.args else None
-        if prefix is None:
+        fact = call.fact
+        if not isinstance(fact, Mount) or fact.prefix is None or \
+                not isinstance(fact.router, int):
             continue
-        for arg in call.args[1:]:
+        for arg in call.args[fact.router:] if fact.spread else \
+                [a for a in [argument(fact.router, call.args)] if a is not None]:
             name = node_text(arg) if arg.type == "identifier" else None
-            if name and name not in ctx.imported and _is_router(name, routers):
-                mounts[name] = (call.receiver, prefix)
+            if name and name not in ctx.imported and name in receivers:
+                mounts[name] = (call.receiver, fact.prefix)
     return mounts
 
 
@@ -250,19 +290,21 @@ def _reference(node: Node) -> tuple[str, list[str] | None] | None:
     return None
 
 
-def _use(ctx: FileContext, call: _RouteCall, prefix: str, router: str) -> None:
+def _use(ctx: FileContext, call: _RouteCall, fact: Mount, prefix: str, router: str,
+         ) -> None:
     """Middleware and router mounts: references become ``ref`` calls; a router imported
     from another module becomes a ``USE`` registration (joined by the resolver)."""
     caller = ctx.owner_of(call.node)
-    mount = string_value(call.args[0]) if call.args else None
-    for arg in call.args:
+    mounted = call.args[fact.router:] if fact.spread and isinstance(fact.router, int) \
+        else [a for a in [argument(fact.router, call.args)] if a is not None]
+    for arg in mounted:
         ref = _reference(arg)
         if ref is None:
             continue
         ctx.add_call(caller, ref[0], ref[1], arg, "ref")
-        if mount is not None and arg.type == "identifier" and ref[0] in ctx.imported:
+        if fact.prefix is not None and arg.type == "identifier" and ref[0] in ctx.imported:
             ctx.add_registration(Registration(
-                http_method="USE", route=join_route(prefix, mount),
+                http_method="USE", route=join_route(prefix, fact.prefix),
                 line=call.node.start_point[0] + 1, caller=caller, handler_name=ref[0],
                 router=router))
 
@@ -282,21 +324,21 @@ def _unwrap_handler(node: Node) -> Node:
     return node
 
 
-def _route(ctx: FileContext, call: _RouteCall, prefix: str, router: str) -> None:
-    if call.verb not in HTTP_VERBS or len(call.args) < 2:
-        return  # `app.get('env')` reads a setting
-    path = string_value(call.args[0])
-    if path is None:
+def _route(ctx: FileContext, call: _RouteCall, fact: CalledRoute, prefix: str,
+           router: str) -> None:
+    """A route: the handler argument the framework names; the other arguments that
+    name functions (middleware) are referenced."""
+    target = argument(fact.handler, call.args)
+    if target is None:
         return
-    method = "ANY" if call.verb == "all" else call.verb.upper()
-    route = join_route(prefix, path)
+    method, route = fact.method, join_route(prefix, fact.route)
     caller = ctx.owner_of(call.node)
     line = call.node.start_point[0] + 1
-    for middleware in call.args[1:-1]:
-        ref = _reference(middleware)
+    for middleware in call.args:
+        ref = _reference(middleware) if middleware is not target else None
         if ref is not None:
             ctx.add_call(caller, ref[0], ref[1], middleware, "ref")
-    handler = _unwrap_handler(call.args[-1])
+    handler = _unwrap_handler(target)
     ref = _reference(handler)
     if ref is not None:
         ctx.add_call(caller, ref[0], ref[1], handler, "ref")

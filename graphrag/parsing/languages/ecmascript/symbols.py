@@ -339,14 +339,17 @@ def _class_heritage(ctx: FileContext, fqn: str, heritage: Node) -> None:
     for clause in heritage.named_children:
         if clause.type in ("extends_clause", "implements_clause"):
             relation = "extends" if clause.type == "extends_clause" else "implements"
-            for base in clause.named_children:
-                name = _base_name(base)
-                if name:
-                    ctx.add_heritage(fqn, name, relation, base)
+            _add_bases(ctx, fqn, clause.named_children, relation)
         else:  # JavaScript: `class A extends <expression>`
-            name = _base_name(clause)
-            if name:
-                ctx.add_heritage(fqn, name, "extends", clause)
+            _add_bases(ctx, fqn, [clause], "extends")
+
+
+def _add_bases(ctx: FileContext, fqn: str, bases: list[Node], relation: str) -> None:
+    """``fqn`` extends (or implements) each of ``bases`` that names a type."""
+    for base in bases:
+        name = _base_name(base)
+        if name:
+            ctx.add_heritage(fqn, name, relation, base)
 
 
 def _interface(ctx: FileContext, node: Node) -> None:
@@ -360,10 +363,7 @@ def _interface(ctx: FileContext, node: Node) -> None:
                    meta={"exported": outer.type == "export_statement"}, owner_node=node)
     ctx.class_fqns.add(fqn)
     for clause in (c for c in node.named_children if c.type == "extends_type_clause"):
-        for base in clause.named_children:
-            base_name = _base_name(base)
-            if base_name:
-                ctx.add_heritage(fqn, base_name, "extends", base)
+        _add_bases(ctx, fqn, clause.named_children, "extends")
 
 
 def _enum(ctx: FileContext, node: Node) -> None:
