@@ -134,7 +134,7 @@ def main() -> None:
     ap.add_argument("--pypi", default="werkzeug==3.0.6", help="a PyPI sdist NAME==VERSION")
     ap.add_argument("--path", type=Path, help="index this directory instead")
     ap.add_argument("--backends", default="onnx,model2vec",
-                    help="comma list of: onnx, onnx-int8, torch, model2vec")
+                    help="comma list of: onnx, onnx-int8, torch, model2vec, onnx-head<N>, ...")
     ap.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "graphrag-bench")
     ap.add_argument("--json", action="store_true", help="print the raw figures as JSON too")
     args = ap.parse_args()

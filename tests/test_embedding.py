@@ -20,8 +20,9 @@ from graphrag.db.engine import get_engine
 from graphrag.db.vectors import column_dimension
 from graphrag.embedding import export, get_embedder, load_embedder, model_spec, static_backend
 from graphrag.embedding.export_format import export_key
+from graphrag.embedding.model_files import split_backend
 from graphrag.embedding.onnx_backend import longest_first
-from graphrag.errors import ModelMismatch
+from graphrag.errors import ModelMismatch, ModelUnavailable
 from graphrag.pipeline import run_pipeline
 from graphrag.pipeline.reembed import reembed
 from graphrag.retrieval.search import SearchOptions, search
@@ -53,7 +54,34 @@ def test_longest_first_orders_by_decreasing_length_stably() -> None:
     assert longest_first([]) == []
 
 
+def test_a_head_backend_name_splits_into_its_base_and_token_window() -> None:
+    assert split_backend("onnx-head64") == ("onnx", 64)
+    assert split_backend("onnx-int8-head128") == ("onnx-int8", 128)
+    assert split_backend("onnx") == ("onnx", None)
+    assert split_backend("model2vec-head64") == ("model2vec-head64", None)  # not an ONNX one
+
+
 # -- backends and export cache -----------------------------------------------------------
+
+def test_a_head_backend_reads_only_the_first_tokens_and_names_itself() -> None:
+    settings = load_settings()
+    full = get_embedder(settings.with_overrides(embed_backend="onnx"))
+    head = get_embedder(settings.with_overrides(embed_backend="onnx-head16"))
+    # the same export, another identity: a switch re-embeds like any backend change
+    assert head.name == full.name.replace("/onnx@", "/onnx-head16@") != full.name
+    assert head.dim == full.dim == 384
+    start = "def get_user(self, user_id: int) -> User:\n    return self.repo.find(user_id)"
+    texts = [start + "\n    # cached for an hour", start + "\n    # read from the replica",
+             "how is a user loaded"]
+    by_head, by_full = head.encode(texts), full.encode(texts)
+    # past the window the texts differ only for the full backend; a short text is the same
+    assert np.allclose(by_head[0], by_head[1], atol=1e-6)
+    assert _cos(by_full[:1], by_full[1:2])[0] < 0.9999
+    assert np.allclose(by_head[2], by_full[2], atol=1e-5)
+    for bad in ("onnx-head4", "onnx-heads", "torch-head64"):
+        with pytest.raises(ModelUnavailable, match="GRAPHRAG_EMBED_BACKEND"):
+            model_spec(settings.with_overrides(embed_backend=bad))
+
 
 def test_onnx_backends_agree_with_torch_on_the_shipped_model() -> None:
     settings = load_settings()

@@ -1,7 +1,8 @@
 """The process-wide embedder for the configured model and backend.
 
 ``GRAPHRAG_EMBED_BACKEND`` selects ``onnx`` (fp32, default), ``onnx-int8``, ``torch`` or
-``model2vec`` (static token vectors distilled from the model). The ONNX backends export
+``model2vec`` (static token vectors distilled from the model); an ONNX backend with
+``-head<N>`` reads only each text's first N tokens. The ONNX backends export
 the model on first use, the model2vec backend distils it (once per model and settings,
 see :mod:`graphrag.embedding.export` and :mod:`graphrag.embedding.static_backend`); from
 then on they load in a fraction of a second without torch."""
@@ -12,7 +13,7 @@ import threading
 
 from graphrag.config import Settings
 from graphrag.embedding.base import Embedder
-from graphrag.embedding.model_files import ModelSpec, model_spec, models_dir
+from graphrag.embedding.model_files import ModelSpec, model_spec, models_dir, split_backend
 from graphrag.embedding.onnx_backend import OnnxEmbedder, usable_cores
 from graphrag.embedding.static_backend import STATIC_BACKEND, StaticEmbedder, ensure_distilled
 
@@ -41,7 +42,9 @@ def load_embedder(spec: ModelSpec, settings: Settings) -> Embedder:
     from graphrag.embedding.export import ensure_export
 
     folder = ensure_export(spec, models_dir(settings))
-    return OnnxEmbedder(spec.identity, folder, spec.backend, embed_threads(settings))
+    backend, head = split_backend(spec.backend)
+    return OnnxEmbedder(spec.identity, folder, backend, embed_threads(settings),
+                        max_tokens=head)
 
 
 def get_embedder(settings: Settings) -> Embedder:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,6 +26,11 @@ from graphrag.errors import ModelUnavailable
 
 DEFAULT_MODEL_NAME = "all-MiniLM-L6-v2"
 BACKENDS = ("onnx", "onnx-int8", "torch", "model2vec")
+# An ONNX backend name may end in ``-head<N>``: the model then reads only the first N
+# tokens of each text (special tokens included), e.g. ``onnx-head64``. The transformer's
+# cost grows with the tokens it reads, so a shorter window is a cheaper index.
+_HEAD = re.compile(r"^(onnx|onnx-int8)-head(\d+)$")
+MIN_HEAD_TOKENS = 8
 # fp32 ONNX, not int8: int8 holds the cosine guard (mean 0.995, min 0.989 on the sample
 # chunks) but not hit-test MRR within 0.02 of torch on every sample repository
 # (java_spring -0.04, python_fastapi vector -0.055; benchmarks/RESULTS.md).
@@ -152,12 +158,23 @@ class ModelSpec:
         return f"{self.name}/{self.backend}@{self.model_hash}"
 
 
+def split_backend(backend: str) -> tuple[str, int | None]:
+    """The base backend of a backend name and its token window (None: the model's own),
+    e.g. ``("onnx-int8", 64)`` for ``onnx-int8-head64``. Pure; unit-tested."""
+    head = _HEAD.match(backend)
+    if head is None:
+        return backend, None
+    return head.group(1), int(head.group(2))
+
+
 def backend_of(settings: Settings) -> str:
     """The configured backend; an unknown name is a one-line environment error."""
     backend = (settings.embed_backend or DEFAULT_BACKEND).strip().lower()
-    if backend not in BACKENDS:
+    base, head = split_backend(backend)
+    if base not in BACKENDS or (head is not None and head < MIN_HEAD_TOKENS):
         raise ModelUnavailable(
-            f"unknown GRAPHRAG_EMBED_BACKEND {backend!r} (valid: {', '.join(BACKENDS)})")
+            f"unknown GRAPHRAG_EMBED_BACKEND {backend!r} (valid: {', '.join(BACKENDS)}, "
+            f"or onnx/onnx-int8 with -head<N>, N >= {MIN_HEAD_TOKENS} tokens)")
     return backend
 
 
@@ -174,6 +191,7 @@ def model_spec(settings: Settings) -> ModelSpec:
 def build_key(path: Path, backend: str, digest: str) -> str | None:
     """The cache key of what ``backend`` builds from the model at ``path`` (settings only,
     neither torch nor the model is loaded)."""
+    backend, _ = split_backend(backend)
     if backend == "torch":
         return None
     if backend == STATIC_BACKEND:

@@ -15,7 +15,7 @@ thread.
 Pooling and the model's own normalisation are inside the exported graph (they are
 sentence-transformers' modules, traced); the output is normalised once more, as
 ``normalize_embeddings=True`` does. Input is truncated to the model's ``max_seq_length``
-like sentence-transformers.
+like sentence-transformers, or to the backend's shorter window (``onnx-head64``).
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ class OnnxEmbedder:
     """An exported sentence-transformers model on ONNX Runtime, unit-norm float32 output."""
 
     def __init__(self, name: str, folder: Path, backend: str, threads: int,
-                 meta: dict[str, Any] | None = None) -> None:
+                 meta: dict[str, Any] | None = None, max_tokens: int | None = None) -> None:
         self.name = name
         self.backend = backend
         self.folder = folder
@@ -61,8 +61,10 @@ class OnnxEmbedder:
         self._inputs = list(self.meta["inputs"])
         self._pad_id = int(self.meta.get("pad_id", 0))
         self._lower = bool(self.meta.get("do_lower_case"))
-        self._tokenizer = input_tokenizer(folder / "tokenizer.json",
-                                          int(self.meta["max_seq_length"]))
+        window = int(self.meta["max_seq_length"])
+        # a -head<N> backend: only the first N tokens (never more than the model's window)
+        self.max_tokens = min(window, max_tokens) if max_tokens else window
+        self._tokenizer = input_tokenizer(folder / "tokenizer.json", self.max_tokens)
         self._session_obj: Any = None
         self._pool: ThreadPoolExecutor | None = None
         self._lock = threading.Lock()
