@@ -403,3 +403,25 @@ def test_editing_an_included_doc_refreshes_its_modules_doc(tmp_path: Path, engin
     (repo / "src" / "docs" / "intro.md").write_text("Racks of records.\n")
     stats = index_graph(engine, settings, repo, app_name)
     assert stats.files_parsed == 1 and doc() == "Racks of records."
+
+
+def test_a_method_router_merging_another_inside_a_route_keeps_its_routes() -> None:
+    """axum's own tests write `.route("/", get(ok).post(ok).merge(other).put(ok))`: the
+    `merge` inside the route's method router is looked at for a prefix; it once stopped
+    the file's parse (IndexError) and lost every symbol of it."""
+    found = snippet(
+        'fn app() -> Router {\n'
+        '    Router::new().route(\n'
+        '        "/",\n'
+        '        get(ok)\n'
+        '            .post(ok)\n'
+        '            .merge(delete_service(ServeDir::new(".")))\n'
+        '            .put(ok),\n'
+        '    )\n'
+        '}\n'
+        'async fn ok() {}\n')
+    # the methods after the merge are read (those before it are not, as before the
+    # route frameworks were their own modules)
+    assert ("PUT", "/", "ok") in {(r.http_method, r.route, r.handler_name)
+                                  for r in found.registrations}
+    assert sym(found, "crate.ok").kind == "FUNCTION"

@@ -140,6 +140,11 @@ class RouteCall:
     arg_calls: tuple[RouteCall | None, ...] = ()
     function: bool = False  # a function named by a path (``web::get()``), no method
 
+    def arg_call(self, index: int) -> RouteCall | None:
+        """The call argument ``index`` is, None when it is none or when the extractor
+        read no argument calls (a call looked at only for its prefix)."""
+        return self.arg_calls[index] if index < len(self.arg_calls) else None
+
     def keyword(self, name: str) -> tuple[str | None, tuple[str | None, ...] | None] | None:
         """(literal contents, list items) of keyword argument ``name``, None if absent."""
         return next(((value, items) for key, value, items in self.keywords if key == name),

@@ -32,7 +32,7 @@ def _route_args(call: RouteCall) -> str | None:
 def _handler(method: str, route: str, call: RouteCall) -> CalledRoute:
     """The route with its handler, the second argument: the function a
     ``http.HandlerFunc(h)`` conversion there converts."""
-    wrapped = call.arg_calls[1] if len(call.arg_calls) > 1 else None
+    wrapped = call.arg_call(1)
     if wrapped is not None and wrapped.name == "HandlerFunc" and len(wrapped.texts) == 1:
         return CalledRoute(method, route, 0, of=wrapped)
     return CalledRoute(method, route, 1)

@@ -104,10 +104,10 @@ def builder_call(call: RouteCall) -> CallFact | list[CalledRoute] | None:
             and call.args[0] is not None else None
     args = call.texts
     if call.name == "route" and len(args) == 2:
-        return _routes(call.args[0], call.arg_calls[1]) if call.args[0] is not None else None
+        return _routes(call.args[0], call.arg_call(1)) if call.args[0] is not None else None
     if call.name == "route" and len(args) == 1:
         path = _resource_path(call)
-        return _routes(path, call.arg_calls[0]) if path is not None else None
+        return _routes(path, call.arg_call(0)) if path is not None else None
     if call.name == "to" and len(args) == 1 and call.base:
         path = _resource_path(call)
         if path is not None and _verb_of(call.base[0]) is None:
