@@ -405,6 +405,9 @@ class _RustFile(FileExtractor):
         self.route_names = route_call_names(LANG)
         # the calls handed to route frameworks, by id, with their nodes (kept alive)
         self.fact_nodes: dict[int, tuple[RouteCall, Node]] = {}
+        # each call's fact once per file: a long builder chain names every call of it as
+        # the receiver of the next (quadratic without it)
+        self._facts: dict[tuple[int, bool], RouteCall] = {}
         self.clashes: set[tuple[str, str]] = set()
         self.path_heads: dict[str, int] = {}  # first segments of paths, in order
 
@@ -1074,6 +1077,9 @@ class _RustFile(FileExtractor):
         receiver is built from (down to the function call at the chain's root), or a
         function call named by a path; with ``nested``, the calls among its arguments
         too. Each is remembered with its node, to find a handler argument again."""
+        memo = self._facts.get((call.id, nested))
+        if memo is not None:
+            return memo
         name, value = _method(call)
         args = _args(call)
         base: list[RouteCall] = []
@@ -1093,6 +1099,7 @@ class _RustFile(FileExtractor):
             arg_calls=tuple(self._fact(a, nested=False) if a.type == "call_expression"
                             else None for a in args) if nested else ())
         self.fact_nodes[id(fact)] = (fact, call)
+        self._facts[(call.id, nested)] = fact
         return fact
 
     def _argument_of(self, fact: CalledRoute, call: Node) -> Node | None:
@@ -1106,7 +1113,6 @@ class _RustFile(FileExtractor):
             return
         args = _args(call)
         caller = self._caller(call)
-        self.fact_nodes.clear()
         facts = call_facts(LANG, self._fact(call)) or []
         if not facts:
             return
