@@ -52,11 +52,7 @@ def main() -> None:
     parser.add_argument("--real-model", action="store_true")
     args = parser.parse_args()
 
-    from hostile_files import (
-        make_entity_bomb_docx,
-        make_many_paragraphs_docx,
-        make_zip_bomb_docx,
-    )
+    from hostile_files import make_entity_bomb_docx, make_many_paragraphs_docx, make_zip_bomb_docx
 
     from graphrag.config import load_settings
     from graphrag.documents.extract import extract

@@ -17,12 +17,7 @@ from graphrag.chunking.orchestrator import plan_chunks
 from graphrag.chunking.request import ChunkBuildRequest
 from graphrag.chunking.run_store import last_full_run_ok
 from graphrag.config import Settings
-from graphrag.db.apps import (
-    content_version,
-    record_step,
-    set_indexed_commit,
-    step_behind,
-)
+from graphrag.db.apps import content_version, record_step, set_indexed_commit, step_behind
 from graphrag.documents.service import finalize_documents
 from graphrag.graph.index import IndexStats, build_graph
 from graphrag.graph.request import IndexRequest

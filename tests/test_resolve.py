@@ -10,14 +10,7 @@ import pytest
 
 from graphrag.graph.model import Graph
 from graphrag.graph.resolve import build_graph
-from graphrag.parsing.model import (
-    Call,
-    Heritage,
-    Import,
-    ParseResult,
-    Registration,
-    Symbol,
-)
+from graphrag.parsing.model import Call, Heritage, Import, ParseResult, Registration, Symbol
 
 _line = iter(range(1, 1_000_000))
 

@@ -13,12 +13,7 @@ from graphrag.cli.options import (
     progress_enabled,
 )
 from graphrag.cli.progress import progress_bars
-from graphrag.pipeline.runner import (
-    DEFAULT_BATCH_SIZE,
-    PipelineStats,
-    checked_stages,
-    run_pipeline,
-)
+from graphrag.pipeline.runner import DEFAULT_BATCH_SIZE, PipelineStats, checked_stages, run_pipeline
 from graphrag.pipeline.status import pipeline_status
 
 

@@ -32,12 +32,7 @@ __all__ = [
 
 if TYPE_CHECKING:
     from graphrag.embedding.base import Embedder, vector_literal
-    from graphrag.embedding.loader import (
-        embed_threads,
-        get_embedder,
-        load_embedder,
-        model_identity,
-    )
+    from graphrag.embedding.loader import embed_threads, get_embedder, load_embedder, model_identity
     from graphrag.embedding.model_files import (
         BACKENDS,
         DEFAULT_BACKEND,

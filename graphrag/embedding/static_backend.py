@@ -27,12 +27,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from graphrag.embedding.static_format import (
-    DISTILL_SETTINGS,
-    META,
-    STATIC_BACKEND,
-    is_static_model,
-)
+from graphrag.embedding.static_format import DISTILL_SETTINGS, META, STATIC_BACKEND, is_static_model
 from graphrag.errors import ModelUnavailable
 
 if TYPE_CHECKING:

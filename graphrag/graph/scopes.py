@@ -11,24 +11,11 @@ from __future__ import annotations
 from graphrag.graph import overloads
 from graphrag.graph.model import GraphNode
 from graphrag.graph.symbols import FileScope, SymbolTable
-from graphrag.graph.types import (
-    BOUND,
-    EXTERNAL,
-    UNKNOWN,
-    Ctx,
-    Ent,
-    clean_type,
-)
+from graphrag.graph.types import BOUND, EXTERNAL, UNKNOWN, Ctx, Ent, clean_type
 from graphrag.kinds import CALLABLE_KINDS, TYPE_KINDS
 from graphrag.parsing.builtins import is_builtin
 from graphrag.parsing.languages._common import element_type, item_type
-from graphrag.parsing.registry import (
-    find,
-    hook,
-    namespace_spec,
-    namespaces,
-    package_namespaces,
-)
+from graphrag.parsing.registry import find, hook, namespace_spec, namespaces, package_namespaces
 from graphrag.parsing.typetext import function_type_param, union_members
 
 _MAX_DEPTH = 8

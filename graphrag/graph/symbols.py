@@ -13,13 +13,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from graphrag.graph.model import (
-    REPO_KEY,
-    GraphNode,
-    file_key,
-    package_key,
-    symbol_key,
-)
+from graphrag.graph.model import REPO_KEY, GraphNode, file_key, package_key, symbol_key
 from graphrag.graph.names import bounded_name
 from graphrag.kinds import CALLABLE_KINDS, TYPE_KINDS
 from graphrag.parsing.model import Import, ParseResult, Symbol

@@ -42,14 +42,7 @@ from graphrag.parsing.languages._jvm import (
     overload_names,
     simple_type,
 )
-from graphrag.parsing.model import (
-    Call,
-    Heritage,
-    Import,
-    ParseResult,
-    Registration,
-    Symbol,
-)
+from graphrag.parsing.model import Call, Heritage, Import, ParseResult, Registration, Symbol
 from graphrag.parsing.registry import RepoContext
 from graphrag.parsing.routes import (
     Annotation,

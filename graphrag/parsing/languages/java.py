@@ -17,10 +17,7 @@ from collections.abc import Callable, Iterable
 from tree_sitter import Node, QueryCursor
 
 from graphrag.parsing import registry
-from graphrag.parsing.languages._common import (
-    decl_starts,
-    outermost_captures,
-)
+from graphrag.parsing.languages._common import decl_starts, outermost_captures
 from graphrag.parsing.languages._jvm import (
     Annotation,
     JvmFile,
@@ -35,12 +32,7 @@ from graphrag.parsing.languages._jvm import (
     simple_type,
     text_of,
 )
-from graphrag.parsing.model import (
-    Call,
-    Heritage,
-    ParseResult,
-    Symbol,
-)
+from graphrag.parsing.model import Call, Heritage, ParseResult, Symbol
 from graphrag.parsing.registry import RepoContext
 from graphrag.parsing.routes import RouteSite, declared_endpoint
 

@@ -16,10 +16,7 @@ from collections.abc import Callable
 from tree_sitter import Node, QueryCursor
 
 from graphrag.parsing import registry
-from graphrag.parsing.languages._common import (
-    decl_starts,
-    outermost_captures,
-)
+from graphrag.parsing.languages._common import decl_starts, outermost_captures
 from graphrag.parsing.languages._jvm import (
     Annotation,
     JvmFile,

@@ -33,14 +33,7 @@ from graphrag.parsing.languages._common import (
     normalize,
 )
 from graphrag.parsing.languages._common import node_text as _text
-from graphrag.parsing.model import (
-    Call,
-    Heritage,
-    Import,
-    ParseResult,
-    Registration,
-    Symbol,
-)
+from graphrag.parsing.model import Call, Heritage, Import, ParseResult, Registration, Symbol
 from graphrag.parsing.registry import RepoContext
 from graphrag.parsing.repofacts import RepoFiles
 from graphrag.parsing.routes import (

@@ -9,13 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from graphrag.parsing.languages.ruby import camelize
-from graphrag.parsing.routes import (
-    CalledRoute,
-    CalledRoutes,
-    RouteCall,
-    join_segments,
-    singular,
-)
+from graphrag.parsing.routes import CalledRoute, CalledRoutes, RouteCall, join_segments, singular
 
 _VERBS = ("get", "post", "put", "patch", "delete", "head", "options")
 # every word of the routes DSL: a call of one in config/routes.rb declares, never calls

@@ -6,13 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from graphrag.parsing.routes import (
-    CalledRoute,
-    CalledRoutes,
-    RouteCall,
-    Router,
-    join_segments,
-)
+from graphrag.parsing.routes import CalledRoute, CalledRoutes, RouteCall, Router, join_segments
 
 _VERBS = ("get", "post", "put", "patch", "delete", "on")
 

@@ -31,13 +31,7 @@ from pathlib import Path
 from graphrag.graph.store import file_hashes
 from graphrag.kinds import CODE_CHUNKS, EXTRACT_SNIPPET
 from graphrag.parsing import source as source_files
-from graphrag.pipeline.model import (
-    Stage,
-    StageContext,
-    StageFailure,
-    WorkItem,
-    fill_token_counts,
-)
+from graphrag.pipeline.model import Stage, StageContext, StageFailure, WorkItem, fill_token_counts
 from graphrag.pipeline.text import sha256_hex
 
 ELISION = "    ..."

@@ -24,13 +24,7 @@ from typing import Any
 
 from graphrag.kinds import DOC_CHUNKS, RENDER_DOC, TYPE_KINDS
 from graphrag.pipeline.graph_info import load_members
-from graphrag.pipeline.model import (
-    Stage,
-    StageContext,
-    StageFailure,
-    WorkItem,
-    fill_token_counts,
-)
+from graphrag.pipeline.model import Stage, StageContext, StageFailure, WorkItem, fill_token_counts
 from graphrag.pipeline.text import clean_doc_comment, sha256_hex
 
 

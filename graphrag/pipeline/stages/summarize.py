@@ -31,13 +31,7 @@ from graphrag.kinds import CODE_CHUNKS, SUMMARIZE
 from graphrag.pipeline import store
 from graphrag.pipeline.graph_info import Neighbour, load_neighbours
 from graphrag.pipeline.llm import ChatClient
-from graphrag.pipeline.model import (
-    BatchStage,
-    StageContext,
-    StageResult,
-    WorkItem,
-    record_failure,
-)
+from graphrag.pipeline.model import BatchStage, StageContext, StageResult, WorkItem, record_failure
 from graphrag.pipeline.text import sha256_hex, words_of
 
 MAX_NAMES = 12

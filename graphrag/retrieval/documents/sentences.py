@@ -20,11 +20,7 @@ from graphrag.db.vectors import require_model
 from graphrag.embedding import Embedder, vector_literal
 from graphrag.errors import InvalidInput
 from graphrag.retrieval.documents import store
-from graphrag.retrieval.search.engine import (
-    rank_candidates,
-    set_ef_search,
-    text_candidates,
-)
+from graphrag.retrieval.search.engine import rank_candidates, set_ef_search, text_candidates
 from graphrag.retrieval.search.filters import validate
 from graphrag.retrieval.search.model import SearchOptions, SearchResult, hit_dict
 from graphrag.retrieval.search.rows import load_candidates

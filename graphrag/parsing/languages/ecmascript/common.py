@@ -32,14 +32,7 @@ from graphrag.parsing.languages._common import (
     keeps_items,
     node_id,
 )
-from graphrag.parsing.model import (
-    Call,
-    Heritage,
-    Import,
-    ParseResult,
-    Registration,
-    Symbol,
-)
+from graphrag.parsing.model import Call, Heritage, Import, ParseResult, Registration, Symbol
 from graphrag.parsing.tsconfig import TsConfig, resolve_alias
 from graphrag.parsing.typetext import split_top_level
 
