@@ -19,7 +19,6 @@ from graphrag.retrieval.search.boosts import boost, words_match
 from graphrag.retrieval.search.definitions import Definition, spellings
 from graphrag.retrieval.search.engine import (
     rank_candidates,
-    resolve_apps,
     search,
     set_ef_search,
     text_candidates,
@@ -293,7 +292,7 @@ def test_a_symbol_query_finds_its_definition_outside_the_candidates(engine, rank
     query, fqn = "WidgetRegistry", "lib.core.WidgetRegistry"
     options = SearchOptions()
     with engine.begin() as conn:
-        apps = resolve_apps(conn, [ranked_app])
+        apps = scope_of(engine, ranked_app).app_ids
         set_ef_search(conn, options)
         vector = embedder.encode([query])[0]
         listed = {i for i, _ in vector_candidates(conn, list(apps), vector, options)}

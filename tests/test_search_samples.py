@@ -10,7 +10,7 @@ import xml.etree.ElementTree as ET
 import pytest
 from sqlalchemy import text
 
-from tests.conftest import SAMPLE_REPOS, run_cli
+from tests.conftest import SAMPLE_REPOS, run_cli, scope_of
 
 REPOS = sorted(p.name for p in SAMPLE_REPOS.iterdir() if (p / "queries.jsonl").is_file())
 # Floors for the shipped query files (benchmarks/RESULTS.md has the measured numbers).
@@ -89,7 +89,7 @@ def test_one_statement_hybrid_reads_what_the_separate_reads_do(indexed, engine) 
     embedder = get_embedder(load_settings())
     options = SearchOptions(mode="hybrid")
     with engine.begin() as conn:
-        apps = search.resolve_apps(conn, [app])
+        apps = {a.id: a.name for a in scope_of(engine, app).apps}
         app_ids = list(apps)
         # The widest first scan: in a database holding many applications the global
         # nearest list may still leave this one short, and then the statement must say so.
@@ -169,11 +169,10 @@ def test_searched_share_is_the_applications_part_of_all_chunks(indexed, engine) 
     not a count: after ANALYZE it is the application's chunks over the table's."""
     from graphrag.retrieval.search import store
 
-    search = importlib.import_module("graphrag.retrieval.search.engine")
     _, app = indexed
     with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
         conn.execute(text("ANALYZE chunks"))
-        app_ids = list(search.resolve_apps(conn, [app]))
+        app_ids = scope_of(engine, app).app_ids
         mine = conn.execute(text("SELECT count(*) FROM chunks WHERE application_id = :a"),
                             {"a": app_ids[0]}).scalar_one()
         total = conn.execute(text("SELECT count(*) FROM chunks")).scalar_one()

@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 from sqlalchemy import Connection
 
-from graphrag.db.apps import get_app, searched_apps
+from graphrag.db.apps import searched_apps
 from graphrag.db.context import AppScope
 from graphrag.db.vectors import require_model
 from graphrag.embedding import Embedder, vector_literal
@@ -62,13 +62,6 @@ from graphrag.retrieval.search.signals import (
 
 EF_SEARCH = 100
 EF_SEARCH_MAX = 1000
-def resolve_apps(conn: Connection, names: Sequence[str]) -> dict[int, str]:
-    """Application ids by name; an unknown name is a user error."""
-    if not names:
-        raise InvalidInput("at least one --app is required")
-    return {get_app(conn, name).id: name for name in dict.fromkeys(names)}
-
-
 def ef_search_for(options: SearchOptions) -> int:
     return min(max(EF_SEARCH, 2 * options.candidates), EF_SEARCH_MAX)
 
