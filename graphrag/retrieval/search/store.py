@@ -451,9 +451,10 @@ def node_chunk_rows(conn: Connection, where: str, params: dict[str, Any],
 
 def reexport_chunk_rows(conn: Connection, where: str, params: dict[str, Any],
                         names: Sequence[str], limit: int) -> list[Any]:
-    """Candidate rows (plus ``name``) of the code chunks holding the line where a file
-    publishes one of ``names`` defined outside the repository (FILE meta
-    ``external_exports``), at most ``limit`` files per name, the most central first."""
+    """Candidate rows (plus ``name``, as published) of the code chunks holding the line
+    where a file publishes a name defined outside the repository (FILE meta
+    ``external_exports``) whose last part (after ``::``) is one of the simple ``names``,
+    at most ``limit`` files per published name, the most central first."""
     sql = f"""
         SELECT *
           FROM (SELECT DISTINCT ON (e.key, c.node_id) {CANDIDATE_COLUMNS}, e.key AS name,
@@ -462,7 +463,8 @@ def reexport_chunk_rows(conn: Connection, where: str, params: dict[str, Any],
                   CROSS JOIN LATERAL jsonb_each_text(n.meta -> 'external_exports') e
                   JOIN chunks c ON c.node_id = n.id
                  WHERE {where} AND n.kind = 'FILE' AND n.application_id = ANY(:apps)
-                   AND n.meta -> 'external_exports' IS NOT NULL AND e.key = ANY(:names)
+                   AND n.meta -> 'external_exports' IS NOT NULL
+                   AND regexp_replace(e.key, '^.*::', '') = ANY(:names)
                    AND c.source = 'code' AND c.span_lines @> e.value::int
                  ORDER BY e.key, c.node_id, c.chunk_index) published
          ORDER BY published.node_rank DESC, published.id
