@@ -578,8 +578,12 @@ class _Extractor(FileExtractor):
         type_node = node.child_by_field_name("type")
         if type_node is None:
             return
-        # (name, the type it stands for: `Shape*` of `typedef Shape* ShapeRef;`)
+        named = type_node.child_by_field_name("name")
+        tagged = type_node.type in (*_TYPE_SPECIFIERS, "enum_specifier")
+        # (name, the type it stands for: `Shape*` of `typedef Shape* ShapeRef;`); the
+        # names after an anonymous struct's first stand for that first name
         names: list[tuple[str, str]] = []
+        base = _text(type_node)
         for declarator in node.children_by_field_name("declarator"):
             name_node, _ = _declarator_name(declarator)
             if name_node is not None and name_node.type in ("type_identifier",
@@ -587,9 +591,9 @@ class _Extractor(FileExtractor):
                 start = name_node.start_byte - declarator.start_byte
                 written = _text(declarator)
                 rest = written[:start] + written[start + len(_text(name_node)):]
-                names.append((_text(name_node), f"{_text(type_node)} {rest}"))
-        named = type_node.child_by_field_name("name")
-        tagged = type_node.type in (*_TYPE_SPECIFIERS, "enum_specifier")
+                names.append((_text(name_node), f"{base} {rest}"))
+                if tagged and named is None and len(names) == 1:
+                    base = names[0][0]
         if tagged and named is None:
             self._type(type_node, scope, outer, False, alias=names[0][0] if names else None)
             names = names[1:]
