@@ -14,6 +14,12 @@ so it means the same for every query and mode, and weighted by the query's profi
   the profile's ``path_words`` weight times the share of query words matched (``dependency`` matches
   ``dependencies/``, ``quantize`` matches ``quantization.py``, ``Tokenizer`` matches
   ``tokenizer/``; see :func:`words_match`);
+- ``neighbours``: a chunk gains the ``neighbours`` weight times the best score among the
+  candidates of its file next to it (another node's chunk ending or starting within
+  ``NEIGHBOUR_GAP`` lines) or inside it (a class's method, a file's function): the
+  behaviour a question asks about often spans a few adjacent small methods (a DSL's
+  ``before``, ``after`` and ``add_filter``; ``compile!`` and ``compile``), and the method
+  in the middle of such a run beats a lone match of one word elsewhere in a large class;
 - ``coherence``: the best chunk of each file gains the ``coherence`` weight times the file's
   summed candidate scores over the best file's: an architecture question is answered by
   the file where several strong members live together.
@@ -37,6 +43,9 @@ STEM_FACTOR = 1.5
 MIN_PREFIX = 3
 SHARED_PREFIX = 0.75
 MAX_QUERY_WORDS = 64
+# Lines between two chunks that still make them neighbours: a blank line and a doc
+# comment of a few lines between two methods.
+NEIGHBOUR_GAP = 10
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
 _PARTS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
@@ -139,9 +148,45 @@ def boost(scores: dict[int, float], details: Mapping[int, Candidate], query: str
                 if path not in cache:
                     cache[path] = _word_hits(words, words_of_path(path)) / len(words)
                 out[chunk_id] += unit * weights.path_words * cache[path]
+    if "neighbours" not in disabled and weights.neighbours:
+        neighbourhood(out, scores, details, weights.neighbours)
     if "coherence" not in disabled:
         coherence(out, details, weights.coherence)
     return out
+
+
+def _near(a: Candidate, b: Candidate, gap: int) -> bool:
+    """Whether ``b`` is beside ``a`` (disjoint lines, at most ``gap`` apart) or inside it."""
+    a_lo, a_hi, b_lo, b_hi = (a.chunk_line_start, a.chunk_line_end,
+                              b.chunk_line_start, b.chunk_line_end)
+    if a_lo is None or a_hi is None or b_lo is None or b_hi is None:
+        return False
+    if b_hi < a_lo:
+        return a_lo - b_hi <= gap
+    if b_lo > a_hi:
+        return b_lo - a_hi <= gap
+    return a_lo <= b_lo and b_hi <= a_hi
+
+
+def neighbourhood(out: dict[int, float], scores: Mapping[int, float],
+                  details: Mapping[int, Candidate], weight: float,
+                  gap: int = NEIGHBOUR_GAP) -> None:
+    """Add to each code chunk ``weight`` x the best fused score (``scores``, before any
+    boost) among the candidates of other nodes in its file that lie beside it or inside
+    it (in place in ``out``; see the module docstring). Only candidates count: a
+    neighbour the query does not match adds nothing."""
+    by_file: dict[tuple[str, str], list[int]] = {}
+    for chunk_id in scores:
+        cand = details[chunk_id]
+        if cand.file_path is not None and cand.kind not in DOCUMENT_KINDS:
+            by_file.setdefault((cand.app, cand.file_path), []).append(chunk_id)
+    for ids in by_file.values():
+        for i in ids:
+            a = details[i]
+            best = max((scores[j] for j in ids
+                        if details[j].node_id != a.node_id and _near(a, details[j], gap)),
+                       default=0.0)
+            out[i] += weight * max(best, 0.0)
 
 
 def coherence(scores: dict[int, float], details: Mapping[int, Candidate],

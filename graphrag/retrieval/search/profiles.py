@@ -39,9 +39,10 @@ class Profile:
     """The weights of one kind of query. ``vector`` .. ``name``: the fused signals
     (:func:`graphrag.retrieval.search.fusion.score_fusion`); ``kind_priors``: whether the node
     kind priors apply (:mod:`graphrag.retrieval.search.priors`); ``definitions``,
-    ``path_words``, ``coherence``: the boosts in units of the best score
-    (:mod:`graphrag.retrieval.search.boosts`); ``per_file``: hits of one file before the
-    per-file decay (:func:`graphrag.retrieval.search.fusion.select`)."""
+    ``path_words``, ``coherence``: the boosts in units of the best score, ``neighbours``:
+    in units of the best neighbour's score (:mod:`graphrag.retrieval.search.boosts`);
+    ``per_file``: hits of one file before the per-file decay
+    (:func:`graphrag.retrieval.search.fusion.select`)."""
 
     vector: float = 1.0
     text: float = 1.0
@@ -51,6 +52,7 @@ class Profile:
     definitions: float = 0.0
     path_words: float = 0.5
     coherence: float = 0.2
+    neighbours: float = 0.2
     per_file: int = 5
 
 
