@@ -30,6 +30,7 @@ from __future__ import annotations
 import functools
 import os
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Mapping, Sequence
 from pathlib import PurePosixPath
 
@@ -155,38 +156,46 @@ def boost(scores: dict[int, float], details: Mapping[int, Candidate], query: str
     return out
 
 
-def _near(a: Candidate, b: Candidate, gap: int) -> bool:
-    """Whether ``b`` is beside ``a`` (disjoint lines, at most ``gap`` apart) or inside it."""
-    a_lo, a_hi, b_lo, b_hi = (a.chunk_line_start, a.chunk_line_end,
-                              b.chunk_line_start, b.chunk_line_end)
-    if a_lo is None or a_hi is None or b_lo is None or b_hi is None:
-        return False
-    if b_hi < a_lo:
-        return a_lo - b_hi <= gap
-    if b_lo > a_hi:
-        return b_lo - a_hi <= gap
-    return a_lo <= b_lo and b_hi <= a_hi
+def _best_near(span: tuple[int, int, int, float], by_start: list[tuple[int, int, int, float]],
+               starts: list[int], by_end: list[tuple[int, int, int, float]], ends: list[int],
+               gap: int) -> float:
+    """The best score among the spans (start, end, node, score) of other nodes that start
+    inside ``span`` and end inside it, that start at most ``gap`` lines after it, or that
+    end at most ``gap`` lines before it. ``by_start``/``by_end``: the file's spans sorted
+    by start/end, ``starts``/``ends`` their keys (for bisection)."""
+    lo, hi, node, _ = span
+    best = 0.0
+    for b_lo, b_hi, b_node, score in by_start[bisect_left(starts, lo):
+                                            bisect_right(starts, hi + gap)]:
+        if b_node != node and (b_lo > hi or b_hi <= hi):
+            best = max(best, score)
+    for _, _, b_node, score in by_end[bisect_left(ends, lo - gap):bisect_left(ends, lo)]:
+        if b_node != node:
+            best = max(best, score)
+    return best
 
 
 def neighbourhood(out: dict[int, float], scores: Mapping[int, float],
                   details: Mapping[int, Candidate], weight: float,
                   gap: int = NEIGHBOUR_GAP) -> None:
     """Add to each code chunk ``weight`` x the best fused score (``scores``, before any
-    boost) among the candidates of other nodes in its file that lie beside it or inside
-    it (in place in ``out``; see the module docstring). Only candidates count: a
-    neighbour the query does not match adds nothing."""
-    by_file: dict[tuple[str, str], list[int]] = {}
-    for chunk_id in scores:
+    boost) among the candidates of other nodes in its file that lie beside it (at most
+    ``gap`` lines before or after) or inside it (in place in ``out``; see the module
+    docstring). Only candidates count: a neighbour the query does not match adds nothing."""
+    by_file: dict[tuple[str, str], dict[int, tuple[int, int, int, float]]] = {}
+    for chunk_id, score in scores.items():
         cand = details[chunk_id]
-        if cand.file_path is not None and cand.kind not in DOCUMENT_KINDS:
-            by_file.setdefault((cand.app, cand.file_path), []).append(chunk_id)
-    for ids in by_file.values():
-        for i in ids:
-            a = details[i]
-            best = max((scores[j] for j in ids
-                        if details[j].node_id != a.node_id and _near(a, details[j], gap)),
-                       default=0.0)
-            out[i] += weight * max(best, 0.0)
+        lo, hi = cand.chunk_line_start, cand.chunk_line_end
+        if cand.file_path is None or cand.kind in DOCUMENT_KINDS or lo is None or hi is None:
+            continue
+        by_file.setdefault((cand.app, cand.file_path), {})[chunk_id] = (
+            lo, hi, cand.node_id, max(score, 0.0))
+    for spans in by_file.values():
+        by_start = sorted(spans.values())
+        by_end = sorted(spans.values(), key=lambda s: s[1])
+        starts, ends = [s[0] for s in by_start], [s[1] for s in by_end]
+        for chunk_id, span in spans.items():
+            out[chunk_id] += weight * _best_near(span, by_start, starts, by_end, ends, gap)
 
 
 def coherence(scores: dict[int, float], details: Mapping[int, Candidate],
