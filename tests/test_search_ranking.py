@@ -173,6 +173,10 @@ def test_a_run_of_adjacent_matching_methods_outranks_a_lone_match() -> None:
     off = boost(scores, details, query, understand(query), {},
                 disabled=(*only, "neighbours"))
     assert off == scores
+    # A statement of what one function does: its siblings are its rivals, not support.
+    statement = "Runs the before and after filters of the class."
+    assert boost(scores, details, statement, understand(statement), {},
+                 disabled=only) == scores
 
 
 def test_a_class_gains_from_its_best_member_but_not_from_its_own_parts() -> None:

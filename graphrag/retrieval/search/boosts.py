@@ -14,12 +14,13 @@ so it means the same for every query and mode, and weighted by the query's profi
   the profile's ``path_words`` weight times the share of query words matched (``dependency`` matches
   ``dependencies/``, ``quantize`` matches ``quantization.py``, ``Tokenizer`` matches
   ``tokenizer/``; see :func:`words_match`);
-- ``neighbours``: a chunk gains the ``neighbours`` weight times the best score among the
-  candidates of its file next to it (another node's chunk ending or starting within
-  ``NEIGHBOUR_GAP`` lines) or inside it (a class's method, a file's function): the
-  behaviour a question asks about often spans a few adjacent small methods (a DSL's
-  ``before``, ``after`` and ``add_filter``; ``compile!`` and ``compile``), and the method
-  in the middle of such a run beats a lone match of one word elsewhere in a large class;
+- ``neighbours`` (questions and topics): a chunk gains the ``neighbours`` weight times the
+  best score among the candidates of its file next to it (another node's chunk ending or
+  starting within ``NEIGHBOUR_GAP`` lines) or inside it (a class's method, a file's
+  function): the behaviour a question asks about often spans a few adjacent small methods
+  (a DSL's ``before``, ``after`` and ``add_filter``; ``compile!`` and ``compile``), and
+  the method in the middle of such a run beats a lone match of one word elsewhere in a
+  large class. A statement wants one function, whose siblings are its rivals: none;
 - ``coherence``: the best chunk of each file gains the ``coherence`` weight times the file's
   summed candidate scores over the best file's: an architecture question is answered by
   the file where several strong members live together.
