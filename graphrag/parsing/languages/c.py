@@ -405,12 +405,12 @@ class _Extractor(FileExtractor):
         elif kind in _TYPE_SPECIFIERS or kind == "enum_specifier":
             self._type(node, scope, outer, template)
         elif kind == "type_definition":
-            self._typedef(node, scope, cls, outer)
+            self._typedef(node, scope, outer)
         elif kind == "alias_declaration":
             name_node = node.child_by_field_name("name")
             if name_node is not None:
                 self._alias(_text(name_node), _text(node.child_by_field_name("type")),
-                            "using", scope, cls, outer, template)
+                            "using", scope, outer, template)
         elif kind == "using_declaration":
             self._using(node, scope, cls)
         elif kind == "template_declaration":
@@ -602,8 +602,7 @@ class _Extractor(FileExtractor):
                                                      relation="extends",
                                                      line=base.start_point[0] + 1))
 
-    def _typedef(self, node: Node, scope: str | None, cls: str | None, outer: Node
-                 ) -> None:
+    def _typedef(self, node: Node, scope: str | None, outer: Node) -> None:
         """``typedef struct { ... } name;``: the anonymous struct is ``name``; any other
         name a ``typedef`` declares (``typedef struct uv_loop_s uv_loop_t;``,
         ``typedef int (*cb)(void*);``) is an alias of what it names."""
@@ -634,22 +633,19 @@ class _Extractor(FileExtractor):
         tag = _text(named) if named is not None else None
         for name, aliased in names:
             if name != tag:  # `typedef struct Foo Foo;` names the struct itself
-                self._alias(name, aliased, "typedef", scope, cls, outer, False)
+                self._alias(name, aliased, "typedef", scope, outer, False)
 
     def _alias(self, name: str, aliased: str, keyword: str, scope: str | None,
-               cls: str | None, outer: Node, template: bool) -> None:
+               outer: Node, template: bool) -> None:
         """A type alias (``using Hash = ...;``, an alias template, a ``typedef``): a
         CLASS node whose ``meta.alias`` is the type it stands for, as written (the graph
-        reads a variable of the alias's type as one of that type). One declared in a
-        class (``using value_type = T;``) is a FIELD of it, like the class's other
-        one-line members: its line stays in the class's text, not a search hit apart."""
+        reads a variable of the alias's type as one of that type)."""
         if not _NAME.fullmatch(name) or not aliased.strip():
             return
         meta: dict = {"keyword": keyword, "alias": normalize(aliased)[:200]}
         if template:
             meta["template"] = True
-        self._add("FIELD" if cls is not None else "CLASS", name,
-                  self._child_fqn(scope, name), scope, outer,
+        self._add("CLASS", name, self._child_fqn(scope, name), scope, outer,
                   normalize(_text(outer)).rstrip(";")[:200], meta)
 
     def _using(self, node: Node, scope: str | None, cls: str | None) -> None:
