@@ -171,21 +171,3 @@ def test_overloaded_initialisers_are_told_apart_by_labels_and_arity() -> None:
     assert calls == {("A.Session.init(configuration:)", "A.Session.init(session:queue:)"),
                      ("A.make", "A.Session.init(configuration:)"),
                      ("A.make", "A.Session.init(session:queue:)")}
-
-
-def test_a_typealias_is_a_class_node_naming_the_type_it_stands_for() -> None:
-    result = snippet("/// A response of decoded data.\n"
-                     "public typealias DataReply<Success> = Reply<Success, AppError>\n"
-                     "struct Loader {\n"
-                     "  typealias Handler = (Int) -> Void\n"
-                     "  func load() { typealias Local = Int }\n"
-                     "}\n"
-                     "protocol Source { associatedtype Item }\n")
-    reply = sym(result, "App.DataReply")
-    assert (reply.kind, reply.meta["alias"], reply.doc_comment, reply.parent) == (
-        "CLASS", "Reply<Success, AppError>", "A response of decoded data.", None)
-    handler = sym(result, "App.Loader.Handler")
-    assert (handler.meta["alias"], handler.parent) == ("(Int) -> Void", "App.Loader")
-    # a local alias and an associated type name no type of the graph
-    assert not {s.fqn for s in result.symbols} & {"App.Loader.load.Local", "App.Local",
-                                                  "App.Source.Item"}

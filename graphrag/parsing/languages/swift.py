@@ -3,12 +3,12 @@
 Covers classes, structs and actors (CLASS), enums (ENUM, cases FIELD), protocols
 (INTERFACE), extensions (their members belong to the extended type, their conformances
 are its IMPLEMENTS), functions (FUNCTION at file level, METHOD in a type), ``init`` (the
-CONSTRUCTOR), stored and computed properties (FIELD), type aliases (CLASS,
-``meta.alias``), ``import`` (IMPORTS of a module), calls with their receivers (``self``,
-``super``, types, declared and initialised properties and locals; ``Foo(...)`` is an
-initialiser call the resolver decides), and Vapor routes: ``app.get("x", ":id") { req in
-... }`` (an ENDPOINT of the closure), ``use: handler`` references, ``grouped("x")``
-builders and the ``boot(routes:)`` of a ``RouteCollection``.
+CONSTRUCTOR), stored and computed properties (FIELD), ``import`` (IMPORTS of a module),
+calls with their receivers (``self``, ``super``, types, declared and initialised
+properties and locals; ``Foo(...)`` is an initialiser call the resolver decides), and
+Vapor routes: ``app.get("x", ":id") { req in ... }`` (an ENDPOINT of the closure),
+``use: handler`` references, ``grouped("x")`` builders and the ``boot(routes:)`` of a
+``RouteCollection``.
 
 A Swift module is a SwiftPM target: the files of ``Sources/<Target>/`` (or
 ``Tests/<Target>/``) are one package named after the target (``main`` elsewhere) and see
@@ -148,8 +148,6 @@ class _SwiftFile(FileExtractor):
             self._property(node, type_fqn, caller)
         elif kind == "import_declaration":
             self._import(node)
-        elif kind == "typealias_declaration":
-            self._type_alias(node, type_fqn, caller)
         elif kind == "enum_entry" and type_fqn is not None:
             self._cases(node, type_fqn)
         elif kind == "call_expression":
@@ -199,21 +197,6 @@ class _SwiftFile(FileExtractor):
             self.generics = {**outer_generics, **_type_parameters(node)}
             self._children(body, fqn, None)
             self.generics = outer_generics
-
-    def _type_alias(self, node: Node, outer: str | None, caller: str | None) -> None:
-        """``typealias AFDataResponse<Success> = DataResponse<Success, AFError>``: a CLASS
-        node whose ``meta.alias`` is the type it stands for, as written (a local alias
-        names no type of the graph)."""
-        named = [c for i, c in enumerate(node.children) if node.field_name_for_child(i) == "name"]
-        if caller is not None or len(named) != 2:  # the alias, then the type after `=`
-            return
-        name = _text(named[0])
-        self.add_once(Symbol(kind="CLASS", name=name, fqn=f"{outer or self.package}.{name}",
-                              parent=outer, signature=_header(node),
-                              doc_comment=doc_comment(node),
-                              meta={"keyword": "typealias",
-                                    "alias": normalize(_text(named[1]))[:200]},
-                              **self.span(node)))
 
     @staticmethod
     def _bases(node: Node) -> list[str]:
