@@ -1,6 +1,7 @@
 """A namespace that a qualified class name only implies (Ruby's ``class Rack::Builder``
-reopening a gem's class) is no definition of its name: a question naming ``Rack`` does
-not lift that namespace's chunk (a copy of the class's) above the repository's code."""
+reopening a gem's class) is no definition of its name and no chunk (its lines are the
+class's): a question naming ``Rack`` does not find that namespace above the repository's
+code."""
 
 from __future__ import annotations
 
@@ -42,5 +43,11 @@ def test_an_implied_namespace_gets_no_definition_boost(tmp_path: Path, engine, a
                                        SearchOptions())
         fqns = set(conn.execute(text("SELECT fqn FROM nodes WHERE id = ANY(:ids)"),
                                 {"ids": list(nodes)}).scalars())
+        chunked = dict(conn.execute(text(
+            "SELECT n.fqn, count(c.id) FROM nodes n LEFT JOIN chunks c ON c.node_id = n.id"
+            " WHERE n.application_id = :app AND n.fqn IN ('Rack', 'Rack.Builder')"
+            " GROUP BY n.fqn"), {"app": app_id}).all())
     # the module the repository declares defines `Shop`; `Rack` is the gem's
     assert fqns == {"Shop"}
+    # nor a candidate of its own: its lines are the class's, which has its chunk
+    assert chunked["Rack"] == 0 and chunked["Rack.Builder"] >= 1
