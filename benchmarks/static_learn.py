@@ -166,7 +166,13 @@ def main() -> int:
     parser.add_argument("--rank", type=int, default=32)
     parser.add_argument("--epochs", type=int, default=4)
     parser.add_argument("--lr", type=float, default=0.01)
-    parser.add_argument("--save", type=Path)
+    parser.add_argument("--save", type=Path, help="the full learned table (.npy)")
+    parser.add_argument("--artifact", type=Path,
+                        help="the shipped correction (.npz): per-token weights, the map"
+                             " and the per-token correction (low-rank, or the rows of the"
+                             " --top-rows most frequent tokens in int8)")
+    parser.add_argument("--top-rows", type=int, default=4096)
+    parser.add_argument("--from-state", type=Path, help="a saved .pt instead of training")
     args = parser.parse_args()
     torch.manual_seed(0)
     tok_file = args.model_dir / "tokenizer.json"
@@ -176,7 +182,8 @@ def main() -> int:
     ids = tokenize(tok_file, texts)
     base = base_table(args.base, args.model_dir, args.m2v_dir)
     model = Static(base, args.variant, args.rank, target.shape[1])
-    init_map(model, ids, target)
+    if not args.from_state:
+        init_map(model, ids, target)
     held = {}
     for kind in ("body", "title"):
         if args.heldout:
@@ -185,16 +192,63 @@ def main() -> int:
             held[kind] = (tokenize(tok_file, h_texts), h_target)
     report = {"init": {k: float(cosines(model, i, t).mean()) for k, (i, t) in held.items()}}
     print("after least squares:", report["init"], flush=True)
-    train(model, ids, target, args.epochs, lr=args.lr)
+    if args.from_state:
+        model.load_state_dict(torch.load(args.from_state))
+    else:
+        train(model, ids, target, args.epochs, lr=args.lr)
     report["trained"] = {k: float(cosines(model, i, t).mean()) for k, (i, t) in held.items()}
     report["train"] = float(cosines(model, ids[:5000], target[:5000]).mean())
     report["seconds"] = round(time.perf_counter() - started, 1)
     print(json.dumps(report), flush=True)
-    if args.save:
+    if args.save and not args.from_state:
         args.save.parent.mkdir(parents=True, exist_ok=True)
         np.save(args.save, model.table().astype(np.float32))
         torch.save(model.state_dict(), args.save.with_suffix(".pt"))
+    if args.artifact:
+        counts = np.bincount(np.concatenate(ids), minlength=base.shape[0])
+        parts = save_artifact(model, args.model_dir, args.artifact, counts, args.top_rows)
+        # what the backend will build from the shipped file, for static_eval.py
+        from graphrag.embedding.learned_backend import build_table
+
+        shipped = build_table(base, parts)
+        np.save(args.artifact.with_suffix(".npy"), shipped)
+        report["shipped"] = {k: float(_cos_table(shipped, i, t).mean())
+                             for k, (i, t) in held.items()}
+        report["artifact_bytes"] = args.artifact.stat().st_size
+        print(json.dumps(report), flush=True)
     return 0
+
+
+def _cos_table(table: np.ndarray, ids: list[np.ndarray], target: np.ndarray) -> np.ndarray:
+    out = np.stack([table[i].sum(0) for i in ids])
+    out /= np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-12)
+    return (out * target).sum(1)
+
+
+def save_artifact(model: Static, model_dir: Path, out: Path, counts: np.ndarray,
+                  top_rows: int) -> dict[str, np.ndarray]:
+    """The correction the ``learned`` backend ships, keyed by the model's files: float16
+    weights and map; a ``table`` model's free rows are kept for the ``top_rows`` tokens
+    most frequent in training, int8 with a scale per row."""
+    import tempfile
+
+    from graphrag.embedding.model_files import source_hash
+
+    parts = {"logw": model.logw, "map": model.map}
+    if model.variant == "lowrank":
+        parts.update(u=model.u, v=model.v)
+    arrays = {k: v.detach().numpy().astype(np.float16) for k, v in parts.items()}
+    if model.variant == "table":
+        rows = np.sort(np.argsort(-counts, kind="stable")[:top_rows]).astype(np.uint16)
+        delta = model.delta.weight.detach().numpy()[rows]
+        scale = np.maximum(np.abs(delta).max(axis=1), 1e-12) / 127
+        arrays.update(rows=rows, delta=np.round(delta / scale[:, None]).astype(np.int8),
+                      scale=scale.astype(np.float16))
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as scratch:  # the hash cache stays out of the package
+        digest = source_hash(model_dir, Path(scratch))
+    np.savez_compressed(out, source=np.array(digest), **arrays)
+    return arrays
 
 
 def _titles(files: list[Path]) -> tuple[list[str], np.ndarray]:
