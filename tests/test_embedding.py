@@ -21,7 +21,7 @@ from graphrag.db.vectors import column_dimension
 from graphrag.embedding import (
     export,
     get_embedder,
-    learned_backend,
+    learned_format,
     load_embedder,
     model_spec,
     static_backend,
@@ -241,7 +241,7 @@ def test_a_learned_correction_round_trips_and_its_width_is_the_models(
     shipped.mkdir()
     np.savez_compressed(shipped / "tiny-32.npz", source=np.array(spec.source_hash),
                         **{k: v.astype(np.float16) for k, v in parts.items()})
-    monkeypatch.setattr(learned_backend, "_ARTIFACTS", shipped)
+    monkeypatch.setattr(learned_format, "_ARTIFACTS", shipped)
     spec = model_spec(settings)
     embedder = load_embedder(spec, settings)
     assert embedder.dim == 32 and embedder.name == f"tiny-32/learned@{spec.export_key[:12]}"

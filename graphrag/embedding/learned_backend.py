@@ -18,41 +18,18 @@ allows, was measured no better (``benchmarks/RESULTS.md``).
 
 from __future__ import annotations
 
-import hashlib
-from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from graphrag.embedding.learned_format import LEARNED_BACKEND, artifact_file
 from graphrag.errors import ModelUnavailable
 
 if TYPE_CHECKING:
     from graphrag.embedding.model_files import ModelSpec
 
-LEARNED_BACKEND = "learned"
 WINDOW = 256  # the transformer's window the table was trained against
-_ARTIFACTS = Path(__file__).with_name("learned")
-
-
-def artifact_file(model_name: str) -> Path:
-    """The shipped correction for a model (may not exist)."""
-    return _ARTIFACTS / f"{model_name}.npz"
-
-
-@cache
-def _file_hash(path: str, mtime_ns: int) -> str:
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
-
-
-def learned_key(spec_name: str, source_hash: str) -> str:
-    """Identity key of the learned table: the source model's hash and the correction's."""
-    file = artifact_file(spec_name)
-    try:
-        digest = _file_hash(str(file), file.stat().st_mtime_ns)
-    except OSError:
-        digest = "missing"
-    return hashlib.sha256(f"{source_hash}\0learned\0{digest}".encode()).hexdigest()
 
 
 def word_embeddings(model_dir: Path) -> np.ndarray:

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from graphrag.config import Settings
 from graphrag.embedding.export_format import export_key
-from graphrag.embedding.learned_backend import LEARNED_BACKEND, learned_key
+from graphrag.embedding.learned_format import LEARNED_BACKEND, learned_key
 from graphrag.embedding.static_format import STATIC_BACKEND, distill_key, is_static_model
 from graphrag.errors import ModelUnavailable
 
