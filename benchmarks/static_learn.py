@@ -5,8 +5,8 @@ the ONNX vectors it stored). A text's static vector is the weighted sum of its t
 rows of a table, unit-normed; training minimises 1 - cosine to the teacher's vector.
 Variants (``--variant``):
 
-- ``map``: a fixed base table (the model's own input word embeddings, or a distilled
-  model2vec table) with a learned weight per token and a learned d x 384 map;
+- ``map``: a fixed base table (the model's own input word embeddings) with a learned
+  weight per token and a learned d x 384 map;
 - ``lowrank``: ``map`` plus a learned rank-r correction per token (U V);
 - ``table``: ``map`` plus a free correction of every row (the full learned table).
 
@@ -144,24 +144,11 @@ def train(model: Static, ids: list[np.ndarray], target: np.ndarray, epochs: int,
         print(f"  epoch {epoch + 1}: loss {total / len(order):.4f}", flush=True)
 
 
-def base_table(kind: str, model_dir: Path, m2v_dir: Path | None) -> np.ndarray:
-    from safetensors.numpy import load_file
-
-    if kind == "wordemb":
-        weights = load_file(str(model_dir / "model.safetensors"))
-        (key,) = [k for k in weights if k.endswith("word_embeddings.weight")]
-        return weights[key].astype(np.float32)
-    assert m2v_dir is not None
-    return load_file(str(m2v_dir / "model.safetensors"))["embeddings"].astype(np.float32)
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pairs", type=Path, nargs="+", required=True)
     parser.add_argument("--heldout", type=Path, nargs="*", default=[])
     parser.add_argument("--model-dir", type=Path, required=True)
-    parser.add_argument("--m2v-dir", type=Path)
-    parser.add_argument("--base", choices=("wordemb", "m2v"), default="wordemb")
     parser.add_argument("--variant", choices=("map", "lowrank", "table"), default="map")
     parser.add_argument("--rank", type=int, default=32)
     parser.add_argument("--epochs", type=int, default=4)
@@ -180,7 +167,9 @@ def main() -> int:
     print(f"{len(texts)} training texts", flush=True)
     started = time.perf_counter()
     ids = tokenize(tok_file, texts)
-    base = base_table(args.base, args.model_dir, args.m2v_dir)
+    from graphrag.embedding.learned_backend import word_embeddings
+
+    base = word_embeddings(args.model_dir)
     model = Static(base, args.variant, args.rank, target.shape[1])
     if not args.from_state:
         init_map(model, ids, target)
