@@ -171,3 +171,62 @@ def test_chunk_rows_keep_their_vectors_inline(migrated: Engine) -> None:
         finally:
             conn.execute(text("ALTER TABLE chunks SET (toast_tuple_target = 8160)"))
         conn.execute(text("DELETE FROM applications WHERE id = :a"), {"a": app})
+
+
+def _chunk_schema(conn) -> tuple[set[str], set[str]]:
+    columns = set(conn.execute(text(
+        "SELECT attname FROM pg_attribute WHERE attrelid = 'chunks'::regclass"
+        " AND attnum > 0 AND NOT attisdropped")).scalars())
+    indexes = set(conn.execute(text(
+        "SELECT indexname FROM pg_indexes WHERE tablename = 'chunks'")).scalars())
+    return columns, indexes
+
+
+def test_an_existing_database_upgrades_to_lean_chunk_rows(db_url: str) -> None:
+    """A database of the previous schema upgrades with its chunks intact and without the
+    generated text-search column and the duplicate application index (written with every
+    chunk row version, read by no query); a downgrade brings them back, computed."""
+    name = "graphrag_lean_rows_test"
+    admin = create_engine(dbengine.sqlalchemy_url(db_url), isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f"DROP DATABASE IF EXISTS {name}"))
+        conn.execute(text(f"CREATE DATABASE {name}"))
+    scratch = create_engine(dbengine.sqlalchemy_url(db_url.replace("/postgres?", f"/{name}?")))
+    try:
+        dbengine.upgrade(scratch, "0023")
+        with scratch.begin() as conn:
+            app = conn.execute(text("INSERT INTO applications (name) VALUES ('old')"
+                                    " RETURNING id")).scalar_one()
+            node = conn.execute(text("INSERT INTO nodes (application_id, stable_key, kind)"
+                                     " VALUES (:a, 'k', 'METHOD') RETURNING id"),
+                                {"a": app}).scalar_one()
+            conn.execute(text(
+                "INSERT INTO chunks (plan_id, application_id, node_id, source, title, content,"
+                " emb) VALUES ('p', :a, :n, 'code', 'getUserName', 'def f(): pass',"
+                " CAST(:v AS vector))"), {"a": app, "n": node, "v": "[" + ",".join(
+                    ["0.05"] * 384) + "]"})
+            columns, indexes = _chunk_schema(conn)
+        assert "content_tsv" in columns and {"ix_chunks_tsv", "ix_chunks_app"} <= indexes
+        dbengine.upgrade(scratch)
+        with scratch.connect() as conn:
+            columns, indexes = _chunk_schema(conn)
+            row = conn.execute(text("SELECT title, content, emb IS NOT NULL FROM chunks"
+                                    " WHERE application_id = :a"), {"a": app}).one()
+            conn.execute(text("SET LOCAL enable_seqscan = off"))
+            plan = conn.execute(text("EXPLAIN SELECT count(*) FROM chunks WHERE"
+                                     " application_id = :a"), {"a": app}).scalars().all()
+        assert "content_tsv" not in columns
+        assert not {"ix_chunks_tsv", "ix_chunks_app"} & indexes
+        assert {"ix_chunks_app_terms", "ix_chunks_emb", "ix_chunks_pending"} <= indexes
+        assert tuple(row) == ("getUserName", "def f(): pass", True)
+        assert "ix_chunks_app_terms" in " ".join(plan)  # an application's rows: one index
+        dbengine.downgrade(scratch, "0023")
+        with scratch.connect() as conn:
+            hit = conn.execute(text("SELECT count(*) FROM chunks WHERE content_tsv @@"
+                                    " plainto_tsquery('english', 'user name')")).scalar_one()
+        assert hit == 1
+    finally:
+        scratch.dispose()
+        with admin.connect() as conn:
+            conn.execute(text(f"DROP DATABASE IF EXISTS {name}"))
+        admin.dispose()
