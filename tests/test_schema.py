@@ -185,7 +185,8 @@ def _chunk_schema(conn) -> tuple[set[str], set[str]]:
 def test_an_existing_database_upgrades_to_lean_chunk_rows(db_url: str) -> None:
     """A database of the previous schema upgrades with its chunks intact and without the
     generated text-search column and the duplicate application index (written with every
-    chunk row version, read by no query); a downgrade brings them back, computed."""
+    chunk row version, read by no query), its postings keyed by chunk; a downgrade brings
+    them back, computed."""
     name = "graphrag_lean_rows_test"
     admin = create_engine(dbengine.sqlalchemy_url(db_url), isolation_level="AUTOCOMMIT")
     with admin.connect() as conn:
@@ -200,11 +201,13 @@ def test_an_existing_database_upgrades_to_lean_chunk_rows(db_url: str) -> None:
             node = conn.execute(text("INSERT INTO nodes (application_id, stable_key, kind)"
                                      " VALUES (:a, 'k', 'METHOD') RETURNING id"),
                                 {"a": app}).scalar_one()
-            conn.execute(text(
+            chunk = conn.execute(text(
                 "INSERT INTO chunks (plan_id, application_id, node_id, source, title, content,"
                 " emb) VALUES ('p', :a, :n, 'code', 'getUserName', 'def f(): pass',"
-                " CAST(:v AS vector))"), {"a": app, "n": node, "v": "[" + ",".join(
-                    ["0.05"] * 384) + "]"})
+                " CAST(:v AS vector)) RETURNING id"), {"a": app, "n": node, "v": "[" + ",".join(
+                    ["0.05"] * 384) + "]"}).scalar_one()
+            conn.execute(text("INSERT INTO chunk_terms (application_id, term, chunk_id, tf, dl)"
+                              " VALUES (:a, 'user', :c, 1, 4)"), {"a": app, "c": chunk})
             columns, indexes = _chunk_schema(conn)
         assert "content_tsv" in columns and {"ix_chunks_tsv", "ix_chunks_app"} <= indexes
         dbengine.upgrade(scratch)
@@ -212,6 +215,13 @@ def test_an_existing_database_upgrades_to_lean_chunk_rows(db_url: str) -> None:
             columns, indexes = _chunk_schema(conn)
             row = conn.execute(text("SELECT title, content, emb IS NOT NULL FROM chunks"
                                     " WHERE application_id = :a"), {"a": app}).one()
+            postings = [tuple(r) for r in conn.execute(text(
+                "SELECT chunk_id, term FROM chunk_terms"))]
+            key = list(conn.execute(text(
+                "SELECT a.attname FROM pg_index i JOIN pg_attribute a ON a.attrelid ="
+                " i.indrelid AND a.attnum = ANY(i.indkey) WHERE i.indrelid ="
+                " 'chunk_terms'::regclass AND i.indisprimary"
+                " ORDER BY array_position(i.indkey, a.attnum)")).scalars())
             conn.execute(text("SET LOCAL enable_seqscan = off"))
             plan = conn.execute(text("EXPLAIN SELECT count(*) FROM chunks WHERE"
                                      " application_id = :a"), {"a": app}).scalars().all()
@@ -220,6 +230,7 @@ def test_an_existing_database_upgrades_to_lean_chunk_rows(db_url: str) -> None:
         assert {"ix_chunks_app_terms", "ix_chunks_emb", "ix_chunks_pending"} <= indexes
         assert tuple(row) == ("getUserName", "def f(): pass", True)
         assert "ix_chunks_app_terms" in " ".join(plan)  # an application's rows: one index
+        assert postings == [(chunk, "user")] and key == ["chunk_id", "term"]
         dbengine.downgrade(scratch, "0023")
         with scratch.connect() as conn:
             hit = conn.execute(text("SELECT count(*) FROM chunks WHERE content_tsv @@"

@@ -59,6 +59,7 @@ def update_with_postings(conn: Connection, rows: str, sets: Sequence[str],
         INSERT INTO chunk_terms (application_id, term, chunk_id, tf, dl)
         SELECT u.application_id, t.lexeme, u.id, t.tf, u.term_count
           FROM u JOIN t ON t.id = u.id
+         ORDER BY u.id, t.lexeme
         """), params)
 
 

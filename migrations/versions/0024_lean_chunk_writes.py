@@ -7,6 +7,13 @@ column nothing reads since full-text search moved to the BM25 postings (``chunk_
 migration 0004). ``ix_chunks_app`` duplicates ``ix_chunks_app_terms`` (same key,
 ``application_id``), so every row version paid for a second entry of the same key.
 
+The BM25 postings (``chunk_terms``, ~20 per chunk) were keyed by (application, term,
+chunk), each new posting landing on a random page of that index, plus a second index on
+the chunk for deletes: keyed by (chunk, term) instead, one index serves both the deletes
+by chunk and the searches' probes of a candidate's term (which name both), and a batch's
+postings append to it in chunk order. (The searches' scans by term read
+``ix_chunk_terms_impact``.)
+
 Revision ID: 0024
 Revises: 0023
 Create Date: 2026-11-28
@@ -36,9 +43,15 @@ def upgrade() -> None:
     op.execute("DROP INDEX IF EXISTS ix_chunks_tsv")
     op.execute("ALTER TABLE chunks DROP COLUMN IF EXISTS content_tsv")
     op.execute("DROP INDEX IF EXISTS ix_chunks_app")
+    op.execute("ALTER TABLE chunk_terms DROP CONSTRAINT chunk_terms_pkey")
+    op.execute("DROP INDEX ix_chunk_terms_chunk")
+    op.execute("ALTER TABLE chunk_terms ADD PRIMARY KEY (chunk_id, term)")
 
 
 def downgrade() -> None:
+    op.execute("ALTER TABLE chunk_terms DROP CONSTRAINT chunk_terms_pkey")
+    op.execute("ALTER TABLE chunk_terms ADD PRIMARY KEY (application_id, term, chunk_id)")
+    op.execute("CREATE INDEX ix_chunk_terms_chunk ON chunk_terms (chunk_id)")
     op.execute("CREATE INDEX IF NOT EXISTS ix_chunks_app ON chunks (application_id)")
     op.execute(
         "ALTER TABLE chunks ADD COLUMN content_tsv tsvector GENERATED ALWAYS AS ("
