@@ -35,7 +35,9 @@ from graphrag.documents.service import (
     delete_document,
     extract_claimed,
     finalize_documents,
+    keep_upload,
     prepare_document,
+    take_queued,
 )
 from graphrag.embedding import Embedder
 from graphrag.errors import InvalidInput
@@ -102,18 +104,25 @@ def accept_upload(engine: Engine, settings: Settings, app_name: str, path: Path,
     document row, status ``queued`` (or ``unchanged``: the same bytes are already indexed).
     :func:`process_upload` does the rest, in the background (``processing``, then
     ``indexed`` or ``failed``). A queued upload whose server stopped before processing
-    it stays ``queued``; uploading the file again queues it again."""
+    it stays ``queued`` with its stored original, and the next server start processes it
+    (:func:`graphrag.documents.service.queued_uploads`)."""
     validate_app_name(app_name)
     request = DocumentRequest(path, None, dict(metadata or {}), category, list(tags))
     validate_file(path, settings.max_upload_bytes)  # before the application is created
     ctx = resolve_context(engine, settings, app_name, create=True)
-    return request, claim_document(ctx, request, status="queued")
+    claim = claim_document(ctx, request, status="queued")
+    if claim.status == "queued":
+        request = keep_upload(ctx, request, claim)
+    return request, claim
 
 
 def process_upload(ctx: AppContext, request: DocumentRequest, claim: Claim,
                    embedder: Embedder | None = None) -> dict[str, Any]:
     """Extract, chunk, run the stages and settle an accepted upload, as `graphrag ingest`
-    does for one file; returns its outcome (``documents``), chunks and stages."""
+    does for one file; returns its outcome (``documents``), chunks and stages. An upload
+    another server process already took is left to it (``{"skipped": ...}``)."""
+    if not take_queued(ctx, claim):
+        return {"skipped": "another server process is processing this upload"}
     prepared = extract_claimed(ctx, request, claim)
     result: dict[str, Any] = {}
     if prepared.status == "processing" or _unsettled(ctx):

@@ -16,7 +16,12 @@ from graphrag.config import load_settings
 from graphrag.embedding import get_embedder
 from graphrag.parsing.pathroles import superseded_versions
 from graphrag.retrieval.search.boosts import boost, words_match
-from graphrag.retrieval.search.definitions import Definition, spellings
+from graphrag.retrieval.search.definitions import (
+    SUPERTYPE_SHARE,
+    Definition,
+    definitions,
+    spellings,
+)
 from graphrag.retrieval.search.engine import (
     rank_candidates,
     search,
@@ -205,7 +210,11 @@ def test_hidden_and_vendored_documents_are_left_out_unless_asked_for() -> None:
 
 USES = 100
 REGISTRY = '''
-class WidgetRegistry:
+from lib.base import Versioned
+from other.sized import Sized
+
+
+class WidgetRegistry(Versioned, Sized):
     """Keeps the named components of a screen in insertion order: lookups by key,
     replacement of an entry, removal, iteration over entries, and a count of entries,
     for layouts that are rebuilt after every resize of the window."""
@@ -213,6 +222,17 @@ class WidgetRegistry:
     def __init__(self):
         self.entries = {}
         self.order = []
+'''
+BASE = '''
+class Versioned:
+    """Holds a version number that grows by one on every change."""
+
+    def bump(self):
+        self.version = getattr(self, "version", 0) + 1
+'''
+SIZED = '''
+class Sized:
+    """Something with a length."""
 '''
 USER = '''
 from lib.core import WidgetRegistry
@@ -257,6 +277,9 @@ def ranked_app(db_url, models_dir):
     root = Path(tempfile.mkdtemp(prefix="graphrag-rank-"))
     (root / "lib").mkdir()
     (root / "lib" / "core.py").write_text(REGISTRY)
+    (root / "lib" / "base.py").write_text(BASE)
+    (root / "other").mkdir()
+    (root / "other" / "sized.py").write_text(SIZED)
     (root / "lib" / "dependencies.py").write_text(INJECTION.format())
     (root / "examples").mkdir()
     (root / "examples" / "dependencies_demo.py").write_text(
@@ -318,6 +341,26 @@ def test_a_capitalised_word_in_a_question_finds_the_type_it_names(engine, ranked
     off = search(scope_of(engine, ranked_app), query,
                  SearchOptions(disabled=("definitions",)), embedder).hits
     assert off[0]["fqn"] != "lib.ledger.Ledger"
+
+
+def test_a_question_naming_a_type_also_looks_up_the_types_it_extends(engine, ranked_app
+                                                                     ) -> None:
+    # WidgetRegistry extends Versioned (its folder) and Sized (another folder): a
+    # question naming it also boosts Versioned, by a share of the boost; a bare symbol
+    # query wants the declaration alone.
+    scope = scope_of(engine, ranked_app)
+    apps = dict.fromkeys(scope.app_ids, ranked_app)
+
+    def found(query: str) -> dict[str, float]:
+        with engine.connect() as conn:
+            defined = definitions(conn, apps, understand(query), SearchOptions())
+        return {d.candidate.fqn: d.share for d in defined.values()}
+
+    question = found("how WidgetRegistry keeps named components in insertion order")
+    assert question["lib.core.WidgetRegistry"] == 1.0
+    assert question["lib.base.Versioned"] == SUPERTYPE_SHARE < 1.0
+    assert "other.sized.Sized" not in question
+    assert "lib.base.Versioned" not in found("WidgetRegistry")
 
 
 def test_library_code_ranks_above_its_example_copy(engine, ranked_app, embedder) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +30,7 @@ from graphrag.documents.extract import (
 from graphrag.documents.mentions import link_mentions
 from graphrag.documents.model import DocumentError
 from graphrag.documents.nodes import DocumentInfo, write_document_nodes
-from graphrag.errors import InvalidInput, NotFound
+from graphrag.errors import EnvironmentProblem, InvalidInput, NotFound
 
 
 @dataclass
@@ -229,6 +229,63 @@ def claim_document(ctx: AppContext, request: DocumentRequest, *, force: bool = F
     return Claim(ctx.app_id, target, sha, status)
 
 
+def keep_upload(ctx: AppContext, request: DocumentRequest, claim: Claim) -> DocumentRequest:
+    """Store a queued upload's original where the document keeps it, before it is
+    processed, so the upload outlives the server process that accepted it (see
+    :func:`queued_uploads`); the request returned reads that copy. A file that cannot be
+    stored fails its document and raises :class:`EnvironmentProblem`."""
+    dest = store.upload_path(ctx.settings.home, ctx.app_name, claim.document_id,
+                             Path(claim.target.filename).suffix)
+    try:
+        store.store_original(request.path, dest, request.root)
+    except (OSError, InvalidInput) as exc:
+        _fail(ctx.engine, claim.document_id, clean_text(request.path.name), dest,
+              f"cannot store the file: {exc}", claim.target.alias_of)
+        raise EnvironmentProblem(f"{request.path.name}: cannot store the upload: {exc}"
+                                 ) from exc
+    with ctx.engine.begin() as conn:
+        store.set_stored_path(conn, claim.document_id, dest)
+    return replace(request, path=dest)
+
+
+@dataclass(frozen=True)
+class QueuedUpload:
+    """An accepted upload not processed yet, ready for :func:`graphrag.ingesting.process_upload`."""
+
+    app_name: str
+    request: DocumentRequest
+    claim: Claim
+
+
+def queued_uploads(engine: Engine) -> list[QueuedUpload]:
+    """Every application's uploads left ``queued`` (a server stopped before processing
+    them). One whose stored original is gone is failed with a reason saying to upload it
+    again; the others are returned to be processed."""
+    with engine.connect() as conn:
+        rows = store.queued_uploads(conn)
+    out = []
+    for r in rows:
+        path = Path(r.stored_path) if r.stored_path else None
+        if path is None or not path.is_file():
+            with engine.begin() as conn:
+                store.mark(conn, r.id, "failed", LOST_UPLOAD)
+            continue
+        label = r.source_path or r.filename
+        target = _Target(r.id, r.filename, label, None, False, old_stored=r.stored_path)
+        out.append(QueuedUpload(r.app_name, DocumentRequest(path),
+                                Claim(r.application_id, target, r.sha256, "queued")))
+    return out
+
+
+def take_queued(ctx: AppContext, claim: Claim) -> bool:
+    """Start processing a queued upload: False when it is no longer queued (another
+    server process took it, or it was deleted), and then nothing is to be done."""
+    if claim.status != "queued":
+        return True
+    with ctx.engine.begin() as conn:
+        return store.take_queued(conn, claim.document_id)
+
+
 def prepare_document(ctx: AppContext, request: DocumentRequest, *, force: bool = False
                      ) -> Prepared:
     """Validate, store and extract one file into its document row and graph nodes.
@@ -292,6 +349,8 @@ def _fail(engine: Engine, doc_id: int, filename: str, dest: Path, reason: str,
 
 
 INTERRUPTED = "interrupted before its text was extracted; ingest the file again"
+LOST_UPLOAD = ("the server stopped before processing the upload and its file is gone;"
+               " upload it again")
 
 def finalize_documents(ctx: AppContext) -> dict[int, str]:
     """Settle every ``processing`` document of the application from its chunks' stage

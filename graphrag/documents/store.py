@@ -254,6 +254,25 @@ def delete_counted(conn: Connection, app_id: int, document_id: int) -> dict[str,
     return counts
 
 
+def queued_uploads(conn: Connection) -> list[Any]:
+    """Every application's uploads still ``queued`` (accepted, not yet processed), oldest
+    first, with the application's name."""
+    return list(conn.execute(text(
+        "SELECT d.id, d.filename, d.source_path, d.stored_path, d.sha256, d.application_id,"
+        " a.name AS app_name"
+        " FROM documents d JOIN applications a ON a.id = d.application_id"
+        " WHERE d.status = 'queued' ORDER BY d.id")))
+
+
+def take_queued(conn: Connection, document_id: int) -> bool:
+    """Move a ``queued`` document to ``processing``; False when it is no longer queued
+    (another server process took it first, or it was deleted)."""
+    return conn.execute(text(
+        "UPDATE documents SET status = 'processing', updated_at = now()"
+        " WHERE id = :d AND status = 'queued' RETURNING id"), {"d": document_id}
+        ).first() is not None
+
+
 def has_processing(conn: Connection, app_id: int) -> bool:
     """Whether the application has documents still ``processing`` (a run cut short)."""
     return bool(conn.execute(text(

@@ -30,6 +30,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Send
@@ -305,6 +306,13 @@ def _lifespan(runtime: Runtime, config: ServeConfig, jobs: Jobs, mcp_server: Any
 
         to_thread.current_default_thread_limiter().total_tokens = config.threads
         runtime.start_model()
+        try:
+            resumed = ops.resume_uploads(runtime, jobs)
+        except (GraphragError, SQLAlchemyError) as exc:  # the database is down: still serve
+            log.warning("queued uploads not resumed: %s", exc)
+        else:
+            if resumed:
+                log.warning("resumed %d upload(s) a stopped server had queued", resumed)
         try:
             if mcp_server is not None:
                 async with mcp_server.session_manager.run():

@@ -18,7 +18,14 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from graphrag.db.apps import list_apps
-from graphrag.documents.service import delete_document, document_info, list_documents
+from graphrag.documents.service import (
+    Claim,
+    DocumentRequest,
+    delete_document,
+    document_info,
+    list_documents,
+    queued_uploads,
+)
 from graphrag.errors import (
     InvalidInput,
     NotAllowed,
@@ -30,7 +37,7 @@ from graphrag.errors import (
 )
 from graphrag.graph.navigation import call_paths, call_tree, find_endpoints
 from graphrag.graph.queries import node_details
-from graphrag.server.background import Jobs
+from graphrag.server.background import Job, Jobs
 from graphrag.server.limits import MAX_ID, check_filename
 from graphrag.server.runtime import Runtime
 
@@ -271,7 +278,7 @@ def receive_upload(runtime: Runtime, scope: Scope, app: str, filename: str,
     """Copy an upload to a private folder (at most the upload limit, never more is
     read), give it its document row and queue its processing; the answer carries the
     document id, its status (``processing``) and the job id."""
-    from graphrag.ingesting import accept_upload, process_upload
+    from graphrag.ingesting import accept_upload
 
     scope.check(app)
     name = Path(filename or "").name
@@ -297,24 +304,36 @@ def receive_upload(runtime: Runtime, scope: Scope, app: str, filename: str,
                 out.write(block)
         request, claim = accept_upload(runtime.engine, runtime.settings, app, path,
                                        metadata=metadata, category=category, tags=tags)
-    except BaseException:
+    finally:
+        # an accepted upload is kept with its document (accept_upload); this copy is spent
         shutil.rmtree(folder, ignore_errors=True)
-        raise
     answer = {"document_id": claim.document_id, "filename": name}
     if claim.status == "unchanged":
-        shutil.rmtree(folder, ignore_errors=True)
         return {**answer, "status": "indexed", "job_id": None,
                 "message": "the same file is already indexed"}
-
-    def work() -> dict[str, Any]:
-        try:
-            return process_upload(runtime.context(app), request, claim, runtime.embedder())
-        finally:
-            shutil.rmtree(folder, ignore_errors=True)
-
-    job = jobs.submit("document", app, work, {"document_id": claim.document_id})
+    job = _submit_upload(runtime, jobs, app, request, claim)
     return {**answer, "status": claim.status, "job_id": job.id,
             "message": "upload accepted; processing runs in the background"}
+
+
+def _submit_upload(runtime: Runtime, jobs: Jobs, app: str, request: DocumentRequest,
+                   claim: Claim) -> Job:
+    from graphrag.ingesting import process_upload
+
+    def work() -> dict[str, Any]:
+        return process_upload(runtime.context(app), request, claim, runtime.embedder())
+
+    return jobs.submit("document", app, work, {"document_id": claim.document_id})
+
+
+def resume_uploads(runtime: Runtime, jobs: Jobs) -> int:
+    """Queue the processing of uploads a stopped server accepted but never processed
+    (their originals are kept with their documents); returns how many. Several server
+    processes may resume the same upload: the first to start it processes it."""
+    pending = queued_uploads(runtime.engine)
+    for upload in pending:
+        _submit_upload(runtime, jobs, upload.app_name, upload.request, upload.claim)
+    return len(pending)
 
 
 def document(runtime: Runtime, scope: Scope, app: str, document_id: int) -> dict[str, Any]:

@@ -105,3 +105,34 @@ def test_attribute_macros_between_class_and_its_name_do_not_hide_it() -> None:
     classes = [s.fqn for s in result.symbols if s.kind == "CLASS"]
     assert classes == ["absl::AnyInvocable", "absl::Mutex"]
     assert "absl::AnyInvocable::swap" in {s.fqn for s in result.symbols}
+
+
+def test_specifier_macros_before_a_declaration_do_not_nest_the_rest_of_the_file() -> None:
+    # fmt's `FMT_CONSTEXPR write_int_data(...) : size(...) {` read `FMT_CONSTEXPR` as a
+    # type: the constructor's error swallowed 2,000 lines into the struct
+    result = snippet(
+        "namespace fmt {\nclass FMT_SO_VISIBILITY(\"default\") format_error\n"
+        "    : public std::runtime_error {\n public:\n  using std::runtime_error::runtime_error;\n"
+        "};\nnamespace detail {\ntemplate <typename Char> struct write_int_data {\n"
+        "  size_t size;\n  FMT_CONSTEXPR write_int_data(int n, unsigned prefix)\n"
+        "      : size((prefix >> 24) + n) {\n    if (n > 1) {\n      size = n;\n    }\n  }\n"
+        "};\nFMT_API void format_error_code(int error_code);\n"
+        "FMT_CONSTEXPR FMT_INLINE void write(int x) { if (x) { format_error_code(x); } }\n"
+        "}  // namespace detail\n}  // namespace fmt\n", "include/fmt/format.h")
+    spans = {s.fqn: (s.kind, s.line_start, s.line_end) for s in result.symbols}
+    assert spans["fmt::format_error"] == ("CLASS", 2, 6)
+    assert spans["fmt::detail::write_int_data"] == ("CLASS", 8, 16)
+    assert spans["fmt::detail::write_int_data::write_int_data"][0] == "CONSTRUCTOR"
+    assert spans["fmt::detail::format_error_code"][0] == "FUNCTION"
+    assert spans["fmt::detail::write"] == ("FUNCTION", 18, 18)
+    assert not any(f.startswith("fmt::detail::write_int_data::") and "format" in f
+                   for f in spans)
+
+
+def test_an_all_caps_type_before_a_variable_stays_a_declaration() -> None:
+    # a caps name before `x(5)` is a specifier only when `x` is a class of the file
+    result = snippet("struct Point {\n  FMT_CONSTEXPR Point(int n) : v(n) { if (n) { v = 1; } }\n"
+                     "  int v;\n};\nvoid run() {\n  MY_TYPE x(5);\n  x.go();\n}\n",
+                     "src/run.cpp")
+    assert {s.fqn for s in result.symbols} >= {"Point", "Point::Point", "Point::v", "run"}
+    assert not [c for c in result.calls if c.name == "x"]

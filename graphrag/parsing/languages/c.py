@@ -62,8 +62,37 @@ _SMART = re.compile(r"^(?:std::)?(?:unique_ptr|shared_ptr|weak_ptr|optional|"
 _NAME = re.compile(r"~?[A-Za-z_]\w*|operator\W.{0,8}|operator \w[\w:]*")
 _OWNER = re.compile(r"[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*")
 _NAMED_BODY = rb"(?=\s+[A-Za-z_]\w*\s*(?:final\s*)?[:{])"
-# (one or more: `class ABSL_LOCKABLE ABSL_ATTRIBUTE_WARN_UNUSED Mutex {`)
-_MACRO_RUN = rb"[A-Z][A-Z0-9_]+(?:[ \t]+[A-Z][A-Z0-9_]+)*"
+# (one or more, with or without arguments: `class ABSL_LOCKABLE ABSL_ATTRIBUTE_WARN_UNUSED
+# Mutex {`, `class FMT_SO_VISIBILITY("default") format_error :`)
+_MACRO = rb"[A-Z][A-Z0-9_]+(?:\([^()\n]*\))?"
+_MACRO_RUN = _MACRO + rb"(?:[ \t]+" + _MACRO + rb")*"
+# A run of specifier macros (`FMT_CONSTEXPR`, `FMT_API`, `ABSL_MUST_USE_RESULT`: an
+# underscore in each name, so no all-caps type such as `DWORD`) starting a declaration,
+# before a keyword or a constructor/destructor name followed by `(`: the grammar reads
+# the macro as the declaration's type, and a constructor with an initializer list then
+# swallows the rest of its class and the file (fmt's `FMT_CONSTEXPR write_int_data(...) :`).
+_SPEC_MACRO = rb"[A-Z][A-Z0-9]*_[A-Z0-9_]*(?:\([^()\n]*\))?"
+_SPECIFIER_RUN = re.compile(
+    rb"(?m)(?:^[ \t]*|(?<=\bexplicit )|(?<=\bstatic )|(?<=\binline )|(?<=\bvirtual )"
+    rb"|(?<=\bfriend ))(" + _SPEC_MACRO + rb"(?:[ \t]+" + _SPEC_MACRO + rb")*)[ \t]+"
+    rb"(?=(?:void|bool|char|short|int|long|unsigned|signed|float|double|auto|const|"
+    rb"constexpr|consteval|constinit|inline|static|virtual|explicit|friend|extern|typename|"
+    rb"template|struct|class|enum|union|decltype)\b|~?([A-Za-z_]\w*)[ \t]*\()")
+_CLASS_NAME = re.compile(rb"\b(?:class|struct)[ \t]+(?:" + _MACRO_RUN + rb"[ \t]+)?([A-Za-z_]\w*)")
+
+
+def _blank_specifiers(source: bytes) -> bytes:
+    """``source`` with the specifier macros of :data:`_SPECIFIER_RUN` blanked; before a
+    name followed by ``(`` only when that name is a class or struct of the file (a
+    constructor: ``MY_TYPE x(5);`` in a function body stays a declaration)."""
+    classes = {m.group(1) for m in _CLASS_NAME.finditer(source)}
+
+    def blank(m: re.Match[bytes]) -> bytes:
+        if m.group(2) is not None and m.group(2) not in classes:
+            return m.group()
+        return _blank_group(m)
+
+    return _SPECIFIER_RUN.sub(blank, source)
 _EXPORT_MACRO = re.compile(rb"(?<=\bclass )" + _MACRO_RUN + _NAMED_BODY +
                            rb"|(?<=\bstruct )" + _MACRO_RUN + _NAMED_BODY)
 # `extern "C" {` and its `}` each alone between `#ifdef __cplusplus` and `#endif` (the usual
@@ -94,11 +123,13 @@ def extract_as(source: bytes, rel_path: str, ctx: RepoContext, lang: str,
         # or one macro name (`FMT_BEGIN_NAMESPACE`) reads as the head of a function that
         # swallows the declarations after it: such lines are blanked (offsets kept) when
         # that parses with fewer errors.
-        # So does an export macro between `class` and the name (`class API Status {`).
+        # So does an export macro between `class` and the name (`class API Status {`), and
+        # a specifier macro starting a declaration (`FMT_CONSTEXPR void f(`).
         # So do the braces of `extern "C"` written in `#ifdef __cplusplus` branches.
         blanked = _EXPORT_MACRO.sub(lambda m: b" " * len(m.group()), _MACRO_LINE.sub(
             lambda m: re.sub(rb"[^\n]", b" ", m.group()), source))
         blanked = _EXTERN_C.sub(_blank_group, blanked)
+        blanked = _blank_specifiers(blanked)
         if blanked != source:
             again = parser.parse(blanked)
             fewer = count_errors(again.root_node)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from sqlalchemy import Connection
 
 from graphrag.graph.lookup import nodes_named
-from graphrag.kinds import SYMBOL_KINDS
+from graphrag.kinds import SYMBOL_KINDS, TYPE_KINDS
 from graphrag.retrieval.search import store
 from graphrag.retrieval.search.intent import QueryIntent, simple_name
 from graphrag.retrieval.search.model import Candidate, SearchOptions
@@ -33,6 +33,11 @@ MAX_NAMES = 8
 # ``Router`` by ``Mux``): they get this share of the definition's boost.
 IMPLEMENTER_SHARE = 0.5
 MAX_IMPLEMENTERS = 5
+# A type named inside a question is answered in part by the types it extends in its own
+# package: much of what ``Applicative`` does is inherited from ``Apply``. A bare symbol
+# query asks for the declaration alone.
+SUPERTYPE_SHARE = 0.5
+MAX_SUPERTYPES = 3
 
 
 @dataclass(frozen=True)
@@ -107,6 +112,22 @@ def implementers(conn: Connection, nodes: dict[int, str], options: SearchOptions
     return found
 
 
+def supertypes(conn: Connection, nodes: dict[int, str], options: SearchOptions
+               ) -> dict[int, str]:
+    """Direct supertype id (declared in the subtype's package) -> the queried name of
+    the type that extends it, at most ``MAX_SUPERTYPES`` per type."""
+    kinds = [k for k in _kinds(options) if k in TYPE_KINDS]
+    found: dict[int, str] = {}
+    per_type: dict[int, int] = {}
+    for row in store.supertype_rows(conn, list(nodes), kinds):
+        sub = int(row.sub)
+        if int(row.id) in nodes or per_type.get(sub, 0) >= MAX_SUPERTYPES:
+            continue
+        per_type[sub] = per_type.get(sub, 0) + 1
+        found.setdefault(int(row.id), nodes[sub])
+    return found
+
+
 def published(conn: Connection, apps: dict[int, str], names: list[str],
               options: SearchOptions) -> dict[int, Definition]:
     """Chunk id -> :class:`Definition` for the queried simple ``names`` that no node
@@ -132,13 +153,17 @@ def definitions(conn: Connection, apps: dict[int, str], intent: QueryIntent,
         return out
     interfaces = {i: n for i, n in nodes.items() if kinds.get(i) == "INTERFACE"}
     impls = implementers(conn, interfaces, options) if interfaces else {}
+    types = {i: n for i, n in nodes.items() if kinds.get(i) in TYPE_KINDS}
+    supers = supertypes(conn, types, options) if types and not intent.symbol else {}
+    related = {i: (n, SUPERTYPE_SHARE) for i, n in supers.items()}
+    related.update((i, (n, IMPLEMENTER_SHARE)) for i, n in impls.items())
     where, params = store.filter_sql(list(apps), options)
-    rows = store.node_chunk_rows(conn, where, params, [*nodes, *impls])
+    rows = store.node_chunk_rows(conn, where, params, [*nodes, *related])
     for r in rows:
         node_id = int(r.node_id)
         if node_id in nodes:
             out[int(r.id)] = Definition(candidate_from_row(r, apps), nodes[node_id])
         else:
-            out[int(r.id)] = Definition(candidate_from_row(r, apps), impls[node_id],
-                                        IMPLEMENTER_SHARE)
+            name, share = related[node_id]
+            out[int(r.id)] = Definition(candidate_from_row(r, apps), name, share)
     return out

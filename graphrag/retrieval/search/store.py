@@ -486,6 +486,31 @@ _IMPLEMENTERS_SQL = """
 """
 
 
+_SUPERTYPES_SQL = """
+    SELECT e.src_id AS sub, n.id, n.fqn
+      FROM edges e
+      JOIN nodes n ON n.id = e.dst_id
+      JOIN nodes s ON s.id = e.src_id
+     WHERE e.src_id = ANY(:ids) AND e.kind IN ('EXTENDS', 'IMPLEMENTS')
+       AND n.kind = ANY(:kinds)
+       AND CASE WHEN s.package_name IS NULL  -- no packages (Python, TypeScript): its folder
+                THEN n.package_name IS NULL
+                     AND regexp_replace(n.file_path, '[^/]*$', '')
+                         = regexp_replace(s.file_path, '[^/]*$', '')
+                ELSE n.package_name = s.package_name END
+     ORDER BY n.rank DESC, n.id
+"""
+
+
+def supertype_rows(conn: Connection, type_ids: Sequence[int], kinds: Sequence[str]
+                   ) -> list[Any]:
+    """(subtype id, supertype id, its fqn) of the direct supertypes (EXTENDS and
+    IMPLEMENTS edges) of the given types that are declared in the subtype's own package
+    (in a language without packages, its folder), the most central first."""
+    return list(conn.execute(text(_SUPERTYPES_SQL), {
+        "ids": list(type_ids), "kinds": list(kinds)}).all())
+
+
 def implementer_rows(conn: Connection, iface_ids: Sequence[int], kinds: Sequence[str],
                      limit: int) -> list[Any]:
     """(interface id, implementing node id, its fqn) of the types that implement the

@@ -1,0 +1,106 @@
+"""An upload the server accepted but had not processed when it stopped is not lost: its
+original is kept with its document, the next server start processes it, and one whose
+file is gone is failed with a reason instead of staying ``queued`` forever."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import httpx
+
+from graphrag.config import load_settings
+from graphrag.db.apps import delete_app
+from graphrag.db.engine import get_engine
+from graphrag.db.keys import create_key
+from graphrag.documents.service import LOST_UPLOAD, document_info
+from graphrag.ingesting import accept_upload, process_upload
+from graphrag.server.http import ServeConfig, create_app
+from graphrag.server.runtime import Runtime
+from tests.conftest import context_of
+from tests.live_server import free_port, live_server
+
+
+def _note(folder: Path, name: str, body: str) -> Path:
+    path = folder / name
+    path.write_text(body)
+    return path
+
+
+def test_uploads_left_queued_are_processed_when_the_server_starts(db_url: str,
+                                                                   tmp_path: Path) -> None:
+    settings = load_settings().with_overrides(database_url=db_url, home=tmp_path / "home")
+    engine = get_engine(settings, pool_size=6)
+    app = f"resume_{os.getpid()}"
+    incoming = tmp_path / "incoming"
+    incoming.mkdir()
+    try:
+        # Accepted by a server that stopped before its worker reached them.
+        kept_req, kept = accept_upload(engine, settings, app, _note(
+            incoming, "runbook.md", "# Runbook\n\nThe pelican rotation restarts the ledger"
+            " cache every Thursday.\n"))
+        lost_req, lost = accept_upload(engine, settings, app, _note(
+            incoming, "gone.md", "# Gone\n\nThis file disappears before processing.\n"))
+        assert kept.status == lost.status == "queued"
+        # the received copies are spent: what is kept is the document's own original
+        for p in incoming.iterdir():
+            p.unlink()
+        assert kept_req.path.is_file() and kept_req.path.is_relative_to(settings.home)
+        lost_req.path.unlink()
+
+        key = create_key(engine, [app], "resume")["key"]
+        port = free_port()
+        server = create_app(ServeConfig(host="127.0.0.1", port=port, threads=2),
+                            Runtime(settings, engine))
+        with live_server(server, port) as url, httpx.Client(
+                base_url=url, timeout=60, headers={"Authorization": f"Bearer {key}"}) as c:
+            deadline = time.monotonic() + 180
+            while True:
+                docs = {d["id"]: d for d in c.get(f"/v1/apps/{app}/documents").json()}
+                if docs[kept.document_id]["status"] not in ("queued", "processing"):
+                    break
+                assert time.monotonic() < deadline, docs
+                time.sleep(0.3)
+            assert docs[kept.document_id]["status"] == "indexed", docs[kept.document_id]
+            assert docs[lost.document_id]["status"] == "failed"
+            assert docs[lost.document_id]["error_message"] == LOST_UPLOAD
+            hits = c.post("/v1/search", json={"query": "pelican rotation ledger cache",
+                                              "apps": [app], "source": "doc"}).json()["hits"]
+            assert hits and hits[0]["file_path"] == "runbook.md"
+    finally:
+        delete_app(engine, app)
+
+
+def test_an_upload_taken_by_another_process_is_not_processed_twice(engine, tmp_path: Path,
+                                                                    db_url: str) -> None:
+    settings = load_settings().with_overrides(database_url=db_url, home=tmp_path / "home")
+    app = f"taken_{os.getpid()}"
+    try:
+        request, claim = accept_upload(engine, settings, app, _note(
+            tmp_path, "notes.md", "# Notes\n\nOnly one process may extract this.\n"))
+        ctx = context_of(engine, app, settings)
+        first = process_upload(ctx, request, claim)
+        assert first["documents"][0]["status"] == "indexed"
+        again = process_upload(ctx, request, claim)
+        assert set(again) == {"skipped"}
+        assert document_info(ctx, claim.document_id)["status"] == "indexed"
+    finally:
+        delete_app(engine, app)
+
+
+def test_an_unchanged_upload_keeps_no_second_copy(engine, tmp_path: Path, db_url: str) -> None:
+    settings = load_settings().with_overrides(database_url=db_url, home=tmp_path / "home")
+    app = f"same_{os.getpid()}"
+    try:
+        note = _note(tmp_path, "same.md", "# Same\n\nIdentical bytes are one document.\n")
+        request, claim = accept_upload(engine, settings, app, note)
+        process_upload(context_of(engine, app, settings), request, claim)
+        again_req, again = accept_upload(engine, settings, app, note)
+        assert again.status == "unchanged" and again_req.path == note
+        uploads = [p for p in (settings.home / "uploads").rglob("*") if p.is_file()]
+        assert uploads == [request.path]
+        assert document_info(context_of(engine, app, settings),
+                             claim.document_id)["status"] == "indexed"
+    finally:
+        delete_app(engine, app)
