@@ -35,6 +35,8 @@ from graphrag.pipeline.terms import compact_term_stats
 from graphrag.progress import Progress
 
 DEFAULT_BATCH_SIZE = 128
+# Batches written between two folds of the BM25 statistics' deltas during a run
+FOLD_EVERY = 8
 # ``stage_progress(stage, chunks through it, its total)``; ``progress("pipeline", done, total)``
 StageProgress = Progress
 StageState = dict[str, dict[str, Any]]
@@ -259,7 +261,10 @@ def run_pipeline(ctx: AppContext, stages: Sequence[str] | None = None,
             states = run_batch(items, stage_ctx, only, retry_failed, stats, on_stage)
             pending = {i.id: is_pending(i.stages, states[i.id]) for i in items}
             settle()
-            in_flight = writer.submit(_write, engine, app.id, items, states, pending)
+            # Folding the BM25 deltas every few batches (and at the end) keeps them short
+            # for searches during the run at a fraction of a fold per batch.
+            in_flight = writer.submit(_write, engine, app.id, items, states, pending,
+                                      stats.batches % FOLD_EVERY == FOLD_EVERY - 1)
             in_flight_size = len(items)
             stats.chunks += len(items)
             stats.batches += 1
@@ -272,12 +277,14 @@ def run_pipeline(ctx: AppContext, stages: Sequence[str] | None = None,
 
 
 def _write(engine: Engine, app_id: int, items: list[WorkItem], states: dict[int, StageState],
-           pending: dict[int, bool]) -> tuple[int, float]:
-    """One batch's results in one transaction: (rows written, seconds taken)."""
+           pending: dict[int, bool], fold: bool) -> tuple[int, float]:
+    """One batch's results in one transaction: (rows written, seconds taken). ``fold``:
+    also fold the BM25 statistics' deltas (:func:`compact_term_stats`)."""
     t0 = time.perf_counter()
     with engine.begin() as conn:
         written = write_batch(conn, items, states, pending)
-        compact_term_stats(conn, app_id)
+        if fold:
+            compact_term_stats(conn, app_id)
     return written, time.perf_counter() - t0
 
 

@@ -26,6 +26,8 @@ down_revision = "0023"
 branch_labels = None
 depends_on = None
 
+# The downgrade restores the column of migration 0001 exactly: its expression, copied
+# (a migration keeps the schema of its time; it does not import another's code).
 _IDENT_SPLIT = ("regexp_replace(regexp_replace({col}, '([a-z0-9])([A-Z])', '\\1 \\2', 'g'),"
                 " '[_./:#-]+', ' ', 'g')")
 
