@@ -267,6 +267,46 @@ def test_batch_results_are_written_set_based(engine, settings, app_name, seeded)
     assert counts and all(n > 0 and postings > 0 for n, postings in counts)
 
 
+class _Replanned(Stage):
+    """Re-plans one chunk of the batch from another transaction while the batch runs."""
+
+    name = "test-replanned"
+    victim: int = 0
+
+    def process(self, item, prepared, ctx) -> None:
+        if item.id == self.victim:
+            with ctx.engine.begin() as conn:
+                conn.execute(text("UPDATE chunks SET plan_hash = 'replanned' WHERE id = :i"),
+                             {"i": item.id})
+
+
+def test_a_chunk_replanned_during_its_batch_keeps_no_stale_result(engine, settings, app_name,
+                                                                   seeded) -> None:
+    victim = seeded.chunks[f"{seeded.nodes['get']}:code:snippet"]
+    _Replanned.victim = victim
+    with engine.begin() as conn:
+        conn.execute(text(
+            "UPDATE chunks SET pipeline = jsonb_set(pipeline, '{stages}',"
+            " '[\"extract-snippet\", \"test-replanned\"]') WHERE application_id = :a"),
+            {"a": seeded.app_id})
+    stage_registry.register(_Replanned())
+    try:
+        stats = run_pipeline(context_of(engine, app_name, settings))
+    finally:
+        stage_registry.unregister(_Replanned.name)
+    assert stats.chunks == 5 and stats.stale == 1
+    with engine.connect() as conn:
+        postings = dict(conn.execute(text(
+            "SELECT c.id, count(t.term) FROM chunks c LEFT JOIN chunk_terms t"
+            " ON t.chunk_id = c.id WHERE c.application_id = :a GROUP BY c.id"),
+            {"a": seeded.app_id}).all())
+    row = chunk(engine, victim)
+    # the re-planned chunk's result was dropped whole: no text, no postings, still pending
+    assert row["plan_hash"] == "replanned" and row["content"] == "" and row["pending"]
+    assert row["stage_state"] == {} and row["term_count"] == 0 and postings[victim] == 0
+    assert all(n > 0 for cid, n in postings.items() if cid != victim)
+
+
 def test_embedding_dimension_mismatch_is_a_model_error(engine, settings, app_name, seeded
                                                        ) -> None:
     class Tiny:
