@@ -139,17 +139,22 @@ def _toast_rows(conn) -> int:
     return conn.execute(text(f"SELECT count(*) FROM {toast}")).scalar_one()
 
 
+def _app_with_node(conn, name: str) -> tuple[int, int]:
+    """An application with one METHOD node: (application id, node id)."""
+    app = conn.execute(text("INSERT INTO applications (name, root_path)"
+                            " VALUES (:n, '/t') RETURNING id"), {"n": name}).scalar_one()
+    node = conn.execute(text("INSERT INTO nodes (application_id, stable_key, kind)"
+                             " VALUES (:a, 'k', 'METHOD') RETURNING id"), {"a": app}).scalar_one()
+    return app, node
+
+
 def test_chunk_rows_keep_their_vectors_inline(migrated: Engine) -> None:
     """A chunk's two vectors stay in its row: every search distance reads them, and a
     vector moved to the TOAST table costs an index lookup per row read. A text too long
     for a page still moves out."""
     vector = "[" + ",".join(["0.05"] * 384) + "]"
     with migrated.begin() as conn:
-        app = conn.execute(text("INSERT INTO applications (name, root_path)"
-                                " VALUES ('toast', '/t') RETURNING id")).scalar_one()
-        node = conn.execute(text("INSERT INTO nodes (application_id, stable_key, kind)"
-                                 " VALUES (:a, 'k', 'METHOD') RETURNING id"),
-                            {"a": app}).scalar_one()
+        app, node = _app_with_node(conn, "toast")
 
         def write(plan_id: str, content: str) -> int:
             before = _toast_rows(conn)
@@ -196,11 +201,7 @@ def test_an_existing_database_upgrades_to_lean_chunk_rows(db_url: str) -> None:
     try:
         dbengine.upgrade(scratch, "0023")
         with scratch.begin() as conn:
-            app = conn.execute(text("INSERT INTO applications (name) VALUES ('old')"
-                                    " RETURNING id")).scalar_one()
-            node = conn.execute(text("INSERT INTO nodes (application_id, stable_key, kind)"
-                                     " VALUES (:a, 'k', 'METHOD') RETURNING id"),
-                                {"a": app}).scalar_one()
+            app, node = _app_with_node(conn, "old")
             chunk = conn.execute(text(
                 "INSERT INTO chunks (plan_id, application_id, node_id, source, title, content,"
                 " emb) VALUES ('p', :a, :n, 'code', 'getUserName', 'def f(): pass',"
