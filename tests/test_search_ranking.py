@@ -147,9 +147,51 @@ def test_coherence_lifts_the_file_with_several_strong_members() -> None:
     scores = {1: 0.8, 2: 0.7, 3: 0.7, 4: 0.85}
     boosted = boost(scores, details, "how are routes registered",
                     understand("how are routes registered"), {},
-                    disabled=("path-words",))
+                    disabled=("path-words", "neighbours"))
     assert boosted[1] > boosted[4]  # routing.py's best member now leads
     assert boosted[2] == scores[2]  # only a file's best chunk gains
+
+
+def test_a_run_of_adjacent_matching_methods_outranks_a_lone_match() -> None:
+    # A large class of small methods: `before`, `after` and `add_filter` sit together
+    # and all match "before and after filter hooks"; `filter!`, 400 lines up, matches
+    # best alone.
+    lone = _cand(1, "base.rb", kind="METHOD", lines=(1055, 1061))
+    run = [_cand(i, "base.rb", kind="METHOD", lines=lines)
+           for i, lines in ((2, (1486, 1488)), (3, (1493, 1495)), (4, (1498, 1500)))]
+    far = _cand(5, "base.rb", kind="METHOD", lines=(1700, 1710))
+    other = _cand(6, "other.rb", kind="METHOD", lines=(1490, 1492))
+    details = {c.id: c for c in [lone, *run, far, other]}
+    scores = {1: 1.0, 2: 0.9, 3: 0.85, 4: 0.8, 5: 0.95, 6: 0.95}
+    query = "before and after filter hooks"
+    only = ("path-words", "coherence")
+    boosted = boost(scores, details, query, understand(query), {}, disabled=only)
+    assert boosted[2] > boosted[1]  # the run's best member now leads
+    assert boosted[3] > boosted[4] > scores[4]  # each gains its best neighbour's share
+    assert boosted[1] == scores[1]  # nothing matching beside it
+    assert boosted[6] == scores[6]  # another file's lines are no neighbours
+    off = boost(scores, details, query, understand(query), {},
+                disabled=(*only, "neighbours"))
+    assert off == scores
+    # A statement of what one function does: its siblings are its rivals, not support.
+    statement = "Runs the before and after filters of the class."
+    assert boost(scores, details, statement, understand(statement), {},
+                 disabled=only) == scores
+
+
+def test_a_class_gains_from_its_best_member_but_not_from_its_own_parts() -> None:
+    cls = _cand(1, "logger.rb", kind="CLASS", node=1, lines=(7, 19))
+    member = _cand(2, "logger.rb", kind="METHOD", node=2, lines=(12, 18))
+    part = _cand(3, "logger.rb", kind="CLASS", node=1, lines=(7, 11))
+    doc = _cand(4, "logger.rb", kind="SECTION", lines=(1, 30))
+    details = {c.id: c for c in [cls, member, part, doc]}
+    scores = {1: 0.7, 2: 0.9, 3: 0.6, 4: 0.8}
+    query = "request logging middleware"
+    boosted = boost(scores, details, query, understand(query), {},
+                    disabled=("path-words", "coherence"))
+    assert boosted[1] > scores[1]  # its method inside it
+    assert boosted[3] == scores[3] + 0.2 * scores[2]  # beside the method, not part of it
+    assert boosted[4] == scores[4]  # a document's sections are answers of their own
 
 
 def test_an_interfaces_implementations_share_its_definition_boost() -> None:

@@ -14,6 +14,13 @@ so it means the same for every query and mode, and weighted by the query's profi
   the profile's ``path_words`` weight times the share of query words matched (``dependency`` matches
   ``dependencies/``, ``quantize`` matches ``quantization.py``, ``Tokenizer`` matches
   ``tokenizer/``; see :func:`words_match`);
+- ``neighbours`` (questions and topics): a chunk gains the ``neighbours`` weight times the
+  best score among the candidates of its file next to it (another node's chunk ending or
+  starting within ``NEIGHBOUR_GAP`` lines) or inside it (a class's method, a file's
+  function): the behaviour a question asks about often spans a few adjacent small methods
+  (a DSL's ``before``, ``after`` and ``add_filter``; ``compile!`` and ``compile``), and
+  the method in the middle of such a run beats a lone match of one word elsewhere in a
+  large class. A statement wants one function, whose siblings are its rivals: none;
 - ``coherence``: the best chunk of each file gains the ``coherence`` weight times the file's
   summed candidate scores over the best file's: an architecture question is answered by
   the file where several strong members live together.
@@ -24,6 +31,7 @@ from __future__ import annotations
 import functools
 import os
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Mapping, Sequence
 from pathlib import PurePosixPath
 
@@ -37,6 +45,9 @@ STEM_FACTOR = 1.5
 MIN_PREFIX = 3
 SHARED_PREFIX = 0.75
 MAX_QUERY_WORDS = 64
+# Lines between two chunks that still make them neighbours: a blank line and a doc
+# comment of a few lines between two methods.
+NEIGHBOUR_GAP = 10
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
 _PARTS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
@@ -139,9 +150,53 @@ def boost(scores: dict[int, float], details: Mapping[int, Candidate], query: str
                 if path not in cache:
                     cache[path] = _word_hits(words, words_of_path(path)) / len(words)
                 out[chunk_id] += unit * weights.path_words * cache[path]
+    if "neighbours" not in disabled and weights.neighbours:
+        neighbourhood(out, scores, details, weights.neighbours)
     if "coherence" not in disabled:
         coherence(out, details, weights.coherence)
     return out
+
+
+def _best_near(span: tuple[int, int, int, float], by_start: list[tuple[int, int, int, float]],
+               starts: list[int], by_end: list[tuple[int, int, int, float]], ends: list[int],
+               gap: int) -> float:
+    """The best score among the spans (start, end, node, score) of other nodes that start
+    inside ``span`` and end inside it, that start at most ``gap`` lines after it, or that
+    end at most ``gap`` lines before it. ``by_start``/``by_end``: the file's spans sorted
+    by start/end, ``starts``/``ends`` their keys (for bisection)."""
+    lo, hi, node, _ = span
+    best = 0.0
+    for b_lo, b_hi, b_node, score in by_start[bisect_left(starts, lo):
+                                            bisect_right(starts, hi + gap)]:
+        if b_node != node and (b_lo > hi or b_hi <= hi):
+            best = max(best, score)
+    for _, _, b_node, score in by_end[bisect_left(ends, lo - gap):bisect_left(ends, lo)]:
+        if b_node != node:
+            best = max(best, score)
+    return best
+
+
+def neighbourhood(out: dict[int, float], scores: Mapping[int, float],
+                  details: Mapping[int, Candidate], weight: float,
+                  gap: int = NEIGHBOUR_GAP) -> None:
+    """Add to each code chunk ``weight`` x the best fused score (``scores``, before any
+    boost) among the candidates of other nodes in its file that lie beside it (at most
+    ``gap`` lines before or after) or inside it (in place in ``out``; see the module
+    docstring). Only candidates count: a neighbour the query does not match adds nothing."""
+    by_file: dict[tuple[str, str], dict[int, tuple[int, int, int, float]]] = {}
+    for chunk_id, score in scores.items():
+        cand = details[chunk_id]
+        lo, hi = cand.chunk_line_start, cand.chunk_line_end
+        if cand.file_path is None or cand.kind in DOCUMENT_KINDS or lo is None or hi is None:
+            continue
+        by_file.setdefault((cand.app, cand.file_path), {})[chunk_id] = (
+            lo, hi, cand.node_id, max(score, 0.0))
+    for spans in by_file.values():
+        by_start = sorted(spans.values())
+        by_end = sorted(spans.values(), key=lambda s: s[1])
+        starts, ends = [s[0] for s in by_start], [s[1] for s in by_end]
+        for chunk_id, span in spans.items():
+            out[chunk_id] += weight * _best_near(span, by_start, starts, by_end, ends, gap)
 
 
 def coherence(scores: dict[int, float], details: Mapping[int, Candidate],

@@ -36,7 +36,8 @@ class SearchMode:
     needs_text: bool = False      # fetch the BM25 list (:mod:`graphrag.retrieval.search.bm25`)
     needs_signals: bool = False   # every candidate's signals (search/signals.py)
     # the ranking of the graph and the file tree after the mode's scores: definitions of
-    # named symbols, path words, file coherence, per-file diversity (search/boosts.py)
+    # named symbols, path words, neighbours, file coherence, per-file diversity
+    # (search/boosts.py)
     ranks_with_graph: bool = False
     description: str = ""
 

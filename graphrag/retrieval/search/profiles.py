@@ -9,11 +9,13 @@ is in one place:
   several files;
 - a **question** ("how does dependency injection work", "where is the route decided")
   is answered by the class or module where the behaviour lives as often as by one
-  function (no kind priors), by the definitions of the names it asks about, and across
-  files;
+  function (no kind priors), by the definitions of the names it asks about, by a run of
+  adjacent methods as much as by one of them (each chunk is read with its neighbours),
+  and across files;
 - a **topic**, a phrase naming an area of the code ("boolean conversion and parsing
   helpers", "websocket endpoint implementation"), is answered by the files where it
-  lives: no kind priors, hits from several files; the identifiers it holds are mostly
+  lives: no kind priors, chunks read with their neighbours, hits from several files;
+  the identifiers it holds are mostly
   member names shared by many classes (``toString``, ``hashCode``), so they are not
   looked up;
 - a **statement** of what code does, as a doc comment says it ("Returns the content
@@ -21,7 +23,7 @@ is in one place:
   members rank above whole types and files (kind priors), the names it mentions are
   usually its neighbours (a parameter's type, the function it wraps), not the answer,
   and its siblings in one file are its closest rivals, so a file may show five hits
-  before the per-file decay.
+  before the per-file decay and no chunk is lifted by its neighbours.
 
 The weights were chosen on semble's benchmark (``benchmarks/semble.py``: symbols,
 questions and short descriptions) and held against the docstring benchmark
@@ -39,9 +41,10 @@ class Profile:
     """The weights of one kind of query. ``vector`` .. ``name``: the fused signals
     (:func:`graphrag.retrieval.search.fusion.score_fusion`); ``kind_priors``: whether the node
     kind priors apply (:mod:`graphrag.retrieval.search.priors`); ``definitions``,
-    ``path_words``, ``coherence``: the boosts in units of the best score
-    (:mod:`graphrag.retrieval.search.boosts`); ``per_file``: hits of one file before the
-    per-file decay (:func:`graphrag.retrieval.search.fusion.select`)."""
+    ``path_words``, ``coherence``: the boosts in units of the best score, ``neighbours``:
+    in units of the best neighbour's score (:mod:`graphrag.retrieval.search.boosts`);
+    ``per_file``: hits of one file before the per-file decay
+    (:func:`graphrag.retrieval.search.fusion.select`)."""
 
     vector: float = 1.0
     text: float = 1.0
@@ -51,6 +54,7 @@ class Profile:
     definitions: float = 0.0
     path_words: float = 0.5
     coherence: float = 0.2
+    neighbours: float = 0.0
     per_file: int = 5
 
 
@@ -58,8 +62,8 @@ DESCRIPTION = Profile()
 PROFILES: dict[str, Profile] = {
     "symbol": Profile(vector=0.5, text=1.5, name=1.0, kind_priors=False, definitions=3.0,
                       per_file=1),
-    "question": Profile(kind_priors=False, definitions=1.0, per_file=1),
-    "topic": Profile(kind_priors=False, per_file=1),
+    "question": Profile(kind_priors=False, definitions=1.0, neighbours=0.2, per_file=1),
+    "topic": Profile(kind_priors=False, neighbours=0.2, per_file=1),
     "text": DESCRIPTION,
 }
 
