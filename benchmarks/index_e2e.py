@@ -11,9 +11,10 @@ before the clock starts (its load time is printed apart: the first use of a back
 export it once). Printed per backend: wall and CPU seconds (this process with its parser
 workers, and the database server), the share of wall time of each phase (graph: parse,
 resolve, store, sync; documents; chunk planning; each pipeline stage; the pipeline's
-batch reads and writes), chunks embedded per second, the ratio of the first backend's
-total to each one's, and peak resident memory (this process from the model load on, and
-the largest parser worker).
+batch reads and the time it waited for its writes), the batch writes' own time in all
+(they run beside the next batch's stages), chunks embedded per second, the ratio of the
+first backend's total to each one's, and peak resident memory (this process from the
+model load on, and the largest parser worker).
 """
 
 from __future__ import annotations
@@ -98,6 +99,7 @@ def run_backend(engine, root: Path, backend: str) -> dict:
             "cpu_s": clock.cpu, "db_cpu_s": clock.db, "chunks": pipeline["chunks"],
             "embedded": embedded, "embed_rate": embedded / embed_s if embed_s else 0.0,
             "phases": phases(result, clock.wall), "failed": pipeline["failed"],
+            "write_busy_s": float(pipeline.get("write_busy_s") or 0.0),
             "peak_rss_mb": peak_rss_mb()}
 
 
@@ -115,6 +117,9 @@ def report(runs: list[dict], loc: int) -> None:
         cells = "".join(f"{r[key]:12.1f} s         " if r[key] is not None else f"{'n/a':>22}"
                         for r in runs)
         print(f"{label:34}{cells}")
+    print(f"{'batch writes in all (s, of wall)':34}"
+          + "".join(f"{r['write_busy_s']:10.1f} s {r['write_busy_s'] / r['wall_s']:7.1%}  "
+                    for r in runs) + "   (pipeline: write = the run waiting for them)")
     print(f"{'embed stage, chunks/s':34}" + "".join(f"{r['embed_rate']:22.1f}" for r in runs))
     print(f"{'total vs ' + first['backend']:34}"
           + "".join(f"{first['wall_s'] / r['wall_s']:21.2f}x" for r in runs))

@@ -62,7 +62,7 @@ class Settings:
     home: Path
     database_url: str | None = None
     model_path: str | None = None
-    embed_backend: str = "onnx"  # onnx | onnx-int8 | torch | model2vec (graphrag.embedding)
+    embed_backend: str = "onnx"  # onnx, onnx-int8, torch, model2vec, learned (embedding)
     embed_threads: int = 0  # 0 = one per usable core
     max_file_bytes: int = 1024 * 1024
     max_upload_bytes: int = 100 * 1024 * 1024

@@ -18,7 +18,14 @@ from sqlalchemy.engine import make_url
 from graphrag.config import Settings, load_settings
 from graphrag.db.engine import get_engine
 from graphrag.db.vectors import column_dimension
-from graphrag.embedding import export, get_embedder, load_embedder, model_spec, static_backend
+from graphrag.embedding import (
+    export,
+    get_embedder,
+    learned_format,
+    load_embedder,
+    model_spec,
+    static_backend,
+)
 from graphrag.embedding.export_format import export_key
 from graphrag.embedding.model_files import split_backend
 from graphrag.embedding.onnx_backend import longest_first
@@ -195,6 +202,66 @@ def test_a_distilled_static_model_round_trips(tiny_model: Path, tmp_path: Path,
     assert np.allclose(as_is.encode(TEXTS), vectors, atol=1e-6)
 
 
+# -- the learned static backend -----------------------------------------------------------
+
+def test_the_learned_backend_lands_near_the_transformer_without_running_it() -> None:
+    settings = load_settings()
+    learned = get_embedder(settings.with_overrides(embed_backend="learned"))
+    onnx = get_embedder(settings.with_overrides(embed_backend="onnx"))
+    # the shipped correction's identity is its own: a switch re-embeds like any backend's
+    assert learned.name.startswith("all-MiniLM-L6-v2/learned@") and learned.name != onnx.name
+    assert learned.dim == onnx.dim == 384
+    vectors = learned.encode(TEXTS)
+    assert vectors.shape == (len(TEXTS), 384) and vectors.dtype == np.float32
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+    assert np.array_equal(learned.encode(TEXTS[:1])[0], vectors[0])  # batch-independent
+    # trained to reproduce the transformer: each text's vector is close to the
+    # transformer's vector of the same text, closer than to the other texts'
+    cross = vectors @ onnx.encode(TEXTS).T
+    assert np.diag(cross).min() > 0.4
+    assert (np.argmax(cross, axis=1) == np.arange(len(TEXTS))).all()
+    assert np.allclose(np.linalg.norm(learned.encode(["", "\U0001f642"]), axis=1), 1.0,
+                       atol=1e-5)
+
+
+def test_a_learned_correction_round_trips_and_its_width_is_the_models(
+        tiny_model: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GRAPHRAG_MODELS_DIR", str(tmp_path / "models"))
+    settings = load_settings().with_overrides(model_path=str(tiny_model),
+                                              embed_backend="learned")
+    # no correction was trained for this model: a one-line error naming the way out
+    with pytest.raises(ModelUnavailable, match="no trained correction.*GRAPHRAG_EMBED_BACKEND"):
+        load_embedder(model_spec(settings), settings)
+
+    spec = model_spec(settings)
+    rng = np.random.default_rng(0)
+    parts = {"logw": rng.normal(size=30522) * 0.1, "map": rng.normal(size=(32, 32)),
+             "u": rng.normal(size=(30522, 4)), "v": rng.normal(size=(4, 32))}
+    shipped = tmp_path / "learned"
+    shipped.mkdir()
+    np.savez_compressed(shipped / "tiny-32.npz", source=np.array(spec.source_hash),
+                        **{k: v.astype(np.float16) for k, v in parts.items()})
+    monkeypatch.setattr(learned_format, "_ARTIFACTS", shipped)
+    spec = model_spec(settings)
+    embedder = load_embedder(spec, settings)
+    assert embedder.dim == 32 and embedder.name == f"tiny-32/learned@{spec.export_key[:12]}"
+    vectors = embedder.encode(TEXTS)
+    assert vectors.shape == (len(TEXTS), 32)
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+    again = load_embedder(model_spec(settings), settings)
+    assert again.name == embedder.name and np.array_equal(again.encode(TEXTS), vectors)
+
+    # a retrained correction is another identity: the vectors are embedded again
+    parts["map"] = parts["map"][::-1]
+    np.savez_compressed(shipped / "tiny-32.npz", source=np.array(spec.source_hash),
+                        **{k: v.astype(np.float16) for k, v in parts.items()})
+    assert model_spec(settings).identity != spec.identity
+    # a correction trained on other model files is refused, not silently misapplied
+    build_tiny_model(tiny_model, dim=32, seed=7)  # seed 1 may already be there (module-wide model)
+    with pytest.raises(ModelUnavailable, match="trained on other model files"):
+        load_embedder(model_spec(settings), settings)
+
+
 # -- model identity in the database -------------------------------------------------------
 
 @pytest.fixture
@@ -344,6 +411,32 @@ def test_a_switch_to_the_static_backend_re_embeds_in_place(fresh_engine, tiny_mo
     assert "/model2vec@" in out["model"] and res.stderr == ""
     with engine.connect() as conn:
         assert column_dimension(conn) == 32 and column_dimension(conn, "sentences") == 32
+
+
+def test_a_switch_to_the_learned_backend_re_embeds_once(engine, settings, app_name,
+                                                       tmp_path: Path) -> None:
+    seed_users_app(engine, app_name, tmp_path / "repo")
+    onnx = settings.with_overrides(embed_backend="onnx")
+    learned = settings.with_overrides(embed_backend="learned")
+    embedded = run_pipeline(context_of(engine, app_name, onnx)).stages["embed"]["done"]
+    seen: list[tuple[str, int, int]] = []
+    second = run_pipeline(context_of(engine, app_name, learned),
+                          stage_progress=lambda *args: seen.append(args))
+    assert second.stages["embed"]["done"] == embedded
+    assert [(done, total) for stage, done, total in seen if stage == "embed"][-1] == (
+        embedded, embedded)
+    with engine.connect() as conn:
+        models = set(conn.execute(text(
+            "SELECT embed_model FROM chunks c JOIN applications a ON a.id ="
+            " c.application_id WHERE a.name = :n AND emb IS NOT NULL"),
+            {"n": app_name}).scalars())
+    assert models == {get_embedder(learned).name}
+    assert run_pipeline(context_of(engine, app_name, learned)).stages.get("embed") is None
+    with pytest.raises(ModelMismatch, match=r"was embedded with .*/learned@"):
+        search(scope_of(engine, app_name), "load a user", SearchOptions(), get_embedder(onnx))
+    hits = search(scope_of(engine, app_name), "load a user by id", SearchOptions(),
+                  get_embedder(learned)).hits
+    assert hits and all(h["score"] is not None for h in hits)
 
 
 def test_search_never_imports_torch_or_transformers(engine, settings, app_name,

@@ -87,16 +87,6 @@ def test_apps_delete_cascades_and_asks_first(engine, app_name: str) -> None:
             assert n == 0, table
 
 
-def test_generated_tsvector_splits_identifiers(engine, app_name: str) -> None:
-    with engine.begin() as conn:
-        app = ensure_app(conn, app_name)
-        _seed_rows(conn, app.id)
-        hit = conn.execute(text(
-            "SELECT count(*) FROM chunks WHERE application_id = :a"
-            " AND content_tsv @@ plainto_tsquery('english', 'user name')"), {"a": app.id}).scalar()
-    assert hit == 1
-
-
 def test_schema_has_vector_indexes(engine) -> None:
     with engine.connect() as conn:
         idx = {r[0]: r[1] for r in conn.execute(text(
@@ -105,7 +95,6 @@ def test_schema_has_vector_indexes(engine) -> None:
             "SELECT format_type(atttypid, atttypmod) FROM pg_attribute"
             " WHERE attrelid = 'chunks'::regclass AND attname = 'emb'")).scalar()
     assert "hnsw" in idx["ix_chunks_emb"] and "vector_cosine_ops" in idx["ix_chunks_emb"]
-    assert "gin" in idx["ix_chunks_tsv"]
     assert dim == "vector(384)"
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 
 import numpy as np
@@ -92,8 +93,10 @@ def test_code_chunk_gets_snippet_summary_vector_and_links(engine, settings, app_
     assert row["embed_model"] == model_identity(settings)
     assert row["embed_model"].startswith("all-MiniLM-L6-v2/onnx@")
     assert row["embed_ts"] is not None and row["embed_input_hash"]
-    # The title vector embeds what the chunk is called: name and owner in words, signature.
-    title = "get user name. user service. def get_user_name(self, user_id: int) -> str:"
+    # The title vector embeds what the chunk is called: name and owner in words, signature
+    # and the first sentence of its doc comment.
+    title = ("get user name. user service. def get_user_name(self, user_id: int) -> str. "
+             "Return the user's name.")
     expected = get_embedder(settings).encode([title])[0]
     # (int8 quantisation scales per batch: a vector encoded alone differs slightly)
     assert float(np.dot(_vec(row["title_emb_text"]), expected)) > 0.99
@@ -242,12 +245,12 @@ def _run_exploding(engine, settings, app_name, seeded) -> None:
 
 
 def test_batch_results_are_written_set_based(engine, settings, app_name, seeded) -> None:
-    updates: list[bool] = []
+    writes: list[tuple[bool, str]] = []
 
     def spy(conn, cursor, statement, parameters, context, executemany) -> None:
         # (the run's one model check may clear stale vectors first: not a batch write)
-        if statement.lstrip().startswith("UPDATE chunks") and "emb = NULL" not in statement:
-            updates.append(executemany)
+        if re.search(r"\bUPDATE chunks\b", statement) and "emb = NULL" not in statement:
+            writes.append((executemany, statement))
 
     event.listen(engine, "before_cursor_execute", spy)
     try:
@@ -256,8 +259,54 @@ def test_batch_results_are_written_set_based(engine, settings, app_name, seeded)
         event.remove(engine, "before_cursor_execute", spy)
     # one batch; one statement per group of changed columns (code / doc), never per row,
     # and no second update of the rows for their BM25 term counts (a whole new row
-    # version in every index): they are written by the same statement as the text
-    assert updates == [True, True] or sorted(updates) == [False, True]
+    # version in every index): they and the postings are written by the text's statement
+    assert 1 <= len(writes) <= 2 and not any(many for many, _ in writes)
+    assert all("term_count" in sql and "INSERT INTO chunk_terms" in sql for _, sql in writes)
+    with engine.connect() as conn:
+        counts = conn.execute(text(
+            "SELECT c.term_count, (SELECT count(*) FROM chunk_terms t WHERE t.chunk_id = c.id)"
+            " FROM chunks c WHERE c.application_id = :a"), {"a": seeded.app_id}).all()
+    assert counts and all(n > 0 and postings > 0 for n, postings in counts)
+
+
+class _Replanned(Stage):
+    """Re-plans one chunk of the batch from another transaction while the batch runs."""
+
+    name = "test-replanned"
+    victim: int = 0
+
+    def process(self, item, prepared, ctx) -> None:
+        if item.id == self.victim:
+            with ctx.engine.begin() as conn:
+                conn.execute(text("UPDATE chunks SET plan_hash = 'replanned' WHERE id = :i"),
+                             {"i": item.id})
+
+
+def test_a_chunk_replanned_during_its_batch_keeps_no_stale_result(engine, settings, app_name,
+                                                                   seeded) -> None:
+    victim = seeded.chunks[f"{seeded.nodes['get']}:code:snippet"]
+    _Replanned.victim = victim
+    with engine.begin() as conn:
+        conn.execute(text(
+            "UPDATE chunks SET pipeline = jsonb_set(pipeline, '{stages}',"
+            " '[\"extract-snippet\", \"test-replanned\"]') WHERE application_id = :a"),
+            {"a": seeded.app_id})
+    stage_registry.register(_Replanned())
+    try:
+        stats = run_pipeline(context_of(engine, app_name, settings))
+    finally:
+        stage_registry.unregister(_Replanned.name)
+    assert stats.chunks == 5 and stats.stale == 1
+    with engine.connect() as conn:
+        postings = dict(conn.execute(text(
+            "SELECT c.id, count(t.term) FROM chunks c LEFT JOIN chunk_terms t"
+            " ON t.chunk_id = c.id WHERE c.application_id = :a GROUP BY c.id"),
+            {"a": seeded.app_id}).all())
+    row = chunk(engine, victim)
+    # the re-planned chunk's result was dropped whole: no text, no postings, still pending
+    assert row["plan_hash"] == "replanned" and row["content"] == "" and row["pending"]
+    assert row["stage_state"] == {} and row["term_count"] == 0 and postings[victim] == 0
+    assert all(n > 0 for cid, n in postings.items() if cid != victim)
 
 
 def test_embedding_dimension_mismatch_is_a_model_error(engine, settings, app_name, seeded

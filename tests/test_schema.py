@@ -139,17 +139,22 @@ def _toast_rows(conn) -> int:
     return conn.execute(text(f"SELECT count(*) FROM {toast}")).scalar_one()
 
 
+def _app_with_node(conn, name: str) -> tuple[int, int]:
+    """An application with one METHOD node: (application id, node id)."""
+    app = conn.execute(text("INSERT INTO applications (name, root_path)"
+                            " VALUES (:n, '/t') RETURNING id"), {"n": name}).scalar_one()
+    node = conn.execute(text("INSERT INTO nodes (application_id, stable_key, kind)"
+                             " VALUES (:a, 'k', 'METHOD') RETURNING id"), {"a": app}).scalar_one()
+    return app, node
+
+
 def test_chunk_rows_keep_their_vectors_inline(migrated: Engine) -> None:
     """A chunk's two vectors stay in its row: every search distance reads them, and a
     vector moved to the TOAST table costs an index lookup per row read. A text too long
     for a page still moves out."""
     vector = "[" + ",".join(["0.05"] * 384) + "]"
     with migrated.begin() as conn:
-        app = conn.execute(text("INSERT INTO applications (name, root_path)"
-                                " VALUES ('toast', '/t') RETURNING id")).scalar_one()
-        node = conn.execute(text("INSERT INTO nodes (application_id, stable_key, kind)"
-                                 " VALUES (:a, 'k', 'METHOD') RETURNING id"),
-                            {"a": app}).scalar_one()
+        app, node = _app_with_node(conn, "toast")
 
         def write(plan_id: str, content: str) -> int:
             before = _toast_rows(conn)
@@ -171,3 +176,69 @@ def test_chunk_rows_keep_their_vectors_inline(migrated: Engine) -> None:
         finally:
             conn.execute(text("ALTER TABLE chunks SET (toast_tuple_target = 8160)"))
         conn.execute(text("DELETE FROM applications WHERE id = :a"), {"a": app})
+
+
+def _chunk_schema(conn) -> tuple[set[str], set[str]]:
+    columns = set(conn.execute(text(
+        "SELECT attname FROM pg_attribute WHERE attrelid = 'chunks'::regclass"
+        " AND attnum > 0 AND NOT attisdropped")).scalars())
+    indexes = set(conn.execute(text(
+        "SELECT indexname FROM pg_indexes WHERE tablename = 'chunks'")).scalars())
+    return columns, indexes
+
+
+def test_an_existing_database_upgrades_to_lean_chunk_rows(db_url: str) -> None:
+    """A database of the previous schema upgrades with its chunks intact and without the
+    generated text-search column and the duplicate application index (written with every
+    chunk row version, read by no query), its postings keyed by chunk; a downgrade brings
+    them back, computed."""
+    name = "graphrag_lean_rows_test"
+    admin = create_engine(dbengine.sqlalchemy_url(db_url), isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f"DROP DATABASE IF EXISTS {name}"))
+        conn.execute(text(f"CREATE DATABASE {name}"))
+    scratch = create_engine(dbengine.sqlalchemy_url(db_url.replace("/postgres?", f"/{name}?")))
+    try:
+        dbengine.upgrade(scratch, "0023")
+        with scratch.begin() as conn:
+            app, node = _app_with_node(conn, "old")
+            chunk = conn.execute(text(
+                "INSERT INTO chunks (plan_id, application_id, node_id, source, title, content,"
+                " emb) VALUES ('p', :a, :n, 'code', 'getUserName', 'def f(): pass',"
+                " CAST(:v AS vector)) RETURNING id"), {"a": app, "n": node, "v": "[" + ",".join(
+                    ["0.05"] * 384) + "]"}).scalar_one()
+            conn.execute(text("INSERT INTO chunk_terms (application_id, term, chunk_id, tf, dl)"
+                              " VALUES (:a, 'user', :c, 1, 4)"), {"a": app, "c": chunk})
+            columns, indexes = _chunk_schema(conn)
+        assert "content_tsv" in columns and {"ix_chunks_tsv", "ix_chunks_app"} <= indexes
+        dbengine.upgrade(scratch)
+        with scratch.connect() as conn:
+            columns, indexes = _chunk_schema(conn)
+            row = conn.execute(text("SELECT title, content, emb IS NOT NULL FROM chunks"
+                                    " WHERE application_id = :a"), {"a": app}).one()
+            postings = [tuple(r) for r in conn.execute(text(
+                "SELECT chunk_id, term FROM chunk_terms"))]
+            key = list(conn.execute(text(
+                "SELECT a.attname FROM pg_index i JOIN pg_attribute a ON a.attrelid ="
+                " i.indrelid AND a.attnum = ANY(i.indkey) WHERE i.indrelid ="
+                " 'chunk_terms'::regclass AND i.indisprimary"
+                " ORDER BY array_position(i.indkey, a.attnum)")).scalars())
+            conn.execute(text("SET LOCAL enable_seqscan = off"))
+            plan = conn.execute(text("EXPLAIN SELECT count(*) FROM chunks WHERE"
+                                     " application_id = :a"), {"a": app}).scalars().all()
+        assert "content_tsv" not in columns
+        assert not {"ix_chunks_tsv", "ix_chunks_app"} & indexes
+        assert {"ix_chunks_app_terms", "ix_chunks_emb", "ix_chunks_pending"} <= indexes
+        assert tuple(row) == ("getUserName", "def f(): pass", True)
+        assert "ix_chunks_app_terms" in " ".join(plan)  # an application's rows: one index
+        assert postings == [(chunk, "user")] and key == ["chunk_id", "term"]
+        dbengine.downgrade(scratch, "0023")
+        with scratch.connect() as conn:
+            hit = conn.execute(text("SELECT count(*) FROM chunks WHERE content_tsv @@"
+                                    " plainto_tsquery('english', 'user name')")).scalar_one()
+        assert hit == 1
+    finally:
+        scratch.dispose()
+        with admin.connect() as conn:
+            conn.execute(text(f"DROP DATABASE IF EXISTS {name}"))
+        admin.dispose()

@@ -1,7 +1,9 @@
 """The process-wide embedder for the configured model and backend.
 
 ``GRAPHRAG_EMBED_BACKEND`` selects ``onnx`` (fp32, default), ``onnx-int8``, ``torch`` or
-``model2vec`` (static token vectors distilled from the model); an ONNX backend with
+``model2vec`` (static token vectors distilled from the model) or ``learned`` (static token
+vectors trained to reproduce the transformer's, :mod:`graphrag.embedding.learned_backend`);
+an ONNX backend with
 ``-head<N>`` reads only each text's first N tokens. The ONNX backends export
 the model on first use, the model2vec backend distils it (once per model and settings,
 see :mod:`graphrag.embedding.export` and :mod:`graphrag.embedding.static_backend`); from
@@ -13,6 +15,7 @@ import threading
 
 from graphrag.config import Settings
 from graphrag.embedding.base import Embedder
+from graphrag.embedding.learned_backend import LEARNED_BACKEND, LearnedEmbedder
 from graphrag.embedding.model_files import ModelSpec, model_spec, models_dir, split_backend
 from graphrag.embedding.onnx_backend import OnnxEmbedder, usable_cores
 from graphrag.embedding.static_backend import STATIC_BACKEND, StaticEmbedder, ensure_distilled
@@ -39,6 +42,8 @@ def load_embedder(spec: ModelSpec, settings: Settings) -> Embedder:
         return load_torch_embedder(str(spec.path), spec.identity)
     if spec.backend == STATIC_BACKEND:
         return StaticEmbedder(spec.identity, ensure_distilled(spec, models_dir(settings)))
+    if spec.backend == LEARNED_BACKEND:
+        return LearnedEmbedder(spec)
     from graphrag.embedding.export import ensure_export
 
     folder = ensure_export(spec, models_dir(settings))

@@ -21,11 +21,12 @@ from pathlib import Path
 
 from graphrag.config import Settings
 from graphrag.embedding.export_format import export_key
+from graphrag.embedding.learned_format import LEARNED_BACKEND, learned_key
 from graphrag.embedding.static_format import STATIC_BACKEND, distill_key, is_static_model
 from graphrag.errors import ModelUnavailable
 
 DEFAULT_MODEL_NAME = "all-MiniLM-L6-v2"
-BACKENDS = ("onnx", "onnx-int8", "torch", "model2vec")
+BACKENDS = ("onnx", "onnx-int8", "torch", "model2vec", "learned")
 # An ONNX backend name may end in ``-head<N>``: the model then reads only the first N
 # tokens of each text (special tokens included), e.g. ``onnx-head64``. The transformer's
 # cost grows with the tokens it reads, so a shorter window is a cheaper index.
@@ -185,10 +186,11 @@ def model_spec(settings: Settings) -> ModelSpec:
     backend = backend_of(settings)
     digest = source_hash(path, models_dir(settings))
     return ModelSpec(path=path, name=name, backend=backend, source_hash=digest,
-                     export_key=build_key(path, backend, digest))
+                     export_key=build_key(path, backend, digest, name))
 
 
-def build_key(path: Path, backend: str, digest: str) -> str | None:
+def build_key(path: Path, backend: str, digest: str, name: str = DEFAULT_MODEL_NAME
+              ) -> str | None:
     """The cache key of what ``backend`` builds from the model at ``path`` (settings only,
     neither torch nor the model is loaded)."""
     backend, _ = split_backend(backend)
@@ -196,4 +198,6 @@ def build_key(path: Path, backend: str, digest: str) -> str | None:
         return None
     if backend == STATIC_BACKEND:
         return None if is_static_model(path) else distill_key(digest)
+    if backend == LEARNED_BACKEND:
+        return learned_key(name, digest)
     return export_key(digest)

@@ -5,8 +5,10 @@ through its plan's stages in order. It works in waves: each wave groups the chun
 their next runnable stage and hands each group to that stage at once, so the embed stage
 encodes a whole batch in one call. A stage's failure on a chunk is recorded in
 ``stage_state`` (status, error, attempts, at) and blocks that chunk's later stages; the
-other chunks go on. The batch's results and states are written in one transaction, so
-killing the process loses at most the batch in flight, which the next run redoes.
+other chunks go on. The batch's results and states are written in one transaction, on a
+second connection while the next batch's stages run (the stages read the graph, never
+another batch's results; at most one batch is being written), so killing the process
+loses at most the two batches in flight, which the next run redoes.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -32,6 +35,8 @@ from graphrag.pipeline.terms import compact_term_stats
 from graphrag.progress import Progress
 
 DEFAULT_BATCH_SIZE = 128
+# Batches written between two folds of the BM25 statistics' deltas during a run
+FOLD_EVERY = 8
 # ``stage_progress(stage, chunks through it, its total)``; ``progress("pipeline", done, total)``
 StageProgress = Progress
 StageState = dict[str, dict[str, Any]]
@@ -51,8 +56,11 @@ class PipelineStats:
     stale: int = 0
     stages: dict[str, dict[str, int]] = field(default_factory=dict)
     duration_s: float = 0.0
-    # Wall seconds by part of the run: each stage, and reading/writing the batches.
+    # Wall seconds by part of the run: each stage, and reading/writing the batches
+    # (``write``: the time the run waited for its writes).
     timings: dict[str, float] = field(default_factory=dict)
+    # Wall seconds the batch writes took in all (most of it beside the next batch's stages)
+    write_busy_s: float = 0.0
 
     def count(self, stage: str, outcome: str, n: int = 1) -> None:
         if n:
@@ -75,7 +83,8 @@ class PipelineStats:
                 "batches": self.batches, "stale": self.stale, "failed": self.failed,
                 "stages": self.stages, "duration_s": round(self.duration_s, 3),
                 "rate": round(self.rate, 2),
-                "timings": {k: round(v, 3) for k, v in self.timings.items()}}
+                "timings": {k: round(v, 3) for k, v in self.timings.items()},
+                "write_busy_s": round(self.write_busy_s, 3)}
 
 
 def next_stage(stages: Sequence[str], state: StageState, ran: set[str],
@@ -216,37 +225,67 @@ def run_pipeline(ctx: AppContext, stages: Sequence[str] | None = None,
     stage_ctx.provide("embedder", embedder)
     stage_ctx.provide("summarizer", summarizer)
     after: tuple[int, int] | None = None
-    while stats.chunks < stats.total:
-        t0 = time.perf_counter()
-        with engine.connect() as conn:
-            items = fetch_batch(conn, app.id, after, min(batch_size, stats.total - stats.chunks),
-                                retry_failed)
-        stats.timed("read", time.perf_counter() - t0)
-        if not items:
-            break
-        after = (items[-1].row["priority"], items[-1].id)
-        def on_stage(name: str) -> None:
-            if stage_progress is not None:
-                through = sum(stats.stages.get(name, {}).values())
-                stage_progress(name, through, max(stage_totals.get(name, 0), through))
+    settled = 0
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="graphrag-write") as writer:
+        in_flight: Future[tuple[int, float]] | None = None
 
-        states = run_batch(items, stage_ctx, only, retry_failed, stats, on_stage)
-        pending = {i.id: is_pending(i.stages, states[i.id]) for i in items}
-        t0 = time.perf_counter()
-        with engine.begin() as conn:
-            written = write_batch(conn, items, states, pending)
-            compact_term_stats(conn, app.id)
-        stats.timed("write", time.perf_counter() - t0)
-        stats.stale += len(items) - written
-        stats.chunks += len(items)
-        stats.batches += 1
-        if progress is not None:
-            progress("pipeline", stats.chunks, stats.total)
+        def settle() -> None:
+            """Wait for the batch being written; count it."""
+            nonlocal in_flight, settled
+            if in_flight is None:
+                return
+            t0 = time.perf_counter()
+            written, busy = in_flight.result()
+            stats.timed("write", time.perf_counter() - t0)
+            stats.write_busy_s += busy
+            stats.stale += in_flight_size - written
+            settled += in_flight_size
+            in_flight = None
+            if progress is not None:
+                progress("pipeline", settled, stats.total)
+
+        while stats.chunks < stats.total:
+            t0 = time.perf_counter()
+            with engine.connect() as conn:
+                items = fetch_batch(conn, app.id, after,
+                                    min(batch_size, stats.total - stats.chunks), retry_failed)
+            stats.timed("read", time.perf_counter() - t0)
+            if not items:
+                break
+            after = (items[-1].row["priority"], items[-1].id)
+            def on_stage(name: str) -> None:
+                if stage_progress is not None:
+                    through = sum(stats.stages.get(name, {}).values())
+                    stage_progress(name, through, max(stage_totals.get(name, 0), through))
+
+            states = run_batch(items, stage_ctx, only, retry_failed, stats, on_stage)
+            pending = {i.id: is_pending(i.stages, states[i.id]) for i in items}
+            settle()
+            # Folding the BM25 deltas every few batches (and at the end) keeps them short
+            # for searches during the run at a fraction of a fold per batch.
+            in_flight = writer.submit(_write, engine, app.id, items, states, pending,
+                                      stats.batches % FOLD_EVERY == FOLD_EVERY - 1)
+            in_flight_size = len(items)
+            stats.chunks += len(items)
+            stats.batches += 1
+        settle()
     with engine.begin() as conn:
         # also what re-chunking deleted (their postings' statistics)
         compact_term_stats(conn, app.id)
     stats.duration_s = time.perf_counter() - started
     return stats
+
+
+def _write(engine: Engine, app_id: int, items: list[WorkItem], states: dict[int, StageState],
+           pending: dict[int, bool], fold: bool) -> tuple[int, float]:
+    """One batch's results in one transaction: (rows written, seconds taken). ``fold``:
+    also fold the BM25 statistics' deltas (:func:`compact_term_stats`)."""
+    t0 = time.perf_counter()
+    with engine.begin() as conn:
+        written = write_batch(conn, items, states, pending)
+        if fold:
+            compact_term_stats(conn, app_id)
+    return written, time.perf_counter() - t0
 
 
 def run_claimed_batch(ctx: AppContext, *, batch_size: int = DEFAULT_BATCH_SIZE,

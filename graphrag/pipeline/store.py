@@ -4,9 +4,9 @@ the stages keep beside chunks.
 
 Selection is keyset-paginated on ``(priority DESC, id)`` (the ``ix_chunks_pending``
 index), so one run visits each chunk at most once even when some of its stages cannot
-advance. Writes are ``executemany`` UPDATEs grouped by the set of changed columns, each
-guarded by the chunk's ``stage_state`` and ``plan_hash`` as loaded: if the chunk was
-re-planned or finished by someone else meanwhile, the stale result is dropped.
+advance. Writes are set-based UPDATEs, one per set of changed columns, of the chunks
+whose ``stage_state`` and ``plan_hash`` are still as loaded (locked first): if the chunk
+was re-planned or finished by someone else meanwhile, the stale result is dropped.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from typing import Any
 from sqlalchemy import Connection, text
 
 from graphrag.pipeline.model import OWNED_COLUMNS, NodeInfo, WorkItem
-from graphrag.pipeline.terms import TEXT_COLUMNS, count_assignments, refresh_terms
+from graphrag.pipeline.terms import TEXT_COLUMNS, drop_postings, update_with_postings
 
 _HAS_FAILED = "jsonb_path_exists(c.stage_state, '$.* ? (@.status == \"failed\")')"
 
@@ -140,39 +140,68 @@ def _param(column: str, value: Any) -> Any:
     return value
 
 
+# The batch's rows still as loaded (stage state and plan), locked until the transaction
+# ends: only they are written, and nobody can change them between this check and the
+# write (a re-planned or otherwise finished chunk's stale result is dropped).
+_LOCK_UNCHANGED = """
+SELECT c.id FROM chunks c
+  JOIN unnest(CAST(:ids AS bigint[]), CAST(:states AS jsonb[]), CAST(:hashes AS text[]))
+       AS v(id, stage_state, plan_hash) ON c.id = v.id
+ WHERE c.stage_state = v.stage_state AND c.plan_hash IS NOT DISTINCT FROM v.plan_hash
+ ORDER BY c.id
+   FOR NO KEY UPDATE OF c
+"""
+
+
+def _lock_unchanged(conn: Connection, items: list[WorkItem]) -> set[int]:
+    rows = conn.execute(text(_LOCK_UNCHANGED), {
+        "ids": [i.id for i in items],
+        "states": [json.dumps(i.row.get("stage_state") or {}) for i in items],
+        "hashes": [i.row.get("plan_hash") for i in items]})
+    return {int(r.id) for r in rows}
+
+
+def _rows_sql(columns: tuple[str, ...]) -> str:
+    """A FROM item ``v`` of one row per chunk: id, new stage state, pending, and the
+    changed ``columns`` (bind parameters of the same names, one array each)."""
+    arrays = ["CAST(:id AS bigint[])", "CAST(:new_state AS jsonb[])",
+              "CAST(:pending AS boolean[])"]
+    arrays += [f"CAST(:{c} AS {OWNED_COLUMNS[c]}[])" for c in columns]
+    return f"unnest({', '.join(arrays)}) AS v(id, new_state, pending, {', '.join(columns)})" \
+        if columns else f"unnest({', '.join(arrays)}) AS v(id, new_state, pending)"
+
+
 def write_batch(conn: Connection, items: list[WorkItem], states: dict[int, dict[str, Any]],
                 pending: dict[int, bool]) -> int:
-    """Write every chunk's changed columns and new stage state; returns rows written."""
+    """Write every chunk's changed columns and new stage state; returns rows written.
+
+    One statement per set of changed columns (usually one per batch), each row written
+    once: a chunk row's new version costs an entry in every index of ``chunks`` (its
+    vector's HNSW graph included), so the text, its BM25 term count and the vectors go
+    in the same version, and the postings are written by the same statement
+    (:func:`graphrag.pipeline.terms.update_with_postings`, the text analysed once)."""
+    fresh = _lock_unchanged(conn, items) if items else set()
     groups: dict[tuple[str, ...], list[WorkItem]] = defaultdict(list)
     for item in items:
-        groups[tuple(sorted(item.changes))].append(item)
-    written = 0
+        if item.id in fresh:
+            groups[tuple(sorted(item.changes))].append(item)
+    drop_postings(conn, [i.id for i in items
+                         if i.id in fresh and TEXT_COLUMNS.intersection(i.changes)])
     for columns, group in groups.items():
-        sets = [f"{c} = CAST(:{c} AS {OWNED_COLUMNS[c]})" for c in columns]
+        params: dict[str, Any] = {
+            "id": [i.id for i in group],
+            "new_state": [json.dumps(states[i.id]) for i in group],
+            "pending": [pending[i.id] for i in group],
+            **{c: [_param(c, i.changes[c]) for i in group] for c in columns}}
+        sets = [f"{c} = v.{c}" for c in columns] + [
+            "stage_state = v.new_state", "pending = v.pending", "freshness_at = now()",
+            "updated_at = now()"]
         if TEXT_COLUMNS.intersection(columns):
-            sets += count_assignments(":content")
-        sql = (
-            "UPDATE chunks SET " + ", ".join([*sets, "stage_state = CAST(:new_state AS jsonb)",
-                                              "pending = :pending", "freshness_at = now()",
-                                              "updated_at = now()"])
-            + " WHERE id = :id AND stage_state = CAST(:old_state AS jsonb)"
-            " AND plan_hash IS NOT DISTINCT FROM CAST(:plan_hash AS text)"
-        )
-        params = [
-            {
-                **{c: _param(c, item.changes[c]) for c in columns},
-                "id": item.id, "new_state": json.dumps(states[item.id]),
-                "pending": pending[item.id],
-                "old_state": json.dumps(item.row.get("stage_state") or {}),
-                "plan_hash": item.row.get("plan_hash"),
-            }
-            for item in group
-        ]
-        result = conn.execute(text(sql), params)
-        written += max(result.rowcount, 0)
-    refresh_terms(conn, [i.id for i in items if TEXT_COLUMNS.intersection(i.changes)],
-                  counted=True)
-    return written
+            update_with_postings(conn, _rows_sql(columns), sets, params)
+        else:
+            conn.execute(text(f"UPDATE chunks c SET {', '.join(sets)}"
+                              f" FROM {_rows_sql(columns)} WHERE c.id = v.id"), params)
+    return len(fresh)
 
 
 def invalidate_stages(conn: Connection, app_id: int, node_ids: Sequence[int],

@@ -4,14 +4,15 @@ A chunk's terms are the lexemes the database function ``graphrag_terms`` (migrat
 identifiers split into words, English stemming, stop words dropped) makes of its title
 and content, each with its frequency and the chunk's length in terms. The summary is not
 indexed: the structural one is boilerplate ("Called by: ...") that would make a function
-match the names of its callers. The runner refreshes them in the transaction that
-writes new text, so search never sees postings of an older text; deleting a chunk
-deletes its postings (foreign key). Read by :mod:`graphrag.retrieval.search.bm25`.
+match the names of its callers. The runner writes them with the new text, in the same
+statement, so search never sees postings of an older text; deleting a chunk deletes its
+postings (foreign key). Read by :mod:`graphrag.retrieval.search.bm25`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from sqlalchemy import Connection, text
 
@@ -30,27 +31,52 @@ NAME_TERMS = (r"tsvector_to_array(graphrag_terms(regexp_replace(coalesce(n.name,
               r" '([a-z0-9])([A-Z])', '\1 \2', 'g')))")
 
 
-def count_assignments(content: str) -> list[str]:
-    """``SET`` items of an ``UPDATE chunks`` that writes new text (``content``: the SQL
-    of the new content, e.g. a bind parameter): the chunk's term count and its node
-    name's words, computed in that same statement. A second update of the row would
-    write a whole new row version, with an entry in every index of ``chunks`` (the two
-    HNSW indexes included); :func:`refresh_terms` with ``counted=True`` then writes only
-    the postings."""
-    words = f"graphrag_terms(concat_ws(' ', chunks.title, CAST({content} AS text)))"
-    return [f"term_count = (SELECT coalesce(sum({_TF}), 0) FROM unnest({words}) t)",
-            f"name_terms = (SELECT {NAME_TERMS} FROM nodes n WHERE n.id = chunks.node_id)"]
+def update_with_postings(conn: Connection, rows: str, sets: Sequence[str],
+                         params: dict[str, Any]) -> None:
+    """``UPDATE chunks c SET {sets} FROM {rows} WHERE c.id = v.id`` for chunks with a new
+    text (``rows``: a FROM item ``v`` with columns ``id`` and ``content``), their term
+    count and name words written in the same row version, and their postings inserted
+    by the same statement. The text is analysed once, for the count and the postings;
+    the chunks' old postings must be gone (:func:`drop_postings`). A second update of
+    the rows would write a whole new row version, with an entry in every index of
+    ``chunks`` (the HNSW one included)."""
+    conn.execute(text(
+        f"""
+        WITH v AS MATERIALIZED (SELECT * FROM {rows}),
+        t AS MATERIALIZED (
+            SELECT v.id, t.lexeme, {_TF} AS tf
+              FROM v JOIN chunks c ON c.id = v.id
+             CROSS JOIN unnest(graphrag_terms(concat_ws(' ', c.title, v.content))) t
+        ),
+        k AS (SELECT id, sum(tf) AS n FROM t GROUP BY id),
+        u AS (
+            UPDATE chunks c SET {", ".join(sets)}, term_count = coalesce(k.n, 0),
+                   name_terms = (SELECT {NAME_TERMS} FROM nodes n WHERE n.id = c.node_id)
+              FROM v LEFT JOIN k ON k.id = v.id
+             WHERE c.id = v.id
+            RETURNING c.id, c.application_id, c.term_count
+        )
+        INSERT INTO chunk_terms (application_id, term, chunk_id, tf, dl)
+        SELECT u.application_id, t.lexeme, u.id, t.tf, u.term_count
+          FROM u JOIN t ON t.id = u.id
+         ORDER BY u.id, t.lexeme
+        """), params)
 
 
-def refresh_terms(conn: Connection, chunk_ids: Sequence[int], counted: bool = False) -> None:
-    """Rewrite the postings and term counts of these chunks from their current text
-    (``counted``: their counts were written with the text, :func:`count_assignments`)."""
+def drop_postings(conn: Connection, chunk_ids: Sequence[int]) -> None:
+    """Delete the postings of these chunks (their text is about to be rewritten)."""
+    if chunk_ids:
+        conn.execute(text("DELETE FROM chunk_terms WHERE chunk_id = ANY(:ids)"),
+                     {"ids": sorted(set(chunk_ids))})
+
+
+def refresh_terms(conn: Connection, chunk_ids: Sequence[int]) -> None:
+    """Rewrite the postings and term counts of these chunks from their current text."""
     if not chunk_ids:
         return
     ids = {"ids": sorted(set(chunk_ids))}
-    conn.execute(text("DELETE FROM chunk_terms WHERE chunk_id = ANY(:ids)"), ids)
-    if not counted:
-        _write_counts(conn, ids)
+    drop_postings(conn, ids["ids"])
+    _write_counts(conn, ids)
     conn.execute(text(
         f"""
         INSERT INTO chunk_terms (application_id, term, chunk_id, tf, dl)

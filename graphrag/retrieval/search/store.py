@@ -420,7 +420,7 @@ _DEFINED_SQL = """
                    row_number() OVER (PARTITION BY n.name ORDER BY n.rank DESC, n.id) AS k
               FROM nodes n
              WHERE n.application_id = ANY(:apps) AND n.name = ANY(:names)
-               AND n.kind = ANY(:kinds)) ranked
+               AND n.kind = ANY(:kinds) AND n.meta->>'implied' IS NULL) ranked
      WHERE k <= :lim
      ORDER BY rank DESC, id
 """
@@ -429,7 +429,8 @@ _DEFINED_SQL = """
 def defined_rows(conn: Connection, app_ids: Sequence[int], names: Sequence[str],
                  kinds: Sequence[str], limit: int) -> list[Any]:
     """Nodes of the kinds whose simple name is one of ``names`` (case-sensitive), the
-    highest PageRank first, at most ``limit`` per name (a name defined everywhere, such
+    highest PageRank first (not a namespace only implied by a qualified class name,
+    ``meta.implied``), at most ``limit`` per name (a name defined everywhere, such
     as ``get``, does not crowd out the others)."""
     return list(conn.execute(text(_DEFINED_SQL), {
         "apps": list(app_ids), "names": list(names), "kinds": list(kinds), "lim": limit,
