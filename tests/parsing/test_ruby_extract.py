@@ -151,6 +151,44 @@ def test_a_reopened_class_is_one_node(tmp_path: Path) -> None:
     assert calls == {("Book.matches?", "Book.title"), ("Finder.run", "Book.matches?")}
 
 
+def test_a_class_reopened_without_a_home_file_is_one_node(tmp_path: Path) -> None:
+    """`Web::Application` has no file of its own: the file that names its superclass
+    declares it (though another comes first by path), the other adds its methods."""
+    graph, nodes = graph_of(tmp_path, {
+        "web/base.rb": "module Web\n  class Base\n    def route; end\n  end\n\n"
+                       "  class Application < Base\n    def start\n      route\n"
+                       "    end\n  end\nend\n",
+        "web/aaa_main.rb": "module Web\n  class Application\n    include Logging\n"
+                           "    def run!\n      start\n    end\n  end\nend\n",
+        "web/logging.rb": "module Logging\n  def log; end\nend\n",
+    })
+    apps = [n for n in graph.nodes if n.fqn == "Web.Application"]
+    assert len(apps) == 1 and apps[0].file_path == "web/base.rb"
+    members = {n.fqn for n in graph.nodes if n.parent_key == apps[0].key}
+    assert members == {"Web.Application.start", "Web.Application.run!"}
+    heritage = {(nodes[e.src_key].fqn, e.kind, nodes[e.dst_key].fqn) for e in graph.edges
+                if e.kind in ("EXTENDS", "IMPLEMENTS", "EMBEDS")}
+    assert ("Web.Application", "EXTENDS", "Web.Base") in heritage
+    assert any(src == "Web.Application" and dst == "Logging" for src, _k, dst in heritage)
+    calls = {(nodes[e.src_key].fqn, nodes[e.dst_key].fqn) for e in graph.edges
+             if e.kind == "CALLS"}
+    assert {("Web.Application.run!", "Web.Application.start"),
+            ("Web.Application.start", "Web.Base.route")} <= calls
+
+
+def test_a_reopening_without_superclass_is_declared_by_the_first_file(tmp_path: Path
+                                                                      ) -> None:
+    graph, _nodes = graph_of(tmp_path, {
+        "tools/b.rb": "class Runner\n  def b; end\nend\n",
+        "tools/a.rb": "class Runner\n  def a; end\nend\n",
+        "tools/c.rb": "class Runner::Step\nend\n",  # only implies Runner
+    })
+    runners = [n for n in graph.nodes if n.fqn == "Runner"]
+    assert [n.file_path for n in runners] == ["tools/a.rb"]
+    assert {n.fqn for n in graph.nodes if n.parent_key == runners[0].key} == {
+        "Runner.a", "Runner.b", "Runner.Step"}
+
+
 def test_repo_facts_name_homes_and_features(tmp_path: Path) -> None:
     files = {"lib/gem.rb": "require 'gem/core'\n",  # an entry file: no home of Gem
              "lib/gem/core.rb": "module Gem\n  class Core; end\nend\n",

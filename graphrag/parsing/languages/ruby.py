@@ -17,7 +17,10 @@ with dots (``Shop::Order#total`` is ``Shop.Order.total``); a file's module is it
 without ``.rb``. A class or module reopened in several files is one node: the file that
 Zeitwerk's naming gives the constant (``app/models/shop/order.rb`` for ``Shop::Order``,
 ``lib/shop.rb`` for ``Shop``; :func:`repo_facts`) declares it, the others only add their
-methods and mixins to it.
+methods and mixins to it. One opened in several files none of which is its home
+(``Sinatra::Application``, declared in ``sinatra/base.rb`` and reopened in
+``sinatra/main.rb``) is declared by the file that names its superclass, else by the first
+in path order.
 """
 
 from __future__ import annotations
@@ -56,6 +59,7 @@ _AUTOLOAD_ROOT = re.compile(r"(?:^|/)(?:lib|app/[^/]+)/(.+)\.rb$")
 _NOT_LOADED = frozenset({"test", "tests", "spec", "config", "db", "script", "bin", "vendor",
                          "examples", "features", "tasks"})
 _CAMEL = re.compile(r"(?:^|_)([a-z0-9])")
+_READ_MAX = 256 * 1024  # what repository facts read of a file
 
 
 def extract(source: bytes, rel_path: str, ctx: RepoContext) -> ParseResult:
@@ -90,17 +94,21 @@ def constant_of(rel_path: str) -> str | None:
 
 
 def repo_facts(files: RepoFiles) -> dict[str, dict[str, str]]:
-    """``constants``: the file Zeitwerk names for each constant (the one that declares a
-    class reopened elsewhere); ``features``: what ``require 'a/b'`` loads (``a/b`` ->
+    """``constants``: the file that declares each constant a file reopens: the one
+    Zeitwerk names for it, else (no such file) the one :func:`_reopened` picks;
+    ``features``: what ``require 'a/b'`` loads (``a/b`` ->
     the module of ``lib/a/b.rb``)."""
     constants: dict[str, str] = {}
     features: dict[str, str] = {}
     ruby = sorted(p for p in files.paths if p.endswith(".rb"))
     directories = {p.rpartition("/")[0] for p in ruby}
+    # every file is read once: which constants it opens decides who declares a class
+    # reopened in files none of which is its home
+    texts = {rel: files.read(rel, _READ_MAX) or "" for rel in ruby}
     for rel in ruby:
         constant = constant_of(rel)
         if constant and (rel.removesuffix(".rb") not in directories
-                         or _declares(files, rel, constant)):
+                         or _declares(texts[rel], constant)):
             constants.setdefault(constant, rel)
         head, sep, feature = rel.rpartition("lib/")
         if sep and (not head or head.endswith("/")):
@@ -120,15 +128,84 @@ def repo_facts(files: RepoFiles) -> dict[str, dict[str, str]]:
                 break
             constants.setdefault(constant, rel)
             directory = directory.rpartition("/")[0]
+    constants.update(_reopened(texts, constants))
     return {"constants": constants, "features": features}
 
 
-def _declares(files: RepoFiles, rel: str, constant: str) -> bool:
+def _declares(text: str, constant: str) -> bool:
     """Whether the file of a namespace (``lib/sinatra.rb`` beside ``lib/sinatra/``)
     declares it: a gem's entry file often only requires the files of the namespace."""
-    text = files.read(rel, 256 * 1024) or ""
     last = re.escape(constant.rsplit(".", 1)[-1])
     return re.search(rf"(?m)^\s*(?:module|class)\s+(?:\w+::)*{last}\b", text) is not None
+
+
+# `class A::B < C` / `module A` at the start of a line (not `class << self`)
+_OPENING = re.compile(r"(?m)^([ \t]*)(?:class|module)[ \t]+(?:::)?([A-Z]\w*(?:::[A-Z]\w*)*)")
+
+
+def _guessed_openings(text: str) -> set[str]:
+    """The classes and modules a file seems to open (and the namespaces their paths
+    imply), nested by indentation: a cheap sieve, every file is read on every run; only
+    the files it finds sharing a constant are parsed (:func:`_openings`)."""
+    found: set[str] = set()
+    stack: list[tuple[int, str]] = []
+    for match in _OPENING.finditer(text):
+        indent = len(match.group(1).expandtabs(2))
+        while stack and stack[-1][0] >= indent:
+            stack.pop()
+        prefix = stack[-1][1] if stack else ""
+        for part in match.group(2).split("::"):
+            prefix = f"{prefix}.{part}" if prefix else part
+            found.add(prefix)
+        stack.append((indent, prefix))
+    return found
+
+
+def _openings(source: bytes) -> dict[str, int]:
+    """The classes and modules a file opens, as the extractor names them, each with its
+    claim to declare it: 0 a class naming its superclass, 1 an opening, 2 a namespace
+    only implied by a path (``class Rack::Builder`` implies ``Rack``)."""
+    root = registry.parser(LANG).parse(source).root_node
+    nodes = QueryCursor(registry.query(LANG, "ruby-definitions")).captures(root)
+    found: dict[str, int] = {}
+    for node in nodes.get("definition.type", []):
+        path = _constant_path(node.child_by_field_name("name"))
+        if node.type == "singleton_class" or path is None:
+            continue
+        outer: list[str] = []
+        parent = node.parent
+        while parent is not None:  # the enclosing classes and modules the extractor scopes
+            if parent.type in ("class", "module"):
+                name = _constant_path(parent.child_by_field_name("name"))
+                if name is not None:
+                    outer.append(name)
+            parent = parent.parent
+        prefix = ".".join(reversed(outer))
+        parts = path.split(".")
+        for index, part in enumerate(parts):
+            prefix = f"{prefix}.{part}" if prefix else part
+            superclass = node.child_by_field_name("superclass")
+            rank = 2 if index < len(parts) - 1 else 0 if superclass is not None else 1
+            found[prefix] = min(rank, found.get(prefix, rank))
+    return found
+
+
+def _reopened(texts: dict[str, str], homes: dict[str, str]) -> dict[str, str]:
+    """The file that declares each class or module opened in several files none of
+    which Zeitwerk names for it: the first (in path order) whose declaration names a
+    superclass, else the first that opens it, else the first that implies it."""
+    guessed: dict[str, list[str]] = {}
+    for rel, text in texts.items():
+        for fqn in _guessed_openings(text):
+            if fqn not in homes:
+                guessed.setdefault(fqn, []).append(rel)
+    shared = sorted({rel for files in guessed.values() if len(files) > 1 for rel in files})
+    claims: dict[str, list[tuple[int, str]]] = {}
+    for rel in shared:
+        for fqn, rank in _openings(texts[rel].encode("utf-8", "surrogatepass")).items():
+            if fqn not in homes:
+                claims.setdefault(fqn, []).append((rank, rel))
+    return {fqn: min(found)[1] for fqn, found in claims.items() if len(found) > 1}
 
 
 def _string(node: Node | None) -> str | None:

@@ -13,4 +13,11 @@ module Lending
       []
     end
   end
+
+  # A reminder of a late loan (its sending is added by the status app).
+  class Reminder < Policy
+    def self.text(loan)
+      due_date(loan).to_s
+    end
+  end
 end
