@@ -395,6 +395,51 @@ def test_incremental_equals_full_after_cross_file_definition_edits(
             conn.execute(text("DELETE FROM applications WHERE name = :n"), {"n": full_app})
 
 
+def test_a_reopened_ruby_class_follows_its_declaring_file(tmp_path: Path, engine,
+                                                         app_name: str) -> None:
+    """A class opened in two files, neither its home by name: when the file that
+    declares it loses the class or is deleted, the other declares it, as a full index
+    of the same tree does."""
+    repo = tmp_path / "r"
+    (repo / "web").mkdir(parents=True)
+    base = "module Web\n  class Base; def route; end; end\n\n" \
+           "  class Application < Base\n    def start\n      route\n    end\n  end\nend\n"
+    (repo / "web" / "base.rb").write_text(base)
+    (repo / "web" / "main.rb").write_text(
+        "module Web\n  class Application\n    def run!\n      start\n    end\n  end\nend\n")
+    settings = _settings()
+    full_app = app_name + "_full"
+
+    def applications(app: str) -> list[tuple[str, str]]:
+        with engine.connect() as conn:
+            return [tuple(r) for r in conn.execute(text(
+                "SELECT n.kind, n.file_path FROM nodes n JOIN applications a"
+                " ON a.id = n.application_id WHERE a.name = :n AND n.fqn = 'Web.Application'"
+                " ORDER BY 2"), {"n": app})]
+
+    index_graph(engine, settings, repo, app_name)
+    assert applications(app_name) == [("CLASS", "web/base.rb")]
+    edits = [("base.rb", base.replace("Application < Base", "Server < Base")),
+             ("base.rb", base), ("base.rb", None)]
+    try:
+        for name, code in edits:
+            if code is None:
+                (repo / "web" / name).unlink()
+            else:
+                (repo / "web" / name).write_text(code)
+            index_graph(engine, settings, repo, app_name, allow_mass_delete=True)
+            with engine.begin() as conn:
+                conn.execute(text("DELETE FROM applications WHERE name = :n"),
+                             {"n": full_app})
+            index_graph(engine, settings, repo, full_app, full=True)
+            _assert_same_graph(engine, app_name, full_app, f"after editing {name}")
+            assert len(applications(app_name)) == 1
+        assert applications(app_name) == [("CLASS", "web/main.rb")]
+    finally:
+        with engine.begin() as conn:
+            conn.execute(text("DELETE FROM applications WHERE name = :n"), {"n": full_app})
+
+
 def test_edit_resolves_only_the_files_that_depend_on_it(tmp_path: Path, engine,
                                                         app_name: str) -> None:
     """A body edit resolves the edited file alone; renaming a definition also resolves
