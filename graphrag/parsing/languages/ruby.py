@@ -402,8 +402,9 @@ class _RubyFile(FileExtractor):
                     self._field(child, _text(left), fqn)
 
     def _declare(self, symbol: Symbol) -> None:
-        """Add a class or module unless another file is its home (Zeitwerk naming) or this
-        file declared it already: a reopened class or module is one node."""
+        """Add a class or module unless another file declares it (its Zeitwerk home, or
+        the file :func:`repo_facts` picks for one reopened without a home) or this file
+        declared it already: a reopened class or module is one node."""
         home = self.facts.get("constants", {}).get(symbol.fqn) if self.facts else None
         if (home is None or home == self.rel_path) and symbol.fqn not in self.declared:
             self.declared.add(symbol.fqn)
