@@ -73,6 +73,17 @@ def test_title_of_a_code_chunk_is_name_owner_and_signature() -> None:
     assert title_input(top) == "parse date. def f(x): ..."
 
 
+def test_title_of_a_documented_chunk_ends_with_its_docs_first_sentence() -> None:
+    # a name like `build` says little of what it does; its doc comment says it plainly
+    item = _item("code", "METHOD", "def build(app)\n  ...\nend", name="build",
+                 parent=("CLASS", "s.Base"), title="s.Base.build",
+                 doc="Creates a Rack::Builder instance with all the middleware set up\n"
+                     "and the given +app+ as end point. Called once per app.")
+    assert title_input(item) == ("build. base. def build(app). Creates a Rack::Builder "
+                                 "instance with all the middleware set up and the given "
+                                 "+app+ as end point.")
+
+
 def test_documents_and_doc_chunks_have_no_title() -> None:
     section = _item("doc", "SECTION", "Vacation days: 25.", parent=None, name="Leave",
                     title="handbook.md", section=["HR", "Leave"])

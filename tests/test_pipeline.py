@@ -93,8 +93,10 @@ def test_code_chunk_gets_snippet_summary_vector_and_links(engine, settings, app_
     assert row["embed_model"] == model_identity(settings)
     assert row["embed_model"].startswith("all-MiniLM-L6-v2/onnx@")
     assert row["embed_ts"] is not None and row["embed_input_hash"]
-    # The title vector embeds what the chunk is called: name and owner in words, signature.
-    title = "get user name. user service. def get_user_name(self, user_id: int) -> str:"
+    # The title vector embeds what the chunk is called: name and owner in words, signature
+    # and the first sentence of its doc comment.
+    title = ("get user name. user service. def get_user_name(self, user_id: int) -> str. "
+             "Return the user's name.")
     expected = get_embedder(settings).encode([title])[0]
     # (int8 quantisation scales per batch: a vector encoded alone differs slightly)
     assert float(np.dot(_vec(row["title_emb_text"]), expected)) > 0.99

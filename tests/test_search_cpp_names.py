@@ -34,3 +34,32 @@ def test_a_qualified_cpp_name_is_boosted_as_its_definition(engine, shapes, query
     score = {h["fqn"]: h["score"] for h in off}
     # the definition boost (three times the best score for a symbol query) is added
     assert hits[0]["score"] > 2 * score[fqn]
+
+
+def test_a_name_a_header_publishes_from_outside_is_found_there(engine, shapes) -> None:
+    """``using std::unique_ptr;`` in namespace ``geo`` of a header: ``geo::unique_ptr``
+    is no node of the repository, and the header's line is where a user finds it."""
+    embedder = get_embedder(load_settings())
+    scope = scope_of(engine, shapes)
+    for query in ("geo::unique_ptr", "unique_ptr"):
+        first = search(scope, query, SearchOptions(), embedder).hits[0]
+        assert first["file_path"] == "include/geo/registry.hpp", query
+        assert first["chunk_line_start"] <= 10 <= first["chunk_line_end"]
+    # another namespace's name of that spelling is not what the header publishes
+    hits = search(scope, "other::unique_ptr", SearchOptions(), embedder).hits
+    assert not any(h["file_path"] == "include/geo/registry.hpp"
+                   and h["chunk_line_start"] <= 10 <= h["chunk_line_end"] for h in hits[:1])
+
+
+def test_a_qualified_name_in_a_topic_points_at_its_definition(engine, shapes) -> None:
+    """A phrase naming an area of the code gets no definition boost for bare words, but
+    a name written with its namespace names one definition: the type alias
+    ``geo::ShapeList`` leads."""
+    embedder = get_embedder(load_settings())
+    scope = scope_of(engine, shapes)
+    query = "geo::ShapeList of owned shapes"
+    hits = search(scope, query, SearchOptions(), embedder).hits
+    assert hits[0]["fqn"] == "geo::ShapeList"
+    off = search(scope, query, SearchOptions(disabled=("definitions",)), embedder).hits
+    score = {h["fqn"]: h["score"] for h in off}
+    assert hits[0]["score"] > 1.5 * score.get("geo::ShapeList", 0.0)

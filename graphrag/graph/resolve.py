@@ -246,7 +246,7 @@ def external_exports(imports: Iterable[Import], external: Iterable[str]) -> dict
     out: dict[str, int] = {}
     for imp in sorted(imports, key=lambda i: i.line):
         if imp.exported and imp.target in outside:
-            out.setdefault(imp.alias, imp.line)
+            out.setdefault(imp.published or imp.alias, imp.line)
     return out
 
 

@@ -19,6 +19,7 @@ from graphrag.parsing.registry import find, hook, namespace_spec, namespaces, pa
 from graphrag.parsing.typetext import function_type_param, union_members
 
 _MAX_DEPTH = 8
+_MAX_ALIASES = 8  # an alias of an alias of ...: a cycle ends here
 
 
 class Scopes:
@@ -537,6 +538,9 @@ class Scopes:
                 return EXTERNAL
             return Ent("instance", nodes[0], resolution="union", alts=tuple(nodes[1:]))
         node = self.type_node(ctx, text)
+        aliased = _aliased(node)
+        if aliased is not None:  # a type alias is the type it names, where it is declared
+            return self.eval_type(self.ctx_of(node), aliased, depth + 1)
         if node is not None:
             return Ent("instance", node)
         # outside the repository; the name is kept for the applicability of extensions
@@ -633,6 +637,12 @@ class Scopes:
                         break
         if not isinstance(declared, str) or owner is None:
             return EXTERNAL
+        for _ in range(_MAX_ALIASES):  # `ShapeList shapes_;`: the sequence it names
+            alias = self.type_node(self.ctx_of(owner), declared)
+            aliased = _aliased(alias)
+            if alias is None or aliased is None:
+                break
+            declared, owner = aliased, alias
         element = (item_type if item else element_type)(declared)
         if element is None and not item:
             # a repository class that is iterable: its __iter__'s result
@@ -832,6 +842,12 @@ class Scopes:
         if spec is not None and name in spec.constructor_names:
             return self.constructor(cls)
         return None
+
+
+def _aliased(node: GraphNode | None) -> str | None:
+    """The type a type alias node stands for, as written (``meta.alias``), else None."""
+    aliased = node.meta.get("alias") if node is not None else None
+    return aliased if isinstance(aliased, str) and aliased else None
 
 
 def _module_var(scope: FileScope, name: str) -> str | None:

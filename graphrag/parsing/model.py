@@ -87,13 +87,16 @@ class Import:
     resolved module path (``./user`` in ``src/a.ts`` -> ``src/user``) plus
     ``:Name`` for named imports; a namespace/default-module import targets the module.
     ``exported``: the file publishes the name it binds (Rust ``pub use``), so a user of
-    the file's module finds it there even when its definition is outside the repository.
+    the file's module finds it there even when its definition is outside the repository;
+    ``published``: the name users write for it when that is not ``alias`` (a C++ header's
+    ``using std::string_view;`` in namespace ``absl`` publishes ``absl::string_view``).
     """
 
     alias: str
     target: str
     line: int
     exported: bool = False
+    published: str | None = None
 
 
 @dataclass

@@ -163,3 +163,16 @@ def test_a_files_leading_comment_without_its_licence_is_its_doc() -> None:
     assert snippet(block, "src/async.c").doc is None
     assert snippet("/* MIT License, Copyright (c) 2012 */\nint x;\n", "a.h").doc is None
     assert snippet("int x; /* trailing */\n", "a.h").doc is None
+
+
+def test_a_typedef_is_a_node_standing_for_the_type_it_names() -> None:
+    result = snippet("typedef struct uv_loop_s uv_loop_t;\ntypedef struct tree tree;\n"
+                     "typedef void (*uv_close_cb)(uv_loop_t* loop);\n"
+                     "typedef struct { int n; } counter_t, *counter_p;\n", "include/uv.h")
+    aliases = {s.fqn: s.meta["alias"] for s in result.symbols if "alias" in s.meta}
+    # `typedef struct tree tree;` names the struct itself; an anonymous struct is its
+    # first name, and the other names are aliases
+    assert aliases == {"uv_loop_t": "struct uv_loop_s",
+                       "uv_close_cb": "void (*)(uv_loop_t* loop)",
+                       "counter_p": "counter_t *"}
+    assert sym(result, "counter_t").kind == "CLASS"

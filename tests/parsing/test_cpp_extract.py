@@ -107,6 +107,37 @@ def test_attribute_macros_between_class_and_its_name_do_not_hide_it() -> None:
     assert "absl::AnyInvocable::swap" in {s.fqn for s in result.symbols}
 
 
+def test_type_aliases_are_nodes_and_using_declarations_publish_outside_names() -> None:
+    result = snippet(
+        "namespace absl {\nusing std::string_view;\n"
+        "template <typename T> using Hash = hash_internal::Hash<T>;\n"
+        "typedef void (*Visit)(int);\ntypedef struct node node;\n"
+        "class Map {\n  using Base::find;\n  using size_type = int;\n};\n"
+        "void f() { using std::swap; }\n}\n", "absl/hash.h")
+    aliases = {s.fqn: (s.kind, s.meta["alias"], s.meta.get("template"))
+               for s in result.symbols if "alias" in s.meta}
+    assert aliases == {
+        "absl::Hash": ("CLASS", "hash_internal::Hash<T>", True),
+        "absl::Visit": ("CLASS", "void (*)(int)", None),
+        "absl::Map::size_type": ("CLASS", "int", None)}  # `typedef struct node node` no
+    # only the namespace's using-declaration binds and publishes a name
+    assert [(i.alias, i.target, i.exported, i.published) for i in result.imports] == [
+        ("string_view", "std::string_view", True, "absl::string_view")]
+    source = snippet("namespace n {\nusing std::string_view;\n}\n", "src/x.cc")
+    assert [i.exported for i in source.imports] == [False]  # a source file publishes none
+
+
+def test_sample_publishes_its_using_declaration_and_calls_go_through_aliases() -> None:
+    graph = graph_of(SAMPLE)
+    registry = next(n for n in graph.nodes if n.fqn == "include/geo/registry.hpp")
+    assert registry.meta["external_exports"] == {"geo::unique_ptr": 10}
+    nodes = graph.node_by_key()
+    calls = {(nodes[e.src_key].fqn, nodes[e.dst_key].fqn) for e in graph.edges
+             if e.kind == "CALLS"}
+    # `for (const auto& shape : shapes_)` over a `ShapeList`, `largest_` a `ShapeRef`
+    assert ("geo::Registry::total", "geo::Shape::area") in calls
+
+
 def test_specifier_macros_before_a_declaration_do_not_nest_the_rest_of_the_file() -> None:
     # fmt's `FMT_CONSTEXPR write_int_data(...) : size(...) {` read `FMT_CONSTEXPR` as a
     # type: the constructor's error swallowed 2,000 lines into the struct

@@ -313,3 +313,31 @@ def test_a_package_objects_members_belong_to_its_package() -> None:
     assert sym(result, "a.json.parse").kind == "FUNCTION"
     assert edges_of(files) >= {("CALLS", "b.Use.run", "a.json.parse"),
                                ("CALLS", "b.Use.run", "a.Doc.show")}
+
+
+def test_a_type_alias_is_a_class_node_naming_the_type_it_stands_for() -> None:
+    result = snippet("package a\n"
+                     "package object fx {\n"
+                     "  /** A natural transformation. */\n"
+                     "  type ~>[F[_], G[_]] = arrow.FunctionK[F, G]\n"
+                     "  type Id[A] = A\n"
+                     "  object Id { def apply[A](a: A): A = a }\n"
+                     "  type ReaderT[F[_], A, B] = Kleisli[F, A, B]\n"
+                     "  val ReaderT = Kleisli\n"
+                     "  trait Codec { type Out; type Bound <: String; type Items = List[Int]\n"
+                     "    def size: Int = { type L = Int; 1 } }\n"
+                     "}\n", "src/main/scala/a/fx/package.scala")
+    arrow = sym(result, "a.fx.~>")
+    assert (arrow.kind, arrow.meta["alias"], arrow.doc_comment) == (
+        "CLASS", "arrow.FunctionK[F, G]", "A natural transformation.")
+    assert (arrow.line_start, arrow.line_end) == (4, 4)
+    assert sym(result, "a.fx.Codec.Items").meta["alias"] == "List[Int]"
+    # an object or val of the alias's name keeps the name; abstract and local types are
+    # no aliases
+    assert sym(result, "a.fx.Id").kind == "OBJECT"
+    assert sym(result, "a.fx.ReaderT").kind == "FIELD"
+    fqns = {s.fqn for s in result.symbols}
+    assert not fqns & {"a.fx.Codec.Out", "a.fx.Codec.Bound", "a.fx.Codec.size.L", "a.fx.L"}
+    graph = build_graph([result])
+    assert {n.fqn for n in graph.nodes if n.meta.get("alias")} == {"a.fx.~>",
+                                                                   "a.fx.Codec.Items"}

@@ -47,6 +47,10 @@ class AstChunkStrategy:
             plans = self._per_node.build_chunks(node, edges, page)
             return [doc_plan(node, edges, self.name, self.version) if p.source == "doc"
                     else code_plan(node, edges, self.name, self.version) for p in plans]
+        if node.meta.get("implied"):
+            # a namespace only a qualified class name implies (Ruby's `class
+            # Rack::Builder`): its lines are the class's, which has chunks of its own
+            return []
         plans: list[ChunkPlan] = []
         if (node.doc_comment or "").strip():
             plans.append(doc_plan(node, edges, self.name, self.version))

@@ -406,6 +406,13 @@ class _Extractor(FileExtractor):
             self._type(node, scope, outer, template)
         elif kind == "type_definition":
             self._typedef(node, scope, outer)
+        elif kind == "alias_declaration":
+            name_node = node.child_by_field_name("name")
+            if name_node is not None:
+                self._alias(_text(name_node), _text(node.child_by_field_name("type")),
+                            "using", scope, outer, template)
+        elif kind == "using_declaration":
+            self._using(node, scope, cls)
         elif kind == "template_declaration":
             inner = next((c for c in node.named_children if c.type not in (
                 "template_parameter_list", "requires_clause")), None)
@@ -596,17 +603,68 @@ class _Extractor(FileExtractor):
                                                      line=base.start_point[0] + 1))
 
     def _typedef(self, node: Node, scope: str | None, outer: Node) -> None:
-        """``typedef struct { ... } name;``: the anonymous struct is ``name``."""
+        """``typedef struct { ... } name;``: the anonymous struct is ``name``; any other
+        name a ``typedef`` declares (``typedef struct uv_loop_s uv_loop_t;``,
+        ``typedef int (*cb)(void*);``) is an alias of what it names."""
         type_node = node.child_by_field_name("type")
-        if type_node is None or type_node.type not in (*_TYPE_SPECIFIERS, "enum_specifier"):
+        if type_node is None:
             return
-        names = [_declarator_name(d)[0] for d in node.children_by_field_name("declarator")]
-        alias = next((_text(n) for n in names if n is not None and n.type in (
-            "type_identifier", "identifier")), None)
-        if type_node.child_by_field_name("name") is not None:
+        named = type_node.child_by_field_name("name")
+        tagged = type_node.type in (*_TYPE_SPECIFIERS, "enum_specifier")
+        # (name, the type it stands for: `Shape*` of `typedef Shape* ShapeRef;`); the
+        # names after an anonymous struct's first stand for that first name
+        names: list[tuple[str, str]] = []
+        base = _text(type_node)
+        for declarator in node.children_by_field_name("declarator"):
+            name_node, _ = _declarator_name(declarator)
+            if name_node is not None and name_node.type in ("type_identifier",
+                                                            "identifier"):
+                start = name_node.start_byte - declarator.start_byte
+                written = _text(declarator)
+                rest = written[:start] + written[start + len(_text(name_node)):]
+                names.append((_text(name_node), f"{base} {rest}"))
+                if tagged and named is None and len(names) == 1:
+                    base = names[0][0]
+        if tagged and named is None:
+            self._type(type_node, scope, outer, False, alias=names[0][0] if names else None)
+            names = names[1:]
+        elif tagged:
             self._type(type_node, scope, type_node, False)
-        else:
-            self._type(type_node, scope, outer, False, alias=alias)
+        tag = _text(named) if named is not None else None
+        for name, aliased in names:
+            if name != tag:  # `typedef struct Foo Foo;` names the struct itself
+                self._alias(name, aliased, "typedef", scope, outer, False)
+
+    def _alias(self, name: str, aliased: str, keyword: str, scope: str | None,
+               outer: Node, template: bool) -> None:
+        """A type alias (``using Hash = ...;``, an alias template, a ``typedef``): a
+        CLASS node whose ``meta.alias`` is the type it stands for, as written (the graph
+        reads a variable of the alias's type as one of that type)."""
+        if not _NAME.fullmatch(name) or not aliased.strip():
+            return
+        meta: dict = {"keyword": keyword, "alias": normalize(aliased)[:200]}
+        if template:
+            meta["template"] = True
+        self._add("CLASS", name, self._child_fqn(scope, name), scope, outer,
+                  normalize(_text(outer)).rstrip(";")[:200], meta)
+
+    def _using(self, node: Node, scope: str | None, cls: str | None) -> None:
+        """``using std::string_view;`` at namespace scope binds the name in the file;
+        in a header it also publishes it from the enclosing namespace (``absl::
+        string_view``), so the header is where a user finds a name defined elsewhere.
+        ``using namespace`` and a class's ``using Base::f;`` bind no name of the file."""
+        target = next((c for c in node.named_children
+                       if c.type in ("qualified_identifier", "identifier")), None)
+        if cls is not None or target is None or any(c.type == "namespace"
+                                                    for c in node.children):
+            return
+        written = _strip_templates(_text(target)).replace(" ", "").lstrip(":")
+        name = written.rsplit("::", 1)[-1]
+        if "::" not in written or not _NAME.fullmatch(name):
+            return
+        self.result.imports.append(Import(
+            alias=name, target=written, line=node.start_point[0] + 1,
+            exported=self.header, published=self._child_fqn(scope, name)))
 
     # -- preprocessor ------------------------------------------------------------------
 

@@ -285,13 +285,15 @@ class _RubyFile(FileExtractor):
                         meta={} if kind == "CLASS" else {"module": True}, **self.span(node))
         self.scopes[node.id] = _Scope(symbol, node)
         # `class Mod::Stories`: the namespaces it names are declared here unless their
-        # home file does (else the class would be a top-level name of the package)
+        # home file does (else the class would be a top-level name of the package);
+        # `implied`: the file never opens it (`class Rack::Builder` reopens a gem's
+        # class), so it is no definition a search for its name should answer
         prefix = outer or ""
         for part in path.split(".")[:-1]:
             outer_fqn = f"{prefix}.{part}" if prefix else part
             self._declare(Symbol(kind="OBJECT", name=part, fqn=outer_fqn,
                                  parent=prefix or None, signature=f"module {part}",
-                                 meta={"module": True}, **self.span(node)))
+                                 meta={"module": True, "implied": True}, **self.span(node)))
             prefix = outer_fqn
         self._declare(symbol)
         line = node.start_point[0] + 1

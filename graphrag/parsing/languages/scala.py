@@ -4,13 +4,13 @@ Covers packages (``package a.b`` clauses, chained ones joined), classes and case
 (CLASS, ``meta.case``), traits (INTERFACE), objects (OBJECT; a companion object's members
 belong to its class in the same file, ``meta.static``), ``def`` (METHOD in a type,
 FUNCTION in a package object or at top level), ``val``/``var`` and class parameters
-(FIELD), imports with selectors, renames and wildcards (IMPORTS), calls with their
-receivers (``this``, ``super``, objects, declared types of fields, parameters and locals,
-``new X(...)``; ``X(...)`` is recorded as a call of ``X``), ``extends``/``with``
-supertypes, and the routes the route frameworks recognise (``parsing/routes/``): in a
-``case`` clause's pattern (http4s: an ENDPOINT of the case body) or in configuration
-files read by :func:`repo_facts` (Play's ``conf/routes``: each route is registered by the
-file declaring its controller class, linked to the action).
+(FIELD), type aliases (CLASS, ``meta.alias``), imports with selectors, renames and
+wildcards (IMPORTS), calls with their receivers (``this``, ``super``, objects, declared
+types of fields, parameters and locals, ``new X(...)``; ``X(...)`` is recorded as a call
+of ``X``), ``extends``/``with`` supertypes, and the routes the route frameworks recognise
+(``parsing/routes/``): in a ``case`` clause's pattern (http4s: an ENDPOINT of the case
+body) or in configuration files read by :func:`repo_facts` (Play's ``conf/routes``: each
+route is registered by the file declaring its controller class, linked to the action).
 """
 
 from __future__ import annotations
@@ -104,6 +104,9 @@ class _ScalaFile(FileExtractor):
         self.frames: list[tuple[set[str], list[str] | None]] = []
         # the self alias (`self =>`) of the innermost named type: `self.f()` is `this.f()`
         self.alias: str | None = None
+        # type aliases, added after the file's other declarations: an object or a val
+        # of the same name (`type Reader[-A, B] = ...` with `object Reader`) keeps it
+        self.type_aliases: list[Symbol] = []
 
     def span(self, node: Node) -> dict[str, int]:
         """Lines and characters of ``node`` up to its last token that is not a comment:
@@ -118,6 +121,8 @@ class _ScalaFile(FileExtractor):
 
     def run(self) -> ParseResult:
         self._children(self.root, None, None)
+        for alias in self.type_aliases:
+            self.add_once(alias)
         self.result.calls.sort(key=lambda c: c.line)
         self.result.var_types = {k: kept for k, v in self.result.var_types.items()
                                  if (kept := {n: t for n, t in v.items() if t})}
@@ -139,6 +144,8 @@ class _ScalaFile(FileExtractor):
             self._value(node, owner, caller, static)
         elif kind == "import_declaration":
             self._import(node)
+        elif kind == "type_definition":
+            self._type_alias(node, owner, caller)
         elif kind == "call_expression":
             self._call(node, owner, caller)
         elif kind == "instance_expression":
@@ -253,6 +260,20 @@ class _ScalaFile(FileExtractor):
                 self._children(body, fqn, None, static=companion)
             finally:
                 self.alias, self.frames = alias, frames
+
+    def _type_alias(self, node: Node, owner: str | None, caller: str | None) -> None:
+        """``type ~>[F[_], G[_]] = arrow.FunctionK[F, G]``: a CLASS node whose
+        ``meta.alias`` is the type it stands for, as written. An abstract type member
+        (``type Out``, ``type B <: X``) and a local alias name no type of the graph."""
+        name_node, aliased = node.child_by_field_name("name"), node.child_by_field_name("type")
+        if name_node is None or aliased is None or caller is not None:
+            return
+        name = _text(name_node)
+        self.type_aliases.append(Symbol(
+            kind="CLASS", name=name, fqn=self._fqn(owner, name), parent=owner,
+            signature=_header(node), doc_comment=doc_comment(node),
+            meta={"keyword": "type", "alias": normalize(_text(aliased))[:200]},
+            **self.span(node)))
 
     def _function(self, node: Node, owner: str | None, caller: str | None,
                   static: bool) -> None:

@@ -18,8 +18,10 @@ content, in that order.
 
 A code chunk gets a second, short vector, ``title_emb``: what the chunk is called
 (:func:`title_input`). Hybrid search re-ranks its candidates by it: a question names the
-behaviour it wants, and a symbol's name and signature say that more plainly than a body
-of code the model reads through 256 tokens.
+behaviour it wants, and a symbol's name, signature and the first sentence of its doc
+comment say that more plainly than a body of code the model reads through 256 tokens
+(``def build(app)`` is named by "Creates a Rack::Builder instance with all the
+middleware set up").
 
 ``embed_input_hash`` = sha256 of (model identity, both inputs): when it equals the stored
 value and the chunk already has a vector, the stage skips the chunk (no encode). Fills
@@ -114,14 +116,16 @@ def _signature_line(item: WorkItem) -> str:
 
 def title_input(item: WorkItem) -> str:
     """What a code chunk is called, embedded into ``title_emb``: its symbol's name in
-    words, its owner in words and its signature (``"get list. multi dict. def
-    getlist(self, key)"``). Other chunks get none ("")."""
+    words, its owner in words, its signature and the first sentence of its doc comment
+    (``"get list. multi dict. def getlist(self, key). Return the list of values for
+    the key."``). Other chunks get none ("")."""
     if item.row.get("source") != "code" or item.node.kind not in CODE_KINDS:
         return ""
     node = item.node
     name = node.name or (node.fqn or "").rsplit(".", 1)[-1]
     owner = (node.parent_fqn or "").rsplit(".", 1)[-1] if node.parent_kind in TYPE_KINDS else ""
-    parts = [" ".join(words_of(name)), " ".join(words_of(owner)), _signature_line(item)]
+    parts = [" ".join(words_of(name)), " ".join(words_of(owner)), _signature_line(item),
+             first_sentence(node.doc_comment)]
     return ". ".join(p for p in parts if p)
 
 

@@ -7,7 +7,8 @@ so it means the same for every query and mode, and weighted by the query's profi
 
 - ``definitions``: a chunk of a node that *defines* a queried name
   (:mod:`graphrag.retrieval.search.definitions`) gains the profile's ``definitions`` weight
-  (3 for a symbol query, 1 for a name inside a question, none inside a description),
+  (3 for a symbol query, 1 for a name inside a question or a qualified name inside a
+  topic, none inside a description),
   times ``STEM_FACTOR`` when its file is named after the symbol
   (``routing/APIRouter.kt``; ``zod/types.ts`` for ``ZodType`` does not count);
 - ``path-words``: a chunk whose file name or folder shares words with the query gains
@@ -39,7 +40,7 @@ from graphrag.kinds import DOCUMENT_KINDS
 from graphrag.retrieval.search.definitions import Definition
 from graphrag.retrieval.search.intent import QueryIntent, simple_name
 from graphrag.retrieval.search.model import Candidate
-from graphrag.retrieval.search.profiles import Profile, profile
+from graphrag.retrieval.search.profiles import Profile, definition_weight, profile
 
 STEM_FACTOR = 1.5
 MIN_PREFIX = 3
@@ -62,7 +63,7 @@ _STOP = frozenset({
 
 def wants_definitions(intent: QueryIntent, weights: Profile) -> bool:
     """Whether the definitions of the names the query mentions would gain anything."""
-    return bool(intent.names) and weights.definitions > 0
+    return any(definition_weight(weights, name) > 0 for name in intent.names)
 
 
 @functools.lru_cache(maxsize=65536)
@@ -127,7 +128,6 @@ def boost(scores: dict[int, float], details: Mapping[int, Candidate], query: str
     top = max(out.values(), default=0.0)
     unit = top if top > 0 else 1.0
     if "definitions" not in disabled and defined:
-        weight = weights.definitions
         # A symbol query is answered by the declaration: the node's first chunk. A
         # sentence naming the symbol by the part of a long node that matched it best.
         best_of_node: dict[tuple[str, int], int] = {}
@@ -136,6 +136,9 @@ def boost(scores: dict[int, float], details: Mapping[int, Candidate], query: str
             if key not in best_of_node or score > scores[best_of_node[key]]:
                 best_of_node[key] = chunk_id
         for chunk_id, definition in defined.items():
+            weight = definition_weight(weights, definition.name)
+            if weight <= 0:
+                continue
             cand = definition.candidate
             target = chunk_id if intent.symbol else best_of_node.get(
                 (cand.app, cand.node_id), chunk_id)

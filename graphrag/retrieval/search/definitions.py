@@ -130,14 +130,25 @@ def supertypes(conn: Connection, nodes: dict[int, str], options: SearchOptions
 
 def published(conn: Connection, apps: dict[int, str], names: list[str],
               options: SearchOptions) -> dict[int, Definition]:
-    """Chunk id -> :class:`Definition` for the queried simple ``names`` that no node
-    defines but a file publishes from outside the repository (a Rust ``pub use`` of
-    another crate's trait): the chunk holding that line is where a user finds it."""
+    """Chunk id -> :class:`Definition` for the queried ``names`` that no node defines
+    but a file publishes from outside the repository (a Rust ``pub use`` of another
+    crate's trait, a C++ header's ``using std::string_view;`` in namespace ``absl``):
+    the chunk holding that line is where a user finds it. A qualified name matches the
+    name as published (``absl::string_view``), a simple one its last part."""
     if not names or (options.kinds and "FILE" not in options.kinds):
         return {}
     where, params = store.filter_sql(list(apps), options)
-    rows = store.reexport_chunk_rows(conn, where, params, names, MAX_DEFINITIONS)
-    return {int(r.id): Definition(candidate_from_row(r, apps), r.name) for r in rows}
+    rows = store.reexport_chunk_rows(conn, where, params,
+                                     sorted({simple_name(n) for n in names}),
+                                     MAX_DEFINITIONS)
+    out: dict[int, Definition] = {}
+    for row in rows:
+        last = row.name.rsplit("::", 1)[-1]
+        name = next((n for n in names if simple_name(n) == last and (
+            "." not in n or _fqn_matches(row.name, n))), None)
+        if name is not None:
+            out[int(row.id)] = Definition(candidate_from_row(row, apps), name)
+    return out
 
 
 def definitions(conn: Connection, apps: dict[int, str], intent: QueryIntent,
@@ -147,8 +158,8 @@ def definitions(conn: Connection, apps: dict[int, str], intent: QueryIntent,
     for the names defined outside the repository the files that publish them."""
     nodes, kinds = defining_nodes(conn, apps, intent, options)
     found = set(nodes.values())
-    out = published(conn, apps, [n for n in intent.names[:MAX_NAMES]
-                                 if "." not in n and n not in found], options)
+    out = published(conn, apps, [n for n in intent.names[:MAX_NAMES] if n not in found],
+                    options)
     if not nodes:
         return out
     interfaces = {i: n for i, n in nodes.items() if kinds.get(i) == "INTERFACE"}

@@ -15,9 +15,10 @@ is in one place:
 - a **topic**, a phrase naming an area of the code ("boolean conversion and parsing
   helpers", "websocket endpoint implementation"), is answered by the files where it
   lives: no kind priors, chunks read with their neighbours, hits from several files;
-  the identifiers it holds are mostly
-  member names shared by many classes (``toString``, ``hashCode``), so they are not
-  looked up;
+  the identifiers it holds are mostly member names shared by many classes
+  (``toString``, ``hashCode``), so they are not looked up, unless written qualified
+  (``absl::StrSplit``, ``fmt::printf``): such a name points at one definition, as a
+  name in a question does;
 - a **statement** of what code does, as a doc comment says it ("Returns the content
   length of the request.", "BasicAuth returns a middleware") wants one function:
   members rank above whole types and files (kind priors), the names it mentions are
@@ -42,7 +43,9 @@ class Profile:
     (:func:`graphrag.retrieval.search.fusion.score_fusion`); ``kind_priors``: whether the node
     kind priors apply (:mod:`graphrag.retrieval.search.priors`); ``definitions``,
     ``path_words``, ``coherence``: the boosts in units of the best score, ``neighbours``:
-    in units of the best neighbour's score (:mod:`graphrag.retrieval.search.boosts`);
+    in units of the best neighbour's score (:mod:`graphrag.retrieval.search.boosts`),
+    ``qualified_definitions`` instead of ``definitions`` for a name written qualified
+    when ``definitions`` is 0;
     ``per_file``: hits of one file before the per-file decay
     (:func:`graphrag.retrieval.search.fusion.select`)."""
 
@@ -52,6 +55,7 @@ class Profile:
     name: float = 0.5
     kind_priors: bool = True
     definitions: float = 0.0
+    qualified_definitions: float = 0.0
     path_words: float = 0.5
     coherence: float = 0.2
     neighbours: float = 0.0
@@ -63,9 +67,18 @@ PROFILES: dict[str, Profile] = {
     "symbol": Profile(vector=0.5, text=1.5, name=1.0, kind_priors=False, definitions=3.0,
                       per_file=1),
     "question": Profile(kind_priors=False, definitions=1.0, neighbours=0.2, per_file=1),
-    "topic": Profile(kind_priors=False, neighbours=0.2, per_file=1),
+    "topic": Profile(kind_priors=False, qualified_definitions=1.0, neighbours=0.2,
+                     per_file=1),
     "text": DESCRIPTION,
 }
+
+
+def definition_weight(weights: Profile, name: str) -> float:
+    """The definitions boost of a queried ``name`` (normalised: qualified names hold a
+    dot) under ``weights``."""
+    if weights.definitions > 0:
+        return weights.definitions
+    return weights.qualified_definitions if "." in name else 0.0
 
 
 def profile(kind: str, intent_on: bool = True) -> Profile:

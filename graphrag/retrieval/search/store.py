@@ -420,7 +420,7 @@ _DEFINED_SQL = """
                    row_number() OVER (PARTITION BY n.name ORDER BY n.rank DESC, n.id) AS k
               FROM nodes n
              WHERE n.application_id = ANY(:apps) AND n.name = ANY(:names)
-               AND n.kind = ANY(:kinds)) ranked
+               AND n.kind = ANY(:kinds) AND n.meta->>'implied' IS NULL) ranked
      WHERE k <= :lim
      ORDER BY rank DESC, id
 """
@@ -429,7 +429,8 @@ _DEFINED_SQL = """
 def defined_rows(conn: Connection, app_ids: Sequence[int], names: Sequence[str],
                  kinds: Sequence[str], limit: int) -> list[Any]:
     """Nodes of the kinds whose simple name is one of ``names`` (case-sensitive), the
-    highest PageRank first, at most ``limit`` per name (a name defined everywhere, such
+    highest PageRank first (not a namespace only implied by a qualified class name,
+    ``meta.implied``), at most ``limit`` per name (a name defined everywhere, such
     as ``get``, does not crowd out the others)."""
     return list(conn.execute(text(_DEFINED_SQL), {
         "apps": list(app_ids), "names": list(names), "kinds": list(kinds), "lim": limit,
@@ -451,9 +452,10 @@ def node_chunk_rows(conn: Connection, where: str, params: dict[str, Any],
 
 def reexport_chunk_rows(conn: Connection, where: str, params: dict[str, Any],
                         names: Sequence[str], limit: int) -> list[Any]:
-    """Candidate rows (plus ``name``) of the code chunks holding the line where a file
-    publishes one of ``names`` defined outside the repository (FILE meta
-    ``external_exports``), at most ``limit`` files per name, the most central first."""
+    """Candidate rows (plus ``name``, as published) of the code chunks holding the line
+    where a file publishes a name defined outside the repository (FILE meta
+    ``external_exports``) whose last part (after ``::``) is one of the simple ``names``,
+    at most ``limit`` files per published name, the most central first."""
     sql = f"""
         SELECT *
           FROM (SELECT DISTINCT ON (e.key, c.node_id) {CANDIDATE_COLUMNS}, e.key AS name,
@@ -462,7 +464,8 @@ def reexport_chunk_rows(conn: Connection, where: str, params: dict[str, Any],
                   CROSS JOIN LATERAL jsonb_each_text(n.meta -> 'external_exports') e
                   JOIN chunks c ON c.node_id = n.id
                  WHERE {where} AND n.kind = 'FILE' AND n.application_id = ANY(:apps)
-                   AND n.meta -> 'external_exports' IS NOT NULL AND e.key = ANY(:names)
+                   AND n.meta -> 'external_exports' IS NOT NULL
+                   AND regexp_replace(e.key, '^.*::', '') = ANY(:names)
                    AND c.source = 'code' AND c.span_lines @> e.value::int
                  ORDER BY e.key, c.node_id, c.chunk_index) published
          ORDER BY published.node_rank DESC, published.id

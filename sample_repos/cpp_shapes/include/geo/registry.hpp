@@ -7,6 +7,12 @@
 
 namespace geo {
 
+using std::unique_ptr;  // published as geo::unique_ptr
+
+/// The shapes a registry owns.
+using ShapeList = std::vector<unique_ptr<Shape>>;
+typedef Shape* ShapeRef;
+
 /// Owns shapes and remembers the largest one.
 class Registry {
  public:
@@ -14,8 +20,8 @@ class Registry {
   double total() const;
 
  private:
-  std::vector<std::unique_ptr<Shape>> shapes_;
-  Shape* largest_ = nullptr;
+  ShapeList shapes_;
+  ShapeRef largest_ = nullptr;
 };
 
 }  // namespace geo

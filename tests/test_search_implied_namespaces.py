@@ -1,0 +1,53 @@
+"""A namespace that a qualified class name only implies (Ruby's ``class Rack::Builder``
+reopening a gem's class) is no definition of its name and no chunk (its lines are the
+class's): a question naming ``Rack`` does not find that namespace above the repository's
+code."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sqlalchemy import text
+
+from graphrag.retrieval.search.definitions import defining_nodes
+from graphrag.retrieval.search.intent import understand
+from graphrag.retrieval.search.model import SearchOptions
+from tests.conftest import run_cli
+
+FILES = {
+    "lib/shop.rb": (
+        "module Shop\n"
+        "  # A customer's cart: the items chosen and their total.\n"
+        "  class Cart\n"
+        "    def total\n      items.sum(&:price)\n    end\n"
+        "  end\nend\n"),
+    "lib/shop/rack.rb": (
+        "class Rack::Builder\n"
+        "  include Shop\n"
+        "end\n"),
+}
+
+
+def test_an_implied_namespace_gets_no_definition_boost(tmp_path: Path, engine, app_name
+                                                       ) -> None:
+    for rel, code in FILES.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(code)
+    proc = run_cli("index", str(tmp_path), "--app", app_name)
+    assert proc.returncode == 0, proc.stderr
+    with engine.connect() as conn:
+        app_id = conn.execute(text("SELECT id FROM applications WHERE name = :n"),
+                              {"n": app_name}).scalar_one()
+        nodes, _kinds = defining_nodes(conn, {app_id: app_name},
+                                       understand("how a Rack app builds the Shop cart"),
+                                       SearchOptions())
+        fqns = set(conn.execute(text("SELECT fqn FROM nodes WHERE id = ANY(:ids)"),
+                                {"ids": list(nodes)}).scalars())
+        chunked = dict(conn.execute(text(
+            "SELECT n.fqn, count(c.id) FROM nodes n LEFT JOIN chunks c ON c.node_id = n.id"
+            " WHERE n.application_id = :app AND n.fqn IN ('Rack', 'Rack.Builder')"
+            " GROUP BY n.fqn"), {"app": app_id}).all())
+    # the module the repository declares defines `Shop`; `Rack` is the gem's
+    assert fqns == {"Shop"}
+    # nor a candidate of its own: its lines are the class's, which has its chunk
+    assert chunked["Rack"] == 0 and chunked["Rack.Builder"] >= 1
