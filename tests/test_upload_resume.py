@@ -12,9 +12,17 @@ import httpx
 
 from graphrag.config import load_settings
 from graphrag.db.apps import delete_app
+from graphrag.db.context import resolve_context
 from graphrag.db.engine import get_engine
 from graphrag.db.keys import create_key
-from graphrag.documents.service import LOST_UPLOAD, document_info
+from graphrag.documents.service import (
+    LOST_UPLOAD,
+    DocumentRequest,
+    claim_document,
+    document_info,
+    queued_uploads,
+)
+from graphrag.documents.store import store_original
 from graphrag.ingesting import accept_upload, process_upload
 from graphrag.server.http import ServeConfig, create_app
 from graphrag.server.runtime import Runtime
@@ -104,3 +112,31 @@ def test_an_unchanged_upload_keeps_no_second_copy(engine, tmp_path: Path, db_url
                              claim.document_id)["status"] == "indexed"
     finally:
         delete_app(engine, app)
+
+
+def test_an_upload_being_kept_is_neither_resumed_nor_failed(engine, tmp_path: Path,
+                                                            db_url: str) -> None:
+    # accepted a moment ago by another process that is still copying its file
+    settings = load_settings().with_overrides(database_url=db_url, home=tmp_path / "home")
+    app = f"keeping_{os.getpid()}"
+    try:
+        ctx = resolve_context(engine, settings, app, create=True)
+        claim = claim_document(ctx, DocumentRequest(_note(tmp_path, "late.md", "# Late\n")),
+                               status="queued")
+        assert all(u.claim.document_id != claim.document_id for u in queued_uploads(engine))
+        assert document_info(ctx, claim.document_id)["status"] == "queued"
+    finally:
+        delete_app(engine, app)
+
+
+def test_a_kept_original_is_replaced_whole(tmp_path: Path) -> None:
+    # the same upload sent again while a job reads the first copy: the reader finishes
+    # the bytes it opened, the document keeps the new ones
+    dest = tmp_path / "uploads" / "7.md"
+    store_original(_note(tmp_path, "a.md", "first " * 1000), dest)
+    with dest.open() as reading:
+        head = reading.read(6)
+        store_original(_note(tmp_path, "b.md", "second " * 10), dest)
+        assert head + reading.read() == "first " * 1000
+    assert dest.read_text() == "second " * 10
+    assert [p.name for p in dest.parent.iterdir()] == ["7.md"]

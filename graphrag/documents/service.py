@@ -260,15 +260,18 @@ class QueuedUpload:
 def queued_uploads(engine: Engine) -> list[QueuedUpload]:
     """Every application's uploads left ``queued`` (a server stopped before processing
     them). One whose stored original is gone is failed with a reason saying to upload it
-    again; the others are returned to be processed."""
+    again (unless it was accepted in the last minutes and has no file yet: another
+    process may be keeping it); the others are returned to be processed."""
     with engine.connect() as conn:
         rows = store.queued_uploads(conn)
     out = []
     for r in rows:
         path = Path(r.stored_path) if r.stored_path else None
         if path is None or not path.is_file():
+            if r.recent and path is None:
+                continue  # another process may be keeping its file right now
             with engine.begin() as conn:
-                store.mark(conn, r.id, "failed", LOST_UPLOAD)
+                store.fail_queued(conn, r.id, LOST_UPLOAD)
             continue
         label = r.source_path or r.filename
         target = _Target(r.id, r.filename, label, None, False, old_stored=r.stored_path)

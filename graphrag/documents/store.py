@@ -4,8 +4,10 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -35,11 +37,19 @@ def upload_path(home: Path, app: str, document_id: int, ext: str) -> Path:
 
 def store_original(src: Path, dest: Path, root: Path | None = None) -> None:
     """Copy the file given to the upload folder (regular files only, inside ``root`` when
-    given, see :func:`graphrag.documents.extract.open_regular`)."""
+    given, see :func:`graphrag.documents.extract.open_regular`). The copy replaces
+    ``dest`` whole, once written: a job still reading the previous original (the same
+    upload sent again) reads it to its end."""
     dest.parent.mkdir(parents=True, exist_ok=True)
-    if src.resolve() != dest.resolve():
-        with open_regular(src, root) as fh, dest.open("wb") as out:
+    if src.resolve() == dest.resolve():
+        return
+    part = dest.with_name(f".{dest.name}.{os.getpid()}.{threading.get_ident()}.part")
+    try:
+        with open_regular(src, root) as fh, part.open("wb") as out:
             shutil.copyfileobj(fh, out, 1 << 20)
+        os.replace(part, dest)
+    finally:
+        part.unlink(missing_ok=True)
 
 
 def remove_original(stored_path: str | None) -> bool:
@@ -259,7 +269,7 @@ def queued_uploads(conn: Connection) -> list[Any]:
     first, with the application's name."""
     return list(conn.execute(text(
         "SELECT d.id, d.filename, d.source_path, d.stored_path, d.sha256, d.application_id,"
-        " a.name AS app_name"
+        " a.name AS app_name, d.updated_at > now() - interval '10 minutes' AS recent"
         " FROM documents d JOIN applications a ON a.id = d.application_id"
         " WHERE d.status = 'queued' ORDER BY d.id")))
 
@@ -271,6 +281,14 @@ def take_queued(conn: Connection, document_id: int) -> bool:
         "UPDATE documents SET status = 'processing', updated_at = now()"
         " WHERE id = :d AND status = 'queued' RETURNING id"), {"d": document_id}
         ).first() is not None
+
+
+def fail_queued(conn: Connection, document_id: int, reason: str) -> None:
+    """Fail a document still ``queued`` (one another process took meanwhile is left)."""
+    conn.execute(text(
+        "UPDATE documents SET status = 'failed', error_message = :e, updated_at = now(),"
+        " processed_at = now() WHERE id = :d AND status = 'queued'"),
+        {"d": document_id, "e": reason})
 
 
 def has_processing(conn: Connection, app_id: int) -> bool:

@@ -253,6 +253,8 @@ def run_pipeline(ctx: AppContext, stages: Sequence[str] | None = None,
             if not items:
                 break
             after = (items[-1].row["priority"], items[-1].id)
+            if in_flight is not None and in_flight.done():
+                settle()  # a failed write stops the run before this batch's stages run
             def on_stage(name: str) -> None:
                 if stage_progress is not None:
                     through = sum(stats.stages.get(name, {}).values())

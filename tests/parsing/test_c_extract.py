@@ -176,3 +176,22 @@ def test_a_typedef_is_a_node_standing_for_the_type_it_names() -> None:
                        "uv_close_cb": "void (*)(uv_loop_t* loop)",
                        "counter_p": "counter_t *"}
     assert sym(result, "counter_t").kind == "CLASS"
+
+
+def test_a_typedef_after_a_named_struct_body_stands_for_the_struct() -> None:
+    # `typedef struct foo_s {...} foo_t;`: foo_t is `struct foo_s`, on its own line (no
+    # second copy of the body), and calls through a foo_t variable reach the struct
+    header = snippet("typedef struct Foo {\n  int a;\n  void (*go)(int);\n} Foo_t, *FooP;\n",
+                     "foo.h")
+    aliases = {s.fqn: (s.meta["alias"], s.line_start, s.line_end, s.signature)
+               for s in header.symbols if "alias" in s.meta}
+    assert aliases == {"Foo_t": ("struct Foo", 4, 4, "typedef struct Foo Foo_t"),
+                       "FooP": ("struct Foo *", 4, 4, "typedef struct Foo *FooP")}
+    assert sym(header, "Foo").line_start == 1 and sym(header, "Foo").line_end == 4
+    cpp = snippet("typedef struct Box {\n  void m();\n} Box_t;\n"
+                  "void run() { Box_t x; x.m(); }\n", "box.cpp")
+    graph = build_graph([cpp])
+    nodes = graph.node_by_key()
+    calls = {(nodes[e.src_key].fqn, nodes[e.dst_key].fqn) for e in graph.edges
+             if e.kind == "CALLS"}
+    assert calls == {("run", "Box::m")}

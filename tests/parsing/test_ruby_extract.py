@@ -270,3 +270,18 @@ def test_broken_ruby_keeps_what_parses() -> None:
     result = snippet("class A\n  def f(\n    g(\n  end\nend\nclass B\n  def ok; h; end\nend\n")
     assert result.error_count > 0
     assert "B.ok" in {s.fqn for s in result.symbols}
+
+
+def test_a_folder_namespace_written_only_qualified_is_still_the_repositorys(tmp_path: Path
+                                                                           ) -> None:
+    # `app/controllers/admin/` makes `Admin` a namespace of the repository: the first
+    # file in it writes `class Admin::AController`, which must not mark `Admin` as a
+    # gem's namespace the repository only reopens
+    graph, _nodes = graph_of(tmp_path, {
+        "app/controllers/admin/a_controller.rb": "class Admin::AController\nend\n",
+        "app/controllers/admin/b_controller.rb": "module Admin\n  class BController\n"
+                                                 "  end\nend\n",
+        "lib/ext.rb": "class Rack::Builder\nend\n",
+    })
+    metas = {n.fqn: n.meta for n in graph.nodes if n.fqn in ("Admin", "Rack")}
+    assert metas["Admin"].get("implied") is None and metas["Rack"]["implied"] is True

@@ -615,6 +615,11 @@ class _Extractor(FileExtractor):
         # names after an anonymous struct's first stand for that first name
         names: list[tuple[str, str]] = []
         base = _text(type_node)
+        bodied = tagged and named is not None and type_node.child_by_field_name(
+            "body") is not None
+        if bodied:  # `typedef struct foo_s {...} foo_t;`: foo_t stands for `struct foo_s`
+            base = f"{type_node.children[0].type} {_text(named)}"
+        declarators = {}
         for declarator in node.children_by_field_name("declarator"):
             name_node, _ = _declarator_name(declarator)
             if name_node is not None and name_node.type in ("type_identifier",
@@ -623,6 +628,7 @@ class _Extractor(FileExtractor):
                 written = _text(declarator)
                 rest = written[:start] + written[start + len(_text(name_node)):]
                 names.append((_text(name_node), f"{base} {rest}"))
+                declarators[_text(name_node)] = declarator
                 if tagged and named is None and len(names) == 1:
                     base = names[0][0]
         if tagged and named is None:
@@ -633,10 +639,14 @@ class _Extractor(FileExtractor):
         tag = _text(named) if named is not None else None
         for name, aliased in names:
             if name != tag:  # `typedef struct Foo Foo;` names the struct itself
-                self._alias(name, aliased, "typedef", scope, outer, False)
+                # after a struct's body the alias is its own line, not a second copy of
+                # the struct's lines (one chunk of the body, the struct's)
+                self._alias(name, aliased, "typedef", scope,
+                            declarators[name] if bodied else outer, False,
+                            f"typedef {base} {_text(declarators[name])}" if bodied else None)
 
     def _alias(self, name: str, aliased: str, keyword: str, scope: str | None,
-               outer: Node, template: bool) -> None:
+               outer: Node, template: bool, signature: str | None = None) -> None:
         """A type alias (``using Hash = ...;``, an alias template, a ``typedef``): a
         CLASS node whose ``meta.alias`` is the type it stands for, as written (the graph
         reads a variable of the alias's type as one of that type)."""
@@ -646,7 +656,7 @@ class _Extractor(FileExtractor):
         if template:
             meta["template"] = True
         self._add("CLASS", name, self._child_fqn(scope, name), scope, outer,
-                  normalize(_text(outer)).rstrip(";")[:200], meta)
+                  normalize(signature or _text(outer)).rstrip(";")[:200], meta)
 
     def _using(self, node: Node, scope: str | None, cls: str | None) -> None:
         """``using std::string_view;`` at namespace scope binds the name in the file;

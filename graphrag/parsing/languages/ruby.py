@@ -28,6 +28,7 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from tree_sitter import Node, QueryCursor
 
@@ -93,11 +94,12 @@ def constant_of(rel_path: str) -> str | None:
     return ".".join(camelize(p) for p in inner.split("/") if p != "concerns")
 
 
-def repo_facts(files: RepoFiles) -> dict[str, dict[str, str]]:
+def repo_facts(files: RepoFiles) -> dict[str, Any]:
     """``constants``: the file that declares each constant a file reopens: the one
     Zeitwerk names for it, else (no such file) the one :func:`_reopened` picks;
     ``features``: what ``require 'a/b'`` loads (``a/b`` ->
-    the module of ``lib/a/b.rb``)."""
+    the module of ``lib/a/b.rb``); ``namespaces``: the namespaces the repository's
+    folders make (``app/controllers/admin/`` -> ``Admin``)."""
     constants: dict[str, str] = {}
     features: dict[str, str] = {}
     ruby = sorted(p for p in files.paths if p.endswith(".rb"))
@@ -116,6 +118,7 @@ def repo_facts(files: RepoFiles) -> dict[str, dict[str, str]]:
     # A namespace no file declares (Zeitwerk's implicit `app/controllers/admin/`, a gem's
     # `lib/sinatra/` whose `lib/sinatra.rb` only requires) is declared by the first file
     # inside it, so that its classes are members of one node
+    folders: set[str] = set()
     for rel in ruby:
         directory = rel.rpartition("/")[0]
         rooted = _AUTOLOAD_ROOT.search(rel) is not None
@@ -127,9 +130,10 @@ def repo_facts(files: RepoFiles) -> dict[str, dict[str, str]]:
             if not constant:
                 break
             constants.setdefault(constant, rel)
+            folders.add(constant)
             directory = directory.rpartition("/")[0]
     constants.update(_reopened(texts, constants))
-    return {"constants": constants, "features": features}
+    return {"constants": constants, "features": features, "namespaces": sorted(folders)}
 
 
 def _declares(text: str, constant: str) -> bool:
@@ -365,12 +369,16 @@ class _RubyFile(FileExtractor):
         # home file does (else the class would be a top-level name of the package);
         # `implied`: the file never opens it (`class Rack::Builder` reopens a gem's
         # class), so it is no definition a search for its name should answer
+        # (a namespace of the repository's own folders is its own, even where only implied)
         prefix = outer or ""
+        folders = set(self.facts.get("namespaces", ())) if self.facts else set()
         for part in path.split(".")[:-1]:
             outer_fqn = f"{prefix}.{part}" if prefix else part
+            meta = {"module": True} if outer_fqn in folders else {"module": True,
+                                                                   "implied": True}
             self._declare(Symbol(kind="OBJECT", name=part, fqn=outer_fqn,
                                  parent=prefix or None, signature=f"module {part}",
-                                 meta={"module": True, "implied": True}, **self.span(node)))
+                                 meta=meta, **self.span(node)))
             prefix = outer_fqn
         self._declare(symbol)
         line = node.start_point[0] + 1
