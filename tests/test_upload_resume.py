@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
+import pytest
 
-from graphrag.config import load_settings
+from graphrag.config import Settings, load_settings
 from graphrag.db.apps import delete_app
 from graphrag.db.context import resolve_context
 from graphrag.db.engine import get_engine
@@ -28,6 +30,17 @@ from graphrag.server.http import ServeConfig, create_app
 from graphrag.server.runtime import Runtime
 from tests.conftest import context_of
 from tests.live_server import free_port, live_server
+
+
+@pytest.fixture
+def uploads(engine, db_url: str, tmp_path: Path, request) -> Iterator[tuple[Settings, str]]:
+    """Settings with a home of the test's own, and an application name removed after."""
+    settings = load_settings().with_overrides(database_url=db_url, home=tmp_path / "home")
+    app = f"{request.node.name[5:25]}_{os.getpid()}"
+    try:
+        yield settings, app
+    finally:
+        delete_app(engine, app)
 
 
 def _note(folder: Path, name: str, body: str) -> Path:
@@ -81,52 +94,40 @@ def test_uploads_left_queued_are_processed_when_the_server_starts(db_url: str,
 
 
 def test_an_upload_taken_by_another_process_is_not_processed_twice(engine, tmp_path: Path,
-                                                                    db_url: str) -> None:
-    settings = load_settings().with_overrides(database_url=db_url, home=tmp_path / "home")
-    app = f"taken_{os.getpid()}"
-    try:
-        request, claim = accept_upload(engine, settings, app, _note(
-            tmp_path, "notes.md", "# Notes\n\nOnly one process may extract this.\n"))
-        ctx = context_of(engine, app, settings)
-        first = process_upload(ctx, request, claim)
-        assert first["documents"][0]["status"] == "indexed"
-        again = process_upload(ctx, request, claim)
-        assert set(again) == {"skipped"}
-        assert document_info(ctx, claim.document_id)["status"] == "indexed"
-    finally:
-        delete_app(engine, app)
+                                                                    uploads) -> None:
+    settings, app = uploads
+    request, claim = accept_upload(engine, settings, app, _note(
+        tmp_path, "notes.md", "# Notes\n\nOnly one process may extract this.\n"))
+    ctx = context_of(engine, app, settings)
+    first = process_upload(ctx, request, claim)
+    assert first["documents"][0]["status"] == "indexed"
+    again = process_upload(ctx, request, claim)
+    assert set(again) == {"skipped"}
+    assert document_info(ctx, claim.document_id)["status"] == "indexed"
 
 
-def test_an_unchanged_upload_keeps_no_second_copy(engine, tmp_path: Path, db_url: str) -> None:
-    settings = load_settings().with_overrides(database_url=db_url, home=tmp_path / "home")
-    app = f"same_{os.getpid()}"
-    try:
-        note = _note(tmp_path, "same.md", "# Same\n\nIdentical bytes are one document.\n")
-        request, claim = accept_upload(engine, settings, app, note)
-        process_upload(context_of(engine, app, settings), request, claim)
-        again_req, again = accept_upload(engine, settings, app, note)
-        assert again.status == "unchanged" and again_req.path == note
-        uploads = [p for p in (settings.home / "uploads").rglob("*") if p.is_file()]
-        assert uploads == [request.path]
-        assert document_info(context_of(engine, app, settings),
-                             claim.document_id)["status"] == "indexed"
-    finally:
-        delete_app(engine, app)
+def test_an_unchanged_upload_keeps_no_second_copy(engine, tmp_path: Path, uploads) -> None:
+    settings, app = uploads
+    note = _note(tmp_path, "same.md", "# Same\n\nIdentical bytes are one document.\n")
+    request, claim = accept_upload(engine, settings, app, note)
+    process_upload(context_of(engine, app, settings), request, claim)
+    again_req, again = accept_upload(engine, settings, app, note)
+    assert again.status == "unchanged" and again_req.path == note
+    kept = [p for p in (settings.home / "uploads").rglob("*") if p.is_file()]
+    assert kept == [request.path]
+    assert document_info(context_of(engine, app, settings),
+                         claim.document_id)["status"] == "indexed"
 
 
 def test_an_upload_being_kept_is_neither_resumed_nor_failed(engine, tmp_path: Path,
-                                                            db_url: str) -> None:
+                                                            uploads) -> None:
     # accepted a moment ago by another process that is still copying its file
-    settings = load_settings().with_overrides(database_url=db_url, home=tmp_path / "home")
-    app = f"keeping_{os.getpid()}"
-    try:
-        ctx = resolve_context(engine, settings, app, create=True)
-        claim = claim_document(ctx, DocumentRequest(_note(tmp_path, "late.md", "# Late\n")),
-                               status="queued")
-        assert all(u.claim.document_id != claim.document_id for u in queued_uploads(engine))
-        assert document_info(ctx, claim.document_id)["status"] == "queued"
-    finally:
-        delete_app(engine, app)
+    settings, app = uploads
+    ctx = resolve_context(engine, settings, app, create=True)
+    claim = claim_document(ctx, DocumentRequest(_note(tmp_path, "late.md", "# Late\n")),
+                           status="queued")
+    assert all(u.claim.document_id != claim.document_id for u in queued_uploads(engine))
+    assert document_info(ctx, claim.document_id)["status"] == "queued"
 
 
 def test_a_kept_original_is_replaced_whole(tmp_path: Path) -> None:

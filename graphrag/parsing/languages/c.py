@@ -64,14 +64,15 @@ _OWNER = re.compile(r"[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*")
 _NAMED_BODY = rb"(?=\s+[A-Za-z_]\w*\s*(?:final\s*)?[:{])"
 # (one or more, with or without arguments: `class ABSL_LOCKABLE ABSL_ATTRIBUTE_WARN_UNUSED
 # Mutex {`, `class FMT_SO_VISIBILITY("default") format_error :`)
-_MACRO = rb"[A-Z][A-Z0-9_]+(?:\([^()\n]*\))?"
+_MACRO_ARGS = rb"(?:\([^()\n]*\))?"  # `FMT_SO_VISIBILITY("default")`
+_MACRO = rb"[A-Z][A-Z0-9_]+" + _MACRO_ARGS
 _MACRO_RUN = _MACRO + rb"(?:[ \t]+" + _MACRO + rb")*"
 # A run of specifier macros (`FMT_CONSTEXPR`, `FMT_API`, `ABSL_MUST_USE_RESULT`: an
 # underscore in each name, so no all-caps type such as `DWORD`) starting a declaration,
 # before a keyword or a constructor/destructor name followed by `(`: the grammar reads
 # the macro as the declaration's type, and a constructor with an initializer list then
 # swallows the rest of its class and the file (fmt's `FMT_CONSTEXPR write_int_data(...) :`).
-_SPEC_MACRO = rb"[A-Z][A-Z0-9]*_[A-Z0-9_]*(?:\([^()\n]*\))?"
+_SPEC_MACRO = rb"[A-Z][A-Z0-9]*_[A-Z0-9_]*" + _MACRO_ARGS
 _SPECIFIER_RUN = re.compile(
     rb"(?m)(?:^[ \t]*|(?<=\bexplicit )|(?<=\bstatic )|(?<=\binline )|(?<=\bvirtual )"
     rb"|(?<=\bfriend ))(" + _SPEC_MACRO + rb"(?:[ \t]+" + _SPEC_MACRO + rb")*)[ \t]+"
