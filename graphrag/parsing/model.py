@@ -248,6 +248,9 @@ class ParseResult:
     line_count: int = 0
     # The file's own documentation (a Rust module's ``//!`` docs): its FILE node's doc.
     doc: str | None = None
+    # ``[line, reason]`` of the lines that make the file a program's entry point
+    # (:mod:`graphrag.parsing.entrypoints`): its FILE node's ``meta.entry_points``.
+    entry_points: list[list[int | str]] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-able dict (stored in ``files.parse_data``).
@@ -270,6 +273,7 @@ class ParseResult:
             "content_hash": self.content_hash,
             "line_count": self.line_count,
             "doc": self.doc,
+            "entry_points": self.entry_points,
         }
 
     @classmethod
@@ -291,6 +295,7 @@ class ParseResult:
             content_hash=data.get("content_hash"),
             line_count=data.get("line_count", 0),
             doc=data.get("doc"),
+            entry_points=data.get("entry_points", []),
         )
 
 

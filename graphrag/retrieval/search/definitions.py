@@ -27,6 +27,9 @@ from graphrag.retrieval.search.rows import candidate_from_row
 # ``render``): the most central ones (PageRank) are kept.
 MAX_DEFINITIONS = 20
 MAX_NAMES = 8
+# Entry points looked up for a question about where the program starts: the most central
+# files' (a repository of examples has a ``main`` in each).
+MAX_ENTRY_FILES = 20
 
 
 # An interface named by the query is answered by its implementations too (Go's
@@ -178,3 +181,13 @@ def definitions(conn: Connection, apps: dict[int, str], intent: QueryIntent,
             name, share = related[node_id]
             out[int(r.id)] = Definition(candidate_from_row(r, apps), name, share)
     return out
+
+
+def entry_points(conn: Connection, apps: dict[int, str], options: SearchOptions
+                 ) -> dict[int, Candidate]:
+    """Chunk id -> candidate, for the chunks holding the lines that make a file a
+    program's entry point (:mod:`graphrag.parsing.entrypoints`) and pass the search
+    filters, whether or not the text or vector lists found them."""
+    where, params = store.filter_sql(list(apps), options)
+    rows = store.entry_chunk_rows(conn, where, params, MAX_ENTRY_FILES)
+    return {int(r.id): candidate_from_row(r, apps) for r in rows}

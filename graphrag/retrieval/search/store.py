@@ -480,6 +480,39 @@ def reexport_chunk_rows(conn: Connection, where: str, params: dict[str, Any],
     return out
 
 
+def entry_chunk_rows(conn: Connection, where: str, params: dict[str, Any],
+                     limit: int) -> list[Any]:
+    """Candidate rows of the code chunks holding the lines that make a file a program's
+    entry point (FILE meta ``entry_points``, :mod:`graphrag.parsing.entrypoints`): per
+    line the narrowest chunk of the file holding it (a ``main`` function's own chunk, not
+    its class's), at most ``limit`` files, the most central first."""
+    sql = f"""
+        WITH entry_files AS (
+            SELECT n.id, n.file_path, n.application_id, n.meta -> 'entry_points' AS marks
+              FROM nodes n
+             WHERE n.kind = 'FILE' AND n.application_id = ANY(:apps)
+               AND n.meta ? 'entry_points'
+             ORDER BY n.rank DESC NULLS LAST, n.id
+             LIMIT :lim
+        )
+        SELECT DISTINCT ON (c.id) {CANDIDATE_COLUMNS}
+          FROM entry_files f
+          CROSS JOIN LATERAL jsonb_array_elements(f.marks) m
+          CROSS JOIN LATERAL (
+              SELECT c.id
+                FROM chunks c JOIN nodes n ON n.id = c.node_id
+               WHERE {where} AND n.file_path = f.file_path
+                 AND n.application_id = f.application_id
+                 AND c.source = 'code' AND c.span_lines @> (m ->> 0)::int
+               ORDER BY upper(c.span_lines) - lower(c.span_lines), c.id
+               LIMIT 1) best
+          JOIN chunks c ON c.id = best.id
+          JOIN nodes n ON n.id = c.node_id
+         ORDER BY c.id
+    """
+    return list(conn.execute(text(sql), {**params, "lim": limit}).all())
+
+
 _IMPLEMENTERS_SQL = """
     SELECT e.dst_id AS iface, n.id, n.fqn
       FROM edges e JOIN nodes n ON n.id = e.src_id
