@@ -170,6 +170,11 @@ def test_a_class_reopened_without_a_home_file_is_one_node(tmp_path: Path) -> Non
                 if e.kind in ("EXTENDS", "IMPLEMENTS", "EMBEDS")}
     assert ("Web.Application", "EXTENDS", "Web.Base") in heritage
     assert any(src == "Web.Application" and dst == "Logging" for src, _k, dst in heritage)
+    # the other file's part is where search finds the rest of the class; the namespace
+    # module both files wrap themselves in is no reopening worth finding
+    reopens = {n.file_path: n.meta.get("reopens") for n in graph.nodes if n.kind == "FILE"}
+    assert reopens == {"web/aaa_main.rb": {"Web.Application": 2}, "web/base.rb": None,
+                       "web/logging.rb": None}
     calls = {(nodes[e.src_key].fqn, nodes[e.dst_key].fqn) for e in graph.edges
              if e.kind == "CALLS"}
     assert {("Web.Application.run!", "Web.Application.start"),

@@ -412,11 +412,15 @@ class _RubyFile(FileExtractor):
     def _declare(self, symbol: Symbol) -> None:
         """Add a class or module unless another file declares it (its Zeitwerk home, or
         the file :func:`repo_facts` picks for one reopened without a home) or this file
-        declared it already: a reopened class or module is one node."""
+        declared it already: a reopened class or module is one node. A class another
+        file declares is recorded as reopened here (a namespace module every file of a
+        gem wraps itself in is not)."""
         home = self.facts.get("constants", {}).get(symbol.fqn) if self.facts else None
         if (home is None or home == self.rel_path) and symbol.fqn not in self.declared:
             self.declared.add(symbol.fqn)
             self.result.symbols.append(symbol)
+        elif home != self.rel_path and symbol.kind == "CLASS":
+            self.result.reopens.setdefault(symbol.fqn, symbol.line_start)
 
     def _field(self, node: Node, name: str, owner: str) -> None:
         self.result.symbols.append(Symbol(

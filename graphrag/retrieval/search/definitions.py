@@ -41,6 +41,10 @@ MAX_IMPLEMENTERS = 5
 # query asks for the declaration alone.
 SUPERTYPE_SHARE = 0.5
 MAX_SUPERTYPES = 3
+# A class reopened in another file (Ruby's open classes: ``Sinatra::Application`` declared
+# in ``base.rb``, reopened in ``main.rb``) is one node, declared in one file; the part in
+# the other file is where a user finds the rest of it.
+REOPENED_SHARE = 0.5
 
 
 @dataclass(frozen=True)
@@ -157,8 +161,9 @@ def published(conn: Connection, apps: dict[int, str], names: list[str],
 def definitions(conn: Connection, apps: dict[int, str], intent: QueryIntent,
                 options: SearchOptions) -> dict[int, Definition]:
     """Chunk id -> :class:`Definition`, for every node defining a queried name (and the
-    implementations of an interface it names) whose chunks pass the search filters, and
-    for the names defined outside the repository the files that publish them."""
+    implementations of an interface it names, and the parts of a class other files
+    reopen) whose chunks pass the search filters, and for the names defined outside the
+    repository the files that publish them."""
     nodes, kinds = defining_nodes(conn, apps, intent, options)
     found = set(nodes.values())
     out = published(conn, apps, [n for n in intent.names[:MAX_NAMES] if n not in found],
@@ -172,6 +177,10 @@ def definitions(conn: Connection, apps: dict[int, str], intent: QueryIntent,
     related = {i: (n, SUPERTYPE_SHARE) for i, n in supers.items()}
     related.update((i, (n, IMPLEMENTER_SHARE)) for i, n in impls.items())
     where, params = store.filter_sql(list(apps), options)
+    if types:
+        for r in store.reopened_chunk_rows(conn, where, params, list(types)):
+            out.setdefault(int(r.id), Definition(candidate_from_row(r, apps),
+                                                 types[int(r.type_id)], REOPENED_SHARE))
     rows = store.node_chunk_rows(conn, where, params, [*nodes, *related])
     for r in rows:
         node_id = int(r.node_id)

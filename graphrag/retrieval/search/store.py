@@ -480,12 +480,29 @@ def reexport_chunk_rows(conn: Connection, where: str, params: dict[str, Any],
     return out
 
 
+def _chunk_at_line(where: str, file_node: str, line: str) -> str:
+    """A lateral subquery: the narrowest code chunk (``best.id``) of the file of FILE node
+    ``file_node`` holding the line ``line`` (SQL expressions) that passes the search
+    filters ``where`` (a ``main`` function's own chunk, not its class's)."""
+    return f"""
+          CROSS JOIN LATERAL (
+              SELECT c.id
+                FROM chunks c JOIN nodes n ON n.id = c.node_id
+               WHERE {where} AND n.file_path = {file_node}.file_path
+                 AND n.application_id = {file_node}.application_id
+                 AND c.source = 'code' AND c.span_lines @> ({line})::int
+               ORDER BY upper(c.span_lines) - lower(c.span_lines), c.id
+               LIMIT 1) best
+          JOIN chunks c ON c.id = best.id
+          JOIN nodes n ON n.id = c.node_id"""
+
+
 def entry_chunk_rows(conn: Connection, where: str, params: dict[str, Any],
                      limit: int) -> list[Any]:
     """Candidate rows of the code chunks holding the lines that make a file a program's
     entry point (FILE meta ``entry_points``, :mod:`graphrag.parsing.entrypoints`): per
-    line the narrowest chunk of the file holding it (a ``main`` function's own chunk, not
-    its class's), at most ``limit`` files, the most central first."""
+    line the narrowest chunk of the file holding it, at most ``limit`` files, the most
+    central first."""
     sql = f"""
         WITH entry_files AS (
             SELECT n.id, n.file_path, n.application_id, n.meta -> 'entry_points' AS marks
@@ -498,19 +515,27 @@ def entry_chunk_rows(conn: Connection, where: str, params: dict[str, Any],
         SELECT DISTINCT ON (c.id) {CANDIDATE_COLUMNS}
           FROM entry_files f
           CROSS JOIN LATERAL jsonb_array_elements(f.marks) m
-          CROSS JOIN LATERAL (
-              SELECT c.id
-                FROM chunks c JOIN nodes n ON n.id = c.node_id
-               WHERE {where} AND n.file_path = f.file_path
-                 AND n.application_id = f.application_id
-                 AND c.source = 'code' AND c.span_lines @> (m ->> 0)::int
-               ORDER BY upper(c.span_lines) - lower(c.span_lines), c.id
-               LIMIT 1) best
-          JOIN chunks c ON c.id = best.id
-          JOIN nodes n ON n.id = c.node_id
+          {_chunk_at_line(where, "f", "m ->> 0")}
          ORDER BY c.id
     """
     return list(conn.execute(text(sql), {**params, "lim": limit}).all())
+
+
+def reopened_chunk_rows(conn: Connection, where: str, params: dict[str, Any],
+                        type_ids: Sequence[int]) -> list[Any]:
+    """Candidate rows (plus ``type_id``) of the code chunks holding the line where another
+    file reopens one of the types ``type_ids`` (FILE meta ``reopens``: Ruby's open
+    classes), one per type and file."""
+    sql = f"""
+        SELECT DISTINCT ON (t.id, f.id) {CANDIDATE_COLUMNS}, t.id AS type_id
+          FROM nodes t
+          JOIN nodes f ON f.application_id = t.application_id AND f.kind = 'FILE'
+                      AND f.meta -> 'reopens' ? t.fqn
+          {_chunk_at_line(where, "f", "f.meta -> 'reopens' ->> t.fqn")}
+         WHERE t.id = ANY(:types) AND t.application_id = ANY(:apps)
+         ORDER BY t.id, f.id
+    """
+    return list(conn.execute(text(sql), {**params, "types": list(type_ids)}).all())
 
 
 _IMPLEMENTERS_SQL = """
