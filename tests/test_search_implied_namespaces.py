@@ -28,16 +28,22 @@ FILES = {
 }
 
 
-def test_an_implied_namespace_gets_no_definition_boost(tmp_path: Path, engine, app_name
-                                                       ) -> None:
-    for rel, code in FILES.items():
+def indexed(tmp_path: Path, files: dict[str, str], engine, app_name: str) -> int:
+    """Index ``files`` as application ``app_name``; its id."""
+    for rel, code in files.items():
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / rel).write_text(code)
     proc = run_cli("index", str(tmp_path), "--app", app_name)
     assert proc.returncode == 0, proc.stderr
     with engine.connect() as conn:
-        app_id = conn.execute(text("SELECT id FROM applications WHERE name = :n"),
-                              {"n": app_name}).scalar_one()
+        return conn.execute(text("SELECT id FROM applications WHERE name = :n"),
+                            {"n": app_name}).scalar_one()
+
+
+def test_an_implied_namespace_gets_no_definition_boost(tmp_path: Path, engine, app_name
+                                                       ) -> None:
+    app_id = indexed(tmp_path, FILES, engine, app_name)
+    with engine.connect() as conn:
         nodes, _kinds = defining_nodes(conn, {app_id: app_name},
                                        understand("how a Rack app builds the Shop cart"),
                                        SearchOptions())
@@ -62,14 +68,8 @@ def test_a_class_reopened_in_another_file_is_found_there_too(tmp_path: Path, eng
         "  class Cart\n"
         "    def discount\n      0\n    end\n"
         "  end\nend\n")}
-    for rel, code in files.items():
-        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / rel).write_text(code)
-    proc = run_cli("index", str(tmp_path), "--app", app_name)
-    assert proc.returncode == 0, proc.stderr
+    app_id = indexed(tmp_path, files, engine, app_name)
     with engine.connect() as conn:
-        app_id = conn.execute(text("SELECT id FROM applications WHERE name = :n"),
-                              {"n": app_name}).scalar_one()
         found = definitions(conn, {app_id: app_name}, understand("Shop::Cart"),
                             SearchOptions())
     parts = {(d.candidate.file_path, d.candidate.chunk_line_start <= 2
