@@ -75,7 +75,8 @@ def test_a_class_reopened_in_another_file_is_found_there_too(tmp_path: Path, eng
     parts = {(d.candidate.file_path, d.candidate.chunk_line_start <= 2
               <= d.candidate.chunk_line_end, d.share) for d in found.values()
              if d.candidate.file_path == "lib/shop/cart_discounts.rb"}
-    # the chunk holding the reopening line, with half the declaration's boost
+    # the chunk holding the reopening line, a definition of the class as the declaration is
     assert parts == {("lib/shop/cart_discounts.rb", True, REOPENED_SHARE)}
-    declared = {d.candidate.fqn for d in found.values() if d.share == 1.0}
-    assert declared == {"Shop.Cart"}
+    declared = {(d.candidate.fqn, d.candidate.file_path) for d in found.values()
+                if d.candidate.file_path != "lib/shop/cart_discounts.rb"}
+    assert declared == {("Shop.Cart", "lib/shop.rb")}

@@ -43,8 +43,9 @@ SUPERTYPE_SHARE = 0.5
 MAX_SUPERTYPES = 3
 # A class reopened in another file (Ruby's open classes: ``Sinatra::Application`` declared
 # in ``base.rb``, reopened in ``main.rb``) is one node, declared in one file; the part in
-# the other file is where a user finds the rest of it.
-REOPENED_SHARE = 0.5
+# the other file defines the class as much (which file declares it is a convention: both
+# of Sinatra's name the superclass), and is where a user finds the rest of it.
+REOPENED_SHARE = 1.0
 
 
 @dataclass(frozen=True)
@@ -178,7 +179,8 @@ def definitions(conn: Connection, apps: dict[int, str], intent: QueryIntent,
     related.update((i, (n, IMPLEMENTER_SHARE)) for i, n in impls.items())
     where, params = store.filter_sql(list(apps), options)
     if types:
-        for r in store.reopened_chunk_rows(conn, where, params, list(types)):
+        for r in store.reopened_chunk_rows(conn, where, params, list(types),
+                                           MAX_DEFINITIONS):
             out.setdefault(int(r.id), Definition(candidate_from_row(r, apps),
                                                  types[int(r.type_id)], REOPENED_SHARE))
     rows = store.node_chunk_rows(conn, where, params, [*nodes, *related])

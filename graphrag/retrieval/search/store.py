@@ -522,20 +522,31 @@ def entry_chunk_rows(conn: Connection, where: str, params: dict[str, Any],
 
 
 def reopened_chunk_rows(conn: Connection, where: str, params: dict[str, Any],
-                        type_ids: Sequence[int]) -> list[Any]:
+                        type_ids: Sequence[int], limit: int) -> list[Any]:
     """Candidate rows (plus ``type_id``) of the code chunks holding the line where another
     file reopens one of the types ``type_ids`` (FILE meta ``reopens``: Ruby's open
-    classes), one per type and file."""
+    classes), one per type and file, at most ``limit`` files per type, the most central
+    first."""
     sql = f"""
-        SELECT DISTINCT ON (t.id, f.id) {CANDIDATE_COLUMNS}, t.id AS type_id
-          FROM nodes t
-          JOIN nodes f ON f.application_id = t.application_id AND f.kind = 'FILE'
-                      AND f.meta -> 'reopens' ? t.fqn
-          {_chunk_at_line(where, "f", "f.meta -> 'reopens' ->> t.fqn")}
-         WHERE t.id = ANY(:types) AND t.application_id = ANY(:apps)
-         ORDER BY t.id, f.id
+        SELECT *
+          FROM (SELECT DISTINCT ON (t.id, f.id) {CANDIDATE_COLUMNS}, t.id AS type_id,
+                       f.rank AS file_rank
+                  FROM nodes t
+                  JOIN nodes f ON f.application_id = t.application_id AND f.kind = 'FILE'
+                              AND f.meta -> 'reopens' ? t.fqn
+                  {_chunk_at_line(where, "f", "f.meta -> 'reopens' ->> t.fqn")}
+                 WHERE t.id = ANY(:types) AND t.application_id = ANY(:apps)
+                 ORDER BY t.id, f.id) reopened
+         ORDER BY reopened.file_rank DESC NULLS LAST, reopened.id
     """
-    return list(conn.execute(text(sql), {**params, "types": list(type_ids)}).all())
+    rows = conn.execute(text(sql), {**params, "types": list(type_ids)}).all()
+    per_type: dict[int, int] = {}
+    out = []
+    for row in rows:
+        if per_type.get(row.type_id, 0) < limit:
+            per_type[row.type_id] = per_type.get(row.type_id, 0) + 1
+            out.append(row)
+    return out
 
 
 _IMPLEMENTERS_SQL = """
