@@ -32,60 +32,68 @@ from graphrag.parsing.model import ParseResult
 
 @dataclass(frozen=True)
 class Marker:
-    """A line pattern that marks an entry point; ``at_load``: only code outside every
-    function and method counts."""
+    """A line pattern that marks an entry point; ``trigger``: text every match holds (a
+    file without it is not searched: most files hold none); ``at_load``: only code
+    outside every function and method counts."""
 
     pattern: str
     reason: str
+    trigger: str
     at_load: bool = False
 
 
-_JVM_MAIN = Marker(r"\bstatic\s+(?:public\s+)?void\s+main\s*\(", "main function")
-_C_MAIN = Marker(r"^[ \t]*(?:int|void)\s+w?main\s*\(", "main function")
+_JVM_MAIN = Marker(r"\bstatic\s+(?:public\s+)?void\s+main\s*\(", "main function", "main")
+_C_MAIN = Marker(r"^[ \t]*(?:int|void)\s+w?main\s*\(", "main function", "main")
 
 MARKERS: dict[str, tuple[Marker, ...]] = {
     "ruby": (
-        Marker(r"\bARGV\b", "reads the command line", at_load=True),
-        Marker(r"\bOptionParser\.new\b", "parses command-line options", at_load=True),
-        Marker(r"^[ \t]*at_exit\b", "runs at exit", at_load=True),
+        Marker(r"\bARGV\b", "reads the command line", "ARGV", at_load=True),
+        Marker(r"\bOptionParser\.new\b", "parses command-line options", "OptionParser",
+               at_load=True),
+        Marker(r"^[ \t]*at_exit\b", "runs at exit", "at_exit", at_load=True),
         Marker(r"__FILE__\s*==\s*\$(?:0|PROGRAM_NAME)\b|\$(?:0|PROGRAM_NAME)\s*==\s*__FILE__",
-               "main guard", at_load=True),
+               "main guard", "__FILE__", at_load=True),
     ),
     "python": (
-        Marker(r"^if\s+__name__\s*==\s*['\"]__main__['\"]", "main guard", at_load=True),
-        Marker(r"\bargparse\.ArgumentParser\(", "parses command-line options", at_load=True),
-        Marker(r"\bsys\.argv\b", "reads the command line", at_load=True),
+        Marker(r"^if\s+__name__\s*==\s*['\"]__main__['\"]", "main guard", "__main__",
+               at_load=True),
+        Marker(r"\bargparse\.ArgumentParser\(", "parses command-line options",
+               "ArgumentParser", at_load=True),
+        Marker(r"\bsys\.argv\b", "reads the command line", "argv", at_load=True),
     ),
-    "go": (Marker(r"^func\s+main\s*\(\s*\)", "main function"),),
+    "go": (Marker(r"^func\s+main\s*\(\s*\)", "main function", "main"),),
     "rust": (
-        Marker(r"^[ \t]*(?:pub\s+)?(?:async\s+)?fn\s+main\s*\(", "main function"),
-        Marker(r"^[ \t]*#\[(?:tokio|async_std|actix_web|actix_rt)::main\b", "main function"),
-        Marker(r"^[ \t]*#\[proc_macro(?:_derive|_attribute)?\b", "procedural macro entry point"),
+        Marker(r"^[ \t]*(?:pub\s+)?(?:async\s+)?fn\s+main\s*\(", "main function", "main"),
+        Marker(r"^[ \t]*#\[(?:tokio|async_std|actix_web|actix_rt)::main\b", "main function",
+               "::main"),
+        Marker(r"^[ \t]*#\[proc_macro(?:_derive|_attribute)?\b", "procedural macro entry point",
+               "proc_macro"),
     ),
     "java": (_JVM_MAIN,),
-    "kotlin": (Marker(r"^[ \t]*fun\s+main\s*\(", "main function"), _JVM_MAIN),
+    "kotlin": (Marker(r"^[ \t]*fun\s+main\s*\(", "main function", "main"), _JVM_MAIN),
     "scala": (
-        Marker(r"\bdef\s+main\s*\(\s*args\s*:", "main function"),
-        Marker(r"^[ \t]*@main\b", "main function"),
-        Marker(r"\bobject\s+\w+\s+extends\s+(?:App|IOApp(?:\.\w+)?)\b", "main object"),
+        Marker(r"\bdef\s+main\s*\(\s*args\s*:", "main function", "main"),
+        Marker(r"^[ \t]*@main\b", "main function", "@main"),
+        Marker(r"\bobject\s+\w+\s+extends\s+(?:App|IOApp(?:\.\w+)?)\b", "main object", "App"),
     ),
     "csharp": (Marker(r"\bstatic\s+(?:async\s+)?(?:void|int|Task(?:<int>)?)\s+Main\s*\(",
-                      "main function"),),
+                      "main function", "Main"),),
     "c": (_C_MAIN,),
     "cpp": (_C_MAIN,),
     "swift": (
-        Marker(r"^[ \t]*@main\b", "main type"),
-        Marker(r"\bCommandLine\.arguments\b", "reads the command line", at_load=True),
+        Marker(r"^[ \t]*@main\b", "main type", "@main"),
+        Marker(r"\bCommandLine\.arguments\b", "reads the command line", "CommandLine",
+               at_load=True),
     ),
     "php": (
-        Marker(r"\$argv\b", "reads the command line", at_load=True),
+        Marker(r"\$argv\b", "reads the command line", "$argv", at_load=True),
         Marker(r"\bPHP_SAPI\s*===?\s*['\"]cli['\"]|php_sapi_name\(\)\s*===?\s*['\"]cli['\"]",
-               "command-line guard", at_load=True),
+               "command-line guard", "cli", at_load=True),
     ),
 }
 _ECMASCRIPT = (
-    Marker(r"\brequire\.main\s*===?\s*module\b", "main guard", at_load=True),
-    Marker(r"\bprocess\.argv\b", "reads the command line", at_load=True),
+    Marker(r"\brequire\.main\s*===?\s*module\b", "main guard", "require.main", at_load=True),
+    Marker(r"\bprocess\.argv\b", "reads the command line", "process.argv", at_load=True),
 )
 for _lang in ("javascript", "typescript", "tsx"):
     MARKERS[_lang] = _ECMASCRIPT
@@ -95,8 +103,8 @@ SHEBANG = "script"
 
 
 @cache
-def _compiled(lang: str) -> tuple[tuple[re.Pattern[bytes], Marker], ...]:
-    return tuple((re.compile(m.pattern.encode(), re.MULTILINE), m)
+def _compiled(lang: str) -> tuple[tuple[bytes, re.Pattern[bytes], Marker], ...]:
+    return tuple((m.trigger.encode(), re.compile(m.pattern.encode(), re.MULTILINE), m)
                  for m in MARKERS.get(lang, ()))
 
 
@@ -106,7 +114,7 @@ def entry_points(source: bytes, result: ParseResult) -> list[list[int | str]]:
     found: dict[int, str] = {}
     if source.startswith(b"#!"):
         found[1] = SHEBANG
-    markers = _compiled(result.lang)
+    markers = [(p, m) for trigger, p, m in _compiled(result.lang) if trigger in source]
     if not markers:
         return [[line, reason] for line, reason in found.items()]
     callables = [(s.line_start, s.line_end) for s in result.symbols
