@@ -100,6 +100,7 @@ for _lang in ("javascript", "typescript", "tsx"):
 
 _COMMENT = re.compile(rb"^[ \t]*(?:#(?![\[!])|//|/\*|\*)", re.MULTILINE)
 SHEBANG = "script"
+MAX_MARKS = 20
 
 
 @cache
@@ -110,24 +111,45 @@ def _compiled(lang: str) -> tuple[tuple[bytes, re.Pattern[bytes], Marker], ...]:
 
 def entry_points(source: bytes, result: ParseResult) -> list[list[int | str]]:
     """``[line, reason]`` of each line of ``source`` (the file ``result`` was parsed from)
-    that marks it as a program's entry point, first line first, one per line."""
+    that marks it as a program's entry point, first line first, one per line, at most
+    ``MAX_MARKS`` per marker (a file reading ``ARGV`` on every line says it once)."""
     found: dict[int, str] = {}
     if source.startswith(b"#!"):
         found[1] = SHEBANG
     markers = [(p, m) for trigger, p, m in _compiled(result.lang) if trigger in source]
     if not markers:
         return [[line, reason] for line, reason in found.items()]
-    callables = [(s.line_start, s.line_end) for s in result.symbols
-                 if s.kind in CALLABLE_KINDS]
+    in_callable: bytearray | None = None
     for pattern, marker in markers:
+        line, pos, kept = 1, 0, 0
         for match in pattern.finditer(source):
-            line = source.count(b"\n", 0, match.start()) + 1  # markers are few per file
+            line += source.count(b"\n", pos, match.start())  # linear: matches come in order
+            pos = match.start()
             if line in found:
                 continue
-            start = source.rfind(b"\n", 0, match.start()) + 1
-            if _COMMENT.match(source, start):
+            if _COMMENT.match(source, source.rfind(b"\n", 0, pos) + 1):
                 continue
-            if marker.at_load and any(lo <= line <= hi for lo, hi in callables):
-                continue
+            if marker.at_load:
+                if in_callable is None:
+                    in_callable = _callable_lines(result, source.count(b"\n") + 2)
+                if in_callable[line]:
+                    continue
             found[line] = marker.reason
+            kept += 1
+            if kept >= MAX_MARKS:
+                break
     return [[line, found[line]] for line in sorted(found)]
+
+
+def _callable_lines(result: ParseResult, size: int) -> bytearray:
+    """Per line number (index), 1 when a function or method of ``result`` spans it."""
+    delta = [0] * (size + 1)
+    for s in result.symbols:
+        if s.kind in CALLABLE_KINDS and 0 < s.line_start <= s.line_end < size:
+            delta[s.line_start] += 1
+            delta[s.line_end + 1] -= 1
+    out, depth = bytearray(size), 0
+    for i in range(size):
+        depth += delta[i]
+        out[i] = depth > 0
+    return out

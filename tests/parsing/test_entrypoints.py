@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from graphrag.parsing.entrypoints import MAX_MARKS
 from graphrag.parsing.extract import parse_file, repo_context
 
 
@@ -69,3 +70,11 @@ def test_ruby_code_run_at_load_marks_the_file_and_method_bodies_do_not(tmp_path)
 ])
 def test_each_languages_markers(tmp_path, rel, code, expected) -> None:
     assert marks(rel, code, tmp_path) == expected
+
+
+def test_a_file_marked_on_every_line_says_so_a_bounded_number_of_times(tmp_path) -> None:
+    top = "".join(f"x{i} = ARGV[{i}]\n" for i in range(5000))
+    got = marks("lib/args.rb", top, tmp_path)
+    assert got == [[i, "reads the command line"] for i in range(1, MAX_MARKS + 1)]
+    inside = "".join(f"def m{i}\n  ARGV[{i}]\nend\n" for i in range(5000))
+    assert marks("lib/methods.rb", inside, tmp_path) == []
