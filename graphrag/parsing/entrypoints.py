@@ -13,7 +13,8 @@ Each language's markers are data below: a line pattern and what it means. Two sc
   ``require.main === module``): the same call inside a method is a library's helper
   (``at_exit { quit! }`` inside sinatra's ``run!``), not the program's start.
 
-A file's first line ``#!`` (a script run directly) marks it in every language. Lines
+A file's first line ``#!`` (a script run directly) marks it in every language, and a file
+the language runs by its name (Python's ``__main__.py``) at its first line. Lines
 that are comments are skipped; strings are not parsed (a marker quoted in a string is
 rare enough). The result is the FILE node's ``meta.entry_points`` (``[line, reason]``),
 which search reads for questions about entry points
@@ -101,6 +102,9 @@ for _lang in ("javascript", "typescript", "tsx"):
 _COMMENT = re.compile(rb"^[ \t]*(?:#(?![\[!])|//|/\*|\*)", re.MULTILINE)
 SHEBANG = "script"
 MAX_MARKS = 20
+# Files a language runs as a program by their name alone (``python -m pkg`` runs
+# ``pkg/__main__.py``): marked at their first line.
+MAIN_FILES: dict[str, tuple[str, str]] = {"python": ("__main__.py", "main module")}
 
 
 @cache
@@ -116,6 +120,9 @@ def entry_points(source: bytes, result: ParseResult) -> list[list[int | str]]:
     found: dict[int, str] = {}
     if source.startswith(b"#!"):
         found[1] = SHEBANG
+    main_file = MAIN_FILES.get(result.lang)
+    if main_file and result.path.rsplit("/", 1)[-1] == main_file[0]:
+        found.setdefault(1, main_file[1])
     markers = [(p, m) for trigger, p, m in _compiled(result.lang) if trigger in source]
     if not markers:
         return [[line, reason] for line, reason in found.items()]

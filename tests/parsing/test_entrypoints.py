@@ -57,6 +57,7 @@ def test_ruby_code_run_at_load_marks_the_file_and_method_bodies_do_not(tmp_path)
     ("tool.py", "import sys\n\ndef main():\n    return sys.argv[1:]\n\n\n"
      "if __name__ == '__main__':\n    main()\n", [[7, "main guard"]]),
     ("lib.py", "import sys\n\ndef args():\n    return sys.argv[1:]\n", []),
+    ("pkg/__main__.py", "from pkg.cli import main\n\nmain()\n", [[1, "main module"]]),
     ("cmd/tool/main.go", "package main\n\nfunc main() {\n}\n", [[3, "main function"]]),
     ("src/App.java", "class App {\n  public static void main(String[] args) {}\n}\n",
      [[2, "main function"]]),
