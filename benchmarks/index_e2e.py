@@ -17,11 +17,11 @@ first backend's total to each one's, and peak resident memory (this process from
 model load on, and the largest parser worker).
 
 With ``--edit`` the repository is indexed from a copy, one function calling another is
-then added to one of its files (the largest Python or other source file) and the copy is
-indexed again, as a nightly run after a small commit: printed are that run's wall time
-and share of the full index, its chunk planning, and how many chunk rows it wrote (each
-written row is a new row version with its vectors, inserted again into the HNSW indexes)
-against how many chunks the edit actually changed.
+then added to one of its files (the largest Python or other source file outside the
+tests) and the copy is indexed again, as a nightly run after a small commit: printed are
+that run's wall time and share of the full index, its chunk planning, and how many chunk
+rows it wrote (each written row is a new row version with its vectors, inserted again
+into the HNSW indexes) against how many chunks the edit actually changed.
 """
 
 from __future__ import annotations
@@ -87,12 +87,13 @@ def peak_rss_mb() -> dict[str, float]:
 
 
 def edit_one_file(root: Path) -> Path:
-    """Append one small function to the largest Python file under ``root`` (or the
-    largest source file), calling the file's first top-level function: a new node and a
-    new call edge, so the graph's ranks move as with a real commit."""
+    """Append one small function to the largest Python file under ``root`` outside its
+    tests (or the largest source file), calling the file's first top-level function: a
+    new node and a new call edge, so the graph's ranks move as with a real commit."""
     files = [p for p in root.rglob("*") if p.is_file() and p.suffix in SOURCE_SUFFIXES]
-    python = [p for p in files if p.suffix == ".py"]
-    target = max(python or files, key=lambda p: (p.stat().st_size, str(p)))
+    library = [p for p in files if not any("test" in part for part in p.parts)] or files
+    python = [p for p in library if p.suffix == ".py"]
+    target = max(python or library, key=lambda p: (p.stat().st_size, str(p)))
     source = target.read_text(errors="replace")
     if target.suffix == ".py":
         first = re.search(r"^def (\w+)\(", source, re.M)
@@ -104,13 +105,19 @@ def edit_one_file(root: Path) -> Path:
     return target
 
 
-def _rows_written_since(engine, app: str, xid: int) -> tuple[int, int]:
-    """(chunk rows written by transactions from ``xid`` on, chunks of the application)."""
+def _rows_written_since(engine, app: str, xid: int) -> tuple[int, int, int]:
+    """(chunk rows written by transactions from ``xid`` on, chunks of the application,
+    node rows written since)."""
+    args = {"x": xid & 0xFFFFFFFF, "n": app}
     with engine.connect() as conn:
-        return tuple(conn.execute(text(
+        written, total = conn.execute(text(
             "SELECT count(*) FILTER (WHERE c.xmin::text::bigint >= :x), count(*)"
             " FROM chunks c JOIN applications a ON a.id = c.application_id"
-            " WHERE a.name = :n"), {"x": xid & 0xFFFFFFFF, "n": app}).one())
+            " WHERE a.name = :n"), args).one()
+        nodes = conn.execute(text(
+            "SELECT count(*) FROM nodes n JOIN applications a ON a.id = n.application_id"
+            " WHERE a.name = :n AND n.xmin::text::bigint >= :x"), args).scalar_one()
+    return written, total, nodes
 
 
 def _txid(engine) -> int:
@@ -125,12 +132,13 @@ def run_edit(engine, settings, root: Path, app: str, stages, full_wall: float
     xid = _txid(engine)
     with CpuClock(engine) as clock:
         result = index_repository(engine, settings, root, app, stage_runner=stages)
-    written, total = _rows_written_since(engine, app, xid)
+    written, total, nodes = _rows_written_since(engine, app, xid)
     embedded = (result["pipeline"]["stages"].get("embed") or {}).get("done", 0)
     return {"file": str(target.relative_to(root)), "wall_s": clock.wall,
             "share": clock.wall / full_wall, "db_cpu_s": clock.db,
             "planning_s": float((result.get("chunks") or {}).get("duration") or 0),
-            "rows_written": written, "chunks": total, "embedded": embedded}
+            "rows_written": written, "chunks": total, "nodes_written": nodes,
+            "embedded": embedded}
 
 
 def run_backend(engine, root: Path, backend: str, edit: bool = False) -> dict:
@@ -203,6 +211,7 @@ def report(runs: list[dict], loc: int) -> None:
                 ("  chunk planning", lambda e: f"{e['planning_s']:10.2f} s        "),
                 ("  chunk rows written / chunks", lambda e: f"{e['rows_written']:8d} / "
                                                             f"{e['chunks']:<8d}  "),
+                ("  node rows written", lambda e: f"{e['nodes_written']:12d}          "),
                 ("  chunks embedded", lambda e: f"{e['embedded']:12d}          ")):
             print(f"{label:34}" + "".join(cell(r["edit"]) for r in runs))
     if any(r["failed"] for r in runs):
