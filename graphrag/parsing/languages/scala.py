@@ -83,7 +83,27 @@ def type_name(node: Node | None) -> str | None:
         return type_name(node.child_by_field_name("type"))
     if node.type in ("type_identifier", "stable_type_identifier"):
         return _text(node)
+    if node.type == "infix_type":  # `F ~> G`, `A As B`: the operator is the type
+        return type_name(node.child_by_field_name("operator"))
+    if node.type == "operator_identifier":
+        return _text(node)
     return None
+
+
+def infix_operator(text: str) -> str:
+    """The spec's type prepass: an infix type as written (``F ~> G``,
+    ``Kleisli[F, A, *] ~> Kleisli[G, A, *]``, ``A As B``) is the type its operator names;
+    a function type (``=>``), a compound one (``with``) and any other text stay as they
+    are (the rest of the reduction is shared)."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(text + " "):  # Scala's type arguments are in [], not <>
+        depth += (ch in "[({") - (ch in "])}")
+        if ch == " " and depth == 0:
+            parts += [text[start:i]] if text[start:i] else []
+            start = i + 1
+    if len(parts) == 3 and parts[1] not in ("=>", "with", "forSome", "|", "&"):
+        return parts[1]
+    return text
 
 
 class _ScalaFile(FileExtractor):

@@ -59,6 +59,7 @@ class Profile:
     path_words: float = 0.5
     coherence: float = 0.2
     neighbours: float = 0.0
+    value_types: float = 0.0
     per_file: int = 5
 
 
@@ -66,9 +67,10 @@ DESCRIPTION = Profile()
 PROFILES: dict[str, Profile] = {
     "symbol": Profile(vector=0.5, text=1.5, name=1.0, kind_priors=False, definitions=3.0,
                       per_file=1),
-    "question": Profile(kind_priors=False, definitions=1.0, neighbours=0.2, per_file=1),
+    "question": Profile(kind_priors=False, definitions=1.0, neighbours=0.2, value_types=0.5,
+                        per_file=1),
     "topic": Profile(kind_priors=False, qualified_definitions=1.0, neighbours=0.2,
-                     per_file=1),
+                     value_types=0.5, per_file=1),
     "text": DESCRIPTION,
 }
 
