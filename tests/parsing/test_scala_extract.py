@@ -7,6 +7,7 @@ from functools import cache
 from pathlib import Path
 
 from graphrag.graph.resolve import build_graph
+from graphrag.graph.types import clean_type
 from graphrag.parsing.languages.scala import extract
 from graphrag.parsing.model import ParseResult, Symbol
 from graphrag.parsing.registry import RepoContext
@@ -341,3 +342,25 @@ def test_a_type_alias_is_a_class_node_naming_the_type_it_stands_for() -> None:
     graph = build_graph([result])
     assert {n.fqn for n in graph.nodes if n.meta.get("alias")} == {"a.fx.~>",
                                                                    "a.fx.Codec.Items"}
+
+
+def test_a_value_typed_with_an_infix_type_is_of_the_operators_type() -> None:
+    """``f: F ~> G`` is a ``~>``, here an alias of ``FunctionK``: ``f(fa)`` is its apply
+    and a result declared ``F ~> H`` is one too."""
+    edges = edges_of({
+        "src/main/scala/p/package.scala":
+            "package object p {\n  type ~>[F[_], G[_]] = FunctionK[F, G]\n}\n",
+        "src/main/scala/p/FunctionK.scala":
+            "package p\ntrait FunctionK[F[_], G[_]] {\n  def apply[A](fa: F[A]): G[A]\n"
+            "  def andThen[H[_]](g: G ~> H): F ~> H = ???\n}\n",
+        "src/main/scala/p/Box.scala":
+            "package p\nfinal case class Box[F[_], A](value: F[A]) {\n"
+            "  def mapK[G[_]](f: F ~> G): Box[G, A] = Box(f(value))\n"
+            "  def twice[G[_]](f: F ~> G): Unit = f.andThen(f).andThen(f)\n}\n"})
+    calls = {(src, dst) for kind, src, dst in edges}
+    assert ("p.Box.mapK", "p.FunctionK.apply") in calls
+    assert ("p.Box.twice", "p.FunctionK.andThen") in calls
+    assert clean_type("Kleisli[F, A, *] ~> Kleisli[G, A, *]", "scala") == "~>"
+    # a function type and a compound type are no infix types
+    assert clean_type("A => Option[B]", "scala") != "=>"
+    assert clean_type("Foo with Bar", "scala") != "with"
