@@ -40,6 +40,10 @@ FILES = {
         "  /** Natural transformation from the sequential monad M to the parallel effect F. */\n"
         "  def parallel: M ~> F\n"
         "  def inverse: M ~> F\n"
+        "  /** The transformation this instance runs. */\n"
+        "  def functionK: FunctionK[F, M]\n"
+        "  /** A transformation of another library. */\n"
+        "  def external: cats.arrow.FunctionK[F, M]\n"
         "  /** Natural transformation of both sides, given one of each. */\n"
         "  def both(a: F ~> M, b: M ~> F): F ~> M\n"
         "}\n"),
@@ -76,7 +80,9 @@ def test_a_documented_values_type_is_found_through_its_alias(engine, parallel_ap
                                              .values()), SearchOptions())
     voters = {chunks[chunk_id]: d.candidate.fqn for chunk_id, d in found.items()}
     # the documented values without parameters; not the undocumented `inverse`, nor
-    # `both`, which takes arguments (its doc describes an operation)
+    # `both`, which takes arguments (its doc describes an operation), nor `functionK`,
+    # named after its type, nor `external`, whose qualified type is no type of the
+    # repository
     assert voters == {"p.Parallel.sequential": "p.FunctionK",
                       "p.Parallel.parallel": "p.FunctionK"}
 

@@ -8,8 +8,11 @@ such docs asks, in part, about the type itself, whose own doc may use other word
 ("a functor transformation from F to G"). For each documented value among the candidates
 this reads the type it is declared with (reduced to a name by its language's rules,
 :func:`graphrag.graph.types.clean_type`), looks the name up among the application's
-types (preferring the value's own package when the name is defined in several), follows
-a type alias to the type it names, and returns that type's first chunk; the ranking
+types (a qualified name, ``arrow.FunctionK``, must end the type's fqn, so ``http.Handler``
+is no type of the repository; the value's own package is preferred when the name is
+defined in several), follows a type alias to the type it names, and returns that type's
+first chunk (a value named after its type is left out: the name signal already joins
+them); the ranking
 (:func:`graphrag.retrieval.search.boosts.boost`) lifts it by a share of the value's score
 when the value ranks among the best.
 """
@@ -24,7 +27,8 @@ from sqlalchemy import Connection
 from graphrag.graph.types import clean_type
 from graphrag.kinds import TYPE_KINDS
 from graphrag.retrieval.search import store
-from graphrag.retrieval.search.definitions import Definition
+from graphrag.retrieval.search.definitions import Definition, fqn_matches
+from graphrag.retrieval.search.intent import simple_name
 from graphrag.retrieval.search.model import Candidate, SearchOptions
 from graphrag.retrieval.search.rows import candidate_from_row
 
@@ -49,6 +53,11 @@ def _declared(row: Any) -> str | None:
     return declared if isinstance(declared, str) and declared else None
 
 
+def _type_name(declared: Any, lang: str | None) -> str:
+    """A type as written reduced to the (possibly dotted) name its language looks up."""
+    return clean_type(declared, lang) if isinstance(declared, str) and declared else ""
+
+
 def _pick(rows: Sequence[Any], package: str | None) -> Any | None:
     """The type among ``rows`` of one name a value of ``package`` means: the only one,
     else the only one of its package."""
@@ -70,34 +79,38 @@ def value_types(conn: Connection, apps: dict[int, str], candidates: Sequence[Can
             nodes.setdefault(cand.node_id, []).append(cand.id)
     if not nodes:
         return {}
-    wanted: dict[int, tuple[str, str | None]] = {}  # value node -> (type name, package)
+    # value node -> (its type's name, reduced as its language does, and its package)
+    pending: dict[int, tuple[str, str | None]] = {}
     for row in store.documented_value_rows(conn, list(nodes), list(VALUE_KINDS)):
-        declared = _declared(row)
-        name = clean_type(declared, row.lang).rsplit(".", 1)[-1] if declared else ""
-        if name:
-            wanted[int(row.id)] = (name, row.package_name)
+        name = _type_name(_declared(row), row.lang)
+        # A value named after its type (`Middlewares() Middlewares`, `val engine:
+        # Engine`) shares the type's name, which the name signal already matches; its doc
+        # tells which instance it holds.
+        if name and simple_name(name).lower() != row.name.lower():
+            pending[int(row.id)] = (name, row.package_name)
     kinds = [k for k in TYPE_KINDS if not options.kinds or k in options.kinds]
     found: dict[int, Any] = {}  # value node -> its type's row
-    pending = dict(wanted)
     for _ in range(MAX_ALIAS_STEPS + 1):
         if not pending:
             break
-        rows = store.type_rows(conn, list(apps), sorted({n for n, _ in pending.values()}),
+        rows = store.type_rows(conn, list(apps),
+                               sorted({simple_name(n) for n, _ in pending.values()}),
                                list(TYPE_KINDS), MAX_SAME_NAME + 1)
         by_name: dict[str, list[Any]] = {}
         for row in rows:
             by_name.setdefault(row.name, []).append(row)
         following: dict[int, tuple[str, str | None]] = {}
         for node_id, (name, package) in pending.items():
-            same = by_name.get(name, [])
+            same = by_name.get(simple_name(name), [])
+            if "." in name:  # written qualified: `arrow.FunctionK`, not `http.Handler`
+                same = [r for r in same if fqn_matches(r.fqn, name)]
             hit = _pick(same, package) if len(same) <= MAX_SAME_NAME else None
             if hit is None:
                 continue
-            aliased = (hit.meta or {}).get("alias")
-            target = clean_type(aliased, hit.lang).rsplit(".", 1)[-1] \
-                if isinstance(aliased, str) and aliased else ""
-            if target and target != name:  # an alias: the type it names, seen from there
-                following[node_id] = (target, hit.package_name)
+            aliased = _type_name((hit.meta or {}).get("alias"), hit.lang)
+            if aliased and simple_name(aliased) != hit.name:
+                # an alias: the type it names, looked up from the alias's package
+                following[node_id] = (aliased, hit.package_name)
             else:
                 found[node_id] = hit
         pending = following
