@@ -364,3 +364,37 @@ def test_a_value_typed_with_an_infix_type_is_of_the_operators_type() -> None:
     # a function type and a compound type are no infix types
     assert clean_type("A => Option[B]", "scala") != "=>"
     assert clean_type("Foo with Bar", "scala") != "with"
+
+
+def test_chained_package_clauses_see_the_outer_packages_members() -> None:
+    """``package p`` then ``package q``: the code sees ``p``'s types and its package
+    object's alias unqualified, and ``p``'s subpackages by their relative names; the
+    package object's own code sees ``p``'s members too. ``package p.q`` alone does not."""
+    files = {
+        "src/main/scala/p/package.scala":
+            "package object p {\n  type ~>[F[_], G[_]] = arrow.FunctionK[F, G]\n}\n",
+        "src/main/scala/p/arrow/FunctionK.scala":
+            "package p\npackage arrow\ntrait FunctionK[F[_], G[_]] {\n"
+            "  def apply[A](fa: F[A]): G[A]\n}\n",
+        "src/main/scala/p/Functor.scala":
+            "package p\ntrait Functor[F[_]] {\n  def map[A, B](fa: F[A])(f: A => B): F[B]\n}\n",
+        "src/main/scala/p/q/Box.scala":
+            "package p\npackage q\n"
+            "final case class Box[F[_], A](value: F[A]) {\n"
+            "  def mapK[G[_]](f: F ~> G): Box[G, A] = Box(f(value))\n"
+            "  def lift[G[_]](f: arrow.FunctionK[F, G]): G[A] = f(value)\n"
+            "  def map[B](g: A => B)(implicit F: Functor[F]): Box[F, B] = Box(F.map(value)(g))\n"
+            "}\n"
+            "class BoxFunctor extends Functor[Option] {\n"
+            "  def map[A, B](fa: Option[A])(f: A => B): Option[B] = fa.map(f)\n}\n",
+        "src/main/scala/p/q/Flat.scala":
+            "package p.q\nclass Flat(F: Functor[Option]) {\n"
+            "  def run(): Option[Int] = F.map(Option(1))(_ + 1)\n}\n"}
+    edges = edges_of(files, ("CALLS", "IMPLEMENTS", "OVERRIDES"))
+    assert {("CALLS", "p.q.Box.mapK", "p.arrow.FunctionK.apply"),
+            ("CALLS", "p.q.Box.lift", "p.arrow.FunctionK.apply"),
+            ("CALLS", "p.q.Box.map", "p.Functor.map"),
+            ("IMPLEMENTS", "p.q.BoxFunctor", "p.Functor"),
+            ("OVERRIDES", "p.q.BoxFunctor.map", "p.Functor.map")} <= edges
+    # one clause `package p.q` is in `p.q` only: `Functor` is not in scope there
+    assert not any(src.startswith("p.q.Flat") for _, src, _ in edges)

@@ -45,10 +45,11 @@ def extract(source: bytes, rel_path: str, ctx: RepoContext) -> ParseResult:
     """Parse one Scala file into symbols, imports, calls, supertypes and routes."""
     tree = registry.parser(LANG).parse(source)
     root = tree.root_node
-    package = ".".join(_text(c.child_by_field_name("name")).replace(" ", "")
-                       for c in root.named_children
-                       if c.type == "package_clause" and c.child_by_field_name("name")
-                       is not None and c.child_by_field_name("body") is None)
+    clauses = [c for c in root.named_children
+               if c.type == "package_clause" and c.child_by_field_name("name") is not None
+               and c.child_by_field_name("body") is None]
+    names = [_text(c.child_by_field_name("name")).replace(" ", "") for c in clauses]
+    package = ".".join(names)
     module = package
     only = _package_object(root)
     if only is not None:
@@ -58,6 +59,14 @@ def extract(source: bytes, rel_path: str, ctx: RepoContext) -> ParseResult:
         module = f"{package}.{name}" if package else name
     result = ParseResult(path=rel_path, lang=LANG, module=module or
                          rel_path.removesuffix(".scala"), package=package or None)
+    # `package cats` then `package data`: the code sees the members of `cats` (its
+    # package object's too, such as a type alias), as if it imported them; so does the
+    # code of `package object cats` (`arrow.FunctionK` is `cats.arrow.FunctionK`)
+    for n, clause in enumerate(clauses[1:], start=1):
+        result.imports.append(Import("*", ".".join(names[:n]),
+                                     clause.start_point[0] + 1))
+    if only is not None:
+        result.imports.append(Import("*", module, only.start_point[0] + 1))
     _ScalaFile(source, root, result).run()
     facts = ctx.of(LANG, {})
     _config_routes(result, facts.get("routes", []) if isinstance(facts, dict) else [])
