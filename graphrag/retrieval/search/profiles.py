@@ -43,7 +43,8 @@ class Profile:
     (:func:`graphrag.retrieval.search.fusion.score_fusion`); ``kind_priors``: whether the node
     kind priors apply (:mod:`graphrag.retrieval.search.priors`); ``definitions``,
     ``path_words``, ``coherence``: the boosts in units of the best score, ``neighbours``:
-    in units of the best neighbour's score (:mod:`graphrag.retrieval.search.boosts`),
+    in units of the best neighbour's score, ``value_types``: in units of a documented
+    value's score, for the type it is declared with (:mod:`graphrag.retrieval.search.boosts`),
     ``qualified_definitions`` instead of ``definitions`` for a name written qualified
     when ``definitions`` is 0;
     ``per_file``: hits of one file before the per-file decay
