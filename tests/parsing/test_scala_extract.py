@@ -398,3 +398,13 @@ def test_chained_package_clauses_see_the_outer_packages_members() -> None:
             ("OVERRIDES", "p.q.BoxFunctor.map", "p.Functor.map")} <= edges
     # one clause `package p.q` is in `p.q` only: `Functor` is not in scope there
     assert not any(src.startswith("p.q.Flat") for _, src, _ in edges)
+
+
+def test_a_qualified_super_call_runs_the_named_parents_method() -> None:
+    edges = edges_of({"src/main/scala/p/A.scala":
+                      "package p\ntrait A { def map(x: Int): Int = x }\n"
+                      "trait B { def map(x: Int): Int = x + 1 }\ntrait B2 extends B\n"
+                      "trait C extends A with B2 {\n"
+                      "  override def map(x: Int): Int = super[B2].map(x)\n}\n"})
+    # `super[B2]` is B2's `map`, which it inherits from B; not the first parent's
+    assert {(src, dst) for _, src, dst in edges} == {("p.C.map", "p.B.map")}

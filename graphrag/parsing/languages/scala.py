@@ -428,7 +428,13 @@ class _ScalaFile(FileExtractor):
             head = self._chain(node.child_by_field_name("function"))
             return ["?"] if head == ["?"] else [*head[:-1], head[-1] + "()"]
         if kind == "generic_function":
-            return self._chain(node.child_by_field_name("function"))
+            function = node.child_by_field_name("function")
+            parent = [type_name(c) for c in node.named_children
+                      if c.type == "type_arguments" for c in c.named_children]
+            if function is not None and _text(function) == "super" and len(parent) == 1 \
+                    and parent[0]:
+                return [parent[0]]  # `super[B].m`: the parent `B` names whose `m` runs
+            return self._chain(function)
         if kind == "instance_expression":
             cls = next((type_name(c) for c in node.named_children
                         if type_name(c) is not None), None)
