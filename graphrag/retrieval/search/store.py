@@ -80,9 +80,11 @@ _HTTP_SQL = {"endpoints": _ENDPOINT_SQL, "callers": _CALLER_SQL,
 
 # --- candidate rows (hits) -------------------------------------------------------------
 
+# rank_boost is read from the node: PageRank moves with every graph change, and a copy in
+# the chunk row would rewrite that row (and its vectors' HNSW entries) each time.
 CANDIDATE_COLUMNS = """
     c.id, c.plan_id, c.node_id, c.application_id, c.source, c.kind AS chunk_kind,
-    c.content, c.explain_md, c.rank_boost,
+    c.content, c.explain_md, 1 + n.rank AS rank_boost,
     lower(c.span_lines) AS span_start, upper(c.span_lines) - 1 AS span_end,
     COALESCE(c.page_number, n.page_number) AS page_number,
     n.fqn, n.kind, n.file_path, n.line_start, n.line_end
@@ -435,6 +437,32 @@ def defined_rows(conn: Connection, app_ids: Sequence[int], names: Sequence[str],
     return list(conn.execute(text(_DEFINED_SQL), {
         "apps": list(app_ids), "names": list(names), "kinds": list(kinds), "lim": limit,
     }).all())
+
+
+def documented_value_rows(conn: Connection, node_ids: Sequence[int], kinds: Sequence[str]
+                          ) -> list[Any]:
+    """(id, name, kind, lang, package_name, meta) of the nodes of ``node_ids`` of the
+    ``kinds`` that have a doc comment."""
+    return list(conn.execute(text("""
+        SELECT id, name, kind, lang, package_name, meta FROM nodes
+         WHERE id = ANY(:ids) AND kind = ANY(:kinds) AND doc_comment <> ''
+    """), {"ids": list(node_ids), "kinds": list(kinds)}).all())
+
+
+def type_rows(conn: Connection, app_ids: Sequence[int], names: Sequence[str],
+              kinds: Sequence[str], limit: int) -> list[Any]:
+    """(id, name, fqn, kind, lang, package_name, meta) of the nodes of the ``kinds``
+    whose simple name is one of ``names``, at most ``limit`` per name."""
+    return list(conn.execute(text("""
+        SELECT id, name, fqn, kind, lang, package_name, meta
+          FROM (SELECT n.id, n.name, n.fqn, n.kind, n.lang, n.package_name, n.meta,
+                       row_number() OVER (PARTITION BY n.name ORDER BY n.id) AS k
+                  FROM nodes n
+                 WHERE n.application_id = ANY(:apps) AND n.name = ANY(:names)
+                   AND n.kind = ANY(:kinds)) named
+         WHERE k <= :lim
+    """), {"apps": list(app_ids), "names": list(names), "kinds": list(kinds),
+           "lim": limit}).all())
 
 
 def node_chunk_rows(conn: Connection, where: str, params: dict[str, Any],
