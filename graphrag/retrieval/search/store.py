@@ -499,11 +499,17 @@ def reexport_chunk_rows(conn: Connection, where: str, params: dict[str, Any],
          ORDER BY published.node_rank DESC, published.id
     """
     rows = conn.execute(text(sql), {**params, "names": list(names)}).all()
-    per_name: dict[str, int] = {}
+    return _first_per(rows, "name", limit)
+
+
+def _first_per(rows: Sequence[Any], key: str, limit: int) -> list[Any]:
+    """The first ``limit`` rows of each value of column ``key``, in order."""
+    seen: dict[Any, int] = {}
     out = []
     for row in rows:
-        if per_name.get(row.name, 0) < limit:
-            per_name[row.name] = per_name.get(row.name, 0) + 1
+        value = getattr(row, key)
+        if seen.get(value, 0) < limit:
+            seen[value] = seen.get(value, 0) + 1
             out.append(row)
     return out
 
@@ -568,13 +574,7 @@ def reopened_chunk_rows(conn: Connection, where: str, params: dict[str, Any],
          ORDER BY reopened.file_rank DESC NULLS LAST, reopened.id
     """
     rows = conn.execute(text(sql), {**params, "types": list(type_ids)}).all()
-    per_type: dict[int, int] = {}
-    out = []
-    for row in rows:
-        if per_type.get(row.type_id, 0) < limit:
-            per_type[row.type_id] = per_type.get(row.type_id, 0) + 1
-            out.append(row)
-    return out
+    return _first_per(rows, "type_id", limit)
 
 
 _IMPLEMENTERS_SQL = """
