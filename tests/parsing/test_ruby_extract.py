@@ -151,6 +151,25 @@ def test_a_reopened_class_is_one_node(tmp_path: Path) -> None:
     assert calls == {("Book.matches?", "Book.title"), ("Finder.run", "Book.matches?")}
 
 
+def test_the_first_declaration_of_a_body_keeps_its_doc_comment() -> None:
+    """tree-sitter starts a class or module body at its first statement, so the comment
+    above the first declaration belongs to the enclosing class; it is still that
+    declaration's doc. A comment after code on its line is none."""
+    result = snippet(
+        "module Shop\n"
+        "  # A cart: the items chosen and their total.\n"
+        "  class Cart\n"
+        "    # Sum of the prices.\n"
+        "    def total; end\n"
+        "  end\n\n"
+        "  class Order < Base # :nodoc:\n"
+        "    def lines; end\n"
+        "  end\nend\n")
+    assert sym(result, "Shop.Cart").doc_comment == "A cart: the items chosen and their total."
+    assert sym(result, "Shop.Cart.total").doc_comment == "Sum of the prices."
+    assert sym(result, "Shop.Order.lines").doc_comment is None
+
+
 def test_a_class_reopened_without_a_home_file_is_one_node(tmp_path: Path) -> None:
     """`Web::Application` has no file of its own: the file that names its superclass
     declares it (though another comes first by path), the other adds its methods."""

@@ -697,15 +697,27 @@ def _header(node: Node) -> str:
 
 
 def doc_comment(node: Node) -> str | None:
-    """The ``#`` comment lines right above a declaration, ``#`` stripped."""
+    """The ``#`` comment lines right above a declaration, ``#`` stripped. The first
+    declaration of a class or module body has its comment outside the body: tree-sitter
+    starts the body at its first statement, so the comment is the class's child before
+    it. A comment after code on its line (``class A # :nodoc:``) is none."""
     lines: list[str] = []
     prev = node.prev_named_sibling
+    if prev is None and node.parent is not None and node.parent.type == "body_statement":
+        prev = node.parent.prev_named_sibling
     expected = node.start_point[0] - 1
-    while prev is not None and prev.type == "comment" and prev.end_point[0] == expected:
+    while (prev is not None and prev.type == "comment" and prev.end_point[0] == expected
+           and _own_line(prev)):
         lines.append(_text(prev).lstrip("#").strip())
         expected = prev.start_point[0] - 1
         prev = prev.prev_named_sibling
     text = "\n".join(reversed(lines)).strip()
     return text or None
+
+
+def _own_line(comment: Node) -> bool:
+    """Whether nothing but the comment stands on its line."""
+    before = comment.prev_sibling
+    return before is None or before.end_point[0] < comment.start_point[0]
 
 
