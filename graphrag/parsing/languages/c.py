@@ -138,7 +138,10 @@ def extract_as(source: bytes, rel_path: str, ctx: RepoContext, lang: str,
                 # what was blanked is no part of the file left unparsed
                 tree, errors = again, fewer
     result = ParseResult(path=rel_path, lang=lang, module=rel_path, package=None)
-    _Extractor(source, tree.root_node, rel_path, ctx, result, grammar == "cpp").run()
+    extractor = _Extractor(source, tree.root_node, rel_path, ctx, result, grammar == "cpp")
+    if grammar == "cpp":
+        extractor.macro_regions = macro_namespaces(source, ctx)
+    extractor.run()
     # A header's leading comment describes the interface it declares; a source file's is
     # mostly a note on the code right below it ("Needs to be defined before ...").
     if rel_path.lower().endswith(_HEADER_SUFFIXES):
@@ -216,8 +219,8 @@ def include_target(including: str, written: str, ctx: RepoContext) -> str | None
 
 def repo_facts(files: RepoFiles) -> dict:
     """The spec's repository facts :func:`include_target` reads: every header, the include
-    directories (each ``include`` folder, then the root) and the headers by file name.
-    Paths only: no file is read."""
+    directories (each ``include`` folder, then the root) and the headers by file name;
+    and the namespace macros the headers define (:func:`namespace_macros`)."""
     headers = sorted(p for p in files.paths if p.lower().endswith(HEADER_EXTENSIONS))
     dirs = sorted({p[: p.index("/include/") + len("/include")] if "/include/" in p
                    else "include" for p in headers
@@ -225,7 +228,71 @@ def repo_facts(files: RepoFiles) -> dict:
     by_name: dict[str, list[str]] = {}
     for path in headers:
         by_name.setdefault(posixpath.basename(path), []).append(path)
-    return {"headers": frozenset(headers), "include_dirs": [*dirs, ""], "by_name": by_name}
+    return {"headers": frozenset(headers), "include_dirs": [*dirs, ""], "by_name": by_name,
+            **namespace_macros(files, headers)}
+
+
+# `#define FMT_BEGIN_NAMESPACE namespace fmt { inline namespace v10 {` (its body continued
+# over `\` lines), and `#define FMT_END_NAMESPACE } }`.
+_DEFINE = re.compile(r"(?m)^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)[ \t]+((?:[^\n]*\\\n)*[^\n]*)")
+_OPENS = re.compile(r"(?:(?:inline\s+)?namespace\s+[A-Za-z_][\w:]*\s*\{\s*)+")
+_OPENED = re.compile(r"(inline\s+)?namespace\s+([A-Za-z_][\w:]*)")
+_CLOSES = re.compile(r"(?:\}\s*)+")
+_MACRO_FILE_MAX_BYTES = 1 << 20
+
+
+def namespace_macros(files: RepoFiles, headers: list[str]) -> dict:
+    """``namespace_begin``: each object-like macro of the headers whose value opens named
+    namespaces (``FMT_BEGIN_NAMESPACE`` -> ``fmt``; inline namespaces left out, as a
+    qualified name leaves them out); ``namespace_end``: the macros whose value is only
+    closing braces. A name defined to open different namespaces is neither (which one
+    the compiler sees is not known)."""
+    begin: dict[str, str | None] = {}
+    end: set[str] = set()
+    for rel in headers:
+        text = files.read(rel, _MACRO_FILE_MAX_BYTES)
+        if text is None or "define" not in text:
+            continue
+        for m in _DEFINE.finditer(text):
+            value = m.group(2).replace("\\\n", " ").split("//")[0].strip()
+            if _CLOSES.fullmatch(value):
+                end.add(m.group(1))
+            elif _OPENS.fullmatch(value):
+                opened = "::".join(o.group(2) for o in _OPENED.finditer(value)
+                                   if not o.group(1))
+                if opened:
+                    begin[m.group(1)] = opened if begin.get(m.group(1), opened) == opened \
+                        else None
+    return {"namespace_begin": {k: v for k, v in sorted(begin.items()) if v},
+            "namespace_end": frozenset(end - begin.keys())}
+
+
+# A line of nothing but one macro name.
+_LONE_NAME = re.compile(rb"(?m)^[ \t]*([A-Za-z_]\w*)[ \t]*;?[ \t]*$")
+
+
+def macro_namespaces(source: bytes, ctx: RepoContext) -> list[tuple[int, int, str]]:
+    """(start byte, end byte, namespace) of each stretch of ``source`` between a line
+    holding only a namespace macro of the repository (:func:`namespace_macros`) and the
+    line holding only its closing macro (or the end of the file): the namespace the
+    preprocessor puts the declarations there in. Read beside the parse, which sees the
+    macro lines as blanks, so error recovery is the same with or without them."""
+    facts = ctx.of(LANG) or {}
+    begin, end = facts.get("namespace_begin"), facts.get("namespace_end") or ()
+    if not begin:
+        return []
+    regions: list[tuple[int, int, str]] = []
+    opened: list[tuple[int, str]] = []
+    for m in _LONE_NAME.finditer(source):
+        name = m.group(1).decode()
+        if name in begin:  # nested in another: its namespace is inside the other's
+            outer = f"{opened[-1][1]}::" if opened else ""
+            opened.append((m.end(), outer + begin[name]))
+        elif name in end and opened:
+            start, namespace = opened.pop()
+            regions.append((start, m.start(), namespace))
+    regions.extend((start, len(source), namespace) for start, namespace in opened)
+    return sorted(regions)
 
 
 def _declarator_name(node: Node | None) -> tuple[Node | None, Node | None]:
@@ -335,6 +402,8 @@ class _Extractor(FileExtractor):
         self.overloads: dict[str, dict[str, Symbol]] = {}  # C++: fqn -> overload -> symbol
         self.caller_of: list[tuple[Call, Symbol]] = []
         self.scope_key: dict[int, str] = {}  # id(symbol) -> its by_fqn key
+        # stretches of the file a namespace macro puts in a namespace (macro_namespaces)
+        self.macro_regions: list[tuple[int, int, str]] = []
 
     # -- helpers -----------------------------------------------------------------------
 
@@ -399,6 +468,8 @@ class _Extractor(FileExtractor):
     def _item(self, node: Node, scope: str | None, cls: str | None, depth: int,
               outer: Node, template: bool = False) -> None:
         kind = node.type
+        if scope is None and cls is None and self.macro_regions:
+            scope = self._macro_scope(node)
         if kind == "function_definition":
             self._function(node, scope, cls, outer, template, definition=True)
         elif kind in ("declaration", "field_declaration"):
@@ -436,12 +507,40 @@ class _Extractor(FileExtractor):
         elif kind == "expression_statement" or kind == "ERROR":
             self._items(node, scope, cls, depth)
 
+    def _macro_scope(self, node: Node) -> str | None:
+        """The namespace a namespace macro opened where file-level ``node`` starts (the
+        innermost), declared on first use."""
+        found = None
+        for start, end, namespace in self.macro_regions:
+            if start > node.start_byte:
+                break
+            if node.start_byte < end:
+                found = (start, end, namespace)
+        if found is None:
+            return None
+        start, end, namespace = found
+        fqn = None
+        for part in namespace.split("::"):
+            parent, fqn = fqn, self._child_fqn(fqn, part)
+            if f"{fqn}\0" not in self.by_fqn:
+                sym = self._add("OBJECT", part, fqn, parent, node, f"namespace {fqn}",
+                                {"namespace": True, "declaration": True})
+                if sym is not None:  # it spans the stretch, not its first declaration
+                    sym.doc_comment = None
+                    sym.line_start = self.source.count(b"\n", 0, start) + 1
+                    sym.line_end = self.source.count(b"\n", 0, end) + 1
+                    sym.char_start, sym.char_end = self.offsets(start), self.offsets(end)
+        return fqn
+
     def _namespace(self, node: Node, scope: str | None, depth: int) -> None:
         name_node = node.child_by_field_name("name")
         body = node.child_by_field_name("body")
         if body is None:
             return
-        if name_node is None:  # an anonymous namespace: its names are the file's own
+        if name_node is None or any(c.type == "inline" for c in node.children):
+            # an anonymous namespace: its names are the file's own; an inline one
+            # (`inline namespace v10`, a library's version): its names are the enclosing
+            # namespace's, as callers write them (`fmt::format`)
             self._items(body, scope, None, depth)
             return
         fqn = scope
