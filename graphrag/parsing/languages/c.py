@@ -33,7 +33,7 @@ from tree_sitter import Node
 
 from graphrag.parsing import registry
 from graphrag.parsing.languages._base import FileExtractor
-from graphrag.parsing.languages._common import count_errors, normalize
+from graphrag.parsing.languages._common import count_errors, normalize, opening
 from graphrag.parsing.languages._common import node_text as _text
 from graphrag.parsing.model import Call, Heritage, Import, ParseResult, Symbol
 from graphrag.parsing.registry import RepoContext
@@ -161,7 +161,8 @@ _RULE = re.compile(r"^[\s\-=*/#_~+]*$")  # a line of nothing but a rule (`// ---
 def file_doc(root: Node) -> str | None:
     """What a file says about itself: the comments at its top, without the licence and
     copyright paragraphs and rule lines (a header's ``// File: str_cat.h`` block and the
-    description after it); None when nothing else is there."""
+    description after it), their opening (:func:`opening`) when long; None when nothing
+    else is there."""
     lines: list[str] = []
     last_row = None
     for child in root.children:
@@ -185,7 +186,7 @@ def file_doc(root: Node) -> str | None:
             paragraphs.append("\n".join(current).strip())
             current = []
     kept = [p for p in paragraphs if not _NOTICE.search(p)]
-    return "\n\n".join(kept) or None
+    return opening("\n\n".join(kept)) or None
 
 
 def _blank_group(m: re.Match[bytes]) -> bytes:
