@@ -252,7 +252,8 @@ def namespace_macros(files: RepoFiles, headers: list[str]) -> dict:
     end: set[str] = set()
     for rel in headers:
         text = files.read(rel, _MACRO_FILE_MAX_BYTES)
-        if text is None or "define" not in text:
+        # the closing macro is defined beside the opening one, which says `namespace`
+        if text is None or "namespace" not in text:
             continue
         for m in _DEFINE.finditer(text):
             value = m.group(2).replace("\\\n", " ").split("//")[0].strip()
