@@ -114,7 +114,7 @@ def build(engine: Engine, args: argparse.Namespace, embedder) -> int:
                                 f"src/m{i // 50}/{o}_service.py", "python", 10, 30,
                                 round(rng.expovariate(1.0), 4)))
         with cur.copy("COPY chunks (plan_id, application_id, node_id, source, kind, content,"
-                      " span_lines, title, emb, rank_boost, pending) FROM STDIN") as copy:
+                      " span_lines, title, emb, pending) FROM STDIN") as copy:
             for i in range(args.chunks):
                 t = i % len(tops)
                 vec = t_vecs[t] + np_rng.normal(0, args.noise / np.sqrt(384), 384)
@@ -124,8 +124,7 @@ def build(engine: Engine, args: argparse.Namespace, embedder) -> int:
                           f"{topic_text(tops[t])}.\"\"\"\n    # {words}\n"
                 copy.write_row((f"{first + i}:code:snippet", app_id, first + i, "code",
                                 "snippet", content, "[10,31)", f"bench.{i}",
-                                "[" + ",".join(f"{x:.6f}" for x in vec) + "]",
-                                1.0 + rng.expovariate(1.0), False))
+                                "[" + ",".join(f"{x:.6f}" for x in vec) + "]", False))
         raw.commit()
     finally:
         raw.close()
@@ -174,9 +173,9 @@ def small_app(engine: Engine, big_id: int, n: int) -> None:
             " ORDER BY id LIMIT :n"), {"s": small, "b": big_id, "n": n})
         ids = conn.execute(text(
             "INSERT INTO chunks (plan_id, application_id, node_id, source, kind, content,"
-            " span_lines, title, emb, rank_boost, pending)"
+            " span_lines, title, emb, pending)"
             " SELECT 'small:' || c.plan_id, :s, ns.id, c.source, c.kind, c.content,"
-            " c.span_lines, c.title, c.emb, c.rank_boost, false"
+            " c.span_lines, c.title, c.emb, false"
             " FROM chunks c JOIN nodes nb ON nb.id = c.node_id"
             " JOIN nodes ns ON ns.application_id = :s AND ns.stable_key = nb.stable_key"
             " WHERE c.application_id = :b RETURNING id"), {"s": small, "b": big_id}

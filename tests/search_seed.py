@@ -112,7 +112,6 @@ def seed_app(engine: Engine, name: str, *, chunks: list[tuple] = CHUNKS,
                 "INSERT INTO edges (application_id, src_id, dst_id, kind) VALUES (:a,:s,:d,:k)"),
                 {"a": app.id, "s": seeded.nodes[src], "d": seeded.nodes[dst], "k": kind})
         fqns = {spec[0]: spec[2] for spec in nodes}
-        rank = {spec[0]: spec[7] for spec in nodes}
         vectors = embed_texts([f"{fqns[c[0]]}\n\n{c[5]}" for c in chunks])
         for (key, source, kind, index, span, content), emb in zip(chunks, vectors, strict=True):
             node_id = seeded.nodes[key]
@@ -121,15 +120,15 @@ def seed_app(engine: Engine, name: str, *, chunks: list[tuple] = CHUNKS,
             seeded.chunks[f"{key}:{source}:{kind}{suffix}"] = plan_id
             conn.execute(text(
                 "INSERT INTO chunks (plan_id, application_id, node_id, source, kind, content,"
-                " chunk_index, span_lines, title, emb, rank_boost, pending, page_number,"
+                " chunk_index, span_lines, title, emb, pending, page_number,"
                 " explain_md)"
                 " VALUES (:plan, :a, :n, :src, :kind, :content, :idx,"
                 " CASE WHEN CAST(:s AS int) IS NULL THEN NULL ELSE int4range(:s, :e, '[]') END,"
-                " :title, CAST(:emb AS vector), :boost, false, :page, :explain)"),
+                " :title, CAST(:emb AS vector), false, :page, :explain)"),
                 {"plan": plan_id, "a": app.id, "n": node_id, "src": source, "kind": kind,
                  "content": content, "idx": index or 0, "s": span[0] if span else None,
                  "e": span[1] if span else None, "title": fqns[key], "emb": emb,
-                 "boost": 1.0 + rank[key], "page": 2 if key == "page2" else None,
+                 "page": 2 if key == "page2" else None,
                  "explain": f"Summary of {fqns[key]}." if source == "code" else None})
         # The BM25 postings, as the pipeline writes them with new chunk text.
         ids = conn.execute(text("SELECT id FROM chunks WHERE application_id = :a"),

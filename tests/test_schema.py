@@ -4,6 +4,7 @@ other module writes it unlisted); chunk rows keep their vectors inline."""
 from __future__ import annotations
 
 import ast
+import contextlib
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,24 +18,30 @@ from tests.test_layers import PACKAGE, _docstrings, _sources, _text
 SCRATCH = "graphrag_schema_test"
 
 
-@pytest.fixture(scope="module")
-def migrated(db_url: str) -> Iterator[Engine]:
-    """A scratch database migrated from nothing to head (not the session's database,
-    whose tables tests may have touched)."""
+@contextlib.contextmanager
+def scratch_database(db_url: str, name: str) -> Iterator[Engine]:
+    """An empty database of its own (not the session's, whose tables tests may have
+    touched), dropped afterwards."""
     admin = create_engine(dbengine.sqlalchemy_url(db_url), isolation_level="AUTOCOMMIT")
     with admin.connect() as conn:
-        conn.execute(text(f"DROP DATABASE IF EXISTS {SCRATCH}"))
-        conn.execute(text(f"CREATE DATABASE {SCRATCH}"))
-    scratch = create_engine(dbengine.sqlalchemy_url(
-        db_url.replace("/postgres?", f"/{SCRATCH}?")))
+        conn.execute(text(f"DROP DATABASE IF EXISTS {name}"))
+        conn.execute(text(f"CREATE DATABASE {name}"))
+    scratch = create_engine(dbengine.sqlalchemy_url(db_url.replace("/postgres?", f"/{name}?")))
     try:
-        dbengine.upgrade(scratch)
         yield scratch
     finally:
         scratch.dispose()
         with admin.connect() as conn:
-            conn.execute(text(f"DROP DATABASE IF EXISTS {SCRATCH}"))
+            conn.execute(text(f"DROP DATABASE IF EXISTS {name}"))
         admin.dispose()
+
+
+@pytest.fixture(scope="module")
+def migrated(db_url: str) -> Iterator[Engine]:
+    """A scratch database migrated from nothing to head."""
+    with scratch_database(db_url, SCRATCH) as scratch:
+        dbengine.upgrade(scratch)
+        yield scratch
 
 
 ARCHITECTURE = Path(__file__).resolve().parent.parent / "docs" / "ARCHITECTURE.md"
@@ -192,13 +199,7 @@ def test_an_existing_database_upgrades_to_lean_chunk_rows(db_url: str) -> None:
     generated text-search column and the duplicate application index (written with every
     chunk row version, read by no query), its postings keyed by chunk; a downgrade brings
     them back, computed."""
-    name = "graphrag_lean_rows_test"
-    admin = create_engine(dbengine.sqlalchemy_url(db_url), isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f"DROP DATABASE IF EXISTS {name}"))
-        conn.execute(text(f"CREATE DATABASE {name}"))
-    scratch = create_engine(dbengine.sqlalchemy_url(db_url.replace("/postgres?", f"/{name}?")))
-    try:
+    with scratch_database(db_url, "graphrag_lean_rows_test") as scratch:
         dbengine.upgrade(scratch, "0023")
         with scratch.begin() as conn:
             app, node = _app_with_node(conn, "old")
@@ -237,8 +238,27 @@ def test_an_existing_database_upgrades_to_lean_chunk_rows(db_url: str) -> None:
             hit = conn.execute(text("SELECT count(*) FROM chunks WHERE content_tsv @@"
                                     " plainto_tsquery('english', 'user name')")).scalar_one()
         assert hit == 1
-    finally:
-        scratch.dispose()
-        with admin.connect() as conn:
-            conn.execute(text(f"DROP DATABASE IF EXISTS {name}"))
-        admin.dispose()
+
+
+def test_an_existing_database_upgrades_to_chunks_ranked_by_their_node(db_url: str) -> None:
+    """A database whose chunks carried a copy of their node's PageRank upgrades with its
+    chunks intact and without the copy (search reads the node's rank); a downgrade
+    computes the copy again from the nodes."""
+    with scratch_database(db_url, "graphrag_chunk_rank_test") as scratch:
+        dbengine.upgrade(scratch, "0024")
+        with scratch.begin() as conn:
+            app, node = _app_with_node(conn, "ranked")
+            conn.execute(text("UPDATE nodes SET rank = 0.25 WHERE id = :n"), {"n": node})
+            conn.execute(text(
+                "INSERT INTO chunks (plan_id, application_id, node_id, source, content,"
+                " rank_boost) VALUES ('p', :a, :n, 'code', 'def f(): pass', 1.25)"),
+                {"a": app, "n": node})
+        dbengine.upgrade(scratch)
+        with scratch.connect() as conn:
+            columns, _indexes = _chunk_schema(conn)
+            content = conn.execute(text("SELECT content FROM chunks")).scalar_one()
+        assert "rank_boost" not in columns and content == "def f(): pass"
+        dbengine.downgrade(scratch, "0024")
+        with scratch.connect() as conn:
+            boost = conn.execute(text("SELECT rank_boost FROM chunks")).scalar_one()
+        assert boost == pytest.approx(1.25)

@@ -47,7 +47,6 @@ class ChunkPlan:
     relations: tuple[dict[str, Any], ...]
     pipeline: dict[str, Any]  # params and service; the writer adds the target's stages
     priority: int
-    rank_boost: float
     plan_hash: str
 
 
@@ -83,18 +82,13 @@ def calls_relations(edges: list[EdgeRow], span: tuple[int, int] | None = None,
     return tuple(out)
 
 
-def rank_boost(node: NodeRow) -> float:
-    """Search multiplier from PageRank: 1 for an unranked node, growing with its rank."""
-    return round(1.0 + float(node.rank or 0.0), 6)
-
-
 def plan_hash(node: NodeRow, strategy: str, version: int, plan: dict[str, Any]) -> str:
     """sha256 over everything a plan was derived from; re-planning compares it.
 
-    rank_boost is left out on purpose: ranks move with every graph change and must not
-    reset the stages of an unchanged chunk (the writer refreshes it separately). So is the
-    stage list: a stage added or removed changes what a chunk runs, not what the earlier
-    stages made of it (the writer updates the list and keeps their states)."""
+    The node's PageRank is left out on purpose: ranks move with every graph change, and
+    search reads them from the node. So is the stage list: a stage added or removed
+    changes what a chunk runs, not what the earlier stages made of it (the writer updates
+    the list and keeps their states)."""
     # repr of plain dicts/tuples/str/int/float is deterministic (our dicts are built in a
     # fixed order) and several times cheaper than a sorted JSON dump.
     material = (node.content_hash, node.signature, node.doc_comment, node.fqn, node.span,
@@ -122,6 +116,6 @@ def make_plan(node: NodeRow, *, strategy: str, version: int, target: str, source
     return ChunkPlan(
         plan_id=plan_id, node_id=node.id, target=target, source=source, kind=kind, lang=lang,
         chunk_index=index or 0, span=span, title=node.fqn, section_path=sect,
-        relations=relations, pipeline=pipeline, priority=priority, rank_boost=rank_boost(node),
+        relations=relations, pipeline=pipeline, priority=priority,
         plan_hash=plan_hash(node, strategy, version, hashed),
     )

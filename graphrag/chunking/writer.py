@@ -27,24 +27,23 @@ CREATE TEMP TABLE IF NOT EXISTS chunk_plan_stage (
     plan_id text, application_id bigint, node_id bigint, source text, kind text,
     lang_detected text, chunk_index integer, span_start integer, span_end integer,
     title text, section_path text[], relations jsonb, pipeline jsonb, priority integer,
-    rank_boost real, plan_hash text
+    plan_hash text
 ) ON COMMIT DELETE ROWS
 """
 _COLUMNS = ("plan_id", "application_id", "node_id", "source", "kind", "lang_detected",
             "chunk_index", "span_start", "span_end", "title", "section_path", "relations",
-            "pipeline", "priority", "rank_boost", "plan_hash")
+            "pipeline", "priority", "plan_hash")
 
-# Plans identical to the stored row (hash, rank, stage list): nothing to write, so they
+# Plans identical to the stored row (hash, stage list): nothing to write, so they
 # leave the stage before the upsert (an INSERT would still compute every generated column
 # for them).
 _DROP_UNCHANGED_SQL = """
 DELETE FROM chunk_plan_stage s USING chunks c
-WHERE c.plan_id = s.plan_id AND c.plan_hash = s.plan_hash AND c.rank_boost = s.rank_boost
+WHERE c.plan_id = s.plan_id AND c.plan_hash = s.plan_hash
   AND c.pipeline->'stages' = s.pipeline->'stages'
 """
 
-# Of the rest: new rows and rows whose plan or stage list changed (a rank-only refresh
-# counts as neither).
+# Of the rest: new rows and rows whose plan or stage list changed.
 _COUNT_SQL = """
 SELECT count(*) FILTER (WHERE c.plan_id IS NULL),
        count(*) FILTER (WHERE c.plan_id IS NOT NULL AND (
@@ -55,13 +54,13 @@ FROM chunk_plan_stage s LEFT JOIN chunks c ON c.plan_id = s.plan_id
 
 _UPSERT_SQL = """
 INSERT INTO chunks AS c (plan_id, application_id, node_id, source, kind, lang_detected,
-    chunk_index, span_lines, title, section_path, relations, pipeline, priority, rank_boost,
-    plan_hash, stage_state, pending, document_id, page_number, span_chars)
+    chunk_index, span_lines, title, section_path, relations, pipeline, priority, plan_hash,
+    stage_state, pending, document_id, page_number, span_chars)
 SELECT s.plan_id, s.application_id, s.node_id, s.source, s.kind, s.lang_detected,
     s.chunk_index,
     CASE WHEN s.span_start IS NULL THEN NULL
          ELSE int4range(s.span_start, s.span_end, '[]') END,
-    s.title, s.section_path, s.relations, s.pipeline, s.priority, s.rank_boost, s.plan_hash,
+    s.title, s.section_path, s.relations, s.pipeline, s.priority, s.plan_hash,
     '{}'::jsonb, true,
     -- document chunks carry their document, page and character span (page strategy)
     n.document_id, n.page_number,
@@ -79,9 +78,9 @@ ON CONFLICT (plan_id) DO UPDATE SET
     chunk_index = EXCLUDED.chunk_index, span_lines = EXCLUDED.span_lines,
     title = EXCLUDED.title, section_path = EXCLUDED.section_path,
     relations = EXCLUDED.relations, pipeline = EXCLUDED.pipeline,
-    priority = EXCLUDED.priority, rank_boost = EXCLUDED.rank_boost,
-    -- a changed plan invalidates every stage; a rank-only refresh keeps them, and so
-    -- does a changed stage list (the chunk is queued for the stages it has not run)
+    priority = EXCLUDED.priority,
+    -- a changed plan invalidates every stage; a changed stage list keeps them (the
+    -- chunk is queued for the stages it has not run)
     stage_state = CASE WHEN c.plan_hash IS DISTINCT FROM EXCLUDED.plan_hash
                        THEN '{}'::jsonb ELSE c.stage_state END,
     pending = CASE WHEN c.plan_hash IS DISTINCT FROM EXCLUDED.plan_hash
@@ -90,7 +89,6 @@ ON CONFLICT (plan_id) DO UPDATE SET
     plan_hash = EXCLUDED.plan_hash,
     updated_at = now()
 WHERE c.plan_hash IS DISTINCT FROM EXCLUDED.plan_hash
-   OR c.rank_boost IS DISTINCT FROM EXCLUDED.rank_boost
    OR c.pipeline->'stages' IS DISTINCT FROM EXCLUDED.pipeline->'stages'
 """
 
@@ -193,7 +191,7 @@ class ChunkWriter:
             p.chunk_index, start, end, p.title, list(p.section_path),
             _json(p.relations),
             _json({"stages": self.stages.get(p.target, []), **p.pipeline}), p.priority,
-            p.rank_boost, p.plan_hash,
+            p.plan_hash,
         )
 
 

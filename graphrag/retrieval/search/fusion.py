@@ -27,10 +27,10 @@ three code bases and measured on the fourth (a 27-point grid), the choice loses 
 Reciprocal rank fusion (``RRF_K = 60``) remains for the sentence search of documents,
 whose lists have no title signals.
 
-``rank_boost`` is ``chunks.rank_boost`` = 1 + the node's scaled PageRank (the average
-node has PageRank 1, so boost 2). The boost is deliberately small: an average node gains
-about 2%, a hub with rank 20 about 6%: it reorders hits of nearly equal score but never
-lifts a weak match above a clearly better one.
+``rank_boost`` is 1 + the scaled PageRank of the chunk's node (``nodes.rank``, read at
+query time; the average node has PageRank 1, so boost 2). The boost is deliberately
+small: an average node gains about 2%, a hub with rank 20 about 6%: it reorders hits of
+nearly equal score but never lifts a weak match above a clearly better one.
 """
 
 from __future__ import annotations

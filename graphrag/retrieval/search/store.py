@@ -80,9 +80,11 @@ _HTTP_SQL = {"endpoints": _ENDPOINT_SQL, "callers": _CALLER_SQL,
 
 # --- candidate rows (hits) -------------------------------------------------------------
 
+# rank_boost is read from the node: PageRank moves with every graph change, and a copy in
+# the chunk row would rewrite that row (and its vectors' HNSW entries) each time.
 CANDIDATE_COLUMNS = """
     c.id, c.plan_id, c.node_id, c.application_id, c.source, c.kind AS chunk_kind,
-    c.content, c.explain_md, c.rank_boost,
+    c.content, c.explain_md, 1 + n.rank AS rank_boost,
     lower(c.span_lines) AS span_start, upper(c.span_lines) - 1 AS span_end,
     COALESCE(c.page_number, n.page_number) AS page_number,
     n.fqn, n.kind, n.file_path, n.line_start, n.line_end
