@@ -204,6 +204,20 @@ def test_a_namespace_opened_by_a_macro_of_the_repository_holds_what_follows_it(
     assert calls == {("use", "fmt::format"), ("fmt::format", "fmt::detail::count")}
 
 
+def test_a_namespace_macro_inside_another_opens_a_namespace_inside_its() -> None:
+    ctx = RepoContext({"c": {"namespace_begin": {"LIB_BEGIN": "lib", "DETAIL_BEGIN": "detail"},
+                             "namespace_end": frozenset({"LIB_END", "DETAIL_END"})}})
+    result = parse_file(b"LIB_BEGIN\nint a();\nDETAIL_BEGIN\nint b();\nDETAIL_END\n"
+                        b"int c();\nLIB_END\nint d();\n", "include/lib.hpp", ctx)
+    assert [s.fqn for s in result.symbols if s.kind == "FUNCTION"] == [
+        "lib::a", "lib::detail::b", "lib::c", "d"]
+    # a file of nothing else parses the macro name as the start of the declaration after
+    # it: that declaration is in the namespace the macro opens, not in one it closes
+    ctx = RepoContext({"c": {"namespace_begin": {"B": "n"}, "namespace_end": frozenset({"E"})}})
+    result = parse_file(b"B\nint f();\nE\nint g();\n", "x.hpp", ctx)
+    assert [s.fqn for s in result.symbols if s.kind == "FUNCTION"] == ["n::f", "g"]
+
+
 def test_an_inline_namespace_is_no_part_of_the_names_in_it() -> None:
     result = snippet("namespace fmt {\ninline namespace v10 {\nvoid print(int x);\n}\n}\n",
                      "include/print.h")

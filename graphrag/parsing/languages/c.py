@@ -27,6 +27,7 @@ from __future__ import annotations
 import posixpath
 import re
 import textwrap
+from bisect import bisect_right
 from typing import TYPE_CHECKING
 
 from tree_sitter import Node
@@ -141,6 +142,7 @@ def extract_as(source: bytes, rel_path: str, ctx: RepoContext, lang: str,
     extractor = _Extractor(source, tree.root_node, rel_path, ctx, result, grammar == "cpp")
     if grammar == "cpp":
         extractor.macro_regions = macro_namespaces(source, ctx)
+        extractor.macro_starts = [start for start, _end, _ns in extractor.macro_regions]
     extractor.run()
     # A header's leading comment describes the interface it declares; a source file's is
     # mostly a note on the code right below it ("Needs to be defined before ...").
@@ -274,27 +276,36 @@ _LONE_NAME = re.compile(rb"(?m)^[ \t]*([A-Za-z_]\w*)[ \t]*;?[ \t]*$")
 
 
 def macro_namespaces(source: bytes, ctx: RepoContext) -> list[tuple[int, int, str]]:
-    """(start byte, end byte, namespace) of each stretch of ``source`` between a line
-    holding only a namespace macro of the repository (:func:`namespace_macros`) and the
+    """(start byte, end byte, namespace) of the stretches of ``source`` after a line
+    holding only a namespace macro of the repository (:func:`namespace_macros`) up to the
     line holding only its closing macro (or the end of the file): the namespace the
-    preprocessor puts the declarations there in. Read beside the parse, which sees the
-    macro lines as blanks, so error recovery is the same with or without them."""
+    preprocessor puts the declarations there in (the innermost: the stretches are apart,
+    in order). Read beside the parse, which sees the macro lines as blanks, so error
+    recovery is the same with or without them."""
     facts = ctx.of(LANG) or {}
     begin, end = facts.get("namespace_begin"), facts.get("namespace_end") or ()
     if not begin:
         return []
-    regions: list[tuple[int, int, str]] = []
-    opened: list[tuple[int, str]] = []
+    stretches: list[tuple[int, int, str]] = []
+    opened: list[str] = []
+    since = 0
     for m in _LONE_NAME.finditer(source):
         name = m.group(1).decode()
+        if name not in begin and not (name in end and opened):
+            continue
+        if opened and since < m.start():
+            stretches.append((since, m.start(), opened[-1]))
+        # the macro's own line is in the namespace it opens (the grammar may read the
+        # name as the start of the declaration after it) and in none it closes
         if name in begin:  # nested in another: its namespace is inside the other's
-            outer = f"{opened[-1][1]}::" if opened else ""
-            opened.append((m.end(), outer + begin[name]))
-        elif name in end and opened:
-            start, namespace = opened.pop()
-            regions.append((start, m.start(), namespace))
-    regions.extend((start, len(source), namespace) for start, namespace in opened)
-    return sorted(regions)
+            opened.append(f"{opened[-1]}::{begin[name]}" if opened else begin[name])
+            since = m.start()
+        else:
+            opened.pop()
+            since = m.end()
+    if opened:
+        stretches.append((since, len(source), opened[-1]))
+    return stretches
 
 
 def _declarator_name(node: Node | None) -> tuple[Node | None, Node | None]:
@@ -406,6 +417,7 @@ class _Extractor(FileExtractor):
         self.scope_key: dict[int, str] = {}  # id(symbol) -> its by_fqn key
         # stretches of the file a namespace macro puts in a namespace (macro_namespaces)
         self.macro_regions: list[tuple[int, int, str]] = []
+        self.macro_starts: list[int] = []
 
     # -- helpers -----------------------------------------------------------------------
 
@@ -510,17 +522,12 @@ class _Extractor(FileExtractor):
             self._items(node, scope, cls, depth)
 
     def _macro_scope(self, node: Node) -> str | None:
-        """The namespace a namespace macro opened where file-level ``node`` starts (the
-        innermost), declared on first use."""
-        found = None
-        for start, end, namespace in self.macro_regions:
-            if start > node.start_byte:
-                break
-            if node.start_byte < end:
-                found = (start, end, namespace)
-        if found is None:
+        """The namespace a namespace macro opened where file-level ``node`` starts,
+        declared on first use."""
+        at = bisect_right(self.macro_starts, node.start_byte) - 1
+        if at < 0 or node.start_byte >= self.macro_regions[at][1]:
             return None
-        start, end, namespace = found
+        start, end, namespace = self.macro_regions[at]
         fqn = None
         for part in namespace.split("::"):
             parent, fqn = fqn, self._child_fqn(fqn, part)
