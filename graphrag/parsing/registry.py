@@ -545,5 +545,6 @@ _BUILTINS = (
                  common_calls=vocabulary.SCALA_COMMON, conversions=vocabulary.JVM_CONVERSIONS,
                  self_names=("this",), super_names=("super",),
                  item_reads=vocabulary.words("apply get getOrElse head last headOption"),
-                 config_files=("routes",), repo_facts="scala:repo_facts"),
+                 config_files=("routes",), repo_facts="scala:repo_facts",
+                 type_prepass="scala:infix_operator"),
 )

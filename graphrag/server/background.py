@@ -1,11 +1,15 @@
 """Asynchronous work of the server (document processing, index runs) behind one small
-interface: :func:`Jobs.submit` and :func:`Jobs.get`. Today the work runs in-process on
-one worker thread (runs of the pipeline for one application must not overlap, and the
+interface: :func:`Jobs.submit` and :func:`Jobs.get`. The work runs in-process on one
+worker thread (runs of the pipeline for one application must not overlap, and the
 machine's cores are better spent on one run at a time); routing ``submit`` to the job
 queue instead changes nothing for the endpoints.
 
 Job states: ``queued`` -> ``running`` -> ``succeeded`` | ``failed`` (with ``error``).
-Jobs are kept in memory for the life of the process (the newest ``MAX_KEPT``)."""
+Started with a database (:meth:`Jobs.start`), every state is also written to
+``server_jobs`` (:mod:`graphrag.server.job_store`): any worker process of the server
+answers for any job, a restart still knows them, and the jobs of a process that stopped
+are failed, not left ``running``. Without one (or while it is down) jobs live in this
+process's memory (the newest ``MAX_KEPT``)."""
 
 from __future__ import annotations
 
@@ -20,7 +24,11 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from sqlalchemy import Engine
+from sqlalchemy.exc import SQLAlchemyError
+
 from graphrag.errors import GraphragError
+from graphrag.server import job_store
 
 log = logging.getLogger(__name__)
 MAX_KEPT = 10_000
@@ -48,12 +56,27 @@ class Job:
 
 
 class Jobs:
-    """In-process background jobs: submit work, read its state by id."""
+    """Background jobs: submit work, read its state by id."""
 
     def __init__(self, workers: int = 1) -> None:
         self._pool = ThreadPoolExecutor(workers, thread_name_prefix="graphrag-job")
         self._jobs: OrderedDict[str, Job] = OrderedDict()
         self._lock = threading.Lock()
+        self._engine: Engine | None = None
+        self._owner: job_store.Owner | None = None
+
+    def start(self, engine: Engine) -> int:
+        """Keep the jobs' states in the database from now on; fails the jobs of server
+        processes that stopped and returns how many. Raises the database's error when
+        it cannot be reached (the jobs then stay in memory)."""
+        owner = job_store.Owner(engine)
+        try:
+            failed = job_store.fail_orphans(engine)
+        except Exception:
+            owner.release()
+            raise
+        self._engine, self._owner = engine, owner
+        return failed
 
     def submit(self, kind: str, app: str, work: Callable[[], Any],
                meta: dict[str, Any] | None = None) -> Job:
@@ -64,11 +87,14 @@ class Jobs:
             self._jobs[job.id] = job
             while len(self._jobs) > MAX_KEPT:
                 self._jobs.popitem(last=False)
+        if self._owner is not None:
+            self._record(job_store.insert, job, self._owner.number)
         self._pool.submit(self._run, job, work)
         return job
 
     def _run(self, job: Job, work: Callable[[], Any]) -> None:
         job.status, job.started_at = "running", _now()
+        self._record(job_store.update, job)
         try:
             job.result = work()
             job.status = "succeeded"
@@ -79,15 +105,43 @@ class Jobs:
             log.error("job %s (%s) failed:\n%s", job.id, job.kind, traceback.format_exc())
         finally:
             job.finished_at = _now()
+            self._record(job_store.update, job)
+
+    def _record(self, write: Callable[..., None], job: Job, *args: Any) -> None:
+        """Write a job's state to the database; a failure there is logged, not the job's:
+        this process still answers for it from memory."""
+        if self._engine is None:
+            return
+        try:
+            write(self._engine, job.to_dict(), *args)
+        except SQLAlchemyError as exc:
+            log.warning("job %s: state %s not stored: %s", job.id, job.status,
+                        str(exc).splitlines()[0])
 
     def get(self, job_id: str) -> Job | None:
+        """A job of this process (the freshest state), else one the database knows."""
         with self._lock:
-            return self._jobs.get(job_id)
+            found = self._jobs.get(job_id)
+        if found is not None or self._engine is None:
+            return found
+        row = job_store.get(self._engine, job_id)
+        return Job(**row) if row is not None else None
 
     def running(self) -> bool:
-        """Whether a job is running now."""
+        """Whether a job of this process is running now."""
         with self._lock:
             return any(job.status == "running" for job in self._jobs.values())
 
     def shutdown(self, wait: bool = True) -> None:
+        """Stop taking jobs; without ``wait`` the queued ones are failed at once (a
+        running one finishes and records its outcome)."""
         self._pool.shutdown(wait=wait, cancel_futures=not wait)
+        with self._lock:
+            dropped = [job for job in self._jobs.values() if job.status == "queued"]
+        for job in dropped:
+            job.status, job.error, job.finished_at = "failed", job_store.STOPPED, _now()
+            self._record(job_store.update, job)
+        # a job still running keeps the owner lock until it has recorded its outcome
+        # (the process's end releases it)
+        if wait and self._owner is not None:
+            self._owner.release()

@@ -307,6 +307,11 @@ def _lifespan(runtime: Runtime, config: ServeConfig, jobs: Jobs, mcp_server: Any
         to_thread.current_default_thread_limiter().total_tokens = config.threads
         runtime.start_model()
         try:
+            if failed := jobs.start(runtime.engine):
+                log.warning("%d job(s) of a stopped server process marked failed", failed)
+        except (GraphragError, SQLAlchemyError) as exc:  # the database is down: still serve
+            log.warning("jobs kept in memory only: %s", str(exc).splitlines()[0])
+        try:
             resumed = ops.resume_uploads(runtime, jobs)
         except (GraphragError, SQLAlchemyError) as exc:  # the database is down: still serve
             log.warning("queued uploads not resumed: %s", exc)

@@ -7,6 +7,7 @@ from functools import cache
 from pathlib import Path
 
 from graphrag.graph.resolve import build_graph
+from graphrag.graph.types import clean_type
 from graphrag.parsing.languages.scala import extract
 from graphrag.parsing.model import ParseResult, Symbol
 from graphrag.parsing.registry import RepoContext
@@ -341,3 +342,69 @@ def test_a_type_alias_is_a_class_node_naming_the_type_it_stands_for() -> None:
     graph = build_graph([result])
     assert {n.fqn for n in graph.nodes if n.meta.get("alias")} == {"a.fx.~>",
                                                                    "a.fx.Codec.Items"}
+
+
+def test_a_value_typed_with_an_infix_type_is_of_the_operators_type() -> None:
+    """``f: F ~> G`` is a ``~>``, here an alias of ``FunctionK``: ``f(fa)`` is its apply
+    and a result declared ``F ~> H`` is one too."""
+    edges = edges_of({
+        "src/main/scala/p/package.scala":
+            "package object p {\n  type ~>[F[_], G[_]] = FunctionK[F, G]\n}\n",
+        "src/main/scala/p/FunctionK.scala":
+            "package p\ntrait FunctionK[F[_], G[_]] {\n  def apply[A](fa: F[A]): G[A]\n"
+            "  def andThen[H[_]](g: G ~> H): F ~> H = ???\n}\n",
+        "src/main/scala/p/Box.scala":
+            "package p\nfinal case class Box[F[_], A](value: F[A]) {\n"
+            "  def mapK[G[_]](f: F ~> G): Box[G, A] = Box(f(value))\n"
+            "  def twice[G[_]](f: F ~> G): Unit = f.andThen(f).andThen(f)\n}\n"})
+    calls = {(src, dst) for kind, src, dst in edges}
+    assert ("p.Box.mapK", "p.FunctionK.apply") in calls
+    assert ("p.Box.twice", "p.FunctionK.andThen") in calls
+    assert clean_type("Kleisli[F, A, *] ~> Kleisli[G, A, *]", "scala") == "~>"
+    # a function type and a compound type are no infix types
+    assert clean_type("A => Option[B]", "scala") != "=>"
+    assert clean_type("Foo with Bar", "scala") != "with"
+
+
+def test_chained_package_clauses_see_the_outer_packages_members() -> None:
+    """``package p`` then ``package q``: the code sees ``p``'s types and its package
+    object's alias unqualified, and ``p``'s subpackages by their relative names; the
+    package object's own code sees ``p``'s members too. ``package p.q`` alone does not."""
+    files = {
+        "src/main/scala/p/package.scala":
+            "package object p {\n  type ~>[F[_], G[_]] = arrow.FunctionK[F, G]\n}\n",
+        "src/main/scala/p/arrow/FunctionK.scala":
+            "package p\npackage arrow\ntrait FunctionK[F[_], G[_]] {\n"
+            "  def apply[A](fa: F[A]): G[A]\n}\n",
+        "src/main/scala/p/Functor.scala":
+            "package p\ntrait Functor[F[_]] {\n  def map[A, B](fa: F[A])(f: A => B): F[B]\n}\n",
+        "src/main/scala/p/q/Box.scala":
+            "package p\npackage q\n"
+            "final case class Box[F[_], A](value: F[A]) {\n"
+            "  def mapK[G[_]](f: F ~> G): Box[G, A] = Box(f(value))\n"
+            "  def lift[G[_]](f: arrow.FunctionK[F, G]): G[A] = f(value)\n"
+            "  def map[B](g: A => B)(implicit F: Functor[F]): Box[F, B] = Box(F.map(value)(g))\n"
+            "}\n"
+            "class BoxFunctor extends Functor[Option] {\n"
+            "  def map[A, B](fa: Option[A])(f: A => B): Option[B] = fa.map(f)\n}\n",
+        "src/main/scala/p/q/Flat.scala":
+            "package p.q\nclass Flat(F: Functor[Option]) {\n"
+            "  def run(): Option[Int] = F.map(Option(1))(_ + 1)\n}\n"}
+    edges = edges_of(files, ("CALLS", "IMPLEMENTS", "OVERRIDES"))
+    assert {("CALLS", "p.q.Box.mapK", "p.arrow.FunctionK.apply"),
+            ("CALLS", "p.q.Box.lift", "p.arrow.FunctionK.apply"),
+            ("CALLS", "p.q.Box.map", "p.Functor.map"),
+            ("IMPLEMENTS", "p.q.BoxFunctor", "p.Functor"),
+            ("OVERRIDES", "p.q.BoxFunctor.map", "p.Functor.map")} <= edges
+    # one clause `package p.q` is in `p.q` only: `Functor` is not in scope there
+    assert not any(src.startswith("p.q.Flat") for _, src, _ in edges)
+
+
+def test_a_qualified_super_call_runs_the_named_parents_method() -> None:
+    edges = edges_of({"src/main/scala/p/A.scala":
+                      "package p\ntrait A { def map(x: Int): Int = x }\n"
+                      "trait B { def map(x: Int): Int = x + 1 }\ntrait B2 extends B\n"
+                      "trait C extends A with B2 {\n"
+                      "  override def map(x: Int): Int = super[B2].map(x)\n}\n"})
+    # `super[B2]` is B2's `map`, which it inherits from B; not the first parent's
+    assert {(src, dst) for _, src, dst in edges} == {("p.C.map", "p.B.map")}

@@ -45,10 +45,11 @@ def extract(source: bytes, rel_path: str, ctx: RepoContext) -> ParseResult:
     """Parse one Scala file into symbols, imports, calls, supertypes and routes."""
     tree = registry.parser(LANG).parse(source)
     root = tree.root_node
-    package = ".".join(_text(c.child_by_field_name("name")).replace(" ", "")
-                       for c in root.named_children
-                       if c.type == "package_clause" and c.child_by_field_name("name")
-                       is not None and c.child_by_field_name("body") is None)
+    clauses = [c for c in root.named_children
+               if c.type == "package_clause" and c.child_by_field_name("name") is not None
+               and c.child_by_field_name("body") is None]
+    names = [_text(c.child_by_field_name("name")).replace(" ", "") for c in clauses]
+    package = ".".join(names)
     module = package
     only = _package_object(root)
     if only is not None:
@@ -58,6 +59,14 @@ def extract(source: bytes, rel_path: str, ctx: RepoContext) -> ParseResult:
         module = f"{package}.{name}" if package else name
     result = ParseResult(path=rel_path, lang=LANG, module=module or
                          rel_path.removesuffix(".scala"), package=package or None)
+    # `package cats` then `package data`: the code sees the members of `cats` (its
+    # package object's too, such as a type alias), as if it imported them; so does the
+    # code of `package object cats` (`arrow.FunctionK` is `cats.arrow.FunctionK`)
+    for n, clause in enumerate(clauses[1:], start=1):
+        result.imports.append(Import("*", ".".join(names[:n]),
+                                     clause.start_point[0] + 1))
+    if only is not None:
+        result.imports.append(Import("*", module, only.start_point[0] + 1))
     _ScalaFile(source, root, result).run()
     facts = ctx.of(LANG, {})
     _config_routes(result, facts.get("routes", []) if isinstance(facts, dict) else [])
@@ -83,7 +92,27 @@ def type_name(node: Node | None) -> str | None:
         return type_name(node.child_by_field_name("type"))
     if node.type in ("type_identifier", "stable_type_identifier"):
         return _text(node)
+    if node.type == "infix_type":  # `F ~> G`, `A As B`: the operator is the type
+        return type_name(node.child_by_field_name("operator"))
+    if node.type == "operator_identifier":
+        return _text(node)
     return None
+
+
+def infix_operator(text: str) -> str:
+    """The spec's type prepass: an infix type as written (``F ~> G``,
+    ``Kleisli[F, A, *] ~> Kleisli[G, A, *]``, ``A As B``) is the type its operator names;
+    a function type (``=>``), a compound one (``with``) and any other text stay as they
+    are (the rest of the reduction is shared)."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(text + " "):  # Scala's type arguments are in [], not <>
+        depth += (ch in "[({") - (ch in "])}")
+        if ch == " " and depth == 0:
+            parts += [text[start:i]] if text[start:i] else []
+            start = i + 1
+    if len(parts) == 3 and parts[1] not in ("=>", "with", "forSome", "|", "&"):
+        return parts[1]
+    return text
 
 
 class _ScalaFile(FileExtractor):
@@ -399,7 +428,13 @@ class _ScalaFile(FileExtractor):
             head = self._chain(node.child_by_field_name("function"))
             return ["?"] if head == ["?"] else [*head[:-1], head[-1] + "()"]
         if kind == "generic_function":
-            return self._chain(node.child_by_field_name("function"))
+            function = node.child_by_field_name("function")
+            parent = [type_name(c) for c in node.named_children
+                      if c.type == "type_arguments" for c in c.named_children]
+            if function is not None and _text(function) == "super" and len(parent) == 1 \
+                    and parent[0]:
+                return [parent[0]]  # `super[B].m`: the parent `B` names whose `m` runs
+            return self._chain(function)
         if kind == "instance_expression":
             cls = next((type_name(c) for c in node.named_children
                         if type_name(c) is not None), None)

@@ -22,6 +22,12 @@ so it means the same for every query and mode, and weighted by the query's profi
   (a DSL's ``before``, ``after`` and ``add_filter``; ``compile!`` and ``compile``), and
   the method in the middle of such a run beats a lone match of one word elsewhere in a
   large class. A statement wants one function, whose siblings are its rivals: none;
+- ``value-types`` (questions and topics): the type a documented value among the
+  ``VALUE_VOTERS`` best candidates is declared with
+  (:mod:`graphrag.retrieval.search.valuetypes`) gains the ``value_types`` weight times
+  that value's fused score (the best such value's, when several name one type): the
+  question that matches the doc of ``def sequential: F ~> M`` ("Natural Transformation
+  from ...") asks about the type ``F ~> M`` stands for;
 - ``coherence``: the best chunk of each file gains the ``coherence`` weight times the file's
   summed candidate scores over the best file's: an architecture question is answered by
   the file where several strong members live together.
@@ -30,6 +36,7 @@ so it means the same for every query and mode, and weighted by the query's profi
 from __future__ import annotations
 
 import functools
+import heapq
 import os
 import re
 from bisect import bisect_left, bisect_right
@@ -49,6 +56,8 @@ MAX_QUERY_WORDS = 64
 # Lines between two chunks that still make them neighbours: a blank line and a doc
 # comment of a few lines between two methods.
 NEIGHBOUR_GAP = 10
+# The best candidates whose declared types are lifted (``value-types``).
+VALUE_VOTERS = 10
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
 _PARTS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
@@ -119,14 +128,18 @@ def _stem_names_symbol(path: str | None, name: str) -> bool:
 
 def boost(scores: dict[int, float], details: Mapping[int, Candidate], query: str,
           intent: QueryIntent, defined: Mapping[int, Definition],
-          disabled: Sequence[str] = (), weights: Profile | None = None) -> dict[int, float]:
+          disabled: Sequence[str] = (), weights: Profile | None = None,
+          typed: Mapping[int, Definition] | None = None) -> dict[int, float]:
     """The candidates' scores with the boosts (see the module docstring) weighted by the
-    query's profile (``weights``; by default its kind's); chunks in ``defined`` that were
-    no candidates join with their boost alone."""
+    query's profile (``weights``; by default its kind's); chunks in ``defined`` (and the
+    types of ``typed``, candidate chunk id -> the type its value is declared with) that
+    were no candidates join with their boost alone."""
     weights = weights or profile(intent.kind)
     out = dict(scores)
     top = max(out.values(), default=0.0)
     unit = top if top > 0 else 1.0
+    if "value-types" not in disabled and typed and weights.value_types:
+        value_type_boost(out, scores, details, typed, weights.value_types)
     if "definitions" not in disabled and defined:
         # A symbol query is answered by the declaration: the node's first chunk. A
         # sentence naming the symbol by the part of a long node that matched it best.
@@ -158,6 +171,35 @@ def boost(scores: dict[int, float], details: Mapping[int, Candidate], query: str
     if "coherence" not in disabled:
         coherence(out, details, weights.coherence)
     return out
+
+
+def value_type_boost(out: dict[int, float], scores: Mapping[int, float],
+                     details: Mapping[int, Candidate], typed: Mapping[int, Definition],
+                     weight: float, voters: int = VALUE_VOTERS) -> None:
+    """Add to the best chunk of the type each value among the ``voters`` best of
+    ``scores`` is declared with (``typed``) ``weight`` x that value's score, the best
+    value's when several name one type (in place in ``out``)."""
+    best = heapq.nlargest(voters, scores, key=lambda i: (scores[i], -i))
+    gains: dict[tuple[str, int], tuple[float, int]] = {}
+    for chunk_id in best:
+        definition = typed.get(chunk_id)
+        if definition is None:
+            continue
+        cand = definition.candidate
+        key = (cand.app, cand.node_id)
+        gain = weight * max(scores[chunk_id], 0.0)
+        if gain > gains.get(key, (0.0, 0))[0]:
+            gains[key] = (gain, cand.id)
+    if not gains:
+        return
+    best_of_node: dict[tuple[str, int], int] = {}
+    for chunk_id, score in scores.items():
+        key = (details[chunk_id].app, details[chunk_id].node_id)
+        if key in gains and (key not in best_of_node or score > scores[best_of_node[key]]):
+            best_of_node[key] = chunk_id
+    for key, (gain, chunk_id) in gains.items():
+        target = best_of_node.get(key, chunk_id)
+        out[target] = out.get(target, 0.0) + gain
 
 
 def _best_near(span: tuple[int, int, int, float], by_start: list[tuple[int, int, int, float]],

@@ -57,7 +57,7 @@ def spellings(name: str) -> tuple[str, ...]:
     return (name,) if name.startswith("$") else (name, "$" + name)
 
 
-def _fqn_matches(fqn: str | None, qualified: str) -> bool:
+def fqn_matches(fqn: str | None, qualified: str) -> bool:
     """Whether ``fqn`` (overload parameters dropped; C++ ``::``, ``:`` and ``/`` as dots)
     ends with the dotted ``qualified`` on a name boundary."""
     if not fqn:
@@ -87,7 +87,7 @@ def defining_nodes(conn: Connection, apps: dict[int, str], intent: QueryIntent,
         for row in rows:
             if row.name not in spellings(simple[name]) or row.id in found:
                 continue
-            if "." in name and not _fqn_matches(row.fqn, name):
+            if "." in name and not fqn_matches(row.fqn, name):
                 continue
             if per_name.get(name, 0) >= MAX_DEFINITIONS:
                 break
@@ -145,7 +145,7 @@ def published(conn: Connection, apps: dict[int, str], names: list[str],
     for row in rows:
         last = row.name.rsplit("::", 1)[-1]
         name = next((n for n in names if simple_name(n) == last and (
-            "." not in n or _fqn_matches(row.name, n))), None)
+            "." not in n or fqn_matches(row.name, n))), None)
         if name is not None:
             out[int(row.id)] = Definition(candidate_from_row(row, apps), name)
     return out

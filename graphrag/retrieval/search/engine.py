@@ -59,6 +59,7 @@ from graphrag.retrieval.search.signals import (
     hybrid_rows,
     signals_of_rows,
 )
+from graphrag.retrieval.search.valuetypes import value_types
 
 EF_SEARCH = 100
 EF_SEARCH_MAX = 1000
@@ -142,25 +143,28 @@ def rank_candidates(mode: str, vec: list[tuple[int, float]], txt: list[tuple[int
                     options: SearchOptions,
                     signals: CandidateSignals | None = None,
                     defined: dict[int, Definition] | None = None,
-                    intent: QueryIntent | None = None) -> list[Candidate]:
+                    intent: QueryIntent | None = None,
+                    typed: dict[int, Definition] | None = None) -> list[Candidate]:
     """Best-first candidates with their mode's score: similarity (vector), BM25 (text) or
     the fused ``signals`` with the PageRank boost (hybrid; reciprocal rank fusion of the
     two lists when there are no signals, as for sentences;
     :mod:`graphrag.retrieval.search.fusion`); then the boosts of the graph and the file tree
     (:mod:`graphrag.retrieval.search.boosts`: ``defined`` are the chunks defining a name the
-    query mentions) and each candidate's prior (:mod:`graphrag.retrieval.search.priors`) unless
+    query mentions; ``typed`` the types documented values are declared with) and each
+    candidate's prior (:mod:`graphrag.retrieval.search.priors`) unless
     priors are off. Documents in hidden tool folders and vendored trees are left out
     unless the source is ``all`` or the path filter names them."""
     intent = intent or understand(query)
     defined = defined or {}
-    for chunk_id, definition in defined.items():
-        details.setdefault(chunk_id, definition.candidate)
+    for definition in [*defined.values(), *(typed or {}).values()]:
+        details.setdefault(definition.candidate.id, definition.candidate)
     spec = get_mode(mode)
     # The plain modes keep the plain priors: only the graph-ranked ones read the query.
     weights = profile(intent.kind, options.uses("intent") and spec.ranks_with_graph)
     scored = dict(spec.rank(vec, txt, details, signals))  # graphrag.retrieval.search.modes
     if spec.ranks_with_graph:
-        scored = boost(scored, details, query, intent, defined, options.disabled, weights)
+        scored = boost(scored, details, query, intent, defined, options.disabled, weights,
+                       typed)
     wanted = wanted_roles(query, options)
     paths = options.uses("paths")
     superseded = superseded_versions(
@@ -225,8 +229,10 @@ def _search_one(conn: Connection, apps: dict[int, str], query: str,
     defined = (definitions(conn, apps, intent, options)
                if graph and wants_definitions(intent, weights) and options.uses("definitions")
                else {})
+    typed = (value_types(conn, apps, list(details.values()), options)
+             if graph and weights.value_types and options.uses("value-types") else {})
     ranked = rank_candidates(options.mode, vec, txt, details, query, options, signals,
-                             defined, intent)
+                             defined, intent, typed)
     per_file = (weights.per_file if options.per_file is None else options.per_file) \
         if graph and options.uses("diversity") else 0
     top = select(ranked, limit=options.top_k, per_file=per_file)

@@ -43,7 +43,8 @@ class Profile:
     (:func:`graphrag.retrieval.search.fusion.score_fusion`); ``kind_priors``: whether the node
     kind priors apply (:mod:`graphrag.retrieval.search.priors`); ``definitions``,
     ``path_words``, ``coherence``: the boosts in units of the best score, ``neighbours``:
-    in units of the best neighbour's score (:mod:`graphrag.retrieval.search.boosts`),
+    in units of the best neighbour's score, ``value_types``: in units of a documented
+    value's score, for the type it is declared with (:mod:`graphrag.retrieval.search.boosts`),
     ``qualified_definitions`` instead of ``definitions`` for a name written qualified
     when ``definitions`` is 0;
     ``per_file``: hits of one file before the per-file decay
@@ -59,6 +60,7 @@ class Profile:
     path_words: float = 0.5
     coherence: float = 0.2
     neighbours: float = 0.0
+    value_types: float = 0.0
     per_file: int = 5
 
 
@@ -66,9 +68,10 @@ DESCRIPTION = Profile()
 PROFILES: dict[str, Profile] = {
     "symbol": Profile(vector=0.5, text=1.5, name=1.0, kind_priors=False, definitions=3.0,
                       per_file=1),
-    "question": Profile(kind_priors=False, definitions=1.0, neighbours=0.2, per_file=1),
+    "question": Profile(kind_priors=False, definitions=1.0, neighbours=0.2, value_types=0.5,
+                        per_file=1),
     "topic": Profile(kind_priors=False, qualified_definitions=1.0, neighbours=0.2,
-                     per_file=1),
+                     value_types=0.5, per_file=1),
     "text": DESCRIPTION,
 }
 

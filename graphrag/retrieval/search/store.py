@@ -439,6 +439,32 @@ def defined_rows(conn: Connection, app_ids: Sequence[int], names: Sequence[str],
     }).all())
 
 
+def documented_value_rows(conn: Connection, node_ids: Sequence[int], kinds: Sequence[str]
+                          ) -> list[Any]:
+    """(id, name, kind, lang, package_name, meta) of the nodes of ``node_ids`` of the
+    ``kinds`` that have a doc comment."""
+    return list(conn.execute(text("""
+        SELECT id, name, kind, lang, package_name, meta FROM nodes
+         WHERE id = ANY(:ids) AND kind = ANY(:kinds) AND doc_comment <> ''
+    """), {"ids": list(node_ids), "kinds": list(kinds)}).all())
+
+
+def type_rows(conn: Connection, app_ids: Sequence[int], names: Sequence[str],
+              kinds: Sequence[str], limit: int) -> list[Any]:
+    """(id, name, fqn, kind, lang, package_name, meta) of the nodes of the ``kinds``
+    whose simple name is one of ``names``, at most ``limit`` per name."""
+    return list(conn.execute(text("""
+        SELECT id, name, fqn, kind, lang, package_name, meta
+          FROM (SELECT n.id, n.name, n.fqn, n.kind, n.lang, n.package_name, n.meta,
+                       row_number() OVER (PARTITION BY n.name ORDER BY n.id) AS k
+                  FROM nodes n
+                 WHERE n.application_id = ANY(:apps) AND n.name = ANY(:names)
+                   AND n.kind = ANY(:kinds)) named
+         WHERE k <= :lim
+    """), {"apps": list(app_ids), "names": list(names), "kinds": list(kinds),
+           "lim": limit}).all())
+
+
 def node_chunk_rows(conn: Connection, where: str, params: dict[str, Any],
                     node_ids: Sequence[int]) -> list[Any]:
     """Per node of ``node_ids`` its first code chunk that passes the search filters

@@ -1,8 +1,8 @@
-package com.example.books.service
+package com.example.books
+package service
 
 import com.example.books.model._
 import com.example.books.repo.BookRepo
-import com.example.books.util.Logging
 
 /** The use cases of the catalogue. */
 class BookService(repo: BookRepo) {
@@ -22,7 +22,7 @@ class BookService(repo: BookRepo) {
 }
 
 /** A catalogue that logs every book added. */
-class AuditedBookService(repo: BookRepo) extends BookService(repo) with Logging {
+class AuditedBookService(repo: BookRepo) extends BookService(repo) with util.Logging {
   override def add(title: String): Book = {
     log(s"adding $title")
     super.add(title)
