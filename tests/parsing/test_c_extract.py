@@ -165,6 +165,18 @@ def test_a_files_leading_comment_without_its_licence_is_its_doc() -> None:
     assert snippet("int x; /* trailing */\n", "a.h").doc is None
 
 
+def test_a_long_leading_comment_gives_its_opening_as_the_doc() -> None:
+    # abseil's raw_hash_set.h: one sentence saying what the file is, then 7,000
+    # characters of implementation notes
+    notes = "".join(f"// note {n}: how the control bytes of group {n} are laid out.\n"
+                    for n in range(100))
+    header = ("// An open-addressing\n// hashtable with quadratic probing.\n//\n"
+              + notes + "#pragma once\nint f(void);\n")
+    doc = snippet(header, "absl/container/internal/raw_hash_set.h").doc
+    assert doc.startswith("An open-addressing\nhashtable with quadratic probing.\n\nnote 0:")
+    assert 1800 < len(doc) <= 2000 and doc.endswith("are laid out.")
+
+
 def test_a_typedef_is_a_node_standing_for_the_type_it_names() -> None:
     result = snippet("typedef struct uv_loop_s uv_loop_t;\ntypedef struct tree tree;\n"
                      "typedef void (*uv_close_cb)(uv_loop_t* loop);\n"

@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 from graphrag.graph.resolve import build_graph
-from graphrag.parsing.extract import parse_file
+from graphrag.parsing.extract import parse_file, repo_context
 from graphrag.parsing.model import ParseResult
 from graphrag.parsing.registry import RepoContext
 
@@ -167,3 +167,68 @@ def test_an_all_caps_type_before_a_variable_stays_a_declaration() -> None:
                      "src/run.cpp")
     assert {s.fqn for s in result.symbols} >= {"Point", "Point::Point", "Point::v", "run"}
     assert not [c for c in result.calls if c.name == "x"]
+
+
+def test_a_namespace_opened_by_a_macro_of_the_repository_holds_what_follows_it(
+        tmp_path: Path) -> None:
+    # fmt's `FMT_BEGIN_NAMESPACE` (`namespace fmt { inline namespace v10 {`) written on a
+    # line of its own: what follows is `fmt::format`, as callers write it
+    files = {
+        "include/fmt/core.h": "#ifndef FMT_BEGIN_NAMESPACE\n#  define FMT_BEGIN_NAMESPACE \\\n"
+                              "    namespace fmt {           \\\n    inline namespace v10 {\n"
+                              "#  define FMT_END_NAMESPACE \\\n    }  \\\n    }\n#endif\n"
+                              "#define OTHER_BEGIN namespace a { namespace b {\n",
+        "include/fmt/format.h": "#include \"core.h\"\nFMT_BEGIN_NAMESPACE\n"
+                                "namespace detail {\ninline int count(int n) { return n; }\n}\n"
+                                "template <typename T> class formatter {};\n"
+                                "inline int format(int n) { return detail::count(n); }\n"
+                                "FMT_END_NAMESPACE\nint outside();\n",
+        "src/use.cc": "#include \"fmt/format.h\"\nint use() { return fmt::format(1); }\n",
+    }
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    ctx = repo_context(tmp_path, list(files))
+    assert ctx.of("c")["namespace_begin"] == {"FMT_BEGIN_NAMESPACE": "fmt",
+                                              "OTHER_BEGIN": "a::b"}
+    results = [parse_file((tmp_path / rel).read_bytes(), rel, ctx) for rel in files]
+    fqns = [s.fqn for s in results[1].symbols]
+    assert fqns == ["fmt", "fmt::detail", "fmt::detail::count", "fmt::formatter",
+                    "fmt::format", "outside"]
+    namespace = results[1].symbols[0]
+    assert (namespace.line_start, namespace.line_end) == (2, 8)
+    graph = build_graph(results)
+    nodes = graph.node_by_key()
+    calls = {(nodes[e.src_key].fqn, nodes[e.dst_key].fqn) for e in graph.edges
+             if e.kind == "CALLS"}
+    assert calls == {("use", "fmt::format"), ("fmt::format", "fmt::detail::count")}
+
+
+def test_a_namespace_macro_inside_another_opens_a_namespace_inside_its() -> None:
+    ctx = RepoContext({"c": {"namespace_begin": {"LIB_BEGIN": "lib", "DETAIL_BEGIN": "detail"},
+                             "namespace_end": frozenset({"LIB_END", "DETAIL_END"})}})
+    result = parse_file(b"LIB_BEGIN\nint a();\nDETAIL_BEGIN\nint b();\nDETAIL_END\n"
+                        b"int c();\nLIB_END\nint d();\n", "include/lib.hpp", ctx)
+    assert [s.fqn for s in result.symbols if s.kind == "FUNCTION"] == [
+        "lib::a", "lib::detail::b", "lib::c", "d"]
+    # a file of nothing else parses the macro name as the start of the declaration after
+    # it: that declaration is in the namespace the macro opens, not in one it closes
+    ctx = RepoContext({"c": {"namespace_begin": {"B": "n"}, "namespace_end": frozenset({"E"})}})
+    result = parse_file(b"B\nint f();\nE\nint g();\n", "x.hpp", ctx)
+    assert [s.fqn for s in result.symbols if s.kind == "FUNCTION"] == ["n::f", "g"]
+
+
+def test_an_inline_namespace_is_no_part_of_the_names_in_it() -> None:
+    result = snippet("namespace fmt {\ninline namespace v10 {\nvoid print(int x);\n}\n}\n",
+                     "include/print.h")
+    assert [s.fqn for s in result.symbols] == ["fmt", "fmt::print"]
+
+
+def test_a_macro_defined_to_open_different_namespaces_opens_none(tmp_path: Path) -> None:
+    (tmp_path / "a.h").write_text("#if X\n#define NS_BEGIN namespace one {\n#else\n"
+                                  "#define NS_BEGIN namespace two {\n#endif\n")
+    (tmp_path / "b.h").write_text("NS_BEGIN\nclass K {};\n")
+    ctx = repo_context(tmp_path, ["a.h", "b.h"])
+    assert ctx.of("c")["namespace_begin"] == {}
+    result = parse_file(b"NS_BEGIN\nclass K {};\n", "b.h", ctx)
+    assert [s.fqn for s in result.symbols] == ["K"]

@@ -29,6 +29,21 @@ def count_errors(root: Node) -> int:
     return count
 
 
+# How much of a long text describes what it is about: a module's included Markdown, a
+# header's leading comment (abseil's `raw_hash_set.h` opens with "An open-addressing
+# hashtable with quadratic probing." and goes on for 7,000 characters of implementation
+# notes, which drown that sentence for a search).
+OPENING_CHARS = 2000
+
+
+def opening(text: str, limit: int = OPENING_CHARS) -> str:
+    """The first ``limit`` characters of ``text``, cut at the end of a line."""
+    if len(text) <= limit:
+        return text.strip()
+    cut = text.rfind("\n", 0, limit)
+    return text[:cut if cut > 0 else limit].strip()
+
+
 def node_text(node: Node | None) -> str:
     """The node's source text ('' for None); invalid UTF-8 becomes U+FFFD."""
     return node.text.decode("utf-8", errors="replace") if node is not None else ""

@@ -27,13 +27,14 @@ from __future__ import annotations
 import posixpath
 import re
 import textwrap
+from bisect import bisect_right
 from typing import TYPE_CHECKING
 
 from tree_sitter import Node
 
 from graphrag.parsing import registry
 from graphrag.parsing.languages._base import FileExtractor
-from graphrag.parsing.languages._common import count_errors, normalize
+from graphrag.parsing.languages._common import count_errors, normalize, opening
 from graphrag.parsing.languages._common import node_text as _text
 from graphrag.parsing.model import Call, Heritage, Import, ParseResult, Symbol
 from graphrag.parsing.registry import RepoContext
@@ -138,7 +139,11 @@ def extract_as(source: bytes, rel_path: str, ctx: RepoContext, lang: str,
                 # what was blanked is no part of the file left unparsed
                 tree, errors = again, fewer
     result = ParseResult(path=rel_path, lang=lang, module=rel_path, package=None)
-    _Extractor(source, tree.root_node, rel_path, ctx, result, grammar == "cpp").run()
+    extractor = _Extractor(source, tree.root_node, rel_path, ctx, result, grammar == "cpp")
+    if grammar == "cpp":
+        extractor.macro_regions = macro_namespaces(source, ctx)
+        extractor.macro_starts = [start for start, _end, _ns in extractor.macro_regions]
+    extractor.run()
     # A header's leading comment describes the interface it declares; a source file's is
     # mostly a note on the code right below it ("Needs to be defined before ...").
     if rel_path.lower().endswith(_HEADER_SUFFIXES):
@@ -158,7 +163,8 @@ _RULE = re.compile(r"^[\s\-=*/#_~+]*$")  # a line of nothing but a rule (`// ---
 def file_doc(root: Node) -> str | None:
     """What a file says about itself: the comments at its top, without the licence and
     copyright paragraphs and rule lines (a header's ``// File: str_cat.h`` block and the
-    description after it); None when nothing else is there."""
+    description after it), their opening (:func:`opening`) when long; None when nothing
+    else is there."""
     lines: list[str] = []
     last_row = None
     for child in root.children:
@@ -182,7 +188,7 @@ def file_doc(root: Node) -> str | None:
             paragraphs.append("\n".join(current).strip())
             current = []
     kept = [p for p in paragraphs if not _NOTICE.search(p)]
-    return "\n\n".join(kept) or None
+    return opening("\n\n".join(kept)) or None
 
 
 def _blank_group(m: re.Match[bytes]) -> bytes:
@@ -216,8 +222,8 @@ def include_target(including: str, written: str, ctx: RepoContext) -> str | None
 
 def repo_facts(files: RepoFiles) -> dict:
     """The spec's repository facts :func:`include_target` reads: every header, the include
-    directories (each ``include`` folder, then the root) and the headers by file name.
-    Paths only: no file is read."""
+    directories (each ``include`` folder, then the root) and the headers by file name;
+    and the namespace macros the headers define (:func:`namespace_macros`)."""
     headers = sorted(p for p in files.paths if p.lower().endswith(HEADER_EXTENSIONS))
     dirs = sorted({p[: p.index("/include/") + len("/include")] if "/include/" in p
                    else "include" for p in headers
@@ -225,7 +231,81 @@ def repo_facts(files: RepoFiles) -> dict:
     by_name: dict[str, list[str]] = {}
     for path in headers:
         by_name.setdefault(posixpath.basename(path), []).append(path)
-    return {"headers": frozenset(headers), "include_dirs": [*dirs, ""], "by_name": by_name}
+    return {"headers": frozenset(headers), "include_dirs": [*dirs, ""], "by_name": by_name,
+            **namespace_macros(files, headers)}
+
+
+# `#define FMT_BEGIN_NAMESPACE namespace fmt { inline namespace v10 {` (its body continued
+# over `\` lines), and `#define FMT_END_NAMESPACE } }`.
+_DEFINE = re.compile(r"(?m)^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)[ \t]+((?:[^\n]*\\\n)*[^\n]*)")
+_OPENS = re.compile(r"(?:(?:inline\s+)?namespace\s+[A-Za-z_][\w:]*\s*\{\s*)+")
+_OPENED = re.compile(r"(inline\s+)?namespace\s+([A-Za-z_][\w:]*)")
+_CLOSES = re.compile(r"(?:\}\s*)+")
+_MACRO_FILE_MAX_BYTES = 1 << 20
+
+
+def namespace_macros(files: RepoFiles, headers: list[str]) -> dict:
+    """``namespace_begin``: each object-like macro of the headers whose value opens named
+    namespaces (``FMT_BEGIN_NAMESPACE`` -> ``fmt``; inline namespaces left out, as a
+    qualified name leaves them out); ``namespace_end``: the macros whose value is only
+    closing braces. A name defined to open different namespaces is neither (which one
+    the compiler sees is not known)."""
+    begin: dict[str, str | None] = {}
+    end: set[str] = set()
+    for rel in headers:
+        text = files.read(rel, _MACRO_FILE_MAX_BYTES)
+        # the closing macro is defined beside the opening one, which says `namespace`
+        if text is None or "namespace" not in text:
+            continue
+        for m in _DEFINE.finditer(text):
+            value = m.group(2).replace("\\\n", " ").split("//")[0].strip()
+            if _CLOSES.fullmatch(value):
+                end.add(m.group(1))
+            elif _OPENS.fullmatch(value):
+                opened = "::".join(o.group(2) for o in _OPENED.finditer(value)
+                                   if not o.group(1))
+                if opened:
+                    begin[m.group(1)] = opened if begin.get(m.group(1), opened) == opened \
+                        else None
+    return {"namespace_begin": {k: v for k, v in sorted(begin.items()) if v},
+            "namespace_end": frozenset(end - begin.keys())}
+
+
+# A line of nothing but one macro name.
+_LONE_NAME = re.compile(rb"(?m)^[ \t]*([A-Za-z_]\w*)[ \t]*;?[ \t]*$")
+
+
+def macro_namespaces(source: bytes, ctx: RepoContext) -> list[tuple[int, int, str]]:
+    """(start byte, end byte, namespace) of the stretches of ``source`` after a line
+    holding only a namespace macro of the repository (:func:`namespace_macros`) up to the
+    line holding only its closing macro (or the end of the file): the namespace the
+    preprocessor puts the declarations there in (the innermost: the stretches are apart,
+    in order). Read beside the parse, which sees the macro lines as blanks, so error
+    recovery is the same with or without them."""
+    facts = ctx.of(LANG) or {}
+    begin, end = facts.get("namespace_begin"), facts.get("namespace_end") or ()
+    if not begin:
+        return []
+    stretches: list[tuple[int, int, str]] = []
+    opened: list[str] = []
+    since = 0
+    for m in _LONE_NAME.finditer(source):
+        name = m.group(1).decode()
+        if name not in begin and not (name in end and opened):
+            continue
+        if opened and since < m.start():
+            stretches.append((since, m.start(), opened[-1]))
+        # the macro's own line is in the namespace it opens (the grammar may read the
+        # name as the start of the declaration after it) and in none it closes
+        if name in begin:  # nested in another: its namespace is inside the other's
+            opened.append(f"{opened[-1]}::{begin[name]}" if opened else begin[name])
+            since = m.start()
+        else:
+            opened.pop()
+            since = m.end()
+    if opened:
+        stretches.append((since, len(source), opened[-1]))
+    return stretches
 
 
 def _declarator_name(node: Node | None) -> tuple[Node | None, Node | None]:
@@ -335,6 +415,9 @@ class _Extractor(FileExtractor):
         self.overloads: dict[str, dict[str, Symbol]] = {}  # C++: fqn -> overload -> symbol
         self.caller_of: list[tuple[Call, Symbol]] = []
         self.scope_key: dict[int, str] = {}  # id(symbol) -> its by_fqn key
+        # stretches of the file a namespace macro puts in a namespace (macro_namespaces)
+        self.macro_regions: list[tuple[int, int, str]] = []
+        self.macro_starts: list[int] = []
 
     # -- helpers -----------------------------------------------------------------------
 
@@ -399,6 +482,8 @@ class _Extractor(FileExtractor):
     def _item(self, node: Node, scope: str | None, cls: str | None, depth: int,
               outer: Node, template: bool = False) -> None:
         kind = node.type
+        if scope is None and cls is None and self.macro_regions:
+            scope = self._macro_scope(node)
         if kind == "function_definition":
             self._function(node, scope, cls, outer, template, definition=True)
         elif kind in ("declaration", "field_declaration"):
@@ -436,12 +521,35 @@ class _Extractor(FileExtractor):
         elif kind == "expression_statement" or kind == "ERROR":
             self._items(node, scope, cls, depth)
 
+    def _macro_scope(self, node: Node) -> str | None:
+        """The namespace a namespace macro opened where file-level ``node`` starts,
+        declared on first use."""
+        at = bisect_right(self.macro_starts, node.start_byte) - 1
+        if at < 0 or node.start_byte >= self.macro_regions[at][1]:
+            return None
+        start, end, namespace = self.macro_regions[at]
+        fqn = None
+        for part in namespace.split("::"):
+            parent, fqn = fqn, self._child_fqn(fqn, part)
+            if f"{fqn}\0" not in self.by_fqn:
+                sym = self._add("OBJECT", part, fqn, parent, node, f"namespace {fqn}",
+                                {"namespace": True, "declaration": True})
+                if sym is not None:  # it spans the stretch, not its first declaration
+                    sym.doc_comment = None
+                    sym.line_start = self.source.count(b"\n", 0, start) + 1
+                    sym.line_end = self.source.count(b"\n", 0, end) + 1
+                    sym.char_start, sym.char_end = self.offsets(start), self.offsets(end)
+        return fqn
+
     def _namespace(self, node: Node, scope: str | None, depth: int) -> None:
         name_node = node.child_by_field_name("name")
         body = node.child_by_field_name("body")
         if body is None:
             return
-        if name_node is None:  # an anonymous namespace: its names are the file's own
+        if name_node is None or any(c.type == "inline" for c in node.children):
+            # an anonymous namespace: its names are the file's own; an inline one
+            # (`inline namespace v10`, a library's version): its names are the enclosing
+            # namespace's, as callers write them (`fmt::format`)
             self._items(body, scope, None, depth)
             return
         fqn = scope

@@ -50,6 +50,7 @@ from graphrag.parsing.languages._common import (
     in_order,
     node_id,
     normalize,
+    opening,
 )
 from graphrag.parsing.languages._common import node_text as _text
 from graphrag.parsing.model import (
@@ -85,7 +86,6 @@ _CARGO_MAX_BYTES = 1024 * 1024
 # Markdown a module includes as its documentation: read up to this size, and its opening
 # (this many characters, cut at a line end) kept, like a doc comment's summary.
 _DOC_MAX_BYTES = 512 * 1024
-_DOC_OPENING = 2000
 _DOCS_MAX_FILES = 500
 # Directories whose files are each a crate of their own.
 _CRATE_DIRS = ("tests", "examples", "benches")
@@ -162,15 +162,8 @@ def _included_docs(files: RepoFiles) -> dict[str, str]:
     for rel in sorted(found):
         text = files.read(rel, _DOC_MAX_BYTES)
         if text is not None and text.strip():
-            docs[rel] = _opening(text)
+            docs[rel] = opening(text)
     return docs
-
-
-def _opening(text: str) -> str:
-    if len(text) <= _DOC_OPENING:
-        return text.strip()
-    cut = text.rfind("\n", 0, _DOC_OPENING)
-    return text[:cut if cut > 0 else _DOC_OPENING].strip()
 
 
 def module_doc(root: Node, rel_path: str, docs: Mapping[str, str]) -> str | None:
