@@ -156,6 +156,10 @@ class SymbolTable:
         )
         if result.error_count:
             node.meta["error_count"] = result.error_count
+        if result.entry_points:
+            node.meta["entry_points"] = result.entry_points
+        if result.reopens:
+            node.meta["reopens"] = result.reopens
         scope = FileScope(result=result, ns=ns, node=node)
         for imp in sorted(result.imports, key=lambda i: i.line):
             if imp.alias == "*":

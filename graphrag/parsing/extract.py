@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from graphrag.parsing import registry
+from graphrag.parsing.entrypoints import entry_points
 from graphrag.parsing.http.sites import http_calls
 from graphrag.parsing.model import ParseResult
 from graphrag.parsing.registry import RepoContext
@@ -19,4 +20,5 @@ def parse_file(source: bytes, rel_path: str, ctx: RepoContext) -> ParseResult | 
         return None
     result = registry.extractor(spec.name)(source, rel_path, ctx)
     result.http_calls = http_calls(source, result)
+    result.entry_points = entry_points(source, result)
     return result

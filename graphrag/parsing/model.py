@@ -248,6 +248,13 @@ class ParseResult:
     line_count: int = 0
     # The file's own documentation (a Rust module's ``//!`` docs): its FILE node's doc.
     doc: str | None = None
+    # ``[line, reason]`` of the lines that make the file a program's entry point
+    # (:mod:`graphrag.parsing.entrypoints`): its FILE node's ``meta.entry_points``.
+    entry_points: list[list[int | str]] = field(default_factory=list)
+    # Classes another file declares that this one reopens (Ruby's open classes): fqn ->
+    # the line where it opens it; its FILE node's ``meta.reopens``, where search finds
+    # the class's part in this file.
+    reopens: dict[str, int] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-able dict (stored in ``files.parse_data``).
@@ -270,6 +277,8 @@ class ParseResult:
             "content_hash": self.content_hash,
             "line_count": self.line_count,
             "doc": self.doc,
+            "entry_points": self.entry_points,
+            "reopens": self.reopens,
         }
 
     @classmethod
@@ -291,6 +300,8 @@ class ParseResult:
             content_hash=data.get("content_hash"),
             line_count=data.get("line_count", 0),
             doc=data.get("doc"),
+            entry_points=data.get("entry_points", []),
+            reopens=data.get("reopens", {}),
         )
 
 

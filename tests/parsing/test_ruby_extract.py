@@ -151,6 +151,25 @@ def test_a_reopened_class_is_one_node(tmp_path: Path) -> None:
     assert calls == {("Book.matches?", "Book.title"), ("Finder.run", "Book.matches?")}
 
 
+def test_the_first_declaration_of_a_body_keeps_its_doc_comment() -> None:
+    """tree-sitter starts a class or module body at its first statement, so the comment
+    above the first declaration belongs to the enclosing class; it is still that
+    declaration's doc. A comment after code on its line is none."""
+    result = snippet(
+        "module Shop\n"
+        "  # A cart: the items chosen and their total.\n"
+        "  class Cart\n"
+        "    # Sum of the prices.\n"
+        "    def total; end\n"
+        "  end\n\n"
+        "  class Order < Base # :nodoc:\n"
+        "    def lines; end\n"
+        "  end\nend\n")
+    assert sym(result, "Shop.Cart").doc_comment == "A cart: the items chosen and their total."
+    assert sym(result, "Shop.Cart.total").doc_comment == "Sum of the prices."
+    assert sym(result, "Shop.Order.lines").doc_comment is None
+
+
 def test_a_class_reopened_without_a_home_file_is_one_node(tmp_path: Path) -> None:
     """`Web::Application` has no file of its own: the file that names its superclass
     declares it (though another comes first by path), the other adds its methods."""
@@ -170,6 +189,11 @@ def test_a_class_reopened_without_a_home_file_is_one_node(tmp_path: Path) -> Non
                 if e.kind in ("EXTENDS", "IMPLEMENTS", "EMBEDS")}
     assert ("Web.Application", "EXTENDS", "Web.Base") in heritage
     assert any(src == "Web.Application" and dst == "Logging" for src, _k, dst in heritage)
+    # the other file's part is where search finds the rest of the class; the namespace
+    # module both files wrap themselves in is no reopening worth finding
+    reopens = {n.file_path: n.meta.get("reopens") for n in graph.nodes if n.kind == "FILE"}
+    assert reopens == {"web/aaa_main.rb": {"Web.Application": 2}, "web/base.rb": None,
+                       "web/logging.rb": None}
     calls = {(nodes[e.src_key].fqn, nodes[e.dst_key].fqn) for e in graph.edges
              if e.kind == "CALLS"}
     assert {("Web.Application.run!", "Web.Application.start"),

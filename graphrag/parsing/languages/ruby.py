@@ -412,11 +412,15 @@ class _RubyFile(FileExtractor):
     def _declare(self, symbol: Symbol) -> None:
         """Add a class or module unless another file declares it (its Zeitwerk home, or
         the file :func:`repo_facts` picks for one reopened without a home) or this file
-        declared it already: a reopened class or module is one node."""
+        declared it already: a reopened class or module is one node. A class another
+        file declares is recorded as reopened here (a namespace module every file of a
+        gem wraps itself in is not)."""
         home = self.facts.get("constants", {}).get(symbol.fqn) if self.facts else None
         if (home is None or home == self.rel_path) and symbol.fqn not in self.declared:
             self.declared.add(symbol.fqn)
             self.result.symbols.append(symbol)
+        elif home != self.rel_path and symbol.kind == "CLASS":
+            self.result.reopens.setdefault(symbol.fqn, symbol.line_start)
 
     def _field(self, node: Node, name: str, owner: str) -> None:
         self.result.symbols.append(Symbol(
@@ -693,15 +697,27 @@ def _header(node: Node) -> str:
 
 
 def doc_comment(node: Node) -> str | None:
-    """The ``#`` comment lines right above a declaration, ``#`` stripped."""
+    """The ``#`` comment lines right above a declaration, ``#`` stripped. The first
+    declaration of a class or module body has its comment outside the body: tree-sitter
+    starts the body at its first statement, so the comment is the class's child before
+    it. A comment after code on its line (``class A # :nodoc:``) is none."""
     lines: list[str] = []
     prev = node.prev_named_sibling
+    if prev is None and node.parent is not None and node.parent.type == "body_statement":
+        prev = node.parent.prev_named_sibling
     expected = node.start_point[0] - 1
-    while prev is not None and prev.type == "comment" and prev.end_point[0] == expected:
+    while (prev is not None and prev.type == "comment" and prev.end_point[0] == expected
+           and _own_line(prev)):
         lines.append(_text(prev).lstrip("#").strip())
         expected = prev.start_point[0] - 1
         prev = prev.prev_named_sibling
     text = "\n".join(reversed(lines)).strip()
     return text or None
+
+
+def _own_line(comment: Node) -> bool:
+    """Whether nothing but the comment stands on its line."""
+    before = comment.prev_sibling
+    return before is None or before.end_point[0] < comment.start_point[0]
 
 

@@ -11,6 +11,12 @@ so it means the same for every query and mode, and weighted by the query's profi
   topic, none inside a description),
   times ``STEM_FACTOR`` when its file is named after the symbol
   (``routing/APIRouter.kt``; ``zod/types.ts`` for ``ZodType`` does not count);
+- ``entry-points``: when a question or topic asks where the program starts (its entry
+  point, command line, startup: :attr:`QueryIntent.entry`), each chunk holding a line
+  the parser marked as an entry point (:mod:`graphrag.parsing.entrypoints`: Ruby's
+  top-level ``ARGV`` and ``at_exit``, Python's ``__main__`` guard, a ``main`` function)
+  gains the profile's ``entry_points`` weight; such chunks that were no candidates join
+  with the boost alone. The code rarely uses the question's words;
 - ``path-words``: a chunk whose file name or folder shares words with the query gains
   the profile's ``path_words`` weight times the share of query words matched (``dependency`` matches
   ``dependencies/``, ``quantize`` matches ``quantization.py``, ``Tokenizer`` matches
@@ -40,7 +46,7 @@ import heapq
 import os
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import PurePosixPath
 
 from graphrag.kinds import DOCUMENT_KINDS
@@ -129,11 +135,12 @@ def _stem_names_symbol(path: str | None, name: str) -> bool:
 def boost(scores: dict[int, float], details: Mapping[int, Candidate], query: str,
           intent: QueryIntent, defined: Mapping[int, Definition],
           disabled: Sequence[str] = (), weights: Profile | None = None,
-          typed: Mapping[int, Definition] | None = None) -> dict[int, float]:
+          typed: Mapping[int, Definition] | None = None,
+          entries: Collection[int] = ()) -> dict[int, float]:
     """The candidates' scores with the boosts (see the module docstring) weighted by the
     query's profile (``weights``; by default its kind's); chunks in ``defined`` (and the
-    types of ``typed``, candidate chunk id -> the type its value is declared with) that
-    were no candidates join with their boost alone."""
+    types of ``typed``, candidate chunk id -> the type its value is declared with) and the
+    entry-point chunks ``entries`` that were no candidates join with their boost alone."""
     weights = weights or profile(intent.kind)
     out = dict(scores)
     top = max(out.values(), default=0.0)
@@ -157,6 +164,9 @@ def boost(scores: dict[int, float], details: Mapping[int, Candidate], query: str
                 (cand.app, cand.node_id), chunk_id)
             factor = STEM_FACTOR if _stem_names_symbol(cand.file_path, definition.name) else 1.0
             out[target] = out.get(target, 0.0) + unit * weight * factor * definition.share
+    if "entry-points" not in disabled and weights.entry_points:
+        for chunk_id in entries:
+            out[chunk_id] = out.get(chunk_id, 0.0) + unit * weights.entry_points
     if "path-words" not in disabled:
         words = query_words(query)
         if words:

@@ -27,6 +27,9 @@ from graphrag.retrieval.search.rows import candidate_from_row
 # ``render``): the most central ones (PageRank) are kept.
 MAX_DEFINITIONS = 20
 MAX_NAMES = 8
+# Entry points looked up for a question about where the program starts: the most central
+# files' (a repository of examples has a ``main`` in each).
+MAX_ENTRY_FILES = 20
 
 
 # An interface named by the query is answered by its implementations too (Go's
@@ -38,6 +41,11 @@ MAX_IMPLEMENTERS = 5
 # query asks for the declaration alone.
 SUPERTYPE_SHARE = 0.5
 MAX_SUPERTYPES = 3
+# A class reopened in another file (Ruby's open classes: ``Sinatra::Application`` declared
+# in ``base.rb``, reopened in ``main.rb``) is one node, declared in one file; the part in
+# the other file defines the class as much (which file declares it is a convention: both
+# of Sinatra's name the superclass), and is where a user finds the rest of it.
+REOPENED_SHARE = 1.0
 
 
 @dataclass(frozen=True)
@@ -154,8 +162,9 @@ def published(conn: Connection, apps: dict[int, str], names: list[str],
 def definitions(conn: Connection, apps: dict[int, str], intent: QueryIntent,
                 options: SearchOptions) -> dict[int, Definition]:
     """Chunk id -> :class:`Definition`, for every node defining a queried name (and the
-    implementations of an interface it names) whose chunks pass the search filters, and
-    for the names defined outside the repository the files that publish them."""
+    implementations of an interface it names, and the parts of a class other files
+    reopen) whose chunks pass the search filters, and for the names defined outside the
+    repository the files that publish them."""
     nodes, kinds = defining_nodes(conn, apps, intent, options)
     found = set(nodes.values())
     out = published(conn, apps, [n for n in intent.names[:MAX_NAMES] if n not in found],
@@ -169,6 +178,11 @@ def definitions(conn: Connection, apps: dict[int, str], intent: QueryIntent,
     related = {i: (n, SUPERTYPE_SHARE) for i, n in supers.items()}
     related.update((i, (n, IMPLEMENTER_SHARE)) for i, n in impls.items())
     where, params = store.filter_sql(list(apps), options)
+    if types:
+        for r in store.reopened_chunk_rows(conn, where, params, list(types),
+                                           MAX_DEFINITIONS):
+            out.setdefault(int(r.id), Definition(candidate_from_row(r, apps),
+                                                 types[int(r.type_id)], REOPENED_SHARE))
     rows = store.node_chunk_rows(conn, where, params, [*nodes, *related])
     for r in rows:
         node_id = int(r.node_id)
@@ -178,3 +192,13 @@ def definitions(conn: Connection, apps: dict[int, str], intent: QueryIntent,
             name, share = related[node_id]
             out[int(r.id)] = Definition(candidate_from_row(r, apps), name, share)
     return out
+
+
+def entry_points(conn: Connection, apps: dict[int, str], options: SearchOptions
+                 ) -> dict[int, Candidate]:
+    """Chunk id -> candidate, for the chunks holding the lines that make a file a
+    program's entry point (:mod:`graphrag.parsing.entrypoints`) and pass the search
+    filters, whether or not the text or vector lists found them."""
+    where, params = store.filter_sql(list(apps), options)
+    rows = store.entry_chunk_rows(conn, where, params, MAX_ENTRY_FILES)
+    return {int(r.id): candidate_from_row(r, apps) for r in rows}

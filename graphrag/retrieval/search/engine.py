@@ -43,7 +43,7 @@ from graphrag.parsing.pathroles import superseded_versions
 from graphrag.retrieval.search import store
 from graphrag.retrieval.search.bm25 import bm25_candidates
 from graphrag.retrieval.search.boosts import boost, wants_definitions
-from graphrag.retrieval.search.definitions import Definition, definitions
+from graphrag.retrieval.search.definitions import Definition, definitions, entry_points
 from graphrag.retrieval.search.expand import expand_calls
 from graphrag.retrieval.search.filters import validate
 from graphrag.retrieval.search.fusion import select
@@ -144,27 +144,32 @@ def rank_candidates(mode: str, vec: list[tuple[int, float]], txt: list[tuple[int
                     signals: CandidateSignals | None = None,
                     defined: dict[int, Definition] | None = None,
                     intent: QueryIntent | None = None,
-                    typed: dict[int, Definition] | None = None) -> list[Candidate]:
+                    typed: dict[int, Definition] | None = None,
+                    entries: dict[int, Candidate] | None = None) -> list[Candidate]:
     """Best-first candidates with their mode's score: similarity (vector), BM25 (text) or
     the fused ``signals`` with the PageRank boost (hybrid; reciprocal rank fusion of the
     two lists when there are no signals, as for sentences;
     :mod:`graphrag.retrieval.search.fusion`); then the boosts of the graph and the file tree
     (:mod:`graphrag.retrieval.search.boosts`: ``defined`` are the chunks defining a name the
-    query mentions; ``typed`` the types documented values are declared with) and each
-    candidate's prior (:mod:`graphrag.retrieval.search.priors`) unless
-    priors are off. Documents in hidden tool folders and vendored trees are left out
-    unless the source is ``all`` or the path filter names them."""
+    query mentions; ``typed`` the types documented values are declared with; ``entries``
+    the program's entry points it asks about) and each candidate's prior
+    (:mod:`graphrag.retrieval.search.priors`) unless priors are off. Documents in hidden
+    tool folders and vendored trees are left out unless the source is ``all`` or the path
+    filter names them."""
     intent = intent or understand(query)
     defined = defined or {}
+    entries = entries or {}
     for definition in [*defined.values(), *(typed or {}).values()]:
         details.setdefault(definition.candidate.id, definition.candidate)
+    for chunk_id, cand in entries.items():
+        details.setdefault(chunk_id, cand)
     spec = get_mode(mode)
     # The plain modes keep the plain priors: only the graph-ranked ones read the query.
     weights = profile(intent.kind, options.uses("intent") and spec.ranks_with_graph)
     scored = dict(spec.rank(vec, txt, details, signals))  # graphrag.retrieval.search.modes
     if spec.ranks_with_graph:
         scored = boost(scored, details, query, intent, defined, options.disabled, weights,
-                       typed)
+                       typed, entries)
     wanted = wanted_roles(query, options)
     paths = options.uses("paths")
     superseded = superseded_versions(
@@ -231,8 +236,11 @@ def _search_one(conn: Connection, apps: dict[int, str], query: str,
                else {})
     typed = (value_types(conn, apps, list(details.values()), options)
              if graph and weights.value_types and options.uses("value-types") else {})
+    entries = (entry_points(conn, apps, options)
+               if graph and intent.entry and weights.entry_points > 0
+               and options.uses("entry-points") else {})
     ranked = rank_candidates(options.mode, vec, txt, details, query, options, signals,
-                             defined, intent, typed)
+                             defined, intent, typed, entries)
     per_file = (weights.per_file if options.per_file is None else options.per_file) \
         if graph and options.uses("diversity") else 0
     top = select(ranked, limit=options.top_k, per_file=per_file)

@@ -69,18 +69,27 @@ _VERBS = """
     wait wrap write yield
 """
 _STATEMENT_VERBS = frozenset(_VERBS.split())
+# Words asking where a program starts: its entry point, its command line, its startup.
+# The code that does it rarely says so (``if ARGV.any?``, ``func main()``); the parser
+# marks it (:mod:`graphrag.parsing.entrypoints`) and search looks those marks up.
+_ENTRY = re.compile(
+    r"\b(?:entry[ -]?points?|startup|start[ -]up|command[ -]line|cli"
+    r"|main (?:function|method|program|loop)|program (?:starts?|start-up))\b",
+    re.IGNORECASE)
 _WORDS = re.compile(r"[A-Za-z][A-Za-z0-9_']*")
 
 
 @dataclass(frozen=True)
 class QueryIntent:
     """``symbol``: the whole query names a symbol; ``names``: the identifiers it names
-    (qualified as written, ``::``/``->``/``#`` turned into dots), most specific first."""
+    (qualified as written, ``::``/``->``/``#`` turned into dots), most specific first;
+    ``entry``: it asks where a program starts (its entry point, command line, startup)."""
 
     symbol: bool
     names: tuple[str, ...] = ()
     question: bool = False
     statement: bool = False
+    entry: bool = False
 
     @property
     def kind(self) -> str:
@@ -112,7 +121,7 @@ def understand(query: str) -> QueryIntent:
                    if _CAPITALISED.fullmatch(core := w.strip("?!.:()[]{}"))]
     names = tuple(dict.fromkeys([*embedded, *capitalised]))
     return QueryIntent(False, names, question=bool(_QUESTION.search(text)),
-                       statement=is_statement(text))
+                       statement=is_statement(text), entry=bool(_ENTRY.search(text)))
 
 
 def _verb_form(word: str) -> bool:

@@ -19,6 +19,10 @@ is in one place:
   (``toString``, ``hashCode``), so they are not looked up, unless written qualified
   (``absl::StrSplit``, ``fmt::printf``): such a name points at one definition, as a
   name in a question does;
+- a question or topic about where the program starts ("application startup and command
+  line entrypoint") is answered by the code the parser marked as an entry point
+  (:mod:`graphrag.parsing.entrypoints`), as a name is by its definition; a statement
+  ("Parse the command line.") describes one function and gets none;
 - a **statement** of what code does, as a doc comment says it ("Returns the content
   length of the request.", "BasicAuth returns a middleware") wants one function:
   members rank above whole types and files (kind priors), the names it mentions are
@@ -46,7 +50,8 @@ class Profile:
     in units of the best neighbour's score, ``value_types``: in units of a documented
     value's score, for the type it is declared with (:mod:`graphrag.retrieval.search.boosts`),
     ``qualified_definitions`` instead of ``definitions`` for a name written qualified
-    when ``definitions`` is 0;
+    when ``definitions`` is 0; ``entry_points``: the boost of a program's entry points
+    when the query asks where the program starts;
     ``per_file``: hits of one file before the per-file decay
     (:func:`graphrag.retrieval.search.fusion.select`)."""
 
@@ -60,6 +65,7 @@ class Profile:
     path_words: float = 0.5
     coherence: float = 0.2
     neighbours: float = 0.0
+    entry_points: float = 0.0
     value_types: float = 0.0
     per_file: int = 5
 
@@ -69,9 +75,9 @@ PROFILES: dict[str, Profile] = {
     "symbol": Profile(vector=0.5, text=1.5, name=1.0, kind_priors=False, definitions=3.0,
                       per_file=1),
     "question": Profile(kind_priors=False, definitions=1.0, neighbours=0.2, value_types=0.5,
-                        per_file=1),
+                        entry_points=2.0, per_file=1),
     "topic": Profile(kind_priors=False, qualified_definitions=1.0, neighbours=0.2,
-                     value_types=0.5, per_file=1),
+                     value_types=0.5, entry_points=2.0, per_file=1),
     "text": DESCRIPTION,
 }
 

@@ -499,13 +499,82 @@ def reexport_chunk_rows(conn: Connection, where: str, params: dict[str, Any],
          ORDER BY published.node_rank DESC, published.id
     """
     rows = conn.execute(text(sql), {**params, "names": list(names)}).all()
-    per_name: dict[str, int] = {}
+    return _first_per(rows, "name", limit)
+
+
+def _first_per(rows: Sequence[Any], key: str, limit: int) -> list[Any]:
+    """The first ``limit`` rows of each value of column ``key``, in order."""
+    seen: dict[Any, int] = {}
     out = []
     for row in rows:
-        if per_name.get(row.name, 0) < limit:
-            per_name[row.name] = per_name.get(row.name, 0) + 1
+        value = getattr(row, key)
+        if seen.get(value, 0) < limit:
+            seen[value] = seen.get(value, 0) + 1
             out.append(row)
     return out
+
+
+def _chunk_at_line(where: str, file_node: str, line: str) -> str:
+    """A lateral subquery: the narrowest code chunk (``best.id``) of the file of FILE node
+    ``file_node`` holding the line ``line`` (SQL expressions) that passes the search
+    filters ``where`` (a ``main`` function's own chunk, not its class's)."""
+    return f"""
+          CROSS JOIN LATERAL (
+              SELECT c.id
+                FROM chunks c JOIN nodes n ON n.id = c.node_id
+               WHERE {where} AND n.file_path = {file_node}.file_path
+                 AND n.application_id = {file_node}.application_id
+                 AND c.source = 'code' AND c.span_lines @> ({line})::int
+               ORDER BY upper(c.span_lines) - lower(c.span_lines), c.id
+               LIMIT 1) best
+          JOIN chunks c ON c.id = best.id
+          JOIN nodes n ON n.id = c.node_id"""
+
+
+def entry_chunk_rows(conn: Connection, where: str, params: dict[str, Any],
+                     limit: int) -> list[Any]:
+    """Candidate rows of the code chunks holding the lines that make a file a program's
+    entry point (FILE meta ``entry_points``, :mod:`graphrag.parsing.entrypoints`): per
+    line the narrowest chunk of the file holding it, at most ``limit`` files, the most
+    central first."""
+    sql = f"""
+        WITH entry_files AS (
+            SELECT n.id, n.file_path, n.application_id, n.meta -> 'entry_points' AS marks
+              FROM nodes n
+             WHERE n.kind = 'FILE' AND n.application_id = ANY(:apps)
+               AND n.meta ? 'entry_points'
+             ORDER BY n.rank DESC NULLS LAST, n.id
+             LIMIT :lim
+        )
+        SELECT DISTINCT ON (c.id) {CANDIDATE_COLUMNS}
+          FROM entry_files f
+          CROSS JOIN LATERAL jsonb_array_elements(f.marks) m
+          {_chunk_at_line(where, "f", "m ->> 0")}
+         ORDER BY c.id
+    """
+    return list(conn.execute(text(sql), {**params, "lim": limit}).all())
+
+
+def reopened_chunk_rows(conn: Connection, where: str, params: dict[str, Any],
+                        type_ids: Sequence[int], limit: int) -> list[Any]:
+    """Candidate rows (plus ``type_id``) of the code chunks holding the line where another
+    file reopens one of the types ``type_ids`` (FILE meta ``reopens``: Ruby's open
+    classes), one per type and file, at most ``limit`` files per type, the most central
+    first."""
+    sql = f"""
+        SELECT *
+          FROM (SELECT DISTINCT ON (t.id, f.id) {CANDIDATE_COLUMNS}, t.id AS type_id,
+                       f.rank AS file_rank
+                  FROM nodes t
+                  JOIN nodes f ON f.application_id = t.application_id AND f.kind = 'FILE'
+                              AND f.meta -> 'reopens' ? t.fqn
+                  {_chunk_at_line(where, "f", "f.meta -> 'reopens' ->> t.fqn")}
+                 WHERE t.id = ANY(:types) AND t.application_id = ANY(:apps)
+                 ORDER BY t.id, f.id) reopened
+         ORDER BY reopened.file_rank DESC NULLS LAST, reopened.id
+    """
+    rows = conn.execute(text(sql), {**params, "types": list(type_ids)}).all()
+    return _first_per(rows, "type_id", limit)
 
 
 _IMPLEMENTERS_SQL = """
