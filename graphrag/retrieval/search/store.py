@@ -617,3 +617,24 @@ def implementer_rows(conn: Connection, iface_ids: Sequence[int], kinds: Sequence
     given interfaces (IMPLEMENTS edges), the most central first."""
     return list(conn.execute(text(_IMPLEMENTERS_SQL), {
         "ids": list(iface_ids), "kinds": list(kinds), "lim": limit}).all())
+
+
+
+def beside_rows(conn: Connection, where: str, params: dict[str, Any], files: Sequence[str],
+                los: Sequence[int], his: Sequence[int], gap: int) -> list[Any]:
+    """Candidate rows of the code chunks that pass the search filters ``where``
+    (:func:`filter_sql`) and start inside one of the spans (``files[i]``, lines
+    ``los[i]``..``his[i]``) or at most ``gap`` lines after it, or end at most ``gap`` lines
+    before it."""
+    sql = f"""
+        SELECT DISTINCT ON (c.id) {CANDIDATE_COLUMNS}
+          FROM unnest(CAST(:files AS text[]), CAST(:los AS int[]), CAST(:his AS int[]))
+               AS s(file_path, lo, hi)
+          JOIN nodes n ON n.file_path = s.file_path
+          JOIN chunks c ON c.node_id = n.id
+         WHERE {where} AND n.application_id = c.application_id AND c.source = 'code'
+           AND (lower(c.span_lines) BETWEEN s.lo AND s.hi + :gap
+                OR upper(c.span_lines) - 1 BETWEEN s.lo - :gap AND s.lo - 1)
+    """
+    return list(conn.execute(text(sql), {**params, "files": list(files), "los": list(los),
+                                         "his": list(his), "gap": gap}).all())
