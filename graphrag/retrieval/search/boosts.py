@@ -23,11 +23,14 @@ so it means the same for every query and mode, and weighted by the query's profi
   ``tokenizer/``; see :func:`words_match`);
 - ``neighbours`` (questions and topics): a chunk gains the ``neighbours`` weight times the
   best score among the candidates of its file next to it (another node's chunk ending or
-  starting within ``NEIGHBOUR_GAP`` lines) or inside it (a class's method, a file's
-  function): the behaviour a question asks about often spans a few adjacent small methods
-  (a DSL's ``before``, ``after`` and ``add_filter``; ``compile!`` and ``compile``), and
-  the method in the middle of such a run beats a lone match of one word elsewhere in a
-  large class. A statement wants one function, whose siblings are its rivals: none;
+  starting within ``NEIGHBOUR_GAP`` lines, in its scope: a sibling, its parent or member,
+  the file's own code) or inside it (a class's method, a file's function): the behaviour
+  a question asks about often spans a few adjacent small methods (a DSL's ``before``,
+  ``after`` and ``add_filter``; ``compile!`` and ``compile``), and the method in the
+  middle of such a run beats a lone match of one word elsewhere in a large class. The
+  member of a nested type beside it answers for that type, not for its neighbour (a
+  struct's field lifts the struct, not the alias declared after the struct). A
+  statement wants one function, whose siblings are its rivals: none;
 - ``value-types`` (questions and topics): the type a documented value among the
   ``VALUE_VOTERS`` best candidates is declared with
   (:mod:`graphrag.retrieval.search.valuetypes`) gains the ``value_types`` weight times
@@ -222,8 +225,11 @@ _Span = tuple[int, int, int, int | None, bool, float]
 def _related(a: _Span, b: _Span) -> bool:
     """Whether two nodes beside each other are members of one scope: siblings (one
     parent), parent and member (a Go struct and its method after it), or one is its
-    file's own code. A member of a sibling type is not: it answers for its own type."""
-    return a[4] or b[4] or (a[3] is not None and a[3] == b[3]) or a[3] == b[2] or b[3] == a[2]
+    file's own code; or the graph does not say (no parent). A member of a sibling type
+    is not: it answers for its own type."""
+    if a[4] or b[4] or a[3] is None or b[3] is None:
+        return True
+    return a[3] == b[3] or a[3] == b[2] or b[3] == a[2]
 
 
 def _best_near(span: _Span, by_start: list[_Span], starts: list[int], by_end: list[_Span],
