@@ -10,7 +10,9 @@ so it means the same for every query and mode, and weighted by the query's profi
   (3 for a symbol query, 1 for a name inside a question or a qualified name inside a
   topic, none inside a description),
   times ``STEM_FACTOR`` when its file is named after the symbol
-  (``routing/APIRouter.kt``; ``zod/types.ts`` for ``ZodType`` does not count);
+  (``routing/APIRouter.kt``; ``zod/types.ts`` for ``ZodType`` does not count), times the
+  definition's share (in a question, a name's overloads in k files 1/k each:
+  :func:`graphrag.retrieval.search.definitions.split_overloads`);
 - ``entry-points``: when a question or topic asks where the program starts (its entry
   point, command line, startup: :attr:`QueryIntent.entry`), each chunk holding a line
   the parser marked as an entry point (:mod:`graphrag.parsing.entrypoints`: Ruby's
