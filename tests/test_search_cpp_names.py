@@ -63,3 +63,51 @@ def test_a_qualified_name_in_a_topic_points_at_its_definition(engine, shapes) ->
     off = search(scope, query, SearchOptions(disabled=("definitions",)), embedder).hits
     score = {h["fqn"]: h["score"] for h in off}
     assert hits[0]["score"] > 1.5 * score.get("geo::ShapeList", 0.0)
+
+
+PRINT_H = """namespace out {
+/** Writes a value to standard output. */
+void print(int value);
+/** Writes a value to a file. */
+void print(FILE* file, int value);
+}
+"""
+COLOR_H = """namespace out {
+struct style {};
+/** Writes a value in colour. */
+void print(style s, int value);
+}
+"""
+STREAM_H = """namespace out {
+/** Writes a value to a stream. */
+void print(std::ostream& os, int value);
+/** Writes a value to a wide stream. */
+void print(std::wostream& os, int value);
+}
+"""
+
+
+def test_a_questions_overloads_in_several_headers_share_one_definition_boost(
+        engine, tmp_path, app_name) -> None:
+    """``out::print`` overloaded in three headers: a question naming it names the
+    function, and its overloads together weigh what one definition does (a third each);
+    a bare symbol query asks for every declaration (each the full boost)."""
+    from graphrag.retrieval.search.definitions import definitions
+    from graphrag.retrieval.search.intent import understand
+
+    for name, body in (("print.h", PRINT_H), ("color.h", COLOR_H), ("stream.h", STREAM_H)):
+        (tmp_path / name).write_text(body)
+    proc = run_cli("index", str(tmp_path), "--app", app_name)
+    assert proc.returncode == 0, proc.stderr
+    apps = dict.fromkeys(scope_of(engine, app_name).app_ids, app_name)
+
+    def shares(query: str) -> dict[str, float]:
+        with engine.connect() as conn:
+            found = definitions(conn, apps, understand(query), SearchOptions())
+        return {d.candidate.file_path: d.share for d in found.values()}
+
+    question = shares("how does out::print write values")
+    assert set(question) == {"print.h", "color.h", "stream.h"}
+    assert all(share == pytest.approx(1 / 3) for share in question.values())
+    symbol = shares("out::print")
+    assert set(symbol) == set(question) and set(symbol.values()) == {1.0}

@@ -194,6 +194,35 @@ def test_a_class_gains_from_its_best_member_but_not_from_its_own_parts() -> None
     assert boosted[4] == scores[4]  # a document's sections are answers of their own
 
 
+def test_neighbours_beside_a_chunk_count_only_in_its_scope() -> None:
+    # struct HashSelect { struct Probe { ... bool value; }; using Apply = ...; };
+    # `value` matches the question best; it answers for `Probe`, its own type, not for
+    # the alias after it. `Probe` itself, a sibling of `Apply`, still lifts it; a Go
+    # struct gains from its method after it (parent and member).
+    def member(i: int, kind: str, lines: tuple[int, int], parent: int, path: str = "hash.h"
+               ) -> Candidate:
+        cand = _cand(i, path, kind=kind, lines=lines)
+        cand.parent_id = parent
+        return cand
+
+    probe = member(11, "CLASS", (1355, 1366), parent=10)
+    value = member(12, "FIELD", (1364, 1364), parent=11)
+    alias = member(13, "CLASS", (1370, 1377), parent=10)
+    struct = member(21, "CLASS", (10, 14), parent=20, path="mux.go")
+    method = member(22, "METHOD", (16, 30), parent=21, path="mux.go")
+    details = {c.id: c for c in [probe, value, alias, struct, method]}
+    query = "how are hashes probed"
+    only = ("path-words", "coherence")
+    scores = {12: 0.9, 13: 0.8, 21: 0.5, 22: 0.9}
+    boosted = boost(scores, details, query, understand(query), {}, disabled=only)
+    assert boosted[13] == scores[13]  # a member of the sibling type Probe
+    assert boosted[21] == scores[21] + 0.2 * scores[22]  # its method beside it
+    with_probe = boost({**scores, 11: 0.6}, details, query, understand(query), {},
+                       disabled=only)
+    assert with_probe[13] == scores[13] + 0.2 * 0.6  # the sibling type itself
+    assert with_probe[11] == 0.6 + 0.2 * scores[12]  # its own field inside it
+
+
 def test_an_interfaces_implementations_share_its_definition_boost() -> None:
     iface, impl, other = (_cand(1, "chi.go", kind="INTERFACE"), _cand(2, "mux.go", kind="CLASS"),
                           _cand(3, "tree.go"))

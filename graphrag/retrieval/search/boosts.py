@@ -10,7 +10,9 @@ so it means the same for every query and mode, and weighted by the query's profi
   (3 for a symbol query, 1 for a name inside a question or a qualified name inside a
   topic, none inside a description),
   times ``STEM_FACTOR`` when its file is named after the symbol
-  (``routing/APIRouter.kt``; ``zod/types.ts`` for ``ZodType`` does not count);
+  (``routing/APIRouter.kt``; ``zod/types.ts`` for ``ZodType`` does not count), times the
+  definition's share (in a question, a name's overloads in k files 1/k each:
+  :func:`graphrag.retrieval.search.definitions.split_overloads`);
 - ``entry-points``: when a question or topic asks where the program starts (its entry
   point, command line, startup: :attr:`QueryIntent.entry`), each chunk holding a line
   the parser marked as an entry point (:mod:`graphrag.parsing.entrypoints`: Ruby's
@@ -23,11 +25,14 @@ so it means the same for every query and mode, and weighted by the query's profi
   ``tokenizer/``; see :func:`words_match`);
 - ``neighbours`` (questions and topics): a chunk gains the ``neighbours`` weight times the
   best score among the candidates of its file next to it (another node's chunk ending or
-  starting within ``NEIGHBOUR_GAP`` lines) or inside it (a class's method, a file's
-  function): the behaviour a question asks about often spans a few adjacent small methods
-  (a DSL's ``before``, ``after`` and ``add_filter``; ``compile!`` and ``compile``), and
-  the method in the middle of such a run beats a lone match of one word elsewhere in a
-  large class. A statement wants one function, whose siblings are its rivals: none;
+  starting within ``NEIGHBOUR_GAP`` lines, in its scope: a sibling, its parent or member,
+  the file's own code) or inside it (a class's method, a file's function): the behaviour
+  a question asks about often spans a few adjacent small methods (a DSL's ``before``,
+  ``after`` and ``add_filter``; ``compile!`` and ``compile``), and the method in the
+  middle of such a run beats a lone match of one word elsewhere in a large class. The
+  member of a nested type beside it answers for that type, not for its neighbour (a
+  struct's field lifts the struct, not the alias declared after the struct). A
+  statement wants one function, whose siblings are its rivals: none;
 - ``value-types`` (questions and topics): the type a documented value among the
   ``VALUE_VOTERS`` best candidates is declared with
   (:mod:`graphrag.retrieval.search.valuetypes`) gains the ``value_types`` weight times
@@ -64,6 +69,8 @@ MAX_QUERY_WORDS = 64
 NEIGHBOUR_GAP = 10
 # The best candidates whose declared types are lifted (``value-types``).
 VALUE_VOTERS = 10
+# Nodes whose chunks are their file's own code, around and between its declarations.
+_FILE_KINDS = frozenset({"FILE", "MODULE"})
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
 _PARTS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
@@ -215,22 +222,37 @@ def value_type_boost(out: dict[int, float], scores: Mapping[int, float],
         out[target] = out.get(target, 0.0) + gain
 
 
-def _best_near(span: tuple[int, int, int, float], by_start: list[tuple[int, int, int, float]],
-               starts: list[int], by_end: list[tuple[int, int, int, float]], ends: list[int],
-               gap: int) -> float:
-    """The best score among the spans (start, end, node, score) of other nodes that start
-    inside ``span`` and end inside it, that start at most ``gap`` lines after it, or that
-    end at most ``gap`` lines before it. ``by_start``/``by_end``: the file's spans sorted
-    by start/end, ``starts``/``ends`` their keys (for bisection)."""
-    lo, hi, node, _ = span
+# A span of a candidate for ``neighbours``: start, end, node, parent node, whether the
+# node is its file's own code (a window of a file or module), and the fused score.
+_Span = tuple[int, int, int, int | None, bool, float]
+
+
+def _related(a: _Span, b: _Span) -> bool:
+    """Whether two nodes beside each other are members of one scope: siblings (one
+    parent), parent and member (a Go struct and its method after it), or one is its
+    file's own code; or the graph does not say (no parent). A member of a sibling type
+    is not: it answers for its own type."""
+    if a[4] or b[4] or a[3] is None or b[3] is None:
+        return True
+    return a[3] == b[3] or a[3] == b[2] or b[3] == a[2]
+
+
+def _best_near(span: _Span, by_start: list[_Span], starts: list[int], by_end: list[_Span],
+               ends: list[int], gap: int) -> float:
+    """The best score among the spans (:data:`_Span`) of other nodes that start inside
+    ``span`` and end inside it, or that are related to it (:func:`_related`) and start at
+    most ``gap`` lines after it or end at most ``gap`` lines before it.
+    ``by_start``/``by_end``: the file's spans sorted by start/end, ``starts``/``ends``
+    their keys (for bisection)."""
+    lo, hi, node = span[0], span[1], span[2]
     best = 0.0
-    for b_lo, b_hi, b_node, score in by_start[bisect_left(starts, lo):
-                                            bisect_right(starts, hi + gap)]:
-        if b_node != node and (b_lo > hi or b_hi <= hi):
-            best = max(best, score)
-    for _, _, b_node, score in by_end[bisect_left(ends, lo - gap):bisect_left(ends, lo)]:
-        if b_node != node:
-            best = max(best, score)
+    for other in by_start[bisect_left(starts, lo):bisect_right(starts, hi + gap)]:
+        b_lo, b_hi, b_node = other[0], other[1], other[2]
+        if b_node != node and (b_hi <= hi or (b_lo > hi and _related(span, other))):
+            best = max(best, other[5])
+    for other in by_end[bisect_left(ends, lo - gap):bisect_left(ends, lo)]:
+        if other[2] != node and _related(span, other):
+            best = max(best, other[5])
     return best
 
 
@@ -239,20 +261,21 @@ def neighbourhood(out: dict[int, float], scores: Mapping[int, float],
                   gap: int = NEIGHBOUR_GAP, beside: Mapping[int, float] | None = None
                   ) -> None:
     """Add to each code chunk ``weight`` x the best fused score (``scores``, before any
-    boost) among the candidates of other nodes in its file that lie beside it (at most
-    ``gap`` lines before or after) or inside it (in place in ``out``; see the module
-    docstring). Only chunks the query matches count: the candidates, and ``beside``,
-    the scored chunks next to them that were no candidates (they gain nothing)."""
-    by_file: dict[tuple[str, str], dict[int, tuple[int, int, int, float]]] = {}
+    boost) among the candidates of other nodes in its file that lie inside it or beside
+    it (at most ``gap`` lines before or after) in its scope (in place in ``out``; see the
+    module docstring). Only chunks the query matches count: the candidates, and
+    ``beside``, the scored chunks next to them that were no candidates (they gain
+    nothing)."""
+    by_file: dict[tuple[str, str], dict[int, _Span]] = {}
     for chunk_id, score in [*scores.items(), *(beside or {}).items()]:
         cand = details[chunk_id]
         lo, hi = cand.chunk_line_start, cand.chunk_line_end
         if cand.file_path is None or cand.kind in DOCUMENT_KINDS or lo is None or hi is None:
             continue
         by_file.setdefault((cand.app, cand.file_path), {})[chunk_id] = (
-            lo, hi, cand.node_id, max(score, 0.0))
+            lo, hi, cand.node_id, cand.parent_id, cand.kind in _FILE_KINDS, max(score, 0.0))
     for spans in by_file.values():
-        by_start = sorted(spans.values())
+        by_start = sorted(spans.values(), key=lambda s: s[0])
         by_end = sorted(spans.values(), key=lambda s: s[1])
         starts, ends = [s[0] for s in by_start], [s[1] for s in by_end]
         for chunk_id, span in spans.items():

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from sqlalchemy import Connection
 
 from graphrag.graph.lookup import nodes_named
-from graphrag.kinds import SYMBOL_KINDS, TYPE_KINDS
+from graphrag.kinds import CALLABLE_KINDS, SYMBOL_KINDS, TYPE_KINDS
 from graphrag.retrieval.search import store
 from graphrag.retrieval.search.intent import QueryIntent, simple_name
 from graphrag.retrieval.search.model import Candidate, SearchOptions
@@ -191,7 +191,30 @@ def definitions(conn: Connection, apps: dict[int, str], intent: QueryIntent,
         else:
             name, share = related[node_id]
             out[int(r.id)] = Definition(candidate_from_row(r, apps), name, share)
-    return out
+    # A bare symbol query asks for the declarations themselves: every overload is one.
+    return out if intent.symbol else split_overloads(out)
+
+
+def split_overloads(out: dict[int, Definition]) -> dict[int, Definition]:
+    """The definitions with each function's overloads (callables of one fqn, parameter
+    lists dropped) spread over k files given 1/k of their share each: a question naming
+    ``fmt::print`` names the function, not one of its overloads in five headers (for a
+    terminal, a stream, a colour, a wide string), and with the whole boost each they
+    fill the first hits, above the code that explains the function. The overloads
+    together weigh what one definition does."""
+    files: dict[tuple[str, str], set[str | None]] = {}
+    for d in out.values():
+        if key := _function_key(d.candidate):
+            files.setdefault(key, set()).add(d.candidate.file_path)
+    return {i: Definition(d.candidate, d.name, d.share / len(files[key]))
+            if (key := _function_key(d.candidate)) and len(files[key]) > 1 else d
+            for i, d in out.items()}
+
+
+def _function_key(cand: Candidate) -> tuple[str, str] | None:
+    if cand.kind not in CALLABLE_KINDS or not cand.fqn:
+        return None
+    return cand.app, cand.fqn.split("(", 1)[0]
 
 
 def entry_points(conn: Connection, apps: dict[int, str], options: SearchOptions

@@ -81,6 +81,7 @@ class Candidate:
     added_by: dict[str, Any] | None = None
     chunk_line_start: int | None = None  # the chunk's own lines (a part of a long node)
     chunk_line_end: int | None = None
+    parent_id: int | None = None  # the node's parent (its class, namespace or file)
 
 
 @dataclass(frozen=True)

@@ -36,7 +36,7 @@ def candidate_from_row(r: Any, apps: dict[int, str]) -> Candidate:
         line_end=r.line_end if has_node_lines else chunk_end,
         page_number=r.page_number, rank_boost=float(r.rank_boost or 1.0),
         content=r.content or "", explain_md=r.explain_md,
-        chunk_line_start=chunk_start, chunk_line_end=chunk_end,
+        chunk_line_start=chunk_start, chunk_line_end=chunk_end, parent_id=r.parent_id,
     )
 
 

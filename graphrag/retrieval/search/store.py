@@ -87,13 +87,14 @@ CANDIDATE_COLUMNS = """
     c.content, c.explain_md, 1 + n.rank AS rank_boost,
     lower(c.span_lines) AS span_start, upper(c.span_lines) - 1 AS span_end,
     COALESCE(c.page_number, n.page_number) AS page_number,
-    n.fqn, n.kind, n.file_path, n.line_start, n.line_end
+    n.fqn, n.kind, n.file_path, n.line_start, n.line_end, n.parent_id
 """
 
 # The names of CANDIDATE_COLUMNS' output columns.
 CANDIDATE_NAMES = ("id", "plan_id", "node_id", "application_id", "source", "chunk_kind",
                    "content", "explain_md", "rank_boost", "span_start", "span_end",
-                   "page_number", "fqn", "kind", "file_path", "line_start", "line_end")
+                   "page_number", "fqn", "kind", "file_path", "line_start", "line_end",
+                   "parent_id")
 
 _DETAILS_SQL = f"""
     SELECT {CANDIDATE_COLUMNS}
