@@ -4,8 +4,8 @@ The ``neighbours`` signal (:mod:`graphrag.retrieval.search.boosts`) lifts a chun
 score among the chunks beside it. Reading only the candidates (the union of the vector and
 the BM25 lists, a few dozen chunks) made it depend on how long those lists are: a method
 whose neighbour matches the query moderately (41st by vector) gained nothing with 40
-candidates and a fifth of that neighbour's score with 60, so the first hits changed
-with ``top_k``. Here the chunks beside the candidates are read and measured as the
+candidates and a fifth of that neighbour's score with 60 (``top_k`` 15), so the first hits
+changed with ``top_k``. Here the chunks beside the candidates are read and measured as the
 candidates are (in one statement, :func:`graphrag.retrieval.search.store.beside_rows`), each signal
 scaled by the candidates' range so that they move no candidate's own score; they are
 never hits.
