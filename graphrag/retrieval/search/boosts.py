@@ -143,11 +143,14 @@ def boost(scores: dict[int, float], details: Mapping[int, Candidate], query: str
           intent: QueryIntent, defined: Mapping[int, Definition],
           disabled: Sequence[str] = (), weights: Profile | None = None,
           typed: Mapping[int, Definition] | None = None,
-          entries: Collection[int] = ()) -> dict[int, float]:
+          entries: Collection[int] = (),
+          beside: Mapping[int, float] | None = None) -> dict[int, float]:
     """The candidates' scores with the boosts (see the module docstring) weighted by the
     query's profile (``weights``; by default its kind's); chunks in ``defined`` (and the
     types of ``typed``, candidate chunk id -> the type its value is declared with) and the
-    entry-point chunks ``entries`` that were no candidates join with their boost alone."""
+    entry-point chunks ``entries`` that were no candidates join with their boost alone;
+    ``beside``: fused scores of chunks next to candidates that are no candidates
+    themselves (their rows in ``details``), read by the neighbours signal only."""
     weights = weights or profile(intent.kind)
     out = dict(scores)
     top = max(out.values(), default=0.0)
@@ -184,7 +187,7 @@ def boost(scores: dict[int, float], details: Mapping[int, Candidate], query: str
                     cache[path] = _word_hits(words, words_of_path(path)) / len(words)
                 out[chunk_id] += unit * weights.path_words * cache[path]
     if "neighbours" not in disabled and weights.neighbours:
-        neighbourhood(out, scores, details, weights.neighbours)
+        neighbourhood(out, scores, details, weights.neighbours, beside=beside)
     if "coherence" not in disabled:
         coherence(out, details, weights.coherence)
     return out
@@ -255,14 +258,16 @@ def _best_near(span: _Span, by_start: list[_Span], starts: list[int], by_end: li
 
 def neighbourhood(out: dict[int, float], scores: Mapping[int, float],
                   details: Mapping[int, Candidate], weight: float,
-                  gap: int = NEIGHBOUR_GAP) -> None:
+                  gap: int = NEIGHBOUR_GAP, beside: Mapping[int, float] | None = None
+                  ) -> None:
     """Add to each code chunk ``weight`` x the best fused score (``scores``, before any
     boost) among the candidates of other nodes in its file that lie inside it or beside
     it (at most ``gap`` lines before or after) in its scope (in place in ``out``; see the
-    module docstring). Only candidates count: a neighbour the query does not match adds
-    nothing."""
+    module docstring). Only chunks the query matches count: the candidates, and
+    ``beside``, the scored chunks next to them that were no candidates (they gain
+    nothing)."""
     by_file: dict[tuple[str, str], dict[int, _Span]] = {}
-    for chunk_id, score in scores.items():
+    for chunk_id, score in [*scores.items(), *(beside or {}).items()]:
         cand = details[chunk_id]
         lo, hi = cand.chunk_line_start, cand.chunk_line_end
         if cand.file_path is None or cand.kind in DOCUMENT_KINDS or lo is None or hi is None:
@@ -274,7 +279,9 @@ def neighbourhood(out: dict[int, float], scores: Mapping[int, float],
         by_end = sorted(spans.values(), key=lambda s: s[1])
         starts, ends = [s[0] for s in by_start], [s[1] for s in by_end]
         for chunk_id, span in spans.items():
-            out[chunk_id] += weight * _best_near(span, by_start, starts, by_end, ends, gap)
+            if chunk_id in scores:
+                out[chunk_id] += weight * _best_near(span, by_start, starts, by_end, ends,
+                                                     gap)
 
 
 def coherence(scores: dict[int, float], details: Mapping[int, Candidate],

@@ -41,8 +41,9 @@ from graphrag.embedding import Embedder, vector_literal
 from graphrag.errors import InvalidInput
 from graphrag.parsing.pathroles import superseded_versions
 from graphrag.retrieval.search import store
+from graphrag.retrieval.search.beside import beside_candidates
 from graphrag.retrieval.search.bm25 import bm25_candidates
-from graphrag.retrieval.search.boosts import boost, wants_definitions
+from graphrag.retrieval.search.boosts import NEIGHBOUR_GAP, boost, wants_definitions
 from graphrag.retrieval.search.definitions import Definition, definitions, entry_points
 from graphrag.retrieval.search.expand import expand_calls
 from graphrag.retrieval.search.filters import validate
@@ -145,14 +146,16 @@ def rank_candidates(mode: str, vec: list[tuple[int, float]], txt: list[tuple[int
                     defined: dict[int, Definition] | None = None,
                     intent: QueryIntent | None = None,
                     typed: dict[int, Definition] | None = None,
-                    entries: dict[int, Candidate] | None = None) -> list[Candidate]:
+                    entries: dict[int, Candidate] | None = None,
+                    beside: dict[int, Candidate] | None = None) -> list[Candidate]:
     """Best-first candidates with their mode's score: similarity (vector), BM25 (text) or
     the fused ``signals`` with the PageRank boost (hybrid; reciprocal rank fusion of the
     two lists when there are no signals, as for sentences;
     :mod:`graphrag.retrieval.search.fusion`); then the boosts of the graph and the file tree
     (:mod:`graphrag.retrieval.search.boosts`: ``defined`` are the chunks defining a name the
     query mentions; ``typed`` the types documented values are declared with; ``entries``
-    the program's entry points it asks about) and each candidate's prior
+    the program's entry points it asks about; ``beside`` the scored chunks next to
+    candidates, :mod:`graphrag.retrieval.search.beside`) and each candidate's prior
     (:mod:`graphrag.retrieval.search.priors`) unless priors are off. Documents in hidden
     tool folders and vendored trees are left out unless the source is ``all`` or the path
     filter names them."""
@@ -168,8 +171,9 @@ def rank_candidates(mode: str, vec: list[tuple[int, float]], txt: list[tuple[int
     weights = profile(intent.kind, options.uses("intent") and spec.ranks_with_graph)
     scored = dict(spec.rank(vec, txt, details, signals))  # graphrag.retrieval.search.modes
     if spec.ranks_with_graph:
-        scored = boost(scored, details, query, intent, defined, options.disabled, weights,
-                       typed, entries)
+        scored = boost(scored, {**(beside or {}), **details}, query, intent, defined,
+                       options.disabled, weights, typed, entries,
+                       {i: c.score for i, c in (beside or {}).items()})
     wanted = wanted_roles(query, options)
     paths = options.uses("paths")
     superseded = superseded_versions(
@@ -239,8 +243,13 @@ def _search_one(conn: Connection, apps: dict[int, str], query: str,
     entries = (entry_points(conn, apps, options)
                if graph and intent.entry and weights.entry_points > 0
                and options.uses("entry-points") else {})
+    beside = (beside_candidates(conn, apps, query, vector, details, signals,
+                                [i for i in dict.fromkeys(i for i, _ in vec + txt)
+                                 if i in details], options, NEIGHBOUR_GAP)
+              if graph and signals is not None and vector is not None and weights.neighbours
+              and options.uses("neighbours") else {})
     ranked = rank_candidates(options.mode, vec, txt, details, query, options, signals,
-                             defined, intent, typed, entries)
+                             defined, intent, typed, entries, beside)
     per_file = (weights.per_file if options.per_file is None else options.per_file) \
         if graph and options.uses("diversity") else 0
     top = select(ranked, limit=options.top_k, per_file=per_file)

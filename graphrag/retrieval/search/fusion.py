@@ -81,32 +81,41 @@ def rrf(ranked_lists: Sequence[Sequence[K]], k: int = RRF_K,
     return scores
 
 
-def _scaled(values: dict[K, float], keys: Sequence[K], floor: float) -> dict[K, float]:
+def _scaled(values: dict[K, float], keys: Sequence[K], floor: float,
+            extra: Sequence[K] = ()) -> dict[K, float]:
     """Min-max scaling over ``keys``, the range at least ``floor``; a key without a value
-    takes the minimum (0)."""
+    takes the minimum (0). ``extra`` keys are scaled by the same range, clipped to [0, 1]."""
     present = [values[k] for k in keys if k in values]
     if not present:
         return {}
     lo, hi = min(present), max(present)
     span = max(hi - lo, floor)
-    return {k: ((values[k] - lo) / span if span > 0 else 1.0) if k in values else 0.0
-            for k in keys}
+    out = {k: ((values[k] - lo) / span if span > 0 else 1.0) if k in values else 0.0
+           for k in keys}
+    for k in extra:
+        out[k] = min(max((values[k] - lo) / span, 0.0), 1.0) if k in values and span > 0 \
+            else 0.0
+    return out
 
 
 def score_fusion(keys: Sequence[K], similarity: dict[K, float], bm25: dict[K, float],
                  title_sim: dict[K, float], name_match: dict[K, float],
-                 weights: Profile = DESCRIPTION) -> dict[K, float]:
+                 weights: Profile = DESCRIPTION, extra: Sequence[K] = ()) -> dict[K, float]:
     """Hybrid scores of the candidates ``keys`` (see the module docstring), before the
     PageRank boost and the priors. A candidate without a title similarity (a document
-    chunk) takes the mean of its other two scaled signals as its title signal."""
-    vec = _scaled(similarity, keys, COSINE_SPAN)
-    lexical = {k: bm25.get(k, 0.0) for k in keys}
-    txt = _scaled(lexical, keys, BM25_SPAN * max(lexical.values(), default=0.0))
-    title = _scaled(title_sim, keys, COSINE_SPAN)
+    chunk) takes the mean of its other two scaled signals as its title signal. ``extra``
+    (chunks that are no candidates, e.g. the neighbours of candidates) are scored too,
+    each signal scaled by the candidates' range, so that they do not move the candidates'
+    scores."""
+    vec = _scaled(similarity, keys, COSINE_SPAN, extra)
+    lexical = {k: bm25.get(k, 0.0) for k in [*keys, *extra]}
+    txt = _scaled(lexical, keys, BM25_SPAN * max((lexical[k] for k in keys), default=0.0),
+                  extra)
+    title = _scaled(title_sim, keys, COSINE_SPAN, extra)
     out = {}
-    for k in keys:
+    for k in [*keys, *extra]:
         v, t = vec.get(k, 0.0), txt.get(k, 0.0)
-        ti = title[k] if k in title_sim else (v + t) / 2
+        ti = title.get(k, (v + t) / 2) if k in title_sim else (v + t) / 2
         out[k] = (weights.vector * v + weights.text * t + weights.title * ti
                   + weights.name * name_match.get(k, 0.0) + EPSILON)
     return out

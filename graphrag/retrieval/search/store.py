@@ -618,3 +618,37 @@ def implementer_rows(conn: Connection, iface_ids: Sequence[int], kinds: Sequence
     given interfaces (IMPLEMENTS edges), the most central first."""
     return list(conn.execute(text(_IMPLEMENTERS_SQL), {
         "ids": list(iface_ids), "kinds": list(kinds), "lim": limit}).all())
+
+
+
+
+def beside_rows(conn: Connection, where: str, params: dict[str, Any]) -> list[Any]:
+    """In one statement, the code chunks that pass the search filters ``where``
+    (:func:`filter_sql`), are none of ``:exclude`` and start inside one of the spans
+    (``:files[i]``, lines ``:los[i]``..``:his[i]``) or at most ``:gap`` lines after it, or
+    end at most ``:gap`` lines before it: their rows (``CANDIDATE_COLUMNS``) and signals,
+    as :func:`hybrid_sql` gives the candidates' (``:q``, ``:query`` and the BM25
+    parameters)."""
+    names = ", ".join(f"c.{name}" for name in CANDIDATE_NAMES)
+    # Ids first, through the nodes of the file near each span (a chunk lies in its
+    # node's lines); the rows' text and signals only for the few found.
+    sql = f"""
+WITH {_QUERY_CTE},
+     ids AS MATERIALIZED (
+    SELECT DISTINCT c.id
+      FROM unnest(CAST(:files AS text[]), CAST(:los AS int[]), CAST(:his AS int[]))
+           AS s(file_path, lo, hi)
+      JOIN nodes n ON n.application_id = ANY(:apps) AND n.file_path = s.file_path
+                  AND n.line_start <= s.hi + :gap AND n.line_end >= s.lo - :gap
+      JOIN chunks c ON c.node_id = n.id
+     WHERE {where} AND c.source = 'code' AND NOT c.id = ANY(:exclude)
+       AND (lower(c.span_lines) BETWEEN s.lo AND s.hi + :gap
+            OR upper(c.span_lines) - 1 BETWEEN s.lo - :gap AND s.lo - 1)),
+     c AS (
+    SELECT {CANDIDATE_COLUMNS}, {_SIGNAL_INPUTS}
+      FROM chunks c JOIN nodes n ON n.id = c.node_id
+     WHERE c.id IN (SELECT id FROM ids))
+SELECT {names}, {_SIGNAL_COLUMNS}
+  FROM c CROSS JOIN q LEFT JOIN ({_SCORES_OF_IDS}) b ON b.id = c.id
+"""
+    return list(conn.execute(text(sql), params).all())

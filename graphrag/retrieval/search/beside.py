@@ -1,0 +1,70 @@
+"""The chunks next to a query's candidates that are no candidates themselves, scored.
+
+The ``neighbours`` signal (:mod:`graphrag.retrieval.search.boosts`) lifts a chunk by the best
+score among the chunks beside it. Reading only the candidates (the union of the vector and
+the BM25 lists, a few dozen chunks) made it depend on how long those lists are: a method
+whose neighbour matches the query moderately (41st by vector) gained nothing with 40
+candidates and a fifth of that neighbour's score with 60 (``top_k`` 15), so the first hits
+changed with ``top_k``. Here the chunks beside the candidates are read and measured as the
+candidates are (in one statement, :func:`graphrag.retrieval.search.store.beside_rows`), each signal
+scaled by the candidates' range so that they move no candidate's own score; they are
+never hits.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+from sqlalchemy import Connection
+
+from graphrag.embedding import vector_literal
+from graphrag.kinds import DOCUMENT_KINDS
+from graphrag.retrieval.search import store
+from graphrag.retrieval.search.bm25 import scores_of_params
+from graphrag.retrieval.search.fusion import pagerank_factor, score_fusion
+from graphrag.retrieval.search.model import Candidate, CandidateSignals, SearchOptions
+from graphrag.retrieval.search.rows import candidate_from_row
+from graphrag.retrieval.search.signals import signals_of_rows
+
+# The best code candidates whose neighbours are read.
+READ_BESIDE = 20
+
+
+def beside_candidates(conn: Connection, apps: dict[int, str], query: str,
+                      vector: np.ndarray, details: Mapping[int, Candidate],
+                      signals: CandidateSignals, keys: Sequence[int],
+                      options: SearchOptions, gap: int) -> dict[int, Candidate]:
+    """The code chunks (their ``score``: the fused score with the PageRank boost, scaled
+    as the candidates ``keys`` are) that lie beside a code candidate of ``details`` (start
+    inside it or at most ``gap`` lines after it, or end at most ``gap`` lines before it)
+    and are no candidates, among the chunks the search's filters admit; beside the
+    ``READ_BESIDE`` best code candidates only (a weaker one's share of a neighbour's score
+    does not bring it near the first hits)."""
+    pool = score_fusion(keys, signals.similarity, signals.bm25, signals.title_sim,
+                        signals.name_match, signals.profile)
+    code = [details[k] for k in keys
+            if details[k].source == "code" and details[k].kind not in DOCUMENT_KINDS
+            and details[k].file_path and details[k].chunk_line_start is not None
+            and details[k].chunk_line_end is not None]
+    best = heapq.nlargest(READ_BESIDE, code, key=lambda c: (pool[c.id], -c.id))
+    spans = {(c.file_path, c.chunk_line_start, c.chunk_line_end) for c in best}
+    if not spans:
+        return {}
+    files, los, his = zip(*sorted(spans), strict=True)
+    where, params = store.filter_sql(list(apps), options)
+    params.update(scores_of_params(query), q=vector_literal(vector), files=list(files),
+                  los=list(los), his=list(his), gap=gap, exclude=list(details))
+    rows = store.beside_rows(conn, where, params)
+    if not rows:
+        return {}
+    found = {int(r.id): candidate_from_row(r, apps) for r in rows}
+    extra = signals_of_rows(rows)
+    fused = score_fusion(
+        keys, {**signals.similarity, **extra.similarity}, {**signals.bm25, **extra.bm25},
+        {**signals.title_sim, **extra.title_sim}, {**signals.name_match, **extra.name_match},
+        signals.profile, extra=list(found))
+    for chunk_id, cand in found.items():
+        cand.score = fused[chunk_id] * pagerank_factor(cand.rank_boost)
+    return found
