@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import time
 from pathlib import Path
 
 from graphrag.graph.resolve import build_graph
@@ -232,3 +233,17 @@ def test_a_macro_defined_to_open_different_namespaces_opens_none(tmp_path: Path)
     assert ctx.of("c")["namespace_begin"] == {}
     result = parse_file(b"NS_BEGIN\nclass K {};\n", "b.h", ctx)
     assert [s.fqn for s in result.symbols] == ["K"]
+
+
+def test_a_long_line_of_blanks_after_a_name_parses_at_once(tmp_path: Path) -> None:
+    # a macro name, then a long run of blanks and something else: one way only to read the
+    # blanks, so the file parses in well under a second (not in minutes)
+    (tmp_path / "ns.h").write_text("#define X_BEGIN_NAMESPACE namespace x {\n"
+                                   "#define X_END_NAMESPACE }\n")
+    code = b"X_BEGIN_NAMESPACE\nFOO" + b" " * 50_000 + b"x\nint f();\nX_END_NAMESPACE\n"
+    (tmp_path / "a.cpp").write_bytes(code)
+    ctx = repo_context(tmp_path, ["ns.h", "a.cpp"])
+    started = time.perf_counter()
+    result = parse_file(code, "a.cpp", ctx)
+    assert time.perf_counter() - started < 1.0
+    assert "x::f" in [s.fqn for s in result.symbols]

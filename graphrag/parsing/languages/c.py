@@ -271,8 +271,9 @@ def namespace_macros(files: RepoFiles, headers: list[str]) -> dict:
             "namespace_end": frozenset(end - begin.keys())}
 
 
-# A line of nothing but one macro name.
-_LONE_NAME = re.compile(rb"(?m)^[ \t]*([A-Za-z_]\w*)[ \t]*;?[ \t]*$")
+# A line of nothing but one macro name (one way only to match the blanks after it: two
+# optional runs side by side make a long line of blanks quadratic).
+_LONE_NAME = re.compile(rb"(?m)^[ \t]*([A-Za-z_]\w*)[ \t]*(?:;[ \t]*)?$")
 
 
 def macro_namespaces(source: bytes, ctx: RepoContext) -> list[tuple[int, int, str]]:
