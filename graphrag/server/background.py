@@ -64,18 +64,29 @@ class Jobs:
         self._lock = threading.Lock()
         self._engine: Engine | None = None
         self._owner: job_store.Owner | None = None
+        # jobs whose latest state could not be written: written with the next write
+        self._unsaved: dict[str, Job] = {}
+        self._writing = threading.Lock()
 
     def start(self, engine: Engine) -> int:
         """Keep the jobs' states in the database from now on; fails the jobs of server
         processes that stopped and returns how many. Raises the database's error when
         it cannot be reached (the jobs then stay in memory)."""
+        if self._owner is not None:
+            self._owner.release()
+            self._owner = None
         owner = job_store.Owner(engine)
         try:
             failed = job_store.fail_orphans(engine)
+            job_store.forget_old(engine)
         except Exception:
             owner.release()
             raise
+        with self._lock:
+            known = list(self._jobs.values())
         self._engine, self._owner = engine, owner
+        for job in known:  # jobs submitted before the database was there
+            self._record(job)
         return failed
 
     def submit(self, kind: str, app: str, work: Callable[[], Any],
@@ -87,14 +98,13 @@ class Jobs:
             self._jobs[job.id] = job
             while len(self._jobs) > MAX_KEPT:
                 self._jobs.popitem(last=False)
-        if self._owner is not None:
-            self._record(job_store.insert, job, self._owner.number)
+        self._record(job)
         self._pool.submit(self._run, job, work)
         return job
 
     def _run(self, job: Job, work: Callable[[], Any]) -> None:
         job.status, job.started_at = "running", _now()
-        self._record(job_store.update, job)
+        self._record(job)
         try:
             job.result = work()
             job.status = "succeeded"
@@ -105,24 +115,52 @@ class Jobs:
             log.error("job %s (%s) failed:\n%s", job.id, job.kind, traceback.format_exc())
         finally:
             job.finished_at = _now()
-            self._record(job_store.update, job)
+            self._record(job)
 
-    def _record(self, write: Callable[..., None], job: Job, *args: Any) -> None:
-        """Write a job's state to the database; a failure there is logged, not the job's:
-        this process still answers for it from memory."""
-        if self._engine is None:
+    def _record(self, job: Job | None = None) -> None:
+        """Write a job's state (and every state an earlier write failed to store) to the
+        database. A failure there is logged, not the job's: this process still answers
+        for it from memory, and the next write stores it."""
+        if self._owner is None or self._engine is None:
             return
+        with self._writing:
+            if job is not None:
+                self._unsaved[job.id] = job
+            if not self._unsaved:
+                return
+            try:
+                self._owner.ensure()
+            except Exception as exc:  # noqa: BLE001 - the database is down: kept for later
+                log.warning("job states not stored (%d waiting): %s", len(self._unsaved),
+                            str(exc).splitlines()[0])
+                return
+            for pending in list(self._unsaved.values()):
+                try:
+                    self._save(pending)
+                except SQLAlchemyError as exc:  # kept for the next write
+                    log.warning("job %s: state %s not stored: %s", pending.id,
+                                pending.status, str(exc).splitlines()[0])
+                    return
+                del self._unsaved[pending.id]
+
+    def _save(self, job: Job) -> None:
+        assert self._engine is not None and self._owner is not None
         try:
-            write(self._engine, job.to_dict(), *args)
-        except SQLAlchemyError as exc:
-            log.warning("job %s: state %s not stored: %s", job.id, job.status,
-                        str(exc).splitlines()[0])
+            job_store.save(self._engine, job.to_dict(), self._owner.number)
+        except SQLAlchemyError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a result JSON cannot hold: stored as text
+            log.error("job %s: result stored as text: %s", job.id, exc)
+            job.result = repr(job.result)
+            job_store.save(self._engine, job.to_dict(), self._owner.number)
 
     def get(self, job_id: str) -> Job | None:
         """A job of this process (the freshest state), else one the database knows."""
         with self._lock:
             found = self._jobs.get(job_id)
         if found is not None or self._engine is None:
+            if found is not None and self._unsaved:
+                self._record()  # another process may be asked for it next
             return found
         row = job_store.get(self._engine, job_id)
         return Job(**row) if row is not None else None
@@ -139,8 +177,9 @@ class Jobs:
         with self._lock:
             dropped = [job for job in self._jobs.values() if job.status == "queued"]
         for job in dropped:
-            job.status, job.error, job.finished_at = "failed", job_store.STOPPED, _now()
-            self._record(job_store.update, job)
+            job.status, job.finished_at = "failed", _now()
+            job.error = job_store.stopped_error(job.kind)
+            self._record(job)
         # a job still running keeps the owner lock until it has recorded its outcome
         # (the process's end releases it)
         if wait and self._owner is not None:
