@@ -129,12 +129,19 @@ def entry_points(source: bytes, result: ParseResult) -> list[list[int | str]]:
     in_callable: bytearray | None = None
     for pattern, marker in markers:
         line, pos, kept = 1, 0, 0
+        # the line start and whether that line is a comment, decided once per line (many
+        # matches on one long line would otherwise each scan back to its start)
+        start, decided, comment = 0, 0, False
         for match in pattern.finditer(source):
-            line += source.count(b"\n", pos, match.start())  # linear: matches come in order
+            # linear: matches come in order, so each stretch of the source is read once
+            line += source.count(b"\n", pos, match.start())
+            start = max(start, source.rfind(b"\n", pos, match.start()) + 1)
             pos = match.start()
             if line in found:
                 continue
-            if _COMMENT.match(source, source.rfind(b"\n", 0, pos) + 1):
+            if decided != line:
+                decided, comment = line, _COMMENT.match(source, start) is not None
+            if comment:
                 continue
             if marker.at_load:
                 if in_callable is None:

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import sys
+import time
 from pathlib import Path
 
 from graphrag.graph.resolve import build_graph
 from graphrag.parsing.extract import parse_file, repo_context
+from graphrag.parsing.languages.c import repo_facts as c_repo_facts
 from graphrag.parsing.model import ParseResult
 from graphrag.parsing.registry import RepoContext
+from graphrag.parsing.repofacts import RepoFiles
 
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_repos" / "cpp_shapes"
 sys.path.insert(0, str(SAMPLE.parents[1] / "tests"))
@@ -232,3 +235,42 @@ def test_a_macro_defined_to_open_different_namespaces_opens_none(tmp_path: Path)
     assert ctx.of("c")["namespace_begin"] == {}
     result = parse_file(b"NS_BEGIN\nclass K {};\n", "b.h", ctx)
     assert [s.fqn for s in result.symbols] == ["K"]
+
+
+def test_a_long_line_of_blanks_after_a_name_parses_at_once(tmp_path: Path) -> None:
+    # a macro name, then a long run of blanks and something else: one way only to read the
+    # blanks, so the file parses in well under a second (not in minutes)
+    (tmp_path / "ns.h").write_text("#define X_BEGIN_NAMESPACE namespace x {\n"
+                                   "#define X_END_NAMESPACE }\n")
+    code = b"X_BEGIN_NAMESPACE\nFOO" + b" " * 50_000 + b"x\nint f();\nX_END_NAMESPACE\n"
+    (tmp_path / "a.cpp").write_bytes(code)
+    ctx = repo_context(tmp_path, ["ns.h", "a.cpp"])
+    started = time.perf_counter()
+    result = parse_file(code, "a.cpp", ctx)
+    assert time.perf_counter() - started < 1.0
+    assert "x::f" in [s.fqn for s in result.symbols]
+
+
+def test_a_c_repository_reads_no_header_for_namespace_macros(tmp_path: Path) -> None:
+    # every run reads the repository facts, no-change runs too: a C repository (no C++
+    # file) has no namespace to open, and its headers are not read for one
+    files = {"include/uv.h": "#ifdef __cplusplus\n#define UV_BEGIN namespace uv {\n"
+                             "#define UV_END }\n#endif\nint uv_run(void);\n",
+             "src/uv.c": "#include \"uv.h\"\nint uv_run(void) { return 0; }\n"}
+    for rel, code in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(code)
+    read: list[str] = []
+
+    class Counted(RepoFiles):
+        def read(self, rel: str, max_bytes: int) -> str | None:
+            read.append(rel)
+            return super().read(rel, max_bytes)
+
+    facts = c_repo_facts(Counted(tmp_path, list(files)))
+    assert facts["namespace_begin"] == {} and read == []
+    assert facts["headers"] == {"include/uv.h"}
+    # one C++ file makes it a C++ repository: the macros are read
+    (tmp_path / "src/bind.cc").write_text("#include \"uv.h\"\n")
+    facts = c_repo_facts(Counted(tmp_path, [*files, "src/bind.cc"]))
+    assert facts["namespace_begin"] == {"UV_BEGIN": "uv"} and read == ["include/uv.h"]

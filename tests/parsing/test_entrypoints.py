@@ -5,12 +5,14 @@ point, a script's ``#!`` line; the same call inside a method or a comment is non
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
 
-from graphrag.parsing.entrypoints import MAX_MARKS
+from graphrag.parsing.entrypoints import MAX_MARKS, entry_points
 from graphrag.parsing.extract import parse_file, repo_context
+from graphrag.parsing.model import ParseResult, Symbol
 
 
 def marks(rel: str, code: str, tmp_path: Path) -> list[list]:
@@ -79,3 +81,17 @@ def test_a_file_marked_on_every_line_says_so_a_bounded_number_of_times(tmp_path)
     assert got == [[i, "reads the command line"] for i in range(1, MAX_MARKS + 1)]
     inside = "".join(f"def m{i}\n  ARGV[{i}]\nend\n" for i in range(5000))
     assert marks("lib/methods.rb", inside, tmp_path) == []
+
+
+def test_one_long_line_with_many_skipped_marks_is_read_at_once() -> None:
+    # a minified bundle: one line reading `process.argv` again and again, inside a
+    # function or commented out; each line's fate is decided once, not once per match
+    line = b"process.argv;" * 150_000
+    source = b"(function () {" + line + b"})();\n// " + line + b"\n"
+    result = ParseResult(path="dist/app.js", lang="javascript", module="dist/app",
+                         package=None, symbols=[Symbol(
+                             kind="FUNCTION", name="f", fqn="f", parent=None, signature="",
+                             meta={}, line_start=1, line_end=1, char_start=0, char_end=1)])
+    started = time.perf_counter()
+    assert entry_points(source, result) == []
+    assert time.perf_counter() - started < 1.0

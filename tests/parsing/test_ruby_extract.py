@@ -309,3 +309,11 @@ def test_a_folder_namespace_written_only_qualified_is_still_the_repositorys(tmp_
     })
     metas = {n.fqn: n.meta for n in graph.nodes if n.fqn in ("Admin", "Rack")}
     assert metas["Admin"].get("implied") is None and metas["Rack"]["implied"] is True
+
+
+def test_a_class_opened_twice_in_its_own_file_is_no_reopening(tmp_path: Path) -> None:
+    graph, _nodes = graph_of(tmp_path, {
+        "lib/thing.rb": "class Helper\nend\n\nclass Helper\n  def go; end\nend\n"})
+    helpers = [n for n in graph.nodes if n.fqn == "Helper"]
+    assert len(helpers) == 1 and helpers[0].file_path == "lib/thing.rb"
+    assert [n.meta.get("reopens") for n in graph.nodes if n.kind == "FILE"] == [None]

@@ -44,6 +44,10 @@ if TYPE_CHECKING:
 
 LANG = "c"
 # Headers a C++ compiler reads: `.h` too when its text is C++.
+# Files only C++ is written in (a repository without one is taken for C: its `.h`
+# headers define no namespace macros).
+CPP_EXTENSIONS = (".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++", ".ipp",
+                  ".tcc")
 HEADER_EXTENSIONS = (".h", ".hh", ".hpp", ".hxx", ".h++", ".inc", ".inl", ".ipp", ".tcc")
 _CPP_HINT = re.compile(rb"^\s*(?:class|namespace|template\s*<|using\s+namespace)\b|::|"
                        rb"^\s*(?:public|private|protected):", re.MULTILINE)
@@ -223,7 +227,8 @@ def include_target(including: str, written: str, ctx: RepoContext) -> str | None
 def repo_facts(files: RepoFiles) -> dict:
     """The spec's repository facts :func:`include_target` reads: every header, the include
     directories (each ``include`` folder, then the root) and the headers by file name;
-    and the namespace macros the headers define (:func:`namespace_macros`)."""
+    and the namespace macros the headers define (:func:`namespace_macros`; none, and no
+    header read, in a repository without a C++ file)."""
     headers = sorted(p for p in files.paths if p.lower().endswith(HEADER_EXTENSIONS))
     dirs = sorted({p[: p.index("/include/") + len("/include")] if "/include/" in p
                    else "include" for p in headers
@@ -231,8 +236,10 @@ def repo_facts(files: RepoFiles) -> dict:
     by_name: dict[str, list[str]] = {}
     for path in headers:
         by_name.setdefault(posixpath.basename(path), []).append(path)
+    # namespace macros open C++ namespaces: a C repository (libuv) reads none of its headers
+    cpp = any(p.lower().endswith(CPP_EXTENSIONS) for p in files.paths)
     return {"headers": frozenset(headers), "include_dirs": [*dirs, ""], "by_name": by_name,
-            **namespace_macros(files, headers)}
+            **namespace_macros(files, headers if cpp else [])}
 
 
 # `#define FMT_BEGIN_NAMESPACE namespace fmt { inline namespace v10 {` (its body continued
@@ -271,8 +278,9 @@ def namespace_macros(files: RepoFiles, headers: list[str]) -> dict:
             "namespace_end": frozenset(end - begin.keys())}
 
 
-# A line of nothing but one macro name.
-_LONE_NAME = re.compile(rb"(?m)^[ \t]*([A-Za-z_]\w*)[ \t]*;?[ \t]*$")
+# A line of nothing but one macro name (one way only to match the blanks after it: two
+# optional runs side by side make a long line of blanks quadratic).
+_LONE_NAME = re.compile(rb"(?m)^[ \t]*([A-Za-z_]\w*)[ \t]*(?:;[ \t]*)?$")
 
 
 def macro_namespaces(source: bytes, ctx: RepoContext) -> list[tuple[int, int, str]]:

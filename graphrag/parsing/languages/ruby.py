@@ -419,7 +419,7 @@ class _RubyFile(FileExtractor):
         if (home is None or home == self.rel_path) and symbol.fqn not in self.declared:
             self.declared.add(symbol.fqn)
             self.result.symbols.append(symbol)
-        elif home != self.rel_path and symbol.kind == "CLASS":
+        elif home is not None and home != self.rel_path and symbol.kind == "CLASS":
             self.result.reopens.setdefault(symbol.fqn, symbol.line_start)
 
     def _field(self, node: Node, name: str, owner: str) -> None:

@@ -17,8 +17,13 @@ so it means the same for every query and mode, and weighted by the query's profi
   point, command line, startup: :attr:`QueryIntent.entry`), each chunk holding a line
   the parser marked as an entry point (:mod:`graphrag.parsing.entrypoints`: Ruby's
   top-level ``ARGV`` and ``at_exit``, Python's ``__main__`` guard, a ``main`` function)
-  gains the profile's ``entry_points`` weight; such chunks that were no candidates join
-  with the boost alone. The code rarely uses the question's words;
+  gains the profile's ``entry_points`` weight, in the ``BOOSTED_ENTRY_FILES`` files that
+  match the question best (tests, examples, benchmarks left out unless asked for); when
+  the query names only the command line (no entry point, startup or main: in a
+  command-line library that is its domain) the weight is scaled by the file's best
+  candidate score over the best candidate's (at least ``ENTRY_FLOOR``). Such chunks that
+  were no candidates join with the boost alone. The code rarely uses the question's
+  words;
 - ``path-words``: a chunk whose file name or folder shares words with the query gains
   the profile's ``path_words`` weight times the share of query words matched (``dependency`` matches
   ``dependencies/``, ``quantize`` matches ``quantization.py``, ``Tokenizer`` matches
@@ -67,6 +72,11 @@ MAX_QUERY_WORDS = 64
 # Lines between two chunks that still make them neighbours: a blank line and a doc
 # comment of a few lines between two methods.
 NEIGHBOUR_GAP = 10
+# Entry-point files boosted for a question about where the program starts (those whose
+# candidates match it best), and the share of the boost a file gets whose code matches
+# nothing of the question (``entry-points``).
+BOOSTED_ENTRY_FILES = 3
+ENTRY_FLOOR = 0.1
 # The best candidates whose declared types are lifted (``value-types``).
 VALUE_VOTERS = 10
 # Nodes whose chunks are their file's own code, around and between its declarations.
@@ -174,9 +184,9 @@ def boost(scores: dict[int, float], details: Mapping[int, Candidate], query: str
                 (cand.app, cand.node_id), chunk_id)
             factor = STEM_FACTOR if _stem_names_symbol(cand.file_path, definition.name) else 1.0
             out[target] = out.get(target, 0.0) + unit * weight * factor * definition.share
-    if "entry-points" not in disabled and weights.entry_points:
-        for chunk_id in entries:
-            out[chunk_id] = out.get(chunk_id, 0.0) + unit * weights.entry_points
+    if "entry-points" not in disabled and weights.entry_points and entries:
+        entry_point_boost(out, scores, details, entries, unit * weights.entry_points,
+                          1.0 if intent.start else ENTRY_FLOOR)
     if "path-words" not in disabled:
         words = query_words(query)
         if words:
@@ -191,6 +201,33 @@ def boost(scores: dict[int, float], details: Mapping[int, Candidate], query: str
     if "coherence" not in disabled:
         coherence(out, details, weights.coherence)
     return out
+
+
+def entry_point_boost(out: dict[int, float], scores: Mapping[int, float],
+                      details: Mapping[int, Candidate], entries: Collection[int],
+                      weight: float, floor: float = ENTRY_FLOOR,
+                      files: int = BOOSTED_ENTRY_FILES) -> None:
+    """Add to each entry-point chunk of ``entries`` (their rows in ``details``) in the
+    ``files`` files whose best candidate scores highest ``weight`` x that score over the
+    best candidate's (at least ``floor``): in a command-line library the question's
+    "command line" is the library's domain, and its many scripts with a ``main`` must not
+    bury the module that answers it. A question naming the start itself (``floor`` 1)
+    gets its few best entry files at full weight: their code rarely says "startup"."""
+    top = max(scores.values(), default=0.0)
+    best: dict[tuple[str, str | None], float] = {}
+    for chunk_id, score in scores.items():
+        cand = details[chunk_id]
+        key = (cand.app, cand.file_path)
+        best[key] = max(best.get(key, 0.0), score)
+    by_file: dict[tuple[str, str | None], list[int]] = {}
+    for chunk_id in entries:
+        cand = details[chunk_id]
+        by_file.setdefault((cand.app, cand.file_path), []).append(chunk_id)
+    chosen = sorted(by_file, key=lambda k: (-best.get(k, 0.0), min(by_file[k])))[:files]
+    for key in chosen:
+        share = max(floor, best.get(key, 0.0) / top) if top > 0 else floor
+        for chunk_id in by_file[key]:
+            out[chunk_id] = out.get(chunk_id, 0.0) + weight * share
 
 
 def value_type_boost(out: dict[int, float], scores: Mapping[int, float],

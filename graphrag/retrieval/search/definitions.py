@@ -18,9 +18,11 @@ from sqlalchemy import Connection
 
 from graphrag.graph.lookup import nodes_named
 from graphrag.kinds import CALLABLE_KINDS, SYMBOL_KINDS, TYPE_KINDS
+from graphrag.parsing.pathroles import path_roles
 from graphrag.retrieval.search import store
 from graphrag.retrieval.search.intent import QueryIntent, simple_name
 from graphrag.retrieval.search.model import Candidate, SearchOptions
+from graphrag.retrieval.search.priors import wanted_roles
 from graphrag.retrieval.search.rows import candidate_from_row
 
 # A name defined in more places than this says little about which one is meant (``get``,
@@ -28,8 +30,9 @@ from graphrag.retrieval.search.rows import candidate_from_row
 MAX_DEFINITIONS = 20
 MAX_NAMES = 8
 # Entry points looked up for a question about where the program starts: the most central
-# files' (a repository of examples has a ``main`` in each).
-MAX_ENTRY_FILES = 20
+# files' (a repository of examples has a ``main`` in each; the boost keeps the few files
+# that match the question best).
+MAX_ENTRY_FILES = 50
 
 
 # An interface named by the query is answered by its implementations too (Go's
@@ -217,11 +220,16 @@ def _function_key(cand: Candidate) -> tuple[str, str] | None:
     return cand.app, cand.fqn.split("(", 1)[0]
 
 
-def entry_points(conn: Connection, apps: dict[int, str], options: SearchOptions
-                 ) -> dict[int, Candidate]:
+def entry_points(conn: Connection, apps: dict[int, str], options: SearchOptions,
+                 query: str = "") -> dict[int, Candidate]:
     """Chunk id -> candidate, for the chunks holding the lines that make a file a
     program's entry point (:mod:`graphrag.parsing.entrypoints`) and pass the search
-    filters, whether or not the text or vector lists found them."""
+    filters, whether or not the text or vector lists found them; not those of tests,
+    examples, benchmarks and the like (:mod:`graphrag.parsing.pathroles`) unless the
+    ``query`` or the path filter asks for them: their ``main`` starts no program of
+    the repository's own."""
     where, params = store.filter_sql(list(apps), options)
     rows = store.entry_chunk_rows(conn, where, params, MAX_ENTRY_FILES)
-    return {int(r.id): candidate_from_row(r, apps) for r in rows}
+    wanted = wanted_roles(query, options)
+    return {int(r.id): candidate_from_row(r, apps) for r in rows
+            if not path_roles(r.file_path) - wanted}

@@ -240,7 +240,7 @@ def _search_one(conn: Connection, apps: dict[int, str], query: str,
                else {})
     typed = (value_types(conn, apps, list(details.values()), options)
              if graph and weights.value_types and options.uses("value-types") else {})
-    entries = (entry_points(conn, apps, options)
+    entries = (entry_points(conn, apps, options, query)
                if graph and intent.entry and weights.entry_points > 0
                and options.uses("entry-points") else {})
     beside = (beside_candidates(conn, apps, query, vector, details, signals,

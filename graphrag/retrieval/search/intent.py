@@ -72,10 +72,12 @@ _STATEMENT_VERBS = frozenset(_VERBS.split())
 # Words asking where a program starts: its entry point, its command line, its startup.
 # The code that does it rarely says so (``if ARGV.any?``, ``func main()``); the parser
 # marks it (:mod:`graphrag.parsing.entrypoints`) and search looks those marks up.
-_ENTRY = re.compile(
-    r"\b(?:entry[ -]?points?|startup|start[ -]up|command[ -]line|cli"
-    r"|main (?:function|method|program|loop)|program (?:starts?|start-up))\b",
-    re.IGNORECASE)
+_START = (r"entry[ -]?points?|startup|start[ -]up"
+          r"|main (?:function|method|program|loop)|program (?:starts?|start-up)")
+_ENTRY = re.compile(rf"\b(?:{_START}|command[ -]line|cli)\b", re.IGNORECASE)
+# Of those, the words naming the start itself: "command line" alone is as often the
+# domain of a command-line library ("how are command line options parsed").
+_NAMES_START = re.compile(rf"\b(?:{_START})\b", re.IGNORECASE)
 _WORDS = re.compile(r"[A-Za-z][A-Za-z0-9_']*")
 
 
@@ -83,13 +85,16 @@ _WORDS = re.compile(r"[A-Za-z][A-Za-z0-9_']*")
 class QueryIntent:
     """``symbol``: the whole query names a symbol; ``names``: the identifiers it names
     (qualified as written, ``::``/``->``/``#`` turned into dots), most specific first;
-    ``entry``: it asks where a program starts (its entry point, command line, startup)."""
+    ``entry``: it asks where a program starts (its entry point, command line, startup);
+    ``start``: it names the start itself (entry point, startup, not only the command
+    line)."""
 
     symbol: bool
     names: tuple[str, ...] = ()
     question: bool = False
     statement: bool = False
     entry: bool = False
+    start: bool = False
 
     @property
     def kind(self) -> str:
@@ -121,7 +126,8 @@ def understand(query: str) -> QueryIntent:
                    if _CAPITALISED.fullmatch(core := w.strip("?!.:()[]{}"))]
     names = tuple(dict.fromkeys([*embedded, *capitalised]))
     return QueryIntent(False, names, question=bool(_QUESTION.search(text)),
-                       statement=is_statement(text), entry=bool(_ENTRY.search(text)))
+                       statement=is_statement(text), entry=bool(_ENTRY.search(text)),
+                       start=bool(_NAMES_START.search(text)))
 
 
 def _verb_form(word: str) -> bool:
