@@ -102,3 +102,36 @@ def test_a_question_matching_a_values_doc_lifts_its_type(engine, parallel_app) -
     statement = "Transforms the shape between two constructors."
     assert search(scope, statement, SearchOptions(), embedder).hits == \
         search(scope, statement, SearchOptions(disabled=("value-types",)), embedder).hits
+
+
+def test_in_a_search_of_two_applications_a_values_type_is_its_own(
+        engine, tmp_path: Path, parallel_app: str, app_name: str) -> None:
+    """Two applications define the same `p.FunctionK` (one a copy of the other): the
+    value of the first names the first's type, not the other's, and the type is still
+    found (two types of one name and package in one search are no ambiguity)."""
+    other = f"{app_name}_copy"
+    copy = tmp_path / "copy"
+    for rel, code in FILES.items():
+        (copy / rel).parent.mkdir(parents=True, exist_ok=True)
+        (copy / rel).write_text(code)
+    proc = run_cli("index", str(copy), "--app", other)
+    assert proc.returncode == 0, proc.stderr
+    try:
+        with engine.connect() as conn:
+            ids = dict(conn.execute(text(
+                "SELECT name, id FROM applications WHERE name = ANY(:n)"),
+                {"n": [parallel_app, other]}).all())
+            first = ids[parallel_app]
+            chunks = dict(conn.execute(text(
+                "SELECT c.id, n.fqn FROM chunks c JOIN nodes n ON n.id = c.node_id"
+                " WHERE n.application_id = :app"), {"app": first}).all())
+            apps = {app_id: name for name, app_id in ids.items()}
+            found = value_types(conn, apps, list(load_candidates(conn, apps, list(chunks))
+                                                 .values()), SearchOptions())
+        voters = {chunks[chunk_id]: (d.candidate.fqn, d.candidate.app)
+                  for chunk_id, d in found.items()}
+        assert voters == {"p.Parallel.sequential": ("p.FunctionK", parallel_app),
+                          "p.Parallel.parallel": ("p.FunctionK", parallel_app)}
+    finally:
+        with engine.begin() as conn:
+            conn.execute(text("DELETE FROM applications WHERE name = :n"), {"n": other})

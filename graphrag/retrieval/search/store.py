@@ -442,22 +442,25 @@ def defined_rows(conn: Connection, app_ids: Sequence[int], names: Sequence[str],
 
 def documented_value_rows(conn: Connection, node_ids: Sequence[int], kinds: Sequence[str]
                           ) -> list[Any]:
-    """(id, name, kind, lang, package_name, meta) of the nodes of ``node_ids`` of the
-    ``kinds`` that have a doc comment."""
+    """(id, application_id, name, kind, lang, package_name, meta) of the nodes of
+    ``node_ids`` of the ``kinds`` that have a doc comment."""
     return list(conn.execute(text("""
-        SELECT id, name, kind, lang, package_name, meta FROM nodes
+        SELECT id, application_id, name, kind, lang, package_name, meta FROM nodes
          WHERE id = ANY(:ids) AND kind = ANY(:kinds) AND doc_comment <> ''
     """), {"ids": list(node_ids), "kinds": list(kinds)}).all())
 
 
 def type_rows(conn: Connection, app_ids: Sequence[int], names: Sequence[str],
               kinds: Sequence[str], limit: int) -> list[Any]:
-    """(id, name, fqn, kind, lang, package_name, meta) of the nodes of the ``kinds``
-    whose simple name is one of ``names``, at most ``limit`` per name."""
+    """(id, application_id, name, fqn, kind, lang, package_name, meta) of the nodes of
+    the ``kinds`` whose simple name is one of ``names``, at most ``limit`` per name and
+    application."""
     return list(conn.execute(text("""
-        SELECT id, name, fqn, kind, lang, package_name, meta
-          FROM (SELECT n.id, n.name, n.fqn, n.kind, n.lang, n.package_name, n.meta,
-                       row_number() OVER (PARTITION BY n.name ORDER BY n.id) AS k
+        SELECT id, application_id, name, fqn, kind, lang, package_name, meta
+          FROM (SELECT n.id, n.application_id, n.name, n.fqn, n.kind, n.lang,
+                       n.package_name, n.meta,
+                       row_number() OVER (PARTITION BY n.application_id, n.name
+                                          ORDER BY n.id) AS k
                   FROM nodes n
                  WHERE n.application_id = ANY(:apps) AND n.name = ANY(:names)
                    AND n.kind = ANY(:kinds)) named

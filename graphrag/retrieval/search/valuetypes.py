@@ -79,29 +79,30 @@ def value_types(conn: Connection, apps: dict[int, str], candidates: Sequence[Can
             nodes.setdefault(cand.node_id, []).append(cand.id)
     if not nodes:
         return {}
-    # value node -> (its type's name, reduced as its language does, and its package)
-    pending: dict[int, tuple[str, str | None]] = {}
+    # value node -> (its type's name, reduced as its language does, its package, its
+    # application: in a search of several applications a value's type is its own's)
+    pending: dict[int, tuple[str, str | None, int]] = {}
     for row in store.documented_value_rows(conn, list(nodes), list(VALUE_KINDS)):
         name = _type_name(_declared(row), row.lang)
         # A value named after its type (`Middlewares() Middlewares`, `val engine:
         # Engine`) shares the type's name, which the name signal already matches; its doc
         # tells which instance it holds.
         if name and simple_name(name).lower() != row.name.lower():
-            pending[int(row.id)] = (name, row.package_name)
+            pending[int(row.id)] = (name, row.package_name, int(row.application_id))
     kinds = [k for k in TYPE_KINDS if not options.kinds or k in options.kinds]
     found: dict[int, Any] = {}  # value node -> its type's row
     for _ in range(MAX_ALIAS_STEPS + 1):
         if not pending:
             break
         rows = store.type_rows(conn, list(apps),
-                               sorted({simple_name(n) for n, _ in pending.values()}),
+                               sorted({simple_name(n) for n, _, _ in pending.values()}),
                                list(TYPE_KINDS), MAX_SAME_NAME + 1)
-        by_name: dict[str, list[Any]] = {}
+        by_name: dict[tuple[int, str], list[Any]] = {}
         for row in rows:
-            by_name.setdefault(row.name, []).append(row)
-        following: dict[int, tuple[str, str | None]] = {}
-        for node_id, (name, package) in pending.items():
-            same = by_name.get(simple_name(name), [])
+            by_name.setdefault((int(row.application_id), row.name), []).append(row)
+        following: dict[int, tuple[str, str | None, int]] = {}
+        for node_id, (name, package, app) in pending.items():
+            same = by_name.get((app, simple_name(name)), [])
             if "." in name:  # written qualified: `arrow.FunctionK`, not `http.Handler`
                 same = [r for r in same if fqn_matches(r.fqn, name)]
             hit = _pick(same, package) if len(same) <= MAX_SAME_NAME else None
@@ -110,7 +111,7 @@ def value_types(conn: Connection, apps: dict[int, str], candidates: Sequence[Can
             aliased = _type_name((hit.meta or {}).get("alias"), hit.lang)
             if aliased and simple_name(aliased) != hit.name:
                 # an alias: the type it names, looked up from the alias's package
-                following[node_id] = (aliased, hit.package_name)
+                following[node_id] = (aliased, hit.package_name, app)
             else:
                 found[node_id] = hit
         pending = following
