@@ -88,3 +88,33 @@ def test_beside_candidates_are_the_chunks_next_to_a_candidate(engine, app_name,
     assert set(found) == {key["get_user:code:snippet:0"], key["get_user:code:snippet:1"]}
     assert all(c.score > 0 and c.file_path == "app/users.py" for c in found.values())
     assert filtered == {}  # the search's filters hold for neighbours too
+
+
+def test_a_neighbour_is_read_in_the_candidates_own_application(engine, app_name,
+                                                               embedder) -> None:
+    """Two applications of one search hold the same file: the chunks beside a
+    candidate of the first are the first's only."""
+    first = seed_app(engine, app_name)
+    other = f"{app_name}_twin"
+    second = seed_app(engine, other)
+    try:
+        apps = {first.app_id: app_name, second.app_id: other}
+        query = "remove a user account"
+        vector = embedder.encode([query])[0]
+        with engine.begin() as conn:
+            ids = dict(conn.execute(text(
+                "SELECT plan_id, id FROM chunks WHERE plan_id = ANY(:p)"),
+                {"p": [first.chunks["delete_user:code:snippet"],
+                       first.chunks["get_user:code:snippet:0"],
+                       first.chunks["get_user:code:snippet:1"]]}).all())
+            details = load_candidates(conn, apps, [ids[first.chunks["delete_user:code:snippet"]]])
+            signals = candidate_signals(conn, list(apps), list(details), query, vector)
+            signals = replace(signals, profile=PROFILES["question"])
+            found = beside_candidates(conn, apps, query, vector, details, signals,
+                                      list(details), SearchOptions(), NEIGHBOUR_GAP)
+        assert set(found) == {ids[first.chunks["get_user:code:snippet:0"]],
+                              ids[first.chunks["get_user:code:snippet:1"]]}
+        assert {c.app for c in found.values()} == {app_name}
+    finally:
+        with engine.begin() as conn:
+            conn.execute(text("DELETE FROM applications WHERE name = :n"), {"n": other})

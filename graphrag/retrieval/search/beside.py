@@ -49,13 +49,18 @@ def beside_candidates(conn: Connection, apps: dict[int, str], query: str,
             and details[k].file_path and details[k].chunk_line_start is not None
             and details[k].chunk_line_end is not None]
     best = heapq.nlargest(READ_BESIDE, code, key=lambda c: (pool[c.id], -c.id))
-    spans = {(c.file_path, c.chunk_line_start, c.chunk_line_end) for c in best}
+    app_ids = {name: app_id for app_id, name in apps.items()}
+    # a span is one application's: another application of the search may hold a file
+    # of the same path
+    spans = {(app_ids[c.app], c.file_path, c.chunk_line_start, c.chunk_line_end)
+             for c in best}
     if not spans:
         return {}
-    files, los, his = zip(*sorted(spans), strict=True)
+    owners, files, los, his = zip(*sorted(spans), strict=True)
     where, params = store.filter_sql(list(apps), options)
-    params.update(scores_of_params(query), q=vector_literal(vector), files=list(files),
-                  los=list(los), his=list(his), gap=gap, exclude=list(details))
+    params.update(scores_of_params(query), q=vector_literal(vector), owners=list(owners),
+                  files=list(files), los=list(los), his=list(his), gap=gap,
+                  exclude=list(details))
     rows = store.beside_rows(conn, where, params)
     if not rows:
         return {}

@@ -628,7 +628,8 @@ def implementer_rows(conn: Connection, iface_ids: Sequence[int], kinds: Sequence
 def beside_rows(conn: Connection, where: str, params: dict[str, Any]) -> list[Any]:
     """In one statement, the code chunks that pass the search filters ``where``
     (:func:`filter_sql`), are none of ``:exclude`` and start inside one of the spans
-    (``:files[i]``, lines ``:los[i]``..``:his[i]``) or at most ``:gap`` lines after it, or
+    (application ``:owners[i]``, ``:files[i]``, lines ``:los[i]``..``:his[i]``) or at
+    most ``:gap`` lines after it, or
     end at most ``:gap`` lines before it: their rows (``CANDIDATE_COLUMNS``) and signals,
     as :func:`hybrid_sql` gives the candidates' (``:q``, ``:query`` and the BM25
     parameters)."""
@@ -639,9 +640,9 @@ def beside_rows(conn: Connection, where: str, params: dict[str, Any]) -> list[An
 WITH {_QUERY_CTE},
      ids AS MATERIALIZED (
     SELECT DISTINCT c.id
-      FROM unnest(CAST(:files AS text[]), CAST(:los AS int[]), CAST(:his AS int[]))
-           AS s(file_path, lo, hi)
-      JOIN nodes n ON n.application_id = ANY(:apps) AND n.file_path = s.file_path
+      FROM unnest(CAST(:owners AS bigint[]), CAST(:files AS text[]), CAST(:los AS int[]),
+                  CAST(:his AS int[])) AS s(app, file_path, lo, hi)
+      JOIN nodes n ON n.application_id = s.app AND n.file_path = s.file_path
                   AND n.line_start <= s.hi + :gap AND n.line_end >= s.lo - :gap
       JOIN chunks c ON c.node_id = n.id
      WHERE {where} AND c.source = 'code' AND NOT c.id = ANY(:exclude)
