@@ -170,11 +170,7 @@ def boost(scores: dict[int, float], details: Mapping[int, Candidate], query: str
     if "definitions" not in disabled and defined:
         # A symbol query is answered by the declaration: the node's first chunk. A
         # sentence naming the symbol by the part of a long node that matched it best.
-        best_of_node: dict[tuple[str, int], int] = {}
-        for chunk_id, score in scores.items():
-            key = (details[chunk_id].app, details[chunk_id].node_id)
-            if key not in best_of_node or score > scores[best_of_node[key]]:
-                best_of_node[key] = chunk_id
+        best_of_node = best_chunk_of_node(scores, details)
         for chunk_id, definition in defined.items():
             weight = definition_weight(weights, definition.name)
             if weight <= 0:
@@ -201,6 +197,17 @@ def boost(scores: dict[int, float], details: Mapping[int, Candidate], query: str
     if "coherence" not in disabled:
         coherence(out, details, weights.coherence)
     return out
+
+
+def best_chunk_of_node(scores: Mapping[int, float], details: Mapping[int, Candidate]
+                       ) -> dict[tuple[str, int], int]:
+    """(application, node) -> the best-scored of that node's chunks among ``scores``."""
+    best: dict[tuple[str, int], int] = {}
+    for chunk_id, score in scores.items():
+        key = (details[chunk_id].app, details[chunk_id].node_id)
+        if key not in best or score > scores[best[key]]:
+            best[key] = chunk_id
+    return best
 
 
 def entry_point_boost(out: dict[int, float], scores: Mapping[int, float],
@@ -249,11 +256,7 @@ def value_type_boost(out: dict[int, float], scores: Mapping[int, float],
             gains[key] = (gain, cand.id)
     if not gains:
         return
-    best_of_node: dict[tuple[str, int], int] = {}
-    for chunk_id, score in scores.items():
-        key = (details[chunk_id].app, details[chunk_id].node_id)
-        if key in gains and (key not in best_of_node or score > scores[best_of_node[key]]):
-            best_of_node[key] = chunk_id
+    best_of_node = best_chunk_of_node(scores, details)
     for key, (gain, chunk_id) in gains.items():
         target = best_of_node.get(key, chunk_id)
         out[target] = out.get(target, 0.0) + gain
