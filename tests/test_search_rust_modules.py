@@ -114,11 +114,14 @@ def test_a_trait_published_from_another_crate_is_found_where_it_is_published(
     assert first["chunk_line_start"] <= 6 <= first["chunk_line_end"]
     off = search(scope, "FromRequest", SearchOptions(disabled=("definitions",)), embedder).hits
     assert off[0]["file_path"] != "extract/mod.rs"
-    # a question naming the traits finds the module too, among their implementations
-    asked = search(scope, "how extractors implement FromRequest and "
-                   "FromRequestParts", SearchOptions(), embedder).hits
-    assert "extract/mod.rs" in [h["file_path"] for h in asked[:10]], \
-        [h["file_path"] for h in asked]
+    # a question naming the traits finds the module too, among their implementations,
+    # however many hits are asked for: the front file keeps its score when the code chunk
+    # publishing the names, not its documentation, is the module's best
+    for top_k in (10, 30, 60):
+        asked = search(scope, "how extractors implement FromRequest and FromRequestParts",
+                       SearchOptions(top_k=top_k), embedder).hits
+        assert asked[0]["file_path"] == "extract/mod.rs", \
+            (top_k, [h["file_path"] for h in asked])
     # only a kind filter that admits files lets the published name through
     only_types = search(scope, "FromRequest", SearchOptions(kinds=("CLASS",)),
                         embedder).hits

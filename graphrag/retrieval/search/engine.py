@@ -178,13 +178,17 @@ def rank_candidates(mode: str, vec: list[tuple[int, float]], txt: list[tuple[int
     paths = options.uses("paths")
     superseded = superseded_versions(
         details[i].file_path for i in scored if i in details) if paths else frozenset()
+    # The front file publishing a queried name (a Rust ``pub use``) is where it is found,
+    # whichever of its chunks the boost went to.
+    defining = {(d.candidate.app, d.candidate.node_id) for d in defined.values()}
     out = []
     for chunk_id, score in scored.items():
         cand = details.get(chunk_id)
         if cand is None or left_out(cand, options, wanted):
             continue
         if options.priors:
-            score *= prior(cand, wanted, paths, weights.kind_priors, superseded)
+            score *= prior(cand, wanted, paths, weights.kind_priors, superseded,
+                           (cand.app, cand.node_id) in defining)
         cand.score = score
         out.append(cand)
     # Stable sort: equal scores keep their list order, then the smaller id.

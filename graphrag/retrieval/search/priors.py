@@ -80,14 +80,15 @@ def left_out(candidate: Candidate, options: SearchOptions, wanted: frozenset[str
 
 def prior(candidate: Candidate, wanted: frozenset[str] | bool = frozenset(),
           paths: bool = True, kinds: bool = True,
-          superseded: frozenset[str] = frozenset()) -> float:
+          superseded: frozenset[str] = frozenset(), defines: bool = False) -> float:
     """The multiplier of one candidate's score (1.0 = neutral). ``wanted``: the roles
     asked for (:func:`wanted_roles`; a bool says whether tests are); ``paths``: apply
     the role priors beside the kind and test priors; ``kinds``: apply the kind priors
     (the query's profile says, :mod:`graphrag.retrieval.search.profiles`); ``superseded``:
     version folders a newer sibling replaces (``src/v3/`` beside ``src/v4/``, see
     :func:`graphrag.parsing.pathroles.superseded_versions`), ranked as compatibility
-    code."""
+    code; ``defines``: the candidate is a chunk of a node defining a name the query asks
+    for (a front file publishing it keeps its score: there the name is found)."""
     if isinstance(wanted, bool):
         wanted = frozenset({pathroles.TEST}) if wanted else frozenset()
     module_doc = candidate.kind in _FILE_KINDS and candidate.source == "doc"
@@ -101,7 +102,7 @@ def prior(candidate: Candidate, wanted: frozenset[str] | bool = frozenset(),
     if paths:
         for role in roles:
             factor *= ROLE_PRIORS.get(role, 1.0)
-        if candidate.kind in _FILE_KINDS and not module_doc \
+        if candidate.kind in _FILE_KINDS and not module_doc and not defines \
                 and is_package_front(candidate.file_path):
             factor *= FRONT_FILE_PRIOR
         if (superseded and pathroles.COMPAT not in wanted and candidate.file_path
