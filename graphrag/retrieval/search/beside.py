@@ -26,7 +26,7 @@ from graphrag.retrieval.search.bm25 import scores_of_params
 from graphrag.retrieval.search.fusion import pagerank_factor, score_fusion
 from graphrag.retrieval.search.model import Candidate, CandidateSignals, SearchOptions
 from graphrag.retrieval.search.rows import candidate_from_row
-from graphrag.retrieval.search.signals import signals_of_rows
+from graphrag.retrieval.search.signals import candidate_signals, signals_of_rows
 
 # The best code candidates whose neighbours are read.
 READ_BESIDE = 20
@@ -65,11 +65,33 @@ def beside_candidates(conn: Connection, apps: dict[int, str], query: str,
     if not rows:
         return {}
     found = {int(r.id): candidate_from_row(r, apps) for r in rows}
-    extra = signals_of_rows(rows)
+    scored = score_extras(signals, keys, found, signals_of_rows(rows))
+    for chunk_id, cand in found.items():
+        cand.score = scored[chunk_id]
+    return found
+
+
+def score_extras(signals: CandidateSignals, keys: Sequence[int],
+                 extras: Mapping[int, Candidate], extra: CandidateSignals
+                 ) -> dict[int, float]:
+    """The fused scores with the PageRank boost of chunks that are no candidates
+    (``extras``, their signals ``extra``), each signal scaled by the range of the
+    candidates ``keys`` (their ``signals``), so that no candidate's score moves."""
     fused = score_fusion(
         keys, {**signals.similarity, **extra.similarity}, {**signals.bm25, **extra.bm25},
         {**signals.title_sim, **extra.title_sim}, {**signals.name_match, **extra.name_match},
-        signals.profile, extra=list(found))
-    for chunk_id, cand in found.items():
-        cand.score = fused[chunk_id] * pagerank_factor(cand.rank_boost)
-    return found
+        signals.profile, extra=list(extras))
+    return {i: fused[i] * pagerank_factor(cand.rank_boost) for i, cand in extras.items()}
+
+
+def joined_scores(conn: Connection, apps: dict[int, str], query: str, vector: np.ndarray,
+                  signals: CandidateSignals, keys: Sequence[int],
+                  joined: Mapping[int, Candidate]) -> dict[int, float]:
+    """The scores (:func:`score_extras`) of the chunks the graph adds to a query's
+    candidates (the definitions of the names it asks about, the types of documented
+    values, what doc comments refer to, entry points) that neither list reached: they
+    rank by what they match as the candidates do, whatever the lists' length."""
+    if not joined:
+        return {}
+    extra = candidate_signals(conn, list(apps), list(joined), query, vector)
+    return score_extras(signals, keys, joined, extra)

@@ -38,6 +38,11 @@ so it means the same for every query and mode, and weighted by the query's profi
   member of a nested type beside it answers for that type, not for its neighbour (a
   struct's field lifts the struct, not the alias declared after the struct). A
   statement wants one function, whose siblings are its rivals: none;
+- ``see-also`` (questions and topics): a file or symbol the doc comment of one of the
+  ``VALUE_VOTERS`` best candidates (with their definitions boost) sends the reader to
+  with *see* (:mod:`graphrag.retrieval.search.seealso`; abseil's ``absl_log.h``, which
+  defines ``ABSL_LOG``: "For full documentation, see comments in `log.h`") gains the
+  ``see_also`` weight times that candidate's score (the best such candidate's);
 - ``value-types`` (questions and topics): the type a documented value among the
   ``VALUE_VOTERS`` best candidates is declared with
   (:mod:`graphrag.retrieval.search.valuetypes`) gains the ``value_types`` weight times
@@ -77,7 +82,8 @@ NEIGHBOUR_GAP = 10
 # nothing of the question (``entry-points``).
 BOOSTED_ENTRY_FILES = 3
 ENTRY_FLOOR = 0.1
-# The best candidates whose declared types are lifted (``value-types``).
+# The best candidates whose declared types (``value-types``) and doc references
+# (``see-also``) are lifted.
 VALUE_VOTERS = 10
 # Nodes whose chunks are their file's own code, around and between its declarations.
 _FILE_KINDS = frozenset({"FILE", "MODULE"})
@@ -154,19 +160,23 @@ def boost(scores: dict[int, float], details: Mapping[int, Candidate], query: str
           disabled: Sequence[str] = (), weights: Profile | None = None,
           typed: Mapping[int, Definition] | None = None,
           entries: Collection[int] = (),
-          beside: Mapping[int, float] | None = None) -> dict[int, float]:
+          beside: Mapping[int, float] | None = None,
+          referenced: Mapping[int, Sequence[Definition]] | None = None) -> dict[int, float]:
     """The candidates' scores with the boosts (see the module docstring) weighted by the
     query's profile (``weights``; by default its kind's); chunks in ``defined`` (and the
-    types of ``typed``, candidate chunk id -> the type its value is declared with) and the
-    entry-point chunks ``entries`` that were no candidates join with their boost alone;
-    ``beside``: fused scores of chunks next to candidates that are no candidates
-    themselves (their rows in ``details``), read by the neighbours signal only."""
+    types of ``typed``, candidate chunk id -> the type its value is declared with, and
+    the files and symbols of ``referenced``, candidate chunk id -> what its doc comment
+    sends the reader to) and the entry-point chunks ``entries`` that were no candidates
+    join with their boost alone; ``beside``: fused scores of chunks next to candidates
+    that are no candidates themselves (their rows in ``details``), read by the
+    neighbours signal only."""
     weights = weights or profile(intent.kind)
     out = dict(scores)
     top = max(out.values(), default=0.0)
     unit = top if top > 0 else 1.0
     if "value-types" not in disabled and typed and weights.value_types:
-        value_type_boost(out, scores, details, typed, weights.value_types)
+        lend_scores(out, scores, details, {i: (d,) for i, d in typed.items()},
+                    weights.value_types)
     if "definitions" not in disabled and defined:
         # A symbol query is answered by the declaration: the node's first chunk. A
         # sentence naming the symbol by the part of a long node that matched it best.
@@ -180,6 +190,10 @@ def boost(scores: dict[int, float], details: Mapping[int, Candidate], query: str
                 (cand.app, cand.node_id), chunk_id)
             factor = STEM_FACTOR if _stem_names_symbol(cand.file_path, definition.name) else 1.0
             out[target] = out.get(target, 0.0) + unit * weight * factor * definition.share
+    if "see-also" not in disabled and referenced and weights.see_also:
+        # after the definitions: the declaration of a queried name that says where it is
+        # documented sends its boost there too
+        lend_scores(out, dict(out), details, referenced, weights.see_also)
     if "entry-points" not in disabled and weights.entry_points and entries:
         entry_point_boost(out, scores, details, entries, unit * weights.entry_points,
                           1.0 if intent.start else ENTRY_FLOOR)
@@ -237,23 +251,22 @@ def entry_point_boost(out: dict[int, float], scores: Mapping[int, float],
             out[chunk_id] = out.get(chunk_id, 0.0) + weight * share
 
 
-def value_type_boost(out: dict[int, float], scores: Mapping[int, float],
-                     details: Mapping[int, Candidate], typed: Mapping[int, Definition],
-                     weight: float, voters: int = VALUE_VOTERS) -> None:
-    """Add to the best chunk of the type each value among the ``voters`` best of
-    ``scores`` is declared with (``typed``) ``weight`` x that value's score, the best
-    value's when several name one type (in place in ``out``)."""
+def lend_scores(out: dict[int, float], scores: Mapping[int, float],
+                details: Mapping[int, Candidate], links: Mapping[int, Sequence[Definition]],
+                weight: float, voters: int = VALUE_VOTERS) -> None:
+    """Add to the best chunk of each node a candidate among the ``voters`` best of
+    ``scores`` links to (``links``: the type a value is declared with, the file a doc
+    comment refers to) ``weight`` x that candidate's score, the best candidate's when
+    several link to one node (in place in ``out``)."""
     best = heapq.nlargest(voters, scores, key=lambda i: (scores[i], -i))
     gains: dict[tuple[str, int], tuple[float, int]] = {}
     for chunk_id in best:
-        definition = typed.get(chunk_id)
-        if definition is None:
-            continue
-        cand = definition.candidate
-        key = (cand.app, cand.node_id)
-        gain = weight * max(scores[chunk_id], 0.0)
-        if gain > gains.get(key, (0.0, 0))[0]:
-            gains[key] = (gain, cand.id)
+        for definition in links.get(chunk_id, ()):
+            cand = definition.candidate
+            key = (cand.app, cand.node_id)
+            gain = weight * max(scores[chunk_id], 0.0)
+            if gain > gains.get(key, (0.0, 0))[0]:
+                gains[key] = (gain, cand.id)
     if not gains:
         return
     best_of_node = best_chunk_of_node(scores, details)

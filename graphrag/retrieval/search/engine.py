@@ -41,7 +41,7 @@ from graphrag.embedding import Embedder, vector_literal
 from graphrag.errors import InvalidInput
 from graphrag.parsing.pathroles import superseded_versions
 from graphrag.retrieval.search import store
-from graphrag.retrieval.search.beside import beside_candidates
+from graphrag.retrieval.search.beside import beside_candidates, joined_scores
 from graphrag.retrieval.search.bm25 import bm25_candidates
 from graphrag.retrieval.search.boosts import NEIGHBOUR_GAP, boost, wants_definitions
 from graphrag.retrieval.search.definitions import Definition, definitions, entry_points
@@ -54,6 +54,7 @@ from graphrag.retrieval.search.modes import get_mode
 from graphrag.retrieval.search.priors import left_out, prior, wanted_roles
 from graphrag.retrieval.search.profiles import profile
 from graphrag.retrieval.search.rows import candidate_from_row, load_candidates
+from graphrag.retrieval.search.seealso import see_also
 from graphrag.retrieval.search.signals import (
     CandidateSignals,
     candidate_signals,
@@ -147,13 +148,17 @@ def rank_candidates(mode: str, vec: list[tuple[int, float]], txt: list[tuple[int
                     intent: QueryIntent | None = None,
                     typed: dict[int, Definition] | None = None,
                     entries: dict[int, Candidate] | None = None,
-                    beside: dict[int, Candidate] | None = None) -> list[Candidate]:
+                    beside: dict[int, Candidate] | None = None,
+                    referenced: dict[int, list[Definition]] | None = None,
+                    joined: dict[int, float] | None = None) -> list[Candidate]:
     """Best-first candidates with their mode's score: similarity (vector), BM25 (text) or
     the fused ``signals`` with the PageRank boost (hybrid; reciprocal rank fusion of the
     two lists when there are no signals, as for sentences;
     :mod:`graphrag.retrieval.search.fusion`); then the boosts of the graph and the file tree
     (:mod:`graphrag.retrieval.search.boosts`: ``defined`` are the chunks defining a name the
-    query mentions; ``typed`` the types documented values are declared with; ``entries``
+    query mentions; ``typed`` the types documented values are declared with;
+    ``referenced`` the files and symbols candidates' doc comments refer to; ``joined``
+    the scores of those of them that were no candidates; ``entries``
     the program's entry points it asks about; ``beside`` the scored chunks next to
     candidates, :mod:`graphrag.retrieval.search.beside`) and each candidate's prior
     (:mod:`graphrag.retrieval.search.priors`) unless priors are off. Documents in hidden
@@ -162,7 +167,8 @@ def rank_candidates(mode: str, vec: list[tuple[int, float]], txt: list[tuple[int
     intent = intent or understand(query)
     defined = defined or {}
     entries = entries or {}
-    for definition in [*defined.values(), *(typed or {}).values()]:
+    for definition in [*defined.values(), *(typed or {}).values(),
+                       *(d for ds in (referenced or {}).values() for d in ds)]:
         details.setdefault(definition.candidate.id, definition.candidate)
     for chunk_id, cand in entries.items():
         details.setdefault(chunk_id, cand)
@@ -171,9 +177,11 @@ def rank_candidates(mode: str, vec: list[tuple[int, float]], txt: list[tuple[int
     weights = profile(intent.kind, options.uses("intent") and spec.ranks_with_graph)
     scored = dict(spec.rank(vec, txt, details, signals))  # graphrag.retrieval.search.modes
     if spec.ranks_with_graph:
+        for chunk_id, score in (joined or {}).items():
+            scored.setdefault(chunk_id, score)
         scored = boost(scored, {**(beside or {}), **details}, query, intent, defined,
                        options.disabled, weights, typed, entries,
-                       {i: c.score for i, c in (beside or {}).items()})
+                       {i: c.score for i, c in (beside or {}).items()}, referenced)
     wanted = wanted_roles(query, options)
     paths = options.uses("paths")
     superseded = superseded_versions(
@@ -244,16 +252,25 @@ def _search_one(conn: Connection, apps: dict[int, str], query: str,
                else {})
     typed = (value_types(conn, apps, list(details.values()), options)
              if graph and weights.value_types and options.uses("value-types") else {})
+    referenced = (see_also(conn, apps, list(details.values()), options)
+                  if graph and weights.see_also and options.uses("see-also") else {})
     entries = (entry_points(conn, apps, options, query)
                if graph and intent.entry and weights.entry_points > 0
                and options.uses("entry-points") else {})
-    beside = (beside_candidates(conn, apps, query, vector, details, signals,
-                                [i for i in dict.fromkeys(i for i, _ in vec + txt)
-                                 if i in details], options, NEIGHBOUR_GAP)
+    keys = [i for i in dict.fromkeys(i for i, _ in vec + txt) if i in details]
+    beside = (beside_candidates(conn, apps, query, vector, details, signals, keys, options,
+                                NEIGHBOUR_GAP)
               if graph and signals is not None and vector is not None and weights.neighbours
               and options.uses("neighbours") else {})
+    joined = {c.id: c for c in [*(d.candidate for d in defined.values()),
+                                *(d.candidate for d in typed.values()),
+                                *(d.candidate for ds in referenced.values() for d in ds),
+                                *entries.values()] if c.id not in details}
+    joined_base = (joined_scores(conn, apps, query, vector, signals, keys, joined)
+                   if graph and signals is not None and vector is not None else {})
     ranked = rank_candidates(options.mode, vec, txt, details, query, options, signals,
-                             defined, intent, typed, entries, beside)
+                             defined, intent, typed, entries, beside, referenced,
+                             joined_base)
     per_file = (weights.per_file if options.per_file is None else options.per_file) \
         if graph and options.uses("diversity") else 0
     top = select(ranked, limit=options.top_k, per_file=per_file)

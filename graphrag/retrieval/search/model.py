@@ -15,11 +15,11 @@ SOURCES = ("code", "doc", "all")
 # The ranking signals a search can switch off one by one (SearchOptions.disabled):
 # intent (each kind of query ranked with its own profile, graphrag.retrieval.search.profiles;
 # off: every query as a description), definitions, entry-points, path-words, neighbours,
-# value-types, coherence (graphrag.retrieval.search.boosts), paths
+# value-types, see-also, coherence (graphrag.retrieval.search.boosts), paths
 # (graphrag.retrieval.search.priors) and diversity (the per-file decay,
 # graphrag.retrieval.search.fusion.select).
 SIGNALS = ("intent", "definitions", "entry-points", "paths", "path-words", "neighbours",
-           "value-types", "coherence", "diversity")
+           "value-types", "see-also", "coherence", "diversity")
 EXPANSIONS = ("calls",)
 
 

@@ -48,7 +48,9 @@ class Profile:
     kind priors apply (:mod:`graphrag.retrieval.search.priors`); ``definitions``,
     ``path_words``, ``coherence``: the boosts in units of the best score, ``neighbours``:
     in units of the best neighbour's score, ``value_types``: in units of a documented
-    value's score, for the type it is declared with (:mod:`graphrag.retrieval.search.boosts`),
+    value's score, for the type it is declared with, ``see_also``: in units of a
+    candidate's score, for what its doc comment refers to
+    (:mod:`graphrag.retrieval.search.boosts`),
     ``qualified_definitions`` instead of ``definitions`` for a name written qualified
     when ``definitions`` is 0; ``entry_points``: the boost of a program's entry points
     when the query asks where the program starts;
@@ -67,6 +69,7 @@ class Profile:
     neighbours: float = 0.0
     entry_points: float = 0.0
     value_types: float = 0.0
+    see_also: float = 0.0
     per_file: int = 5
 
 
@@ -75,9 +78,9 @@ PROFILES: dict[str, Profile] = {
     "symbol": Profile(vector=0.5, text=1.5, name=1.0, kind_priors=False, definitions=3.0,
                       per_file=1),
     "question": Profile(kind_priors=False, definitions=1.0, neighbours=0.2, value_types=0.5,
-                        entry_points=2.0, per_file=1),
+                        see_also=0.5, entry_points=2.0, per_file=1),
     "topic": Profile(kind_priors=False, qualified_definitions=1.0, neighbours=0.2,
-                     value_types=0.5, entry_points=2.0, per_file=1),
+                     value_types=0.5, see_also=0.5, entry_points=2.0, per_file=1),
     "text": DESCRIPTION,
 }
 

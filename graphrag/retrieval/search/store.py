@@ -450,6 +450,15 @@ def documented_value_rows(conn: Connection, node_ids: Sequence[int], kinds: Sequ
     """), {"ids": list(node_ids), "kinds": list(kinds)}).all())
 
 
+def referring_rows(conn: Connection, node_ids: Sequence[int]) -> list[Any]:
+    """(id, application_id, file_path, package_name, doc_comment) of the nodes of
+    ``node_ids`` whose doc comment says *see* (it may refer the reader elsewhere)."""
+    return list(conn.execute(text("""
+        SELECT id, application_id, file_path, package_name, doc_comment FROM nodes
+         WHERE id = ANY(:ids) AND doc_comment ~* '(^|[^[:alnum:]_])see([^[:alnum:]_]|$)'
+    """), {"ids": list(node_ids)}).all())
+
+
 def type_rows(conn: Connection, app_ids: Sequence[int], names: Sequence[str],
               kinds: Sequence[str], limit: int) -> list[Any]:
     """(id, application_id, name, fqn, kind, lang, package_name, meta) of the nodes of
@@ -480,6 +489,24 @@ def node_chunk_rows(conn: Connection, where: str, params: dict[str, Any],
          ORDER BY c.node_id, (c.source = 'code') DESC, c.chunk_index, c.id
     """
     return list(conn.execute(text(sql), {**params, "nodes": list(node_ids)}).all())
+
+
+def node_chunks_rows(conn: Connection, where: str, params: dict[str, Any],
+                     node_ids: Sequence[int], per_node: int) -> list[Any]:
+    """Per node of ``node_ids`` its first ``per_node`` chunks (code, then documentation,
+    in order) that pass the search filters ``where``, as candidate rows."""
+    sql = f"""
+        SELECT * FROM (
+            SELECT {CANDIDATE_COLUMNS},
+                   row_number() OVER (PARTITION BY c.node_id
+                                      ORDER BY (c.source = 'code') DESC, c.chunk_index, c.id)
+                       AS k
+              FROM chunks c JOIN nodes n ON n.id = c.node_id
+             WHERE {where} AND c.node_id = ANY(:nodes)) ranked
+         WHERE k <= :per_node
+    """
+    return list(conn.execute(text(sql), {**params, "nodes": list(node_ids),
+                                         "per_node": per_node}).all())
 
 
 def reexport_chunk_rows(conn: Connection, where: str, params: dict[str, Any],
