@@ -1,4 +1,5 @@
-"""The chunks next to a query's candidates that are no candidates themselves, scored.
+"""Chunks that are no candidates of a query, scored as the candidates are: the chunks next
+to the candidates, and the chunks the graph adds to them.
 
 The ``neighbours`` signal (:mod:`graphrag.retrieval.search.boosts`) lifts a chunk by the best
 score among the chunks beside it. Reading only the candidates (the union of the vector and
@@ -9,6 +10,10 @@ changed with ``top_k``. Here the chunks beside the candidates are read and measu
 candidates are (in one statement, :func:`graphrag.retrieval.search.store.beside_rows`), each signal
 scaled by the candidates' range so that they move no candidate's own score; they are
 never hits.
+
+The chunks the graph adds (the definition of a name the question asks about, the file a
+doc comment refers to, ...) are hits: they are scored the same way
+(:func:`joined_scores`), so that they rank by what they match whatever the lists' length.
 """
 
 from __future__ import annotations

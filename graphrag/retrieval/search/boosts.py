@@ -21,9 +21,8 @@ so it means the same for every query and mode, and weighted by the query's profi
   match the question best (tests, examples, benchmarks left out unless asked for); when
   the query names only the command line (no entry point, startup or main: in a
   command-line library that is its domain) the weight is scaled by the file's best
-  candidate score over the best candidate's (at least ``ENTRY_FLOOR``). Such chunks that
-  were no candidates join with the boost alone. The code rarely uses the question's
-  words;
+  candidate score over the best candidate's (at least ``ENTRY_FLOOR``). The code rarely
+  uses the question's words;
 - ``path-words``: a chunk whose file name or folder shares words with the query gains
   the profile's ``path_words`` weight times the share of query words matched (``dependency`` matches
   ``dependencies/``, ``quantize`` matches ``quantization.py``, ``Tokenizer`` matches
@@ -166,8 +165,10 @@ def boost(scores: dict[int, float], details: Mapping[int, Candidate], query: str
     query's profile (``weights``; by default its kind's); chunks in ``defined`` (and the
     types of ``typed``, candidate chunk id -> the type its value is declared with, and
     the files and symbols of ``referenced``, candidate chunk id -> what its doc comment
-    sends the reader to) and the entry-point chunks ``entries`` that were no candidates
-    join with their boost alone; ``beside``: fused scores of chunks next to candidates
+    sends the reader to) and the entry-point chunks ``entries`` that are not in
+    ``scores`` join with their boost alone (a search scores them as candidates first,
+    :func:`graphrag.retrieval.search.beside.joined_scores`); ``beside``: fused scores of
+    chunks next to candidates
     that are no candidates themselves (their rows in ``details``), read by the
     neighbours signal only."""
     weights = weights or profile(intent.kind)
