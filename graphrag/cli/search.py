@@ -182,7 +182,8 @@ class ModeChoice(click.Choice):
 @click.argument("query", required=False)
 @apps_option
 @click.option("--mode", type=ModeChoice(), default="hybrid", show_default=True,
-              help="hybrid = reciprocal rank fusion of vector and text.")
+              help="hybrid = vector, BM25, title and name signals fused, then ranked with "
+                   "the graph; vector or text = one list alone.")
 @filter_options
 @click.option("--expand", type=click.Choice(EXPANSIONS), multiple=True,
               help="Add callers and callees of the top hits.")
