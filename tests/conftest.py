@@ -24,6 +24,7 @@ from graphrag.config import Settings, load_settings
 from graphrag.db.context import AppContext, AppScope, resolve_context, resolve_scope
 from graphrag.db.engine import get_engine
 from graphrag.db.server import embedded_url, stop_embedded
+from graphrag.embedding import Embedder, get_embedder
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 SAMPLE_REPOS = REPO_ROOT / "sample_repos"
@@ -83,6 +84,12 @@ def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request,
     if (home / "pgdata" / "postmaster.pid").exists():
         with contextlib.suppress(Exception):  # a server that already died: nothing to do
             stop_embedded(home / "pgdata")
+
+
+@pytest.fixture(scope="module")
+def embedder() -> Embedder:
+    """The query encoder of the default settings, loaded once per test module."""
+    return get_embedder(load_settings())
 
 
 @pytest.fixture

@@ -7,8 +7,7 @@ import json
 import pytest
 from sqlalchemy import text
 
-from graphrag.config import load_settings
-from graphrag.embedding import get_embedder, vector_literal
+from graphrag.embedding import vector_literal
 from graphrag.errors import UnknownApplication, UnknownName
 from graphrag.retrieval.search import SearchOptions, search
 from graphrag.retrieval.search.bm25 import bm25_candidates
@@ -31,11 +30,6 @@ from tests.search_seed import seed_app
 
 HIT_KEYS = {"chunk_id", "node_id", "fqn", "kind", "file_path", "line_start", "line_end",
             "page_number", "score", "snippet"}
-
-
-@pytest.fixture(scope="module")
-def embedder():
-    return get_embedder(load_settings())
 
 
 @pytest.fixture

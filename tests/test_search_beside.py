@@ -8,8 +8,6 @@ from dataclasses import replace
 import pytest
 from sqlalchemy import text
 
-from graphrag.config import load_settings
-from graphrag.embedding import get_embedder
 from graphrag.retrieval.search.beside import beside_candidates
 from graphrag.retrieval.search.boosts import NEIGHBOUR_GAP, boost
 from graphrag.retrieval.search.fusion import score_fusion
@@ -53,11 +51,6 @@ def test_extra_chunks_are_scaled_by_the_candidates_range_and_move_none_of_them()
     # x: half the candidates' vector and BM25 ranges, a title above their best (clipped)
     assert both["x"] == pytest.approx(0.5 + 0.5 + 1.3 * 1.0 + 0.5 * 1.0 + 1e-3)
     assert both["y"] == pytest.approx(1e-3)  # below every range: nothing, not less
-
-
-@pytest.fixture(scope="module")
-def embedder():
-    return get_embedder(load_settings())
 
 
 def test_beside_candidates_are_the_chunks_next_to_a_candidate(engine, app_name,

@@ -11,8 +11,6 @@ from pathlib import Path
 import pytest
 from sqlalchemy import text
 
-from graphrag.config import load_settings
-from graphrag.embedding import get_embedder
 from graphrag.retrieval.search.engine import search
 from graphrag.retrieval.search.model import SearchOptions
 from tests.conftest import indexed_folder, scope_of
@@ -131,11 +129,6 @@ def cli_library(db_url, models_dir):
         (repo / rel).write_text(code)
     with indexed_folder(repo, f"entrycli{os.getpid()}", db_url, models_dir) as name:
         yield name
-
-
-@pytest.fixture(scope="module")
-def embedder():
-    return get_embedder(load_settings())
 
 
 def test_a_startup_question_finds_the_programs_entry_point(engine, shop_app, embedder

@@ -13,7 +13,6 @@ import pytest
 from sqlalchemy import text
 
 from graphrag.config import load_settings
-from graphrag.embedding import get_embedder
 from graphrag.parsing.pathroles import superseded_versions
 from graphrag.retrieval.search.boosts import boost, words_match
 from graphrag.retrieval.search.definitions import (
@@ -374,11 +373,6 @@ def ranked_app(db_url, models_dir):
     engine = get_engine(load_settings().with_overrides(database_url=db_url))
     with engine.begin() as conn:
         conn.execute(text("DELETE FROM applications WHERE name = :n"), {"n": name})
-
-
-@pytest.fixture(scope="module")
-def embedder():
-    return get_embedder(load_settings())
 
 
 def test_a_symbol_query_finds_its_definition_outside_the_candidates(engine, ranked_app,

@@ -11,8 +11,6 @@ from pathlib import Path
 import pytest
 from sqlalchemy import text
 
-from graphrag.config import load_settings
-from graphrag.embedding import get_embedder
 from graphrag.retrieval.search.engine import search
 from graphrag.retrieval.search.model import SearchOptions
 from tests.conftest import indexed_folder, scope_of
@@ -89,11 +87,6 @@ def rust_app(db_url, models_dir):
         (src / "impls" / f"wrapper_{i}.rs").write_text(IMPL.format(i=i))
     with indexed_folder(src, f"rustmods{os.getpid()}", db_url, models_dir) as name:
         yield name
-
-
-@pytest.fixture(scope="module")
-def embedder():
-    return get_embedder(load_settings())
 
 
 def test_a_trait_published_from_another_crate_is_found_where_it_is_published(

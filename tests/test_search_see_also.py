@@ -9,8 +9,6 @@ import os
 
 import pytest
 
-from graphrag.config import load_settings
-from graphrag.embedding import get_embedder
 from graphrag.parsing.docrefs import DocReference, doc_references
 from graphrag.retrieval.search.engine import search
 from graphrag.retrieval.search.model import SearchOptions
@@ -71,11 +69,6 @@ def log_app(tmp_path_factory: pytest.TempPathFactory, db_url, models_dir):
         (root / "log" / f"sink_{i}.h").write_text(SINK_H.format(i=i))
     with indexed_folder(root, f"seealso{os.getpid()}", db_url, models_dir) as name:
         yield name
-
-
-@pytest.fixture(scope="module")
-def embedder():
-    return get_embedder(load_settings())
 
 
 def test_the_file_a_doc_comment_refers_to_is_found(engine, log_app, embedder) -> None:
