@@ -27,11 +27,10 @@ from sqlalchemy import Connection
 from graphrag.embedding import vector_literal
 from graphrag.kinds import DOCUMENT_KINDS
 from graphrag.retrieval.search import store
-from graphrag.retrieval.search.bm25 import scores_of_params
 from graphrag.retrieval.search.fusion import pagerank_factor, score_fusion
 from graphrag.retrieval.search.model import Candidate, CandidateSignals, SearchOptions
 from graphrag.retrieval.search.rows import candidate_from_row
-from graphrag.retrieval.search.signals import candidate_signals, signals_of_rows
+from graphrag.retrieval.search.signals import candidate_signals, signal_params, signals_of_rows
 
 # The best code candidates whose neighbours are read.
 READ_BESIDE = 20
@@ -63,7 +62,7 @@ def beside_candidates(conn: Connection, apps: dict[int, str], query: str,
         return {}
     owners, files, los, his = zip(*sorted(spans), strict=True)
     where, params = store.filter_sql(list(apps), options)
-    params.update(scores_of_params(query), q=vector_literal(vector), owners=list(owners),
+    params.update(signal_params(query), q=vector_literal(vector), owners=list(owners),
                   files=list(files), los=list(los), his=list(his), gap=gap,
                   exclude=list(details))
     rows = store.beside_rows(conn, where, params)

@@ -79,6 +79,10 @@ _ENTRY = re.compile(rf"\b(?:{_START}|command[ -]line|cli)\b", re.IGNORECASE)
 # domain of a command-line library ("how are command line options parsed").
 _NAMES_START = re.compile(rf"\b(?:{_START})\b", re.IGNORECASE)
 _WORDS = re.compile(r"[A-Za-z][A-Za-z0-9_']*")
+# "X for Y": X is what is sought, Y what it is for ("case-insensitive hash for request
+# params" wants the hash, not ``Request#params``; "WebSocket adapter for real-time
+# subscriptions" the adapter). The first " for " after at least one word splits them.
+_PURPOSE = re.compile(r"\s+for\s+", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -128,6 +132,16 @@ def understand(query: str) -> QueryIntent:
     return QueryIntent(False, names, question=bool(_QUESTION.search(text)),
                        statement=is_statement(text), entry=bool(_ENTRY.search(text)),
                        start=bool(_NAMES_START.search(text)))
+
+
+def subject(query: str) -> str:
+    """The part of a query naming what it seeks: the words before its first "for"
+    ("case-insensitive hash for request params" -> "case-insensitive hash"), else the
+    whole query."""
+    m = _PURPOSE.search(query)
+    if m is None or not _WORDS.search(query[:m.start()]):
+        return query
+    return query[:m.start()]
 
 
 def _verb_form(word: str) -> bool:

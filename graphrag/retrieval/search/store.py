@@ -324,6 +324,7 @@ def bm25_top_rows(conn: Connection, where: str | None, params: dict[str, Any]) -
 # chunk's postings are written (``chunks.name_terms``, graphrag.pipeline.terms); a chunk
 # written before that column existed has its name analysed here.
 _QUERY_CTE = """q AS (SELECT tsvector_to_array(graphrag_terms(:query)) AS terms,
+                  tsvector_to_array(graphrag_terms(:subject)) AS subject,
                   CAST(:q AS vector) AS v)"""
 _SIGNAL_INPUTS = f"""c.emb, c.title_emb,
            CASE WHEN c.source = 'code'
@@ -333,7 +334,9 @@ _SIGNAL_COLUMNS = """
        CASE WHEN c.source = 'code' THEN 1 - (c.title_emb <=> q.v) END AS title_sim,
        CASE WHEN c.source <> 'code' THEN NULL
             WHEN cardinality(c.name_terms) = 0 THEN 0.0
-            ELSE (SELECT count(DISTINCT t) FROM unnest(c.name_terms) t, q
+            ELSE (SELECT coalesce(sum(CASE WHEN t = ANY(q.subject) THEN 1.0
+                                           ELSE :purpose_weight END), 0)
+                    FROM (SELECT DISTINCT t FROM unnest(c.name_terms) t) u, q
                    WHERE t = ANY(q.terms))::float8 / cardinality(c.name_terms) END
            AS name_match"""
 
