@@ -29,6 +29,8 @@ def resolve_heritage(scopes: Scopes, edges: EdgeSet) -> None:
             bases = scopes.supers.setdefault(cls.key, [])
             if all(b.key != base.key for b in bases):
                 bases.append(base)
+                if her.static:
+                    scopes.static_bases.add((cls.key, base.key))
             edges.add(cls.key, base.key, kind, resolution, her.line)
     scopes.reset_hierarchy_cache()
     _method_sets(scopes, edges)

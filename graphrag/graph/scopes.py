@@ -28,8 +28,10 @@ class Scopes:
     def __init__(self, table: SymbolTable) -> None:
         self.table = table
         self.supers: dict[str, list[GraphNode]] = {}
+        # (type, base) of ``supers`` that are supertypes of the type's static side only
+        self.static_bases: set[tuple[str, str]] = set()
         self.unique_name_fallback = False
-        self._ancestors: dict[str, list[GraphNode]] = {}
+        self._ancestors: dict[tuple[str, bool], list[GraphNode]] = {}
         self._companions: dict[str, list[GraphNode]] = {}
         self._wildcard_memo: dict[tuple[str, str, str], Ent | None] = {}
         self._type_memo: dict[tuple[str, str | None, str], Ent] = {}
@@ -47,24 +49,40 @@ class Scopes:
         self._type_memo.clear()
         self._target_memo.clear()
 
-    def ancestors(self, node: GraphNode) -> list[GraphNode]:
-        """Supertypes of ``node``, nearest first (breadth first), without ``node``."""
-        cached = self._ancestors.get(node.key)
+    def ancestors(self, node: GraphNode, static: bool = False) -> list[GraphNode]:
+        """Supertypes of ``node``, nearest first (breadth first), without ``node``: those
+        of its instances, then those of its static side (``static_bases``: a companion
+        object's merged into its class, whose helpers must not shadow an inherited
+        instance method);
+        ``static``: those of its static side first (a call through the object)."""
+        cached = self._ancestors.get((node.key, static))
         if cached is not None:
             return cached
         out: list[GraphNode] = []
         seen = {node.key}
-        frontier = [node]
-        while frontier:
-            nxt: list[GraphNode] = []
-            for cur in frontier:
-                for base in self.supers.get(cur.key, []):
-                    if base.key not in seen:
-                        seen.add(base.key)
-                        out.append(base)
-                        nxt.append(base)
-            frontier = nxt
-        self._ancestors[node.key] = out
+
+        def walk(frontier: list[GraphNode], static: bool) -> None:
+            while frontier:
+                nxt: list[GraphNode] = []
+                for cur in frontier:
+                    for base in self.supers.get(cur.key, []):
+                        if base.key not in seen and \
+                                (static or (cur.key, base.key) not in self.static_bases):
+                            seen.add(base.key)
+                            out.append(base)
+                            nxt.append(base)
+                frontier = nxt
+
+        if static:
+            first = [b for b in self.supers.get(node.key, [])
+                     if (node.key, b.key) in self.static_bases]
+            seen.update(b.key for b in first)
+            out.extend(first)
+            walk(first, True)
+        walk([node], False)
+        if self.static_bases:
+            walk([node, *out], True)
+        self._ancestors[(node.key, static)] = out
         return out
 
     def companions(self, node: GraphNode) -> list[GraphNode]:
@@ -81,9 +99,10 @@ class Scopes:
         return next((m for m in self.table.members(node, name) if m.kind in CALLABLE_KINDS),
                     None)
 
-    def find_method(self, node: GraphNode, name: str, companion: bool = False
-                    ) -> tuple[GraphNode, bool] | None:
-        """Method ``name`` of type ``node`` or its ancestors; bool = declared in ``node``.
+    def find_method(self, node: GraphNode, name: str, companion: bool = False,
+                    static: bool = False) -> tuple[GraphNode, bool] | None:
+        """Method ``name`` of type ``node`` or its ancestors; bool = declared in ``node``
+        (``static``: called through the type, whose static side is searched first).
 
         A field of that name (a function-typed property, a mixin slot) shadows the
         methods of the ancestors: what it holds is unknown, so there is no method."""
@@ -97,7 +116,7 @@ class Scopes:
                     return hit, True
         if field:
             return None
-        for anc in self.ancestors(node):
+        for anc in self.ancestors(node, static):
             hit, field = self._own_member(anc, name)
             if hit is not None:
                 return hit, False
@@ -823,7 +842,7 @@ class Scopes:
                     return Ent("node", hit, resolution="super")
             return None
         if recv.kind == "static" and node is not None:
-            hit = self.find_method(node, name, companion=True)
+            hit = self.find_method(node, name, companion=True, static=True)
             if hit is not None:
                 return Ent("node", hit[0], resolution="static")
             nested = self._static_member(node, name)

@@ -149,12 +149,15 @@ class Heritage:
     """``cls`` (fqn) derives from ``base`` (as written, generics stripped, qualified
     names kept like ``models.Base``). ``relation``: ``extends``, ``implements``,
     ``unknown`` (Kotlin supertypes without ``()``; the resolver decides by the
-    target's kind) or ``embeds`` (Go struct embedding)."""
+    target's kind) or ``embeds`` (Go struct embedding). ``static``: a supertype of the
+    class's static side (a Scala companion object's, merged into its class), searched
+    after every supertype of the class's instances."""
 
     cls: str
     base: str
     relation: str
     line: int
+    static: bool = False
 
 
 @dataclass

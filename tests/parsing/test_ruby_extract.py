@@ -135,6 +135,30 @@ def test_mixins_come_before_the_superclass(tmp_path: Path) -> None:
     assert calls == {("Item.run", "Loud.log")}
 
 
+def test_the_module_included_last_is_searched_first(tmp_path: Path) -> None:
+    # Ruby's ancestors of Speaker: Speaker, Polite, Loud, Base; Quiet is prepended, so
+    # it comes before the class itself for `quiet`, which only it defines
+    files = {
+        "lib/base.rb": "class Base\n  def greet; 'base'; end\nend\n",
+        "lib/loud.rb": "module Loud\n  def greet; 'LOUD'; end\nend\n",
+        "lib/polite.rb": "module Polite\n  def greet; 'please'; end\nend\n",
+        "lib/speaker.rb": "class Speaker < Base\n  include Loud\n  include Polite\n"
+                          "  def greet\n    super\n  end\nend\n",
+        "lib/plain.rb": "class Plain < Base\n  include Loud, Polite\n  def talk\n    greet\n"
+                        "  end\nend\n",
+    }
+    graph, nodes = graph_of(tmp_path, files)
+    calls = {(nodes[e.src_key].fqn, nodes[e.dst_key].fqn) for e in graph.edges
+             if e.kind == "CALLS"}
+    overrides = {(nodes[e.src_key].fqn, nodes[e.dst_key].fqn) for e in graph.edges
+                 if e.kind == "OVERRIDES"}
+    assert ("Speaker.greet", "Polite.greet") in calls
+    # `include Loud, Polite` inserts Loud above Polite: Loud's `greet` is found first
+    assert ("Plain.talk", "Loud.greet") in calls
+    assert ("Speaker.greet", "Polite.greet") in overrides
+    assert not {c for c in calls if c[1] in ("Base.greet",)}
+
+
 def test_a_reopened_class_is_one_node(tmp_path: Path) -> None:
     graph, nodes = graph_of(tmp_path, {
         "app/models/book.rb": "class Book\n  def title; 't'; end\nend\n",

@@ -408,3 +408,50 @@ def test_a_qualified_super_call_runs_the_named_parents_method() -> None:
                       "  override def map(x: Int): Int = super[B2].map(x)\n}\n"})
     # `super[B2]` is B2's `map`, which it inherits from B; not the first parent's
     assert {(src, dst) for _, src, dst in edges} == {("p.C.map", "p.B.map")}
+
+
+def test_super_and_inherited_calls_follow_the_linearization() -> None:
+    # `extends Loud with Polite` linearizes to Speaker, Polite, Loud, Base: `super.greet`
+    # and an inherited `greet` are Polite's, and Speaker's `greet` overrides Polite's
+    edges = edges_of({"src/main/scala/p/A.scala":
+                      "package p\ntrait Base { def greet(): String = \"base\" }\n"
+                      "trait Loud extends Base { override def greet(): String = \"L\" }\n"
+                      "trait Polite extends Base { override def greet(): String = \"P\" }\n"
+                      "class Speaker extends Loud with Polite {\n"
+                      "  override def greet(): String = super.greet()\n}\n"
+                      "class Plain extends Loud with Polite { def talk(): String = greet() }\n"},
+                     ("CALLS", "OVERRIDES"))
+    assert ("CALLS", "p.Speaker.greet", "p.Polite.greet") in edges
+    assert ("OVERRIDES", "p.Speaker.greet", "p.Polite.greet") in edges
+    assert ("CALLS", "p.Plain.talk", "p.Polite.greet") in edges
+    assert not {e for e in edges if e[0] == "CALLS" and e[2] == "p.Loud.greet"}
+
+
+def test_a_companions_helpers_do_not_shadow_an_inherited_instance_method() -> None:
+    # `object Ring extends PowFunctions` merges into the class Ring, but its `pow` is a
+    # static helper: `r.pow` on an instance is Semigroup's, two supertypes further up
+    edges = edges_of({"src/main/scala/p/A.scala":
+                      "package p\ntrait Semigroup[A] { def pow(a: A, n: Int): A = a }\n"
+                      "trait Monoid[A] extends Semigroup[A]\n"
+                      "trait PowFunctions { def pow[A](a: A, n: Int): A = a }\n"
+                      "trait Ring[A] extends Monoid[A]\n"
+                      "object Ring extends PowFunctions\n"
+                      "object Use {\n  def square[A](r: Ring[A], a: A): A = r.pow(a, 2)\n"
+                      "  def helper(a: Int): Int = Ring.pow(a, 2)\n}\n"})
+    assert ("CALLS", "p.Use.square", "p.Semigroup.pow") in edges
+    assert ("CALLS", "p.Use.helper", "p.PowFunctions.pow") in edges
+
+
+def test_a_value_given_type_arguments_is_a_call() -> None:
+    # cats' summoner `Semigroup[Int]` is `Semigroup.apply[Int]`, an instance; `retag[B]`
+    # a polymorphic method called without arguments
+    edges = edges_of({"src/main/scala/p/A.scala":
+                      "package p\ntrait Semigroup[A] { def combine(x: A, y: A): A = x }\n"
+                      "object Semigroup {\n"
+                      "  def apply[A](implicit ev: Semigroup[A]): Semigroup[A] = ev\n}\n"
+                      "class Box[A](a: A) {\n  def retag[B]: Box[B] = new Box[B](null)\n"
+                      "  def size(): Int = 1\n}\n"
+                      "object Use {\n  def f(a: Int): Int = Semigroup[Int].combine(a, a)\n"
+                      "  def g(b: Box[Int]): Int = b.retag[String].size()\n}\n"})
+    assert ("CALLS", "p.Use.f", "p.Semigroup.combine") in edges
+    assert ("CALLS", "p.Use.g", "p.Box.size") in edges

@@ -3,10 +3,11 @@
 Covers modules (OBJECT) and classes (CLASS), methods (METHOD; ``initialize`` is the
 CONSTRUCTOR), ``def self.x`` and ``class << self`` methods (``meta.static``),
 ``attr_reader``/``attr_writer``/``attr_accessor`` (FIELD), constants (FIELD), ``include``/
-``extend``/``prepend`` mixins (``embeds`` heritage, searched before the superclass as Ruby
-does), ``require``/``require_relative`` (IMPORTS of the file loaded), calls with their
-receivers (``self``, constants, ``Foo.new(...)`` as an instantiation, instance variables
-and locals assigned from ``Foo.new``), and routes: Rails ``config/routes.rb`` (``get 'x'
+``extend``/``prepend`` mixins (``embeds`` heritage, searched in Ruby's ancestors' order: the
+modules prepended, then those included, each the last first, then the superclass),
+``require``/``require_relative`` (IMPORTS of the file loaded), calls with their receivers
+(``self``, constants, ``Foo.new(...)`` as an instantiation, instance variables and locals
+assigned from ``Foo.new``), and routes: Rails ``config/routes.rb`` (``get 'x'
 => 'c#a'``, ``to:``, ``resources``/``resource`` with their actions, ``only``/``except``,
 nested resources, ``member``/``collection``, ``namespace``/``scope``, ``root``) linked to
 the controller's action, and Sinatra (``get '/x' do ... end``: an ENDPOINT of the block).
@@ -386,8 +387,10 @@ class _RubyFile(FileExtractor):
         mixins = [c for c in (body.named_children if body is not None else ())
                   if c.type == "call" and c.child_by_field_name("receiver") is None
                   and _text(c.child_by_field_name("method")) in _MIXINS]
-        for mixin in sorted(mixins, key=lambda c: _text(c.child_by_field_name("method"))
-                            != "prepend"):
+        # Ruby's ancestors: the modules prepended and those included, each the last
+        # first, then the superclass (`include A; include B`: B's `m` before A's)
+        for mixin in sorted(reversed(mixins),
+                            key=lambda c: _text(c.child_by_field_name("method")) != "prepend"):
             for arg in _args(mixin)[0]:
                 base = _constant_path(arg)
                 if base:

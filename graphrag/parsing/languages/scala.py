@@ -263,11 +263,14 @@ class _ScalaFile(FileExtractor):
                                   signature=_header(node), doc_comment=doc_comment(node),
                                   meta=meta, **self.span(node)))
         extend = node.child_by_field_name("extend")
-        for base_node in extend.named_children if extend is not None else ():
+        # in the linearization's order (`extends A with B` looks in B, then in A), which
+        # is the order super calls and inherited members are searched in
+        for base_node in reversed(extend.named_children) if extend is not None else ():
             base = type_name(base_node)
             if base:
                 relation = "extends" if kind == "INTERFACE" else "unknown"
-                self.result.heritage.append(Heritage(fqn, base, relation, line))
+                self.result.heritage.append(Heritage(fqn, base, relation, line,
+                                                     static=companion))
         params = node.child_by_field_name("class_parameters")
         for param in params.named_children if params is not None else ():
             pname, ptype = param.child_by_field_name("name"), \
@@ -434,7 +437,13 @@ class _ScalaFile(FileExtractor):
             if function is not None and _text(function) == "super" and len(parent) == 1 \
                     and parent[0]:
                 return [parent[0]]  # `super[B].m`: the parent `B` names whose `m` runs
-            return self._chain(function)
+            head = self._chain(function)
+            called = node.parent is not None and node.parent.type == "call_expression"
+            if called or head == ["?"]:
+                return head
+            # a value given type arguments is a call of a polymorphic method
+            # (`List.empty[Int]`), or of an object's `apply` (cats' `Monoid[Int]`)
+            return [*head[:-1], head[-1] + "()"]
         if kind == "instance_expression":
             cls = next((type_name(c) for c in node.named_children
                         if type_name(c) is not None), None)
