@@ -168,3 +168,75 @@ def test_an_edit_of_the_base_method_relinks_the_callers_of_its_overrides(
     index_graph(engine, settings, repo, app_name)
     [sub] = node_details(ctx, "pkg.m.Sub.run")
     assert _rel(sub, "callers") == {"pkg.m.use": "pkg.m.Base.run"}
+
+
+STEPS = '''
+from abc import ABC, abstractmethod
+
+
+class Job(ABC):
+    @abstractmethod
+    def step(self): ...
+
+    def run(self):
+        self.step()
+
+
+class Fetch(Job):
+    def step(self):
+        return "fetch"
+
+
+class Batch(Job):
+    def work(self):
+        self.step()
+
+
+class NightlyBatch(Batch):
+    def step(self):
+        return "nightly"
+'''
+
+
+def test_a_call_on_the_callers_own_instance_reaches_only_its_class_and_below(
+        engine: Engine, app_name: str, tmp_path) -> None:
+    (tmp_path / "jobs.py").write_text(STEPS)
+    settings = load_settings().with_overrides(workers=1)
+    index_graph(engine, settings, tmp_path, app_name)
+    ctx = resolve_context(engine, settings, app_name)
+    # Batch.work's `self.step()` is bound to the inherited Job.step: its `self` is a
+    # Batch, so it runs NightlyBatch.step, never its sibling Fetch's
+    [fetch] = node_details(ctx, "jobs.Fetch.step")
+    assert _rel(fetch, "callers") == {"jobs.Job.run": "jobs.Job.step"}
+    [nightly] = node_details(ctx, "jobs.NightlyBatch.step")
+    assert _rel(nightly, "callers") == {"jobs.Job.run": "jobs.Job.step",
+                                        "jobs.Batch.work": "jobs.Job.step"}
+    [work] = node_details(ctx, "jobs.Batch.work")
+    assert _rel(work, "callees") == {"jobs.Job.step": None,
+                                     "jobs.NightlyBatch.step": "jobs.Job.step"}
+    [run] = node_details(ctx, "jobs.Job.run")
+    assert set(_rel(run, "callees")) == {"jobs.Job.step", "jobs.Fetch.step",
+                                         "jobs.NightlyBatch.step"}
+
+
+MIXINS = '''package jobs
+
+trait Job { def step(): String = "job" }
+class Batch extends Job { def work(): String = step() }
+class Fetch extends Job { override def step(): String = "fetch" }
+trait Loud extends Job { override def step(): String = "LOUD" }
+object Use { def make(): Batch = new Batch with Loud }
+'''
+
+
+def test_a_traits_override_stays_reachable_from_any_instance(
+        engine: Engine, app_name: str, tmp_path) -> None:
+    # `new Batch with Loud` gives a Batch Loud's `step`; no Batch is ever a Fetch
+    (tmp_path / "Jobs.scala").write_text(MIXINS)
+    settings = load_settings().with_overrides(workers=1)
+    index_graph(engine, settings, tmp_path, app_name)
+    ctx = resolve_context(engine, settings, app_name)
+    [loud] = node_details(ctx, "jobs.Loud.step")
+    assert _rel(loud, "callers") == {"jobs.Batch.work": "jobs.Job.step"}
+    [fetch] = node_details(ctx, "jobs.Fetch.step")
+    assert _rel(fetch, "callers") == {}

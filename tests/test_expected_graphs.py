@@ -126,6 +126,11 @@ def test_expected_graph(root: Path) -> None:
      "com.example.library.util.slug", "extension"),
     # a C function of the linker's one namespace, defined in another file
     ("c_kvstore", "main", "kv_open", "global"),
+    # a method a supertype declares, called on the caller's own instance or on another
+    ("ts_express", "src/repositories/userRepository:UserRepository.findByEmail",
+     "src/repositories/baseRepository:BaseRepository.findAll", "self-inherited"),
+    ("ts_express", "src/services/userService:UserService.list",
+     "src/repositories/baseRepository:BaseRepository.findAll", "inherited"),
     # overloads: the one the arguments select
     ("java_spring", "com.example.shop.util.PriceUtils.applyDiscount(long,int,int)",
      "com.example.shop.util.PriceUtils.roundCents(long,int)", "self"),

@@ -236,7 +236,7 @@ def _overload(scopes: Scopes, ctx: Ctx, target: tuple[GraphNode, str], call: Cal
     if chosen is node:
         return target
     if chosen not in own and resolution in ("self", "type"):
-        resolution = "inherited"
+        resolution = "self-inherited" if resolution == "self" else "inherited"
     return chosen, resolution
 
 

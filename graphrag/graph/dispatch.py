@@ -10,9 +10,16 @@ override. So:
   method, the implementations of that method, each with ``via`` = the abstract method.
 
 Calls that cannot dispatch (``super().m()``, a static or constructor call) are not
-carried to overrides. Every read of callers and callees (``graph node``, the call trees,
-the HTTP and MCP node reads, ``context``, the graph export) goes through
-:func:`call_neighbours`; ``static_only`` gives the stored edges alone.
+carried to overrides. A call on the caller's own instance bound to an inherited method
+(resolution ``self-inherited``: ``self.m()`` or a bare ``getLeft()`` in ``Diff``, bound to
+``Pair.getLeft``) reaches only the overrides in the caller's class and below, not those
+of its sibling classes (``MutablePair.getLeft``); a trait's or module's override still
+counts (it may be mixed into the instance), and a call on another object of the family
+(a decorator's ``inner.m()``) reaches them all.
+
+Every read of callers and callees (``graph node``, the call trees, the HTTP and MCP node
+reads, ``context``, the graph export) goes through :func:`call_neighbours`;
+``static_only`` gives the stored edges alone.
 """
 
 from __future__ import annotations
@@ -28,6 +35,11 @@ from graphrag.graph.store import Direction, Neighbour
 # Resolutions of call sites bound to exactly one method, whatever the receiver's run-time
 # class: explicit base calls, static members, constructors.
 STATIC_RESOLUTIONS = frozenset({"super", "static", "constructor"})
+# A call on the caller's own instance bound to a method a supertype declares.
+SELF_INHERITED = "self-inherited"
+# Types no instance of an unrelated class can take the methods of (a trait, an interface's
+# default methods or a module can be mixed into one).
+SEALED_KINDS = frozenset({"CLASS", "ENUM"})
 
 
 def call_neighbours(conn: Connection, node_ids: Iterable[int], *,
@@ -72,8 +84,11 @@ def _callers_through_bases(conn: Connection, ids: list[int],
                               direction="in", app_ids=app_ids):
         if n.resolution not in STATIC_RESOLUTIONS:
             callers.setdefault(n.this_id, []).append(n)
+    pairs = [(b, n) for b in bases for n in callers.get(b.node_id, [])]
+    reach = _reachable(conn, [(n.node_id, b.node_id, b.start_id, n.resolution)
+                              for b, n in pairs])
     return [n._replace(this_id=b.start_id, via=b.fqn)
-            for b in bases for n in callers.get(b.node_id, [])]
+            for (b, n), ok in zip(pairs, reach, strict=True) if ok]
 
 
 def _implementations_called(conn: Connection, calls: list[Neighbour]) -> list[Neighbour]:
@@ -86,14 +101,35 @@ def _implementations_called(conn: Connection, calls: list[Neighbour]) -> list[Ne
     impls: dict[int, list[Any]] = {}
     for r in store.override_walk(conn, abstract, up=False):
         impls.setdefault(r.start_id, []).append(r)
+    pairs = [(call, r) for call in calls if call.resolution not in STATIC_RESOLUTIONS
+             for r in impls.get(call.node_id, [])]
+    reach = _reachable(conn, [(call.this_id, call.node_id, r.node_id, call.resolution)
+                              for call, r in pairs])
+    return [call._replace(node_id=r.node_id, kind=r.kind, name=r.name, fqn=r.fqn,
+                          file_path=r.file_path, line_start=r.line_start,
+                          line_end=r.line_end, via=call.fqn)
+            for (call, r), ok in zip(pairs, reach, strict=True) if ok]
+
+
+def _reachable(conn: Connection, sites: list[tuple[int, int, int, str | None]]
+               ) -> list[bool]:
+    """For each (caller, bound method, override, resolution): whether the call can run
+    the override. Not when the call is on the caller's own instance (``self-inherited``)
+    and the override is a class's (``SEALED_KINDS``) that is neither the caller's class
+    nor below it. An override in a trait, interface or module may still run: a mixin
+    given at instantiation (``new A with T``) or to one object adds it to any instance."""
+    own = [s for s in sites if s[3] == SELF_INHERITED]
+    if not own:
+        return [True] * len(sites)
+    owners = store.type_owners(conn, {i for s in own for i in (s[0], s[2])})
+    ups = store.supertypes(conn, {owners[i][0] for s in own for i in (s[0], s[2])
+                                  if i in owners})
     out = []
-    for call in calls:
-        if call.resolution in STATIC_RESOLUTIONS:
-            continue
-        for r in impls.get(call.node_id, []):
-            out.append(call._replace(node_id=r.node_id, kind=r.kind, name=r.name, fqn=r.fqn,
-                                     file_path=r.file_path, line_start=r.line_start,
-                                     line_end=r.line_end, via=call.fqn))
+    for caller, _bound, override, resolution in sites:
+        k, o = owners.get(caller), owners.get(override)
+        out.append(resolution != SELF_INHERITED or k is None or o is None
+                   or o[1] not in SEALED_KINDS or o[0] == k[0]
+                   or k[0] in ups.get(o[0], ()))
     return out
 
 

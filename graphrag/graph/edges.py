@@ -10,6 +10,9 @@ CONFIDENCE = {
     # a name of the one namespace of the linker (spec `global_names`)
     "global": 1.0,
     "inherited": 0.9, "method-set": 0.8, "unique-name": 0.5,
+    # a method of the caller's own instance (`self.m()`, a bare `m()`) that a supertype
+    # declares: dispatch reaches only the overrides in the caller's class and below
+    "self-inherited": 0.9,
     # receiver typed by the declared return type of a call in a chain (`a.b().c()`)
     "return-type": 0.95,
     # receiver is a callback's parameter typed by the callee's declared function type

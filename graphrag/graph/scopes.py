@@ -159,6 +159,7 @@ class Scopes:
         enclosing classes), ``value`` (a receiver: locals and fields give instances),
         ``type`` (a type name: only declarations and imports)."""
         table = self.table
+        nearest = True  # the first type scope: its members are those of the caller's own
         for scope in table.chain(ctx.scope):
             if scope.kind in CALLABLE_KINDS:
                 local = table.members(scope, name)
@@ -173,13 +174,14 @@ class Scopes:
                     text = table.var_types_of(scope, "#init").get(name)
                     if text is not None:
                         return self._var(Ctx(ctx.file, scope), text, mode)
-                found = self._in_type_scope(scope, name, mode, ctx.file)
+                found = self._in_type_scope(scope, name, mode, ctx.file, nearest)
                 if found is not None:
                     return found
+                nearest = False
         return self._file_level(ctx, name, mode)
 
-    def _in_type_scope(self, scope: GraphNode, name: str, mode: str, file: FileScope
-                       ) -> Ent | None:
+    def _in_type_scope(self, scope: GraphNode, name: str, mode: str, file: FileScope,
+                       nearest: bool = False) -> Ent | None:
         if scope.meta.get("namespace"):  # a namespace symbol: its declarations are in scope
             members = self.table.members(scope, name)
             if members:
@@ -187,7 +189,8 @@ class Scopes:
         if mode == "call" and file.traits.implicit_this:  # `this` and companion members
             hit = self.find_method(scope, name, companion=True)
             if hit is not None:
-                return Ent("node", hit[0], resolution="self" if hit[1] else "inherited")
+                inherited = "self-inherited" if nearest else "inherited"
+                return Ent("node", hit[0], resolution="self" if hit[1] else inherited)
         if mode == "value":
             typed = self.field_type(scope, name)
             if typed is not None:
@@ -834,7 +837,8 @@ class Scopes:
             if recv.resolution in ("return-type", "callback-param"):  # see edges.CONFIDENCE
                 return Ent("node", hit[0], resolution=recv.resolution)
             own = "self" if recv.resolution == "self" else "type"
-            return Ent("node", hit[0], resolution=own if hit[1] else "inherited")
+            inherited = "self-inherited" if own == "self" else "inherited"
+            return Ent("node", hit[0], resolution=own if hit[1] else inherited)
         if recv.kind == "super" and node is not None:
             for anc in self.ancestors(node):
                 hit = self.own_callable(anc, name) or self._ctor_named(anc, name)

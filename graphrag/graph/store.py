@@ -17,6 +17,8 @@ from typing import Any, Literal, NamedTuple
 
 from sqlalchemy import Connection, text
 
+from graphrag.kinds import TYPE_KINDS
+
 Direction = Literal["out", "in", "both"]
 
 
@@ -182,6 +184,57 @@ def override_walk(conn: Connection, node_ids: Iterable[int], up: bool) -> list[A
     rows = conn.execute(text(_OVERRIDE_WALK.format(near=near, far=far)),
                         {"ids": ids, "max_depth": MAX_OVERRIDE_DEPTH}).all()
     return sorted(rows, key=lambda r: (r.start_id, r.depth, r.fqn or "", r.node_id))
+
+
+# The nearest type (TYPE_KINDS) enclosing each node: its class for a method, the class of
+# the method for a nested function. Depth bounded like the override walk.
+_TYPE_OWNERS = """
+WITH RECURSIVE up(start_id, node_id, kind, depth) AS (
+    SELECT n.id, p.id, p.kind, 1 FROM nodes n JOIN nodes p ON p.id = n.parent_id
+     WHERE n.id = ANY(:ids)
+    UNION ALL
+    SELECT u.start_id, p.id, p.kind, u.depth + 1 FROM up u
+      JOIN nodes n ON n.id = u.node_id JOIN nodes p ON p.id = n.parent_id
+     WHERE NOT (u.kind = ANY(:types)) AND u.depth < :max_depth
+)
+SELECT DISTINCT ON (start_id) start_id, node_id, kind FROM up
+ WHERE kind = ANY(:types) ORDER BY start_id, depth
+"""
+# Every supertype of each type, through EXTENDS and IMPLEMENTS edges, transitively.
+_SUPERTYPES = """
+WITH RECURSIVE up(start_id, node_id, depth) AS (
+    SELECT e.src_id, e.dst_id, 1 FROM edges e
+     WHERE e.kind IN ('EXTENDS', 'IMPLEMENTS') AND e.src_id = ANY(:ids)
+    UNION
+    SELECT u.start_id, e.dst_id, u.depth + 1 FROM up u
+      JOIN edges e ON e.kind IN ('EXTENDS', 'IMPLEMENTS') AND e.src_id = u.node_id
+     WHERE u.depth < :max_depth
+)
+SELECT DISTINCT start_id, node_id FROM up
+"""
+
+
+def type_owners(conn: Connection, node_ids: Iterable[int]) -> dict[int, tuple[int, str]]:
+    """For each node, the id and kind of the nearest type (class, interface, enum,
+    object) that encloses it; nodes outside any type are left out."""
+    ids = sorted(set(node_ids))
+    if not ids:
+        return {}
+    rows = conn.execute(text(_TYPE_OWNERS), {"ids": ids, "types": sorted(TYPE_KINDS),
+                                             "max_depth": MAX_OVERRIDE_DEPTH}).all()
+    return {int(r.start_id): (int(r.node_id), r.kind) for r in rows}
+
+
+def supertypes(conn: Connection, type_ids: Iterable[int]) -> dict[int, set[int]]:
+    """For each type, the ids of every type it extends or implements, transitively."""
+    ids = sorted(set(type_ids))
+    if not ids:
+        return {}
+    out: dict[int, set[int]] = {i: set() for i in ids}
+    for r in conn.execute(text(_SUPERTYPES), {"ids": ids,
+                                              "max_depth": MAX_OVERRIDE_DEPTH}).all():
+        out[int(r.start_id)].add(int(r.node_id))
+    return out
 
 
 # A method callers cannot bind statically: declared abstract (`abstract` in the
