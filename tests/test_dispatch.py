@@ -198,12 +198,18 @@ class NightlyBatch(Batch):
 '''
 
 
+def _indexed(engine: Engine, app_name: str, root, files: dict[str, str]) -> AppContext:
+    """The graph of a repository made of ``files`` (written under ``root``)."""
+    for name, code in files.items():
+        (root / name).write_text(code)
+    settings = load_settings().with_overrides(workers=1)
+    index_graph(engine, settings, root, app_name)
+    return resolve_context(engine, settings, app_name)
+
+
 def test_a_call_on_the_callers_own_instance_reaches_only_its_class_and_below(
         engine: Engine, app_name: str, tmp_path) -> None:
-    (tmp_path / "jobs.py").write_text(STEPS)
-    settings = load_settings().with_overrides(workers=1)
-    index_graph(engine, settings, tmp_path, app_name)
-    ctx = resolve_context(engine, settings, app_name)
+    ctx = _indexed(engine, app_name, tmp_path, {"jobs.py": STEPS})
     # Batch.work's `self.step()` is bound to the inherited Job.step: its `self` is a
     # Batch, so it runs NightlyBatch.step, never its sibling Fetch's
     [fetch] = node_details(ctx, "jobs.Fetch.step")
@@ -232,10 +238,7 @@ object Use { def make(): Batch = new Batch with Loud }
 def test_a_traits_override_stays_reachable_from_any_instance(
         engine: Engine, app_name: str, tmp_path) -> None:
     # `new Batch with Loud` gives a Batch Loud's `step`; no Batch is ever a Fetch
-    (tmp_path / "Jobs.scala").write_text(MIXINS)
-    settings = load_settings().with_overrides(workers=1)
-    index_graph(engine, settings, tmp_path, app_name)
-    ctx = resolve_context(engine, settings, app_name)
+    ctx = _indexed(engine, app_name, tmp_path, {"Jobs.scala": MIXINS})
     [loud] = node_details(ctx, "jobs.Loud.step")
     assert _rel(loud, "callers") == {"jobs.Batch.work": "jobs.Job.step"}
     [fetch] = node_details(ctx, "jobs.Fetch.step")
