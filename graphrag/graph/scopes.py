@@ -53,8 +53,8 @@ class Scopes:
         """Supertypes of ``node``, nearest first (breadth first), without ``node``: those
         of its instances, then those of its static side (``static_bases``: a companion
         object's merged into its class, whose helpers must not shadow an inherited
-        instance method);
-        ``static``: those of its static side first (a call through the object)."""
+        instance method); with ``static`` (a call through the object), its static
+        side's first."""
         cached = self._ancestors.get((node.key, static))
         if cached is not None:
             return cached
