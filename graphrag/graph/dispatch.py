@@ -122,8 +122,8 @@ def _reachable(conn: Connection, sites: list[tuple[int, int, int, str | None]]
     if not own:
         return [True] * len(sites)
     owners = store.type_owners(conn, {i for s in own for i in (s[0], s[2])})
-    ups = store.supertypes(conn, {owners[i][0] for s in own for i in (s[0], s[2])
-                                  if i in owners})
+    # only the overrides' types are asked whether they lie below the caller's
+    ups = store.supertypes(conn, {owners[s[2]][0] for s in own if s[2] in owners})
     out = []
     for caller, _bound, override, resolution in sites:
         k, o = owners.get(caller), owners.get(override)
